@@ -1,0 +1,52 @@
+# LEDGER add-in backend. Two commands for a newcomer: `make serve` and `make test`.
+PY       ?= python3
+VENV     := .venv
+BIN      := $(VENV)/bin
+STAMP    := $(VENV)/.installed
+HOST     ?= 127.0.0.1
+PORT     ?= 8750
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export TOKENIZERS_PARALLELISM := false
+
+# Debian packages the tests use: real LibreOffice (Python UNO), pandoc (reading-speed peer),
+# chromium (task-pane browser test), redis (shared store), graphviz-free fonts for plots.
+APT_PKGS := libreoffice-writer-nogui libreoffice-script-provider-python python3-uno \
+            pandoc chromium redis-server fonts-dejavu-core
+
+.PHONY: venv system-deps serve test test-fast bench bench-read clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	# The CPU build of torch that lies on disk; an unpinned torch pulls a multi-GB CUDA build.
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+# Installs the Debian packages when run as root and any is missing; otherwise says what is missing.
+system-deps:
+	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	  else echo "missing Debian packages (run as root to install):$$missing"; fi; \
+	fi
+
+serve: venv
+	$(BIN)/ledger serve --host $(HOST) --port $(PORT)
+
+test: system-deps venv
+	$(BIN)/python -m pytest
+
+test-fast: venv
+	$(BIN)/python -m pytest -m "not slow"
+
+bench-read: venv
+	$(BIN)/python -m benchmarks.read_speed
+
+clean:
+	rm -rf $(VENV) .pytest_cache test-output

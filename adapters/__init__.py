@@ -1,0 +1,49 @@
+"""Format adapters: .docx/.odt bytes <-> the neutral Document model, and nothing else.
+
+``read(data)`` detects the format and returns a :class:`~adapters.model.Document`. Readers are
+imported lazily so a command pays only for the format it opens.
+"""
+from __future__ import annotations
+
+from .errors import AdapterError, CorruptDocumentError
+from .model import Document
+from .package import DEFAULT_LIMITS, DOCX, ODT, Limits, open_package
+
+__all__ = ["read", "read_path", "AdapterError", "Document", "Limits"]
+
+
+def read(data: bytes, *, path: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Document:
+    """Read a .docx or .odt package into the neutral model.
+
+    :raise AdapterError: (a subclass naming the problem) for anything unreadable.
+    """
+    pkg = open_package(data, limits)
+    if pkg.format == DOCX:
+        from .docx.reader import read_package
+    elif pkg.format == ODT:
+        from .odt.reader import read_package
+    else:  # pragma: no cover - open_package only returns the two formats
+        raise AssertionError(pkg.format)
+    try:
+        doc = read_package(pkg)
+    except (AdapterError, MemoryError, RecursionError):
+        raise
+    except Exception as exc:  # a reader bug on odd input must still be a clear error
+        raise CorruptDocumentError(
+            f"the document could not be interpreted ({type(exc).__name__}: {exc})"
+        ) from exc
+    doc.path = path
+    return doc
+
+
+def read_path(path: str, *, limits: Limits = DEFAULT_LIMITS) -> Document:
+    """Read a file from disk (size-checked before it is loaded)."""
+    import os
+
+    from .errors import TooLargeError
+
+    size = os.path.getsize(path)
+    if size > limits.max_input_bytes:
+        raise TooLargeError(f"the document is {size} bytes; the limit is {limits.max_input_bytes} bytes")
+    with open(path, "rb") as fh:
+        return read(fh.read(), path=path, limits=limits)

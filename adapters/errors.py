@@ -1,0 +1,104 @@
+"""The adapters' one exception tree: every unreadable input maps to one of these, with a code."""
+from __future__ import annotations
+
+__all__ = [
+    "AdapterError",
+    "NotADocumentError",
+    "UnsupportedFormatError",
+    "EncryptedDocumentError",
+    "CorruptDocumentError",
+    "MalformedXmlError",
+    "UnsafeXmlError",
+    "TooLargeError",
+    "ZipBombError",
+    "AnchorError",
+]
+
+
+_CATEGORIES = {"not_a_document", "unsupported_format", "encrypted", "corrupt", "too_large"}
+
+
+class AdapterError(Exception):
+    """Base of every error an adapter raises; ``code`` is stable and machine-readable."""
+
+    code = "adapter_error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    @property
+    def category(self) -> str:
+        """The broad class among the CLI's documented codes (a zip bomb is ``too_large``)."""
+        for klass in type(self).__mro__:
+            if klass.__dict__.get("code") in _CATEGORIES:
+                return klass.__dict__["code"]
+        return self.code
+
+    def to_dict(self) -> dict[str, str]:
+        out = {"code": self.code, "message": self.message}
+        if self.category != self.code:
+            out["category"] = self.category
+        return out
+
+
+class NotADocumentError(AdapterError):
+    """The bytes are no word-processing package at all (plain text, PDF, an image...)."""
+
+    code = "not_a_document"
+
+
+class UnsupportedFormatError(AdapterError):
+    """A real package, but not one we read (legacy .doc, a spreadsheet, a presentation)."""
+
+    code = "unsupported_format"
+
+
+class EncryptedDocumentError(AdapterError):
+    """Password-protected: Office's encrypted OLE container or ODF manifest encryption."""
+
+    code = "encrypted"
+
+
+class CorruptDocumentError(AdapterError):
+    """The package is damaged: a truncated zip, a missing required part."""
+
+    code = "corrupt"
+
+
+class MalformedXmlError(CorruptDocumentError):
+    """A part is not well-formed XML; names the part."""
+
+    code = "malformed_xml"
+
+    def __init__(self, part: str, detail: str) -> None:
+        super().__init__(f"part {part!r} is not well-formed XML: {detail}")
+        self.part = part
+
+
+class UnsafeXmlError(CorruptDocumentError):
+    """A part uses a DTD, entity declarations or nesting deep enough to be an attack."""
+
+    code = "unsafe_xml"
+
+    def __init__(self, part: str, detail: str) -> None:
+        super().__init__(f"part {part!r} was refused: {detail}")
+        self.part = part
+
+
+class TooLargeError(AdapterError):
+    """The input, a member or the whole unpacked package exceeds the configured limits."""
+
+    code = "too_large"
+
+
+class ZipBombError(TooLargeError):
+    """Compression ratios or member counts typical of a decompression bomb."""
+
+    code = "zip_bomb"
+
+
+class AnchorError(AdapterError):
+    """An edit names a unit whose anchor no longer matches the package (it changed since)."""
+
+    code = "anchor_mismatch"

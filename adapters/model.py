@@ -1,0 +1,311 @@
+"""The neutral document model: the contract between the adapters and everything above them.
+
+A reader turns a package into a :class:`Document` of :class:`Unit` objects. Layers above the
+adapters see only this model; the :class:`Anchor` of a unit is opaque to them and is
+interpreted only by the adapter that produced it (to write tracked changes back).
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterable, Iterator
+
+__all__ = [
+    "UNIT_KINDS",
+    "REVISION_KINDS",
+    "VIEWS",
+    "Anchor",
+    "Bookmark",
+    "Comment",
+    "Document",
+    "Field",
+    "IdMaker",
+    "Revision",
+    "Unit",
+    "make_unit_id",
+]
+
+UNIT_KINDS = (
+    "section",
+    "paragraph",
+    "list_item",
+    "caption",
+    "figure",
+    "table",
+    "equation",
+    "footnote",
+    "endnote",
+    "title",
+)
+
+REVISION_KINDS = (
+    "insertion",
+    "deletion",
+    "move_from",
+    "move_to",
+    "paragraph_insertion",
+    "paragraph_deletion",
+    "format_change",
+    "paragraph_format_change",
+)
+
+#: The views of a document that has tracked changes: accepted (default) and rejected.
+VIEWS = ("accepted", "rejected")
+
+_KIND_PREFIX = {
+    "section": "sec",
+    "paragraph": "p",
+    "list_item": "li",
+    "caption": "cap",
+    "figure": "fig",
+    "table": "tbl",
+    "equation": "eq",
+    "footnote": "fn",
+    "endnote": "en",
+    "title": "title",
+}
+
+_SPACE = re.compile(r"\s+")
+
+
+def make_unit_id(kind: str, text: str, occurrence: int = 0) -> str:
+    """A unit id from its kind, its text and how many equal units came before it.
+
+    Ids derive from content, not position, so that a re-upload after an edit elsewhere keeps
+    the ids (and every cache keyed by them) of the units that did not change.
+
+    >>> make_unit_id("paragraph", "Hello  world") == make_unit_id("paragraph", "Hello world")
+    True
+    >>> make_unit_id("paragraph", "Hello", 1).endswith("-1")
+    True
+    """
+    norm = _SPACE.sub(" ", text).strip()
+    digest = hashlib.blake2b(f"{kind}\0{norm}".encode("utf-8"), digest_size=5).hexdigest()
+    base = f"{_KIND_PREFIX.get(kind, 'u')}-{digest}"
+    return base if occurrence == 0 else f"{base}-{occurrence}"
+
+
+class IdMaker:
+    """Hands out unit ids, counting occurrences of equal (kind, text) pairs in document order."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, int] = {}
+
+    def __call__(self, kind: str, text: str) -> str:
+        base = make_unit_id(kind, text)
+        n = self._seen.get(base, 0)
+        self._seen[base] = n + 1
+        return base if n == 0 else f"{base}-{n}"
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """Where a unit lives in the package.
+
+    ``part`` is the zip member (``word/document.xml``, ``word/footnotes.xml``, ``content.xml``);
+    ``path`` is a locator in the adapter's own notation (for example the indexes of the block
+    elements from the part's body), and ``extra`` holds whatever else the adapter needs.
+    Only the adapter that made an anchor interprets it.
+    """
+
+    part: str
+    path: str
+    extra: tuple[tuple[str, Any], ...] = ()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        for k, v in self.extra:
+            if k == key:
+                return v
+        return default
+
+
+@dataclass
+class Field:
+    """A field held by a unit: a caption number, a cross-reference, a hyperlink.
+
+    ``kind`` is normalised: ``seq``, ``ref``, ``pageref``, ``noteref``, ``hyperlink`` (DOCX) and
+    ``sequence``, ``sequence_ref``, ``bookmark_ref``, ``reference_ref``, ``note_ref`` (ODF);
+    anything else is ``other``. ``target`` is the name the field points at (bookmark, reference
+    mark, note id, sequence name); ``target_unit`` is the unit that name resolves to.
+    ``start``/``end`` are offsets of the field's shown result in the unit's (accepted) text.
+    """
+
+    kind: str
+    code: str
+    target: str | None = None
+    target_unit: str | None = None
+    result: str = ""
+    start: int = 0
+    end: int = 0
+
+    @property
+    def is_reference(self) -> bool:
+        return self.kind in {
+            "ref",
+            "pageref",
+            "noteref",
+            "hyperlink",
+            "sequence_ref",
+            "bookmark_ref",
+            "reference_ref",
+            "note_ref",
+        }
+
+
+@dataclass
+class Bookmark:
+    """A named location (``w:bookmarkStart``, ``text:bookmark``, ``text:reference-mark``)."""
+
+    name: str
+    start: int = 0
+    end: int = 0
+
+
+@dataclass
+class Revision:
+    """An existing tracked change found in the input, kept as data."""
+
+    id: str
+    kind: str
+    author: str | None
+    date: str | None
+    text: str = ""
+    unit: str | None = None
+
+
+@dataclass
+class Comment:
+    """A comment found in the input; kept untouched, exposed as metadata of its unit."""
+
+    id: str
+    author: str | None
+    date: str | None
+    text: str
+    unit: str | None = None
+    anchor_text: str = ""
+
+
+@dataclass
+class Unit:
+    """One addressable piece of a document, as a reader would cite it.
+
+    ``text`` is what the reader sees with all existing revisions accepted; ``rejected_text`` is
+    the text with them rejected (``None`` when the unit has no revisions). A unit made of
+    several paragraphs (a table, a text box) separates them with ``\\n``, in reading order.
+    A unit that exists in one view only (a paragraph inserted or deleted with tracking on)
+    says so with ``meta["absent_in"] = "rejected"`` or ``"accepted"``.
+    """
+
+    id: str
+    kind: str
+    text: str
+    order: int
+    label: str | None = None
+    number: str | None = None
+    title: str | None = None
+    parent: str | None = None
+    style: str | None = None
+    level: int | None = None
+    anchor: Anchor | None = None
+    fields: list[Field] = field(default_factory=list)
+    bookmarks: list[Bookmark] = field(default_factory=list)
+    rejected_text: str | None = None
+    comments: list[str] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def refs(self) -> list[dict[str, str]]:
+        """The units this one points at through reference fields."""
+        out = []
+        for f in self.fields:
+            if f.is_reference and f.target_unit:
+                out.append({"target": f.target_unit, "field": f.kind})
+        return out
+
+    def view(self, which: str = "accepted") -> str:
+        """The unit's text in the given view (``accepted`` or ``rejected``)."""
+        if which == "rejected" and self.rejected_text is not None:
+            return self.rejected_text
+        return self.text
+
+    def to_json(self) -> dict[str, Any]:
+        """The unit as the ``ledger units --json`` contract spells it (plus a few extras)."""
+        out: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind,
+            "label": self.label,
+            "number": self.number,
+            "title": self.title,
+            "text": self.text,
+            "parent": self.parent,
+            "order": self.order,
+            "style": self.style,
+            "refs": self.refs,
+        }
+        if self.level is not None:
+            out["level"] = self.level
+        if self.rejected_text is not None:
+            out["rejected_text"] = self.rejected_text
+        if self.fields:
+            out["fields"] = [asdict(f) for f in self.fields]
+        if self.bookmarks:
+            out["bookmarks"] = [b.name for b in self.bookmarks]
+        if self.comments:
+            out["comments"] = list(self.comments)
+        if self.meta:
+            out["meta"] = self.meta
+        return out
+
+
+@dataclass
+class Document:
+    """A whole document in the neutral model: units in document order plus side data."""
+
+    format: str
+    units: list[Unit] = field(default_factory=list)
+    revisions: list[Revision] = field(default_factory=list)
+    comments: list[Comment] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+    path: str | None = None
+    _index: dict[str, Unit] | None = field(default=None, repr=False, compare=False)
+
+    def unit(self, unit_id: str) -> Unit:
+        """The unit with this id; ``KeyError`` when there is none."""
+        if self._index is None or len(self._index) != len(self.units):
+            self._index = {u.id: u for u in self.units}
+        return self._index[unit_id]
+
+    def get(self, unit_id: str) -> Unit | None:
+        try:
+            return self.unit(unit_id)
+        except KeyError:
+            return None
+
+    def children(self, unit_id: str | None) -> list[Unit]:
+        """Units whose parent is ``unit_id`` (``None`` for top-level units), in order."""
+        return [u for u in self.units if u.parent == unit_id]
+
+    def body(self) -> Iterator[Unit]:
+        """Units of the main text flow (notes excluded), in document order."""
+        return (u for u in self.units if u.kind not in ("footnote", "endnote"))
+
+    def lines(self, view: str = "accepted", units: Iterable[Unit] | None = None) -> list[str]:
+        """The visible text, one paragraph per line."""
+        out: list[str] = []
+        for u in units if units is not None else self.body():
+            if u.meta.get("absent_in") == view:
+                continue
+            out.extend(u.view(view).split("\n"))
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "format": self.format,
+            "units": [u.to_json() for u in self.units],
+            "revisions": [asdict(r) for r in self.revisions],
+            "comments": [asdict(c) for c in self.comments],
+            "warnings": list(self.warnings),
+        }

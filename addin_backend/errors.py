@@ -1,0 +1,108 @@
+"""The backend's exception tree and the one table that maps every error to a code and status.
+
+The HTTP layer (``api/errors.py``) and the command line (``cli.py``) both read
+:data:`ERROR_TABLE`; views and commands never format errors themselves.
+"""
+from __future__ import annotations
+
+from adapters.errors import (
+    AdapterError,
+    AnchorError,
+    CorruptDocumentError,
+    EncryptedDocumentError,
+    NotADocumentError,
+    TooLargeError,
+    UnsupportedFormatError,
+)
+
+__all__ = [
+    "LedgerError",
+    "UnknownUnitError",
+    "UnknownDocumentError",
+    "EditConflictError",
+    "InvalidRequestError",
+    "InstructionNotUnderstoodError",
+    "EngineUnavailableError",
+    "ERROR_TABLE",
+    "describe",
+]
+
+
+class LedgerError(Exception):
+    """Base of the backend's own errors; ``code`` is stable and machine-readable."""
+
+    code = "ledger_error"
+
+    def __init__(self, message: str, **details: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"code": self.code, "message": self.message}
+        if self.details:
+            out["details"] = self.details
+        return out
+
+
+class UnknownUnitError(LedgerError):
+    """A unit id, label or selection that names nothing in the document."""
+
+    code = "unknown_unit"
+
+
+class UnknownDocumentError(LedgerError):
+    """A document id the store does not hold (never uploaded, deleted or expired)."""
+
+    code = "unknown_document"
+
+
+class EditConflictError(LedgerError):
+    """An edit whose 'before' text no longer matches the unit (the document changed)."""
+
+    code = "edit_conflict"
+
+
+class InvalidRequestError(LedgerError):
+    """A request or operation that fails validation."""
+
+    code = "invalid_request"
+
+
+class InstructionNotUnderstoodError(LedgerError):
+    """The rules engine cannot parse the instruction (and no LLM engine is configured)."""
+
+    code = "instruction_not_understood"
+
+
+class EngineUnavailableError(LedgerError):
+    """The LLM engine is not configured or its endpoint failed after retries."""
+
+    code = "engine_unavailable"
+
+
+#: (exception class, HTTP status, CLI exit status), most specific first.
+ERROR_TABLE: list[tuple[type[Exception], int, int]] = [
+    (TooLargeError, 413, 2),
+    (EncryptedDocumentError, 422, 2),
+    (UnsupportedFormatError, 415, 2),
+    (NotADocumentError, 415, 2),
+    (AnchorError, 409, 3),
+    (CorruptDocumentError, 422, 2),
+    (AdapterError, 422, 2),
+    (UnknownDocumentError, 404, 3),
+    (UnknownUnitError, 404, 3),
+    (EditConflictError, 409, 3),
+    (InstructionNotUnderstoodError, 422, 3),
+    (EngineUnavailableError, 503, 3),
+    (InvalidRequestError, 400, 3),
+    (LedgerError, 400, 3),
+]
+
+
+def describe(exc: Exception) -> tuple[dict[str, object], int, int] | None:
+    """``(error dict, http status, exit status)`` for a known error, else ``None``."""
+    for klass, status, exit_code in ERROR_TABLE:
+        if isinstance(exc, klass):
+            return exc.to_dict(), status, exit_code  # type: ignore[attr-defined]
+    return None
