@@ -1,0 +1,42 @@
+"""Real headless LibreOffice for the tests: what a word processor sees in a file.
+
+The probe runs under Debian's python3 (python3-uno) in a subprocess with its own profile, so
+the test process never imports UNO and each run starts from a clean LibreOffice.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+__all__ = ["probe", "require_libreoffice"]
+
+PROBE = Path(__file__).with_name("uno_probe.py")
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+
+def require_libreoffice() -> None:
+    """Skip only where LibreOffice cannot exist (`make test` installs it as root)."""
+    if not shutil.which("soffice") or not Path(SYSTEM_PYTHON).exists():
+        pytest.skip("LibreOffice (soffice + python3-uno) is not installed")
+
+
+def probe(files: list[str | Path], ops: tuple[str, ...] = ("paragraphs",), timeout: int = 600) -> list[dict]:
+    """One JSON result per file: the ops of ``uno_probe.py`` run in one LibreOffice instance."""
+    require_libreoffice()
+    with tempfile.TemporaryDirectory(prefix="ledger-lo-") as profile:
+        jobs = [f"{Path(f).resolve()}::{','.join(ops)}" for f in files]
+        proc = subprocess.run(
+            [SYSTEM_PYTHON, str(PROBE), profile, *jobs],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env={"PATH": "/usr/bin:/bin", "HOME": profile, "LANG": "C.UTF-8"},
+        )
+    if proc.returncode != 0:
+        raise RuntimeError(f"uno probe failed ({proc.returncode}): {proc.stderr[-2000:]}")
+    return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]

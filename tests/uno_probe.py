@@ -1,0 +1,198 @@
+"""Ask a real, headless LibreOffice what it sees in documents (run under Debian's python3 + UNO).
+
+Usage: python3 uno_probe.py PROFILE_DIR FILE[::op,op...] ...
+
+Prints one JSON object per file on stdout. Ops (default ``paragraphs``):
+  paragraphs  body paragraphs in order (table cells included): text, list label, outline level, style
+  redlines    tracked changes: type, author, date, text
+  accepted    paragraph texts after Accept All
+  rejected    paragraph texts after Reject All (on a fresh load)
+  fields      text fields: service names and presentation strings
+Errors for one file are reported as {"file", "error"} and the probe goes on.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import uuid
+
+import uno  # noqa: E402  (Debian's python3-uno)
+from com.sun.star.beans import PropertyValue  # noqa: E402
+from com.sun.star.connection import NoConnectException  # noqa: E402
+
+
+def _prop(name, value):
+    p = PropertyValue()
+    p.Name = name
+    p.Value = value
+    return p
+
+
+def start_office(profile: str):
+    pipe = "ledger_probe_" + uuid.uuid4().hex[:10]
+    proc = subprocess.Popen(
+        [
+            "soffice",
+            f"-env:UserInstallation=file://{profile}",
+            "--headless",
+            "--invisible",
+            "--nologo",
+            "--norestore",
+            "--nodefault",
+            "--nolockcheck",
+            f"--accept=pipe,name={pipe};urp;StarOffice.ComponentContext",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    local = uno.getComponentContext()
+    resolver = local.ServiceManager.createInstanceWithContext("com.sun.star.bridge.UnoUrlResolver", local)
+    deadline = time.time() + 90
+    while True:
+        try:
+            ctx = resolver.resolve(f"uno:pipe,name={pipe};urp;StarOffice.ComponentContext")
+            break
+        except NoConnectException:
+            if time.time() > deadline or proc.poll() is not None:
+                proc.kill()
+                raise RuntimeError("soffice did not start")
+            time.sleep(0.3)
+    desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
+    return proc, ctx, desktop
+
+
+def load(desktop, path: str):
+    url = uno.systemPathToFileUrl(os.path.abspath(path))
+    return desktop.loadComponentFromURL(url, "_blank", 0, (_prop("Hidden", True), _prop("ReadOnly", False)))
+
+
+def _paragraph_info(par) -> dict:
+    info = {"text": par.getString()}
+    for name, key in (("ListLabelString", "label"), ("OutlineLevel", "outline"), ("ParaStyleName", "style")):
+        try:
+            info[key] = par.getPropertyValue(name)
+        except Exception:
+            pass
+    return info
+
+
+def _walk(text):
+    """Paragraph infos of an XText in order; tables expand to their cells row by row."""
+    out = []
+    enum = text.createEnumeration()
+    while enum.hasMoreElements():
+        el = enum.nextElement()
+        if el.supportsService("com.sun.star.text.Paragraph"):
+            out.append(_paragraph_info(el))
+        elif el.supportsService("com.sun.star.text.TextTable"):
+            for name in _cell_order(el.getCellNames()):
+                out.extend(_walk(el.getCellByName(name)))
+    return out
+
+
+def _cell_order(names):
+    import re
+
+    def key(n):
+        m = re.match(r"([A-Z]+)(\d+)(.*)", n)
+        if not m:
+            return (0, 0, n)
+        col = 0
+        for ch in m.group(1):
+            col = col * 26 + (ord(ch) - 64)
+        return (int(m.group(2)), col, m.group(3))
+
+    return sorted(names, key=key)
+
+
+def paragraphs(doc):
+    return _walk(doc.getText())
+
+
+def redlines(doc):
+    out = []
+    enum = doc.getRedlines().createEnumeration()
+    while enum.hasMoreElements():
+        r = enum.nextElement()
+        item = {"type": r.getPropertyValue("RedlineType"), "author": r.getPropertyValue("RedlineAuthor")}
+        try:
+            dt = r.getPropertyValue("RedlineDateTime")
+            item["date"] = f"{dt.Year:04d}-{dt.Month:02d}-{dt.Day:02d}T{dt.Hours:02d}:{dt.Minutes:02d}:{dt.Seconds:02d}"
+        except Exception:
+            pass
+        try:
+            start = r.getPropertyValue("RedlineStart")
+            end = r.getPropertyValue("RedlineEnd")
+            cur = start.getText().createTextCursorByRange(start)
+            cur.gotoRange(end, True)
+            item["text"] = cur.getString()
+        except Exception:
+            item["text"] = None
+        out.append(item)
+    return out
+
+
+def _dispatch(ctx, doc, command):
+    helper = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.DispatchHelper", ctx)
+    frame = doc.getCurrentController().getFrame()
+    helper.executeDispatch(frame, command, "", 0, ())
+
+
+def fields(doc):
+    out = []
+    enum = doc.getTextFields().createEnumeration()
+    while enum.hasMoreElements():
+        f = enum.nextElement()
+        out.append({"services": [s for s in f.getSupportedServiceNames()], "shown": f.getPresentation(False)})
+    return out
+
+
+def main(argv):
+    profile = argv[1]
+    jobs = argv[2:]
+    proc, ctx, desktop = start_office(profile)
+    try:
+        for job in jobs:
+            path, _, ops = job.partition("::")
+            ops = ops.split(",") if ops else ["paragraphs"]
+            result = {"file": path}
+            try:
+                doc = load(desktop, path)
+                if doc is None:
+                    raise RuntimeError("LibreOffice could not load the file")
+                for op in ops:
+                    if op == "paragraphs":
+                        result[op] = paragraphs(doc)
+                    elif op == "redlines":
+                        result[op] = redlines(doc)
+                    elif op == "fields":
+                        result[op] = fields(doc)
+                    elif op in ("accepted", "rejected"):
+                        d2 = load(desktop, path)
+                        cmd = ".uno:AcceptAllTrackedChanges" if op == "accepted" else ".uno:RejectAllTrackedChanges"
+                        _dispatch(ctx, d2, cmd)
+                        result[op] = [p["text"] for p in paragraphs(d2)]
+                        d2.close(True)
+                    else:
+                        raise ValueError(f"unknown op {op}")
+                doc.close(True)
+            except Exception as exc:  # report and go on with the next file
+                result["error"] = f"{type(exc).__name__}: {exc}"
+            sys.stdout.write(json.dumps(result) + "\n")
+            sys.stdout.flush()
+    finally:
+        try:
+            desktop.terminate()
+        except Exception:
+            pass
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+if __name__ == "__main__":
+    main(sys.argv)
