@@ -1,0 +1,119 @@
+"""Labels as a reader cites them ("Section 2.1", "Figure 3", "Theorem 1"), shared by both readers.
+
+Readers know numbers from fields and numbering definitions; these helpers turn them into the
+label strings of the neutral model, and recognise labels that live only in the text (a caption
+typed by hand, a paragraph opening with "Theorem 2.").
+"""
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "SEQ_KINDS",
+    "THEOREM_WORDS",
+    "caption_label",
+    "leading_label",
+    "section_label",
+    "seq_label",
+]
+
+#: Caption sequence names (Word SEQ identifiers, ODF text:sequence names) -> the word a reader cites.
+SEQ_KINDS = {
+    "figure": "Figure",
+    "fig": "Figure",
+    "illustration": "Figure",
+    "drawing": "Figure",
+    "image": "Figure",
+    "abbildung": "Figure",
+    "table": "Table",
+    "tabelle": "Table",
+    "equation": "Equation",
+    "formula": "Equation",
+    "listing": "Listing",
+    "text": "Text",
+}
+
+#: Words that open a numbered statement a reader can cite ("Theorem 2", "Definition 3.1").
+THEOREM_WORDS = (
+    "Theorem",
+    "Lemma",
+    "Definition",
+    "Proposition",
+    "Corollary",
+    "Algorithm",
+    "Example",
+    "Remark",
+    "Assumption",
+    "Conjecture",
+    "Claim",
+    "Axiom",
+    "Requirement",
+)
+
+_NUM = r"(?:[A-Z]|\d+)(?:[.\-]\d+)*"
+_LEADING = re.compile(rf"^\s*(?P<word>{'|'.join(THEOREM_WORDS)})\s+(?P<num>{_NUM})\b(?=\s*[.:(\u2014\-]|\s*$)")
+_CAPTION = re.compile(
+    rf"^\s*(?P<word>Figure|Fig\.|Table|Tab\.|Equation|Eq\.|Listing|Illustration|Drawing)\s*(?P<num>{_NUM})\b"
+)
+_CANON = {"Fig.": "Figure", "Tab.": "Table", "Eq.": "Equation", "Illustration": "Figure", "Drawing": "Figure"}
+
+
+def seq_label(seq_name: str, number: str) -> str:
+    """The cited label of a caption number: ``seq_label("Figure", "3") == "Figure 3"``.
+
+    >>> seq_label("Illustration", "2")
+    'Figure 2'
+    >>> seq_label("Equation", "4")
+    'Equation (4)'
+    """
+    word = SEQ_KINDS.get(seq_name.strip().lower(), seq_name.strip().title() or "Item")
+    if word == "Equation":
+        return f"Equation ({number})"
+    return f"{word} {number}"
+
+
+def section_label(number: str | None) -> str | None:
+    """``"2.1"`` -> ``"Section 2.1"``; a lone letter is an appendix (``"A"`` -> ``"Appendix A"``).
+
+    >>> section_label("A")
+    'Appendix A'
+    >>> section_label("3.2.")
+    'Section 3.2'
+    """
+    if not number:
+        return None
+    num = number.strip().rstrip(".)").lstrip("(")
+    if not num:
+        return None
+    if re.fullmatch(r"[A-Z]", num):
+        return f"Appendix {num}"
+    return f"Section {num}"
+
+
+def caption_label(text: str) -> tuple[str, str] | None:
+    """A label typed at the start of a caption: ``"Table 2: Results"`` -> ``("Table 2", "2")``.
+
+    >>> caption_label("Fig. 3 - The pipeline")
+    ('Figure 3', '3')
+    >>> caption_label("A table of results") is None
+    True
+    """
+    m = _CAPTION.match(text)
+    if not m:
+        return None
+    word = _CANON.get(m.group("word"), m.group("word"))
+    return seq_label(word, m.group("num")), m.group("num")
+
+
+def leading_label(text: str) -> tuple[str, str] | None:
+    """A numbered statement opening a paragraph: ``"Theorem 2 (Bound). ..."`` -> ``("Theorem 2", "2")``.
+
+    >>> leading_label("Definition 3.1. A ledger is ...")
+    ('Definition 3.1', '3.1')
+    >>> leading_label("Theorem proving is hard.") is None
+    True
+    """
+    m = _LEADING.match(text)
+    if not m:
+        return None
+    return f"{m.group('word')} {m.group('num')}", m.group("num")
