@@ -19,6 +19,8 @@ __all__ = [
     "Bookmark",
     "Comment",
     "Document",
+    "EDIT_OPS",
+    "Edit",
     "Field",
     "IdMaker",
     "Revision",
@@ -309,3 +311,80 @@ class Document:
             "comments": [asdict(c) for c in self.comments],
             "warnings": list(self.warnings),
         }
+
+
+#: The concrete operations writers apply. ``rename`` is document-wide and is expanded into
+#: ``replace`` edits (one per occurrence) before anything is written.
+EDIT_OPS = ("replace", "set_text", "insert_after", "delete", "move", "rename")
+
+_EDIT_REQUIRED = {
+    "replace": ("unit", "start", "end", "text"),
+    "set_text": ("unit", "text"),
+    "insert_after": ("unit", "text"),
+    "delete": ("unit",),
+    "move": ("unit",),
+    "rename": ("old", "text"),
+}
+
+
+@dataclass
+class Edit:
+    """One change to one unit, the structure every engine produces and every writer applies.
+
+    ``replace`` swaps ``before[start:end]`` for ``text``; ``set_text`` gives the unit's whole new
+    text (the writer diffs it word by word); ``insert_after`` adds a new unit with ``text`` (and
+    ``kind``/``style``, by default those of ``unit``) after ``unit``; ``delete`` removes ``unit``;
+    ``move`` puts ``unit`` after ``after`` (or before ``before_unit``); ``rename`` changes the
+    term ``old`` to ``text`` everywhere. ``before`` is the unit's text when the edit was made, so
+    a writer can refuse an edit whose unit has changed since. ``reason`` says why: the
+    instruction, or the edge/rule that made a propagated edit necessary.
+    """
+
+    op: str
+    unit: str | None = None
+    text: str | None = None
+    start: int | None = None
+    end: int | None = None
+    old: str | None = None
+    after: str | None = None
+    before_unit: str | None = None
+    kind: str | None = None
+    style: str | None = None
+    author: str = "LEDGER"
+    date: str | None = None
+    reason: str = ""
+    before: str | None = None
+    id: str | None = None
+    source: str | None = None
+
+    def validate(self) -> "Edit":
+        """Raise ``ValueError`` naming what is missing or inconsistent; return self."""
+        if self.op not in EDIT_OPS:
+            raise ValueError(f"unknown edit op {self.op!r}; expected one of {', '.join(EDIT_OPS)}")
+        missing = [k for k in _EDIT_REQUIRED[self.op] if getattr(self, k) is None]
+        if missing:
+            raise ValueError(f"{self.op} edit needs {', '.join(missing)}")
+        if self.op == "replace":
+            if self.start < 0 or self.end < self.start:  # type: ignore[operator]
+                raise ValueError(f"replace edit has an invalid span {self.start}..{self.end}")
+            if self.before is not None and self.end > len(self.before):  # type: ignore[operator]
+                raise ValueError("replace edit span runs past the unit's text")
+        if self.op == "move" and not (self.after or self.before_unit):
+            raise ValueError("move edit needs after or before_unit")
+        if self.kind is not None and self.kind not in UNIT_KINDS:
+            raise ValueError(f"unknown unit kind {self.kind!r}")
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v is not None and v != ""}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Edit":
+        """Build and validate an edit from JSON; unknown keys are an error."""
+        if not isinstance(data, dict):
+            raise ValueError("an edit must be a JSON object")
+        known = set(cls.__dataclass_fields__)
+        extra = set(data) - known
+        if extra:
+            raise ValueError(f"unknown edit field(s): {', '.join(sorted(extra))}")
+        return cls(**data).validate()
