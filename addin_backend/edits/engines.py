@@ -1,0 +1,80 @@
+"""Choosing an engine: ``rules`` (offline), ``llm`` (configured endpoint) or ``auto`` (rules, then LLM)."""
+from __future__ import annotations
+
+from typing import Iterable, Mapping, Protocol
+
+from adapters.model import Document, Unit
+from addin_backend.errors import InstructionNotUnderstoodError, InvalidRequestError
+
+from . import rules
+from .proposal import ContextItem, Proposal
+
+__all__ = ["ENGINE_NAMES", "AutoEngine", "Engine", "RulesEngine", "select_engine"]
+
+ENGINE_NAMES = ("rules", "llm", "auto")
+
+Context = Iterable[ContextItem | Unit | tuple[Unit, str]] | None
+
+
+class Engine(Protocol):
+    """What the API and the CLI call, whichever engine answers."""
+
+    name: str
+
+    def propose(
+        self, doc: Document, instruction: str, context: Context = None, *,
+        author: str, target: str | None = None, selection: str | None = None,
+    ) -> Proposal: ...
+
+
+class RulesEngine:
+    """The offline grammar of :mod:`addin_backend.edits.rules` (context is not needed)."""
+
+    name = "rules"
+
+    def propose(
+        self, doc: Document, instruction: str, context: Context = None, *,
+        author: str, target: str | None = None, selection: str | None = None,
+    ) -> Proposal:
+        return rules.propose(doc, instruction, author=author, target=target, selection=selection)
+
+
+class AutoEngine:
+    """Rules first; an instruction they cannot parse goes to the LLM engine when one is configured."""
+
+    name = "auto"
+
+    def __init__(self, llm: Engine | None = None) -> None:
+        self.rules = RulesEngine()
+        self.llm = llm
+
+    def propose(
+        self, doc: Document, instruction: str, context: Context = None, *,
+        author: str, target: str | None = None, selection: str | None = None,
+    ) -> Proposal:
+        try:
+            return self.rules.propose(doc, instruction, author=author, target=target, selection=selection)
+        except InstructionNotUnderstoodError:
+            if self.llm is None:
+                raise
+        proposal = self.llm.propose(doc, instruction, context, author=author, target=target, selection=selection)
+        proposal.warnings.insert(0, "the rules engine could not parse the instruction; the LLM engine answered")
+        return proposal
+
+
+def select_engine(name: str = "auto", *, env: Mapping[str, str] | None = None) -> Engine:
+    """The engine called ``name``; ``env`` (default ``os.environ``) configures the LLM engine.
+
+    :raise EngineUnavailableError: ``llm`` without ``LEDGER_LLM_ENDPOINT``/``LEDGER_LLM_KEY``, or
+        an LLM configuration that does not parse.
+    :raise InvalidRequestError: an unknown engine name.
+    """
+    if name == "rules":
+        return RulesEngine()
+    if name in ("llm", "auto"):
+        from .llm import LLMEngine, llm_configured  # the SDK itself is imported only per request
+
+        if name == "llm":
+            return LLMEngine.from_env(env)
+        return AutoEngine(LLMEngine.from_env(env) if llm_configured(env) else None)
+    raise InvalidRequestError(f"unknown engine {name!r}; expected one of {', '.join(ENGINE_NAMES)}")

@@ -1,0 +1,421 @@
+"""The LLM engine: a chat model behind Azure AI Inference proposes edits; LEDGER parses and checks them.
+
+The model sees the instruction and the retrieved context (each unit with its id, kind, label,
+why it is included and its text) and must answer with JSON per
+:data:`~addin_backend.edits.operations.RESPONSE_SCHEMA`. Its answer is never trusted: code fences
+are stripped, the JSON parsed, every operation validated against the document; a malformed
+answer is sent back once with the error, then refused. 429 and 5xx answers and timeouts are
+retried with exponential backoff (honouring ``Retry-After``). The Azure SDK is imported only
+when a request is made, so the rules engine never loads it.
+
+Configuration (environment):
+
+- ``LEDGER_LLM_ENDPOINT`` — e.g. ``https://<resource>.services.ai.azure.com/models`` or an Azure
+  OpenAI deployment URL ``https://<resource>.openai.azure.com/openai/deployments/<name>``
+- ``LEDGER_LLM_KEY`` — the key (sent as ``api-key`` and ``Authorization: Bearer``)
+- ``LEDGER_LLM_MODEL`` — model name sent in the body (optional for single-model endpoints)
+- ``LEDGER_LLM_API_VERSION`` — ``api-version`` query value (SDK default ``2024-05-01-preview``)
+- ``LEDGER_LLM_TIMEOUT`` — seconds to connect and to wait for an answer (default 60)
+- ``LEDGER_LLM_MAX_RETRIES`` — retries after a 429/5xx/timeout (default 4)
+- ``LEDGER_LLM_RESPONSE_FORMAT`` — ``json_schema`` (default), ``json_object`` or ``text``
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import time
+from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
+from typing import Any, Callable, Iterable, Mapping
+
+from adapters.model import Document, Edit, Unit
+from addin_backend.errors import EngineUnavailableError, LedgerError
+
+from .operations import RESPONSE_SCHEMA, edit_from_spec, now_iso, validate_edits
+from .proposal import ContextItem, Proposal, Usage, as_context
+from .resolve import LABEL_RX, resolve_ref
+from .tree import body_units, enclosing_section
+
+__all__ = ["ENV_VARS", "LLMConfig", "LLMEngine", "build_messages", "llm_configured", "parse_reply"]
+
+#: Environment variables the engine reads (field of :class:`LLMConfig` -> variable).
+ENV_VARS = {
+    "endpoint": "LEDGER_LLM_ENDPOINT",
+    "key": "LEDGER_LLM_KEY",
+    "model": "LEDGER_LLM_MODEL",
+    "api_version": "LEDGER_LLM_API_VERSION",
+    "timeout": "LEDGER_LLM_TIMEOUT",
+    "max_retries": "LEDGER_LLM_MAX_RETRIES",
+    "response_format": "LEDGER_LLM_RESPONSE_FORMAT",
+}
+_FORMATS = ("json_schema", "json_object", "text")
+_RETRY_STATUS = {408, 429}
+_DEFAULT_CONTEXT_CHARS = 8000
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    """Where the model is and how patiently to talk to it."""
+
+    endpoint: str
+    key: str
+    model: str | None = None
+    api_version: str | None = None
+    timeout: float = 60.0
+    max_retries: int = 4
+    response_format: str = "json_schema"
+    backoff: float = 1.0
+    max_backoff: float = 30.0
+    temperature: float | None = 0.0
+    max_tokens: int | None = 2048
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> "LLMConfig":
+        """The configuration from ``LEDGER_LLM_*`` variables.
+
+        :raise EngineUnavailableError: endpoint or key missing, or a value that does not parse.
+        """
+        env = os.environ if env is None else env
+        get = lambda field: (env.get(ENV_VARS[field]) or "").strip()  # noqa: E731
+        missing = [ENV_VARS[f] for f in ("endpoint", "key") if not get(f)]
+        if missing:
+            raise EngineUnavailableError(f"the LLM engine is not configured: set {' and '.join(missing)}", missing=missing)
+        fields: dict[str, Any] = {"endpoint": get("endpoint"), "key": get("key")}
+        fields["model"] = get("model") or None
+        fields["api_version"] = get("api_version") or None
+        try:
+            if get("timeout"):
+                fields["timeout"] = float(get("timeout"))
+            if get("max_retries"):
+                fields["max_retries"] = int(get("max_retries"))
+        except ValueError as exc:
+            raise EngineUnavailableError(f"the LLM engine is misconfigured: {exc}") from exc
+        if fields.get("timeout", 1) <= 0 or fields.get("max_retries", 0) < 0:
+            raise EngineUnavailableError(f"{ENV_VARS['timeout']} must be > 0 and {ENV_VARS['max_retries']} >= 0")
+        fmt = get("response_format") or "json_schema"
+        if fmt not in _FORMATS:
+            raise EngineUnavailableError(f"{ENV_VARS['response_format']} must be one of {', '.join(_FORMATS)}")
+        fields["response_format"] = fmt
+        return cls(**fields)
+
+
+def llm_configured(env: Mapping[str, str] | None = None) -> bool:
+    """Whether an endpoint and a key are set (the engine may still fail to reach them)."""
+    env = os.environ if env is None else env
+    return bool((env.get(ENV_VARS["endpoint"]) or "").strip() and (env.get(ENV_VARS["key"]) or "").strip())
+
+
+# --- prompt ---------------------------------------------------------------------------------
+
+SYSTEM_PROMPT = """You are LEDGER's edit engine. You change a long structured document by proposing \
+edit operations on its units (headings, paragraphs, list items, captions, tables). You see only \
+the units the edit depends on.
+
+Reply with ONE JSON object and nothing else:
+{"explanation": "<one sentence for the user>", "edits": [<operation>, ...]}
+Every operation has the keys op, unit, old, occurrence, text, after, before_unit, kind, style, reason \
+(null for keys the operation does not use):
+- replace: change words inside a unit. unit = its id; old = the exact words to change, copied from \
+the unit's text; text = the new words. Keep old short but unique in the unit, or set occurrence \
+(1 = first).
+- set_text: unit, text = the unit's whole new text (only when most of it changes).
+- insert_after: unit = the unit the new one follows; text = its text; kind = paragraph, list_item, \
+section or caption; style = a style name from the context (null: like the unit).
+- delete: unit.
+- move: unit, and after or before_unit = the id of the unit to place it after or before (a section \
+moves with its content).
+- rename: old = a term, text = its new name; renames every occurrence in the document with its \
+plural, possessive and case forms.
+Rules: use only unit ids from the context. Change nothing the instruction does not ask for, but keep \
+the document consistent: when a value or a name changes, change every statement of it in the \
+context. Do not renumber sections, figures or cross-references; LEDGER does that. Give each \
+operation a short reason."""
+
+
+def _describe(item: ContextItem) -> str:
+    u = item.unit
+    head = [u.id, u.kind]
+    if u.label:
+        head.append(u.label)
+    if u.style:
+        head.append(f"style {u.style}")
+    if item.reason:
+        head.append(f"why: {item.reason}")
+    return f"### {' | '.join(head)}\n{u.text}"
+
+
+def build_messages(
+    doc: Document,
+    instruction: str,
+    context: list[ContextItem],
+    *,
+    target: str | None = None,
+    selection: str | None = None,
+) -> list[dict[str, str]]:
+    """The chat messages for one instruction: the operations' contract, then the task and context."""
+    lines = [f"Instruction: {instruction.strip()}"]
+    if target and (unit := doc.get(target)) is not None:
+        lines.append(f"The cursor is in unit {unit.id}" + (f" ({unit.label})." if unit.label else "."))
+    if selection:
+        lines.append(f"Selected text: {json.dumps(selection, ensure_ascii=False)}")
+    lines.append("")
+    lines.append(f"Context ({len(context)} units, in document order where it matters):")
+    lines.extend(_describe(item) for item in context)
+    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": "\n".join(lines)}]
+
+
+def default_context(doc: Document, instruction: str, target: str | None) -> list[ContextItem]:
+    """A small context when retrieval gave none: named units, the cursor's section, else the start."""
+    out: dict[str, ContextItem] = {}
+
+    def add(unit: Unit, reason: str) -> None:
+        out.setdefault(unit.id, ContextItem(unit, reason))
+
+    if target and (unit := doc.get(target)) is not None:
+        if (sec := enclosing_section(doc, unit)) is not None and sec is not unit:
+            add(sec, "section of the cursor")
+        add(unit, "at the cursor")
+    for m in re.finditer(LABEL_RX, instruction, re.IGNORECASE):
+        try:
+            for unit in resolve_ref(doc, m.group(0)):
+                add(unit, f"named in the instruction ({m.group(0)})")
+                for child in doc.children(unit.id):
+                    add(child, f"content of {m.group(0)}")
+        except LedgerError:
+            continue
+    if not out:
+        size = 0
+        for unit in body_units(doc):
+            if size > _DEFAULT_CONTEXT_CHARS:
+                break
+            add(unit, "document opening (no context was retrieved)")
+            size += len(unit.text)
+    return list(out.values())
+
+
+# --- reply ----------------------------------------------------------------------------------
+
+_FENCE = re.compile(r"^\s*```[\w-]*\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
+
+
+def _json_of(reply: str) -> Any:
+    text = reply.strip()
+    m = _FENCE.match(text)
+    if m:
+        text = m.group(1).strip()
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as first:
+        starts = [i for i in (text.find("{"), text.find("[")) if i >= 0]
+        if starts:
+            try:
+                return json.JSONDecoder().raw_decode(text[min(starts):])[0]
+            except json.JSONDecodeError:
+                pass
+        raise ValueError(f"the reply is not valid JSON ({first.msg} at line {first.lineno} column {first.colno})") from None
+
+
+def parse_reply(
+    doc: Document, reply: str | None, *, author: str, reason: str, date: str | None = None
+) -> tuple[list[Edit], str]:
+    """Validated edits and the explanation from a model's reply.
+
+    :raise ValueError: the reply is not JSON of the expected shape.
+    :raise LedgerError: an operation that does not fit the document (unknown unit, text not found).
+    """
+    if not reply or not reply.strip():
+        raise ValueError("the reply is empty")
+    data = _json_of(reply)
+    explanation = ""
+    if isinstance(data, dict):
+        specs = data.get("edits")
+        explanation = data.get("explanation") or ""
+        if not isinstance(specs, list):
+            raise ValueError('the reply must be an object with an "edits" list')
+        if not isinstance(explanation, str):
+            raise ValueError('"explanation" must be a string')
+    elif isinstance(data, list):
+        specs = data
+    else:
+        raise ValueError('the reply must be an object {"explanation": ..., "edits": [...]}')
+    date = date or now_iso()
+    edits = []
+    for i, spec in enumerate(specs):
+        try:
+            edits.append(edit_from_spec(doc, spec, author=author, date=date, reason=reason, source="llm"))
+        except LedgerError as exc:
+            exc.message = f"operation {i + 1}: {exc.message}"
+            raise
+    return validate_edits(doc, edits), explanation
+
+
+# --- engine ---------------------------------------------------------------------------------
+
+
+class LLMEngine:
+    """Proposes edits with a chat-completions model; see the module docstring for configuration."""
+
+    name = "llm"
+
+    def __init__(self, config: LLMConfig, *, sleep: Callable[[float], None] = time.sleep) -> None:
+        self.config = config
+        self._sleep = sleep
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> "LLMEngine":
+        """:raise EngineUnavailableError: when ``LEDGER_LLM_ENDPOINT``/``LEDGER_LLM_KEY`` are unset."""
+        return cls(LLMConfig.from_env(env))
+
+    def propose(
+        self,
+        doc: Document,
+        instruction: str,
+        context: Iterable[ContextItem | Unit | tuple[Unit, str]] | None = None,
+        *,
+        author: str,
+        target: str | None = None,
+        selection: str | None = None,
+    ) -> Proposal:
+        """Ask the model for edits, validate them, retry once on a malformed answer.
+
+        :raise EngineUnavailableError: the endpoint failed after retries, refused the key, or
+            answered twice with operations that do not fit the document.
+        """
+        items = as_context(context) or default_context(doc, instruction, target)
+        messages = build_messages(doc, instruction, items, target=target, selection=selection)
+        usage = Usage(model=self.config.model)
+        fmt = self.config.response_format
+        with self._client() as client:
+            for attempt in (1, 2):
+                reply, fmt = self._complete(client, messages, usage, fmt)
+                try:
+                    edits, explanation = parse_reply(doc, reply, author=author, reason=instruction.strip())
+                    break
+                except (ValueError, LedgerError) as exc:
+                    problem = exc.message if isinstance(exc, LedgerError) else str(exc)
+                    if attempt == 2:
+                        raise EngineUnavailableError(
+                            f"the model's answer could not be used twice in a row: {problem}",
+                            reason="invalid_output", reply=(reply or "")[:2000], usage=usage.to_json(),
+                        ) from exc
+                    messages = messages + [
+                        {"role": "assistant", "content": reply or ""},
+                        {"role": "user", "content": _feedback(problem)},
+                    ]
+        targets = [e.unit for e in edits if e.unit] or ([target] if target else [])
+        return Proposal(
+            edits=edits, targets=list(dict.fromkeys(targets)),  # type: ignore[arg-type]
+            explanation=explanation or f"{len(edits)} edit(s) proposed by the model.",
+            engine="llm", instruction=instruction.strip(), usage=usage,
+        )
+
+    # -- transport -------------------------------------------------------------------------
+
+    def _client(self):
+        from azure.ai.inference import ChatCompletionsClient
+        from azure.core.credentials import AzureKeyCredential
+
+        kwargs: dict[str, Any] = {"retry_total": 0}  # LEDGER retries itself (below)
+        if self.config.api_version:
+            kwargs["api_version"] = self.config.api_version
+        return ChatCompletionsClient(self.config.endpoint, AzureKeyCredential(self.config.key), **kwargs)
+
+    def _response_format(self, fmt: str):
+        if fmt == "json_schema":
+            from azure.ai.inference.models import JsonSchemaFormat
+
+            return JsonSchemaFormat(
+                name="ledger_edits", schema=RESPONSE_SCHEMA, strict=True,
+                description="LEDGER edit operations on the document's units",
+            )
+        return "json_object" if fmt == "json_object" else None
+
+    def _complete(self, client, messages: list[dict[str, str]], usage: Usage, fmt: str) -> tuple[str | None, str]:
+        """One answer from the endpoint, retrying 429/5xx/timeouts; returns (content, format used)."""
+        from azure.core.exceptions import (
+            ClientAuthenticationError,
+            HttpResponseError,
+            ServiceRequestError,
+            ServiceResponseError,
+        )
+
+        cfg = self.config
+        failures = 0
+        while True:
+            usage.requests += 1
+            headers: Mapping[str, str] = {}
+            try:
+                resp = client.complete(
+                    messages=messages, model=cfg.model, temperature=cfg.temperature, max_tokens=cfg.max_tokens,
+                    response_format=self._response_format(fmt),
+                    connection_timeout=cfg.timeout, read_timeout=cfg.timeout,
+                )
+            except ClientAuthenticationError as exc:
+                raise EngineUnavailableError(f"the LLM endpoint refused the key (HTTP {exc.status_code})") from exc
+            except HttpResponseError as exc:
+                status = exc.status_code or 0
+                body = _body(exc)
+                if status == 400 and fmt != "text" and re.search(r"response_format|json_schema|json_object", body):
+                    fmt = _FORMATS[_FORMATS.index(fmt) + 1]  # the model lacks this format: ask more simply
+                    continue
+                if status not in _RETRY_STATUS and status < 500:
+                    raise EngineUnavailableError(
+                        f"the LLM endpoint answered HTTP {status}: {body[:300]}", status=status
+                    ) from exc
+                problem = f"HTTP {status}"
+                headers = exc.response.headers if exc.response is not None else {}
+            except (ServiceRequestError, ServiceResponseError) as exc:
+                problem = "timed out" if "timeout" in type(exc).__name__.lower() or "timed out" in str(exc).lower() else f"unreachable ({exc})"
+            else:
+                if resp.usage is not None:
+                    usage.add(resp.usage.prompt_tokens or 0, resp.usage.completion_tokens or 0, resp.usage.total_tokens)
+                usage.model = resp.model or usage.model
+                if not resp.choices:
+                    return None, fmt
+                return resp.choices[0].message.content, fmt
+            failures += 1
+            if failures > cfg.max_retries:
+                raise EngineUnavailableError(
+                    f"the LLM endpoint {problem}; gave up after {failures} attempt(s)", attempts=failures
+                )
+            self._sleep(self._delay(failures, headers))
+
+    def _delay(self, failures: int, headers: Mapping[str, str]) -> float:
+        """Seconds before the next attempt: the server's Retry-After, else exponential backoff."""
+        wait = _retry_after(headers)
+        if wait is None:
+            wait = self.config.backoff * 2 ** (failures - 1) * (1 + random.random() * 0.1)
+        return max(0.0, min(wait, self.config.max_backoff))
+
+
+def _retry_after(headers: Mapping[str, str]) -> float | None:
+    lower = {k.lower(): v for k, v in dict(headers).items()}
+    for key, scale in (("retry-after-ms", 0.001), ("x-ms-retry-after-ms", 0.001), ("retry-after", 1.0)):
+        value = (lower.get(key) or "").strip()
+        if not value:
+            continue
+        try:
+            return float(value) * scale
+        except ValueError:
+            try:
+                return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
+            except (TypeError, ValueError):
+                continue
+    return None
+
+
+def _body(exc: Any) -> str:
+    try:
+        return exc.response.text() if exc.response is not None else str(exc)
+    except Exception:  # a body that cannot be decoded is no reason to hide the status
+        return str(exc)
+
+
+def _feedback(problem: str) -> str:
+    return (
+        f"Your answer could not be used: {problem}\n"
+        'Answer again with only the JSON object {"explanation": ..., "edits": [...]}. Use unit ids '
+        "from the context and copy old exactly from the unit's text."
+    )

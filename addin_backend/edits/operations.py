@@ -1,0 +1,590 @@
+"""Edit operations: checked against a document, applied to the neutral model, expanded, serialised.
+
+Every engine produces :class:`adapters.model.Edit` objects. :func:`validate_edits` turns what an
+engine (or the task pane) proposes into *concrete* edits that writers can apply without thinking:
+renames are expanded into one ``replace`` per occurrence, ``before``/``date``/``kind``/``style`` are
+filled in, and placements mean "directly after this unit in document order":
+
+- ``insert_after`` puts the new unit right after ``unit``; several inserts with the same anchor
+  keep their list order (the second lands after the first);
+- ``move`` carries the unit *with its descendants* (a section moves with its content); a move
+  ``after`` a section is normalised to after that section's last descendant;
+- ``delete`` removes one unit; engines list every descendant they mean to delete.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from collections import Counter
+from dataclasses import replace as dc_replace
+from datetime import datetime, timezone
+from typing import Any, Iterable
+
+from adapters.model import EDIT_OPS, UNIT_KINDS, Document, Edit, IdMaker, Unit
+from addin_backend.errors import EditConflictError, InvalidRequestError, UnknownUnitError
+
+from .terms import find_term
+from .tree import is_note, section_level, subtree_ids
+
+__all__ = [
+    "EDIT_SCHEMA",
+    "INSERTABLE_KINDS",
+    "RESPONSE_SCHEMA",
+    "apply_to_document",
+    "edit_from_spec",
+    "edits_from_json",
+    "edits_to_json",
+    "expand_rename",
+    "now_iso",
+    "scope_ids",
+    "validate_edits",
+]
+
+#: Kinds of unit an edit can create from text (a figure or a table cannot be typed in).
+INSERTABLE_KINDS = ("paragraph", "list_item", "section", "caption", "equation", "title")
+
+_NULLABLE_STR = {"type": ["string", "null"]}
+
+#: One operation as an engine (the LLM, the task pane) writes it. ``replace`` names the text to
+#: change by ``old`` (its exact words in the unit, plus ``occurrence`` when they occur more than
+#: once); the engine never computes offsets. Every key is required and nullable so that the
+#: schema also works in OpenAI's strict structured-output mode.
+EDIT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["op", "unit", "old", "occurrence", "text", "after", "before_unit", "kind", "style", "reason"],
+    "properties": {
+        "op": {"type": "string", "enum": list(EDIT_OPS)},
+        "unit": {**_NULLABLE_STR, "description": "id of the unit edited, inserted after, deleted or moved"},
+        "old": {**_NULLABLE_STR, "description": "replace: the exact text in the unit to change; rename: the term"},
+        "occurrence": {"type": ["integer", "null"], "description": "replace: which occurrence of old (1 = first)"},
+        "text": {**_NULLABLE_STR, "description": "the new text (replace, set_text, insert_after, rename)"},
+        "after": {**_NULLABLE_STR, "description": "move: id of the unit to move after"},
+        "before_unit": {**_NULLABLE_STR, "description": "move: id of the unit to move before"},
+        "kind": {"type": ["string", "null"], "enum": [*INSERTABLE_KINDS, None]},
+        "style": {**_NULLABLE_STR, "description": "insert_after: paragraph style name of the new unit"},
+        "reason": {**_NULLABLE_STR, "description": "why this edit is needed"},
+    },
+}
+
+#: The whole reply an engine gives: a sentence for the user and the operations.
+RESPONSE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["explanation", "edits"],
+    "properties": {
+        "explanation": {"type": "string"},
+        "edits": {"type": "array", "items": EDIT_SCHEMA},
+    },
+}
+
+_SPEC_KEYS = set(EDIT_SCHEMA["properties"]) | {"start", "end"}
+
+
+def now_iso() -> str:
+    """The current time as OOXML and ODF write revision dates: ``2026-07-01T09:30:00Z``."""
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def edits_to_json(edits: Iterable[Edit]) -> list[dict[str, Any]]:
+    """Edits as a JSON-ready list (``None`` and empty fields left out)."""
+    return [e.to_json() for e in edits]
+
+
+def edits_from_json(data: Any) -> list[Edit]:
+    """Edits from JSON: a list of edit objects or ``{"edits": [...]}``; each one validated.
+
+    :raise InvalidRequestError: naming the first edit that is malformed.
+    """
+    if isinstance(data, dict) and "edits" in data:
+        data = data["edits"]
+    if not isinstance(data, list):
+        raise InvalidRequestError("edits must be a JSON list of edit objects")
+    out = []
+    for i, item in enumerate(data):
+        try:
+            out.append(Edit.from_json(item))
+        except (TypeError, ValueError) as exc:
+            raise InvalidRequestError(f"edit {i + 1}: {exc}", edit=i) from exc
+    return out
+
+
+def _unit(doc: Document, unit_id: Any, what: str = "unit") -> Unit:
+    unit = doc.get(unit_id) if isinstance(unit_id, str) else None
+    if unit is None:
+        raise UnknownUnitError(f"no unit has the id {unit_id!r} ({what})", unit=unit_id)
+    return unit
+
+
+def scope_ids(doc: Document, scope: str | Iterable[str] | None) -> set[str] | None:
+    """The ids of the scope units and all their descendants (``None``: the whole document)."""
+    if scope is None:
+        return None
+    roots = [scope] if isinstance(scope, str) else list(scope)
+    out: set[str] = set()
+    for rid in roots:
+        _unit(doc, rid, "scope")
+        out |= subtree_ids(doc, rid)
+    return out
+
+
+def _in_field(unit: Unit, start: int, end: int) -> bool:
+    """True when a span touches the shown result of a field that the application regenerates."""
+    for f in unit.fields:
+        if f.kind != "hyperlink" and f.end > f.start and start < f.end and f.start < end:
+            return True
+    return False
+
+
+def expand_rename(
+    doc: Document,
+    old: str,
+    new: str,
+    scope: str | Iterable[str] | None = None,
+    *,
+    author: str = "LEDGER",
+    date: str | None = None,
+    reason: str = "",
+    source: str | None = None,
+) -> list[Edit]:
+    """One ``replace`` edit per occurrence of a term, in every unit (captions, cells, notes too).
+
+    Plural and possessive forms and case variants follow the term (see :func:`terms.find_term`);
+    partial words never match; the span of each edit is the occurrence itself. Text shown by a
+    regenerated field (a cross-reference, a caption number) is left to the field.
+    """
+    if not old or not old.strip():
+        raise InvalidRequestError("a rename needs the term to rename")
+    if new is None:
+        raise InvalidRequestError("a rename needs the new term")
+    ids = scope_ids(doc, scope)
+    date = date or now_iso()
+    reason = reason or f"rename '{old.strip()}' to '{new.strip()}'"
+    out: list[Edit] = []
+    for unit in doc.units:
+        if (ids is not None and unit.id not in ids) or unit.meta.get("absent_in") == "accepted":
+            continue
+        for start, end, repl in find_term(unit.text, old, new):
+            if _in_field(unit, start, end):
+                continue
+            out.append(
+                Edit(
+                    op="replace", unit=unit.id, start=start, end=end, text=repl, old=unit.text[start:end],
+                    author=author, date=date, reason=reason, before=unit.text, source=source,
+                )
+            )
+    return out
+
+
+# --- specs (what engines write) -> edits ----------------------------------------------------
+
+
+def _loose_rx(text: str) -> re.Pattern[str]:
+    """A pattern for text as an engine quotes it: any whitespace, either kind of quote or dash."""
+    classes = {"'": "['\u2018\u2019]", '"': '["\u201c\u201d]', "-": "[-\u2013\u2014]"}
+    out = []
+    for piece in re.split(r"(\s+)", text):
+        if piece.isspace():
+            out.append(r"\s+")
+        else:
+            for c in piece:
+                key = {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"}.get(c, c)
+                out.append(classes.get(key, re.escape(c)))
+    return re.compile("".join(out))
+
+
+def _find_span(unit: Unit, old: str, occurrence: int | None) -> tuple[int, int]:
+    spans = [(m.start(), m.end()) for m in re.finditer(re.escape(old), unit.text)] if old else []
+    if not spans and old.strip():
+        spans = [(m.start(), m.end()) for m in _loose_rx(old.strip()).finditer(unit.text)]
+    if not spans:
+        raise InvalidRequestError(
+            f"{old!r} does not occur in unit {unit.id}, whose text is {unit.text[:300]!r}", unit=unit.id
+        )
+    if occurrence is None:
+        if len(spans) > 1:
+            raise InvalidRequestError(
+                f"{old!r} occurs {len(spans)} times in unit {unit.id}; give occurrence (1..{len(spans)})",
+                unit=unit.id,
+            )
+        return spans[0]
+    if not 1 <= occurrence <= len(spans):
+        raise InvalidRequestError(
+            f"occurrence {occurrence} of {old!r} does not exist in unit {unit.id} (it occurs {len(spans)} times)",
+            unit=unit.id,
+        )
+    return spans[occurrence - 1]
+
+
+def _trim_to_words(before: str, start: int, end: int, text: str) -> tuple[int, int, str]:
+    """Shrink a replacement to the words that change: "kept 30 days" -> "kept 45 days" is 30 -> 45.
+
+    >>> _trim_to_words("kept for 30 days.", 0, 17, "kept for 45 days.")
+    (9, 11, '45')
+    """
+    old = before[start:end]
+    p = 0
+    while p < min(len(old), len(text)) and old[p] == text[p]:
+        p += 1
+    while p > 0 and not old[p - 1].isspace():
+        p -= 1
+    s = 0
+    while s < min(len(old), len(text)) - p and old[len(old) - 1 - s] == text[len(text) - 1 - s]:
+        s += 1
+    while s > 0 and not old[len(old) - s].isspace():
+        s -= 1
+    return start + p, end - s, text[p : len(text) - s]
+
+
+def edit_from_spec(
+    doc: Document,
+    spec: Any,
+    *,
+    author: str,
+    date: str | None = None,
+    reason: str = "",
+    source: str | None = None,
+) -> Edit:
+    """One :class:`Edit` from an operation written per :data:`EDIT_SCHEMA` (nulls mean absent).
+
+    ``replace`` locates ``old`` in the unit (or takes ``start``/``end``) and is trimmed to the
+    words that change; ``before`` is the unit's current text.
+
+    :raise InvalidRequestError: unknown keys, missing fields, text not found or ambiguous.
+    :raise UnknownUnitError: a unit id the document does not have.
+    """
+    if not isinstance(spec, dict):
+        raise InvalidRequestError(f"an edit must be a JSON object, not {type(spec).__name__}")
+    extra = set(spec) - _SPEC_KEYS
+    if extra:
+        raise InvalidRequestError(f"unknown edit field(s): {', '.join(sorted(extra))}")
+    s = {k: v for k, v in spec.items() if v is not None}
+    op = s.get("op")
+    if op not in EDIT_OPS:
+        raise InvalidRequestError(f"unknown edit op {op!r}; expected one of {', '.join(EDIT_OPS)}")
+    for key in ("unit", "old", "text", "after", "before_unit", "kind", "style", "reason"):
+        if key in s and not isinstance(s[key], str):
+            raise InvalidRequestError(f"{op} edit: {key} must be a string")
+    fields: dict[str, Any] = {
+        "op": op, "author": author, "date": date or now_iso(), "source": source,
+        "reason": s.get("reason") or reason,
+    }
+    if op == "rename":
+        if not s.get("old") or "text" not in s:
+            raise InvalidRequestError("rename edit needs old and text")
+        fields.update(old=s["old"], text=s["text"], unit=s.get("unit"))
+        return Edit(**fields)
+    unit = _unit(doc, s.get("unit"))
+    fields.update(unit=unit.id, before=unit.text)
+    if op == "replace":
+        if "text" not in s:
+            raise InvalidRequestError("replace edit needs text")
+        if "start" in s or "end" in s:
+            start, end = s.get("start"), s.get("end")
+            if not isinstance(start, int) or not isinstance(end, int):
+                raise InvalidRequestError("replace edit needs integer start and end (or old)")
+        elif "old" in s:
+            occ = s.get("occurrence")
+            if occ is not None and not isinstance(occ, int):
+                raise InvalidRequestError("replace edit: occurrence must be an integer")
+            start, end = _find_span(unit, s["old"], occ)
+        else:
+            raise InvalidRequestError("replace edit needs old (the text to change) or start and end")
+        if 0 <= start <= end <= len(unit.text):
+            start, end, text = _trim_to_words(unit.text, start, end, s["text"])
+        else:
+            text = s["text"]
+        fields.update(start=start, end=end, text=text, old=unit.text[start:end] if end <= len(unit.text) else None)
+    elif op in ("set_text", "insert_after"):
+        if "text" not in s:
+            raise InvalidRequestError(f"{op} edit needs text")
+        fields.update(text=s["text"], kind=s.get("kind"), style=s.get("style"))
+    elif op == "move":
+        fields.update(after=s.get("after"), before_unit=s.get("before_unit"))
+    return Edit(**fields)
+
+
+# --- validation -----------------------------------------------------------------------------
+
+
+def _typical_style(doc: Document, kind: str) -> str | None:
+    styles = Counter(u.style for u in doc.units if u.kind == kind and u.style)
+    return styles.most_common(1)[0][0] if styles else None
+
+
+def _check_style(doc: Document, kind: str, style: str | None, where: str) -> None:
+    if not style:
+        return
+    kinds = {u.kind for u in doc.units if u.style == style}
+    if kinds and kind not in kinds:
+        raise InvalidRequestError(
+            f"{where}: style {style!r} belongs to {', '.join(sorted(kinds))} units, not to a new {kind}"
+        )
+
+
+def _check_one(doc: Document, e: Edit, where: str) -> Edit:
+    unit = _unit(doc, e.unit)
+    if e.before is not None and e.before != unit.text:
+        raise EditConflictError(
+            f"{where}: unit {unit.id} has changed since the edit was made",
+            unit=unit.id, expected=e.before, actual=unit.text,
+        )
+    if unit.meta.get("absent_in") == "accepted":
+        raise InvalidRequestError(f"{where}: unit {unit.id} is deleted (a pending tracked deletion)")
+    before = unit.text
+    e = dc_replace(e, before=before, date=e.date or now_iso())
+    if e.op == "replace":
+        if e.end > len(before):  # type: ignore[operator]
+            raise InvalidRequestError(
+                f"{where}: span {e.start}..{e.end} runs past the text of unit {unit.id} ({len(before)} characters)"
+            )
+        if "\n" in before[e.start : e.end] or "\n" in (e.text or ""):  # type: ignore[index]
+            raise InvalidRequestError(f"{where}: a replace stays inside one paragraph (no line breaks)")
+    elif e.op == "set_text":
+        if e.text.count("\n") != before.count("\n"):  # type: ignore[union-attr]
+            raise InvalidRequestError(
+                f"{where}: set_text must keep the {before.count(chr(10)) + 1} paragraph(s) of unit {unit.id}"
+            )
+    elif e.op == "insert_after":
+        if is_note(unit):
+            raise InvalidRequestError(f"{where}: cannot insert a unit after a {unit.kind}")
+        if not e.text.strip() or "\n" in e.text:  # type: ignore[union-attr]
+            raise InvalidRequestError(f"{where}: an inserted unit needs one line of non-empty text")
+        kind = e.kind or (unit.kind if unit.kind in INSERTABLE_KINDS else "paragraph")
+        if kind not in INSERTABLE_KINDS:
+            raise InvalidRequestError(
+                f"{where}: cannot insert a {kind} from text; insertable kinds: {', '.join(INSERTABLE_KINDS)}"
+            )
+        style = e.style if e.style else (unit.style if unit.kind == kind else _typical_style(doc, kind))
+        _check_style(doc, kind, style, where)
+        anchor = unit
+        if kind == "section":  # a new heading must not adopt the anchor section's content
+            ids = subtree_ids(doc, unit.id)
+            anchor = [u for u in doc.units if u.id in ids and not is_note(u)][-1]
+        e = dc_replace(e, kind=kind, style=style, unit=anchor.id, before=anchor.text)
+    elif e.op == "move":
+        if e.after and e.before_unit:
+            raise InvalidRequestError(f"{where}: a move gives after or before_unit, not both")
+        target = _unit(doc, e.after or e.before_unit, "move target")
+        moving = subtree_ids(doc, unit.id)
+        if target.id in moving:
+            raise InvalidRequestError(f"{where}: cannot move unit {unit.id} into itself or its descendants")
+        if is_note(unit) or is_note(target):
+            raise InvalidRequestError(f"{where}: notes cannot be moved")
+        if e.after:
+            ids = subtree_ids(doc, target.id) - moving
+            last = [u for u in doc.units if u.id in ids and not is_note(u)][-1]
+            e = dc_replace(e, after=last.id)
+    return e
+
+
+def _check_together(edits: list[Edit]) -> None:
+    deleted: set[str] = set()
+    moved: set[str] = set()
+    whole: set[str] = set()
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for e in edits:
+        if e.op == "delete":
+            if e.unit in deleted:
+                raise InvalidRequestError(f"unit {e.unit} is deleted twice")
+            deleted.add(e.unit)  # type: ignore[arg-type]
+        elif e.op == "move":
+            if e.unit in moved:
+                raise InvalidRequestError(f"unit {e.unit} is moved twice")
+            moved.add(e.unit)  # type: ignore[arg-type]
+        elif e.op == "set_text":
+            if e.unit in whole or e.unit in spans:
+                raise InvalidRequestError(f"unit {e.unit} gets set_text together with other text edits")
+            whole.add(e.unit)  # type: ignore[arg-type]
+        elif e.op == "replace":
+            if e.unit in whole:
+                raise InvalidRequestError(f"unit {e.unit} gets set_text together with other text edits")
+            spans.setdefault(e.unit, []).append((e.start, e.end))  # type: ignore[arg-type]
+    for uid, lst in spans.items():
+        lst.sort()
+        for (a0, a1), (b0, b1) in zip(lst, lst[1:]):
+            if b0 < a1:
+                raise InvalidRequestError(f"unit {uid} gets overlapping replacements at {a0}..{a1} and {b0}..{b1}")
+    for e in edits:
+        refs = {e.after, e.before_unit} | ({e.unit} if e.op != "delete" else set())
+        hit = refs & deleted
+        if hit:
+            raise InvalidRequestError(f"an edit ({e.op}) refers to unit {hit.pop()}, which is deleted")
+
+
+def validate_edits(doc: Document, edits: Iterable[Edit]) -> list[Edit]:
+    """Check edits against a document; return them concrete (see the module docstring).
+
+    :raise InvalidRequestError: a malformed edit, a span outside the text, an impossible move or
+        insert, or edits that contradict each other.
+    :raise UnknownUnitError: an edit naming a unit the document does not have.
+    :raise EditConflictError: an edit whose ``before`` is not the unit's current text.
+    """
+    out: list[Edit] = []
+    for i, e in enumerate(edits):
+        where = f"edit {i + 1} ({getattr(e, 'op', '?')})"
+        if not isinstance(e, Edit):
+            raise InvalidRequestError(f"{where}: not an Edit")
+        try:
+            e.validate()
+        except ValueError as exc:
+            raise InvalidRequestError(f"{where}: {exc}", edit=i) from exc
+        if e.op == "rename":
+            out.extend(
+                expand_rename(
+                    doc, e.old, e.text, scope=e.unit, author=e.author, date=e.date,  # type: ignore[arg-type]
+                    reason=e.reason, source=e.source,
+                )
+            )
+        else:
+            out.append(_check_one(doc, e, where))
+    _check_together(out)
+    return out
+
+
+# --- the neutral-model result ---------------------------------------------------------------
+
+
+def _shift(pos: int, changes: list[tuple[int, int, int]]) -> int:
+    delta = 0
+    for start, end, new_len in changes:
+        if pos >= end:
+            delta += new_len - (end - start)
+        elif pos > start:
+            return start + delta + min(pos - start, new_len)
+    return pos + delta
+
+
+def _apply_text(unit: Unit, edits: list[Edit]) -> None:
+    old = unit.text
+    if edits[0].op == "set_text":
+        unit.text = edits[0].text  # type: ignore[assignment]
+        changes = [(0, len(old), len(unit.text))]
+    else:
+        ordered = sorted(edits, key=lambda e: (e.start, e.end))
+        pieces, pos, changes = [], 0, []
+        for e in ordered:
+            pieces.append(old[pos : e.start])
+            pieces.append(e.text)
+            pos = e.end  # type: ignore[assignment]
+            changes.append((e.start, e.end, len(e.text)))  # type: ignore[arg-type]
+        pieces.append(old[pos:])
+        unit.text = "".join(pieces)
+    for f in unit.fields:
+        f.start, f.end = _shift(f.start, changes), _shift(f.end, changes)
+    for b in unit.bookmarks:
+        b.start, b.end = _shift(b.start, changes), _shift(b.end, changes)
+    if unit.title is not None:
+        at = old.find(unit.title)
+        if at >= 0:
+            head, tail = old[:at], old[at + len(unit.title) :]
+            if unit.text.startswith(head) and unit.text.endswith(tail) and len(unit.text) >= len(head) + len(tail):
+                unit.title = unit.text[len(head) : len(unit.text) - len(tail)]
+            else:
+                unit.title = unit.text
+    unit.meta["edit"] = "changed"
+
+
+def _parent_at(units: list[Unit], idx: int, root: Unit) -> str | None:
+    """The parent a unit placed at ``idx`` gets: the nearest section before it (of a lower level)."""
+    level = section_level(root) if root.kind == "section" else None
+    for j in range(idx - 1, -1, -1):
+        u = units[j]
+        if u.kind != "section" or is_note(u):
+            continue
+        if level is None or section_level(u) < level:
+            return u.id
+    return None
+
+
+def apply_to_document(doc: Document, edits: Iterable[Edit]) -> Document:
+    """The document as it reads once the edits are accepted, in the neutral model.
+
+    For previews, verification and tests; the original ``doc`` is not changed. Inserted units get
+    fresh content ids and ``meta["edit"] = "inserted"``; changed and moved units keep their ids.
+    Labels and numbers are not recomputed.
+    """
+    concrete = validate_edits(doc, edits)
+    new = copy.deepcopy(doc)
+    new._index = None
+    units = new.units
+    by_id = {u.id: u for u in units}
+    text_edits: dict[str, list[Edit]] = {}
+    for e in concrete:
+        if e.op in ("replace", "set_text"):
+            text_edits.setdefault(e.unit, []).append(e)  # type: ignore[arg-type]
+    for uid, lst in text_edits.items():
+        _apply_text(by_id[uid], lst)
+
+    make_id = IdMaker()
+    for u in units:
+        make_id(u.kind, u.text)
+    placed_after: dict[str, str] = {}  # anchor id -> root of the last block placed after it
+
+    def block_end(anchor_id: str) -> int:
+        """Directly after the anchor, or after the last block already placed after it."""
+        ids = _ids_below(units, placed_after[anchor_id]) if anchor_id in placed_after else {anchor_id}
+        return max(i for i, u in enumerate(units) if u.id in ids) + 1
+
+    for e in concrete:
+        if e.op == "insert_after":
+            idx = block_end(e.unit)  # type: ignore[arg-type]
+            uid = make_id(e.kind, e.text)  # type: ignore[arg-type]
+            while uid in by_id:
+                uid = make_id(e.kind, e.text)  # type: ignore[arg-type]
+            level = None
+            if e.kind == "section":
+                probe = Unit(id=uid, kind="section", text="", order=0, style=e.style)
+                level = section_level(probe) if e.style else _nearest_level(units, idx)
+            unit = Unit(
+                id=uid, kind=e.kind, text=e.text, order=0, style=e.style, level=level,  # type: ignore[arg-type]
+                title=e.text if e.kind == "section" else None, meta={"edit": "inserted"},
+            )
+            unit.parent = _parent_at(units, idx, unit)
+            units.insert(idx, unit)
+            by_id[uid] = unit
+            placed_after[e.unit] = uid  # type: ignore[index]
+        elif e.op == "move":
+            root = by_id[e.unit]  # type: ignore[index]
+            ids = _ids_below(units, root.id)
+            block = [u for u in units if u.id in ids]
+            units[:] = [u for u in units if u.id not in ids]
+            if e.after:
+                idx = block_end(e.after)
+                placed_after[e.after] = root.id
+            else:
+                idx = next(i for i, u in enumerate(units) if u.id == e.before_unit)
+            units[idx:idx] = block
+            parent = by_id.get(root.parent) if root.parent else None
+            if parent is None or parent.kind == "section":
+                root.parent = _parent_at(units, idx, root)
+            root.meta["edit"] = "moved"
+        elif e.op == "delete":
+            gone = by_id.pop(e.unit)  # type: ignore[arg-type]
+            units.remove(gone)
+            for u in units:
+                if u.parent == gone.id:
+                    u.parent = gone.parent
+    for i, u in enumerate(units):
+        u.order = i
+    return new
+
+
+def _ids_below(units: list[Unit], root_id: str) -> set[str]:
+    kids: dict[str | None, list[str]] = {}
+    for u in units:
+        kids.setdefault(u.parent, []).append(u.id)
+    seen, stack = {root_id}, [root_id]
+    while stack:
+        for c in kids.get(stack.pop(), ()):
+            if c not in seen:
+                seen.add(c)
+                stack.append(c)
+    return seen
+
+
+def _nearest_level(units: list[Unit], idx: int) -> int:
+    for j in range(idx - 1, -1, -1):
+        if units[j].kind == "section":
+            return section_level(units[j])
+    return 1

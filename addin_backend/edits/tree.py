@@ -1,0 +1,75 @@
+"""Walking the unit tree of a Document: subtrees, enclosing sections, levels, neighbours."""
+from __future__ import annotations
+
+import re
+
+from adapters.model import Document, Unit
+
+__all__ = [
+    "body_units",
+    "children_map",
+    "enclosing_section",
+    "is_note",
+    "section_level",
+    "subtree",
+    "subtree_ids",
+]
+
+_HEADING_STYLE = re.compile(r"(?:heading|titre|überschrift)\s*(\d+)", re.IGNORECASE)
+
+
+def is_note(unit: Unit) -> bool:
+    return unit.kind in ("footnote", "endnote")
+
+
+def body_units(doc: Document) -> list[Unit]:
+    """The units of the main flow in document order (notes live in other parts)."""
+    return [u for u in doc.units if not is_note(u)]
+
+
+def children_map(doc: Document) -> dict[str | None, list[Unit]]:
+    out: dict[str | None, list[Unit]] = {}
+    for u in doc.units:
+        out.setdefault(u.parent, []).append(u)
+    return out
+
+
+def subtree_ids(doc: Document, unit_id: str, kids: dict[str | None, list[Unit]] | None = None) -> set[str]:
+    """The id of a unit and of all its descendants."""
+    kids = kids if kids is not None else children_map(doc)
+    seen = {unit_id}
+    stack = [unit_id]
+    while stack:
+        for child in kids.get(stack.pop(), ()):
+            if child.id not in seen:
+                seen.add(child.id)
+                stack.append(child.id)
+    return seen
+
+
+def subtree(doc: Document, unit_id: str) -> list[Unit]:
+    """A unit and its descendants, in document order."""
+    ids = subtree_ids(doc, unit_id)
+    return [u for u in doc.units if u.id in ids]
+
+
+def section_level(unit: Unit) -> int:
+    """A section's depth: its level, else the depth of its number, else its heading style, else 1."""
+    if unit.level is not None:
+        return unit.level
+    if unit.number:
+        return unit.number.strip(".").count(".") + 1
+    m = _HEADING_STYLE.search(unit.style or "")
+    return int(m.group(1)) if m else 1
+
+
+def enclosing_section(doc: Document, unit: Unit) -> Unit | None:
+    """The nearest section that is the unit or one of its ancestors."""
+    seen: set[str] = set()
+    cur: Unit | None = unit
+    while cur is not None and cur.id not in seen:
+        if cur.kind == "section":
+            return cur
+        seen.add(cur.id)
+        cur = doc.get(cur.parent) if cur.parent else None
+    return None
