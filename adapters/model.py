@@ -376,7 +376,8 @@ class Edit:
         return self
 
     def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v is not None and v != ""}
+        """The edit without its empty fields; an empty ``text``/``old`` (a deletion) is kept."""
+        return {k: v for k, v in asdict(self).items() if v is not None and (v != "" or k in ("text", "old"))}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Edit":

@@ -33,7 +33,8 @@ from typing import Any, Callable, Iterable, Mapping
 from adapters.model import Document, Edit, Unit
 from addin_backend.errors import EngineUnavailableError, LedgerError
 
-from .operations import RESPONSE_SCHEMA, edit_from_spec, now_iso, validate_edits
+from .operations import validate_edits
+from .specs import RESPONSE_SCHEMA, edit_from_spec, now_iso
 from .proposal import ContextItem, Proposal, Usage, as_context
 from .resolve import LABEL_RX, resolve_ref
 from .tree import body_units, enclosing_section
@@ -246,8 +247,7 @@ def parse_reply(
         try:
             edits.append(edit_from_spec(doc, spec, author=author, date=date, reason=reason, source="llm"))
         except LedgerError as exc:
-            exc.message = f"operation {i + 1}: {exc.message}"
-            raise
+            raise type(exc)(f"operation {i + 1}: {exc.message}", **exc.details) from exc
     return validate_edits(doc, edits), explanation
 
 

@@ -14,15 +14,14 @@ filled in, and placements mean "directly after this unit in document order":
 from __future__ import annotations
 
 import copy
-import re
 from collections import Counter
 from dataclasses import replace as dc_replace
-from datetime import datetime, timezone
 from typing import Any, Iterable
 
-from adapters.model import EDIT_OPS, UNIT_KINDS, Document, Edit, IdMaker, Unit
-from addin_backend.errors import EditConflictError, InvalidRequestError, UnknownUnitError
+from adapters.model import Document, Edit, IdMaker, Unit
+from addin_backend.errors import EditConflictError, InvalidRequestError
 
+from .specs import EDIT_SCHEMA, INSERTABLE_KINDS, RESPONSE_SCHEMA, edit_from_spec, get_unit, now_iso
 from .terms import find_term
 from .tree import is_note, section_level, subtree_ids
 
@@ -39,51 +38,6 @@ __all__ = [
     "scope_ids",
     "validate_edits",
 ]
-
-#: Kinds of unit an edit can create from text (a figure or a table cannot be typed in).
-INSERTABLE_KINDS = ("paragraph", "list_item", "section", "caption", "equation", "title")
-
-_NULLABLE_STR = {"type": ["string", "null"]}
-
-#: One operation as an engine (the LLM, the task pane) writes it. ``replace`` names the text to
-#: change by ``old`` (its exact words in the unit, plus ``occurrence`` when they occur more than
-#: once); the engine never computes offsets. Every key is required and nullable so that the
-#: schema also works in OpenAI's strict structured-output mode.
-EDIT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["op", "unit", "old", "occurrence", "text", "after", "before_unit", "kind", "style", "reason"],
-    "properties": {
-        "op": {"type": "string", "enum": list(EDIT_OPS)},
-        "unit": {**_NULLABLE_STR, "description": "id of the unit edited, inserted after, deleted or moved"},
-        "old": {**_NULLABLE_STR, "description": "replace: the exact text in the unit to change; rename: the term"},
-        "occurrence": {"type": ["integer", "null"], "description": "replace: which occurrence of old (1 = first)"},
-        "text": {**_NULLABLE_STR, "description": "the new text (replace, set_text, insert_after, rename)"},
-        "after": {**_NULLABLE_STR, "description": "move: id of the unit to move after"},
-        "before_unit": {**_NULLABLE_STR, "description": "move: id of the unit to move before"},
-        "kind": {"type": ["string", "null"], "enum": [*INSERTABLE_KINDS, None]},
-        "style": {**_NULLABLE_STR, "description": "insert_after: paragraph style name of the new unit"},
-        "reason": {**_NULLABLE_STR, "description": "why this edit is needed"},
-    },
-}
-
-#: The whole reply an engine gives: a sentence for the user and the operations.
-RESPONSE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["explanation", "edits"],
-    "properties": {
-        "explanation": {"type": "string"},
-        "edits": {"type": "array", "items": EDIT_SCHEMA},
-    },
-}
-
-_SPEC_KEYS = set(EDIT_SCHEMA["properties"]) | {"start", "end"}
-
-
-def now_iso() -> str:
-    """The current time as OOXML and ODF write revision dates: ``2026-07-01T09:30:00Z``."""
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 def edits_to_json(edits: Iterable[Edit]) -> list[dict[str, Any]]:
@@ -109,13 +63,6 @@ def edits_from_json(data: Any) -> list[Edit]:
     return out
 
 
-def _unit(doc: Document, unit_id: Any, what: str = "unit") -> Unit:
-    unit = doc.get(unit_id) if isinstance(unit_id, str) else None
-    if unit is None:
-        raise UnknownUnitError(f"no unit has the id {unit_id!r} ({what})", unit=unit_id)
-    return unit
-
-
 def scope_ids(doc: Document, scope: str | Iterable[str] | None) -> set[str] | None:
     """The ids of the scope units and all their descendants (``None``: the whole document)."""
     if scope is None:
@@ -123,7 +70,7 @@ def scope_ids(doc: Document, scope: str | Iterable[str] | None) -> set[str] | No
     roots = [scope] if isinstance(scope, str) else list(scope)
     out: set[str] = set()
     for rid in roots:
-        _unit(doc, rid, "scope")
+        get_unit(doc, rid, "scope")
         out |= subtree_ids(doc, rid)
     return out
 
@@ -176,134 +123,6 @@ def expand_rename(
     return out
 
 
-# --- specs (what engines write) -> edits ----------------------------------------------------
-
-
-def _loose_rx(text: str) -> re.Pattern[str]:
-    """A pattern for text as an engine quotes it: any whitespace, either kind of quote or dash."""
-    classes = {"'": "['\u2018\u2019]", '"': '["\u201c\u201d]', "-": "[-\u2013\u2014]"}
-    out = []
-    for piece in re.split(r"(\s+)", text):
-        if piece.isspace():
-            out.append(r"\s+")
-        else:
-            for c in piece:
-                key = {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"}.get(c, c)
-                out.append(classes.get(key, re.escape(c)))
-    return re.compile("".join(out))
-
-
-def _find_span(unit: Unit, old: str, occurrence: int | None) -> tuple[int, int]:
-    spans = [(m.start(), m.end()) for m in re.finditer(re.escape(old), unit.text)] if old else []
-    if not spans and old.strip():
-        spans = [(m.start(), m.end()) for m in _loose_rx(old.strip()).finditer(unit.text)]
-    if not spans:
-        raise InvalidRequestError(
-            f"{old!r} does not occur in unit {unit.id}, whose text is {unit.text[:300]!r}", unit=unit.id
-        )
-    if occurrence is None:
-        if len(spans) > 1:
-            raise InvalidRequestError(
-                f"{old!r} occurs {len(spans)} times in unit {unit.id}; give occurrence (1..{len(spans)})",
-                unit=unit.id,
-            )
-        return spans[0]
-    if not 1 <= occurrence <= len(spans):
-        raise InvalidRequestError(
-            f"occurrence {occurrence} of {old!r} does not exist in unit {unit.id} (it occurs {len(spans)} times)",
-            unit=unit.id,
-        )
-    return spans[occurrence - 1]
-
-
-def _trim_to_words(before: str, start: int, end: int, text: str) -> tuple[int, int, str]:
-    """Shrink a replacement to the words that change: "kept 30 days" -> "kept 45 days" is 30 -> 45.
-
-    >>> _trim_to_words("kept for 30 days.", 0, 17, "kept for 45 days.")
-    (9, 11, '45')
-    """
-    old = before[start:end]
-    p = 0
-    while p < min(len(old), len(text)) and old[p] == text[p]:
-        p += 1
-    while p > 0 and not old[p - 1].isspace():
-        p -= 1
-    s = 0
-    while s < min(len(old), len(text)) - p and old[len(old) - 1 - s] == text[len(text) - 1 - s]:
-        s += 1
-    while s > 0 and not old[len(old) - s].isspace():
-        s -= 1
-    return start + p, end - s, text[p : len(text) - s]
-
-
-def edit_from_spec(
-    doc: Document,
-    spec: Any,
-    *,
-    author: str,
-    date: str | None = None,
-    reason: str = "",
-    source: str | None = None,
-) -> Edit:
-    """One :class:`Edit` from an operation written per :data:`EDIT_SCHEMA` (nulls mean absent).
-
-    ``replace`` locates ``old`` in the unit (or takes ``start``/``end``) and is trimmed to the
-    words that change; ``before`` is the unit's current text.
-
-    :raise InvalidRequestError: unknown keys, missing fields, text not found or ambiguous.
-    :raise UnknownUnitError: a unit id the document does not have.
-    """
-    if not isinstance(spec, dict):
-        raise InvalidRequestError(f"an edit must be a JSON object, not {type(spec).__name__}")
-    extra = set(spec) - _SPEC_KEYS
-    if extra:
-        raise InvalidRequestError(f"unknown edit field(s): {', '.join(sorted(extra))}")
-    s = {k: v for k, v in spec.items() if v is not None}
-    op = s.get("op")
-    if op not in EDIT_OPS:
-        raise InvalidRequestError(f"unknown edit op {op!r}; expected one of {', '.join(EDIT_OPS)}")
-    for key in ("unit", "old", "text", "after", "before_unit", "kind", "style", "reason"):
-        if key in s and not isinstance(s[key], str):
-            raise InvalidRequestError(f"{op} edit: {key} must be a string")
-    fields: dict[str, Any] = {
-        "op": op, "author": author, "date": date or now_iso(), "source": source,
-        "reason": s.get("reason") or reason,
-    }
-    if op == "rename":
-        if not s.get("old") or "text" not in s:
-            raise InvalidRequestError("rename edit needs old and text")
-        fields.update(old=s["old"], text=s["text"], unit=s.get("unit"))
-        return Edit(**fields)
-    unit = _unit(doc, s.get("unit"))
-    fields.update(unit=unit.id, before=unit.text)
-    if op == "replace":
-        if "text" not in s:
-            raise InvalidRequestError("replace edit needs text")
-        if "start" in s or "end" in s:
-            start, end = s.get("start"), s.get("end")
-            if not isinstance(start, int) or not isinstance(end, int):
-                raise InvalidRequestError("replace edit needs integer start and end (or old)")
-        elif "old" in s:
-            occ = s.get("occurrence")
-            if occ is not None and not isinstance(occ, int):
-                raise InvalidRequestError("replace edit: occurrence must be an integer")
-            start, end = _find_span(unit, s["old"], occ)
-        else:
-            raise InvalidRequestError("replace edit needs old (the text to change) or start and end")
-        if 0 <= start <= end <= len(unit.text):
-            start, end, text = _trim_to_words(unit.text, start, end, s["text"])
-        else:
-            text = s["text"]
-        fields.update(start=start, end=end, text=text, old=unit.text[start:end] if end <= len(unit.text) else None)
-    elif op in ("set_text", "insert_after"):
-        if "text" not in s:
-            raise InvalidRequestError(f"{op} edit needs text")
-        fields.update(text=s["text"], kind=s.get("kind"), style=s.get("style"))
-    elif op == "move":
-        fields.update(after=s.get("after"), before_unit=s.get("before_unit"))
-    return Edit(**fields)
-
-
 # --- validation -----------------------------------------------------------------------------
 
 
@@ -323,7 +142,7 @@ def _check_style(doc: Document, kind: str, style: str | None, where: str) -> Non
 
 
 def _check_one(doc: Document, e: Edit, where: str) -> Edit:
-    unit = _unit(doc, e.unit)
+    unit = get_unit(doc, e.unit)
     if e.before is not None and e.before != unit.text:
         raise EditConflictError(
             f"{where}: unit {unit.id} has changed since the edit was made",
@@ -365,7 +184,7 @@ def _check_one(doc: Document, e: Edit, where: str) -> Edit:
     elif e.op == "move":
         if e.after and e.before_unit:
             raise InvalidRequestError(f"{where}: a move gives after or before_unit, not both")
-        target = _unit(doc, e.after or e.before_unit, "move target")
+        target = get_unit(doc, e.after or e.before_unit, "move target")
         moving = subtree_ids(doc, unit.id)
         if target.id in moving:
             raise InvalidRequestError(f"{where}: cannot move unit {unit.id} into itself or its descendants")
@@ -547,6 +366,11 @@ def apply_to_document(doc: Document, edits: Iterable[Edit]) -> Document:
         elif e.op == "move":
             root = by_id[e.unit]  # type: ignore[index]
             ids = _ids_below(units, root.id)
+            if (e.after or e.before_unit) in ids:
+                raise InvalidRequestError(
+                    f"moving {root.id} next to {e.after or e.before_unit}: after the earlier edits, "
+                    f"{e.after or e.before_unit} is part of the block being moved"
+                )
             block = [u for u in units if u.id in ids]
             units[:] = [u for u in units if u.id not in ids]
             if e.after:

@@ -146,7 +146,8 @@ def _paragraphs(units: list[Unit]) -> list[Unit]:
 
 
 def _by_text(doc: Document, how: str, text: str, scope: list[Unit] | None) -> list[Unit]:
-    needle = normalise(text.strip().strip("'\"\u2018\u2019\u201c\u201d"))
+    bare = text.strip().strip("'\"\u2018\u2019\u201c\u201d")
+    needle = normalise(bare)
     pool = scope if scope is not None else [u for u in doc.units]
     pool = [u for u in pool if u.kind not in ("section", "figure", "table") and u.meta.get("absent_in") != "accepted"]
     if how == "start":
@@ -155,11 +156,11 @@ def _by_text(doc: Document, how: str, text: str, scope: list[Unit] | None) -> li
         hits = [u for u in pool if needle in normalise(u.text)]
     what = "starts with" if how == "start" else "contains"
     if not hits:
-        raise UnknownUnitError(f"no paragraph {what} {text.strip()!r}")
+        raise UnknownUnitError(f"no paragraph {what} '{bare}'")
     if len(hits) > 1:
         shown = "; ".join(f"{u.id}: {u.text[:60]!r}" for u in hits[:5])
         raise InvalidRequestError(
-            f"{len(hits)} paragraphs {'start with' if how == 'start' else 'contain'} {text.strip()!r} "
+            f"{len(hits)} paragraphs {'start with' if how == 'start' else 'contain'} '{bare}' "
             f"({shown}); quote more of the text or add 'in Section N'",
             candidates=[u.id for u in hits],
         )

@@ -16,7 +16,7 @@ from addin_backend.errors import InstructionNotUnderstoodError, InvalidRequestEr
 
 from .operations import expand_rename, now_iso, scope_ids, validate_edits
 from .proposal import Proposal
-from .resolve import LABEL_RX, REF_RX, last_of, normalise, resolve_ref
+from .resolve import LABEL_RX, REF_RX, last_of, resolve_ref
 from .tree import body_units, enclosing_section, section_level, subtree
 from .values import find_value, parse_value
 
@@ -104,7 +104,7 @@ def _scope(c: _Ctx, m: re.Match[str]) -> tuple[list[str] | None, str]:
     if not ref:
         return None, "throughout the document"
     units = resolve_ref(c.doc, ref, target=c.target)
-    return [u.id for u in units], f"in {', '.join(u.label or u.id for u in units)}"
+    return [u.id for u in units], f"in {_group_name(c.doc, units)}"
 
 
 # --- handlers -------------------------------------------------------------------------------
@@ -224,7 +224,11 @@ def _h_delete(c: _Ctx, m: re.Match[str]) -> Proposal:
     for g in group:
         gone.extend(u for u in subtree(c.doc, g.id) if u not in gone)
     edits = [c.edit("delete", unit=u.id, before=u.text) for u in gone]
-    extra = f" with its {len(gone) - len(group)} unit(s) of content" if len(gone) > len(group) else ""
+    more = [u for u in gone if u not in group]
+    if more and all(u.kind == "caption" for u in more):
+        extra = " with its caption"
+    else:
+        extra = f" with the {len(more)} unit(s) it contains" if more else ""
     return c.done(edits, group, f"Delete {_group_name(c.doc, group)}{extra}.")
 
 

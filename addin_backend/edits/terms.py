@@ -36,19 +36,19 @@ def pluralize(phrase: str) -> str | None:
         return None
     low = last.lower()
     if low in _IRREGULAR:
-        plural = _keep_case(last, _IRREGULAR[low])
+        plural = _like(last, _IRREGULAR[low])
     elif low in _IRREGULAR_BACK:
         return None
     elif low.endswith("is") and len(low) > 4:  # analysis -> analyses
-        plural = last[:-2] + _keep_case(last[-2:], "es")
+        plural = last[:-2] + _keep_case(last, "es")
     elif low.endswith(_ES_ENDINGS):
-        plural = last + _keep_case(last[-1], "es")
+        plural = last + _keep_case(last, "es")
     elif low.endswith("s"):
         return None  # already plural ("days", "terms")
     elif low.endswith("y") and low[-2] not in "aeiou":
-        plural = last[:-1] + _keep_case(last[-1], "ies")
+        plural = last[:-1] + _keep_case(last, "ies")
     else:
-        plural = last + _keep_case(last[-1], "s")
+        plural = last + _keep_case(last, "s")
     return f"{head} {plural}" if head else plural
 
 
@@ -63,9 +63,9 @@ def singularize(phrase: str) -> str | None:
     if not last.isalpha() or len(last) < 3:
         return None
     if low in _IRREGULAR_BACK:
-        single = _keep_case(last, _IRREGULAR_BACK[low])
+        single = _like(last, _IRREGULAR_BACK[low])
     elif low.endswith("ies") and len(low) > 4:
-        single = last[:-3] + _keep_case(last[-3], "y")
+        single = last[:-3] + _keep_case(last, "y")
     elif low.endswith(tuple(e + "es" for e in _ES_ENDINGS)):
         single = last[:-2]
     elif low.endswith("s") and not low.endswith(("ss", "us", "is")):
@@ -73,6 +73,13 @@ def singularize(phrase: str) -> str | None:
     else:
         return None
     return f"{head} {single}" if head else single
+
+
+def _like(model: str, word: str) -> str:
+    """A replacement word in the case of the word it replaces (``Person`` -> ``People``)."""
+    if model.isupper():
+        return word.upper()
+    return word[:1].upper() + word[1:] if model[:1].isupper() else word
 
 
 def _keep_case(model: str, suffix: str) -> str:
