@@ -5,6 +5,7 @@ Importing this package (or ``rules``) never imports the Azure SDK; only ``LLMEng
 from __future__ import annotations
 
 from .engines import ENGINE_NAMES, AutoEngine, RulesEngine, select_engine
+from .llm import LLMConfig, LLMEngine
 from .operations import (
     EDIT_SCHEMA,
     RESPONSE_SCHEMA,
@@ -23,6 +24,8 @@ __all__ = [
     "RESPONSE_SCHEMA",
     "AutoEngine",
     "ContextItem",
+    "LLMConfig",
+    "LLMEngine",
     "Proposal",
     "RulesEngine",
     "Usage",

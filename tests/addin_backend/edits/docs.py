@@ -1,9 +1,15 @@
-"""Hand-built documents for the edit engines: a contract with sections, lists, figures, a table, notes."""
+"""Hand-built documents for the edit engines: a contract with sections, lists, figures, a table, notes.
+
+Test modules import the ``contract`` and ``paper`` fixtures from here (a second conftest.py would
+clash with ``tests/conftest.py`` under ``--doctest-modules``).
+"""
 from __future__ import annotations
+
+import pytest
 
 from adapters.model import Document, Field, Unit
 
-__all__ = ["contract_doc", "make_doc", "paper_doc"]
+__all__ = ["contract", "contract_doc", "make_doc", "paper", "paper_doc"]
 
 
 def make_doc(rows: list[tuple], fmt: str = "docx") -> Document:
@@ -59,3 +65,14 @@ def paper_doc() -> Document:
         ("eq3", "equation", "a + b = c (3)", "ps1", "Equation (3)", "3"),
         ("pp1", "paragraph", "By Equation (3) the sum holds.", "ps1", None, None, "Body Text"),
     ])
+
+
+@pytest.fixture
+def contract() -> Document:
+    """A fresh contract per test (tests may change it)."""
+    return contract_doc()
+
+
+@pytest.fixture
+def paper() -> Document:
+    return paper_doc()

@@ -17,6 +17,7 @@ from addin_backend.edits import (
     validate_edits,
 )
 from addin_backend.errors import EditConflictError, InvalidRequestError, UnknownUnitError
+from tests.addin_backend.edits.docs import contract  # noqa: F401 - fixture
 
 
 def E(op, **kw):  # noqa: N802 - reads like the operation it builds

@@ -15,6 +15,7 @@ from addin_backend.edits.llm import LLMConfig, LLMEngine, llm_configured
 from addin_backend.edits.operations import RESPONSE_SCHEMA
 from addin_backend.errors import EngineUnavailableError, InstructionNotUnderstoodError
 from tests.addin_backend.edits.chat_server import ChatServer, Step, completion
+from tests.addin_backend.edits.docs import contract  # noqa: F401 - fixture
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -6,6 +6,7 @@ import pytest
 from addin_backend.edits import apply_to_document, expand_rename
 from addin_backend.edits.terms import find_term
 from addin_backend.errors import InvalidRequestError, UnknownUnitError
+from tests.addin_backend.edits.docs import contract  # noqa: F401 - fixture
 
 
 def renamed(text: str, old: str, new: str) -> str:

@@ -8,7 +8,7 @@ import pytest
 from addin_backend.edits import apply_to_document
 from addin_backend.edits.rules import propose, understood
 from addin_backend.errors import InstructionNotUnderstoodError, InvalidRequestError, UnknownUnitError
-from tests.addin_backend.edits.docs import contract_doc, paper_doc
+from tests.addin_backend.edits.docs import contract, contract_doc, paper_doc  # noqa: F401 - fixture
 
 KEYS = ("op", "unit", "start", "end", "old", "text", "after", "before_unit", "kind", "style")
 
