@@ -240,9 +240,9 @@ def resolve_ref(doc: Document, ref: str, *, target: str | None = None) -> list[U
     raise UnknownUnitError(f"cannot tell which unit {ref.strip()!r} names")
 
 
-def last_of(doc: Document, units: list[Unit]) -> Unit:
+def last_of(doc: Document, units: list[Unit], exclude: set[str] | frozenset[str] = frozenset()) -> Unit:
     """The last unit of a group's subtrees in the main flow (where 'after it' begins)."""
     ids: set[str] = set()
     for u in units:
         ids |= subtree_ids(doc, u.id)
-    return [u for u in doc.units if u.id in ids and not is_note(u)][-1]
+    return [u for u in doc.units if u.id in ids - exclude and not is_note(u)][-1]

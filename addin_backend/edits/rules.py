@@ -290,7 +290,7 @@ def _h_move(c: _Ctx, m: re.Match[str]) -> Proposal:
     if before:
         edits.append(c.edit("move", unit=group[0].id, before_unit=dest[0].id, before=group[0].text))
     else:
-        edits.append(c.edit("move", unit=group[0].id, after=last_of(c.doc, dest).id, before=group[0].text))
+        edits.append(c.edit("move", unit=group[0].id, after=last_of(c.doc, dest, moving).id, before=group[0].text))
     for prev, unit in zip(group, group[1:]):
         edits.append(c.edit("move", unit=unit.id, after=prev.id, before=unit.text))
     dest_name = "the document" if dest_ref.strip().lower().endswith("document") else dest_ref.strip()

@@ -74,6 +74,7 @@ CASES = [
     ("Move Section 2.1 after Section 3", {}, [("move", "s21", "p8")]),
     ("Move the paragraph starting with 'Payment' to the end of Section 3", {}, [("move", "p4", "p8")]),
     ("Move this section above Section 2", {"target": "p6"}, [("move", "s4", "s2")]),
+    ("Move the last paragraph of Section 3 after Section 3", {}, [("move", "p8", "c3")]),
     # inserts: kind and style follow what they are inserted beside
     ("Insert after Section 2.1: Archives are kept for one year.", {}, [
         ("insert_after", "c1", "Archives are kept for one year.", "paragraph", "Body Text")]),
