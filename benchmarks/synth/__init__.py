@@ -14,7 +14,9 @@ from .linker import GenerationError, link, truth
 from .planner import plan
 from .spec import Block
 
-__all__ = ["SIZES", "GenerationError", "Synthetic", "build", "doc_name", "parse_size", "write"]
+__all__ = [
+    "SIZES", "GenerationError", "Synthetic", "build", "doc_name", "parse_size", "write", "write_package", "write_truth",
+]
 
 #: The paper's document sizes, in cl100k tokens.
 SIZES = {"5k": 5_000, "10k": 10_000, "25k": 25_000, "50k": 50_000, "100k": 100_000}
@@ -58,17 +60,31 @@ def build(size: str | int, seed: int = 0) -> Synthetic:
     return Synthetic(name, b.blocks, truth(b, name, refs))
 
 
-def write(doc: Synthetic, out_dir: str | Path, formats: tuple[str, ...] = ("docx", "odt")) -> dict[str, Path]:
-    """Write ``<name>.truth.json`` and one package per format into ``out_dir``; return the paths."""
+def write_truth(doc: Synthetic, out_dir: str | Path) -> Path:
+    """Write ``<name>.truth.json`` into ``out_dir``."""
+    path = Path(out_dir) / f"{doc.name}.truth.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc.truth, ensure_ascii=False, indent=1), encoding="utf-8")
+    return path
+
+
+def write_package(doc: Synthetic, out_dir: str | Path, fmt: str) -> Path:
+    """Write ``<name>.docx`` or ``<name>.odt`` into ``out_dir``."""
     from .docx_writer import write_docx
     from .odt_writer import write_odt
 
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = {"truth": out / f"{doc.name}.truth.json"}
-    paths["truth"].write_text(json.dumps(doc.truth, ensure_ascii=False, indent=1), encoding="utf-8")
     writers = {"docx": write_docx, "odt": write_odt}
+    if fmt not in writers:
+        raise ValueError(f"unknown format {fmt!r} (docx or odt)")
+    path = Path(out_dir) / f"{doc.name}.{fmt}"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    writers[fmt](doc.blocks, str(path), doc.truth["title"])
+    return path
+
+
+def write(doc: Synthetic, out_dir: str | Path, formats: tuple[str, ...] = ("docx", "odt")) -> dict[str, Path]:
+    """Write the truth and one package per format into ``out_dir``; return the paths by format."""
+    paths = {"truth": write_truth(doc, out_dir)}
     for fmt in formats:
-        paths[fmt] = out / f"{doc.name}.{fmt}"
-        writers[fmt](doc.blocks, str(paths[fmt]), doc.truth["title"])
+        paths[fmt] = write_package(doc, out_dir, fmt)
     return paths

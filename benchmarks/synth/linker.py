@@ -16,8 +16,8 @@ from .spec import Block, RefField, Text
 __all__ = ["GenerationError", "link", "truth"]
 
 _FORMS = {
-    "section": ["field", "Section {n}", "§{n}", "field", "Section {n}"],
-    "figure": ["field", "Figure {n}", "Fig. {n}", "Fig. {n}(b)"],
+    "section": ["field", "§{n}", "Section {n}", "field", "Section {n}"],
+    "figure": ["field", "Fig. {n}(b)", "Figure {n}", "Fig. {n}"],
     "table": ["field", "Table {n}"],
     "equation": ["Equation ({n})", "Eq. {n}", "Eq. ({n})"],
     "sections": ["Sections {a}-{b}", "Sections {a}\u2013{b}"],
@@ -50,7 +50,7 @@ class _Linker:
 
     def form(self, want: str) -> str:
         forms = _FORMS[want]
-        n = self.form_count.get(want, self.rng.randrange(len(forms)))
+        n = self.form_count.get(want, 0)
         self.form_count[want] = n + 1
         return forms[n % len(forms)]
 

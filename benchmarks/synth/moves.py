@@ -93,7 +93,7 @@ def term(b: DocBuilder, dom: dict) -> bool:
     if item is None:
         return False
     t, gloss = item
-    style = b.count("term-style") % 3
+    style = (b.count("term-style") - 1) % 3
     kw: dict = {}
     if style == 0:
         parts: list = [f"We define {t} as {gloss}."]
@@ -210,7 +210,7 @@ def table(b: DocBuilder, dom: dict) -> bool:
 
 def theorem(b: DocBuilder, dom: dict) -> bool:
     """A numbered statement ("Lemma 2. ...") that sometimes cites an earlier one."""
-    word = ("Theorem", "Lemma", "Proposition", "Corollary")[b.count("theorem-word") % 4]
+    word = ("Theorem", "Lemma", "Proposition", "Corollary")[(b.count("theorem-word") - 1) % 4]
     n = b.count(word)
     parts: list = [Text(f"{word} {n}.", bold=True), pools(b).take(dom, "statements")]
     if b.rng.random() < 0.5:

@@ -211,9 +211,9 @@ class _Writer:
             self.table(b)
         elif b.style == "figure":
             p = text.P(stylename=self.st["figure"])
-            href = self.doc.addPictureFromString(b.image or b"", "image/png")
+            href = self.doc.addPicture(f"Pictures/figure{b.number}.png", "image/png", b.image or b"")
             frame = draw.Frame(stylename=self.st["frame"], anchortype="as-char", width="1.5in", height="1in",
-                               name=f"Picture {b.number}")
+                               name=f"Figure{b.number}")
             frame.addElement(draw.Image(href=href))
             desc = svg.Desc()
             desc.addText(b.alt or "")

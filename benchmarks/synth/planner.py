@@ -32,7 +32,7 @@ def deck_counts(tokens: int) -> dict[str, int]:
     k = tokens / 1000
     return {
         "figure": max(2, round(k / 3.5)), "table": max(2, round(k / 5)), "equation": max(2, round(k / 5)),
-        "theorem": max(2, round(k / 5)), "list": max(1, round(k / 8)), "term": max(2, round(k / 6)),
+        "theorem": max(2, round(k / 5)), "list": max(1, round(k / 8)), "term": max(3, round(k / 6)),
         "acronym": max(2, round(k / 6)), "legal": max(2, round(k / 12)), "anaphora": max(7, round(k / 1.3)),
         "distractor": max(3, round(k / 4)), "broken": max(1, round(k / 25)),
     }
@@ -118,7 +118,7 @@ def _overview(b: DocBuilder, platform: str, contract_key: str) -> None:
     b.paragraph([ov[0].format(name=platform), ov[1], RefSlot("sections", b.rng.choice(prose.REF_FRAMES["sections"]))])
     b.paragraph([ov[2], RefSlot("section", "The commercial terms are set out in {ref}.", contract_key), ov[3],
                  RefSlot("appendix", b.rng.choice(prose.REF_FRAMES["appendix"]))])
-    b.paragraph([ov[4], ov[5]])
+    b.paragraph([ov[4], RefSlot("figures", b.rng.choice(prose.REF_FRAMES["figures"])), ov[5]])
 
 
 def _appendices(b: DocBuilder, tokens: int) -> None:

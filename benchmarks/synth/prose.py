@@ -69,8 +69,8 @@ _TEMPLATES = [
 
 #: Opening sentences of the overview, with at most one reference slot ``{ref}``.
 OVERVIEW = [
-    "The {name} platform serves several business units, and its documentation has grown with it.",
-    "Each part of the document describes one subsystem: its design, its limits and the checks that keep it healthy.",
+    "The {name} platform serves several business units, and its documentation has grown with the platform.",
+    "Each part of the document describes one subsystem: its design, its limits and the checks that keep the subsystem healthy.",
     "The text assumes familiarity with distributed systems but not with the platform itself.",
     "Figures quoted in the text come from the reference installation unless stated otherwise.",
     "Operational guidance is written for the on-duty engineer and favours concrete steps over background.",

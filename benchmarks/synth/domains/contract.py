@@ -68,7 +68,7 @@ DOMAIN = {
         "Contain the incident and preserve the evidence.", "Inform the data protection lead within one hour.",
         "Assess which records and customers are affected.", "Notify the customer without undue delay.",
         "Agree the wording of any notice to regulators.", "Give written notice of at least ninety days.",
-        "Agree a transition plan with the incoming supplier.", "Return or delete all customer data and confirm it in writing.",
+        "Agree a transition plan with the incoming supplier.", "Return or delete all customer data and confirm the deletion in writing.",
     ],
     "statements": [
         "If the provider meets the availability commitment in every month of a quarter, no fee reduction falls due for that quarter.",
@@ -76,7 +76,12 @@ DOMAIN = {
         "Liability under the contract never exceeds the fees paid in the twelve months before the claim.",
         "A change that is recorded in the contract register binds both parties from the date of its approval.",
     ],
-    "terms": [],
+    "terms": [
+        ("notice period", "the number of days between a written notice and the end of the contract"),
+        ("response window", "the time within which the provider must acknowledge a ticket of a given severity"),
+        ("credit cap", "the largest share of the monthly fee that fee reductions may reach in one month"),
+        ("exit period", "the months after termination during which the provider supports the transfer of data"),
+    ],
     "legal_hereinafter": [
         ("The master services contract signed by the provider and the customer", "Agreement",
          "governs every service described in this part",

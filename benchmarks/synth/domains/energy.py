@@ -70,7 +70,7 @@ DOMAIN = {
         "Record the restoration steps in the outage log.", "Review the relay settings with the protection engineer.",
     ],
     "statements": [
-        "If the battery reserves its frequency response capacity, it can follow any dispatch signal within its power rating.",
+        "A battery that reserves its frequency response capacity can follow any dispatch signal within its power rating.",
         "Staggered inverter reconnection keeps the inrush current below the rating of the upstream breaker.",
         "A forecast updated every fifteen minutes never has an error larger than the largest quarter-hour ramp.",
         "Peak shaving lowers the monthly demand charge whenever the battery is full at the start of the peak window.",

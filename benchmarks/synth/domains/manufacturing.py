@@ -71,7 +71,7 @@ DOMAIN = {
         "Record the changeover time in the batch record.", "Return unused material to the warehouse.",
     ],
     "statements": [
-        "If a process stays within its control limits for twenty-five consecutive samples, it is capable at the current tolerance.",
+        "A process that stays within its control limits for twenty-five consecutive samples is capable at the current tolerance.",
         "Replacing tools before the wear limit keeps the scrap rate from tool breakage at zero.",
         "A line whose stations are balanced within five percent reaches the throughput of its slowest station.",
         "Tracing a defect to its raw material lot identifies every affected serial number.",

@@ -18,7 +18,7 @@ DOMAIN = {
     ],
     "preds": [
         "keeps training and serving features in step", "rejects batches with missing or malformed columns",
-        "promotes a model only after it passes the evaluation suite", "scales replicas with the request rate",
+        "promotes a model only after a clean pass of the evaluation suite", "scales replicas with the request rate",
         "records every training run with its data snapshot", "flags inputs that fall outside the training distribution",
         "stores checkpoints at the end of every epoch", "batches small requests to use the accelerators fully",
         "compares live predictions with delayed labels", "retires models that have not served traffic for a month",

@@ -19,7 +19,7 @@ DOMAIN = {
     "preds": [
         "drops unhealthy backends within two probe intervals", "reuses warm connections for most requests",
         "spreads new sessions evenly across availability zones", "caps the share of retried requests",
-        "serves static content without touching the origin", "renews credentials well before they expire",
+        "serves static content without touching the origin", "renews credentials well ahead of expiry",
         "sheds low-priority traffic first under overload", "keeps per-client counters in shared memory",
         "routes requests by path and header rules", "marks slow backends and lowers their weight",
         "mirrors a sample of traffic to the staging fleet", "resolves names from a local cache",
@@ -72,8 +72,8 @@ DOMAIN = {
         "Roll the change out to the remaining gateways.", "Restore the original weights once the zone is healthy.",
     ],
     "statements": [
-        "If every client respects the retry budget, retried traffic never exceeds a tenth of the original load.",
-        "A backend that fails two consecutive probes is removed from the pool before a third request reaches it.",
+        "If every client caps its resent calls at one in ten, retried traffic never exceeds a tenth of the original load.",
+        "A backend that fails two consecutive probes is removed from the pool before a third request arrives.",
         "With request hedging enabled, tail latency is bounded by the faster of two independent replicas.",
         "Draining a zone at a constant rate keeps the load on every remaining zone below its capacity.",
     ],

@@ -35,7 +35,7 @@ DOMAIN = {
         "replica divergence", "queue depth", "recovery bandwidth",
     ],
     "actions": [
-        "rebuild the index from a recent snapshot", "drain the node before patching it", "rotate the oldest segments",
+        "rebuild the index from a recent snapshot", "drain the node before patching the host", "rotate the oldest segments",
         "move hot partitions to quieter nodes", "verify the backups against their checksums",
         "raise the replication factor for critical tables", "schedule compaction outside business hours",
         "pin the leader to the least loaded node", "replay the log on a staging cluster",
