@@ -82,6 +82,8 @@ class DocBuilder:
         self.broken: list[tuple[str, str]] = []
         self.section_domain: dict[str, str] = {}
         self.current_domain = "overview"
+        self.title = ""
+        self.pools = None  # per-document draws from the vocabularies (see moves.pools)
 
     # --- keys, numbers ------------------------------------------------------------------
 

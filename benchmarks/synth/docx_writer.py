@@ -94,7 +94,7 @@ def _setup_numbering(document, list_ids: list[int]) -> None:
         numpr = _el("w:numPr")
         numpr.append(_el("w:ilvl", w_val=str(level)))
         numpr.append(_el("w:numId", w_val=str(HEADING_NUM)))
-        ppr.insert(0, numpr)  # w:keepNext, w:keepLines come after w:numPr? no: see _fix_ppr_order
+        ppr.insert(0, numpr)
         _fix_ppr_order(ppr)
 
 

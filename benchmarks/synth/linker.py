@@ -11,6 +11,7 @@ import itertools
 import re
 
 from .builder import DocBuilder, RefSlot, token_encoder
+from .prose import ANAPHORA
 from .spec import Block, RefField, Text
 
 __all__ = ["GenerationError", "link", "truth"]
@@ -183,8 +184,6 @@ def _check(b: DocBuilder, edges: list[dict]) -> None:
     for e in edges:
         if e["type"] in ("REFERENCES", "DEPENDS") and e["evidence"] not in text[e["source"]]:
             raise GenerationError(f"evidence {e['evidence']!r} not in {e['source']}")
-    from .prose import ANAPHORA
-
     nouns = {a["opener"]: a["noun"] for a in ANAPHORA}
     for dep, ante, opener in b.anaphora:
         noun = nouns[opener]
@@ -244,7 +243,7 @@ def truth(b: DocBuilder, name: str, references: list[dict]) -> dict:
         "seed": b.seed,
         "tokens": len(token_encoder().encode(full)),
         "format_independent": True,
-        "title": b.title,  # type: ignore[attr-defined]
+        "title": b.title,
         "units": units,
         "edges": edges,
         "broken": [{"source": k, "evidence": e} for k, e in b.broken],

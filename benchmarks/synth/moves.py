@@ -46,9 +46,10 @@ class _Pools:
 
 
 def pools(b: DocBuilder) -> _Pools:
-    if not hasattr(b, "_pools"):
-        b._pools = _Pools(b.rng)  # type: ignore[attr-defined]
-    return b._pools  # type: ignore[attr-defined]
+    """The document's draws from the vocabularies (created on first use)."""
+    if b.pools is None:
+        b.pools = _Pools(b.rng)
+    return b.pools
 
 
 def _general(b: DocBuilder, dom: dict, lo: int = 1, hi: int = 2) -> list[str]:

@@ -143,8 +143,8 @@ def plan(tokens: int, seed: int = 0) -> DocBuilder:
     rng = random.Random(f"ledger-bench:{seed}:{tokens}")
     b = DocBuilder(rng, seed)
     platform = rng.choice(PLATFORMS)
-    b.title = f"{platform} Platform Technical Reference"  # type: ignore[attr-defined]
-    b.add(Block("title", "title", "title", [Text(b.title)]))  # type: ignore[attr-defined]
+    b.title = f"{platform} Platform Technical Reference"
+    b.add(Block("title", "title", "title", [Text(b.title)]))
     skeleton = _skeleton(rng, tokens)
     leaves = [(t, s, c) for t, (_, kids) in enumerate(skeleton) for s, n in enumerate(kids)
               for c in (range(1, n + 1) if n else [0])]

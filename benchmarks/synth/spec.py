@@ -110,7 +110,6 @@ class Block:
     rows: list[list[list]] | None = None
     image: bytes | None = None
     alt: str | None = None
-    meta: dict = field(default_factory=dict)
 
     @property
     def text(self) -> str:

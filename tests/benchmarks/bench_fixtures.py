@@ -1,7 +1,9 @@
-"""Fixtures for the benchmark tests: generated documents, built once per session."""
+"""Fixtures for the benchmark tests (imported by name: a second conftest.py would clash with tests/conftest.py)."""
 from __future__ import annotations
 
 import pytest
+
+__all__ = ["synth_10k", "synth_5k", "synth_5k_files"]
 
 
 @pytest.fixture(scope="session")
