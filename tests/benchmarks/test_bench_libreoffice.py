@@ -10,7 +10,7 @@ import pytest
 
 from libreoffice import SYSTEM_PYTHON, probe, require_libreoffice
 
-from bench_fixtures import synth_5k, synth_5k_files, synth_10k  # noqa: F401  (fixtures)
+from bench_fixtures import synth_5k, synth_5k_files  # noqa: F401  (fixtures)
 
 REFRESH = Path(__file__).with_name("uno_refresh.py")
 
