@@ -14,7 +14,7 @@ export TOKENIZERS_PARALLELISM := false
 APT_PKGS := libreoffice-writer-nogui libreoffice-script-provider-python python3-uno \
             pandoc chromium redis-server fonts-dejavu-core
 
-.PHONY: venv system-deps serve test test-fast bench bench-read clean
+.PHONY: venv system-deps serve test test-fast bench bench-data bench-read clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -44,6 +44,10 @@ test: system-deps venv
 
 test-fast: venv
 	$(BIN)/python -m pytest -m "not slow"
+
+# Synthetic benchmark documents (5K-100K tokens, .docx + .odt + ground truth); git-ignored.
+bench-data: venv
+	$(BIN)/python -m benchmarks.generate --out benchmarks/data
 
 bench-read: venv
 	$(BIN)/python -m benchmarks.read_speed

@@ -1,0 +1,88 @@
+"""Topic vocabularies for RELATED clusters: paragraphs in different sections on one subject.
+
+A cluster paragraph is written only from its topic's nouns and sentences, so members of one
+cluster share vocabulary that no other paragraph uses; they carry no references, defined
+terms or anaphors, so RELATED is the only edge between them.
+"""
+from __future__ import annotations
+
+__all__ = ["TOPICS", "TOPIC_TEMPLATES"]
+
+#: Sentence frames filled with three different nouns of one topic (``{A}`` opens a sentence).
+TOPIC_TEMPLATES = [
+    "{A} and {b} are closely linked, and a change in one shows up in the other within hours.",
+    "Most incidents involving {a} begin with an unnoticed shift in {b}.",
+    "Teams that track {a} alongside {b} catch regressions early.",
+    "The guidance on {a} is simple: measure {b} first, then adjust {c}.",
+    "{A} deserves a dashboard of its own, with {b} and {c} plotted side by side.",
+    "When {a} degrades, {b} is usually the first symptom and {c} the second.",
+    "A review of {a} found that {b} explained most of the variation in {c}.",
+    "Tuning {a} without looking at {b} tends to move the problem rather than remove the cause.",
+    "Careful handling of {a} keeps {b} predictable even during maintenance.",
+    "Every quarter, the team audits {a}, {b} and {c} together.",
+    "{A} is easy to neglect until {b} starts to suffer.",
+    "Documentation on {a} should always explain its effect on {b}.",
+]
+
+TOPICS = [
+    {"name": "clock synchronisation", "nouns": ["clock skew", "time servers", "leap second smearing", "monotonic timestamps",
+     "hybrid logical clocks", "drift alarms", "the time source hierarchy", "timestamp ordering"],
+     "sentences": ["Clock skew of a few milliseconds is enough to reorder timestamps across hosts.",
+                   "Leap second smearing spreads the extra second over a whole day."]},
+    {"name": "secret management", "nouns": ["secret rotation", "the key vault", "short-lived credentials", "access tokens",
+     "envelope encryption", "key escrow", "credential leaks", "the unsealing ceremony"],
+     "sentences": ["Short-lived credentials limit the damage of a leaked token to minutes.",
+                   "Envelope encryption keeps master keys inside the key vault at all times."]},
+    {"name": "on-call practice", "nouns": ["on-call rotations", "pager fatigue", "handover notes", "alert routing",
+     "postmortem reviews", "escalation timers", "follow-the-sun coverage", "quiet hours"],
+     "sentences": ["Pager fatigue grows quickly when alerts fire for symptoms nobody can act on.",
+                   "Handover notes give the next shift the context that dashboards cannot."]},
+    {"name": "cold-weather operation", "nouns": ["frost protection", "heater circuits", "condensation", "icing sensors",
+     "low-temperature derating", "enclosure insulation", "winter inspections", "thermal cycling"],
+     "sentences": ["Condensation inside enclosures is the main cause of winter faults.",
+                   "Low-temperature derating reduces usable capacity on the coldest mornings."]},
+    {"name": "software supply chain", "nouns": ["dependency pinning", "build provenance", "artifact signing",
+     "vulnerability scanning", "reproducible builds", "the package mirror", "transitive dependencies", "signed attestations"],
+     "sentences": ["Reproducible builds let anyone check that a binary matches its source.",
+                   "Transitive dependencies make up most of the code that ships."]},
+    {"name": "accessibility", "nouns": ["screen readers", "keyboard navigation", "colour contrast", "alternative text",
+     "focus order", "caption tracks", "accessible forms", "assistive technology"],
+     "sentences": ["Keyboard navigation must reach every control in a sensible focus order.",
+                   "Alternative text should describe what an image shows, not how the image looks."]},
+    {"name": "noise and vibration", "nouns": ["vibration monitoring", "bearing noise", "resonance frequencies",
+     "damping mounts", "acoustic enclosures", "spectrum analysis", "imbalance", "shaft alignment"],
+     "sentences": ["Bearing noise often rises weeks before a bearing fails.",
+                   "Spectrum analysis separates imbalance from misaligned shafts."]},
+    {"name": "carbon accounting", "nouns": ["carbon intensity", "emission factors", "scope two emissions",
+     "renewable certificates", "embodied carbon", "energy attribution", "the carbon ledger", "abatement targets"],
+     "sentences": ["Carbon intensity of the grid varies by a factor of three across a day.",
+                   "Embodied carbon dominates the footprint of short-lived hardware."]},
+    {"name": "localisation", "nouns": ["translation memory", "locale fallbacks", "plural rules", "date formats",
+     "right-to-left layouts", "string freezes", "pseudo-localisation", "translator notes"],
+     "sentences": ["Pseudo-localisation reveals truncated strings before translators start.",
+                   "Plural rules differ between languages in more ways than most teams expect."]},
+    {"name": "physical security", "nouns": ["badge readers", "visitor logs", "camera coverage", "tailgating",
+     "locked cages", "guard patrols", "access reviews", "door alarms"],
+     "sentences": ["Tailgating defeats badge readers unless someone challenges the person following.",
+                   "Camera coverage is reviewed after every change to the floor plan."]},
+    {"name": "open-source governance", "nouns": ["licence compliance", "contributor agreements", "upstream patches",
+     "maintainer time", "fork maintenance", "release signing", "the licence inventory", "project stewardship"],
+     "sentences": ["Upstream patches cost less in the long run than maintaining a private fork.",
+                   "The licence inventory lists every component and its obligations."]},
+    {"name": "workplace ergonomics", "nouns": ["workstation height", "lifting aids", "repetitive strain", "rest breaks",
+     "ergonomic assessments", "anti-fatigue mats", "reach distances", "posture training"],
+     "sentences": ["Repetitive strain injuries fall when rest breaks are actually taken.",
+                   "Lifting aids pay for themselves after a single avoided injury."]},
+    {"name": "water cooling", "nouns": ["coolant flow", "leak detection", "cold plates", "pump redundancy",
+     "coolant chemistry", "heat exchangers", "inlet temperature", "flow meters"],
+     "sentences": ["Leak detection cables run under every rack that uses cold plates.",
+                   "Coolant chemistry is sampled monthly to catch corrosion early."]},
+    {"name": "documentation quality", "nouns": ["runbook accuracy", "diagram freshness", "style guides", "review cycles",
+     "doc ownership", "broken links", "onboarding guides", "search quality"],
+     "sentences": ["Runbook accuracy decays quickly when no one owns the page.",
+                   "Broken links are the cheapest signal of stale documentation."]},
+    {"name": "wildlife on sites", "nouns": ["bird guards", "rodent damage", "nesting season", "cable chewing",
+     "habitat surveys", "fencing repairs", "animal incursions", "deterrent lights"],
+     "sentences": ["Rodent damage to cables peaks in autumn when animals look for shelter.",
+                   "Nesting season restricts work near some outdoor equipment."]},
+]
