@@ -12,7 +12,7 @@ from typing import Any, Iterator, NamedTuple
 
 from ..model import Document, Field, Unit
 from .odfxml import prefixed, qn
-from .parse import Frame, Index, Paragraph, Table
+from .body import Frame, Index, Paragraph, Table
 from .textmap import FIELD_KINDS, Event
 
 __all__ = ["make_field", "mark_events", "FieldIndex", "Mark"]

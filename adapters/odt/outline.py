@@ -8,9 +8,14 @@ does (``loext:num-list-format`` when present, else prefix + levels joined by "."
 """
 from __future__ import annotations
 
-from .styles import LevelStyle, ListStyle
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["format_number", "render_label", "Counters", "MAX_LEVEL"]
+from .styles import LevelStyle, ListStyle, StyleSheet
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .body import ListRef, Paragraph
+
+__all__ = ["format_number", "render_label", "Counters", "Numbering", "MAX_LEVEL"]
 
 MAX_LEVEL = 10
 
@@ -152,3 +157,77 @@ class Counters:
         for i in range(level + 1, MAX_LEVEL + 1):
             self.started[i] = False
         return self.numbers[1 : level + 1]
+
+
+_NO_STYLE = ListStyle(name="")
+
+
+class Numbering:
+    """Heading and list counters of one document, advanced paragraph by paragraph in order.
+
+    Lists follow LibreOffice's import: a ``text:list`` starts a new list unless it names the
+    list it continues (``text:continue-list`` = an ``xml:id``) or asks to continue the last
+    list when that has the same style (``text:continue-numbering="true"``). Nested lists
+    count in their outermost list. Headings count in the outline.
+    """
+
+    def __init__(self, styles: StyleSheet) -> None:
+        self.styles = styles
+        self.outline = Counters()
+        self.lists: dict[Any, Counters] = {}
+        self.by_xml_id: dict[str, Counters] = {}
+        self.last: tuple[Counters, str | None] | None = None
+
+    def _counters(self, ref: "ListRef") -> Counters:
+        top = ref.top
+        c = self.lists.get(top)
+        if c is not None:
+            return c
+        style_name = top.effective_style()
+        if top.continue_list and top.continue_list in self.by_xml_id:
+            c = self.by_xml_id[top.continue_list]
+        elif top.continue_numbering and self.last is not None and self.last[1] == style_name:
+            c = self.last[0]
+        else:
+            c = Counters()
+        self.lists[top] = c
+        if top.xml_id:
+            self.by_xml_id[top.xml_id] = c
+        self.last = (c, style_name)
+        return c
+
+    def label(self, p: "Paragraph") -> tuple[str | None, str | None, dict[str, Any]]:
+        """Count one paragraph: ``(rendered label or None, list style name, list meta)``."""
+        styles = self.styles
+        pos = p.listpos
+        if pos is not None:
+            name = pos.list.effective_style() or styles.list_style_of(p.style)
+            style = styles.list_style(name)
+            counters = self._counters(pos.list)
+            meta: dict[str, Any] = {"list_level": pos.level}
+            if pos.header:
+                meta["list_header"] = True
+            if pos.header or not pos.first_in_item or (p.heading and p.is_list_header):
+                return None, name, meta
+            nums = counters.advance(style or _NO_STYLE, pos.level, pos.start_value)
+            if style is None:
+                return None, name, meta
+            lvl = style.level(pos.level)
+            if lvl.kind == "bullet":
+                meta["bullet"] = lvl.bullet
+            return render_label(style, pos.level, nums) or None, name, meta
+        if p.heading:
+            if p.is_list_header or (p.style and styles.get("paragraph", p.style) is None):
+                return None, None, {}  # LibreOffice numbers no heading of an undefined style
+            style = styles.outline
+            # a style assigned to an outline level counts there, whatever text:outline-level says
+            level = styles.outline_level(p.style) or p.outline_level or 1
+            restart = None
+            if p.restart:
+                valid = p.start_value is not None and p.start_value >= 0
+                restart = p.start_value if valid else style.level(level).start_value
+            nums = self.outline.advance(style, level, restart)
+            return render_label(style, level, nums) or None, None, {}
+        # A paragraph outside text:list is not numbered, even when its style names a list
+        # style: LibreOffice applies a style's list style only to paragraphs in a list.
+        return None, None, {}

@@ -10,35 +10,23 @@ skipped with a warning.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING
 
 from lxml import etree
 
 from .odfxml import XML_ID, prefixed, qn
-from .textmap import Deletion, Event, Segment, walk_paragraph
+from .body import Annotation, Block, Body, Cell, Frame, Index, ListPos, ListRef, Note, Paragraph, Table
+from .textmap import relative_path, walk_paragraph
 
 if TYPE_CHECKING:  # pragma: no cover
     from .reader import OdtContext
 
-__all__ = [
-    "ListRef",
-    "ListPos",
-    "Paragraph",
-    "Frame",
-    "Note",
-    "Annotation",
-    "Cell",
-    "Table",
-    "Index",
-    "Body",
-    "Block",
-    "parse",
-    "parse_blocks",
-]
+__all__ = ["parse", "parse_blocks"]
 
 _P = qn("text:p")
 _H = qn("text:h")
+_PARAGRAPHS = (_P, _H)
+_DRAW_NS = "{" + qn("draw:x")[1:].partition("}")[0] + "}"
 _LIST = qn("text:list")
 _LIST_ITEM = qn("text:list-item")
 _LIST_HEADER = qn("text:list-header")
@@ -115,170 +103,6 @@ _TABLE_SKIP = {qn("table:table-column"), qn("table:table-columns"), qn("table:ta
                qn("table:table-header-columns"), qn("table:table-source"), qn("table:scenario"),
                qn("table:shapes"), qn("office:dde-source"), qn("table:title"), qn("table:desc"),
                _SOFT_BREAK}
-
-
-@dataclass(eq=False)
-class ListRef:
-    """One ``text:list`` element: its id, style and continuation attributes."""
-
-    element: Any
-    xml_id: str | None
-    style_name: str | None
-    continue_numbering: bool
-    continue_list: str | None
-    parent: "ListRef | None" = None
-
-    @property
-    def top(self) -> "ListRef":
-        ref = self
-        while ref.parent is not None:
-            ref = ref.parent
-        return ref
-
-    def effective_style(self) -> str | None:
-        """The list style of this level: its own, or the closest enclosing list's."""
-        ref: ListRef | None = self
-        while ref is not None:
-            if ref.style_name:
-                return ref.style_name
-            ref = ref.parent
-        return None
-
-
-@dataclass(eq=False)
-class ListPos:
-    """Where a paragraph sits in a list: its list, level (1-based), header or item."""
-
-    list: ListRef
-    level: int
-    header: bool = False
-    #: ``text:start-value`` of the ``text:list-item`` (only on its first paragraph).
-    start_value: int | None = None
-    #: Only the first paragraph of an item carries the number; later ones continue it.
-    first_in_item: bool = True
-
-
-@dataclass(eq=False)
-class Annotation:
-    """An ``office:annotation`` (a comment) at an offset of its paragraph."""
-
-    element: Any
-    name: str | None
-    author: str | None
-    date: str | None
-    paragraphs: list["Paragraph"]
-    offset: int
-    end_offset: int | None = None
-    #: The paragraph of the ``office:annotation-end`` when it is not the annotation's own.
-    end_paragraph: "Paragraph | None" = None
-
-
-@dataclass(eq=False)
-class Note:
-    """A ``text:note``: class, citation and the blocks of its body."""
-
-    element: Any
-    path: tuple[int, ...]
-    id: str | None
-    note_class: str
-    citation: str
-    blocks: list["Block"]
-    offset: int
-
-
-@dataclass(eq=False)
-class Frame:
-    """A ``draw:frame`` (or another drawing shape) with what it shows.
-
-    ``kind``: ``image``, ``object`` (an embedded formula, chart...), ``text-box`` or
-    ``shape``; ``object_part`` is the embedded object's folder (``Object 1``).
-    """
-
-    element: Any
-    path: tuple[int, ...]
-    kind: str
-    name: str | None
-    title: str | None
-    desc: str | None
-    href: str | None = None
-    object_part: str | None = None
-    blocks: list["Block"] = field(default_factory=list)
-    offset: int = 0
-
-
-@dataclass(eq=False)
-class Paragraph:
-    """A ``text:p`` or ``text:h`` with its walked text."""
-
-    element: Any
-    path: tuple[int, ...]
-    heading: bool
-    style: str | None
-    outline_level: int | None
-    segments: list[Segment]
-    events: list[Event]
-    deletions: list[Deletion]
-    #: Ids of change regions open where the paragraph starts.
-    open_at_start: tuple[str, ...] = ()
-    restart: bool = False
-    start_value: int | None = None
-    is_list_header: bool = False
-    listpos: ListPos | None = None
-    section: str | None = None
-    notes: list[Note] = field(default_factory=list)
-    frames: list[Frame] = field(default_factory=list)
-    annotations: list[Annotation] = field(default_factory=list)
-    #: The enclosing text box frame, for paragraphs of a text box.
-    container: Frame | None = None
-
-    @property
-    def text(self) -> str:
-        return "".join(s.text for s in self.segments)
-
-
-@dataclass(eq=False)
-class Cell:
-    """A ``table:table-cell`` (or a covered cell) and its blocks."""
-
-    element: Any
-    blocks: list["Block"]
-    colspan: int = 1
-    rowspan: int = 1
-    covered: bool = False
-
-
-@dataclass(eq=False)
-class Table:
-    """A ``table:table``: rows of cells, and how many rows are header rows."""
-
-    element: Any
-    path: tuple[int, ...]
-    name: str | None
-    rows: list[list[Cell]]
-    header_rows: int = 0
-    section: str | None = None
-
-
-@dataclass(eq=False)
-class Index:
-    """A generated index (table of contents, illustration index...) and its current body."""
-
-    element: Any
-    path: tuple[int, ...]
-    kind: str
-    name: str | None
-    blocks: list["Block"]
-
-
-Block = Union[Paragraph, Table, Index, Frame]
-
-
-@dataclass
-class Body:
-    """The parsed ``office:text``: blocks in document order, and what the walk warned about."""
-
-    blocks: list[Block]
-    warnings: list[str]
 
 
 def _int(value: str | None) -> int | None:
@@ -378,6 +202,7 @@ class _Parser:
             segments=w.segments,
             events=w.events,
             deletions=w.deletions,
+            text="".join(seg.text for seg in w.segments),
             open_at_start=open_at_start,
             restart=el.get(_A_RESTART) == "true",
             start_value=_int(el.get(_A_START)),
@@ -391,7 +216,7 @@ class _Parser:
             if kind == "note":
                 para.notes.append(self.note(ev.node, path, ev.start))
             elif kind == "frame":
-                frame = self.frame(ev.node, path + _inline_path(ev.node), flow, ev.start)
+                frame = self.frame(ev.node, path + relative_path(ev.node, _PARAGRAPHS), flow, ev.start)
                 if frame is not None:
                     para.frames.append(frame)
             elif kind == "annotation":
@@ -525,7 +350,7 @@ class _Parser:
     def note(self, el: etree._Element, para_path: tuple[int, ...], offset: int) -> Note:
         citation = ""
         blocks: list[Block] = []
-        path = para_path + _inline_path(el)
+        path = para_path + relative_path(el, _PARAGRAPHS)
         i = -1
         for child in el:
             if not isinstance(child.tag, str):
@@ -540,7 +365,7 @@ class _Parser:
     def annotation(self, el: etree._Element, para_path: tuple[int, ...], offset: int) -> Annotation:
         author = date = None
         paras: list[Paragraph] = []
-        path = para_path + _inline_path(el)
+        path = para_path + relative_path(el, _PARAGRAPHS)
         i = -1
         for child in el:
             if not isinstance(child.tag, str):
@@ -607,27 +432,6 @@ class _Parser:
                 frame.blocks = self.blocks(el, path, [], None, None, frame)
         return frame
 
-
-_DRAW_NS = "{" + qn("draw:x")[1:].partition("}")[0] + "}"
-
-
-def _inline_path(el: etree._Element) -> tuple[int, ...]:
-    """Element indexes from the enclosing paragraph down to ``el`` (inline objects only)."""
-    steps: list[int] = []
-    node = el
-    parent = node.getparent()
-    while parent is not None:
-        i = 0
-        for sib in parent:
-            if sib is node:
-                break
-            if isinstance(sib.tag, str):
-                i += 1
-        steps.append(i)
-        if parent.tag in (_P, _H):
-            break
-        node, parent = parent, parent.getparent()
-    return tuple(reversed(steps))
 
 
 def parse_blocks(container: etree._Element, ctx: "OdtContext") -> Body:

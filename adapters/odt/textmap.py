@@ -37,6 +37,7 @@ __all__ = [
     "resolve_anchor",
     "block_paragraphs",
     "element_path",
+    "relative_path",
     "PARAGRAPH_TAGS",
 ]
 
@@ -447,6 +448,37 @@ def element_path(indexes: list[int] | tuple[int, ...]) -> str:
     '/3/0/2'
     """
     return "/" + "/".join(str(i) for i in indexes)
+
+
+def relative_path(el: etree._Element, stop: Any) -> tuple[int, ...]:
+    """Element indexes from an ancestor down to ``el``.
+
+    ``stop`` is the ancestor element itself, or a tuple of tags: the walk up ends at the
+    first ancestor with one of them (the enclosing paragraph of an inline object).
+    """
+    steps: list[int] = []
+    node = el
+    parent = node.getparent()
+    while parent is not None and parent is not stop:
+        i = 0
+        for sib in parent:
+            if sib is node:
+                break
+            if isinstance(sib.tag, str):
+                i += 1
+        steps.append(i)
+        if isinstance(stop, tuple) and parent.tag in stop:
+            break
+        node, parent = parent, parent.getparent()
+    if parent is not None and parent is stop:
+        i = 0
+        for sib in parent:
+            if sib is node:
+                break
+            if isinstance(sib.tag, str):
+                i += 1
+        steps.append(i)
+    return tuple(reversed(steps))
 
 
 def _follow(root: etree._Element, path: str) -> etree._Element:
