@@ -12,7 +12,7 @@ from typing import Any
 from lxml import etree
 from odf import namespaces as _ns
 
-__all__ = ["NSMAP", "qn", "prefixed", "xpath", "attr", "MATHML", "XML_ID"]
+__all__ = ["NSMAP", "qn", "prefixed", "name_of", "xpath", "attr", "MATHML", "XML_ID"]
 
 #: prefix -> namespace URI, for every namespace odfpy knows (text, office, style, table, ...).
 NSMAP: dict[str, str] = {prefix: uri for uri, prefix in _ns.nsdict.items()}
@@ -50,6 +50,16 @@ def prefixed(tag: Any) -> str:
         return tag
     uri, _, local = tag[1:].partition("}")
     return f"{_PREFIX.get(uri, uri)}:{local}"
+
+
+def name_of(el: etree._Element) -> str:
+    """An element's name for messages: ``text:p``, or a foreign element with its own prefix."""
+    tag = el.tag
+    if isinstance(tag, str) and tag.startswith("{"):
+        uri = tag[1:].partition("}")[0]
+        if uri not in _PREFIX and el.prefix:
+            return f"{el.prefix}:{tag.partition('}')[2]}"
+    return prefixed(tag)
 
 
 def xpath(el: etree._Element, expr: str) -> list[Any]:

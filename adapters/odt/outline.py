@@ -220,8 +220,8 @@ class Numbering:
             if p.is_list_header or (p.style and styles.get("paragraph", p.style) is None):
                 return None, None, {}  # LibreOffice numbers no heading of an undefined style
             style = styles.outline
-            # a style assigned to an outline level counts there, whatever text:outline-level says
-            level = styles.outline_level(p.style) or p.outline_level or 1
+            # text:outline-level, else the style's default-outline-level (parse resolved it)
+            level = p.outline_level or 1
             restart = None
             if p.restart:
                 valid = p.start_value is not None and p.start_value >= 0

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
-from .odfxml import XML_ID, prefixed, qn
+from .odfxml import XML_ID, name_of, qn
 from .body import Annotation, Block, Body, Cell, Frame, Index, ListPos, ListRef, Note, Paragraph, Table
 from .textmap import relative_path, walk_paragraph
 
@@ -173,7 +173,7 @@ class _Parser:
                 if frame is not None:
                     out.append(frame)
             else:
-                self.warn(f"skipped unknown element {prefixed(tag)} in {prefixed(container.tag)}")
+                self.warn(f"skipped unknown element {name_of(child)} in {name_of(container)}")
         return out
 
     def paragraph(
@@ -231,7 +231,7 @@ class _Parser:
                     if ann not in para.annotations:
                         ann.end_paragraph = para
             elif kind == "unknown":
-                self.warn(f"unknown inline element {prefixed(ev.node.tag)}: its text is kept")
+                self.warn(f"unknown inline element {name_of(ev.node)}: its text is kept")
         return para
 
     def list(
@@ -263,7 +263,7 @@ class _Parser:
                 pos = ListPos(ref, level, tag == _LIST_HEADER, _int(item.get(_A_START)), True)
                 out.extend(self.blocks(item, path + (i,), flow, section, pos, box))
             elif tag != _SOFT_BREAK and tag != qn("text:list-header") and not tag.endswith("}number"):
-                self.warn(f"skipped unknown element {prefixed(tag)} in text:list")
+                self.warn(f"skipped unknown element {name_of(item)} in text:list")
 
     def numbered_paragraph(self, el, path, flow, section, out, box) -> None:
         ref = ListRef(el, el.get(_A_LIST_ID), el.get(_A_STYLE), True, el.get(_A_LIST_ID), None)
@@ -291,7 +291,7 @@ class _Parser:
                 elif tag in (_TABLE_ROWS, _TABLE_ROW_GROUP):
                     add_rows(child, cpath + (i,), header)
                 elif tag not in _TABLE_SKIP:
-                    self.warn(f"skipped unknown element {prefixed(tag)} in {prefixed(container.tag)}")
+                    self.warn(f"skipped unknown element {name_of(child)} in {name_of(container)}")
 
         add_rows(el, path, False)
         return Table(el, path, el.get(qn("table:name")), rows, header_rows, section)
@@ -317,7 +317,7 @@ class _Parser:
                     )
                 )
             elif tag not in _TABLE_SKIP:
-                self.warn(f"skipped unknown element {prefixed(tag)} in table:table-row")
+                self.warn(f"skipped unknown element {name_of(child)} in table:table-row")
         return cells
 
     def index(self, el: etree._Element, path: tuple[int, ...], flow: list[str]) -> Index:
