@@ -135,17 +135,54 @@ class FieldIndex:
                 stack.extend(b.blocks)
 
     def resolve(self, doc: Document) -> None:
-        """Fill ``target_unit`` of every field whose target name is known."""
+        """Fill ``target_unit`` of every field whose target name is known.
+
+        Links inside the document name a bookmark (``#name``) or, as LibreOffice writes
+        them, an object by kind: ``#Heading text|outline``, ``#Table1|table``,
+        ``#Image1|graphic`` (``|frame``, ``|ole``), ``#Section1|region``.
+        """
         tables = {
             "sequence": self.sequences,
             "sequence_ref": self.sequences,
             "bookmark_ref": self.bookmarks,
             "reference_ref": self.refmarks,
             "note_ref": self.notes,
-            "hyperlink": self.bookmarks,
         }
+        named: dict[str, dict[str, str]] | None = None
         for unit in doc.units:
             for f in unit.fields:
+                if not f.target:
+                    continue
+                if f.kind == "hyperlink":
+                    if "|" in f.target:
+                        if named is None:
+                            named = _named_units(doc)
+                        name, _, kind = f.target.rpartition("|")
+                        f.target_unit = named.get(kind, {}).get(name)
+                    else:
+                        f.target_unit = self.bookmarks.get(f.target)
+                    continue
                 table = tables.get(f.kind)
-                if table is not None and f.target:
+                if table is not None:
                     f.target_unit = table.get(f.target)
+
+
+def _named_units(doc: Document) -> dict[str, dict[str, str]]:
+    """Units by the names LibreOffice's internal links use, per link kind."""
+    out: dict[str, dict[str, str]] = {"outline": {}, "table": {}, "graphic": {}, "region": {}}
+    for u in doc.units:
+        if u.kind == "section":
+            out["outline"].setdefault(u.text, u.id)
+            if u.number:  # "#1.2. Title|outline" in newer files
+                out["outline"].setdefault(f"{u.number}{u.text}", u.id)
+                out["outline"].setdefault(f"{u.number} {u.text}", u.id)
+        name = u.meta.get("name")
+        if name and u.kind == "table":
+            out["table"].setdefault(name, u.id)
+        elif name and u.kind in ("figure", "equation"):
+            out["graphic"].setdefault(name, u.id)
+        section = u.meta.get("section")
+        if section:
+            out["region"].setdefault(section, u.id)
+    out["frame"] = out["ole"] = out["graphic"]
+    return out

@@ -43,7 +43,6 @@ _TABLE_CELL = qn("table:table-cell")
 _COVERED_CELL = qn("table:covered-table-cell")
 _NOTE_BODY = qn("text:note-body")
 _NOTE_CITATION = qn("text:note-citation")
-_FRAME = qn("draw:frame")
 _DRAW_A = qn("draw:a")
 _DRAW_G = qn("draw:g")
 _IMAGE = qn("draw:image")
@@ -266,9 +265,18 @@ class _Parser:
                 self.warn(f"skipped unknown element {name_of(item)} in text:list")
 
     def numbered_paragraph(self, el, path, flow, section, out, box) -> None:
-        ref = ListRef(el, el.get(_A_LIST_ID), el.get(_A_STYLE), True, el.get(_A_LIST_ID), None)
+        """``text:numbered-paragraph`` (ODF 1.2): one list paragraph; ``text:list-id`` ties
+        paragraphs of the same list together."""
+        list_id = el.get(_A_LIST_ID)
+        ref = ListRef(el, list_id, el.get(_A_STYLE), False, list_id, None)
         pos = ListPos(ref, _int(el.get(_A_NP_LEVEL)) or 1, False, _int(el.get(_A_START)), True)
-        out.extend(self.blocks(el, path, flow, section, pos, box))
+        i = -1
+        for child in el:
+            if not isinstance(child.tag, str):
+                continue
+            i += 1
+            if child.tag in _PARAGRAPHS:
+                out.append(self.paragraph(child, path + (i,), flow, section, pos, box))
 
     def table(self, el: etree._Element, path: tuple[int, ...], flow: list[str], section: str | None) -> Table:
         rows: list[list[Cell]] = []

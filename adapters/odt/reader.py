@@ -19,6 +19,7 @@ from ..package import Package
 from .changes import ChangedRegion, read_changes
 from .odfxml import qn
 from .styles import StyleSheet, read_styles
+from .textmap import deletion_segments
 
 __all__ = ["OdtContext", "load_context", "read_package"]
 
@@ -60,21 +61,7 @@ class OdtContext:
         cached = self._deleted.get(change_id)
         if cached is not None:
             return cached
-        from .textmap import block_paragraphs, walk_paragraph
-
-        region = self.changes.get(change_id)
-        out: list = []
-        if region is not None and region.kind == "deletion":
-            paras: list = []
-            for block in region.content:
-                paras.extend(block_paragraphs(block))
-            for i, p in enumerate(paras):
-                w = walk_paragraph(p, self)
-                out.extend(s._replace(change=change_id, change_kind="deletion") for s in w.segments)
-                if i < len(paras) - 1:
-                    from .textmap import Segment
-
-                    out.append(Segment("\n", p, "self", 0, 0, None, change_id, "deletion"))
+        out = deletion_segments(self, change_id)
         self._deleted[change_id] = out
         return out
 

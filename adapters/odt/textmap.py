@@ -9,9 +9,9 @@ across span boundaries, and spaces at the start of a paragraph are dropped; ``te
 ``text:tab`` and ``text:line-break`` give a space run, ``\\t`` and ``\\n``.
 
 The reader and :func:`paragraph_segments` share :class:`InlineWalker`, so joining the
-segments of a paragraph reproduces the unit text exactly. :func:`resolve_anchor` finds the
-paragraphs of a unit from its :class:`~adapters.model.Anchor`, in the order the unit's text
-joins them.
+segments of a paragraph reproduces the unit text exactly. :func:`resolve_anchor` (from
+:mod:`adapters.odt.anchors`, re-exported here) finds the paragraphs of a unit from its
+:class:`~adapters.model.Anchor`, in the order the unit's text joins them.
 """
 from __future__ import annotations
 
@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from lxml import etree
 
-from ..errors import AnchorError
-from ..model import Anchor
+from .anchors import block_paragraphs, element_path, relative_path, resolve_anchor
 from .odfxml import prefixed, qn
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -34,6 +33,9 @@ __all__ = [
     "FIELD_KINDS",
     "paragraph_segments",
     "paragraph_text",
+    "deletion_segments",
+    "rejected_segments",
+    "walk_paragraph",
     "resolve_anchor",
     "block_paragraphs",
     "element_path",
@@ -53,7 +55,6 @@ _LINE_BREAK = qn("text:line-break")
 _SOFT_BREAK = qn("text:soft-page-break")
 _NOTE = qn("text:note")
 _NOTE_CITATION = qn("text:note-citation")
-_NOTE_BODY = qn("text:note-body")
 _ANNOTATION = qn("office:annotation")
 _ANNOTATION_END = qn("office:annotation-end")
 _CHANGE = qn("text:change")
@@ -65,16 +66,8 @@ _HIDDEN_TEXT = qn("text:hidden-text")
 _IS_HIDDEN = qn("text:is-hidden")
 _STRING_VALUE = qn("text:string-value")
 _RUBY_TEXT = qn("text:ruby-text")
-_TABLE = qn("table:table")
-_CELL = qn("table:table-cell")
-_COVERED = qn("table:covered-table-cell")
-_FRAME = qn("draw:frame")
-_TEXT_BOX = qn("draw:text-box")
-_OFFICE_TEXT = qn("office:text")
-_OFFICE_BODY = qn("office:body")
 
 _DRAW_NS = "{" + qn("draw:x")[1:].partition("}")[0] + "}"
-_TEXT_NS = "{" + qn("text:x")[1:].partition("}")[0] + "}"
 
 #: Field elements and the normalised ``Field.kind`` of the neutral model.
 FIELD_KINDS: dict[str, str] = {
@@ -126,7 +119,6 @@ _WRAPPERS = {_SPAN, _A, qn("text:meta"), qn("text:ruby"), qn("text:ruby-base")}
 _IGNORED = {_SOFT_BREAK, _RUBY_TEXT, qn("text:number"), qn("office:annotation-end")}
 
 _WS = re.compile(r"[ \t\n\r]+")
-_WS_CHARS = frozenset(" \t\n\r")
 
 
 class Segment(NamedTuple):
@@ -413,6 +405,27 @@ def rejected_segments(w: InlineWalker, ctx: "OdtContext") -> list[Segment]:
     return out
 
 
+def deletion_segments(ctx: "OdtContext", change_id: str) -> list[Segment]:
+    """The content of a ``text:deletion`` as segments of the rejected view.
+
+    Each deleted paragraph is walked on its own (as LibreOffice imports it); paragraph breaks
+    between them are ``"\\n"`` segments whose node is the deleted paragraph they end.
+    """
+    region = ctx.changes.get(change_id)
+    out: list[Segment] = []
+    if region is None or region.kind != "deletion":
+        return out
+    paras: list[etree._Element] = []
+    for block in region.content:
+        paras.extend(block_paragraphs(block))
+    for i, p in enumerate(paras):
+        w = walk_paragraph(p, ctx)
+        out.extend(s._replace(change=change_id, change_kind="deletion") for s in w.segments)
+        if i < len(paras) - 1:
+            out.append(Segment("\n", p, "self", 0, 0, None, change_id, "deletion"))
+    return out
+
+
 def paragraph_segments(p: etree._Element, ctx: "OdtContext", view: str = "accepted") -> list[Segment]:
     """The segments of one paragraph in a view (``accepted`` or ``rejected``).
 
@@ -436,116 +449,3 @@ def paragraph_segments(p: etree._Element, ctx: "OdtContext", view: str = "accept
 def paragraph_text(p: etree._Element, ctx: "OdtContext", view: str = "accepted") -> str:
     """``"".join`` of :func:`paragraph_segments`."""
     return "".join(s.text for s in paragraph_segments(p, ctx, view))
-
-
-# -- anchors ----------------------------------------------------------------------------------
-
-
-def element_path(indexes: list[int] | tuple[int, ...]) -> str:
-    """The locator of an element: child indexes (elements only) from ``office:text``.
-
-    >>> element_path([3, 0, 2])
-    '/3/0/2'
-    """
-    return "/" + "/".join(str(i) for i in indexes)
-
-
-def relative_path(el: etree._Element, stop: Any) -> tuple[int, ...]:
-    """Element indexes from an ancestor down to ``el``.
-
-    ``stop`` is the ancestor element itself, or a tuple of tags: the walk up ends at the
-    first ancestor with one of them (the enclosing paragraph of an inline object).
-    """
-    steps: list[int] = []
-    node = el
-    parent = node.getparent()
-    while parent is not None and parent is not stop:
-        i = 0
-        for sib in parent:
-            if sib is node:
-                break
-            if isinstance(sib.tag, str):
-                i += 1
-        steps.append(i)
-        if isinstance(stop, tuple) and parent.tag in stop:
-            break
-        node, parent = parent, parent.getparent()
-    if parent is not None and parent is stop:
-        i = 0
-        for sib in parent:
-            if sib is node:
-                break
-            if isinstance(sib.tag, str):
-                i += 1
-        steps.append(i)
-    return tuple(reversed(steps))
-
-
-def _follow(root: etree._Element, path: str) -> etree._Element:
-    el = root
-    if el.tag != _OFFICE_TEXT:
-        body = el.find(_OFFICE_BODY)
-        el = body.find(_OFFICE_TEXT) if body is not None else None
-        if el is None:
-            raise AnchorError("the part has no office:text body")
-    for step in path.strip("/").split("/"):
-        if not step:
-            continue
-        try:
-            i = int(step)
-        except ValueError:
-            raise AnchorError(f"bad locator {path!r}") from None
-        kids = [c for c in el if isinstance(c.tag, str)]
-        if not 0 <= i < len(kids):
-            raise AnchorError(f"locator {path!r} points past the end of {prefixed(el.tag)}")
-        el = kids[i]
-    return el
-
-
-def block_paragraphs(el: etree._Element) -> list[etree._Element]:
-    """The paragraphs of a block in the order its unit text joins them.
-
-    A paragraph is itself; a table gives its cell paragraphs row by row (nested tables in
-    place); a note gives the paragraphs of its body; a text box its paragraphs. Paragraphs
-    inside frames anchored in those paragraphs are not included (they are units of their own).
-    """
-    tag = el.tag
-    if tag in PARAGRAPH_TAGS:
-        return [el]
-    out: list[etree._Element] = []
-    if tag == _NOTE:
-        for child in el:
-            if child.tag == _NOTE_BODY:
-                _collect(child, out)
-        return out
-    _collect(el, out)
-    return out
-
-
-def _collect(el: etree._Element, out: list[etree._Element]) -> None:
-    for child in el:
-        tag = child.tag
-        if tag in PARAGRAPH_TAGS:
-            out.append(child)
-        elif isinstance(tag, str) and (tag.startswith(_TEXT_NS) or tag.startswith("{" + _TABLE[1:].partition("}")[0] + "}")):
-            if tag in FIELD_KINDS or tag in _MARKS or tag == qn("text:tracked-changes"):
-                continue
-            _collect(child, out)
-        elif tag == _TEXT_BOX:
-            _collect(child, out)
-
-
-def resolve_anchor(root: etree._Element, anchor: Anchor) -> list[etree._Element]:
-    """The paragraph elements of a unit, in the order the unit's text joins them.
-
-    :param root: the parsed part the anchor names (``content.xml``'s root, or its
-        ``office:text``).
-    :raise AnchorError: the locator no longer leads to an element of the recorded tag.
-    """
-    el = _follow(root, anchor.path)
-    tag = anchor.get("tag")
-    if tag is not None and prefixed(el.tag) != tag:
-        raise AnchorError(f"locator {anchor.path!r} leads to {prefixed(el.tag)}, not {tag}")
-    if anchor.get("kind") in ("figure", "equation"):
-        return []
-    return block_paragraphs(el)

@@ -309,3 +309,50 @@ def test_list_paragraphs_in_a_built_document():
     assert [(u.text, u.number, u.label) for u in doc.units] == [
         ("first", "1)", "1)"), ("second", "2)", "2)"), ("more of second", None, None)
     ]
+
+
+NESTED = (
+    '<table:table table:name="Outer"><table:table-column table:number-columns-repeated="2"/>'
+    "<table:table-row><table:table-cell>" + p("a1") + "</table:table-cell><table:table-cell>"
+    '<table:table table:name="Inner"><table:table-row><table:table-cell>' + p("x") + "</table:table-cell>"
+    "<table:table-cell>" + p("y") + "</table:table-cell></table:table-row></table:table>" + p("b1 after")
+    + "</table:table-cell></table:table-row></table:table>"
+)
+
+
+def test_nested_tables_stay_inside_their_cell():
+    (t,) = adapters.read(odt(NESTED)).units
+    assert t.text == "a1\nx\ny\nb1 after"
+    assert t.meta["cells"] == [["a1", "x\ny\nb1 after"]] and t.meta["name"] == "Outer"
+
+
+def test_references_to_notes_sequences_and_headings_built():
+    seq = '<text:sequence text:ref-name="refTable0" text:name="Table" text:formula="ooow:Table+1" style:num-format="1">1</text:sequence>'
+    body = (
+        '<text:h text:style-name="Heading_20_1" text:outline-level="1">Results</text:h>'
+        + p('Text<text:note text:id="ftn7" text:note-class="footnote"><text:note-citation>1</text:note-citation>'
+            "<text:note-body>" + p("The note.") + "</text:note-body></text:note> here.")
+        + p(f"Table {seq}: Numbers")
+        + p('See note <text:note-ref text:note-class="footnote" text:reference-format="text" text:ref-name="ftn7">1</text:note-ref>, '
+            'table <text:sequence-ref text:reference-format="value" text:ref-name="refTable0">1</text:sequence-ref> and '
+            '<text:a xlink:type="simple" xlink:href="#Results|outline">the results</text:a>.')
+        + '<text:numbered-paragraph text:list-id="n1" text:level="1"><text:number>1.</text:number>'
+        + p("numbered alone") + "</text:numbered-paragraph>"
+        + p('<text:bookmark-start text:name="span"/>From here<office:annotation office:name="c1"><dc:creator>Bo</dc:creator>'
+            "<text:p>across</text:p></office:annotation>") + p('to there<office:annotation-end office:name="c1"/>'
+                                                                '<text:bookmark-end text:name="span"/>.')
+    )
+    doc = adapters.read(odt(body))
+    assert not doc.warnings
+    units = {u.text: u for u in doc.units}
+    heading, caption, note = units["Results"], units["Table 1: Numbers"], units["The note."]
+    refs = units["See note 1, table 1 and the results."]
+    assert [(f.kind, f.target_unit) for f in refs.fields] == [
+        ("note_ref", note.id), ("sequence_ref", caption.id), ("hyperlink", heading.id)
+    ]
+    assert (caption.kind, caption.label, note.kind, note.parent) == ("caption", "Table 1", "footnote", units["Text1 here."].id)
+    assert units["numbered alone"].kind == "list_item"
+    start = units["From here"]
+    assert [(b.name, b.start, b.end) for b in start.bookmarks] == [("span", 0, 9)]
+    (c,) = doc.comments
+    assert (c.id, c.author, c.text, c.unit, c.anchor_text) == ("c1", "Bo", "across", start.id, "\nto there")
