@@ -1,4 +1,4 @@
-"""Stage two of the ODT reader: ``office:text`` -> dataclasses that mirror ODF.
+"""Stage two of the ODT reader: ``office:text`` -> the dataclasses of :mod:`adapters.odt.body`.
 
 Nothing here decides what a unit is. Paragraphs and headings keep their segments and the
 events the inline walk found (bookmarks, fields, notes, frames, comments, change marks);
@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
-from .odfxml import XML_ID, name_of, qn
 from .body import Annotation, Block, Body, Cell, Frame, Index, ListPos, ListRef, Note, Paragraph, Table
+from .odfxml import XML_ID, name_of, qn
 from .textmap import relative_path, walk_paragraph
 
 if TYPE_CHECKING:  # pragma: no cover

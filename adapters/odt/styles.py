@@ -149,20 +149,39 @@ def _style(el: etree._Element, automatic: bool) -> Style:
 
 
 class StyleSheet:
-    """Styles by (family, name); automatic styles of content.xml shadow common ones."""
+    """Styles by (family, name); automatic styles of content.xml shadow common ones.
+
+    Elements are indexed when the parts are read and parsed into :class:`Style` and
+    :class:`ListStyle` only when first asked for: a converted document carries thousands of
+    automatic styles that no paragraph of interest uses.
+    """
 
     def __init__(self) -> None:
-        self.common: dict[tuple[str, str], Style] = {}
-        self.automatic: dict[tuple[str, str], Style] = {}
-        self.list_styles: dict[str, ListStyle] = {}
+        self._elements: dict[tuple[str, str, bool], etree._Element] = {}
+        self._list_elements: dict[str, etree._Element] = {}
+        self._styles: dict[tuple[str, str, bool], Style | None] = {}
+        self._lists: dict[str, ListStyle | None] = {}
         self.outline: ListStyle = ListStyle(name="Outline")
         self._cache: dict[tuple[str, str, str], object] = {}
 
+    def _style(self, family: str, name: str, automatic: bool) -> Style | None:
+        key = (family, name, automatic)
+        try:
+            return self._styles[key]
+        except KeyError:
+            el = self._elements.get(key)
+            style = self._styles[key] = _style(el, automatic) if el is not None else None
+            return style
+
     def get(self, family: str, name: str | None) -> Style | None:
+        """The style a ``text:style-name`` names: the automatic one first, else the common one."""
         if not name:
             return None
-        key = (family, name)
-        return self.automatic.get(key) or self.common.get(key)
+        return self._style(family, name, True) or self._style(family, name, False)
+
+    def _parent(self, family: str, style: Style) -> Style | None:
+        # the parent of any style is a common style
+        return self._style(family, style.parent, False) if style.parent else None
 
     def _lookup(self, family: str, name: str | None, attr: str) -> object:
         """The first non-None value of ``attr`` up the parent chain (cached)."""
@@ -179,8 +198,7 @@ class StyleSheet:
             value = getattr(style, attr)
             if value is not None:
                 break
-            # an automatic style's parent is always a common style
-            style = self.common.get((family, style.parent)) if style.parent else None
+            style = self._parent(family, style)
         self._cache[key] = value
         return value
 
@@ -188,7 +206,7 @@ class StyleSheet:
         """The name a user sees: an automatic style (``P3``) shows its common parent's name."""
         style = self.get(family, name)
         while style is not None and style.automatic and style.parent:
-            style = self.common.get((family, style.parent))
+            style = self._parent(family, style)
         if style is None:
             return name
         return style.display_name
@@ -217,26 +235,34 @@ class StyleSheet:
             if not style.automatic and style.display_name == "Title":
                 found = True
                 break
-            style = self.common.get(("paragraph", style.parent)) if style.parent else None
+            style = self._parent("paragraph", style)
         self._cache[key] = found
         return found
 
     def list_style(self, name: str | None) -> ListStyle | None:
-        return self.list_styles.get(name) if name else None
+        """A ``text:list-style`` by name (automatic ones shadow common ones)."""
+        if not name:
+            return None
+        try:
+            return self._lists[name]
+        except KeyError:
+            el = self._list_elements.get(name)
+            ls = self._lists[name] = _list_style(el, name) if el is not None else None
+            return ls
 
 
-def _read_container(sheet: StyleSheet, container: etree._Element | None, automatic: bool, into: dict) -> None:
+def _read_container(sheet: StyleSheet, container: etree._Element | None, automatic: bool) -> None:
     if container is None:
         return
+    elements = sheet._elements
     for el in container:
         tag = el.tag
         if tag == _STYLE:
-            st = _style(el, automatic)
-            into[(st.family, st.name)] = st
+            elements[(el.get(_A_FAMILY, ""), el.get(_A_NAME, ""), automatic)] = el
         elif tag == _LIST_STYLE:
             name = el.get(_A_NAME, "")
-            if automatic or name not in sheet.list_styles:
-                sheet.list_styles[name] = _list_style(el, name)
+            if automatic or name not in sheet._list_elements:
+                sheet._list_elements[name] = el
         elif tag == _OUTLINE_STYLE:
             sheet.outline = _list_style(el, el.get(_A_NAME, "Outline"))
 
@@ -245,8 +271,8 @@ def read_styles(content: etree._Element, styles: etree._Element | None) -> Style
     """The style sheet of a package from the roots of content.xml and styles.xml."""
     sheet = StyleSheet()
     if styles is not None:
-        _read_container(sheet, styles.find(_STYLES), False, sheet.common)
+        _read_container(sheet, styles.find(_STYLES), False)
     # content.xml may carry office:styles too (flat layouts); common first, then automatic
-    _read_container(sheet, content.find(_STYLES), False, sheet.common)
-    _read_container(sheet, content.find(_AUTO), True, sheet.automatic)
+    _read_container(sheet, content.find(_STYLES), False)
+    _read_container(sheet, content.find(_AUTO), True)
     return sheet

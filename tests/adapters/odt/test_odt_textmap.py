@@ -6,7 +6,7 @@ import pytest
 import adapters
 from adapters.errors import AnchorError
 from adapters.model import Anchor
-from adapters.odt.odfxml import prefixed
+from adapters.odt.odfxml import prefixed, qn
 from adapters.odt.reader import load_context
 from adapters.odt.textmap import paragraph_segments, paragraph_text, resolve_anchor
 from adapters.package import open_package
@@ -14,6 +14,7 @@ from tests.adapters.odt.odt_build import odt, p
 from tests.conftest import corpus_file
 from tests.libreoffice import probe
 
+P = qn("text:p")
 SPACES = p(
     '  lead  <text:span text:style-name="T1">  x</text:span>y\n z<text:s text:c="3"/>w<text:tab/>t'
     "<text:line-break/>  u <text:s/> v"
@@ -61,7 +62,7 @@ def test_white_space_follows_odf_rules():
     data = odt(SPACES)
     assert adapters.read(data).units[0].text == SPACES_TEXT
     _, ctx, root = _open(data)
-    (para,) = root.iter(p_tag())
+    (para,) = root.iter(P)
     segs = paragraph_segments(para, ctx)
     assert "".join(s.text for s in segs) == SPACES_TEXT
     # the collapsed runs point at their raw white space; text:s, tab and line-break at themselves
@@ -69,12 +70,6 @@ def test_white_space_follows_odf_rules():
     assert [prefixed(s.node.tag) for s in segs if s.slot == "self"] == ["text:s", "text:tab", "text:line-break", "text:s"]
     # "  lead  ": leading spaces dropped, the double space after "lead" is one collapsed segment
     assert [(s.text, s.slot, s.start, s.end) for s in segs[:2]] == [("lead", "text", 2, 6), (" ", "text", 6, 8)]
-
-
-def p_tag():
-    from adapters.odt.odfxml import qn
-
-    return qn("text:p")
 
 
 @pytest.mark.slow
@@ -87,15 +82,15 @@ def test_white_space_equals_libreoffice(tmp_path):
 
 def test_segments_know_fields_notes_and_changes():
     pkg, ctx, root = _open(corpus_file("imageWithCaption.odt").read_bytes())
-    (cap,) = [el for el in root.iter(p_tag()) if "Image caption" in paragraph_text(el, ctx)]
+    (cap,) = [el for el in root.iter(P) if "Image caption" in paragraph_text(el, ctx)]
     fields = [(s.text, prefixed(s.field.tag)) for s in paragraph_segments(cap, ctx) if s.field is not None]
     assert fields == [("1", "text:sequence")]
     pkg, ctx, root = _open(corpus_file("note.odt").read_bytes())
-    (body,) = [el for el in root.iter(p_tag()) if el.getparent().tag.endswith("}text")]
+    (body,) = [el for el in root.iter(P) if el.getparent().tag.endswith("}text")]
     marks = [(s.text, prefixed(s.field.tag)) for s in paragraph_segments(body, ctx) if s.field is not None]
     assert marks == [("1", "text:note"), ("i", "text:note")]
     pkg, ctx, root = _open(corpus_file("trackedChanges.odt").read_bytes())
-    (para,) = [el for el in root.iter(p_tag()) if el.getparent().tag.endswith("}text")]
+    (para,) = [el for el in root.iter(P) if el.getparent().tag.endswith("}text")]
     accepted = paragraph_segments(para, ctx)
     assert [(s.text, s.change_kind) for s in accepted if s.change] == [("and inserted ", "insertion")]
     rejected = paragraph_segments(para, ctx, "rejected")
