@@ -117,7 +117,11 @@ class Frame:
 
 @dataclass(eq=False)
 class Paragraph:
-    """A ``text:p`` or ``text:h`` with its walked text."""
+    """A ``text:p`` or ``text:h`` with its walked text.
+
+    ``heading`` is true for a ``text:h`` and for a ``text:p`` whose style is assigned to an
+    outline level (``style:default-outline-level``); ``outline_level`` is then its level.
+    """
 
     element: Any
     path: tuple[int, ...]

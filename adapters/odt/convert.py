@@ -192,6 +192,7 @@ class _Converter:
                 for f in pictures:
                     self.equation(f, eqnum)
                 self.changes.paragraph(p, self.doc.units[-1])
+                self.comments(p, self.doc.units[-1])
                 self.frames(others)
                 self.cited(p, self.doc.units[-1])
                 return

@@ -187,11 +187,14 @@ class _Parser:
         open_at_start = tuple(flow)
         w = walk_paragraph(el, self.ctx, flow)
         flow[:] = w.open_changes
-        heading = el.tag == _H
         style = el.get(_A_STYLE)
-        level = None
-        if heading:
-            level = _int(el.get(_A_LEVEL)) or self.ctx.styles.outline_level(style) or 1
+        if el.tag == _H:
+            # LibreOffice reads a text:h without text:outline-level as level 1, whatever its style
+            heading, level = True, _int(el.get(_A_LEVEL)) or 1
+        else:
+            # a text:p in a style assigned to an outline level is numbered and read as a heading
+            level = self.ctx.styles.outline_level(style)
+            heading = level is not None
         para = Paragraph(
             element=el,
             path=path,

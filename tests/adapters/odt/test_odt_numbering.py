@@ -72,6 +72,8 @@ EXPECTED = [
     ("Second chapter", "V."),
     ("Restarted", "(V.5)"),
     ("After restart", "(V.6)"),
+    ("No level: level 1", "VI."),
+    ("Body text in Heading 2 style", "(VI.1)"),
     ("numbered by style", ""),
     ("Heading in a list", "1."),
     ("item after heading", "2."),
@@ -109,6 +111,8 @@ def _numbering_doc() -> bytes:
             h("Second chapter", 1),
             h("Restarted", 2, restart=True, start=5),
             h("After restart", 2),
+            '<text:h text:style-name="Heading_20_2">No level: level 1</text:h>',
+            p("Body text in Heading 2 style", "Heading_20_2"),
             p("numbered by style", "Numbered"),
             lst(item(h("Heading in a list", 1)), item(p("item after heading")), style="L1"),
         ]
