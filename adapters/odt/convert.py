@@ -215,8 +215,10 @@ class _Converter:
                 ev.kind == "hidden" and ev.start == 0 and ev.end >= len(text) for ev in p.events
             ):
                 meta["hidden"] = True
-            if p.container is not None:
-                meta["frame"] = p.container.name
+            if p.container is not None:  # a paragraph of a text box (or of a shape)
+                meta["text_box"] = True
+                if p.container.name:
+                    meta["frame"] = p.container.name
             parent = None
             level = list_meta.get("list_level") if kind == "list_item" else None
             if kind == "section":
@@ -336,17 +338,14 @@ class _Converter:
         caption.meta["caption_of"] = target.id
 
     def link_captions(self) -> None:
-        """Captions without a picture of their own: the figure or table in the same text box,
-        else the unit just before, else the unit just after."""
+        """Captions without a picture of their own: the unit just before (a figure or table of
+        the caption's kind), else the unit just after."""
         units = self.doc.units
         for caption in self.captions:
             word = (caption.label or "").split(" ")[0]
             want = {"Table": ("table",), "Figure": ("figure",), "Equation": ("equation",)}.get(word, ("figure", "table"))
-            frame = caption.meta.get("frame")
-            near = [u for u in units if frame is not None and u.meta.get("frame") == frame and u is not caption]
             i = caption.order
-            near += units[i - 1 : i] + units[i + 1 : i + 2]
-            for cand in near:
+            for cand in units[i - 1 : i] + units[i + 1 : i + 2]:
                 if cand.kind in want and cand.meta.get("caption") is None:
                     self.attach_caption(caption, cand)
                     break

@@ -156,7 +156,7 @@ def test_captions_label_their_figure_or_table():
 def test_text_box_paragraphs_become_units():
     doc = read("collection.odt")
     cap = next(u for u in doc.units if u.text.startswith("Douglas Adams, the English writer"))
-    assert cap.kind == "paragraph" and cap.meta.get("frame") is None or cap.kind == "paragraph"
+    assert cap.kind == "paragraph" and cap.meta["text_box"] is True
     i = doc.units.index(cap)
     assert doc.units[i - 1].kind == "figure"  # the picture at the paragraph's start comes first
 
@@ -356,3 +356,31 @@ def test_references_to_notes_sequences_and_headings_built():
     assert [(b.name, b.start, b.end) for b in start.bookmarks] == [("span", 0, 9)]
     (c,) = doc.comments
     assert (c.id, c.author, c.text, c.unit, c.anchor_text) == ("c1", "Bo", "across", start.id, "\nto there")
+
+
+@pytest.mark.slow
+def test_corpus_text_equals_libreoffice():
+    """Body text, paragraph by paragraph, is what LibreOffice shows for every corpus file.
+
+    Left out on each side: LibreOffice lists index bodies (tables of contents) that we keep in
+    ``meta["indexes"]``; we have units for text-box paragraphs and alt texts that its body
+    enumeration does not reach. Blank lines are dropped on both sides (blank paragraphs are
+    no units). Files with tracked changes are compared view by view in test_odt_changes.py
+    (LibreOffice's paragraphs show deleted and inserted text together).
+    """
+    from tests.adapters.odt.test_odt_numbering import LO_CANNOT_LOAD
+    from tests.libreoffice import probe
+
+    files = [f for f in ODT_FILES if f.name not in LO_CANNOT_LOAD and not adapters.read_path(str(f)).revisions]
+    assert len(files) == len(ODT_FILES) - 5
+    results = probe(files, ("paragraphs",))
+    for path, result in zip(files, results):
+        assert "error" not in result, (path.name, result["error"])
+        doc = adapters.read_path(str(path))
+        index_lines = [e["text"] for ix in doc.meta.get("indexes", []) for e in ix["entries"]]
+        theirs = [line for par in result["paragraphs"] for line in par["text"].split("\n") if line.strip()]
+        for line in index_lines:
+            theirs.remove(line)
+        body = [u for u in doc.body() if u.kind not in ("figure", "equation") and not u.meta.get("text_box")]
+        ours = [line for line in doc.lines("accepted", body) if line.strip()]
+        assert ours == theirs, path.name
