@@ -183,14 +183,12 @@ class InlineWalker:
         "segments",
         "events",
         "deletions",
-        "warnings",
         "length",
         "ignore_space",
         "field",
         "open_changes",
         "_change",
         "_change_kind",
-        "_hidden_styles",
         "_kinds",
     )
 
@@ -199,7 +197,6 @@ class InlineWalker:
         self.segments: list[Segment] = []
         self.events: list[Event] = []
         self.deletions: list[Deletion] = []
-        self.warnings: list[str] = []
         self.length = 0
         self.ignore_space = True
         self.field: Any = None
