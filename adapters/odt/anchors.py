@@ -1,0 +1,141 @@
+"""Anchors of ODT units: locators into content.xml and the paragraphs they lead to.
+
+A unit's :class:`~adapters.model.Anchor` holds ``part`` (``content.xml``), ``path`` (element
+indexes from ``office:text``, comments and processing instructions not counted) and
+``extra`` (``tag``: the element's prefixed name; ``kind``: ``figure``/``equation`` for units
+whose text is not paragraph text; ``view``: ``rejected`` for a paragraph that exists in the
+rejected view only, whose path leads into the tracked-changes table).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from lxml import etree
+
+from ..errors import AnchorError
+from ..model import Anchor
+from .odfxml import prefixed, qn
+
+__all__ = ["element_path", "relative_path", "block_paragraphs", "resolve_anchor"]
+
+_P = qn("text:p")
+_H = qn("text:h")
+_PARAGRAPHS = (_P, _H)
+_NOTE = qn("text:note")
+_NOTE_BODY = qn("text:note-body")
+_OFFICE_TEXT = qn("office:text")
+_OFFICE_BODY = qn("office:body")
+_TRACKED = qn("text:tracked-changes")
+_TEXT_NS = "{" + qn("text:x")[1:].partition("}")[0] + "}"
+_TABLE_NS = "{" + qn("table:x")[1:].partition("}")[0] + "}"
+#: Containers whose paragraphs belong to the unit text of the block around them.
+_INDEXES = {qn(f"text:{n}") for n in ("table-of-content", "illustration-index", "table-index", "object-index",
+                                      "user-index", "alphabetical-index", "bibliography")}
+
+
+def element_path(indexes: list[int] | tuple[int, ...]) -> str:
+    """The locator of an element: child indexes (elements only) from ``office:text``.
+
+    >>> element_path([3, 0, 2])
+    '/3/0/2'
+    """
+    return "/" + "/".join(str(i) for i in indexes)
+
+
+def relative_path(el: etree._Element, stop: Any) -> tuple[int, ...]:
+    """Element indexes from an ancestor down to ``el``.
+
+    ``stop`` is the ancestor element itself, or a tuple of tags: the walk up ends at the
+    first ancestor with one of them (the enclosing paragraph of an inline object).
+    """
+    steps: list[int] = []
+    node = el
+    parent = node.getparent()
+    while parent is not None and parent is not stop:
+        i = 0
+        for sib in parent:
+            if sib is node:
+                break
+            if isinstance(sib.tag, str):
+                i += 1
+        steps.append(i)
+        if isinstance(stop, tuple) and parent.tag in stop:
+            break
+        node, parent = parent, parent.getparent()
+    if parent is not None and parent is stop:
+        i = 0
+        for sib in parent:
+            if sib is node:
+                break
+            if isinstance(sib.tag, str):
+                i += 1
+        steps.append(i)
+    return tuple(reversed(steps))
+
+
+def _follow(root: etree._Element, path: str) -> etree._Element:
+    el = root
+    if el.tag != _OFFICE_TEXT:
+        body = el.find(_OFFICE_BODY)
+        el = body.find(_OFFICE_TEXT) if body is not None else None
+        if el is None:
+            raise AnchorError("the part has no office:text body")
+    for step in path.strip("/").split("/"):
+        if not step:
+            continue
+        try:
+            i = int(step)
+        except ValueError:
+            raise AnchorError(f"bad locator {path!r}") from None
+        kids = [c for c in el if isinstance(c.tag, str)]
+        if not 0 <= i < len(kids):
+            raise AnchorError(f"locator {path!r} points past the end of {prefixed(el.tag)}")
+        el = kids[i]
+    return el
+
+
+def block_paragraphs(el: etree._Element) -> list[etree._Element]:
+    """The paragraphs of a block in the order its unit text joins them.
+
+    A paragraph is itself; a table gives its cell paragraphs row by row (nested tables in
+    place); a note gives the paragraphs of its body; a text box its paragraphs. Paragraphs
+    inside frames anchored in those paragraphs are not included (they are units of their own).
+    """
+    tag = el.tag
+    if tag in _PARAGRAPHS:
+        return [el]
+    out: list[etree._Element] = []
+    if tag == _NOTE:
+        for child in el:
+            if child.tag == _NOTE_BODY:
+                _collect(child, out)
+        return out
+    _collect(el, out)
+    return out
+
+
+def _collect(el: etree._Element, out: list[etree._Element]) -> None:
+    for child in el:
+        tag = child.tag
+        if tag in _PARAGRAPHS:
+            out.append(child)
+        elif isinstance(tag, str) and (tag.startswith(_TEXT_NS) or tag.startswith(_TABLE_NS)):
+            if tag == _TRACKED or tag in _INDEXES:
+                continue
+            _collect(child, out)
+
+
+def resolve_anchor(root: etree._Element, anchor: Anchor) -> list[etree._Element]:
+    """The paragraph elements of a unit, in the order the unit's text joins them.
+
+    :param root: the parsed part the anchor names (``content.xml``'s root, or its
+        ``office:text``).
+    :raise AnchorError: the locator no longer leads to an element of the recorded tag.
+    """
+    el = _follow(root, anchor.path)
+    tag = anchor.get("tag")
+    if tag is not None and prefixed(el.tag) != tag:
+        raise AnchorError(f"locator {anchor.path!r} leads to {prefixed(el.tag)}, not {tag}")
+    if anchor.get("kind") in ("figure", "equation"):
+        return []
+    return block_paragraphs(el)
