@@ -40,10 +40,18 @@ def read_path(path: str, *, limits: Limits = DEFAULT_LIMITS) -> Document:
     """Read a file from disk (size-checked before it is loaded)."""
     import os
 
-    from .errors import TooLargeError
+    from .errors import FileAccessError, TooLargeError
 
-    size = os.path.getsize(path)
-    if size > limits.max_input_bytes:
-        raise TooLargeError(f"the document is {size} bytes; the limit is {limits.max_input_bytes} bytes")
-    with open(path, "rb") as fh:
-        return read(fh.read(), path=path, limits=limits)
+    try:
+        size = os.path.getsize(path)
+        if size > limits.max_input_bytes:
+            raise TooLargeError(f"the document is {size} bytes; the limit is {limits.max_input_bytes} bytes")
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        raise FileAccessError("no such file") from None
+    except IsADirectoryError:
+        raise FileAccessError("this is a directory, not a file") from None
+    except OSError as exc:
+        raise FileAccessError(f"cannot read the file: {exc.strerror or exc}") from None
+    return read(data, path=path, limits=limits)

@@ -12,6 +12,7 @@ __all__ = [
     "TooLargeError",
     "ZipBombError",
     "AnchorError",
+    "FileAccessError",
 ]
 
 
@@ -102,3 +103,9 @@ class AnchorError(AdapterError):
     """An edit names a unit whose anchor no longer matches the package (it changed since)."""
 
     code = "anchor_mismatch"
+
+
+class FileAccessError(AdapterError):
+    """The path cannot be read: missing, a directory, or not permitted."""
+
+    code = "file_not_readable"
