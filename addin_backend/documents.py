@@ -24,6 +24,7 @@ __all__ = [
     "MEDIA_TYPES",
     "OUTLINE_KINDS",
     "upload",
+    "keep",
     "get_meta",
     "load",
     "original",
@@ -69,6 +70,11 @@ def upload(store: Store, data: bytes, *, filename: str | None = None,
     :raise adapters.errors.AdapterError: the bytes are not a readable .docx/.odt.
     """
     doc = read(data, path=None, limits=limits)
+    return keep(store, data, doc, filename=filename), doc
+
+
+def keep(store: Store, data: bytes, doc: Document, *, filename: str | None = None) -> dict[str, Any]:
+    """Store the bytes as they came and their model under a new id; returns the meta record."""
     meta = {
         "id": secrets.token_hex(12),
         "format": doc.format,
@@ -84,7 +90,7 @@ def upload(store: Store, data: bytes, *, filename: str | None = None,
         "document": dumps(doc.to_json(lossless=True)),
         "meta": dumps(meta),
     })
-    return meta, doc
+    return meta
 
 
 def get_meta(store: Store, doc_id: str) -> dict[str, Any]:

@@ -129,9 +129,13 @@ class LedgerServer:
                 self.__exit__()
                 raise RuntimeError(f"ledger serve did not start:\n{self.log.read_text()[-3000:]}")
             time.sleep(0.1)
-        # Ready as soon as one worker answers; wait until all have booted.
-        while len(self.worker_pids()) < self.workers and time.monotonic() < deadline:
-            time.sleep(0.1)
+        # Ready as soon as one worker answers; wait until every worker has answered once.
+        answered: set[int] = set()
+        while len(answered) < self.workers and time.monotonic() < deadline:
+            answered.add(requests.get(self.url + "/healthz", verify=self.verify, timeout=5).json()["worker"])
+        if len(answered) < self.workers:
+            self.__exit__()
+            raise RuntimeError(f"only workers {answered} of {self.workers} answered")
         return self
 
     def __exit__(self, *exc: object) -> None:
