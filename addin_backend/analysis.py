@@ -1,10 +1,12 @@
 """The upload's background job: the document is read; build its dependency graph and keep it.
 
 The job (id ``<document>-graph``) has the stages ``read`` (done during the upload, so the
-request can answer bad input with a 4xx at once) and then whatever stages
-``addin_backend.graph.build_graph`` reports through its progress callback. The graph is kept
-in the document's scope as node-link JSON (``graph``). While the graph package is not
-installed the job is recorded as done after ``read``, with ``result.graph = null``.
+request can answer bad input with a 4xx at once) and then the stages that
+``addin_backend.graph.build_graph(doc, semantic=..., progress=...)`` reports, each with its
+own fraction (``stage_progress``). When the graph package publishes the order of its stages
+(``STAGES``) the job's overall ``progress`` follows it. The graph is kept in the document's
+scope as node-link JSON (``graph``). While the graph package is not installed the job is
+recorded as done after ``read``, with ``result.graph = null``.
 """
 from __future__ import annotations
 
@@ -17,7 +19,8 @@ from adapters.model import Document
 from .jobs import JobCancelled, JobRunner, Progress
 from .store import Store
 
-__all__ = ["GRAPH_JOB", "READ_SHARE", "graph_builder", "graph_job_id", "start_graph_job", "load_graph"]
+__all__ = ["GRAPH_JOB", "READ_SHARE", "graph_builder", "graph_stages", "graph_job_id", "start_graph_job",
+           "load_graph"]
 
 GRAPH_JOB = "graph"
 #: The share of the job's progress that the (already finished) read stage stands for.
@@ -40,28 +43,42 @@ def graph_builder() -> GraphBuilder | None:
     return build_graph
 
 
+def graph_stages() -> tuple[str, ...]:
+    """The graph package's stages in the order they run (empty when it publishes none)."""
+    from . import graph  # type: ignore[attr-defined]
+
+    return tuple(getattr(graph, "STAGES", ()))
+
+
 def graph_job_id(doc_id: str) -> str:
     """The id of a document's graph job (one per document)."""
     return f"{doc_id}-{GRAPH_JOB}"
 
 
-def start_graph_job(runner: JobRunner, doc_id: str, doc: Document, *,
-                    builder: GraphBuilder | None, semantic: bool) -> dict[str, Any]:
-    """Record the document's graph job and start it; returns the job record as first written."""
+def start_graph_job(runner: JobRunner, doc_id: str, doc: Document, *, builder: GraphBuilder | None,
+                    semantic: bool, stages: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Record the document's graph job and start it; returns the job record as first written.
+
+    ``stages`` is the builder's stage order (:func:`graph_stages`), used for the overall
+    progress; a stage outside it leaves the overall progress where it was.
+    """
     if builder is None:
         return runner.create(doc_id, GRAPH_JOB, "read", name=GRAPH_JOB, status="done", progress=1.0,
                              result={"graph": None, "reason": "the graph package is not installed"})
     record = runner.create(doc_id, GRAPH_JOB, "read", name=GRAPH_JOB, progress=READ_SHARE)
-    runner.start(record, partial(_build, runner.store, doc_id, doc, builder, semantic))
+    runner.start(record, partial(_build, runner.store, doc_id, doc, builder, semantic, stages))
     return record
 
 
 def _build(store: Store, doc_id: str, doc: Document, builder: GraphBuilder, semantic: bool,
-           progress: Progress) -> dict[str, Any]:
+           stages: tuple[str, ...], progress: Progress) -> dict[str, Any]:
     import networkx as nx
 
     def on_progress(stage: str, fraction: float) -> None:
-        progress(stage, READ_SHARE + (1.0 - READ_SHARE) * fraction)
+        overall = progress.record["progress"]
+        if stage in stages:
+            overall = READ_SHARE + (1.0 - READ_SHARE) * (stages.index(stage) + fraction) / len(stages)
+        progress(stage, overall, stage_fraction=fraction)
 
     graph = builder(doc, semantic=semantic, progress=on_progress)
     if not store.put_json(doc_id, "graph", nx.node_link_data(graph, edges="edges"), create=False):

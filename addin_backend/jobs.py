@@ -58,30 +58,38 @@ def scope_of(job_id: str) -> str:
 
 
 class Progress:
-    """The callback a job function receives: ``progress(stage, fraction)``, fraction in [0, 1].
+    """The callback a job function receives: ``progress(stage, fraction, stage_fraction=None)``.
 
-    Writes are throttled; the overall fraction never goes backwards. Raises
-    :class:`JobCancelled` when the job's scope no longer exists.
+    ``fraction`` is the job's overall progress in [0, 1] and never goes backwards;
+    ``stage_fraction`` how far the current stage is, when the work knows it. Writes are
+    throttled. Raises :class:`JobCancelled` when the job's scope no longer exists.
     """
 
     def __init__(self, store: Store, record: dict[str, Any]) -> None:
         self._store = store
         self.record = record
-        self._written = (record["stage"], record["progress"], time.monotonic())
+        self._written = self._state() + (time.monotonic(),)
         self._lock = threading.Lock()
 
-    def __call__(self, stage: str, fraction: float) -> None:
+    def _state(self) -> tuple[str, float, float]:
+        rec = self.record
+        return rec["stage"], rec["progress"], rec.get("stage_progress") or 0.0
+
+    def __call__(self, stage: str, fraction: float, stage_fraction: float | None = None) -> None:
         with self._lock:
             rec = self.record
-            rec["progress"] = max(rec["progress"], min(1.0, max(0.0, float(fraction))))
+            rec["progress"] = max(rec["progress"], _clamp(fraction))
+            rec["stage_progress"] = None if stage_fraction is None else _clamp(stage_fraction)
             if stage != rec["stage"]:
                 rec["stage"] = stage
                 if stage not in rec["stages"]:
                     rec["stages"].append(stage)
-            last_stage, last_progress, last_time = self._written
+            (last_stage, last_progress, last_in_stage, last_time) = self._written
+            _stage, now_progress, now_in_stage = self._state()
             if (
                 stage == last_stage
-                and rec["progress"] - last_progress < _MIN_STEP
+                and now_progress - last_progress < _MIN_STEP
+                and abs(now_in_stage - last_in_stage) < _MIN_STEP
                 and time.monotonic() - last_time < _MIN_INTERVAL
             ):
                 return
@@ -99,7 +107,11 @@ class Progress:
         rec["updated"] = _now()
         if not self._store.put_json(rec["document"], _key(rec["id"]), rec, create=False):
             raise JobCancelled(rec["id"])
-        self._written = (rec["stage"], rec["progress"], time.monotonic())
+        self._written = self._state() + (time.monotonic(),)
+
+
+def _clamp(value: float) -> float:
+    return min(1.0, max(0.0, float(value)))
 
 
 class JobRunner:
@@ -138,6 +150,7 @@ class JobRunner:
             "stage": stage,
             "stages": [stage],
             "progress": progress,
+            "stage_progress": None,
             "error": None,
             "result": result,
             "created": now,

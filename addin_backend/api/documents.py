@@ -43,8 +43,10 @@ def _document_view(meta: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
 def upload() -> tuple[Response, int, dict[str, str]]:
     data, filename = _upload_body()
     meta, doc = documents.upload(store(), data, filename=filename, limits=limits())
-    job = analysis.start_graph_job(runner(), meta["id"], doc, builder=analysis.graph_builder(),
-                                   semantic=current_app.config["GRAPH_SEMANTIC"])
+    builder = analysis.graph_builder()
+    job = analysis.start_graph_job(runner(), meta["id"], doc, builder=builder,
+                                   semantic=current_app.config["GRAPH_SEMANTIC"],
+                                   stages=analysis.graph_stages() if builder else ())
     body = _document_view(meta, job)
     return jsonify(body), 201, {"Location": body["links"]["self"]}
 

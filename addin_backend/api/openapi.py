@@ -53,13 +53,14 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     },
     "Job": {
         "type": "object",
-        "required": ["id", "document", "kind", "status", "stage", "stages", "progress", "error",
-                     "result", "created", "updated", "links"],
+        "required": ["id", "document", "kind", "status", "stage", "stages", "progress", "stage_progress",
+                     "error", "result", "created", "updated", "links"],
         "properties": {
             "id": _STR, "document": _STR, "kind": _STR,
             "status": {"enum": ["queued", "running", "done", "failed"]},
             "stage": _STR, "stages": {"type": "array", "items": _STR},
             "progress": {"type": "number", "minimum": 0, "maximum": 1},
+            "stage_progress": {"type": ["number", "null"], "minimum": 0, "maximum": 1},
             "error": {"oneOf": [_ref("ErrorBody"), {"type": "null"}]},
             "result": _nullable("object"),
             "created": {"type": "string", "format": "date-time"},

@@ -24,16 +24,20 @@ def _doc() -> Document:
 
 
 def contains_graph(doc: Document, *, semantic: bool, progress) -> nx.MultiDiGraph:
-    """A small real builder with the graph module's signature: CONTAINS edges from parents."""
+    """A small real builder with the graph package's signature: CONTAINS edges from parents.
+
+    Like the graph package it reports each stage's own fraction, from 0 to 1.
+    """
     g = nx.MultiDiGraph()
-    progress("units", 0.0)
+    progress("nodes", 0.0)  # a stage outside the published order
     for u in doc.units:
         g.add_node(u.id, kind=u.kind, label=u.label)
-    progress("contains", 0.5)
+    progress("contains", 0.0)
     for u in doc.units:
         if u.parent:
             g.add_edge(u.parent, u.id, key="CONTAINS", type="CONTAINS")
     progress("contains", 1.0)
+    progress("references", 0.5)
     return g
 
 
@@ -61,16 +65,40 @@ def test_without_the_graph_package_the_job_is_done_after_read(store):
 def test_with_a_builder_the_job_runs_its_stages_and_keeps_the_graph(store):
     store.put("d1", {})
     runner = JobRunner(store)
-    job = analysis.start_graph_job(runner, "d1", _doc(), builder=contains_graph, semantic=False)
-    assert (job["stage"], job["progress"]) == ("read", analysis.READ_SHARE)
+    job = analysis.start_graph_job(runner, "d1", _doc(), builder=contains_graph, semantic=False,
+                                   stages=("contains", "references"))
+    assert (job["stage"], job["progress"], job["stage_progress"]) == ("read", analysis.READ_SHARE, None)
     rec = _wait(runner, job["id"])
     runner.shutdown()
-    assert rec["status"] == "done" and rec["stages"] == ["read", "units", "contains"]
+    assert rec["status"] == "done" and rec["stages"] == ["read", "nodes", "contains", "references"]
+    assert (rec["stage"], rec["stage_progress"], rec["progress"]) == ("references", 0.5, 1.0)
     assert rec["result"] == {"graph": {"nodes": 3, "edges": 1, "semantic": False}}
     graph = analysis.load_graph(store, "d1")
     assert isinstance(graph, nx.MultiDiGraph)
     assert list(graph.edges(keys=True, data="type")) == [("sec-1", "p-1", "CONTAINS", "CONTAINS")]
     assert graph.nodes["sec-2"] == {"kind": "section", "label": "Section 2"}
+
+
+def test_overall_progress_follows_the_published_stage_order(store):
+    store.put("d1", {})
+    runner = JobRunner(store)
+    overall = []
+
+    def builder(doc, *, semantic, progress):
+        for stage in ("contains", "references", "depends", "related"):
+            for fraction in (0.0, 0.5, 1.0):
+                progress(stage, fraction)
+                overall.append(runner.get("d1-graph")["progress"])
+        return nx.MultiDiGraph()
+
+    stages = ("contains", "references", "depends", "related")
+    rec = _wait(runner, analysis.start_graph_job(runner, "d1", _doc(), builder=builder, semantic=True,
+                                                 stages=stages)["id"])
+    runner.shutdown()
+    assert rec["status"] == "done"
+    share = 1 - analysis.READ_SHARE
+    expected = [analysis.READ_SHARE + share * (i + f) / 4 for i in range(4) for f in (0.0, 0.5, 1.0)]
+    assert overall == pytest.approx(expected)
 
 
 def test_a_failing_builder_fails_the_job_with_its_code(store):
@@ -81,8 +109,10 @@ def test_a_failing_builder_fails_the_job_with_its_code(store):
         progress("references", 0.3)
         raise UnknownUnitError("a reference points at no unit")
 
-    rec = _wait(runner, analysis.start_graph_job(runner, "d1", _doc(), builder=broken, semantic=True)["id"])
+    rec = _wait(runner, analysis.start_graph_job(runner, "d1", _doc(), builder=broken, semantic=True,
+                                                 stages=("contains", "references"))["id"])
     runner.shutdown()
     assert (rec["status"], rec["stage"], rec["error"]["code"]) == ("failed", "references", "unknown_unit")
-    assert rec["progress"] == pytest.approx(analysis.READ_SHARE + 0.9 * 0.3)
+    assert rec["progress"] == pytest.approx(analysis.READ_SHARE + 0.9 * (1 + 0.3) / 2)
+    assert rec["stage_progress"] == 0.3
     assert analysis.load_graph(store, "d1") is None
