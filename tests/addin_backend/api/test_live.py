@@ -180,3 +180,12 @@ def test_an_upload_on_one_worker_is_followed_on_the_other(live):
     assert job["status"] == "done", job
     assert _get(live, f"/api/v1/documents/{body['id']}/units").json()["total"] == body["units"]
     assert _get(live, f"/api/v1/documents/{body['id']}/file").content == data
+
+
+@needs_reader
+def test_the_load_benchmark_runs_clean(capsys):
+    from benchmarks import load
+
+    assert load.main(["--requests", "16", "--clients", "4", "--duration", "60"]) == 0
+    out = capsys.readouterr().out
+    assert "requests   16 in" in out and "errors     0" in out and '"done": 16' in out
