@@ -9,6 +9,7 @@ worker died) is reported as failed with the code ``job_lost``.
 """
 from __future__ import annotations
 
+import copy
 import logging
 import os
 import secrets
@@ -168,7 +169,8 @@ class JobRunner:
         logged with its traceback (never its message, which may quote the document) and
         reported as ``internal_error``.
         """
-        self._executor().submit(self._run, Progress(self.store, dict(record)), fn)
+        # A deep copy: the job thread must not mutate the record the caller is answering with.
+        self._executor().submit(self._run, Progress(self.store, copy.deepcopy(record)), fn)
 
     def _run(self, progress: Progress, fn: Callable[[Progress], dict[str, Any] | None]) -> None:
         rec = progress.record

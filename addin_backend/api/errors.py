@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import traceback
 
-from flask import Flask, Response, g, jsonify
+from flask import Flask, Response, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from ..errors import ERROR_TABLE, describe
@@ -47,8 +47,27 @@ def _known(exc: Exception) -> Response:
     return error_response(status, error, headers)
 
 
+def _drain_refused_body() -> None:
+    """Read and drop the rest of a refused upload (up to four times the limit, 16 MiB at least).
+
+    A server that answers 413 and closes while the client is still sending makes the client
+    see a broken connection instead of the answer; past the cap, closing is the lesser evil.
+    """
+    stream = request.environ.get("wsgi.input")
+    todo = max(4 * (current_app.config.get("MAX_CONTENT_LENGTH") or 0), 16 << 20)
+    if request.content_length is not None:
+        todo = min(todo, request.content_length)
+    while stream is not None and todo > 0:
+        chunk = stream.read(min(1 << 16, todo))
+        if not chunk:
+            break
+        todo -= len(chunk)
+
+
 def _http(exc: HTTPException) -> Response:
     status = exc.code or 500
+    if status == 413:
+        _drain_refused_body()
     code = HTTP_CODES.get(status) or (exc.name or "error").lower().replace(" ", "_")
     headers = {k: v for k, v in exc.get_headers() if k.lower() != "content-type"}
     return error_response(status, {"code": code, "message": exc.description or exc.name}, headers)

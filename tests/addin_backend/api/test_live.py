@@ -77,7 +77,7 @@ def test_each_bad_upload_is_answered_and_the_workers_stay_healthy(live):
     doc_id = _seed(store)
     cases = dict(BAD_INPUTS, too_large=(413, "too_large"))
     for name, (status, code) in cases.items():
-        body = b"PK\x03\x04" + MARKER.encode() * 80_000 if name == "too_large" else bad_input(name)
+        body = b"PK\x03\x04" + MARKER.encode() * 200_000 if name == "too_large" else bad_input(name)
         r = requests.post(live.url + "/api/v1/documents", data=body, verify=live.verify, timeout=60,
                           headers={**AUTH, "Content-Type": "application/octet-stream"})
         assert (r.status_code, r.json()["error"]["code"]) == (status, code), name
@@ -168,8 +168,8 @@ def test_serve_refuses_half_a_tls_configuration(tmp_path):
 
 @needs_reader
 def test_an_upload_on_one_worker_is_followed_on_the_other(live):
-    data = corpus_file("cross_reference.docx").read_bytes()
-    r = requests.post(live.url + "/api/v1/documents?filename=cross_reference.docx", data=data,
+    data = corpus_file("zen_of_python.docx").read_bytes()
+    r = requests.post(live.url + "/api/v1/documents?filename=zen_of_python.docx", data=data,
                       headers={**AUTH, "Content-Type": "application/octet-stream"}, verify=live.verify, timeout=60)
     assert r.status_code == 201, r.text
     body = r.json()
@@ -178,8 +178,12 @@ def test_an_upload_on_one_worker_is_followed_on_the_other(live):
         assert time.monotonic() < deadline
         time.sleep(0.2)
     assert job["status"] == "done", job
-    assert _get(live, f"/api/v1/documents/{body['id']}/units").json()["total"] == body["units"]
+    units = _get(live, f"/api/v1/documents/{body['id']}/units").json()
+    assert units["total"] == body["units"]
     assert _get(live, f"/api/v1/documents/{body['id']}/file").content == data
+    log = live.log.read_text()
+    texts = [u["text"][:24] for u in units["units"] if len(u["text"]) >= 24]
+    assert texts and not [t for t in texts if t in log]  # no document text in the logs
 
 
 @needs_reader
