@@ -33,8 +33,8 @@ def _stream(jobs: JobRunner, first: dict[str, Any], links: dict[str, str],
             poll: float, limit: float) -> Iterator[str]:
     """Events ``progress`` (on every change), then one of ``done``, ``failed``, ``error``, ``timeout``."""
     rec, last = first, None
-    deadline = sent = time.monotonic()
-    deadline += limit
+    sent = time.monotonic()
+    deadline = sent + limit
     while True:
         if rec != last:
             final = rec["status"] in ("done", "failed")
