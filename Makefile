@@ -14,7 +14,7 @@ export TOKENIZERS_PARALLELISM := false
 APT_PKGS := libreoffice-writer-nogui libreoffice-script-provider-python python3-uno \
             pandoc chromium redis-server fonts-dejavu-core
 
-.PHONY: venv system-deps serve test test-fast bench bench-data bench-read clean
+.PHONY: venv system-deps serve test test-fast bench bench-data bench-read bench-load clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -51,6 +51,10 @@ bench-data: venv
 
 bench-read: venv
 	$(BIN)/python -m benchmarks.read_speed
+
+# Loopback load test: concurrent uploads against 2 gunicorn workers sharing the store.
+bench-load: system-deps venv
+	$(BIN)/python -m benchmarks.load
 
 clean:
 	rm -rf $(VENV) .pytest_cache test-output

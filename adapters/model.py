@@ -121,6 +121,21 @@ class Anchor:
                 return v
         return default
 
+    def to_json(self) -> dict[str, Any]:
+        return {"part": self.part, "path": self.path, "extra": [[k, v] for k, v in self.extra]}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "Anchor":
+        """Inverse of :meth:`to_json`; JSON arrays come back as tuples so the anchor stays hashable."""
+        return cls(d["part"], d["path"], tuple((k, _tuples(v)) for k, v in d.get("extra", ())))
+
+
+def _tuples(value: Any) -> Any:
+    """JSON lists back to the tuples a frozen anchor was built with."""
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
+
 
 @dataclass
 class Field:
@@ -231,8 +246,12 @@ class Unit:
             return self.rejected_text
         return self.text
 
-    def to_json(self) -> dict[str, Any]:
-        """The unit as the ``ledger units --json`` contract spells it (plus a few extras)."""
+    def to_json(self, lossless: bool = False) -> dict[str, Any]:
+        """The unit as the ``ledger units --json`` contract spells it (plus a few extras).
+
+        ``lossless=True`` adds what :meth:`from_json` needs to rebuild the unit exactly (the
+        anchor, bookmark spans); the store uses it, the public contract does not.
+        """
         out: dict[str, Any] = {
             "id": self.id,
             "kind": self.kind,
@@ -252,12 +271,41 @@ class Unit:
         if self.fields:
             out["fields"] = [asdict(f) for f in self.fields]
         if self.bookmarks:
-            out["bookmarks"] = [b.name for b in self.bookmarks]
+            out["bookmarks"] = [asdict(b) if lossless else b.name for b in self.bookmarks]
         if self.comments:
             out["comments"] = list(self.comments)
         if self.meta:
             out["meta"] = self.meta
+        if lossless and self.anchor is not None:
+            out["anchor"] = self.anchor.to_json()
         return out
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "Unit":
+        """A unit from :meth:`to_json` output (exact when it was written with ``lossless=True``).
+
+        >>> u = Unit("p-1", "paragraph", "Hi", 0, anchor=Anchor("word/document.xml", "3"))
+        >>> Unit.from_json(u.to_json(lossless=True)) == u
+        True
+        """
+        return cls(
+            id=d["id"],
+            kind=d["kind"],
+            text=d["text"],
+            order=d["order"],
+            label=d.get("label"),
+            number=d.get("number"),
+            title=d.get("title"),
+            parent=d.get("parent"),
+            style=d.get("style"),
+            level=d.get("level"),
+            anchor=Anchor.from_json(d["anchor"]) if d.get("anchor") else None,
+            fields=[Field(**f) for f in d.get("fields", ())],
+            bookmarks=[Bookmark(b) if isinstance(b, str) else Bookmark(**b) for b in d.get("bookmarks", ())],
+            rejected_text=d.get("rejected_text"),
+            comments=list(d.get("comments", ())),
+            meta=dict(d.get("meta", {})),
+        )
 
 
 @dataclass
@@ -302,11 +350,12 @@ class Document:
             out.extend(u.view(view).split("\n"))
         return out
 
-    def to_json(self) -> dict[str, Any]:
-        return {
+    def to_json(self, lossless: bool = False) -> dict[str, Any]:
+        """The document as JSON; ``lossless=True`` keeps anchors and meta for :meth:`from_json`."""
+        out = {
             "path": self.path,
             "format": self.format,
-            "units": [u.to_json() for u in self.units],
+            "units": [u.to_json(lossless) for u in self.units],
             "revisions": [asdict(r) for r in self.revisions],
             "comments": [asdict(c) for c in self.comments],
             "warnings": list(self.warnings),
@@ -389,3 +438,19 @@ class Edit:
         if extra:
             raise ValueError(f"unknown edit field(s): {', '.join(sorted(extra))}")
         return cls(**data).validate()
+        if lossless:
+            out["meta"] = self.meta
+        return out
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "Document":
+        """A document from :meth:`to_json` output (exact when written with ``lossless=True``)."""
+        return cls(
+            format=d["format"],
+            units=[Unit.from_json(u) for u in d.get("units", ())],
+            revisions=[Revision(**r) for r in d.get("revisions", ())],
+            comments=[Comment(**c) for c in d.get("comments", ())],
+            warnings=list(d.get("warnings", ())),
+            meta=dict(d.get("meta", {})),
+            path=d.get("path"),
+        )

@@ -19,6 +19,10 @@ __all__ = [
     "LedgerError",
     "UnknownUnitError",
     "UnknownDocumentError",
+    "UnknownJobError",
+    "UnauthorizedError",
+    "RateLimitedError",
+    "StoreUnavailableError",
     "EditConflictError",
     "InvalidRequestError",
     "InstructionNotUnderstoodError",
@@ -57,6 +61,30 @@ class UnknownDocumentError(LedgerError):
     code = "unknown_document"
 
 
+class UnknownJobError(LedgerError):
+    """A job id the store does not hold (never started, or its document was deleted or expired)."""
+
+    code = "unknown_job"
+
+
+class UnauthorizedError(LedgerError):
+    """API keys are configured and the request carries none of them."""
+
+    code = "unauthorized"
+
+
+class RateLimitedError(LedgerError):
+    """The key made more requests in the current window than the configured limit."""
+
+    code = "rate_limited"
+
+
+class StoreUnavailableError(LedgerError):
+    """The store (SQLite file or Redis server) cannot be reached."""
+
+    code = "store_unavailable"
+
+
 class EditConflictError(LedgerError):
     """An edit whose 'before' text no longer matches the unit (the document changed)."""
 
@@ -92,6 +120,10 @@ ERROR_TABLE: list[tuple[type[Exception], int, int]] = [
     (AdapterError, 422, 2),
     (UnknownDocumentError, 404, 3),
     (UnknownUnitError, 404, 3),
+    (UnknownJobError, 404, 3),
+    (UnauthorizedError, 401, 3),
+    (RateLimitedError, 429, 3),
+    (StoreUnavailableError, 503, 3),
     (EditConflictError, 409, 3),
     (InstructionNotUnderstoodError, 422, 3),
     (EngineUnavailableError, 503, 3),

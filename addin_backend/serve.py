@@ -1,27 +1,68 @@
-"""``ledger serve``: the production WSGI server (gunicorn) around the app factory."""
+"""``ledger serve``: the production WSGI server (gunicorn) around the app factory.
+
+N worker processes (threaded), each building its own app after the fork; they share the
+store named by ``LEDGER_STORE``. With ``--cert``/``--key`` the server speaks HTTPS only
+(Office add-ins load task panes over HTTPS).
+"""
 from __future__ import annotations
 
 import argparse
+import logging
+import os
+import sys
 
-__all__ = ["serve"]
+__all__ = ["serve", "gunicorn_options"]
+
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s"
+
+
+def gunicorn_options(args: argparse.Namespace) -> dict[str, object]:
+    """Gunicorn settings for the command's arguments.
+
+    :raise ValueError: only one of cert and key, or a file that is not there.
+    """
+    if bool(args.cert) != bool(args.key):
+        raise ValueError("HTTPS needs both --cert and --key")
+    for path in filter(None, (args.cert, args.key)):
+        if not os.path.isfile(path):
+            raise ValueError(f"no such file: {path}")
+    options: dict[str, object] = {
+        "bind": f"[{args.host}]:{args.port}" if ":" in args.host else f"{args.host}:{args.port}",
+        "workers": max(1, args.workers),
+        "threads": max(1, args.threads),
+        "worker_class": "gthread",
+        "timeout": 120,
+        "graceful_timeout": 30,
+        "keepalive": 5,
+        "preload_app": False,  # each worker opens its own store connections and job threads
+    }
+    if args.cert:
+        options.update(certfile=args.cert, keyfile=args.key)
+    return options
 
 
 def serve(args: argparse.Namespace) -> int:
-    """Run gunicorn in this process with ``args.workers`` workers (HTTPS when cert and key given)."""
+    """Run gunicorn in this process until it is stopped; 2 for unusable settings."""
     from gunicorn.app.base import BaseApplication
 
     from .api import create_app
+    from .api.config import load_config
+
+    try:
+        options = gunicorn_options(args)
+        load_config()  # a bad LEDGER_* setting fails here, once, not in every worker
+    except ValueError as exc:
+        sys.stderr.write(f"ledger serve: {exc}\n")
+        return 2
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
 
     class _App(BaseApplication):
         def load_config(self) -> None:
-            self.cfg.set("bind", f"{args.host}:{args.port}")
-            self.cfg.set("workers", max(1, args.workers))
-            self.cfg.set("threads", max(1, args.threads))
-            self.cfg.set("worker_class", "gthread")
-            self.cfg.set("timeout", 120)
-            if args.cert and args.key:
-                self.cfg.set("certfile", args.cert)
-                self.cfg.set("keyfile", args.key)
+            for key, value in options.items():
+                self.cfg.set(key, value)
+            if "control_socket_disable" in self.cfg.settings:  # gunicorn >= 25.1
+                # One socket in $HOME per user would collide between servers on one machine.
+                self.cfg.set("control_socket_disable", True)
 
         def load(self):
             return create_app()

@@ -1,29 +1,46 @@
-"""The Flask application factory: blueprints under /api/v1, health checks, the task pane."""
+"""The Flask application factory: blueprints under /api/v1, health checks, the task pane.
+
+Each area is one small blueprint module (``documents``, ``jobs``, ``meta``, ``taskpane``;
+later ``graph``, ``edits``); views parse the request, call a plain function of the backend
+and return JSON. Errors are answered by the handlers of ``api/errors.py`` only.
+"""
 from __future__ import annotations
 
 import os
 from typing import Any
 
-from flask import Flask, jsonify
+from flask import Flask
 
-__all__ = ["create_app"]
+from ..jobs import JobRunner
+from ..store import open_store
+from . import documents, jobs, meta, taskpane
+from .config import load_config
+from .errors import register_error_handlers
+from .security import init_security
 
-STATIC_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "static")
+__all__ = ["create_app", "BLUEPRINTS"]
+
+BLUEPRINTS = (documents.bp, jobs.bp, meta.bp, meta.health, taskpane.bp)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app; ``test_config`` overrides the defaults and the environment."""
-    app = Flask(__name__, static_folder=STATIC_DIR, static_url_path="/static")
-    app.config.from_mapping(MAX_CONTENT_LENGTH=64 * 1024 * 1024)
-    if test_config:
-        app.config.update(test_config)
+    """Build the app: defaults < ``LEDGER_*`` environment < ``test_config``.
 
-    @app.get("/healthz")
-    def healthz():
-        return jsonify(status="ok")
+    Each gunicorn worker calls this after the fork, so each has its own store connections
+    and its own job threads; what they share lives in the store.
 
-    @app.get("/readyz")
-    def readyz():
-        return jsonify(status="ready")
-
+    :raise ValueError: a setting that cannot be used.
+    """
+    cfg = load_config(test_config)
+    app = Flask(__name__, static_folder=cfg["STATIC_DIR"], static_url_path="/static")
+    app.config.update(cfg)
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the documented field order
+    os.makedirs(cfg["DATA_DIR"], exist_ok=True)
+    store = open_store(cfg["STORE"], cfg["DATA_DIR"], int(cfg["TTL_SECONDS"]))
+    app.extensions["ledger.store"] = store
+    app.extensions["ledger.jobs"] = JobRunner(store, int(cfg["JOB_THREADS"]), float(cfg["JOB_STALE_SECONDS"]))
+    register_error_handlers(app)
+    init_security(app)
+    for blueprint in BLUEPRINTS:
+        app.register_blueprint(blueprint)
     return app

@@ -1,0 +1,100 @@
+"""The service's settings: defaults, then ``LEDGER_*`` environment variables, then test config."""
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, Callable, Mapping
+
+__all__ = ["DEFAULTS", "ENVIRONMENT", "load_config", "parse_rate", "REPO_ROOT"]
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _list(value: str | list[str] | tuple[str, ...]) -> list[str]:
+    items = value.split(",") if isinstance(value, str) else list(value)
+    return [v.strip() for v in items if v and v.strip()]
+
+
+def _bool(value: str | bool) -> bool:
+    if isinstance(value, bool):
+        return value
+    return value.strip().lower() not in ("0", "false", "no", "off", "")
+
+
+DEFAULTS: dict[str, Any] = {
+    "DATA_DIR": os.path.join(REPO_ROOT, "data"),
+    "STORE": "sqlite",
+    "TTL_SECONDS": 24 * 3600,
+    "API_KEYS": [],
+    "CORS_ORIGINS": [],
+    "MAX_UPLOAD_MB": 64,
+    "RATE_LIMIT": "600/minute",
+    "JOB_THREADS": 2,
+    "JOB_STALE_SECONDS": 900,
+    "GRAPH_SEMANTIC": True,
+    "SSE_POLL_SECONDS": 0.25,
+    "SSE_MAX_SECONDS": 600,
+    "STATIC_DIR": os.path.join(REPO_ROOT, "static"),
+    "MANIFEST_PATH": os.path.join(REPO_ROOT, "manifest", "manifest.xml"),
+    "AUDIT_LOG": None,  # DATA_DIR/audit.jsonl
+}
+
+#: Environment variable -> (setting, parser).
+ENVIRONMENT: dict[str, tuple[str, Callable[[Any], Any]]] = {
+    "LEDGER_DATA_DIR": ("DATA_DIR", str),
+    "LEDGER_STORE": ("STORE", str),
+    "LEDGER_TTL_SECONDS": ("TTL_SECONDS", int),
+    "LEDGER_API_KEYS": ("API_KEYS", _list),
+    "LEDGER_CORS_ORIGINS": ("CORS_ORIGINS", _list),
+    "LEDGER_MAX_UPLOAD_MB": ("MAX_UPLOAD_MB", float),
+    "LEDGER_RATE_LIMIT": ("RATE_LIMIT", str),
+    "LEDGER_JOB_THREADS": ("JOB_THREADS", int),
+    "LEDGER_JOB_STALE_SECONDS": ("JOB_STALE_SECONDS", float),
+    "LEDGER_GRAPH_SEMANTIC": ("GRAPH_SEMANTIC", _bool),
+    "LEDGER_STATIC_DIR": ("STATIC_DIR", str),
+    "LEDGER_MANIFEST": ("MANIFEST_PATH", str),
+    "LEDGER_AUDIT_LOG": ("AUDIT_LOG", str),
+}
+
+_UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+_RATE = re.compile(r"^\s*(\d+)\s*/\s*(?:(\d+)\s*s|(second|minute|hour|day))\s*$")
+
+
+def parse_rate(spec: str | None) -> tuple[int, int] | None:
+    """``"120/minute"`` or ``"5/10s"`` -> (requests, window seconds); ``None`` when off.
+
+    >>> parse_rate("120/minute"), parse_rate("5/10s"), parse_rate("off")
+    ((120, 60), (5, 10), None)
+    """
+    if spec is None or str(spec).strip().lower() in ("", "0", "off", "none"):
+        return None
+    m = _RATE.match(str(spec))
+    if not m or int(m.group(1)) <= 0 or (m.group(2) and int(m.group(2)) <= 0):
+        raise ValueError(f"LEDGER_RATE_LIMIT must look like '120/minute' or '5/10s', not {spec!r}")
+    return int(m.group(1)), int(m.group(2)) if m.group(2) else _UNITS[m.group(3)]
+
+
+def load_config(test_config: Mapping[str, Any] | None = None,
+                environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Defaults < environment < ``test_config``, with derived settings filled in.
+
+    :raise ValueError: a setting that cannot be used (caught at start-up, not per request).
+    """
+    environ = os.environ if environ is None else environ
+    cfg = dict(DEFAULTS)
+    for var, (key, parse) in ENVIRONMENT.items():
+        if var in environ:
+            try:
+                cfg[key] = parse(environ[var])
+            except ValueError:
+                raise ValueError(f"{var}={environ[var]!r} is not a valid value") from None
+    cfg.update(test_config or {})
+    cfg["API_KEYS"] = _list(cfg["API_KEYS"])
+    cfg["CORS_ORIGINS"] = _list(cfg["CORS_ORIGINS"])
+    cfg["GRAPH_SEMANTIC"] = _bool(cfg["GRAPH_SEMANTIC"])
+    cfg["RATE"] = parse_rate(cfg["RATE_LIMIT"])
+    if float(cfg["MAX_UPLOAD_MB"]) <= 0 or int(cfg["TTL_SECONDS"]) <= 0:
+        raise ValueError("LEDGER_MAX_UPLOAD_MB and LEDGER_TTL_SECONDS must be positive")
+    cfg["MAX_CONTENT_LENGTH"] = int(float(cfg["MAX_UPLOAD_MB"]) * 1024 * 1024)
+    cfg["AUDIT_LOG"] = cfg["AUDIT_LOG"] or os.path.join(cfg["DATA_DIR"], "audit.jsonl")
+    return cfg

@@ -1,0 +1,97 @@
+"""Blueprint ``documents``: upload, status, delete, and the read-only views of a document."""
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, send_file, url_for
+
+from adapters.model import UNIT_KINDS, VIEWS
+
+from .. import analysis, documents
+from ..errors import InvalidRequestError
+from .context import choice_arg, int_arg, limits, runner, store
+from .jobs import job_view
+
+__all__ = ["bp"]
+
+bp = Blueprint("documents", __name__, url_prefix="/api/v1/documents")
+
+
+def _upload_body() -> tuple[bytes, str | None]:
+    """The uploaded bytes and file name: a multipart ``file`` part, or the raw body.
+
+    :raise InvalidRequestError: a multipart request without a ``file`` part.
+    """
+    if request.mimetype == "multipart/form-data":
+        part = request.files.get("file")
+        if part is None:
+            raise InvalidRequestError("a multipart upload needs a part named 'file'")
+        return part.read(), part.filename
+    return request.get_data(cache=False), request.args.get("filename")
+
+
+def _document_view(meta: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
+    expires = store().expires_in(meta["id"])
+    return {**meta, "expires_in": None if expires is None else int(expires), "job": job_view(job),
+            "links": {"self": url_for("documents.status", document_id=meta["id"]),
+                      "units": url_for("documents.units", document_id=meta["id"]),
+                      "outline": url_for("documents.outline", document_id=meta["id"])}}
+
+
+@bp.post("")
+def upload() -> tuple[Response, int, dict[str, str]]:
+    data, filename = _upload_body()
+    meta, doc = documents.upload(store(), data, filename=filename, limits=limits())
+    builder = analysis.graph_builder()
+    job = analysis.start_graph_job(runner(), meta["id"], doc, builder=builder,
+                                   semantic=current_app.config["GRAPH_SEMANTIC"],
+                                   stages=analysis.graph_stages() if builder else ())
+    body = _document_view(meta, job)
+    return jsonify(body), 201, {"Location": body["links"]["self"]}
+
+
+@bp.get("/<document_id>")
+def status(document_id: str) -> Response:
+    meta = documents.get_meta(store(), document_id)
+    return jsonify(_document_view(meta, runner().get(analysis.graph_job_id(document_id))))
+
+
+@bp.delete("/<document_id>")
+def delete(document_id: str) -> tuple[str, int]:
+    documents.delete(store(), document_id)
+    return "", 204
+
+
+@bp.get("/<document_id>/units")
+def units(document_id: str) -> Response:
+    kind = choice_arg("kind", UNIT_KINDS, None)
+    offset, limit = int_arg("offset", 0), int_arg("limit", None, minimum=1)
+    doc = documents.load(store(), document_id)
+    return jsonify(document=document_id, **documents.list_units(doc, kind=kind, offset=offset, limit=limit))
+
+
+@bp.get("/<document_id>/units/<unit_id>")
+def unit(document_id: str, unit_id: str) -> Response:
+    return jsonify(documents.get_unit(documents.load(store(), document_id), unit_id))
+
+
+@bp.get("/<document_id>/outline")
+def outline(document_id: str) -> Response:
+    doc = documents.load(store(), document_id)
+    return jsonify(document=document_id, outline=documents.outline(doc))
+
+
+@bp.get("/<document_id>/text")
+def text(document_id: str) -> Response:
+    view = choice_arg("view", VIEWS, "accepted")
+    doc = documents.load(store(), document_id)
+    return jsonify(document=document_id, view=view, lines=doc.lines(view))
+
+
+@bp.get("/<document_id>/file")
+def file(document_id: str) -> Response:
+    data, meta = documents.original(store(), document_id)
+    name = meta["filename"] or f"{document_id}.{meta['format']}"
+    return send_file(io.BytesIO(data), mimetype=documents.MEDIA_TYPES[meta["format"]],
+                     as_attachment=True, download_name=name)

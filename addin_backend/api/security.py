@@ -1,0 +1,106 @@
+"""API keys, per-key rate limits counted in the store, CORS, request ids and the access log.
+
+Every route under ``/api/`` needs ``Authorization: Bearer KEY`` when ``LEDGER_API_KEYS`` is
+set (CORS preflights excepted: browsers send them without credentials). The rate limit is a
+fixed window per key (per client address without keys), counted in the store so that it
+holds across worker processes and machines. The access log names the route, the status, the
+time taken and the key's fingerprint; never a body, a query string or a key.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import re
+import time
+import uuid
+
+from flask import Flask, Response, current_app, g, request
+from flask_cors import CORS
+
+from ..errors import RateLimitedError, UnauthorizedError
+from .context import store
+
+__all__ = ["init_security", "fingerprint", "API_PREFIX"]
+
+API_PREFIX = "/api/"
+log = logging.getLogger("ledger.http")
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+
+
+def fingerprint(secret: str) -> str:
+    """A short, stable, non-reversible name for a key, for logs, counters and the audit log.
+
+    >>> fingerprint("k1")
+    'key:6ab9f1eb8f7d'
+    """
+    return "key:" + hashlib.sha256(secret.encode("utf-8")).hexdigest()[:12]
+
+
+def _authenticate(keys: list[str]) -> str:
+    """The client's identity; raises :class:`UnauthorizedError` when keys are set and none matches."""
+    if not keys:
+        return "anonymous"
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    token = token.strip()
+    if scheme.lower() == "bearer" and token:
+        for key in keys:
+            if hmac.compare_digest(token.encode("utf-8"), key.encode("utf-8")):
+                return fingerprint(key)
+    raise UnauthorizedError("send a valid API key as 'Authorization: Bearer KEY'")
+
+
+def _check_rate(client: str, limit: int, window: int) -> None:
+    who = client if client != "anonymous" else f"ip:{request.remote_addr}"
+    slot = int(time.time() // window)
+    count = store().incr(f"rate:{who}:{window}:{slot}", window)
+    g.rate = (limit, max(0, limit - count), (slot + 1) * window - int(time.time()))
+    if count > limit:
+        raise RateLimitedError(f"more than {limit} requests in {window} s; retry later",
+                               retry_after=g.rate[2])
+
+
+def _before() -> None:
+    rid = request.headers.get("X-Request-Id", "")
+    g.request_id = rid if _REQUEST_ID.match(rid) else uuid.uuid4().hex[:16]
+    g.started = time.perf_counter()
+    g.client = "-"
+    if not request.path.startswith(API_PREFIX) or request.method == "OPTIONS":
+        return
+    cfg = current_app.config
+    g.client = _authenticate(cfg["API_KEYS"])
+    if cfg["RATE"]:
+        _check_rate(g.client, *cfg["RATE"])
+
+
+def _after(response: Response) -> Response:
+    response.headers["X-Request-Id"] = g.get("request_id", "")
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    if request.path.startswith(API_PREFIX):
+        response.headers.setdefault("Cache-Control", "no-store")
+    if g.get("rate"):
+        limit, remaining, reset = g.rate
+        response.headers["X-RateLimit-Limit"] = str(limit)
+        response.headers["X-RateLimit-Remaining"] = str(remaining)
+        response.headers["X-RateLimit-Reset"] = str(reset)
+    elapsed = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
+    rule = request.url_rule.rule if request.url_rule else request.path
+    log.info("%s %s %s %.1fms client=%s rid=%s%s", request.method, rule, response.status_code,
+             elapsed, g.get("client", "-"), g.get("request_id", "-"),
+             f" error={g.error_code}" if g.get("error_code") else "")
+    return response
+
+
+def init_security(app: Flask) -> None:
+    """Install the key and rate checks, the response headers, the access log and CORS."""
+    app.before_request(_before)
+    app.after_request(_after)
+    origins = app.config["CORS_ORIGINS"]
+    if origins:
+        # Clients authenticate with a bearer header, never cookies: credentials stay off, so
+        # even an allow-list of "*" never pairs a wildcard with credentials.
+        CORS(app, resources={r"/api/*": {"origins": origins}}, supports_credentials=False,
+             send_wildcard="*" in origins,
+             allow_headers=["Authorization", "Content-Type", "X-Request-Id"],
+             expose_headers=["Content-Disposition", "Location", "Retry-After", "X-Request-Id"],
+             max_age=600)

@@ -1,0 +1,221 @@
+"""Background jobs with named stages and a progress fraction, answerable from any worker.
+
+Each worker process runs its jobs on its own small thread pool, but a job's state (status,
+stage, progress, error, result) lives in the store, in the scope of the document it works
+on. Any worker can therefore answer a poll, and deleting the document deletes its jobs: the
+next progress report of a job whose scope is gone raises :class:`JobCancelled` inside the job,
+which stops it quietly. A job whose record has not moved for ``stale_after`` seconds (its
+worker died) is reported as failed with the code ``job_lost``.
+"""
+from __future__ import annotations
+
+import copy
+import logging
+import os
+import secrets
+import threading
+import time
+import traceback
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timezone
+from typing import Any, Callable
+
+from .errors import UnknownJobError, describe
+from .store import Store
+
+__all__ = ["JobRunner", "JobCancelled", "Progress", "STATUSES", "scope_of"]
+
+log = logging.getLogger("ledger.jobs")
+
+STATUSES = ("queued", "running", "done", "failed")
+_FINAL = ("done", "failed")
+#: Progress is written when it moved this much, or the stage changed, or this long passed.
+_MIN_STEP = 0.01
+_MIN_INTERVAL = 1.0
+
+
+class JobCancelled(Exception):
+    """The job's document was deleted or expired while the job ran."""
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _key(job_id: str) -> str:
+    return f"job:{job_id}"
+
+
+def scope_of(job_id: str) -> str:
+    """The scope (document id) a job id belongs to: job ids are ``<scope>-<random>``.
+
+    >>> scope_of("3f2a9c-0b1c2d3e")
+    '3f2a9c'
+    """
+    scope, sep, tail = job_id.rpartition("-")
+    if not sep or not scope or not tail:
+        raise UnknownJobError(f"no job {job_id!r}")
+    return scope
+
+
+class Progress:
+    """The callback a job function receives: ``progress(stage, fraction, stage_fraction=None)``.
+
+    ``fraction`` is the job's overall progress in [0, 1] and never goes backwards;
+    ``stage_fraction`` how far the current stage is, when the work knows it. Writes are
+    throttled. Raises :class:`JobCancelled` when the job's scope no longer exists.
+    """
+
+    def __init__(self, store: Store, record: dict[str, Any]) -> None:
+        self._store = store
+        self.record = record
+        self._written = self._state() + (time.monotonic(),)
+        self._lock = threading.Lock()
+
+    def _state(self) -> tuple[str, float, float]:
+        rec = self.record
+        return rec["stage"], rec["progress"], rec.get("stage_progress") or 0.0
+
+    def __call__(self, stage: str, fraction: float, stage_fraction: float | None = None) -> None:
+        with self._lock:
+            rec = self.record
+            rec["progress"] = max(rec["progress"], _clamp(fraction))
+            rec["stage_progress"] = None if stage_fraction is None else _clamp(stage_fraction)
+            if stage != rec["stage"]:
+                rec["stage"] = stage
+                if stage not in rec["stages"]:
+                    rec["stages"].append(stage)
+            (last_stage, last_progress, last_in_stage, last_time) = self._written
+            _stage, now_progress, now_in_stage = self._state()
+            if (
+                stage == last_stage
+                and now_progress - last_progress < _MIN_STEP
+                and abs(now_in_stage - last_in_stage) < _MIN_STEP
+                and time.monotonic() - last_time < _MIN_INTERVAL
+            ):
+                return
+            self._write()
+
+    def finish(self, status: str, **fields: Any) -> None:
+        with self._lock:
+            self.record.update(status=status, **fields)
+            if status == "done":
+                self.record["progress"] = 1.0
+            self._write()
+
+    def _write(self) -> None:
+        rec = self.record
+        rec["updated"] = _now()
+        if not self._store.put_json(rec["document"], _key(rec["id"]), rec, create=False):
+            raise JobCancelled(rec["id"])
+        self._written = self._state() + (time.monotonic(),)
+
+
+def _clamp(value: float) -> float:
+    return min(1.0, max(0.0, float(value)))
+
+
+class JobRunner:
+    """Starts jobs on a per-process thread pool and reads job records back from the store."""
+
+    def __init__(self, store: Store, threads: int = 2, stale_after: float = 900.0) -> None:
+        self.store = store
+        self.threads = max(1, threads)
+        self.stale_after = stale_after
+        self._pool: ThreadPoolExecutor | None = None
+        self._pid = 0
+        self._lock = threading.Lock()
+
+    def _executor(self) -> ThreadPoolExecutor:
+        # A pool made before a fork has no threads in the child: make one per process.
+        with self._lock:
+            if self._pool is None or self._pid != os.getpid():
+                self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="ledger-job")
+                self._pid = os.getpid()
+            return self._pool
+
+    def create(self, scope: str, kind: str, stage: str, *, name: str | None = None,
+               status: str = "queued", progress: float = 0.0,
+               result: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Write a new job record in ``scope`` and return it (the scope must exist).
+
+        The id is ``<scope>-<name>``: a fixed ``name`` (``graph``) makes a document's one job
+        of that kind findable without another lookup; without a name the id is random.
+        """
+        now = _now()
+        rec: dict[str, Any] = {
+            "id": f"{scope}-{name or secrets.token_hex(4)}",
+            "document": scope,
+            "kind": kind,
+            "status": status,
+            "stage": stage,
+            "stages": [stage],
+            "progress": progress,
+            "stage_progress": None,
+            "error": None,
+            "result": result,
+            "created": now,
+            "updated": now,
+        }
+        if not self.store.put_json(scope, _key(rec["id"]), rec, create=False):
+            raise UnknownJobError(f"no scope {scope!r} to hold the job")
+        return rec
+
+    def start(self, record: dict[str, Any], fn: Callable[[Progress], dict[str, Any] | None]) -> None:
+        """Run ``fn(progress)`` in the background for a record made by :meth:`create`.
+
+        ``fn`` returns the job's result (a small JSON object) or raises; a known error
+        (``addin_backend.errors.describe``) becomes the job's ``error``, anything else is
+        logged with its traceback (never its message, which may quote the document) and
+        reported as ``internal_error``.
+        """
+        # A deep copy: the job thread must not mutate the record the caller is answering with.
+        self._executor().submit(self._run, Progress(self.store, copy.deepcopy(record)), fn)
+
+    def _run(self, progress: Progress, fn: Callable[[Progress], dict[str, Any] | None]) -> None:
+        rec = progress.record
+        started = time.monotonic()
+        try:
+            progress.finish("running")
+            result = fn(progress)
+            progress.finish("done", result=result)
+        except JobCancelled:
+            log.info("job %s cancelled: its document is gone", rec["id"])
+            return
+        except Exception as exc:  # the job thread is the last place to catch it
+            known = describe(exc)
+            if known is None:
+                log.error("job %s failed: %s\n%s", rec["id"], type(exc).__name__,
+                          "".join(traceback.format_tb(exc.__traceback__)))
+                error: dict[str, Any] = {"code": "internal_error", "message": "the job failed unexpectedly"}
+            else:
+                error = known[0]
+                log.info("job %s failed: %s", rec["id"], error["code"])
+            try:
+                progress.finish("failed", error=error)
+            except JobCancelled:
+                pass
+            return
+        log.info("job %s (%s) done in %.2fs", rec["id"], rec["kind"], time.monotonic() - started)
+
+    def get(self, job_id: str) -> dict[str, Any]:
+        """The job's record as any worker sees it.
+
+        :raise UnknownJobError: no such job (or its document was deleted or expired).
+        """
+        rec = self.store.get_json(scope_of(job_id), _key(job_id))
+        if rec is None:
+            raise UnknownJobError(f"no job {job_id!r}")
+        if rec["status"] not in _FINAL:
+            age = time.time() - datetime.fromisoformat(rec["updated"]).timestamp()
+            if age > self.stale_after:
+                rec["status"] = "failed"
+                rec["error"] = {"code": "job_lost",
+                                "message": f"the job made no progress for {int(age)} s; its worker stopped"}
+        return rec
+
+    def shutdown(self, wait: bool = True) -> None:
+        with self._lock:
+            if self._pool is not None and self._pid == os.getpid():
+                self._pool.shutdown(wait=wait, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,155 @@
+"""The embedded store: one SQLite file in the data folder, shared by threads and worker processes.
+
+WAL journaling lets readers run beside the one writer; every write is a short ``BEGIN
+IMMEDIATE`` transaction, and ``busy_timeout`` makes other processes wait for it instead of
+failing. Each thread of each process opens its own connection (SQLite connections must not
+cross a ``fork`` or be shared between threads).
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from typing import Iterator, Mapping
+
+from ..errors import StoreUnavailableError
+from .base import DEFAULT_TTL, Store
+
+__all__ = ["SqliteStore"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS scopes (scope TEXT PRIMARY KEY, expires REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS scopes_expires ON scopes (expires);
+CREATE TABLE IF NOT EXISTS entries (
+    scope TEXT NOT NULL REFERENCES scopes (scope) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    value BLOB NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS entries_key ON entries (scope, name);
+CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL, expires REAL NOT NULL);
+"""
+
+#: Expired rows are swept at most this often per process (reads ignore them meanwhile).
+_SWEEP_SECONDS = 60.0
+
+
+class SqliteStore(Store):
+    """:class:`Store` in one SQLite database file."""
+
+    kind = "sqlite"
+
+    def __init__(self, path: str, ttl: int = DEFAULT_TTL, busy_timeout: float = 30.0) -> None:
+        super().__init__(ttl)
+        self.path = path
+        self._busy_timeout = busy_timeout
+        self._local = threading.local()
+        self._last_sweep = 0.0
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with self._tx() as db:
+            for statement in filter(str.strip, _SCHEMA.split(";")):
+                db.execute(statement)
+
+    def _connection(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None or self._local.pid != os.getpid():
+            conn = sqlite3.connect(self.path, timeout=self._busy_timeout, isolation_level=None)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            self._local.conn, self._local.pid = conn, os.getpid()
+        return conn
+
+    @contextmanager
+    def _tx(self, write: bool = True) -> Iterator[sqlite3.Connection]:
+        """A connection inside one transaction (``IMMEDIATE`` for writes); errors become 503s."""
+        try:
+            db = self._connection()
+            db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise StoreUnavailableError(f"the SQLite store failed: {exc}") from None
+
+    def put(self, scope: str, items: Mapping[str, bytes], *, create: bool = True) -> bool:
+        now = time.time()
+        with self._tx() as db:
+            db.execute("DELETE FROM scopes WHERE scope = ? AND expires <= ?", (scope, now))
+            if create:
+                db.execute(
+                    "INSERT INTO scopes (scope, expires) VALUES (?, ?) "
+                    "ON CONFLICT (scope) DO UPDATE SET expires = excluded.expires",
+                    (scope, now + self.ttl),
+                )
+            elif not db.execute(
+                "UPDATE scopes SET expires = ? WHERE scope = ?", (now + self.ttl, scope)
+            ).rowcount:
+                return False
+            db.executemany(
+                "INSERT INTO entries (scope, name, value) VALUES (?, ?, ?) "
+                "ON CONFLICT (scope, name) DO UPDATE SET value = excluded.value",
+                [(scope, name, sqlite3.Binary(value)) for name, value in items.items()],
+            )
+            self._sweep(db, now)
+        return True
+
+    def get(self, scope: str, name: str) -> bytes | None:
+        with self._tx(write=False) as db:
+            row = db.execute(
+                "SELECT e.value FROM entries e JOIN scopes s ON s.scope = e.scope "
+                "WHERE e.scope = ? AND e.name = ? AND s.expires > ?",
+                (scope, name, time.time()),
+            ).fetchone()
+        return None if row is None else bytes(row[0])
+
+    def delete(self, scope: str) -> bool:
+        with self._tx() as db:
+            live = db.execute(
+                "SELECT 1 FROM scopes WHERE scope = ? AND expires > ?", (scope, time.time())
+            ).fetchone()
+            db.execute("DELETE FROM scopes WHERE scope = ?", (scope,))
+        return live is not None
+
+    def expires_in(self, scope: str) -> float | None:
+        now = time.time()
+        with self._tx(write=False) as db:
+            row = db.execute(
+                "SELECT expires FROM scopes WHERE scope = ? AND expires > ?", (scope, now)
+            ).fetchone()
+        return None if row is None else row[0] - now
+
+    def incr(self, key: str, window: int) -> int:
+        now = time.time()
+        with self._tx() as db:
+            (value,) = db.execute(
+                "INSERT INTO counters (key, value, expires) VALUES (:key, 1, :exp) "
+                "ON CONFLICT (key) DO UPDATE SET "
+                "value = CASE WHEN expires <= :now THEN 1 ELSE value + 1 END, "
+                "expires = CASE WHEN expires <= :now THEN :exp ELSE expires END "
+                "RETURNING value",
+                {"key": key, "exp": now + window, "now": now},
+            ).fetchone()
+        return int(value)
+
+    def ping(self) -> None:
+        with self._tx(write=False) as db:
+            db.execute("SELECT count(*) FROM scopes WHERE expires < 0").fetchone()
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None and self._local.pid == os.getpid():
+            conn.close()
+        self._local = threading.local()
+
+    def _sweep(self, db: sqlite3.Connection, now: float) -> None:
+        """Drop expired scopes (their entries cascade) and counters, at most once a minute."""
+        if now - self._last_sweep < _SWEEP_SECONDS:
+            return
+        self._last_sweep = now
+        db.execute("DELETE FROM scopes WHERE expires <= ?", (now,))
+        db.execute("DELETE FROM counters WHERE expires <= ?", (now,))

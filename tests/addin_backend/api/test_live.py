@@ -1,0 +1,195 @@
+"""`ledger serve` for real: gunicorn with 2 workers on loopback, HTTPS, SQLite or Redis shared.
+
+The test process opens the same store as the server, as a third worker would: what it writes
+the server must serve, and what the server deletes it must no longer see.
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from adapters.model import Document
+from addin_backend import analysis, documents
+from addin_backend.jobs import JobRunner, Progress
+from addin_backend.store import open_store
+from tests.addin_backend.api.bad_inputs import BAD_INPUTS, MARKER, bad_input
+from tests.addin_backend.api.conftest import sample_document
+from tests.addin_backend.conftest import needs_reader
+from tests.conftest import corpus_file
+from tests.servers import ROOT, LedgerServer, self_signed_cert
+
+pytestmark = pytest.mark.slow
+
+KEY = "live-test-key"
+AUTH = {"Authorization": f"Bearer {KEY}"}
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    """HTTPS, two workers, SQLite, API key, 1 MB upload limit."""
+    folder = tmp_path_factory.mktemp("live")
+    cert, key = self_signed_cert(folder / "tls")
+    env = {"LEDGER_API_KEYS": KEY, "LEDGER_MAX_UPLOAD_MB": "1", "LEDGER_RATE_LIMIT": "100000/minute"}
+    with LedgerServer(folder, workers=2, env=env, cert=cert, key=key) as server:
+        yield server
+
+
+def _get(server: LedgerServer, path: str, **kw) -> requests.Response:
+    """A request on a fresh connection, so the kernel may hand it to either worker."""
+    return requests.get(server.url + path, headers=AUTH, verify=server.verify, timeout=30, **kw)
+
+
+def _seed(store, doc: Document | None = None) -> str:
+    doc = doc or sample_document()
+    meta = documents.keep(store, b"PK\x03\x04 seeded", doc, filename="seeded.docx")
+    analysis.start_graph_job(JobRunner(store), meta["id"], doc, builder=None, semantic=False)
+    return meta["id"]
+
+
+def _served_by(server: LedgerServer, route: str) -> set[int]:
+    pattern = re.compile(rf"\[(\d+)\] GET {re.escape(route)} ")
+    return {int(m.group(1)) for m in pattern.finditer(server.log.read_text())}
+
+
+def test_https_with_two_workers_that_both_answer(live):
+    assert live.url.startswith("https://") and len(live.worker_pids()) == 2
+    seen = set()
+    for _ in range(100):
+        seen.add(_get(live, "/healthz").json()["worker"])
+        if seen == live.worker_pids():
+            break
+    assert seen == live.worker_pids()
+    with pytest.raises(requests.exceptions.SSLError):
+        requests.get(live.url + "/healthz", timeout=5)  # the self-signed cert is not trusted by default
+    with pytest.raises(requests.ConnectionError):
+        requests.get(live.url.replace("https", "http") + "/healthz", timeout=5)
+
+
+def test_each_bad_upload_is_answered_and_the_workers_stay_healthy(live):
+    workers = live.worker_pids()
+    store = open_store(None, str(live.folder / "data"))
+    doc_id = _seed(store)
+    cases = dict(BAD_INPUTS, too_large=(413, "too_large"))
+    for name, (status, code) in cases.items():
+        body = b"PK\x03\x04" + MARKER.encode() * 200_000 if name == "too_large" else bad_input(name)
+        r = requests.post(live.url + "/api/v1/documents", data=body, verify=live.verify, timeout=60,
+                          headers={**AUTH, "Content-Type": "application/octet-stream"})
+        assert (r.status_code, r.json()["error"]["code"]) == (status, code), name
+        assert _get(live, "/readyz").status_code == 200, name
+        assert _get(live, f"/api/v1/documents/{doc_id}").json()["units"] == 5, name
+    assert live.worker_pids() == workers  # no worker died or was replaced
+    log = live.log.read_text()
+    assert "POST /api/v1/documents 422" in log and "error=unsafe_xml" in log
+    assert MARKER not in log and "Traceback" not in log
+
+
+def test_documents_and_jobs_are_shared_through_the_store(live):
+    store = open_store(None, str(live.folder / "data"))
+    doc_id = _seed(store)
+    job = JobRunner(store).create(doc_id, "graph", "read", name="rebuild", progress=0.1)
+    progress = Progress(store, dict(job))  # this process plays the worker that runs the job
+    progress.finish("running")
+    for stage, fraction in (("contains", 0.4), ("references", 0.8)):
+        progress(stage, fraction)
+        polled = {(r["stage"], r["progress"], r["status"]) for r in
+                  (_get(live, f"/api/v1/jobs/{job['id']}").json() for _ in range(6))}
+        assert polled == {(stage, fraction, "running")}
+    units = _get(live, f"/api/v1/documents/{doc_id}/units?kind=section").json()
+    assert [u["label"] for u in units["units"]] == ["Section 1", "Section 2"]
+    assert len(_served_by(live, "/api/v1/jobs/<job_id>")) == 2
+    deleted = requests.delete(f"{live.url}/api/v1/documents/{doc_id}", headers=AUTH, verify=live.verify, timeout=10)
+    assert deleted.status_code == 204
+    assert store.get(doc_id, "meta") is None and store.get(doc_id, f"job:{job['id']}") is None
+
+
+def test_job_events_stream_over_https(live):
+    store = open_store(None, str(live.folder / "data"))
+    doc_id = _seed(store)
+    with _get(live, f"/api/v1/jobs/{doc_id}-graph/events", stream=True) as r:
+        assert r.headers["Content-Type"].startswith("text/event-stream")
+        text = r.text
+    assert text.startswith("event: done\ndata: ") and f'"id": "{doc_id}-graph"' in text
+
+
+@pytest.mark.parametrize("store_kind", ["sqlite", "redis"])
+def test_the_rate_limit_holds_across_workers(tmp_path, store_kind, request):
+    env = {"LEDGER_API_KEYS": KEY, "LEDGER_RATE_LIMIT": "10/minute"}
+    if store_kind == "redis":
+        env["LEDGER_STORE"] = request.getfixturevalue("redis_url")
+    with LedgerServer(tmp_path, workers=2, env=env) as server:
+        assert requests.get(server.url + "/readyz", timeout=5).json()["store"] == store_kind
+        codes = [_get(server, "/api/v1/version").status_code for _ in range(30)]
+        assert codes.count(200) == 10 and codes.count(429) == 20
+        assert len(_served_by(server, "/api/v1/version")) == 2  # both workers counted into one limit
+
+
+def test_a_redis_store_serves_what_another_process_wrote(tmp_path, redis_url):
+    with LedgerServer(tmp_path, workers=2, env={"LEDGER_STORE": redis_url, "LEDGER_API_KEYS": KEY}) as server:
+        store = open_store(redis_url, str(tmp_path))
+        doc_id = _seed(store)
+        for _ in range(4):
+            assert _get(server, f"/api/v1/documents/{doc_id}/outline").json()["outline"][1]["label"] == "Section 1"
+        assert requests.delete(f"{server.url}/api/v1/documents/{doc_id}", headers=AUTH, timeout=5).status_code == 204
+        assert store.get(doc_id, "document") is None
+
+
+def test_schemathesis_finds_the_live_server_conforms_to_its_openapi_document(live, tmp_path):
+    store = open_store(None, str(live.folder / "data"))
+    doc_id, victim = _seed(store), _seed(store)
+    config = tmp_path / "schemathesis.toml"
+    config.write_text(
+        "[checks]\nenabled = true\n\n"  # every check: status codes, schemas, auth, use after free...
+        # ...except that a schema cannot say "a valid .docx": random bytes that fit it are rightly refused.
+        '[[operations]]\ninclude-operation-id = "uploadDocument"\n'
+        "checks.positive_data_acceptance.enabled = false\n\n"
+        f'[[operations]]\ninclude-operation-id = "deleteDocument"\nparameters = {{ "path.document_id" = "{victim}" }}\n\n'
+        f'[parameters]\n"path.document_id" = "{doc_id}"\n"path.job_id" = "{doc_id}-graph"\n"path.unit_id" = "p-1"\n')
+    run = subprocess.run(
+        [sys.executable, "-m", "schemathesis.cli", "--config-file", str(config), "run",
+         f"{live.url}/api/v1/openapi.json", "-H", f"Authorization: Bearer {KEY}", "--tls-verify", str(live.cert),
+         "--max-examples", "15", "--seed", "20261130", "--no-shrink", "--request-timeout", "30", "--workers", "2"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
+    assert "13 selected / 13 total" in run.stdout and " passed, " in run.stdout
+    assert store.get(victim, "meta") is None  # the DELETE reached a real document
+
+
+def test_serve_refuses_half_a_tls_configuration(tmp_path):
+    run = subprocess.run([sys.executable, "-m", "addin_backend.cli", "serve", "--cert", str(tmp_path / "c.pem")],
+                         capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert run.returncode == 2 and "both --cert and --key" in run.stderr
+
+
+@needs_reader
+def test_an_upload_on_one_worker_is_followed_on_the_other(live):
+    data = corpus_file("zen_of_python.docx").read_bytes()
+    r = requests.post(live.url + "/api/v1/documents?filename=zen_of_python.docx", data=data,
+                      headers={**AUTH, "Content-Type": "application/octet-stream"}, verify=live.verify, timeout=60)
+    assert r.status_code == 201, r.text
+    body = r.json()
+    deadline = time.monotonic() + 60
+    while (job := _get(live, body["job"]["links"]["self"]).json())["status"] not in ("done", "failed"):
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert job["status"] == "done", job
+    units = _get(live, f"/api/v1/documents/{body['id']}/units").json()
+    assert units["total"] == body["units"]
+    assert _get(live, f"/api/v1/documents/{body['id']}/file").content == data
+    log = live.log.read_text()
+    texts = [u["text"][:24] for u in units["units"] if len(u["text"]) >= 24]
+    assert texts and not [t for t in texts if t in log]  # no document text in the logs
+
+
+@needs_reader
+def test_the_load_benchmark_runs_clean(capsys):
+    from benchmarks import load
+
+    assert load.main(["--requests", "16", "--clients", "4", "--duration", "60"]) == 0
+    out = capsys.readouterr().out
+    assert "requests   16 in" in out and "errors     0" in out and '"done": 16' in out

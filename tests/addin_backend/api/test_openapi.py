@@ -1,0 +1,53 @@
+"""The OpenAPI document describes exactly the routes the app serves."""
+from __future__ import annotations
+
+import re
+
+from addin_backend.api.openapi import OPERATIONS
+
+#: Routes that serve files for browsers, not the API: not in the OpenAPI document.
+NOT_API = {"/", "/taskpane/", "/manifest.xml", "/static/<path:filename>"}
+
+
+def _routes(app) -> set[tuple[str, str]]:
+    out = set()
+    for rule in app.url_map.iter_rules():
+        if rule.rule in NOT_API:
+            continue
+        path = re.sub(r"<(?:[a-z]+:)?([a-z_]+)>", r"{\1}", rule.rule)
+        out.update((path, m.lower()) for m in rule.methods - {"HEAD", "OPTIONS"})
+    return out
+
+
+def test_every_route_is_documented_and_every_documented_route_exists(make_app):
+    app = make_app()
+    spec = app.test_client().get("/api/v1/openapi.json").json
+    documented = {(path, method) for path, ops in spec["paths"].items() for method in ops}
+    assert documented == _routes(app)
+    assert len(documented) == len(OPERATIONS)
+
+
+def test_path_parameters_match_the_rule_variables(make_app):
+    spec = make_app().test_client().get("/api/v1/openapi.json").json
+    for path, ops in spec["paths"].items():
+        for op in ops.values():
+            declared = {p["name"] for p in op.get("parameters", []) if p["in"] == "path"}
+            assert declared == set(re.findall(r"{(\w+)}", path)), path
+
+
+def test_security_and_limits_follow_the_settings(make_app):
+    open_spec = make_app().test_client().get("/api/v1/openapi.json").json
+    assert "security" not in open_spec
+    assert "401" not in open_spec["paths"]["/api/v1/version"]["get"]["responses"]
+    keyed = make_app(API_KEYS=["k"], RATE_LIMIT="10/minute").test_client().get(
+        "/api/v1/openapi.json", headers={"Authorization": "Bearer k"}).json
+    assert keyed["openapi"] == "3.1.0" and keyed["security"] == [{"bearer": []}]
+    version = keyed["paths"]["/api/v1/version"]["get"]["responses"]
+    assert {"200", "401", "429", "503"} <= set(version)
+    assert keyed["paths"]["/healthz"]["get"]["security"] == []
+
+
+def test_every_reference_resolves(make_app):
+    spec = make_app().test_client().get("/api/v1/openapi.json").json
+    refs = set(re.findall(r'"\$ref": "#/components/schemas/(\w+)"', __import__("json").dumps(spec)))
+    assert refs and refs <= set(spec["components"]["schemas"])

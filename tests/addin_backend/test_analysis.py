@@ -1,0 +1,118 @@
+"""The upload's graph job: explicit without the graph package, complete with a real builder."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from adapters.model import Document, Unit
+from addin_backend import analysis
+from addin_backend.errors import UnknownUnitError
+from addin_backend.jobs import JobRunner
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _doc() -> Document:
+    return Document("docx", units=[
+        Unit("sec-1", "section", "Intro", 0, label="Section 1", number="1", level=1),
+        Unit("p-1", "paragraph", "See Section 2.", 1, parent="sec-1"),
+        Unit("sec-2", "section", "Method", 2, label="Section 2", number="2", level=1),
+    ])
+
+
+def contains_graph(doc: Document, *, semantic: bool, progress) -> nx.MultiDiGraph:
+    """A small real builder with the graph package's signature: CONTAINS edges from parents.
+
+    Like the graph package it reports each stage's own fraction, from 0 to 1.
+    """
+    g = nx.MultiDiGraph()
+    progress("nodes", 0.0)  # a stage outside the published order
+    for u in doc.units:
+        g.add_node(u.id, kind=u.kind, label=u.label)
+    progress("contains", 0.0)
+    for u in doc.units:
+        if u.parent:
+            g.add_edge(u.parent, u.id, key="CONTAINS", type="CONTAINS")
+    progress("contains", 1.0)
+    progress("references", 0.5)
+    return g
+
+
+def _wait(runner: JobRunner, job_id: str) -> dict:
+    deadline = time.monotonic() + 10
+    while (rec := runner.get(job_id))["status"] not in ("done", "failed") and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return rec
+
+
+def test_graph_builder_is_absent_exactly_while_the_graph_package_is():
+    installed = (ROOT / "addin_backend" / "graph" / "__init__.py").is_file()
+    assert (analysis.graph_builder() is not None) == installed
+
+
+def test_without_the_graph_package_the_job_is_done_after_read(store):
+    store.put("d1", {})
+    job = analysis.start_graph_job(JobRunner(store), "d1", _doc(), builder=None, semantic=True)
+    assert (job["id"], job["status"], job["stage"], job["progress"]) == ("d1-graph", "done", "read", 1.0)
+    assert job["result"] == {"graph": None, "reason": "the graph package is not installed"}
+    assert JobRunner(store).get("d1-graph") == job
+    assert analysis.load_graph(store, "d1") is None
+
+
+def test_with_a_builder_the_job_runs_its_stages_and_keeps_the_graph(store):
+    store.put("d1", {})
+    runner = JobRunner(store)
+    job = analysis.start_graph_job(runner, "d1", _doc(), builder=contains_graph, semantic=False,
+                                   stages=("contains", "references"))
+    assert (job["stage"], job["progress"], job["stage_progress"]) == ("read", analysis.READ_SHARE, None)
+    rec = _wait(runner, job["id"])
+    runner.shutdown()
+    assert rec["status"] == "done" and rec["stages"] == ["read", "nodes", "contains", "references"]
+    assert (rec["stage"], rec["stage_progress"], rec["progress"]) == ("references", 0.5, 1.0)
+    assert rec["result"] == {"graph": {"nodes": 3, "edges": 1, "semantic": False}}
+    graph = analysis.load_graph(store, "d1")
+    assert isinstance(graph, nx.MultiDiGraph)
+    assert list(graph.edges(keys=True, data="type")) == [("sec-1", "p-1", "CONTAINS", "CONTAINS")]
+    assert graph.nodes["sec-2"] == {"kind": "section", "label": "Section 2"}
+
+
+def test_overall_progress_follows_the_published_stage_order(store):
+    store.put("d1", {})
+    runner = JobRunner(store)
+    overall = []
+
+    def builder(doc, *, semantic, progress):
+        for stage in ("contains", "references", "depends", "related"):
+            for fraction in (0.0, 0.5, 1.0):
+                progress(stage, fraction)
+                overall.append(runner.get("d1-graph")["progress"])
+        return nx.MultiDiGraph()
+
+    stages = ("contains", "references", "depends", "related")
+    rec = _wait(runner, analysis.start_graph_job(runner, "d1", _doc(), builder=builder, semantic=True,
+                                                 stages=stages)["id"])
+    runner.shutdown()
+    assert rec["status"] == "done"
+    share = 1 - analysis.READ_SHARE
+    expected = [analysis.READ_SHARE + share * (i + f) / 4 for i in range(4) for f in (0.0, 0.5, 1.0)]
+    assert overall == pytest.approx(expected)
+
+
+def test_a_failing_builder_fails_the_job_with_its_code(store):
+    store.put("d1", {})
+    runner = JobRunner(store)
+
+    def broken(doc, *, semantic, progress):
+        progress("references", 0.3)
+        raise UnknownUnitError("a reference points at no unit")
+
+    rec = _wait(runner, analysis.start_graph_job(runner, "d1", _doc(), builder=broken, semantic=True,
+                                                 stages=("contains", "references"))["id"])
+    runner.shutdown()
+    assert (rec["status"], rec["stage"], rec["error"]["code"]) == ("failed", "references", "unknown_unit")
+    assert rec["progress"] == pytest.approx(analysis.READ_SHARE + 0.9 * (1 + 0.3) / 2)
+    assert rec["stage_progress"] == 0.3
+    assert analysis.load_graph(store, "d1") is None

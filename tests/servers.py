@@ -1,0 +1,169 @@
+"""Real servers on loopback for tests and benchmarks: redis-server, and `ledger serve` (gunicorn).
+
+Each server gets a free port and its own temporary folder, and is stopped (by its own pid)
+when the ``with`` block ends.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import requests
+
+__all__ = ["free_port", "RedisServer", "LedgerServer", "self_signed_cert", "ROOT"]
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _stop(proc: subprocess.Popen, grace: float = 15.0) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
+class RedisServer:
+    """``redis-server`` on a free loopback port, no persistence, in its own folder."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen | None = None
+
+    def __enter__(self) -> "RedisServer":
+        exe = shutil.which("redis-server")
+        if exe is None:
+            raise RuntimeError("redis-server is not installed (make system-deps installs it)")
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self._out = open(self.folder / "redis.log", "wb")
+        self.proc = subprocess.Popen(
+            [exe, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.folder),
+             "--save", "", "--appendonly", "no", "--protected-mode", "yes"],
+            stdout=self._out, stderr=subprocess.STDOUT)
+        import redis
+
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                redis.Redis(port=self.port, socket_connect_timeout=0.5).ping()
+                return self
+            except redis.ConnectionError:
+                if time.monotonic() > deadline or self.proc.poll() is not None:
+                    self.__exit__()
+                    raise RuntimeError(f"redis-server did not start; see {self.folder / 'redis.log'}")
+                time.sleep(0.05)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc is not None:
+            _stop(self.proc)
+            self._out.close()
+
+
+def self_signed_cert(folder: Path) -> tuple[Path, Path]:
+    """A certificate and key for 127.0.0.1/localhost, made with ``openssl``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+         "-keyout", str(key), "-out", str(cert), "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+        check=True, capture_output=True)
+    return cert, key
+
+
+class LedgerServer:
+    """``ledger serve`` (gunicorn, ``workers`` processes) with its own data folder and log file.
+
+    ``env`` adds ``LEDGER_*`` settings; ``cert``/``key`` switch it to HTTPS (then requests
+    must verify against ``cert``).
+    """
+
+    def __init__(self, folder: Path, *, workers: int = 2, threads: int = 4,
+                 env: dict[str, str] | None = None, cert: Path | None = None,
+                 key: Path | None = None) -> None:
+        self.folder = Path(folder)
+        self.port = free_port()
+        self.workers, self.threads = workers, threads
+        self.env = env or {}
+        self.cert, self.key = cert, key
+        scheme = "https" if cert else "http"
+        self.url = f"{scheme}://127.0.0.1:{self.port}"
+        self.verify: str | bool = str(cert) if cert else True
+        self.log = self.folder / "server.log"
+        self.proc: subprocess.Popen | None = None
+
+    def __enter__(self) -> "LedgerServer":
+        self.folder.mkdir(parents=True, exist_ok=True)
+        cmd = [sys.executable, "-m", "addin_backend.cli", "serve", "--host", "127.0.0.1",
+               "--port", str(self.port), "--workers", str(self.workers), "--threads", str(self.threads)]
+        if self.cert:
+            cmd += ["--cert", str(self.cert), "--key", str(self.key)]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LEDGER_")}
+        env.update({"LEDGER_DATA_DIR": str(self.folder / "data"), "PYTHONPATH": str(ROOT)}, **self.env)
+        self._out = open(self.log, "wb")
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=self._out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if requests.get(self.url + "/readyz", verify=self.verify, timeout=2).status_code == 200:
+                    break
+            except requests.ConnectionError:
+                pass
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                self.__exit__()
+                raise RuntimeError(f"ledger serve did not start:\n{self.log.read_text()[-3000:]}")
+            time.sleep(0.1)
+        # Ready as soon as one worker answers; wait until every worker has answered once.
+        answered: set[int] = set()
+        while len(answered) < self.workers and time.monotonic() < deadline:
+            answered.add(requests.get(self.url + "/healthz", verify=self.verify, timeout=5).json()["worker"])
+        if len(answered) < self.workers:
+            self.__exit__()
+            raise RuntimeError(f"only workers {answered} of {self.workers} answered")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc is not None:
+            _stop(self.proc)
+            self._out.close()
+
+    def worker_pids(self) -> set[int]:
+        """The pids of the gunicorn workers (children of the master), from /proc."""
+        assert self.proc is not None
+        out = set()
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == self.proc.pid:
+                out.add(int(stat.parent.name))
+        return out
+
+    def rss_kib(self) -> dict[int, int]:
+        """Resident memory of each worker, in KiB."""
+        out = {}
+        for pid in self.worker_pids():
+            try:
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        out[pid] = int(line.split()[1])
+            except OSError:
+                continue
+        return out
