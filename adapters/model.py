@@ -360,6 +360,22 @@ class Document:
             "comments": [asdict(c) for c in self.comments],
             "warnings": list(self.warnings),
         }
+        if lossless:
+            out["meta"] = self.meta
+        return out
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "Document":
+        """A document from :meth:`to_json` output (exact when written with ``lossless=True``)."""
+        return cls(
+            format=d["format"],
+            units=[Unit.from_json(u) for u in d.get("units", ())],
+            revisions=[Revision(**r) for r in d.get("revisions", ())],
+            comments=[Comment(**c) for c in d.get("comments", ())],
+            warnings=list(d.get("warnings", ())),
+            meta=dict(d.get("meta", {})),
+            path=d.get("path"),
+        )
 
 
 #: The concrete operations writers apply. ``rename`` is document-wide and is expanded into
@@ -438,19 +454,3 @@ class Edit:
         if extra:
             raise ValueError(f"unknown edit field(s): {', '.join(sorted(extra))}")
         return cls(**data).validate()
-        if lossless:
-            out["meta"] = self.meta
-        return out
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "Document":
-        """A document from :meth:`to_json` output (exact when written with ``lossless=True``)."""
-        return cls(
-            format=d["format"],
-            units=[Unit.from_json(u) for u in d.get("units", ())],
-            revisions=[Revision(**r) for r in d.get("revisions", ())],
-            comments=[Comment(**c) for c in d.get("comments", ())],
-            warnings=list(d.get("warnings", ())),
-            meta=dict(d.get("meta", {})),
-            path=d.get("path"),
-        )

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from libreoffice import SYSTEM_PYTHON, probe, require_libreoffice
+from tests.libreoffice import SYSTEM_PYTHON, probe, require_libreoffice
 
-from bench_fixtures import synth_5k, synth_5k_files  # noqa: F401  (fixtures)
+from tests.benchmarks.bench_fixtures import synth_5k, synth_5k_files  # noqa: F401  (fixtures)
 
 REFRESH = Path(__file__).with_name("uno_refresh.py")
 

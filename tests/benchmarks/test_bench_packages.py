@@ -10,7 +10,7 @@ from odf.namespaces import DRAWNS, MATHNS, SVGNS, TABLENS, TEXTNS, XLINKNS
 
 from adapters.package import open_package
 
-from bench_fixtures import synth_5k, synth_5k_files  # noqa: F401  (fixtures)
+from tests.benchmarks.bench_fixtures import synth_5k, synth_5k_files  # noqa: F401  (fixtures)
 
 
 def _q(ns: str, name: str) -> str:

@@ -10,7 +10,7 @@ import pytest
 from adapters.model import UNIT_KINDS
 from benchmarks.synth import build, doc_name, parse_size
 
-from bench_fixtures import synth_5k, synth_10k  # noqa: F401  (fixtures)
+from tests.benchmarks.bench_fixtures import synth_5k, synth_10k  # noqa: F401  (fixtures)
 
 
 def _units(truth):

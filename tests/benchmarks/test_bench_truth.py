@@ -9,7 +9,7 @@ import pytest
 from adapters.model import Document, IdMaker, Unit
 from benchmarks.truth import align, load, normalise, score_edges
 
-from bench_fixtures import synth_10k  # noqa: F401  (fixtures)
+from tests.benchmarks.bench_fixtures import synth_10k  # noqa: F401  (fixtures)
 
 
 def as_read(truth: dict, drop=(), rename=None, extra_after=(), edit=None) -> Document:
