@@ -487,9 +487,10 @@ class LabelIndex:
     def has_family(self, family: str) -> bool:
         return any(f == family for f, _ in self.entries)
 
-    def targets(self) -> dict[tuple[str, str], str]:
-        """The resolution of every key (what a change to the labels is measured against)."""
-        return {k: v[0] for k, v in self.entries.items() if v}
+    def targets(self) -> dict[tuple[str, str], tuple[str, bool]]:
+        """The resolution of every key and whether it is ambiguous (what a change to the labels
+        is measured against)."""
+        return {k: (v[0], k in self.ambiguous) for k, v in self.entries.items() if v}
 
 
 def build_label_index(units: Iterable[Unit]) -> LabelIndex:

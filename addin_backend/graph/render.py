@@ -7,6 +7,7 @@ colours, with a dot at the target end. Readable for a few hundred units.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import networkx as nx
@@ -154,7 +155,9 @@ def render_png(G: nx.MultiDiGraph, path: str, *, title: str | None = None, dpi: 
                 facecolor="#fafafa", edgecolor="#9a9aa6", linewidth=1.0, zorder=0,
             )
         )
-        ax.text(b["x"] + 0.3, b["y"] + 0.75, b["title"][:42], fontsize=8.5, fontweight="bold", color="#333355",
+        room = max(8, int(b["w"] * cell / 0.075))
+        name = b["title"] if len(b["title"]) <= room else b["title"][: room - 1] + "\u2026"
+        ax.text(b["x"] + 0.3, b["y"] + 0.75, name, fontsize=8.5, fontweight="bold", color="#333355",
                 va="center", ha="left", zorder=5, clip_on=True)
     for n, i in band.items():
         x, y = pos[n]
@@ -190,7 +193,9 @@ def render_png(G: nx.MultiDiGraph, path: str, *, title: str | None = None, dpi: 
         d = G.nodes[n]
         lab = d.get("label")
         if d.get("kind") == "section":
-            lab = d.get("number") or (lab.split()[-1] if lab else None)
+            head = str(d.get("title") or d.get("preview") or "").split()
+            typed = head[0] if head and re.fullmatch(r"[\dA-Z]+(?:\.\d+)*\.?", head[0]) else None
+            lab = d.get("number") or (lab.split()[-1] if lab else None) or typed
         elif lab:
             parts = lab.replace("Equation", "Eq.").replace("Figure", "Fig.").replace("Section", "\u00a7").split()
             lab = " ".join(parts)
