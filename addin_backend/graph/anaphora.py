@@ -14,7 +14,7 @@ from typing import Callable, Iterable, Sequence
 
 from adapters.model import Document, Unit
 
-from ..nlp import FACTS
+from ..nlp import FACTS, noun_lemma
 from .text import forms_pattern, noun_forms, sentences, snippet, word_set
 
 __all__ = [
@@ -87,6 +87,7 @@ _SELF_HEADS = frozenset(
     point end purpose reason regard respect context sense extent matter year month week day
     moment date page figure table equation""".split()
 )
+_PHRASE_HEAD = re.compile(r"(?i:\b(?:the|this|these|those|that)\s+)(?P<noun>[A-Za-z][\w\-]*)\s+$")
 _OF_HEADS = frozenset("type kind sort form class set number amount use combination version variant family group".split())
 _NP_POS = {"ADJ", "NOUN", "PROPN", "NUM"}
 
@@ -111,20 +112,19 @@ def _candidates(text: str) -> list[tuple[int, int, str, int]]:
     return out
 
 
+_WORDS_AFTER = re.compile(r"(?:\W*[\w'\-]+){1,6}")
+
+
 def _window(text: str, start: int, end: int) -> tuple[int, int]:
-    """A short stretch of text around a candidate, cut at word boundaries and sentence ends."""
-    lo = max(0, start - 40)
-    hi = min(len(text), end + 60)
-    if lo > 0:
-        sp = text.find(" ", lo)
-        lo = sp + 1 if 0 <= sp < start else start
-    if hi < len(text):
-        sp = text.rfind(" ", end, hi)
-        hi = sp if sp > end else hi
+    """The candidate, one word before it and up to six after: enough context for the tagger."""
+    before = re.search(r"[\w'\-]+\W*$", text[max(0, start - 30) : start])
+    lo = start - len(before.group(0)) if before else start
+    m = _WORDS_AFTER.match(text, end)
+    hi = m.end() if m else end
     return lo, hi
 
 
-def _head_after(tokens: list[tuple[str, int, str, str, str]], i: int) -> tuple[str | None, int]:
+def _head_after(tokens: list[tuple[str, int, str, str]], i: int) -> tuple[str | None, int]:
     """The head noun lemma of the noun phrase starting at token ``i``, and the token after it.
 
     A phrase holding a self-reference ("this Agreement", "this section") has no head.
@@ -134,7 +134,8 @@ def _head_after(tokens: list[tuple[str, int, str, str, str]], i: int) -> tuple[s
     j = i
     seen_noun = False
     while j < len(tokens) and j < i + 5:
-        text, _, pos, tag, lemma = tokens[j]
+        text, _, pos, tag = tokens[j]
+        lemma = noun_lemma(text) if pos in ("NOUN", "PROPN") else text.lower()
         if pos in _NP_POS or (not seen_noun and tag in ("VBN", "VBG") and j + 1 < len(tokens) and tokens[j + 1][2] in _NP_POS):
             if pos in ("NOUN", "PROPN"):
                 if lemma in _SELF_HEADS or text.lower() in _SELF_HEADS:
@@ -160,17 +161,13 @@ def _build(text: str, cands: list[tuple[int, int, str, int]], tagged: dict[tuple
         if kind == "pronoun":
             out.append(Anaphor(start, end, text[start:end], "pronoun", None, first))
             continue
-        toks = tagged.get((start, end), [])
         if kind == "phrase":
-            head = None
-            before = [t for t in toks if t[1] < start]
-            if before and before[-1][2] in ("NOUN", "PROPN") and len(before) >= 2 and before[-2][0].lower() in (
-                "the", "this", "these", "that", "those"
-            ):
-                head = before[-1][4]
-            s2 = before[-2][1] if head else start
+            m = _PHRASE_HEAD.search(text, max(0, start - 40), start)
+            head = noun_lemma(m.group("noun")) if m and m.group("noun").lower() not in _SELF_HEADS else None
+            s2 = m.start() if head else start
             out.append(Anaphor(s2, end, text[s2:end], "phrase", head, first))
             continue
+        toks = tagged.get((start, end), [])
         idx = next((k for k, t in enumerate(toks) if t[1] >= end), None)
         if idx is None:
             continue
@@ -209,7 +206,7 @@ def find_anaphors(texts: Sequence[str]) -> list[tuple[Anaphor, ...]]:
             results[t] = got
             continue
         cands = _candidates(t)
-        if not any(k in ("det", "phrase") for _, _, k, _ in cands):
+        if not any(k == "det" for _, _, k, _ in cands):
             results[t] = _build(t, cands, {})
             FACTS.put("anaphors", t, results[t])
         else:
@@ -218,7 +215,7 @@ def find_anaphors(texts: Sequence[str]) -> list[tuple[Anaphor, ...]]:
         jobs: list[tuple[str, int, int, int, int]] = []
         for t, cands in pending.items():
             for start, end, kind, _ in cands:
-                if kind in ("det", "phrase"):
+                if kind == "det":
                     lo, hi = _window(t, start, end)
                     jobs.append((t, start, end, lo, hi))
         from ..nlp import tag_texts
@@ -226,7 +223,7 @@ def find_anaphors(texts: Sequence[str]) -> list[tuple[Anaphor, ...]]:
         tagged = tag_texts([t[lo:hi] for t, _, _, lo, hi in jobs])
         per_text: dict[str, dict[tuple[int, int], list]] = {}
         for (t, start, end, lo, _), toks in zip(jobs, tagged):
-            per_text.setdefault(t, {})[(start, end)] = [(w, off + lo, p, tg, lem) for w, off, p, tg, lem in toks]
+            per_text.setdefault(t, {})[(start, end)] = [(w, off + lo, p, tg) for w, off, p, tg in toks]
         for t, cands in pending.items():
             results[t] = _build(t, cands, per_text.get(t, {}))
             FACTS.put("anaphors", t, results[t])

@@ -232,7 +232,8 @@ def _paper_terms(text: str) -> list[Definition]:
     for m in _WE_DEFINE.finditer(text):
         term = _strip_det(m.group("term"))
         out.append(Definition(term, "term", m.start(), m.end(), m.group(0).strip(), False, 0.9))
-    for a, b in sentences(text):
+    cues = ("defined" in text or "denoted" in text or "written" in text)
+    for a, b in sentences(text) if cues else ():
         sent = text[a:b]
         for m in _IS_DEFINED.finditer(sent):
             got = _np_before(text, a + m.start(), a)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterable, Iterator
 
 from adapters.labels import caption_label, leading_label
@@ -98,6 +99,8 @@ _MENTION = re.compile(
     rf"(?<![\w§\-])(?P<word>§§|§|{_WORD_ALT})(?:[ \t\u00a0~]|(?<=[.§]))\s*"
     rf"(?P<items>{_ITEM}(?:(?:{_SEP_RANGE}|{_SEP_LIST}){_ITEM})*)"
 )
+_SEP_RANGE_RE = re.compile(_SEP_RANGE)
+_DOTTED = re.compile(r"\d\.\d|\b[A-Z]\.\d")
 _ITEM_RE = re.compile(rf"(?P<sep>{_SEP_RANGE}|{_SEP_LIST})?(?P<item>{_ITEM})")
 _NUM_IN_ITEM = re.compile(_NUM)
 
@@ -143,12 +146,18 @@ _OPEN_BRACKET_CITE = re.compile(r"\[[^\[\]]*[\w.]\s*,\s*(?:[^\[\]]*,\s*)?$")
 _OPEN_PAREN_CITE = re.compile(r"\((?:[^()]*?(?:et\s+al\.?|[A-Z][a-z]+),?\s*\d{4}[a-z]?\s*[,;]\s*(?:p+\.\s*\d+\s*,\s*)?)$")
 
 
+_STD_WORD = re.compile(rf"\b{_STD}|et\s+al", re.I)
+
+
 def _is_external(text: str, start: int, end: int) -> bool:
     """Whether the mention at ``text[start:end]`` cites another document."""
     before = text[max(0, start - 100) : start]
-    if _CITE_BEFORE.search(before):
+    # cheap tests first: the anchored patterns scan the whole window
+    if ("]" in before or ")" in before or _STD_WORD.search(before)) and _CITE_BEFORE.search(before):
         return True
-    if _OPEN_BRACKET_CITE.search(before) or _OPEN_PAREN_CITE.search(before):
+    if "[" in before and _OPEN_BRACKET_CITE.search(before):
+        return True
+    if "(" in before and _OPEN_PAREN_CITE.search(before):
         return True
     return bool(_CITE_AFTER.match(text[end : end + 120]))
 
@@ -224,6 +233,7 @@ class BrokenReference:
 # --- finding ---------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=1024)
 def _family(word: str) -> str:
     if word.startswith("§"):
         return "section"
@@ -287,7 +297,7 @@ def _items(
         num = _norm_number(nm.group(0))
         if not _letters_ok(family, num):
             break
-        is_range = sep is not None and re.fullmatch(_SEP_RANGE, sep) is not None
+        is_range = sep is not None and _SEP_RANGE_RE.fullmatch(sep) is not None
         if sep is not None and not is_range and not plural:
             break  # "Table 1, 2019 data": lists follow plural words only
         if raw.startswith("("):
@@ -331,7 +341,7 @@ def _scan(text: str) -> tuple[Mention, ...]:
             continue
         found.append(Mention(start, end, text[start:end], word, family, tuple(items), literal=literal))
         taken.append((start, end))
-    for m in _BARE.finditer(text):
+    for m in _BARE.finditer(text) if _DOTTED.search(text) else ():
         items, _ = _items(m.group("items"), m.start("items"), "section", True, _BARE_ITEM)
         if not items:
             continue

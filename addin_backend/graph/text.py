@@ -38,8 +38,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
     while start < n and text[start].isspace():
         start += 1
     for m in _SENT_END.finditer(text):
-        head = text[start : m.start() + 1]
-        if _ABBREV_RE.search(head):
+        if _ABBREV_RE.search(text, max(start, m.start() - 11), m.start() + 1):
             continue
         end = m.start() + len(m.group(0).rstrip())
         if end > start:
@@ -51,9 +50,15 @@ def sentences(text: str) -> list[tuple[int, int]]:
     return out
 
 
+def _words(text: str) -> frozenset[str]:
+    return frozenset(w.strip("'") for w in _WORD.findall(text.lower()))
+
+
 def word_set(text: str) -> frozenset[str]:
-    """The lower-cased words of a text: a cheap prefilter before any regex search."""
-    return frozenset(w.lower().strip("'") for w in _WORD.findall(text))
+    """The lower-cased words of a text (cached per text): a prefilter before regex searches."""
+    from ..nlp import FACTS
+
+    return FACTS.memo("words", text, _words)
 
 
 _IRREGULAR = {
