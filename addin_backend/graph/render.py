@@ -1,8 +1,10 @@
 """A PNG picture of the graph: top-level sections as boxes, units in reading order, typed edges.
 
 CONTAINS is drawn as the boxes themselves (a unit sits in its top-level section's box, and
-subsections are tinted bands inside it); REFERENCES, DEPENDS and RELATED are curves in their own
-colours, with a dot at the target end. Readable for a few hundred units.
+subsections are tinted bands inside it). REFERENCES, DEPENDS and RELATED inside a box are curves
+between units, in their own colours with a dot at the target end; edges between boxes are
+bundled into one curve per pair of boxes and type, as thick as the log of their number and
+labelled with it. That keeps a document of a few hundred units readable.
 """
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ KIND_STYLE = {
     "footnote": ("x", "#555555", 30),
     "endnote": ("x", "#555555", 30),
 }
+_GAP = 1.3  # between boxes, where the bundled edges run
 _BANDS = ("#eef2fb", "#fbf3e6", "#eaf6ee", "#f6eaf3", "#f1f1f1", "#e8f4f8")
 
 
@@ -84,6 +87,7 @@ def layout(G: nx.MultiDiGraph) -> dict[str, Any]:
     width = max(max(c + 1.2 for c, _ in sizes), math.sqrt(area) * 1.5)
 
     pos: dict[str, tuple[float, float]] = {}
+    cluster_of: dict[str, int] = {}
     band: dict[str, int] = {}
     boxes = []
     x = y = 0.0
@@ -91,7 +95,7 @@ def layout(G: nx.MultiDiGraph) -> dict[str, Any]:
     for (head, members), (cols, rows) in zip(clusters, sizes):
         w, h = cols + 1.2, rows + 2.0
         if x > 0 and x + w > width:
-            x, y = 0.0, y + shelf + 0.6
+            x, y = 0.0, y + shelf + _GAP
             shelf = 0.0
         # subsections tint their units: band index per second-level section
         sub = {}
@@ -102,6 +106,7 @@ def layout(G: nx.MultiDiGraph) -> dict[str, Any]:
         for i, n in enumerate(members):
             r, c = divmod(i, cols)
             pos[n] = (x + 0.6 + c + 0.5, y + 1.6 + r + 0.5)
+            cluster_of[n] = len(boxes)
             if n in sub:
                 band[n] = sub[n]
         title = "front matter"
@@ -109,9 +114,9 @@ def layout(G: nx.MultiDiGraph) -> dict[str, Any]:
             d = G.nodes[head]
             title = " ".join(str(p) for p in (d.get("number"), d.get("title") or d.get("preview")) if p)
         boxes.append({"x": x, "y": y, "w": w, "h": h, "title": title, "members": len(members)})
-        x += w + 0.6
+        x += w + _GAP
         shelf = max(shelf, h)
-    return {"pos": pos, "boxes": boxes, "band": band, "width": width, "height": y + shelf}
+    return {"pos": pos, "boxes": boxes, "band": band, "cluster": cluster_of, "width": width, "height": y + shelf}
 
 
 def _curve(p, q, bend: float = 0.18, steps: int = 12):
@@ -164,23 +169,47 @@ def render_png(G: nx.MultiDiGraph, path: str, *, title: str | None = None, dpi: 
         ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1.0, 1.0, facecolor=_BANDS[i], edgecolor="none", zorder=1))
 
     drawn = {}
+    cl = lay["boxes"]
+    cluster = lay["cluster"]
+    bends = {RELATED: -0.12, DEPENDS: 0.22, REFERENCES: 0.12}
     for etype, width, alpha, style in ((RELATED, 0.6, 0.35, "--"), (DEPENDS, 0.9, 0.6, "-"), (REFERENCES, 1.0, 0.7, "-")):
         segs, heads = [], []
+        bundles: dict[tuple[int, int], int] = {}
+        count = 0
         for u, v, k in G.edges(keys=True):
             if k != etype or u not in pos or v not in pos:
                 continue
             if etype == RELATED and u > v:
                 continue  # one curve per symmetric pair
+            count += 1
+            a, b = cluster[u], cluster[v]
+            if a != b:
+                key = (min(a, b), max(a, b)) if etype == RELATED else (a, b)
+                bundles[key] = bundles.get(key, 0) + 1
+                continue
             pts = _curve(pos[u], pos[v])
             segs.append(pts)
             heads.append(pts[-2])
-        drawn[etype] = len(segs)
+        drawn[etype] = count
         if segs:
             ax.add_collection(LineCollection(segs, colors=EDGE_COLOURS[etype], linewidths=width, alpha=alpha,
                                              linestyles=style, zorder=2))
             if etype != RELATED:
                 ax.scatter([h[0] for h in heads], [h[1] for h in heads], s=7, color=EDGE_COLOURS[etype], zorder=3,
                            alpha=0.9, linewidths=0)
+        for (a, b), n in sorted(bundles.items()):
+            pa = (cl[a]["x"] + cl[a]["w"] / 2, cl[a]["y"] + cl[a]["h"] / 2)
+            pb = (cl[b]["x"] + cl[b]["w"] / 2, cl[b]["y"] + cl[b]["h"] / 2)
+            pts = _curve(pa, pb, bend=bends[etype], steps=24)
+            lw = 0.7 + 1.3 * math.log2(1 + n)
+            ax.add_collection(LineCollection([pts], colors=EDGE_COLOURS[etype], linewidths=lw,
+                                             alpha=0.3 if etype == RELATED else 0.5, linestyles=style, zorder=-1,
+                                             capstyle="round"))
+            mid = pts[len(pts) // 2]
+            if any(c["x"] <= mid[0] <= c["x"] + c["w"] and c["y"] <= mid[1] <= c["y"] + c["h"] for c in cl):
+                continue  # a count floating over another box would be misread
+            ax.text(mid[0], mid[1], str(n), fontsize=6, color=EDGE_COLOURS[etype], ha="center", va="center",
+                    zorder=7, bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8})
 
     by_kind: dict[str, list[str]] = {}
     for n in pos:
@@ -204,6 +233,7 @@ def render_png(G: nx.MultiDiGraph, path: str, *, title: str | None = None, dpi: 
 
     handles = [Line2D([0], [0], color=c, lw=2, ls="--" if t == RELATED else "-", label=f"{t} ({drawn.get(t, 0)})")
                for t, c in EDGE_COLOURS.items()]
+    handles.append(Line2D([0], [0], color="#777777", lw=4, alpha=0.5, label="between boxes: bundled, with count"))
     present = [k for k in KIND_STYLE if k in by_kind]
     handles += [Line2D([0], [0], marker=KIND_STYLE[k][0], color="w", markerfacecolor=KIND_STYLE[k][1],
                        markeredgecolor=KIND_STYLE[k][1], markersize=7, label=k.replace("_", " ")) for k in present]
