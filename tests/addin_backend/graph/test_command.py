@@ -49,3 +49,17 @@ def test_unreadable_file_is_a_clear_error(tmp_path, capsys):
     rc = main(["graph", str(bad), "--no-semantic"])
     assert rc == 2
     assert "not.docx" in capsys.readouterr().err
+
+
+def test_real_cross_reference_document_through_the_cli(capsys):
+    """pandoc's cross_reference.docx: a heading "TITLE" and a REF field pointing at it."""
+    pytest.importorskip("adapters.docx.reader", reason="the DOCX reader is not on this branch yet")
+    from conftest import corpus_file
+
+    path = corpus_file("cross_reference.docx")
+    assert main(["graph", str(path), "--json", "--no-semantic"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    kinds = {n["id"]: n["kind"] for n in data["nodes"]}
+    refs = [e for e in data["edges"] if e["type"] == "REFERENCES"]
+    assert [(e["origin"], e["evidence"], kinds[e["target"]]) for e in refs] == [("field", "TITLE", "section")]
+    assert data["stats"]["edges_by_type"]["CONTAINS"] == len(data["nodes"]) - 1
