@@ -49,6 +49,8 @@ _WORD_TABLE: tuple[tuple[str, str, bool], ...] = (
     (r"App\.", "section", False),
     (r"articles?", "section", True),
     (r"Arts?\.", "section", False),
+    # "paragraph 3.2.1" (military and legal standards); a plain "paragraph 2" is too ambiguous
+    (r"paragraphs?(?=\s+(?:\d+|[A-Z])\.\d)|paras?\.(?=\s*(?:\d+|[A-Z])\.\d)", "section", True),
     (r"figures?|figs?\.|fig(?=\s*\d)", "figure", True),
     (r"tables?", "table", True),
     (r"Tabs?\.|Tbls?\.", "table", False),
@@ -79,7 +81,7 @@ FAMILIES = tuple(dict.fromkeys(f for _, f, _ in _WORD_TABLE))
 
 _PLURAL = re.compile(
     r"^(?:sections|subsections|sub-sections|secs\.|sects\.|chapters|chaps\.|clauses|subclauses|"
-    r"sub-clauses|appendices|annexes|articles|arts\.|figures|figs\.|tables|tabs\.|tbls\.|"
+    r"sub-clauses|appendices|annexes|articles|arts\.|paragraphs|paras\.|figures|figs\.|tables|tabs\.|tbls\.|"
     r"equations|eqs\.|eqns\.|theorems|thms\.|lemmas|lemmata|lems\.|definitions|defs\.|"
     r"propositions|props\.|corollaries|cors\.|algorithms|algs\.|examples|remarks|assumptions|"
     r"conjectures|claims|axioms|requirements|listings|§§)$",
@@ -416,6 +418,7 @@ _SECTION_WORDS = (
     ("app", "Appendix"),
     ("annex", "Annex"),
     ("art", "Article"),
+    ("para", "Paragraph"),
 )
 
 

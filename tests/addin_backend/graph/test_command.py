@@ -54,7 +54,7 @@ def test_unreadable_file_is_a_clear_error(tmp_path, capsys):
 def test_real_cross_reference_document_through_the_cli(capsys):
     """pandoc's cross_reference.docx: a heading "TITLE" and a REF field pointing at it."""
     pytest.importorskip("adapters.docx.reader", reason="the DOCX reader is not on this branch yet")
-    from conftest import corpus_file
+    from tests.conftest import corpus_file
 
     path = corpus_file("cross_reference.docx")
     assert main(["graph", str(path), "--json", "--no-semantic"]) == 0

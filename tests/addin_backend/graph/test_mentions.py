@@ -35,6 +35,11 @@ def spans(text):
                                            ("Article 7", "section", ["7"])]),
         ("Table B.1 and Figure A.2", [("Table B.1", "table", ["B.1"]), ("Figure A.2", "figure", ["A.2"])]),
         ("in section 4 of this document", [("section 4", "section", ["4"])]),
+        ("per paragraph 3.2.1 and paras. 4.1-4.2; paragraph 2 is prose",
+         [("paragraph 3.2.1", "section", ["3.2.1"]), ("paras. 4.1-4.2", "section", ["4.1", "4.2"])]),
+        ("see Annex C of this document (see 5.3); Table 2-1", [("Annex C", "section", ["C"]),
+                                                               ("5.3", "section", ["5.3"]),
+                                                               ("Table 2-1", "table", ["2-1"])]),
     ],
 )
 def test_mentions_have_minimal_spans(text, expected):
@@ -78,6 +83,12 @@ def test_number_spans_point_at_the_numbers():
         "Section 2 of the HTTP specification",
         "Figure 2 of Smith et al. (2020)",
         "Table 3 of Ref. [4]",
+        "IEC 61508-3:2010, Table A.1",
+        "EN ISO 13849-1:2015 Table K.1",
+        "([HTTP], Section 9.3)",
+        "Sections 4.3.1 and 4.3.2 of [HTTP]",
+        "see 5.2 of ISO 27001",
+        "Smith and Jones (2019) Figure 3",
     ],
 )
 def test_external_citations_are_not_mentions(text):
