@@ -85,8 +85,12 @@ _SELF_HEADS = frozenset(
     report study clause subclause annex appendix part thesis contract policy guide manual book
     letter note memo proposal deed schedule exhibit regulation directive act code case way time
     point end purpose reason regard respect context sense extent matter year month week day
-    moment date page figure table equation""".split()
+    moment date page""".split()
 )
+#: Heads naming a kind of unit: "this table" is the nearest table before the anaphor.
+_KIND_HEADS = {"figure": ("figure",), "table": ("table",), "equation": ("equation",), "formula": ("equation",)}
+#: Anaphors after a unit's first sentence usually point inside the unit: search less far back.
+LATER_WINDOW = 3
 _PHRASE_HEAD = re.compile(r"(?i:\b(?:the|this|these|those|that)\s+)(?P<noun>[A-Za-z][\w\-]*)\s+$")
 _OF_HEADS = frozenset("type kind sort form class set number amount use combination version variant family group".split())
 _NP_POS = {"ADJ", "NOUN", "PROPN", "NUM"}
@@ -279,6 +283,15 @@ def resolve_anaphora(
 
 def _resolve_one(u: Unit, a: Anaphor, seq: list[Unit], i: int, window: int, facts) -> list[Antecedent]:
     own = facts[u.text]
+    if not a.first:
+        window = min(window, LATER_WINDOW)
+    if a.head in _KIND_HEADS:
+        kinds = _KIND_HEADS[a.head]
+        for j in range(i - 1, max(-1, i - 1 - window), -1):
+            v = seq[j]
+            if v.kind in kinds or (v.kind == "caption" and (v.label or v.text).lower().startswith(a.head)):
+                return [Antecedent(u.id, v.id, a, f"{a.text} -> {v.label or v.kind}", 0.7)]
+        return []
     if a.head:
         if _plain_occurrence(u.text, a.head, a.start, own):
             return []  # the antecedent is earlier in the same unit

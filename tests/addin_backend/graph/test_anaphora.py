@@ -84,3 +84,17 @@ def test_first_sentence_falls_back_to_the_previous_unit():
         ("u1", "u0", "They -> previous paragraph", 0.6),
         ("u2", "u1", "This design -> previous paragraph", 0.5),
     ]
+
+
+def test_this_table_is_the_nearest_table_before_it():
+    units = [Unit("t", "table", "a | b", 0, label="Table 2"), Unit("c", "caption", "Table 2: Costs", 1, label="Table 2"),
+             Unit("p", "paragraph", "Costs rise. This table lists the costs per run.", 2),
+             Unit("q", "paragraph", "Nothing else. This figure is missing.", 3)]
+    doc = Document("docx", units)
+    assert resolved(doc) == [("p", "c", "This table -> Table 2", 0.7)]
+
+
+def test_later_sentences_look_back_only_a_few_units():
+    doc = _doc("A sharding scheme splits keys.", "Hashing is fast.", "Logs are kept.", "Disks fail.",
+               "Caches help. This scheme is simple.", "Storage is cheap. This scheme is first.")
+    assert resolved(doc) == []
