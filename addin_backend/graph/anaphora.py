@@ -96,6 +96,31 @@ _OF_HEADS = frozenset("type kind sort form class set number amount use combinati
 _NP_POS = {"ADJ", "NOUN", "PROPN", "NUM"}
 
 
+_NEXT_WORD = re.compile(r"\s+([A-Za-z][\w\-']*)")
+#: Words that cannot start the noun phrase of a demonstrative: "This is", "These can", "this of".
+_NOT_NP = frozenset(
+    """is are was were be been being has have had can could will would may might must should shall
+    does do did also not only means allows enables implies requires leads gives makes shows ensures
+    includes indicates suggests provides yields reduces increases improves holds applies follows
+    in of to for with on by at from into as and or but that which where when if because so""".split()
+)
+
+
+def _peek(sent: str, m: re.Match[str], group: str = "det") -> str | None:
+    """Decide a determiner candidate from the next word where the text alone settles it:
+    ``None`` (no anaphor: "this section", "such as"), ``"bare"`` (a pronoun use: "This is"),
+    else ``"det"`` (the tagger must read it)."""
+    nxt = _NEXT_WORD.match(sent, m.end(group))
+    if not nxt:
+        return None
+    w = nxt.group(1).lower()
+    if w in _SELF_HEADS or (m.group(group).lower().startswith("such") and w in ("as", "that")):
+        return None
+    if w in _NOT_NP:
+        return "bare"
+    return "det"
+
+
 def _candidates(text: str) -> list[tuple[int, int, str, int]]:
     """``(start, end, kind, sentence index)`` of regex candidates, before any tagging."""
     out: list[tuple[int, int, str, int]] = []
@@ -108,9 +133,13 @@ def _candidates(text: str) -> list[tuple[int, int, str, int]]:
                 if not (p == "It" and _EXPLETIVE.match(sent[m.start("p") :])):
                     out.append((a + m.start("p"), a + m.end("p"), "pronoun", si))
             elif p == "That":
-                out.append((a + m.start("p"), a + m.end("p"), "det", si))
+                kind = _peek(sent, m, "p")
+                if kind:
+                    out.append((a + m.start("p"), a + m.end("p"), kind, si))
         for d in _DET.finditer(sent):
-            out.append((a + d.start("det"), a + d.end("det"), "det", si))
+            kind = _peek(sent, d)
+            if kind:
+                out.append((a + d.start("det"), a + d.end("det"), kind, si))
         for ph in _PHRASE.finditer(sent):
             out.append((a + ph.start(), a + ph.end(), "phrase", si))
     return out
@@ -158,12 +187,21 @@ def _head_after(tokens: list[tuple[str, int, str, str]], i: int) -> tuple[str | 
     return head, (head_i + 1 if head else i)
 
 
+def _sentence_initial(text: str, start: int) -> bool:
+    head = text[max(0, start - 8) : start].rstrip()
+    return not text[:start].strip() or bool(re.search(r"[.!?:][\"'\u201d)]*$", head))
+
+
 def _build(text: str, cands: list[tuple[int, int, str, int]], tagged: dict[tuple[int, int], list]) -> tuple[Anaphor, ...]:
     out: list[Anaphor] = []
     for start, end, kind, si in cands:
         first = si == 0
         if kind == "pronoun":
             out.append(Anaphor(start, end, text[start:end], "pronoun", None, first))
+            continue
+        if kind == "bare":
+            if first and _sentence_initial(text, start):
+                out.append(Anaphor(start, end, text[start:end], "pronoun", None, first))
             continue
         if kind == "phrase":
             m = _PHRASE_HEAD.search(text, max(0, start - 40), start)
@@ -178,7 +216,7 @@ def _build(text: str, cands: list[tuple[int, int, str, int]], tagged: dict[tuple
         head, after = _head_after(toks, idx)
         if after < 0:
             continue  # "this section", "this Agreement": the document itself
-        sentence_initial = start == 0 or not text[:start].strip() or bool(re.search(r"[.!?:]\W*$", text[:start].rstrip()))
+        sentence_initial = _sentence_initial(text, start)
         if head is None:
             if first and sentence_initial:
                 out.append(Anaphor(start, end, text[start:end], "pronoun", None, first))
