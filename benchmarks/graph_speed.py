@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 
-from adapters.model import Document, Field, IdMaker, Unit
+from adapters.model import Document, IdMaker, Unit
 
 __all__ = ["synthetic_document", "to_markdown", "main"]
 

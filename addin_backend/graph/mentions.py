@@ -3,7 +3,7 @@
 :func:`find_mentions` is a pure function of a text (cached per text): it finds every internal
 mention with its minimal span and leaves out external citations ("Section 3 of [RFC9110]",
 "(Smith et al., 2020, Table 2)"). :func:`build_label_index` collects the labels a document's
-units answer to, and :func:`resolve_mentions` joins the two: resolved mentions become
+units answer to (:mod:`.label_index`), and :func:`resolve_mentions` joins the two: resolved mentions become
 REFERENCES edges, explicit mentions of labels that do not exist become broken references.
 The verification and rename code reuse the same spans (``Mention.items`` hold each number's
 offsets).
@@ -11,14 +11,14 @@ offsets).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from adapters.labels import caption_label, leading_label
 from adapters.model import Document, Unit
 
 from ..nlp import FACTS
+from .label_index import LabelIndex, build_label_index, parse_label, unit_keys
+from .lexicon import FAMILIES, NUM, PLURAL, WORD_ALT, canonical_label, family_of, norm_number
 
 __all__ = [
     "FAMILIES",
@@ -34,77 +34,20 @@ __all__ = [
     "unit_keys",
     "resolve_unit",
     "resolve_mentions",
+    "iter_mention_keys",
 ]
 
-# --- the words a reader cites units by ------------------------------------------------------
-
-# (regex, family, lower case allowed). Families are what labels are indexed by: every
-# sectioning word (Chapter, Clause, Annex, Article, §) shares the family "section".
-_WORD_TABLE: tuple[tuple[str, str, bool], ...] = (
-    (r"sub-?sections?|sections?|sects?\.|secs?\.", "section", True),
-    (r"chapters?|chaps?\.", "section", True),
-    (r"Ch\.", "section", False),
-    (r"sub-?clauses?|clauses?", "section", True),
-    (r"appendix|appendices|annex(?:es)?", "section", True),
-    (r"App\.", "section", False),
-    (r"articles?", "section", True),
-    (r"Arts?\.", "section", False),
-    # "paragraph 3.2.1" (military and legal standards); a plain "paragraph 2" is too ambiguous
-    (r"paragraphs?(?=\s+(?:\d+|[A-Z])\.\d)|paras?\.(?=\s*(?:\d+|[A-Z])\.\d)", "section", True),
-    (r"figures?|figs?\.|fig(?=\s*\d)", "figure", True),
-    (r"tables?", "table", True),
-    (r"Tabs?\.|Tbls?\.", "table", False),
-    (r"equations?|eqs?\.|eqns?\.", "equation", True),
-    (r"theorems?", "theorem", True),
-    (r"Thms?\.", "theorem", False),
-    (r"lemmas?|lemmata", "lemma", True),
-    (r"Lems?\.", "lemma", False),
-    (r"Definitions?|Defs?\.", "definition", False),
-    (r"propositions?", "proposition", True),
-    (r"Props?\.", "proposition", False),
-    (r"corollary|corollaries", "corollary", True),
-    (r"Cors?\.", "corollary", False),
-    (r"algorithms?", "algorithm", True),
-    (r"Algs?\.", "algorithm", False),
-    (r"Examples?", "example", False),
-    (r"Remarks?", "remark", False),
-    (r"Assumptions?", "assumption", False),
-    (r"Conjectures?", "conjecture", False),
-    (r"Claims?", "claim", False),
-    (r"Axioms?", "axiom", False),
-    (r"Requirements?", "requirement", False),
-    (r"Listings?", "listing", False),
-)
-
-#: Every family a mention or a label can belong to.
-FAMILIES = tuple(dict.fromkeys(f for _, f, _ in _WORD_TABLE))
-
-_PLURAL = re.compile(
-    r"^(?:sections|subsections|sub-sections|secs\.|sects\.|chapters|chaps\.|clauses|subclauses|"
-    r"sub-clauses|appendices|annexes|articles|arts\.|paragraphs|paras\.|figures|figs\.|tables|tabs\.|tbls\.|"
-    r"equations|eqs\.|eqns\.|theorems|thms\.|lemmas|lemmata|lems\.|definitions|defs\.|"
-    r"propositions|props\.|corollaries|cors\.|algorithms|algs\.|examples|remarks|assumptions|"
-    r"conjectures|claims|axioms|requirements|listings|§§)$",
-    re.I,
-)
-
-_WORD_ALT = "|".join(f"(?i:{rx})" if lower else f"(?:{rx})" for rx, _, lower in _WORD_TABLE)
-
-# One number: "2", "2.1.3", "3b", "A.2", "B" (letters and roman numerals: sections only).
-_NUM = r"\d+[A-Za-z]?(?:\.\d+[A-Za-z]?)*(?![\w])|[A-Z](?:\.\d+)+(?![\w])|[A-Z](?![\w])|[IVXLC]{1,6}(?![\w])"
-# An item: a number, "(1)" for equations, and a trailing sub-part "(b)" / "(iii)" that is not
-# part of the minimal span.
-_ITEM = rf"(?:\(\s*(?:{_NUM})\s*\)|(?:{_NUM})(?:\((?:[a-z]{{1,3}}|\d{{1,2}})\))*)"
+_ITEM = rf"(?:\(\s*(?:{NUM})\s*\)|(?:{NUM})(?:\((?:[a-z]{{1,3}}|\d{{1,2}})\))*)"
 _SEP_LIST = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+|\s*&\s*)"
 _SEP_RANGE = r"(?:\s*[-\u2013\u2014]\s*|\s+(?:to|through|thru)\s+)"
 _MENTION = re.compile(
-    rf"(?<![\w§\-])(?P<word>§§|§|{_WORD_ALT})(?:[ \t\u00a0~]|(?<=[.§]))\s*"
+    rf"(?<![\w§\-])(?P<word>§§|§|{WORD_ALT})(?:[ \t\u00a0~]|(?<=[.§]))\s*"
     rf"(?P<items>{_ITEM}(?:(?:{_SEP_RANGE}|{_SEP_LIST}){_ITEM})*)"
 )
 _SEP_RANGE_RE = re.compile(_SEP_RANGE)
 _DOTTED = re.compile(r"\d\.\d|\b[A-Z]\.\d")
 _ITEM_RE = re.compile(rf"(?P<sep>{_SEP_RANGE}|{_SEP_LIST})?(?P<item>{_ITEM})")
-_NUM_IN_ITEM = re.compile(_NUM)
+_NUM_IN_ITEM = re.compile(NUM)
 
 # Bare clause numbers of standards ("see 5.2.1"): only after a cue that makes them references,
 # only dotted numbers, and kept only when such a section exists.
@@ -235,20 +178,6 @@ class BrokenReference:
 # --- finding ---------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=1024)
-def _family(word: str) -> str:
-    if word.startswith("§"):
-        return "section"
-    for rx, fam, lower in _WORD_TABLE:
-        if re.fullmatch(rx, word, 0 if not lower else re.I):
-            return fam
-    return "section"  # pragma: no cover - the regex only matches table words
-
-
-def _norm_number(num: str) -> str:
-    return num.strip().strip("()").strip().rstrip(".")
-
-
 def _expand(a: str, b: str) -> list[str] | None:
     """The numbers from ``a`` to ``b`` inclusive when they differ only in the last component."""
     pa, pb = a.split("."), b.split(".")
@@ -296,7 +225,7 @@ def _items(
         nm = _NUM_IN_ITEM.search(raw)
         if not nm:
             break
-        num = _norm_number(nm.group(0))
+        num = norm_number(nm.group(0))
         if not _letters_ok(family, num):
             break
         is_range = sep is not None and _SEP_RANGE_RE.fullmatch(sep) is not None
@@ -328,8 +257,8 @@ def _scan(text: str) -> tuple[Mention, ...]:
     taken: list[tuple[int, int]] = []
     for m in _MENTION.finditer(text):
         word = m.group("word")
-        family = _family(word)
-        plural = bool(_PLURAL.match(word))
+        family = family_of(word)
+        plural = bool(PLURAL.match(word))
         items, literal = _items(m.group("items"), m.start("items"), family, plural, _ITEM_RE)
         if not items:
             continue
@@ -368,166 +297,6 @@ def find_mentions(text: str) -> tuple[Mention, ...]:
     ['1', '3']
     """
     return FACTS.memo("mentions", text, _scan)
-
-
-# --- labels ----------------------------------------------------------------------------------
-
-_LABEL = re.compile(rf"^\s*(?P<word>§|{_WORD_ALT})\s*(?P<num>\(?\s*(?:{_NUM})\s*\)?)\s*[.:]?\s*$")
-_GENERIC_LABEL = re.compile(r"^\s*(?P<word>[A-Za-z][\w\-]*)\s+(?P<num>\(?[\w.\-]+\)?)\s*$")
-_HEADING_WORD = re.compile(
-    rf"^\s*(?P<word>(?i:chapter|section|clause|annex|appendix|article|part)|§)\s*"
-    rf"(?P<num>\d+[A-Za-z]?(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVXLC]{{1,6}})(?![\w])"
-)
-_HEADING_NUM = re.compile(r"^\s*(?P<num>\d{1,3}(?:\.\d{1,3})*|[A-Z](?:\.\d{1,3})+)\.?(?=\s+\S|\s*$)")
-
-
-def parse_label(label: str | None) -> tuple[str, str] | None:
-    """``(family, number)`` of a label as a reader writes it.
-
-    >>> parse_label("Section 2.1"), parse_label("Appendix A"), parse_label("Equation (2)")
-    (('section', '2.1'), ('section', 'A'), ('equation', '2'))
-    >>> parse_label("Listing 4"), parse_label("Annex B"), parse_label(None)
-    (('listing', '4'), ('section', 'B'), None)
-    """
-    if not label:
-        return None
-    m = _LABEL.match(label)
-    if m:
-        return _family(m.group("word")), _norm_number(m.group("num"))
-    m = _GENERIC_LABEL.match(label)
-    if m:
-        return m.group("word").lower(), _norm_number(m.group("num"))
-    return None
-
-
-_CANON_WORD = {
-    "section": "Section",
-    "figure": "Figure",
-    "table": "Table",
-    "equation": "Equation",
-}
-
-
-_SECTION_WORDS = (
-    ("sub", "Section"),
-    ("sec", "Section"),
-    ("§", "Section"),
-    ("ch", "Chapter"),
-    ("clause", "Clause"),
-    ("subclause", "Clause"),
-    ("app", "Appendix"),
-    ("annex", "Annex"),
-    ("art", "Article"),
-    ("para", "Paragraph"),
-)
-
-
-def canonical_label(family: str, number: str, word: str | None = None) -> str:
-    """The label a reader would print for ``(family, number)``, in the words of ``word`` if given.
-
-    >>> canonical_label("equation", "3"), canonical_label("section", "B"), canonical_label("lemma", "2")
-    ('Equation (3)', 'Appendix B', 'Lemma 2')
-    >>> canonical_label("section", "7", "Clause"), canonical_label("section", "2", "§§")
-    ('Clause 7', 'Section 2')
-    """
-    if family == "equation":
-        return f"Equation ({number})"
-    if family == "section" and word:
-        low = word.lower()
-        for prefix, name in _SECTION_WORDS:
-            if low.startswith(prefix):
-                return f"{name} {number}"
-    if family == "section" and number.isalpha() and len(number) == 1:
-        return f"Appendix {number}"
-    return f"{_CANON_WORD.get(family, family.title())} {number}"
-
-
-_KIND_RANK = {
-    "section": {"section": 0},
-    "figure": {"figure": 0, "caption": 1},
-    "table": {"table": 0, "caption": 1},
-    "equation": {"equation": 0, "caption": 1},
-}
-
-
-def unit_keys(unit: Unit) -> list[tuple[tuple[str, str], int]]:
-    """The ``(family, number)`` keys a unit answers to, each with its source rank (0 = label)."""
-    keys: list[tuple[tuple[str, str], int]] = []
-    parsed = parse_label(unit.label)
-    if parsed:
-        keys.append((parsed, 0))
-    if unit.kind == "section":
-        if unit.number:
-            num = _norm_number(unit.number)
-            if num and re.fullmatch(r"[\w.]+", num):
-                keys.append((("section", num), 0))
-        head = unit.title or unit.text
-        m = _HEADING_WORD.match(head) or _HEADING_NUM.match(head)
-        if m:
-            keys.append((("section", _norm_number(m.group("num"))), 1))
-    elif unit.kind in ("caption", "figure", "table", "equation"):
-        got = caption_label(unit.text)
-        if got:
-            p = parse_label(got[0])
-            if p:
-                keys.append((p, 1))
-    if unit.kind in ("paragraph", "list_item", "caption"):
-        got = leading_label(unit.text)
-        if got:
-            p = parse_label(got[0])
-            if p:
-                keys.append((p, 1))
-    seen: set[tuple[str, str]] = set()
-    out = []
-    for k, r in keys:
-        if k not in seen:
-            seen.add(k)
-            out.append((k, r))
-    return out
-
-
-@dataclass
-class LabelIndex:
-    """``(family, number)`` -> the unit ids answering to it, best first."""
-
-    entries: dict[tuple[str, str], list[str]] = field(default_factory=dict)
-    ambiguous: set[tuple[str, str]] = field(default_factory=set)
-
-    def resolve(self, family: str, number: str) -> str | None:
-        hits = self.entries.get((family, number))
-        return hits[0] if hits else None
-
-    def has_family(self, family: str) -> bool:
-        return any(f == family for f, _ in self.entries)
-
-    def targets(self) -> dict[tuple[str, str], tuple[str, bool]]:
-        """The resolution of every key and whether it is ambiguous (what a change to the labels
-        is measured against)."""
-        return {k: (v[0], k in self.ambiguous) for k, v in self.entries.items() if v}
-
-
-def build_label_index(units: Iterable[Unit]) -> LabelIndex:
-    """Index the labels of ``units`` (reader labels first, then labels read from the text).
-
-    >>> from adapters.model import Unit
-    >>> idx = build_label_index([Unit("s1", "section", "Scope", 0, number="1"),
-    ...                          Unit("c1", "caption", "Table 2: Costs", 1, label="Table 2"),
-    ...                          Unit("t1", "table", "a | b", 2, label="Table 2")])
-    >>> idx.resolve("section", "1"), idx.resolve("table", "2")
-    ('s1', 't1')
-    """
-    cand: dict[tuple[str, str], list[tuple[tuple[int, int, int], str]]] = {}
-    for u in units:
-        for key, rank in unit_keys(u):
-            kind_rank = _KIND_RANK.get(key[0], {}).get(u.kind, 2)
-            cand.setdefault(key, []).append(((rank, kind_rank, u.order), u.id))
-    idx = LabelIndex()
-    for key, lst in cand.items():
-        lst.sort()
-        idx.entries[key] = [uid for _, uid in lst]
-        if len(lst) > 1 and lst[0][0][:2] == lst[1][0][:2]:
-            idx.ambiguous.add(key)
-    return idx
 
 
 # --- resolving -------------------------------------------------------------------------------
