@@ -1,4 +1,18 @@
-"""Edge types, the edge attribute schema and the one function that adds (or merges) an edge."""
+"""Edge types, the edge attribute schema and the one function that adds (or merges) an edge.
+
+Every edge is keyed by its type (at most one edge per type per ordered pair) and carries:
+
+- ``type``: CONTAINS (container -> unit), REFERENCES (citing -> cited), DEPENDS (dependent ->
+  prerequisite) or RELATED (both directions);
+- ``evidence``: the minimal span ("Figure 3", "Sections 2-4") for REFERENCES; ``"used -> defining
+  span"`` or ``"anaphor -> antecedent"`` for DEPENDS; a reason for CONTAINS ("structure",
+  "heading level", "note reference 3") and RELATED ("similar summaries (cosine 0.62)");
+- ``score``: confidence in [0, 1] (fields and exact mentions 1.0, bare clause numbers 0.9,
+  ambiguous labels 0.8; definitions 0.9-0.95, notation 0.8, anaphora 0.8 by head noun, 0.7 for
+  "this table", 0.5-0.6 by fallback; RELATED: the cosine);
+- ``origin`` (optional): field, text, bare, definition, acronym, notation, anaphora, embedding;
+- ``start``/``end`` (optional): offsets of the evidence in the source unit's text.
+"""
 from __future__ import annotations
 
 from typing import Any, Iterable

@@ -205,6 +205,12 @@ def render_png(G: nx.MultiDiGraph, path: str, *, title: str | None = None, dpi: 
             ax.add_collection(LineCollection([pts], colors=EDGE_COLOURS[etype], linewidths=lw,
                                              alpha=0.3 if etype == RELATED else 0.5, linestyles=style, zorder=-1,
                                              capstyle="round"))
+            if etype != RELATED:  # a dot where the bundle enters its target box shows the direction
+                tb = cl[b]
+                entry = next((p for p in reversed(pts) if not (tb["x"] <= p[0] <= tb["x"] + tb["w"]
+                                                              and tb["y"] <= p[1] <= tb["y"] + tb["h"])), pts[0])
+                ax.scatter([entry[0]], [entry[1]], s=10 + 3 * lw * lw, color=EDGE_COLOURS[etype], zorder=3,
+                           linewidths=0)
             mid = pts[len(pts) // 2]
             if any(c["x"] <= mid[0] <= c["x"] + c["w"] and c["y"] <= mid[1] <= c["y"] + c["h"] for c in cl):
                 continue  # a count floating over another box would be misread
