@@ -74,6 +74,18 @@ def cmd_text(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_graph(args: argparse.Namespace) -> int:
+    try:
+        doc = _read(args.file)
+    except Exception as exc:
+        return _fail(exc, args.file, args.json)
+    from .graph.command import run_graph_command
+
+    return run_graph_command(
+        doc, as_json=args.json, semantic=not args.no_semantic, graphml=args.graphml, png=args.png
+    )
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from .serve import serve
 
@@ -101,6 +113,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("file", metavar="FILE")
     s.add_argument("--view", choices=("accepted", "rejected"), default="accepted")
     s.set_defaults(func=cmd_text)
+
+    s = sub.add_parser("graph", help="build a document's dependency graph")
+    s.add_argument("file", metavar="FILE")
+    s.add_argument("--json", action="store_true", help="print the graph as JSON")
+    s.add_argument("--no-semantic", action="store_true", help="skip RELATED edges (no embeddings)")
+    s.add_argument("--graphml", metavar="OUT", help="also write GraphML (Gephi, yEd)")
+    s.add_argument("--png", metavar="OUT", help="also draw the graph into a PNG")
+    s.set_defaults(func=cmd_graph)
 
     s = sub.add_parser("serve", help="run the HTTP backend")
     s.add_argument("--host", default="127.0.0.1")

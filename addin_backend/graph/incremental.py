@@ -1,0 +1,163 @@
+"""Update a graph after an edit: recompute only what the changed units touch.
+
+Unit ids are content hashes, so the changed units are the ids that appeared or disappeared
+(plus units whose label, parent or fields changed). From them each stage derives what it must
+redo: REFERENCES for the units that mention a label whose target changed, DEPENDS for the users
+of a term whose definition changed and for the units whose anaphora window changed, RELATED
+from cached embeddings. The result equals a full rebuild (the tests check it).
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import networkx as nx
+
+from adapters.model import Document, Unit
+
+from .build import Progress, refresh_stats
+from .contains import sync_contains_edges
+from .edges import DEPENDS, REFERENCES, remove_out_edges
+from .mentions import build_label_index, iter_mention_keys
+from .nodes import sync_nodes
+from .references import add_reference_edges
+
+__all__ = ["changed_units", "update_graph"]
+
+
+def _shape(u: Unit) -> tuple[Any, ...]:
+    """What, besides the text, the edges of a unit depend on."""
+    fields = tuple((f.kind, f.target, f.target_unit, f.start, f.end, f.result) for f in u.fields)
+    return (u.kind, u.label, u.number, u.title, u.parent, u.level, fields, u.meta.get("cited_by"))
+
+
+def changed_units(old: Document, new: Document) -> dict[str, Any]:
+    """``added``, ``removed`` and ``reshaped`` unit ids, and whether surviving units ``moved``."""
+    old_ids = [u.id for u in old.units]
+    new_ids = [u.id for u in new.units]
+    added = set(new_ids) - set(old_ids)
+    removed = set(old_ids) - set(new_ids)
+    common = set(old_ids) & set(new_ids)
+    reshaped = {i for i in common if _shape(old.unit(i)) != _shape(new.unit(i))}
+    moved = [i for i in old_ids if i in common] != [i for i in new_ids if i in common]
+    return {"added": added, "removed": removed, "reshaped": reshaped, "moved": moved}
+
+
+def _reference_dirty(old: Document, new: Document, ch: dict[str, Any]):
+    old_t = build_label_index(old.units).targets()
+    index = build_label_index(new.units)
+    new_t = index.targets()
+    keys = {k for k in old_t.keys() | new_t.keys() if old_t.get(k) != new_t.get(k)}
+    touched = ch["added"] | ch["removed"]
+    dirty = set(ch["added"]) | ch["reshaped"]
+    for u in new.units:
+        if u.id in dirty:
+            continue
+        if any(f.target_unit in touched for f in u.fields):
+            dirty.add(u.id)
+        elif keys and keys.intersection(iter_mention_keys(u.text)):
+            dirty.add(u.id)
+    return dirty, index
+
+
+def _anaphora_dirty(old: Document, new: Document, ch: dict[str, Any], window: int) -> set[str]:
+    from .anaphora import content_units
+
+    seq = content_units(new)
+    pos = {u.id: i for i, u in enumerate(seq)}
+    starts = [pos[i] for i in ch["added"] | ch["reshaped"] if i in pos]
+    old_seq = content_units(old)
+    for q, u in enumerate(old_seq):
+        if u.id in ch["removed"]:
+            nxt = next((v.id for v in old_seq[q + 1 :] if v.id not in ch["removed"]), None)
+            if nxt in pos:
+                starts.append(pos[nxt])
+    dirty: set[str] = set()
+    for p in starts:
+        dirty.update(u.id for u in seq[p : p + window + 1])
+    return dirty
+
+
+def _definition_dirty(old: Document, new: Document, ch: dict[str, Any], registry) -> set[str]:
+    from .definitions import definition_registry, find_usages
+
+    before = definition_registry(old.units)
+    sig_old = {k: [(uid, d) for _, uid, d in v] for k, v in before.items()}
+    sig_new = {k: [(uid, d) for _, uid, d in v] for k, v in registry.items()}
+    keys = [k for k in sig_old.keys() | sig_new.keys() if sig_old.get(k) != sig_new.get(k) and k in registry]
+    dirty = set(ch["added"]) | ch["reshaped"]
+    if keys:
+        dirty.update(use.source for use in find_usages(new, registry, None, keys))
+    return dirty
+
+
+def update_graph(
+    G: nx.MultiDiGraph, old_doc: Document, new_doc: Document, *, progress: Progress | None = None
+) -> nx.MultiDiGraph:
+    """Bring ``G`` (built from ``old_doc``) up to date with ``new_doc``, in place; returns ``G``.
+
+    Only the stages ``G`` was built with are updated. ``G.graph["stats"]["incremental"]`` says
+    how many units each stage recomputed.
+    """
+    stages = list(G.graph.get("stages", []))
+    ch = changed_units(old_doc, new_doc)
+    secs: dict[str, float] = {}
+    redo: dict[str, int] = {}
+    t0 = time.perf_counter()
+    sync_nodes(G, new_doc)
+    if "contains" in stages:
+        redo["contains"] = sync_contains_edges(G, new_doc)
+    secs["contains"] = round(time.perf_counter() - t0, 4)
+
+    if "references" in stages:
+        t0 = time.perf_counter()
+        if progress:
+            progress("references", 0.0)
+        dirty, index = _reference_dirty(old_doc, new_doc, ch)
+        remove_out_edges(G, dirty, REFERENCES)
+        add_reference_edges(G, new_doc, [u for u in new_doc.units if u.id in dirty], index=index)
+        redo["references"] = len(dirty)
+        secs["references"] = round(time.perf_counter() - t0, 4)
+        if progress:
+            progress("references", 1.0)
+
+    if "depends" in stages:
+        from .anaphora import WINDOW
+        from .definitions import definition_registry
+        from .depends import add_anaphora_edges, add_definition_edges
+
+        t0 = time.perf_counter()
+        if progress:
+            progress("depends", 0.0)
+        registry = definition_registry(new_doc.units)
+        if ch["moved"]:
+            dirty = {u.id for u in new_doc.units}
+        else:
+            dirty = _definition_dirty(old_doc, new_doc, ch, registry) | _anaphora_dirty(old_doc, new_doc, ch, WINDOW)
+        units = [u for u in new_doc.units if u.id in dirty]
+        remove_out_edges(G, dirty, DEPENDS)
+        add_definition_edges(G, new_doc, units, registry=registry)
+        add_anaphora_edges(G, new_doc, units)
+        redo["depends"] = len(dirty)
+        secs["depends"] = round(time.perf_counter() - t0, 4)
+        if progress:
+            progress("depends", 1.0)
+
+    if "related" in stages:
+        from .related import THRESHOLD, add_related_edges
+
+        t0 = time.perf_counter()
+        report = (lambda f: progress("related", f)) if progress else None
+        add_related_edges(G, new_doc, threshold=G.graph.get("related_threshold", THRESHOLD), progress=report)
+        secs["related"] = round(time.perf_counter() - t0, 4)
+
+    stats = refresh_stats(G)
+    stats["seconds_by_stage"] = secs
+    stats["incremental"] = {
+        "added": len(ch["added"]),
+        "removed": len(ch["removed"]),
+        "reshaped": len(ch["reshaped"]),
+        "moved": ch["moved"],
+        "recomputed": redo,
+    }
+    return G

@@ -1,0 +1,135 @@
+"""The labels a document's units answer to: ``(family, number)`` -> unit, reader labels first.
+
+Units are indexed by their reader label ("Section 2.1", "Table B.1"), their number, and labels
+read from their own text where a reader gave none (a heading "Annex B (normative) ...", "5.2.1
+Keys", a caption "Figure 3: ...", a paragraph opening "Theorem 2.").
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from adapters.labels import caption_label, leading_label
+from adapters.model import Unit
+
+from .lexicon import NUM, WORD_ALT, family_of, norm_number
+
+__all__ = ["LabelIndex", "parse_label", "unit_keys", "build_label_index"]
+
+
+_LABEL = re.compile(rf"^\s*(?P<word>§|{WORD_ALT})\s*(?P<num>\(?\s*(?:{NUM})\s*\)?)\s*[.:]?\s*$")
+_GENERIC_LABEL = re.compile(r"^\s*(?P<word>[A-Za-z][\w\-]*)\s+(?P<num>\(?[\w.\-]+\)?)\s*$")
+_HEADING_WORD = re.compile(
+    rf"^\s*(?P<word>(?i:chapter|section|clause|annex|appendix|article|part)|§)\s*"
+    rf"(?P<num>\d+[A-Za-z]?(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVXLC]{{1,6}})(?![\w])"
+)
+_HEADING_NUM = re.compile(r"^\s*(?P<num>\d{1,3}(?:\.\d{1,3})*|[A-Z](?:\.\d{1,3})+)\.?(?=\s+\S|\s*$)")
+
+
+def parse_label(label: str | None) -> tuple[str, str] | None:
+    """``(family, number)`` of a label as a reader writes it.
+
+    >>> parse_label("Section 2.1"), parse_label("Appendix A"), parse_label("Equation (2)")
+    (('section', '2.1'), ('section', 'A'), ('equation', '2'))
+    >>> parse_label("Listing 4"), parse_label("Annex B"), parse_label(None)
+    (('listing', '4'), ('section', 'B'), None)
+    """
+    if not label:
+        return None
+    m = _LABEL.match(label)
+    if m:
+        return family_of(m.group("word")), norm_number(m.group("num"))
+    m = _GENERIC_LABEL.match(label)
+    if m:
+        return m.group("word").lower(), norm_number(m.group("num"))
+    return None
+
+
+_KIND_RANK = {
+    "section": {"section": 0},
+    "figure": {"figure": 0, "caption": 1},
+    "table": {"table": 0, "caption": 1},
+    "equation": {"equation": 0, "caption": 1},
+}
+
+
+def unit_keys(unit: Unit) -> list[tuple[tuple[str, str], int]]:
+    """The ``(family, number)`` keys a unit answers to, each with its source rank (0 = label)."""
+    keys: list[tuple[tuple[str, str], int]] = []
+    parsed = parse_label(unit.label)
+    if parsed:
+        keys.append((parsed, 0))
+    if unit.kind == "section":
+        if unit.number:
+            num = norm_number(unit.number)
+            if num and re.fullmatch(r"[\w.]+", num):
+                keys.append((("section", num), 0))
+        head = unit.title or unit.text
+        m = _HEADING_WORD.match(head) or _HEADING_NUM.match(head)
+        if m:
+            keys.append((("section", norm_number(m.group("num"))), 1))
+    elif unit.kind in ("caption", "figure", "table", "equation"):
+        got = caption_label(unit.text)
+        if got:
+            p = parse_label(got[0])
+            if p:
+                keys.append((p, 1))
+    if unit.kind in ("paragraph", "list_item", "caption"):
+        got = leading_label(unit.text)
+        if got:
+            p = parse_label(got[0])
+            if p:
+                keys.append((p, 1))
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for k, r in keys:
+        if k not in seen:
+            seen.add(k)
+            out.append((k, r))
+    return out
+
+
+@dataclass
+class LabelIndex:
+    """``(family, number)`` -> the unit ids answering to it, best first."""
+
+    entries: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    ambiguous: set[tuple[str, str]] = field(default_factory=set)
+
+    def resolve(self, family: str, number: str) -> str | None:
+        hits = self.entries.get((family, number))
+        return hits[0] if hits else None
+
+    def hasfamily_of(self, family: str) -> bool:
+        return any(f == family for f, _ in self.entries)
+
+    def targets(self) -> dict[tuple[str, str], tuple[str, bool]]:
+        """The resolution of every key and whether it is ambiguous (what a change to the labels
+        is measured against)."""
+        return {k: (v[0], k in self.ambiguous) for k, v in self.entries.items() if v}
+
+
+def build_label_index(units: Iterable[Unit]) -> LabelIndex:
+    """Index the labels of ``units`` (reader labels first, then labels read from the text).
+
+    >>> from adapters.model import Unit
+    >>> idx = build_label_index([Unit("s1", "section", "Scope", 0, number="1"),
+    ...                          Unit("c1", "caption", "Table 2: Costs", 1, label="Table 2"),
+    ...                          Unit("t1", "table", "a | b", 2, label="Table 2")])
+    >>> idx.resolve("section", "1"), idx.resolve("table", "2")
+    ('s1', 't1')
+    """
+    cand: dict[tuple[str, str], list[tuple[tuple[int, int, int], str]]] = {}
+    for u in units:
+        for key, rank in unit_keys(u):
+            kind_rank = _KIND_RANK.get(key[0], {}).get(u.kind, 2)
+            cand.setdefault(key, []).append(((rank, kind_rank, u.order), u.id))
+    idx = LabelIndex()
+    for key, lst in cand.items():
+        lst.sort()
+        idx.entries[key] = [uid for _, uid in lst]
+        if len(lst) > 1 and lst[0][0][:2] == lst[1][0][:2]:
+            idx.ambiguous.add(key)
+    return idx
+

@@ -1,0 +1,125 @@
+"""The words and numbers by which a reader cites a unit ("Section 2.1", "Fig. 3", "Annex B").
+
+Shared by the mention finder and the label index, so a label and a mention of it are read by the
+same grammar.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+__all__ = ["FAMILIES", "WORD_TABLE", "WORD_ALT", "NUM", "PLURAL", "family_of", "norm_number", "canonical_label"]
+
+
+# (regex, family, lower case allowed). Families are what labels are indexed by: every
+# sectioning word (Chapter, Clause, Annex, Article, §) shares the family "section".
+WORD_TABLE: tuple[tuple[str, str, bool], ...] = (
+    (r"sub-?sections?|sections?|sects?\.|secs?\.", "section", True),
+    (r"chapters?|chaps?\.", "section", True),
+    (r"Ch\.", "section", False),
+    (r"sub-?clauses?|clauses?", "section", True),
+    (r"appendix|appendices|annex(?:es)?", "section", True),
+    (r"App\.", "section", False),
+    (r"articles?", "section", True),
+    (r"Arts?\.", "section", False),
+    # "paragraph 3.2.1" (military and legal standards); a plain "paragraph 2" is too ambiguous
+    (r"paragraphs?(?=\s+(?:\d+|[A-Z])\.\d)|paras?\.(?=\s*(?:\d+|[A-Z])\.\d)", "section", True),
+    (r"figures?|figs?\.|fig(?=\s*\d)", "figure", True),
+    (r"tables?", "table", True),
+    (r"Tabs?\.|Tbls?\.", "table", False),
+    (r"equations?|eqs?\.|eqns?\.", "equation", True),
+    (r"theorems?", "theorem", True),
+    (r"Thms?\.", "theorem", False),
+    (r"lemmas?|lemmata", "lemma", True),
+    (r"Lems?\.", "lemma", False),
+    (r"Definitions?|Defs?\.", "definition", False),
+    (r"propositions?", "proposition", True),
+    (r"Props?\.", "proposition", False),
+    (r"corollary|corollaries", "corollary", True),
+    (r"Cors?\.", "corollary", False),
+    (r"algorithms?", "algorithm", True),
+    (r"Algs?\.", "algorithm", False),
+    (r"Examples?", "example", False),
+    (r"Remarks?", "remark", False),
+    (r"Assumptions?", "assumption", False),
+    (r"Conjectures?", "conjecture", False),
+    (r"Claims?", "claim", False),
+    (r"Axioms?", "axiom", False),
+    (r"Requirements?", "requirement", False),
+    (r"Listings?", "listing", False),
+)
+
+#: Every family a mention or a label can belong to.
+FAMILIES = tuple(dict.fromkeys(f for _, f, _ in WORD_TABLE))
+
+PLURAL = re.compile(
+    r"^(?:sections|subsections|sub-sections|secs\.|sects\.|chapters|chaps\.|clauses|subclauses|"
+    r"sub-clauses|appendices|annexes|articles|arts\.|paragraphs|paras\.|figures|figs\.|tables|tabs\.|tbls\.|"
+    r"equations|eqs\.|eqns\.|theorems|thms\.|lemmas|lemmata|lems\.|definitions|defs\.|"
+    r"propositions|props\.|corollaries|cors\.|algorithms|algs\.|examples|remarks|assumptions|"
+    r"conjectures|claims|axioms|requirements|listings|§§)$",
+    re.I,
+)
+
+WORD_ALT = "|".join(f"(?i:{rx})" if lower else f"(?:{rx})" for rx, _, lower in WORD_TABLE)
+
+# One number: "2", "2.1.3", "3b", "A.2", "B" (letters and roman numerals: sections only).
+NUM = r"\d+[A-Za-z]?(?:\.\d+[A-Za-z]?)*(?![\w])|[A-Z](?:\.\d+)+(?![\w])|[A-Z](?![\w])|[IVXLC]{1,6}(?![\w])"
+# An item: a number, "(1)" for equations, and a trailing sub-part "(b)" / "(iii)" that is not
+# part of the minimal span.
+@lru_cache(maxsize=1024)
+def family_of(word: str) -> str:
+    if word.startswith("§"):
+        return "section"
+    for rx, fam, lower in WORD_TABLE:
+        if re.fullmatch(rx, word, 0 if not lower else re.I):
+            return fam
+    return "section"  # pragma: no cover - the regex only matches table words
+
+
+def norm_number(num: str) -> str:
+    return num.strip().strip("()").strip().rstrip(".")
+
+
+_CANON_WORD = {
+    "section": "Section",
+    "figure": "Figure",
+    "table": "Table",
+    "equation": "Equation",
+}
+
+
+_SECTION_WORDS = (
+    ("sub", "Section"),
+    ("sec", "Section"),
+    ("§", "Section"),
+    ("ch", "Chapter"),
+    ("clause", "Clause"),
+    ("subclause", "Clause"),
+    ("app", "Appendix"),
+    ("annex", "Annex"),
+    ("art", "Article"),
+    ("para", "Paragraph"),
+)
+
+
+def canonical_label(family: str, number: str, word: str | None = None) -> str:
+    """The label a reader would print for ``(family, number)``, in the words of ``word`` if given.
+
+    >>> canonical_label("equation", "3"), canonical_label("section", "B"), canonical_label("lemma", "2")
+    ('Equation (3)', 'Appendix B', 'Lemma 2')
+    >>> canonical_label("section", "7", "Clause"), canonical_label("section", "2", "§§")
+    ('Clause 7', 'Section 2')
+    """
+    if family == "equation":
+        return f"Equation ({number})"
+    if family == "section" and word:
+        low = word.lower()
+        for prefix, name in _SECTION_WORDS:
+            if low.startswith(prefix):
+                return f"{name} {number}"
+    if family == "section" and number.isalpha() and len(number) == 1:
+        return f"Appendix {number}"
+    return f"{_CANON_WORD.get(family, family.title())} {number}"
+
+

@@ -1,0 +1,382 @@
+"""Textual mentions of document units ("Section 2.1", "Figs. 3 and 4", "Annex B", "see 5.2.1").
+
+:func:`find_mentions` is a pure function of a text (cached per text): it finds every internal
+mention with its minimal span and leaves out external citations ("Section 3 of [RFC9110]",
+"(Smith et al., 2020, Table 2)"). :func:`build_label_index` collects the labels a document's
+units answer to (:mod:`.label_index`), and :func:`resolve_mentions` joins the two: resolved mentions become
+REFERENCES edges, explicit mentions of labels that do not exist become broken references.
+The verification and rename code reuse the same spans (``Mention.items`` hold each number's
+offsets).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from adapters.model import Document, Unit
+
+from ..nlp import FACTS
+from .label_index import LabelIndex, build_label_index, parse_label, unit_keys
+from .lexicon import FAMILIES, NUM, PLURAL, WORD_ALT, canonical_label, family_of, norm_number
+
+__all__ = [
+    "FAMILIES",
+    "Item",
+    "Mention",
+    "Resolved",
+    "BrokenReference",
+    "LabelIndex",
+    "find_mentions",
+    "parse_label",
+    "canonical_label",
+    "build_label_index",
+    "unit_keys",
+    "resolve_unit",
+    "resolve_mentions",
+    "iter_mention_keys",
+]
+
+_ITEM = rf"(?:\(\s*(?:{NUM})\s*\)|(?:{NUM})(?:\((?:[a-z]{{1,3}}|\d{{1,2}})\))*)"
+_SEP_LIST = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+|\s*&\s*)"
+_SEP_RANGE = r"(?:\s*[-\u2013\u2014]\s*|\s+(?:to|through|thru)\s+)"
+_MENTION = re.compile(
+    rf"(?<![\w§\-])(?P<word>§§|§|{WORD_ALT})(?:[ \t\u00a0~]|(?<=[.§]))\s*"
+    rf"(?P<items>{_ITEM}(?:(?:{_SEP_RANGE}|{_SEP_LIST}){_ITEM})*)"
+)
+_SEP_RANGE_RE = re.compile(_SEP_RANGE)
+_DOTTED = re.compile(r"\d\.\d|\b[A-Z]\.\d")
+_ITEM_RE = re.compile(rf"(?P<sep>{_SEP_RANGE}|{_SEP_LIST})?(?P<item>{_ITEM})")
+_NUM_IN_ITEM = re.compile(NUM)
+
+# Bare clause numbers of standards ("see 5.2.1"): only after a cue that makes them references,
+# only dotted numbers, and kept only when such a section exists.
+_BARE_CUE = (
+    r"(?:see(?:\s+also)?|cf\.|refer\s+to|(?:as\s+)?(?:specified|defined|described|given|listed|"
+    r"shown|set\s+out|set\s+forth|stated|detailed|provided)\s+in|according\s+to|in\s+accordance\s+with|"
+    r"pursuant\s+to|subject\s+to|under|(?:as\s+)?per)"
+)
+_BARE = re.compile(
+    rf"(?<![\w.])(?P<cue>{_BARE_CUE})\s+(?P<items>(?:\d{{1,3}}|[A-Z])(?:\.\d{{1,3}}){{1,6}}(?!\w|\.\d)"
+    rf"(?:(?:{_SEP_LIST}|{_SEP_RANGE})(?:\d{{1,3}}|[A-Z])(?:\.\d{{1,3}}){{1,6}}(?!\w|\.\d))*)",
+    re.I,
+)
+_BARE_ITEM = re.compile(rf"(?P<sep>{_SEP_RANGE}|{_SEP_LIST})?(?P<item>(?:\d{{1,3}}|[A-Z])(?:\.\d{{1,3}}){{1,6}})")
+# A measurement or version right after a number is not a clause reference.
+_UNIT_AFTER = re.compile(
+    r"\s*(?:%|‰|°|(?:mm|cm|km|m|s|ms|us|µs|ns|min|h|hz|khz|mhz|ghz|kb|mb|gb|tb|v|kv|mv|a|ma|w|kw|mw|"
+    r"kg|g|mg|l|ml|db|px|pt|em|seconds?|minutes?|hours?|days?|years?|percent|times)\b)",
+    re.I,
+)
+
+# --- external citations ----------------------------------------------------------------------
+
+_STD = r"(?:RFC|BCP|STD|ISO(?:/IEC)?|IEC|IEEE|ITU(?:-[TR])?|ETSI|EN|ANSI|NIST|BS|DIN|ASTM|ECMA|3GPP|W3C|IETF|CEN|CENELEC|SAE|JIS|GB|FIPS|SP)"
+_CITE_BEFORE = re.compile(
+    rf"(?:\[[^\[\]]{{1,80}}\]|\b{_STD}[ \t/\-]*[\w\-:./]*\d[\w\-:./]*(?:\s*\(\d{{4}}\))?"
+    rf"|\bet\s+al\.?\s*\(\d{{4}}[a-z]?\)|\(\d{{4}}[a-z]?\))\s*[,;:]?\s*(?:see\s+)?$",
+    re.I,
+)
+_CITE_AFTER = re.compile(
+    rf"^(?:\s*\([a-z0-9]{{1,4}}\))*\s*,?\s*(?:of|in|from)\s+(?:"
+    rf"\[|\(?{_STD}\b|ref(?:erence)?s?\.?\s*\[?\d"
+    rf"|(?:the\s+)?[A-Z][\w\-]+(?:\s+and\s+[A-Z][\w\-]+)?\s+(?:et\s+al\b|\(\d{{4}}|\[\d)"
+    rf"|(?:the\s+)?(?!this\b|these\b|the\s+present\b)(?:[A-Z][\w/\-.]*\s+){{1,5}}"
+    rf"(?:specification|standard|recommendation|paper|article|report|act|regulation|directive|"
+    rf"convention|code|treaty|law|rfc|guidelines?)\b"
+    rf"|[A-Z]{{2,}}[\w/\-.]*\d)",
+    re.I,
+)
+_OPEN_BRACKET_CITE = re.compile(r"\[[^\[\]]*[\w.]\s*,\s*(?:[^\[\]]*,\s*)?$")
+_OPEN_PAREN_CITE = re.compile(r"\((?:[^()]*?(?:et\s+al\.?|[A-Z][a-z]+),?\s*\d{4}[a-z]?\s*[,;]\s*(?:p+\.\s*\d+\s*,\s*)?)$")
+
+
+_STD_WORD = re.compile(rf"\b{_STD}|et\s+al", re.I)
+
+
+def _is_external(text: str, start: int, end: int) -> bool:
+    """Whether the mention at ``text[start:end]`` cites another document."""
+    before = text[max(0, start - 100) : start]
+    # cheap tests first: the anchored patterns scan the whole window
+    if ("]" in before or ")" in before or _STD_WORD.search(before)) and _CITE_BEFORE.search(before):
+        return True
+    if "[" in before and _OPEN_BRACKET_CITE.search(before):
+        return True
+    if "(" in before and _OPEN_PAREN_CITE.search(before):
+        return True
+    return bool(_CITE_AFTER.match(text[end : end + 120]))
+
+
+# --- data ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Item:
+    """One number inside a mention: its normalised form and where it is written.
+
+    ``explicit`` is false for the numbers a range implies ("3" in "Sections 2-4"); ``start`` and
+    ``end`` are then those of the whole range.
+    """
+
+    number: str
+    start: int
+    end: int
+    explicit: bool = True
+
+
+@dataclass(frozen=True)
+class Mention:
+    """An internal mention in a unit's text: ``text[start:end]`` is the minimal span.
+
+    ``literal`` is the hyphenated number of a singular mention ("Figure 2-4"), tried as one
+    label (chapter-style numbering) before the items are read as a range.
+    """
+
+    start: int
+    end: int
+    text: str
+    word: str
+    family: str
+    items: tuple[Item, ...]
+    bare: bool = False
+    literal: str | None = None
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A mention item resolved to a unit: one REFERENCES edge."""
+
+    source: str
+    target: str
+    mention: Mention
+    item: Item
+    score: float
+
+
+@dataclass(frozen=True)
+class BrokenReference:
+    """An explicit mention of a label that no unit carries (a finding for ``ledger check``)."""
+
+    source: str
+    start: int
+    end: int
+    mention: str
+    label: str
+    reason: str
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "source": self.source,
+            "mention": self.mention,
+            "label": self.label,
+            "start": self.start,
+            "end": self.end,
+            "reason": self.reason,
+        }
+
+
+# --- finding ---------------------------------------------------------------------------------
+
+
+def _expand(a: str, b: str) -> list[str] | None:
+    """The numbers from ``a`` to ``b`` inclusive when they differ only in the last component."""
+    pa, pb = a.split("."), b.split(".")
+    if len(pa) != len(pb) or pa[:-1] != pb[:-1]:
+        return None
+    x, y = pa[-1], pb[-1]
+    if x.isdigit() and y.isdigit():
+        lo, hi = int(x), int(y)
+        vals = [str(i) for i in range(lo, hi + 1)] if 0 < hi - lo <= 40 else None
+    elif len(x) == 1 and len(y) == 1 and x.isalpha() and y.isalpha() and x.isupper() == y.isupper():
+        lo, hi = ord(x), ord(y)
+        vals = [chr(i) for i in range(lo, hi + 1)] if 0 < hi - lo <= 26 else None
+    else:
+        vals = None
+    if vals is None:
+        return None
+    prefix = ".".join(pa[:-1])
+    return [f"{prefix}.{v}" if prefix else v for v in vals]
+
+
+def _letters_ok(family: str, num: str) -> bool:
+    """Letter-only numbers ("Annex B", "Section IV") are sections; others need digits."""
+    if any(c.isdigit() for c in num):
+        return True
+    return family == "section"
+
+
+def _items(
+    items_text: str, base: int, family: str, plural: bool, item_re: re.Pattern[str]
+) -> tuple[list[Item], str | None]:
+    """Parse the numbers after a word into items (ranges expanded).
+
+    Returns the items and, for a singular word with a hyphenated pair ("Figure 2-4"), the
+    literal number that chapter-style numbering would give it.
+    """
+    out: list[Item] = []
+    pos = 0
+    prev: Item | None = None
+    literal: str | None = None
+    for m in item_re.finditer(items_text):
+        sep = m.group("sep")
+        if m.start() != pos or (sep is not None and prev is None):
+            break
+        raw = m.group("item")
+        nm = _NUM_IN_ITEM.search(raw)
+        if not nm:
+            break
+        num = norm_number(nm.group(0))
+        if not _letters_ok(family, num):
+            break
+        is_range = sep is not None and _SEP_RANGE_RE.fullmatch(sep) is not None
+        if sep is not None and not is_range and not plural:
+            break  # "Table 1, 2019 data": lists follow plural words only
+        if raw.startswith("("):
+            n_start, n_end = base + m.start("item"), base + m.end("item")
+        else:  # a trailing sub-part "(b)" is not part of the minimal span
+            n_start, n_end = base + m.start("item") + nm.start(), base + m.start("item") + nm.end()
+        if is_range and prev is not None:
+            expanded = _expand(prev.number, num)
+            hyphen_pair = sep.strip() == "-" and not plural and prev.number.isdigit() and num.isdigit()
+            if hyphen_pair and len(out) == 1:
+                literal = f"{prev.number}-{num}"
+                if expanded is None:  # "Table 3-1": only chapter numbering makes sense
+                    out[-1] = Item(literal, prev.start, n_end)
+                    pos = m.end()
+                    break
+            for mid in (expanded or [])[1:-1]:
+                out.append(Item(mid, prev.start, n_end, False))
+        prev = Item(num, n_start, n_end)
+        out.append(prev)
+        pos = m.end()
+    return out, literal
+
+
+def _scan(text: str) -> tuple[Mention, ...]:
+    found: list[Mention] = []
+    taken: list[tuple[int, int]] = []
+    for m in _MENTION.finditer(text):
+        word = m.group("word")
+        family = family_of(word)
+        plural = bool(PLURAL.match(word))
+        items, literal = _items(m.group("items"), m.start("items"), family, plural, _ITEM_RE)
+        if not items:
+            continue
+        start = m.start("word")
+        end = max(i.end for i in items)
+        if family == "equation":
+            # "Eq. (1)": the closing parenthesis belongs to the label.
+            while end < len(text) and text[end] == ")" and text[start:end].count("(") > text[start:end].count(")"):
+                end += 1
+        if _is_external(text, start, end):
+            continue
+        found.append(Mention(start, end, text[start:end], word, family, tuple(items), literal=literal))
+        taken.append((start, end))
+    for m in _BARE.finditer(text) if _DOTTED.search(text) else ():
+        items, _ = _items(m.group("items"), m.start("items"), "section", True, _BARE_ITEM)
+        if not items:
+            continue
+        start, end = items[0].start, max(i.end for i in items)
+        if any(a < end and start < b for a, b in taken):
+            continue
+        if _UNIT_AFTER.match(text, end) or _is_external(text, start, end):
+            continue
+        found.append(Mention(start, end, text[start:end], "", "section", tuple(items), bare=True))
+    found.sort(key=lambda x: x.start)
+    return tuple(found)
+
+
+def find_mentions(text: str) -> tuple[Mention, ...]:
+    """Every internal mention in ``text``, in order, external citations left out.
+
+    >>> [m.text for m in find_mentions("As Fig. 3(b) and Section 2.1 show; see Section 3 of [RFC9110].")]
+    ['Fig. 3', 'Section 2.1']
+    >>> [(i.number, i.explicit) for i in find_mentions("Sections 2-4 apply.")[0].items]
+    [('2', True), ('3', False), ('4', True)]
+    >>> [i.number for i in find_mentions("Compare Equations (1) and (3).")[0].items]
+    ['1', '3']
+    """
+    return FACTS.memo("mentions", text, _scan)
+
+
+# --- resolving -------------------------------------------------------------------------------
+
+
+def _lookup(index: LabelIndex, family: str, item: Item) -> tuple[str | None, str]:
+    """The unit an item names, or failing that the item without a trailing letter ("3b")."""
+    hit = index.resolve(family, item.number)
+    if hit:
+        return hit, item.number
+    if re.fullmatch(r"[\d.]+[a-z]", item.number, re.I) and item.number[-2].isdigit():
+        hit = index.resolve(family, item.number[:-1])
+        if hit:
+            return hit, item.number[:-1]
+    return None, item.number
+
+
+def resolve_unit(unit: Unit, index: LabelIndex) -> tuple[list[Resolved], list[BrokenReference]]:
+    """The REFERENCES a unit's text makes, and its broken references."""
+    resolved: list[Resolved] = []
+    broken: list[BrokenReference] = []
+    text = unit.text
+    own = {k for k, _ in unit_keys(unit)}
+    fields = [(f.start, f.end) for f in unit.fields if f.is_reference and f.end > f.start]
+    for m in find_mentions(text):
+        if m.start == len(text) - len(text.lstrip()) and any((m.family, i.number) in own for i in m.items):
+            continue  # the unit's own label ("Figure 3: ..." opening its caption)
+        if any(a < m.end and m.start < b for a, b in fields):
+            continue  # a reference field covers it: the field's exact target wins
+        items = m.items
+        if m.literal and index.resolve(m.family, m.literal):
+            items = (Item(m.literal, m.items[0].start, m.items[-1].end),)
+        single = len(items) == 1
+        for item in items:
+            target, number = _lookup(index, m.family, item)
+            if target is None:
+                if item.explicit and not m.bare:
+                    label = canonical_label(m.family, item.number, m.word)
+                    broken.append(
+                        BrokenReference(
+                            unit.id,
+                            item.start if not single else m.start,
+                            item.end if not single else m.end,
+                            m.text,
+                            label,
+                            f"no unit is labelled {label}",
+                        )
+                    )
+                continue
+            if target == unit.id:
+                continue
+            score = 1.0
+            if m.bare:
+                score = 0.9
+            elif (m.family, number) in index.ambiguous:
+                score = 0.8
+            resolved.append(Resolved(unit.id, target, m, item, score))
+    return resolved, broken
+
+
+def resolve_mentions(
+    doc: Document, index: LabelIndex | None = None, units: Iterable[Unit] | None = None
+) -> tuple[list[Resolved], list[BrokenReference]]:
+    """Resolve the textual mentions of every unit (or of ``units``) against the labels of ``doc``."""
+    index = index or build_label_index(doc.units)
+    res: list[Resolved] = []
+    brk: list[BrokenReference] = []
+    for u in units if units is not None else doc.units:
+        r, b = resolve_unit(u, index)
+        res.extend(r)
+        brk.extend(b)
+    return res, brk
+
+
+def iter_mention_keys(text: str) -> Iterator[tuple[str, str]]:
+    """The ``(family, number)`` keys a text mentions (for incremental invalidation)."""
+    for m in find_mentions(text):
+        if m.literal:
+            yield m.family, m.literal
+        for i in m.items:
+            yield m.family, i.number
+            if re.fullmatch(r"[\d.]+[a-z]", i.number, re.I):
+                yield m.family, i.number[:-1]

@@ -1,0 +1,96 @@
+"""REFERENCES edges (citing -> cited): reference fields first, then textual mentions of labels."""
+from __future__ import annotations
+
+from typing import Iterable
+
+import networkx as nx
+
+from adapters.model import Document, Unit
+
+from .edges import REFERENCES, add_edge
+from .mentions import BrokenReference, LabelIndex, build_label_index, find_mentions, resolve_unit
+
+__all__ = ["BROKEN_KEY", "add_reference_edges", "field_references", "broken_references"]
+
+#: Where the graph keeps its broken references (a list of ``BrokenReference.to_json()`` dicts).
+BROKEN_KEY = "broken_references"
+_NO_TARGET_OK = {"hyperlink", "noteref", "note_ref"}
+
+
+def field_references(unit: Unit, known: set[str]) -> tuple[list[tuple[str, str, int, int]], list[BrokenReference]]:
+    """``(target, evidence, start, end)`` for each resolved reference field, and the broken ones.
+
+    The evidence is the textual mention the field sits in when there is one ("Figure 3" around
+    a field that shows "3"), else the field's shown result.
+    """
+    out: list[tuple[str, str, int, int]] = []
+    broken: list[BrokenReference] = []
+    mentions = find_mentions(unit.text) if unit.fields else ()
+    for f in unit.fields:
+        if not f.is_reference:
+            continue
+        if f.target_unit and f.target_unit in known:
+            start, end = f.start, f.end
+            for m in mentions:
+                if m.start < max(f.end, f.start + 1) and f.start < m.end:
+                    start, end = min(start, m.start), max(end, m.end)
+            shown = unit.text[start:end].strip() if end > start else ""
+            evidence = shown or f.result.strip() or f"{f.kind} {f.target or f.target_unit}"
+            out.append((f.target_unit, evidence, start, end))
+        elif f.target and f.kind not in _NO_TARGET_OK:
+            shown = f.result.strip() or unit.text[f.start : f.end].strip()
+            broken.append(
+                BrokenReference(
+                    unit.id,
+                    f.start,
+                    f.end,
+                    shown,
+                    f.target,
+                    f"the {f.kind} field points at '{f.target}', which no unit holds",
+                )
+            )
+    return out, broken
+
+
+def add_reference_edges(
+    G: nx.MultiDiGraph,
+    doc: Document,
+    units: Iterable[Unit] | None = None,
+    *,
+    index: LabelIndex | None = None,
+) -> list[BrokenReference]:
+    """Add REFERENCES edges leaving ``units`` (default: all) and record their broken references.
+
+    Broken references of those units replace theirs in ``G.graph[BROKEN_KEY]``; they are also
+    returned.
+    """
+    index = index or build_label_index(doc.units)
+    known = {u.id for u in doc.units}
+    todo = list(units) if units is not None else list(doc.units)
+    broken: list[BrokenReference] = []
+    for u in todo:
+        refs, bad = field_references(u, known)
+        broken.extend(bad)
+        for target, evidence, start, end in refs:
+            add_edge(G, u.id, target, REFERENCES, evidence, 1.0, origin="field", start=start, end=end)
+        resolved, bad = resolve_unit(u, index)
+        broken.extend(bad)
+        for r in resolved:
+            m = r.mention
+            origin = "bare" if m.bare else "text"
+            add_edge(G, u.id, r.target, REFERENCES, m.text, r.score, origin=origin, start=m.start, end=m.end)
+    _store_broken(G, doc, {u.id for u in todo}, broken)
+    return broken
+
+
+def _store_broken(G: nx.MultiDiGraph, doc: Document, sources: set[str], new: list[BrokenReference]) -> None:
+    order = {u.id: u.order for u in doc.units}
+    kept = [b for b in G.graph.get(BROKEN_KEY, []) if b["source"] not in sources and b["source"] in order]
+    kept.extend(b.to_json() for b in new)
+    kept.sort(key=lambda b: (order.get(b["source"], 0), b["start"], b["label"]))
+    G.graph[BROKEN_KEY] = kept
+
+
+def broken_references(G: nx.MultiDiGraph) -> list[dict[str, object]]:
+    """The broken references recorded on a graph (a finding list for ``ledger check``)."""
+    return list(G.graph.get(BROKEN_KEY, []))

