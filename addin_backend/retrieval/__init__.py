@@ -1,0 +1,100 @@
+"""Dependency-aware retrieval: the context an edit needs, at a size that does not grow with the document.
+
+``retrieve(doc, G, targets, ...)`` expands the targets through the typed edges, packs the
+candidates by priority into a token budget and orders them for the prompt. The paper's
+baselines answer through the same function (``strategy=``) so they can be compared fairly.
+"""
+from __future__ import annotations
+
+import time
+from typing import Sequence
+
+import networkx as nx
+
+from adapters.model import Document
+
+from ..errors import InvalidRequestError, UnknownUnitError
+from ..tokens import count_tokens
+from .baselines import Embed, flat_rag, full_document, hierarchical_rag, sliding_window
+from .expand import expand
+from .pack import order_for_prompt, pack
+from .result import ContextItem, ContextResult, Weights
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "STRATEGIES",
+    "ContextItem",
+    "ContextResult",
+    "Weights",
+    "document_tokens",
+    "retrieve",
+]
+
+DEFAULT_BUDGET = 1500
+STRATEGIES = ("ledger", "full", "window", "flat_rag", "hier_rag")
+
+
+def document_tokens(doc: Document) -> int:
+    """cl100k tokens of every unit's text (cached per text, so cheap after the first call)."""
+    return sum(count_tokens(u.text) for u in doc.units)
+
+
+def _default_embed() -> Embed:
+    from ..nlp import embed_texts
+
+    return embed_texts
+
+
+def retrieve(
+    doc: Document,
+    G: nx.MultiDiGraph | None,
+    targets: Sequence[str],
+    *,
+    instruction: str | None = None,
+    budget: int = DEFAULT_BUDGET,
+    strategy: str = "ledger",
+    weights: Weights | None = None,
+    embed: Embed | None = None,
+) -> ContextResult:
+    """Context for an edit of ``targets``.
+
+    :raise UnknownUnitError: a target is not a unit of ``doc``.
+    :raise InvalidRequestError: unknown strategy, no target, or a budget below 1.
+    """
+    started = time.perf_counter()
+    targets = list(dict.fromkeys(targets))
+    if strategy not in STRATEGIES:
+        raise InvalidRequestError(f"unknown strategy {strategy!r}; one of {', '.join(STRATEGIES)}")
+    if not targets:
+        raise InvalidRequestError("retrieval needs at least one target unit")
+    if budget < 1:
+        raise InvalidRequestError("the token budget must be positive")
+    for t in targets:
+        if doc.get(t) is None:
+            raise UnknownUnitError(f"no unit {t!r} in this document", unit=t)
+    weights = weights or Weights()
+    dropped: list[dict] = []
+    if strategy == "ledger":
+        if G is None:
+            raise InvalidRequestError("the ledger strategy needs the dependency graph")
+        items, dropped = pack(doc, targets, expand(G, doc, targets, weights), budget)
+        items = order_for_prompt(items)
+    elif strategy == "full":
+        items = full_document(doc, targets)
+    elif strategy == "window":
+        items = sliding_window(doc, targets)
+    else:
+        query = instruction or " ".join(doc.unit(t).text for t in targets)
+        fn = flat_rag if strategy == "flat_rag" else hierarchical_rag
+        items = fn(doc, targets, query, budget, embed or _default_embed())
+    return ContextResult(
+        strategy=strategy,
+        targets=targets,
+        context=items,
+        tokens=sum(i.tokens for i in items),
+        document_tokens=document_tokens(doc),
+        budget=budget if strategy not in ("full", "window") else None,
+        dropped=dropped,
+        weights=vars(weights).copy() if strategy == "ledger" else None,
+        seconds=time.perf_counter() - started,
+    )

@@ -1,0 +1,153 @@
+"""Expansion: from the target units through typed edges to everything the edit depends on.
+
+Upstream is what a target needs (its outgoing REFERENCES and DEPENDS edges), downstream is
+what needs the target (incoming ones: the units an edit may break). The containing sections
+come through CONTAINS, neighbours through RELATED. A candidate's priority is the weight of
+the edge type that reached it, decayed by hops; the best path wins.
+"""
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from typing import Iterable
+
+import networkx as nx
+
+from adapters.model import Document
+
+from .result import Weights
+
+__all__ = ["Candidate", "expand", "scope_of"]
+
+_HARD = ("REFERENCES", "DEPENDS")
+
+
+@dataclass
+class Candidate:
+    id: str
+    edge: str
+    hops: int
+    priority: float
+    direction: str
+    reason: str
+
+
+def scope_of(doc: Document, targets: Iterable[str]) -> set[str]:
+    """The targets and, for sections, tables and figures, everything they contain.
+
+    Moving or deleting Section 4 breaks references to 4.2 and to Figure 5 inside it too.
+    """
+    children: dict[str | None, list[str]] = {}
+    for u in doc.units:
+        children.setdefault(u.parent, []).append(u.id)
+    out: set[str] = set()
+    stack = list(targets)
+    while stack:
+        uid = stack.pop()
+        if uid in out:
+            continue
+        out.add(uid)
+        stack.extend(children.get(uid, ()))
+    return out
+
+
+def _edges_out(G: nx.MultiDiGraph, node: str):
+    if node in G:
+        for _, v, data in G.out_edges(node, data=True):
+            yield v, data
+
+
+def _edges_in(G: nx.MultiDiGraph, node: str):
+    if node in G:
+        for u, _, data in G.in_edges(node, data=True):
+            yield u, data
+
+
+def _evidence(data: dict) -> str:
+    ev = data.get("evidence") or ""
+    return ev if len(ev) <= 80 else ev[:77] + "..."
+
+
+def _neighbours(doc: Document, unit) -> list:
+    """The units just before and after ``unit`` under the same parent (local coherence)."""
+    siblings = [u for u in doc.children(unit.parent) if u.kind not in ("footnote", "endnote")]
+    for i, u in enumerate(siblings):
+        if u.id == unit.id:
+            return [s for s in (siblings[i - 1] if i else None, siblings[i + 1] if i + 1 < len(siblings) else None) if s]
+    return []
+
+
+def expand(
+    G: nx.MultiDiGraph,
+    doc: Document,
+    targets: list[str],
+    weights: Weights = Weights(),
+) -> list[Candidate]:
+    """Every unit reachable from the targets within ``weights.max_hops``, best priority first.
+
+    Directions are kept along a path: past the first hop, downstream stays downstream
+    (dependents of dependents) and upstream stays upstream (prerequisites of prerequisites).
+    """
+    scope = scope_of(doc, targets)
+    target_set = set(targets)
+    best: dict[str, Candidate] = {}
+    # (−priority, hops, id, direction)
+    heap: list[tuple[float, int, str, str]] = []
+
+    def offer(uid: str, edge: str, hops: int, direction: str, reason: str) -> None:
+        if uid in target_set:
+            return
+        pri = weights.of(edge) * (weights.decay ** (hops - 1))
+        if pri <= 0:
+            return
+        cur = best.get(uid)
+        if cur is not None and (cur.priority > pri or (cur.priority == pri and cur.hops <= hops)):
+            return
+        best[uid] = Candidate(uid, edge, hops, pri, direction, reason)
+        if hops < weights.max_hops:
+            heapq.heappush(heap, (-pri, hops, uid, direction))
+
+    # Hop 1 from every unit in the targets' scope (a section's descendants included).
+    for src in scope:
+        for v, data in _edges_out(G, src):
+            t = data.get("type")
+            if t in _HARD:
+                offer(v, t, 1, "upstream", f"target needs it: {t.lower()} '{_evidence(data)}'")
+            elif t == "RELATED":
+                offer(v, t, 1, "related", f"similar to the target ({data.get('score', 0):.2f})")
+        for u, data in _edges_in(G, src):
+            t = data.get("type")
+            if t in _HARD:
+                offer(u, t, 1, "downstream", f"needs the target: {t.lower()} '{_evidence(data)}'")
+    # Containing sections (heading + summary) and the captions of a target figure/table.
+    for tid in targets:
+        try:
+            unit = doc.unit(tid)
+        except KeyError:
+            continue
+        parent, hops = unit.parent, 1
+        while parent is not None:
+            offer(parent, "CONTAINS", hops, "context", "containing section")
+            parent_unit = doc.get(parent)
+            parent = parent_unit.parent if parent_unit else None
+            hops += 1
+        for child in doc.children(tid):
+            if child.kind == "caption":
+                offer(child.id, "CONTAINS", 1, "context", "caption of the target")
+        for sibling in _neighbours(doc, unit):
+            offer(sibling.id, "CONTAINS", 2, "context", "next to the target in its section")
+    # Further hops, best first, keeping each path's direction.
+    while heap:
+        neg, hops, uid, direction = heapq.heappop(heap)
+        cur = best.get(uid)
+        if cur is None or -neg < cur.priority or hops != cur.hops:
+            continue
+        if direction in ("upstream", "related"):
+            for v, data in _edges_out(G, uid):
+                if data.get("type") in _HARD and direction == "upstream":
+                    offer(v, data["type"], hops + 1, "upstream", f"needed by {uid}: '{_evidence(data)}'")
+        if direction == "downstream":
+            for u, data in _edges_in(G, uid):
+                if data.get("type") in _HARD:
+                    offer(u, data["type"], hops + 1, "downstream", f"needs {uid}: '{_evidence(data)}'")
+    return sorted(best.values(), key=lambda c: (-c.priority, c.hops, c.id))
