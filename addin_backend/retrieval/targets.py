@@ -94,8 +94,12 @@ def _fuzzy(units: list[tuple[Unit, str]], piece: str, min_score: float) -> Candi
     best: Candidate | None = None
     for unit, text in shortlist:
         sm = SequenceMatcher(None, piece, text, autojunk=False)
-        match_chars = sum(b.size for b in sm.get_matching_blocks())
-        score = match_chars / max(len(piece), 1)
+        blocks = [b for b in sm.get_matching_blocks() if b.size]
+        if not blocks:
+            continue
+        match_chars = sum(b.size for b in blocks)
+        span = blocks[-1].b + blocks[-1].size - blocks[0].b  # the stretch of the unit it aligns with
+        score = match_chars / max(len(piece), span, 1)
         if score >= min_score and (best is None or score > best.score):
             best = Candidate(unit.id, 0.9 * score, "selection", piece[:80])
     return best
@@ -103,15 +107,23 @@ def _fuzzy(units: list[tuple[Unit, str]], piece: str, min_score: float) -> Candi
 
 def match_labels(doc: Document, instruction: str) -> list[Candidate]:
     """Units whose label the instruction names; "X in Section Y" keeps the X inside Section Y."""
+    from ..graph.label_index import build_label_index
     from ..graph.mentions import find_mentions
 
-    hits = [m for m in find_mentions(instruction, doc) if m.target]
-    if not hits:
-        return []
-    ids = [m.target for m in hits]
-    # "Theorem 2 in Section 3.2": a later, containing mention scopes an earlier one; keep the inner.
-    inner = [i for i in ids if not any(_is_ancestor(doc, i, other) for other in ids if other != i)]
-    return [Candidate(i, 1.0, "label", next(m.span_text for m in hits if m.target == i)) for i in inner]
+    index = build_label_index(doc.units)
+    hits: list[tuple[str, str]] = []
+    for m in find_mentions(instruction):
+        for item in m.items:
+            target = index.resolve(m.family, item.number)
+            if target and all(t != target for t, _ in hits):
+                hits.append((target, m.text))
+    ids = [t for t, _ in hits]
+    # "Theorem 2 in Section 3.2": drop a mention that merely contains another one.
+    return [
+        Candidate(t, 1.0, "label", span)
+        for t, span in hits
+        if not any(_is_ancestor(doc, t, other) for other in ids if other != t)
+    ]
 
 
 def _is_ancestor(doc: Document, ancestor: str, unit_id: str) -> bool:

@@ -136,3 +136,20 @@ def test_baselines_answer_through_the_same_interface():
     assert all(c.edge in ("TARGET", "CONTAINS", "SIMILAR") for c in hier.context)
     # Hierarchical RAG has no REFERENCES edges, so the citing paragraph comes only by luck.
     assert retrieve(doc, G, ["f1"]).ids.index("p5") > 0
+
+
+def test_targets_by_id_selection_label_and_meaning():
+    from addin_backend.retrieval.targets import identify_targets
+
+    doc = _doc()
+    assert identify_targets(doc, ids=["p3"]).ids == ["p3"]
+    sel = identify_targets(doc, selection="batching approach that groups commits\rThis approach halves")
+    assert sel.ids == ["p2", "p3"] and sel.how == "selection"
+    fuzzy = identify_targets(doc, selection="This approch halves the number of fsync call")
+    assert fuzzy.ids == ["p3"] and 0.6 < fuzzy.candidates[0].score < 0.9
+    lab = identify_targets(doc, instruction="Shorten Figure 1 in Section 2.1")
+    assert lab.ids == ["f1"] and lab.how == "label"
+    sem = identify_targets(doc, instruction="talk about fsync calls", embed=_bag_embed)
+    assert sem.how == "semantic" and sem.ids == ["p3"] and len(sem.candidates) > 1
+    with pytest.raises(UnknownUnitError):
+        identify_targets(doc, selection="text that appears nowhere at all in it")
