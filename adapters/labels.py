@@ -55,6 +55,7 @@ _LEADING = re.compile(rf"^\s*(?P<word>{'|'.join(THEOREM_WORDS)})\s+(?P<num>{_NUM
 _CAPTION = re.compile(
     rf"^\s*(?P<word>Figure|Fig\.|Table|Tab\.|Equation|Eq\.|Listing|Illustration|Drawing)\s*(?P<num>{_NUM})\b"
 )
+_WORDED = re.compile(r"(?P<word>(?i:appendix|annex|chapter|section|part|clause|article))\s+(?P<num>[A-Z0-9][\w.]*)")
 _CANON = {"Fig.": "Figure", "Tab.": "Table", "Eq.": "Equation", "Illustration": "Figure", "Drawing": "Figure"}
 
 
@@ -79,12 +80,21 @@ def section_label(number: str | None) -> str | None:
     'Appendix A'
     >>> section_label("3.2.")
     'Section 3.2'
+
+    A number rendered with its own word (an ODF list label "Appendix A", "Annex B:") is already
+    the label:
+
+    >>> section_label("Appendix A"), section_label("Annex B:")
+    ('Appendix A', 'Annex B')
     """
     if not number:
         return None
-    num = number.strip().rstrip(".)").lstrip("(")
+    num = number.strip().rstrip(".):").lstrip("(")
     if not num:
         return None
+    worded = _WORDED.fullmatch(num)
+    if worded:
+        return f"{worded.group('word').title()} {worded.group('num')}"
     if re.fullmatch(r"[A-Z]", num):
         return f"Appendix {num}"
     return f"Section {num}"

@@ -48,7 +48,7 @@ def _reference_dirty(old: Document, new: Document, ch: dict[str, Any]):
     index = build_label_index(new.units)
     new_t = index.targets()
     keys = {k for k in old_t.keys() | new_t.keys() if old_t.get(k) != new_t.get(k)}
-    touched = ch["added"] | ch["removed"]
+    touched = ch["added"] | ch["removed"] | ch["reshaped"]  # a caption's float changes its parent
     dirty = set(ch["added"]) | ch["reshaped"]
     for u in new.units:
         if u.id in dirty:
@@ -144,11 +144,17 @@ def update_graph(
             progress("depends", 1.0)
 
     if "related" in stages:
-        from .related import THRESHOLD, add_related_edges
+        from .related import RELATIVE, THRESHOLD, add_related_edges
 
         t0 = time.perf_counter()
         report = (lambda f: progress("related", f)) if progress else None
-        add_related_edges(G, new_doc, threshold=G.graph.get("related_threshold", THRESHOLD), progress=report)
+        add_related_edges(
+            G,
+            new_doc,
+            threshold=G.graph.get("related_threshold", THRESHOLD),
+            relative=G.graph.get("related_relative", RELATIVE),
+            progress=report,
+        )
         secs["related"] = round(time.perf_counter() - t0, 4)
 
     stats = refresh_stats(G)

@@ -77,14 +77,24 @@ _CITE_BEFORE = re.compile(
     rf"|\bet\s+al\.?\s*\(\d{{4}}[a-z]?\)|\(\d{{4}}[a-z]?\))\s*[,;:]?\s*(?:see\s+)?$",
     re.I,
 )
+_DOC_NOUN = (
+    r"(?:specification|standard|recommendation|paper|article|report|act|regulation|directive|convention|code|"
+    r"treaty|law|rfc|guidelines?|datasheet|data\s+sheet|manual|handbook|textbook|book|thesis|dissertation|"
+    r"proceedings|documentation|catalogue|catalog)"
+)
+# Another party's document ("the supplier's quality handbook", "the Customer's Security Policy").
+_OWNED_DOC = rf"(?:{_DOC_NOUN}|proposal|contract|agreement|policy|terms)"
 _CITE_AFTER = re.compile(
     rf"^(?:\s*\([a-z0-9]{{1,4}}\))*\s*,?\s*(?:of|in|from)\s+(?:"
     rf"\[|\(?{_STD}\b|ref(?:erence)?s?\.?\s*\[?\d"
     rf"|(?:the\s+)?[A-Z][\w\-]+(?:\s+and\s+[A-Z][\w\-]+)?\s+(?:et\s+al\b|\(\d{{4}}|\[\d)"
-    rf"|(?:the\s+)?(?!this\b|these\b|the\s+present\b)(?:[A-Z][\w/\-.]*\s+){{1,5}}"
-    rf"(?:specification|standard|recommendation|paper|article|report|act|regulation|directive|"
-    rf"convention|code|treaty|law|rfc|guidelines?)\b"
-    rf"|[A-Z]{{2,}}[\w/\-.]*\d)",
+    rf"|(?:the\s+)?(?!this\b|these\b|the\s+present\b)(?:[A-Z][\w/\-.]*\s+)(?:[A-Z0-9][\w/\-.]*\s+){{0,5}}"
+    rf"{_DOC_NOUN}\b"
+    rf"|[A-Z]{{2,}}[\w/\-.]*\d"
+    # "Clause 6 of the supplier's quality handbook": another party's document
+    rf"|(?:the\s+)?[\w\-]+['\u2019]s\s+(?:[\w\-]+\s+){{0,3}}{_OWNED_DOC}\b"
+    # "Table 2 of the vendor datasheet [VND-114]": a short phrase closed by a bracketed citation
+    rf"|(?:the\s+|an?\s+)?(?!this\b|these\b|the\s+present\b)(?:(?!(?:{WORD_ALT})\b)[\w\-']+\s+){{0,4}}\[[^\[\]]{{1,40}}\])",
     re.I,
 )
 _OPEN_BRACKET_CITE = re.compile(r"\[[^\[\]]*[\w.]\s*,\s*(?:[^\[\]]*,\s*)?$")

@@ -8,21 +8,49 @@ import networkx as nx
 from adapters.model import Document, Unit
 
 from .edges import REFERENCES, add_edge
-from .mentions import BrokenReference, LabelIndex, build_label_index, find_mentions, resolve_unit
+from .mentions import BrokenReference, LabelIndex, build_label_index, find_mentions, parse_label, resolve_unit
 
-__all__ = ["BROKEN_KEY", "add_reference_edges", "field_references", "broken_references"]
+__all__ = ["BROKEN_KEY", "add_reference_edges", "field_references", "caption_floats", "broken_references"]
 
 #: Where the graph keeps its broken references (a list of ``BrokenReference.to_json()`` dicts).
 BROKEN_KEY = "broken_references"
 _NO_TARGET_OK = {"hyperlink", "noteref", "note_ref"}
+_FLOATS = ("figure", "table", "equation")
 
 
-def field_references(unit: Unit, known: set[str]) -> tuple[list[tuple[str, str, int, int]], list[BrokenReference]]:
+def caption_floats(doc: Document, index: LabelIndex) -> dict[str, str]:
+    """Caption id -> the figure, table or equation it captions.
+
+    Word bookmarks and ODF sequence names sit in the caption, but a reader who writes "see
+    Figure 3" cites the figure: a reference field into a caption is a reference to its float.
+    The float is the caption's parent when the reader nests them, else the float carrying the
+    same label.
+    """
+    out: dict[str, str] = {}
+    for u in doc.units:
+        if u.kind != "caption":
+            continue
+        parent = doc.get(u.parent) if u.parent else None
+        if parent is not None and parent.kind in _FLOATS:
+            out[u.id] = parent.id
+            continue
+        key = parse_label(u.label)
+        hit = doc.get(index.resolve(*key)) if key else None
+        if hit is not None and hit.kind in _FLOATS and hit.label == u.label:
+            out[u.id] = hit.id
+    return out
+
+
+def field_references(
+    unit: Unit, known: set[str], floats: dict[str, str] | None = None
+) -> tuple[list[tuple[str, str, int, int]], list[BrokenReference]]:
     """``(target, evidence, start, end)`` for each resolved reference field, and the broken ones.
 
     The evidence is the textual mention the field sits in when there is one ("Figure 3" around
-    a field that shows "3"), else the field's shown result.
+    a field that shows "3"), else the field's shown result. ``floats`` (:func:`caption_floats`)
+    turns a target caption into its figure or table.
     """
+    floats = floats or {}
     out: list[tuple[str, str, int, int]] = []
     broken: list[BrokenReference] = []
     mentions = find_mentions(unit.text) if unit.fields else ()
@@ -36,7 +64,7 @@ def field_references(unit: Unit, known: set[str]) -> tuple[list[tuple[str, str, 
                     start, end = min(start, m.start), max(end, m.end)
             shown = unit.text[start:end].strip() if end > start else ""
             evidence = shown or f.result.strip() or f"{f.kind} {f.target or f.target_unit}"
-            out.append((f.target_unit, evidence, start, end))
+            out.append((floats.get(f.target_unit, f.target_unit), evidence, start, end))
         elif f.target and f.kind not in _NO_TARGET_OK:
             shown = f.result.strip() or unit.text[f.start : f.end].strip()
             broken.append(
@@ -66,10 +94,11 @@ def add_reference_edges(
     """
     index = index or build_label_index(doc.units)
     known = {u.id for u in doc.units}
+    floats = caption_floats(doc, index)
     todo = list(units) if units is not None else list(doc.units)
     broken: list[BrokenReference] = []
     for u in todo:
-        refs, bad = field_references(u, known)
+        refs, bad = field_references(u, known, floats)
         broken.extend(bad)
         for target, evidence, start, end in refs:
             add_edge(G, u.id, target, REFERENCES, evidence, 1.0, origin="field", start=start, end=end)

@@ -89,10 +89,20 @@ def test_number_spans_point_at_the_numbers():
         "Sections 4.3.1 and 4.3.2 of [HTTP]",
         "see 5.2 of ISO 27001",
         "Smith and Jones (2019) Figure 3",
+        # a short description of another document closed by its citation key
+        "Table 2 of the vendor datasheet [VND-114] gives the rated limits.",
+        "Figure 4 of the Intel 64 Architectures Software Developer Manual shows the layout.",
+        "Clause 6 of the supplier's quality handbook",
     ],
 )
 def test_external_citations_are_not_mentions(text):
     assert find_mentions(text) == ()
+
+
+def test_a_bracketed_citation_after_an_internal_label_does_not_make_it_external():
+    assert spans("Table 2 in Section 4 [12] lists the limits.") == [("Table 2", "table", ["2"]),
+                                                                     ("Section 4", "section", ["4"])]
+    assert spans("See Table 3 of this report [3].") == [("Table 3", "table", ["3"])]
 
 
 def test_bare_clause_numbers_need_a_cue_and_no_unit():
