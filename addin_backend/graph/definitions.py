@@ -83,7 +83,8 @@ _WE_DEFINE = re.compile(
 )
 _IS_DEFINED = re.compile(r"\s*,?\s+(?:is|are)\s+(?:formally\s+)?defined\s+(?:as|to\s+be|by)\b|,\s+defined\s+as\b")
 _DENOTED = re.compile(
-    r",?\s+(?:denoted|written)\s+(?:by\s+|as\s+)?(?P<sym>\$[^$]{1,20}\$|[^\s,.;:()]{1,12}(?:\([^\s()]{1,8}\))?)"
+    r",?\s+(?:denoted(?:\s+by|\s+as)?|written\s+as)\s+(?:the\s+symbol\s+)?"
+    r"(?P<sym>\$[^$]{1,20}\$|[^\s,.;:()]{1,12}(?:\([^\s()]{1,8}\))?)"
 )
 _LET = re.compile(
     r"\b[Ll]et\s+(?P<sym>\$[^$]{1,20}\$|[^\s,.;:]{1,12}?)\s+(?:be|denote|represent)\b"
@@ -103,6 +104,13 @@ _DETERMINERS = ("the ", "a ", "an ", "our ", "each ", "every ", "any ", "this ",
 _GENERIC = frozenset("it this that they these those which what here there one ones".split())
 _SYMBOL = re.compile(r"^(?:\$.+\$|[A-Za-z](?:_\w+|\^\w+|\d+)?|[\u0370-\u03ff]\w*|\w+\(\w+\)|[A-Za-z]{1,2}\d*)$")
 _ROMAN = re.compile(r"^(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$", re.I)
+
+
+def _symbol_ok(sym: str) -> bool:
+    """Whether the word after "denoted" is a symbol (``n``, ``λ``, ``T_max``, ``$x_i$``, ``RTT``)."""
+    if sym.startswith("$") or sym.lower() in _STOP_BACK:
+        return sym.startswith("$")
+    return bool(_SYMBOL.match(sym)) or (sym.isupper() and len(sym) <= 6) or not sym.isascii()
 
 
 def _strip_det(term: str) -> str:
@@ -248,6 +256,8 @@ def _paper_terms(text: str) -> list[Definition]:
             out.append(Definition(term, "term", start, a + m.end(), text[start : a + m.end()], False, 0.9))
         for m in _DENOTED.finditer(sent):
             sym = m.group("sym").strip("$")
+            if not _symbol_ok(m.group("sym")):
+                continue  # "written for the on-duty engineer": a word, not a symbol
             got = _np_before(text, a + m.start(), a)
             start = got[1] if got else a + m.start()
             out.append(Definition(sym, "notation", start, a + m.end(), text[start : a + m.end()], True, 0.8))
@@ -384,7 +394,9 @@ def find_usages(
             for m in pat.finditer(u.text):
                 if mine and mine.start <= m.start() < mine.end:
                     continue
-                if d.kind == "notation" and len(d.term) == 1 and not _math_context(u.text, m.start(), m.end()):
+                if (d.kind == "notation" and len(d.term) == 1 and d.term.isascii()
+                        and not _math_context(u.text, m.start(), m.end())):
+                    # a Latin letter is also a word ("a", "I"); a Greek one in prose is the symbol
                     continue
                 if d.kind == "term" and d.case_sensitive and d.term[:1].isupper() and _inside_name(u.text, m.start(), m.end()):
                     continue

@@ -97,3 +97,18 @@ def test_lowercase_terms_match_any_case_and_plurals_and_headings_are_not_users()
 def test_single_letter_notation_needs_math_around_it():
     doc = _doc("Let k denote the budget.", "We keep k small.", "The cost grows as O(k) when k > 2.")
     assert usages(doc) == [("u2", "u0", "k")]
+
+
+def test_written_and_denoted_need_a_symbol_after_them():
+    assert defs("Operational guidance is written for the on-duty engineer and favours concrete steps.") == []
+    assert defs("The round-trip time, written as RTT, bounds the timeout.") == [
+        ("RTT", "notation", "The round-trip time, written as RTT")]
+    assert defs("The arrival rate, denoted by the symbol \u03bb, is measured hourly.") == [
+        ("\u03bb", "notation", "The arrival rate, denoted by the symbol \u03bb")]
+
+
+def test_a_greek_symbol_is_used_in_prose_without_math_around_it():
+    doc = _doc("The measured monthly availability, denoted \u03b1, is computed from one-minute probes.",
+               "Doubling \u03b1 shifts the operating point noticeably.",
+               "A conservative estimate of \u03b1 is enough for capacity planning.")
+    assert usages(doc) == [("u1", "u0", "\u03b1"), ("u2", "u0", "\u03b1")]
