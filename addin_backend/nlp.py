@@ -26,6 +26,9 @@ __all__ = [
     "get_embedder",
     "tag_texts",
     "noun_lemma",
+    "word_classes",
+    "get_lexicon",
+    "Lexicon",
     "TAG_POS",
     "embed_texts",
     "models_loaded",
@@ -118,7 +121,7 @@ EMBEDDINGS = TextCache(100_000)
 
 def models_loaded() -> dict[str, bool]:
     """Which models this process has loaded (for health checks and tests)."""
-    return {"spacy": _spacy is not None, "embedder": _embedder is not None}
+    return {"spacy": _spacy is not None, "embedder": _embedder is not None, "lexicon": _lexicon is not None}
 
 
 def get_spacy():
@@ -181,19 +184,92 @@ def tag_texts(texts: Sequence[str], *, batch_size: int = 512) -> list[list[tuple
     return out
 
 
-_lemma_tables: Any = None
+#: The lemmatizer tables' keys: spaCy's string hashes of the part-of-speech names
+#: (``spacy.strings.hash_string("noun")``; a test checks them against spaCy).
+_POS_KEYS = {
+    "noun": 16833663260455505849,
+    "verb": 6360137228241296794,
+    "adj": 12401032943472870168,
+    "adv": 10054248821341768113,
+}
+_LOOKUPS = ("lemmatizer", "lookups", "lookups.bin")
 
 
-def _tables():
-    global _lemma_tables
-    if _lemma_tables is None:
-        lookups = get_spacy().get_pipe("lemmatizer").lookups
-        _lemma_tables = (
-            lookups.get_table("lemma_index").get("noun", []),
-            lookups.get_table("lemma_exc").get("noun", {}),
-            lookups.get_table("lemma_rules").get("noun", []),
-        )
-    return _lemma_tables
+class Lexicon:
+    """The English lemmatizer's word lists (WordNet-derived) by part of speech: which classes a
+    word can belong to and in which form. Read straight from the spaCy model package's
+    ``lookups.bin`` (about 0.1 s), so reading a few words needs no pipeline."""
+
+    def __init__(self, tables: dict) -> None:
+        self.index = {p: frozenset(tables["lemma_index"].get(k, ())) for p, k in _POS_KEYS.items()}
+        self.exc = {p: tables["lemma_exc"].get(k, {}) for p, k in _POS_KEYS.items()}
+        self.rules = {p: [tuple(r) for r in tables["lemma_rules"].get(k, ())] for p, k in _POS_KEYS.items()}
+
+    def lemma(self, word: str, pos: str) -> tuple[str, bool] | None:
+        """``(lemma, inflected)`` of ``word`` as a ``pos`` (noun, verb, adj, adv), or ``None``."""
+        w = word.lower()
+        if w in self.exc[pos]:
+            base = self.exc[pos][w][0]
+            return base, base != w
+        if w in self.index[pos]:
+            return w, False
+        for old, new in self.rules[pos]:
+            if old and w.endswith(old):
+                cand = w[: len(w) - len(old)] + new
+                if cand in self.index[pos]:
+                    return cand, True
+        return None
+
+
+_lexicon: Lexicon | None = None
+
+
+def _lookups_path() -> str:
+    """The model package's lemmatizer lookups, found without importing the package (its
+    ``__init__`` imports spaCy)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(SPACY_MODEL)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(f"the spaCy model package {SPACY_MODEL!r} is not installed")
+    root = list(spec.submodule_search_locations)[0]
+    for name in sorted(os.listdir(root)):
+        path = os.path.join(root, name, *_LOOKUPS)
+        if os.path.isfile(path):
+            return path
+    raise FileNotFoundError(f"{SPACY_MODEL!r} has no lemmatizer lookups")
+
+
+def get_lexicon() -> Lexicon:
+    """The :class:`Lexicon`, loaded once per process."""
+    global _lexicon
+    if _lexicon is not None:
+        return _lexicon
+    with _lock:
+        if _lexicon is None:
+            import srsly
+
+            with open(_lookups_path(), "rb") as fh:
+                _lexicon = Lexicon(srsly.msgpack_loads(fh.read()))
+    return _lexicon
+
+
+@lru_cache(maxsize=65536)
+def word_classes(word: str) -> dict[str, tuple[str, bool]]:
+    """``{pos: (lemma, inflected)}`` for each open class the word can belong to.
+
+    >>> word_classes("results")["noun"], word_classes("results")["verb"]
+    (('result', True), ('result', True))
+    >>> sorted(word_classes("approach")), word_classes("improves")
+    (['noun', 'verb'], {'verb': ('improve', True)})
+    """
+    lex = get_lexicon()
+    out = {}
+    for pos in _POS_KEYS:
+        got = lex.lemma(word, pos)
+        if got:
+            out[pos] = got
+    return out
 
 
 @lru_cache(maxsize=16384)
@@ -201,17 +277,16 @@ def noun_lemma(word: str) -> str:
     """The lemma of a noun (lower case), by the spaCy English lemmatizer's rules and tables.
 
     Only head nouns need a lemma, so the lemmatizer component never runs over whole texts.
+
+    >>> noun_lemma("analyses"), noun_lemma("policies"), noun_lemma("sidecars")
+    ('analysis', 'policy', 'sidecar')
     """
     w = word.lower()
-    index, exc, rules = _tables()
-    if w in exc:
-        return exc[w][0]
-    if w in index:
-        return w
-    forms = [w[: len(w) - len(old)] + new for old, new in rules if w.endswith(old)]
-    known = [f for f in forms if f in index]
-    if known:
-        return known[0]
+    lex = get_lexicon()
+    got = lex.lemma(w, "noun")
+    if got:
+        return got[0]
+    forms = [w[: len(w) - len(old)] + new for old, new in lex.rules["noun"] if old and w.endswith(old)]
     return forms[0] if forms and forms[0] else w
 
 

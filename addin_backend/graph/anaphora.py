@@ -1,10 +1,12 @@
 """Anaphora across units ("this approach", "these results", "as described above"): DEPENDS edges.
 
-Fast regexes find candidate phrases; spaCy (tagger and lemmatizer only) reads just a small
-window around each candidate to tell a demonstrative noun phrase from a pronoun and to get the
-head noun's lemma. The antecedent is the nearest preceding unit (within a window) that uses the
-head noun other than anaphorically; failing that, a phrase in a unit's first sentence falls back
-to the previous unit. Anaphors found in a text are cached per text.
+Fast regexes find candidate phrases; the words after a determiner are read with the English
+lemmatizer's word lists (:func:`addin_backend.nlp.word_classes`: which of noun, verb, adjective
+a word can be, and in which form) and number agreement, to tell a demonstrative noun phrase
+("this approach works") from a pronoun ("this works") and to get the head noun's lemma; no
+tagger runs. The antecedent is the nearest preceding unit (within a window) that uses the head
+noun other than anaphorically; failing that, a phrase in a unit's first sentence falls back to
+the previous unit. Anaphors found in a text are cached per text.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from typing import Callable, Iterable, Sequence
 
 from adapters.model import Document, Unit
 
-from ..nlp import FACTS, noun_lemma
+from ..nlp import FACTS, noun_lemma, word_classes
 from .text import forms_pattern, noun_forms, sentences, snippet, word_set
 
 __all__ = [
@@ -61,7 +63,7 @@ class Antecedent:
 
 _DET = re.compile(
     r"(?<![\w-])(?P<det>this|these|those|such(?:\s+an?)?|the\s+(?:proposed|above|aforementioned|"
-    r"above-mentioned|preceding|previous|foregoing|said|same|resulting|latter|former|described|"
+    r"above-mentioned|preceding|foregoing|said|resulting|latter|former|described|"
     r"presented|introduced|suggested|outlined))(?=\s+[A-Za-z])",
     re.I,
 )
@@ -93,7 +95,6 @@ _KIND_HEADS = {"figure": ("figure",), "table": ("table",), "equation": ("equatio
 LATER_WINDOW = 3
 _PHRASE_HEAD = re.compile(r"(?i:\b(?:the|this|these|those|that)\s+)(?P<noun>[A-Za-z][\w\-]*)\s+$")
 _OF_HEADS = frozenset("type kind sort form class set number amount use combination version variant family group".split())
-_NP_POS = {"ADJ", "NOUN", "PROPN", "NUM"}
 
 
 _NEXT_WORD = re.compile(r"\s+([A-Za-z][\w\-']*)")
@@ -109,7 +110,7 @@ _NOT_NP = frozenset(
 def _peek(sent: str, m: re.Match[str], group: str = "det") -> str | None:
     """Decide a determiner candidate from the next word where the text alone settles it:
     ``None`` (no anaphor: "this section", "such as"), ``"bare"`` (a pronoun use: "This is"),
-    else ``"det"`` (the tagger must read it)."""
+    else ``"det"`` (the words after it must be read)."""
     nxt = _NEXT_WORD.match(sent, m.end(group))
     if not nxt:
         return None
@@ -145,46 +146,176 @@ def _candidates(text: str) -> list[tuple[int, int, str, int]]:
     return out
 
 
-_WORDS_AFTER = re.compile(r"(?:\W*[\w'\-]+){1,6}")
+#: Function words (and particles): they end a noun phrase and cannot be its head.
+_CLOSED = frozenset(
+    """a an the this that these those some any each every all no both either neither such of in on at
+    by for with from to into onto upon about over under between among through during without within
+    across against along around before after behind below beneath beside besides beyond near since
+    than toward towards until unlike via per as like and or but nor so yet because although though
+    while whereas if unless when where whether it its they them their we our us he she his her i you
+    your one ones itself themselves is are was were be been being am has have had having do does did
+    can could will would shall should may might must which who whom whose what not also only just
+    even still already often always never usually typically generally then thus therefore hence
+    however here there now up down out off away back far much little long soon later earlier cannot""".split()
+)
+#: Words that open a predicate: the noun phrase before them is complete ("this connection pool is").
+_PREDICATE = frozenset(
+    """is are was were has have had can could will would shall should may might must does do did also
+    not only never always often usually still already thus therefore cannot""".split()
+)
+#: Auxiliaries and modals: after "such X Ys" they show that "Ys" was a plural noun.
+_AUX = frozenset(
+    "is are was were has have had can could will would shall should may might must cannot do does did".split()
+)
+#: Quantifiers and ordinals inside a noun phrase ("these two approaches"): modifiers, never heads.
+_QUANT = frozenset(
+    """two three four five six seven eight nine ten several many few more most other first second
+    third last final next""".split()
+)
+_NP_WORD = re.compile(r"[ \t\u00a0]+([A-Za-z0-9][\w'\u2019]*(?:-[\w'\u2019]+)*)")
+_CONTRACTION = re.compile(r"(?i)n['\u2019]t$|['\u2019](?:re|ve|ll|d|m)$")
+_POSSESSIVE = re.compile(r"['\u2019]s?$")
+_SINGULAR_DET = ("this", "that", "such a", "such an")
+_PLURAL_DET = ("these", "those")
 
 
-def _window(text: str, start: int, end: int) -> tuple[int, int]:
-    """The candidate, one word before it and up to six after: enough context for the tagger."""
-    before = re.search(r"[\w'\-]+\W*$", text[max(0, start - 30) : start])
-    lo = start - len(before.group(0)) if before else start
-    m = _WORDS_AFTER.match(text, end)
-    hi = m.end() if m else end
-    return lo, hi
+def _det_number(det: str) -> str | None:
+    low = " ".join(det.lower().split())
+    return "sg" if low in _SINGULAR_DET else "pl" if low in _PLURAL_DET else None
 
 
-def _head_after(tokens: list[tuple[str, int, str, str]], i: int) -> tuple[str | None, int]:
-    """The head noun lemma of the noun phrase starting at token ``i``, and the token after it.
+def _classes(word: str) -> dict[str, tuple[str, bool]]:
+    """Word classes of a word; a hyphenated compound is read by its last part ("two-stage",
+    "look-ups" -> noun "look-up")."""
+    low = word.lower()
+    got = word_classes(low)
+    if not got and "-" in low:
+        prefix, last = low.rsplit("-", 1)
+        got = {k: (f"{prefix}-{v[0]}", v[1]) for k, v in word_classes(last).items() if k != "verb"}
+    return got
 
-    A phrase holding a self-reference ("this Agreement", "this section") has no head.
+
+def _verb_form(word: str, cls: dict[str, tuple[str, bool]]) -> str | None:
+    """``"s"`` (works), ``"ed"``, ``"ing"``, ``"base"`` for a word that can be a verb, else None."""
+    verb = cls.get("verb")
+    if not verb:
+        return None
+    if not verb[1]:
+        return "base"
+    low = word.lower()
+    return "ing" if low.endswith("ing") else "ed" if low.endswith(("ed", "en", "wn", "t")) else "s" if low.endswith("s") else "base"
+
+
+def _nounish(word: str | None) -> bool:
+    if word is None or word.lower() in _CLOSED or _CONTRACTION.search(word):
+        return False
+    cls = _classes(word)
+    return not cls or "noun" in cls or "adj" in cls
+
+
+_OBJECT_START = frozenset(
+    "the a an this these that those its their our your his her my each all some any no every you them us it him me".split()
+)
+
+
+def _object_like(word: str | None) -> bool:
+    """Whether ``word`` can open the object of a verb before it ("give permission", "take care")."""
+    if word is None:
+        return False
+    low = word.lower()
+    if low in _OBJECT_START:
+        return True
+    if low in _CLOSED or low in _PREDICATE or _CONTRACTION.search(low):
+        return False
+    cls = _classes(low)
+    return _verb_form(low, cls) != "s" and (not cls or "noun" in cls or "adj" in cls)
+
+
+def _np_after(text: str, end: int, det: str | None, depth: int = 0) -> tuple[str | None, int] | None:
+    """The head noun lemma of the noun phrase that starts at ``end`` (after the determiner
+    ``det``) and where it ends.
+
+    ``(None, end)`` when the words after the determiner are not a noun phrase ("This shows
+    that", "These include"): a pronoun use. ``None`` when the phrase names the document itself
+    ("this section", "this Agreement"). Word classes come from the lemmatizer's lists, and
+    agreement settles what they leave open: after "this" a verb in -s starts the predicate
+    ("this approach works", "this License grants"), after "these" a base form does ("these
+    show"); a plural noun ends a compound ("these test results"); with no number to agree
+    with, a word that is both noun and verb is the verb when an object follows it ("the latter
+    take care").
     """
-    head = None
-    head_i = i
-    j = i
-    seen_noun = False
-    while j < len(tokens) and j < i + 5:
-        text, _, pos, tag = tokens[j]
-        lemma = noun_lemma(text) if pos in ("NOUN", "PROPN") else text.lower()
-        if pos in _NP_POS or (not seen_noun and tag in ("VBN", "VBG") and j + 1 < len(tokens) and tokens[j + 1][2] in _NP_POS):
-            if pos in ("NOUN", "PROPN"):
-                if lemma in _SELF_HEADS or text.lower() in _SELF_HEADS:
-                    return None, -1
-                head, head_i, seen_noun = lemma, j, True
-            j += 1
+    det_number = _det_number(det) if det else None
+    pronoun_like = bool(det) and det.lower().split()[-1] in ("latter", "former")
+    words: list[tuple[str, int, int]] = []
+    pos = end
+    while len(words) < 6:
+        m = _NP_WORD.match(text, pos)
+        if not m:
+            break
+        words.append((m.group(1), m.start(1), m.end(1)))
+        pos = m.end()
+    head: str | None = None
+    head_word = ""
+    head_end = end
+    plural = False
+    for i, (w, a, b) in enumerate(words[:5]):
+        low = w.lower()
+        if low in _CLOSED or _CONTRACTION.search(low):
+            break
+        possessive = bool(_POSSESSIVE.search(low)) and len(low) > 2
+        if possessive:
+            low = _POSSESSIVE.sub("", low)
+            b = a + len(low)
+        if low in _QUANT or low.isdigit():
             continue
-        if text == "-" and seen_noun is False and j + 1 < len(tokens):
-            j += 1
-            continue
-        break
-    if head in _OF_HEADS and head_i + 2 < len(tokens) and tokens[head_i + 1][0].lower() == "of":
-        sub, nxt = _head_after(tokens, head_i + 2)
-        if sub:
-            return sub, nxt
-    return head, (head_i + 1 if head else i)
+        cls = _classes(low)
+        noun = cls.get("noun")
+        nxt = words[i + 1][0] if i + 1 < len(words) else None
+        form = _verb_form(low, cls)
+        if head is None:
+            if form == "s" and det_number == "sg":
+                break  # "This works", "This adds": a verb agreeing with "this"
+            if form == "base" and det_number == "pl" and not _nounish(nxt):
+                break  # "These show that"
+            if pronoun_like and form in ("base", "s") and (nxt is None or _object_like(nxt) or nxt.lower() in _CLOSED):
+                break  # "the latter take care"
+            if form in ("ed", "ing") and _nounish(nxt):
+                continue  # a participle before the noun: "this cached value", "these training runs"
+            if cls and not noun:
+                if "adj" in cls:
+                    continue  # "this new approach"
+                break  # "This improves", "These include"
+        else:
+            name = w[:1].isupper() and head_word[:1].isupper()
+            if not name:
+                if form in ("ed", "ing"):
+                    break  # the predicate or a modifier clause: "the approach used", "this string using"
+                if form == "s":
+                    if det_number == "sg" or (det_number is None and not (nxt and nxt.lower() in _AUX)):
+                        break  # "this approach works", "such license applies"; but "these test results"
+                elif cls and (not noun or "adj" in cls or "adv" in cls):
+                    break  # "this License prior to"
+                elif form == "base" and det_number != "sg" and _object_like(nxt):
+                    break  # "the methods combine the", but "such a patent license to"
+        if low in _SELF_HEADS or (noun and noun[0] in _SELF_HEADS):
+            return None
+        head = noun[0] if noun else noun_lemma(low)
+        head_word = w
+        plural = bool(noun and noun[1]) or (not cls and w.islower() and re.search(r"[^su]s$", low) is not None)
+        head_end = b
+        if possessive or (plural and det_number != "sg"):
+            break  # "this package's": the possessor; a plural noun ends a compound (after "this" it
+            # can only be a modifier: "this data structure", "this sales report")
+    if head in _OF_HEADS and depth == 0:
+        m = re.match(r"\s+of\b", text[head_end:])
+        if m:
+            sub = _np_after(text, head_end + m.end(), None, depth + 1)
+            if sub and sub[0]:
+                return sub
+    return head, head_end
+
+
+_AFTER_PHRASE = re.compile(r"\s*,\s*(?P<det>the|this|these|those|such(?:\s+an?)?|our|its|their)(?=\s)", re.I)
 
 
 def _sentence_initial(text: str, start: int) -> bool:
@@ -192,7 +323,7 @@ def _sentence_initial(text: str, start: int) -> bool:
     return not text[:start].strip() or bool(re.search(r"[.!?:][\"'\u201d)]*$", head))
 
 
-def _build(text: str, cands: list[tuple[int, int, str, int]], tagged: dict[tuple[int, int], list]) -> tuple[Anaphor, ...]:
+def _build(text: str, cands: list[tuple[int, int, str, int]]) -> tuple[Anaphor, ...]:
     out: list[Anaphor] = []
     for start, end, kind, si in cands:
         first = si == 0
@@ -204,26 +335,18 @@ def _build(text: str, cands: list[tuple[int, int, str, int]], tagged: dict[tuple
                 out.append(Anaphor(start, end, text[start:end], "pronoun", None, first))
             continue
         if kind == "phrase":
-            m = _PHRASE_HEAD.search(text, max(0, start - 40), start)
-            head = noun_lemma(m.group("noun")) if m and m.group("noun").lower() not in _SELF_HEADS else None
-            s2 = m.start() if head else start
-            out.append(Anaphor(s2, end, text[s2:end], "phrase", head, first))
+            out.append(_phrase(text, start, end, first))
             continue
-        toks = tagged.get((start, end), [])
-        idx = next((k for k, t in enumerate(toks) if t[1] >= end), None)
-        if idx is None:
-            continue
-        head, after = _head_after(toks, idx)
-        if after < 0:
+        got = _np_after(text, end, text[start:end])
+        if got is None:
             continue  # "this section", "this Agreement": the document itself
-        sentence_initial = _sentence_initial(text, start)
+        head, end_off = got
         if head is None:
-            if first and sentence_initial:
+            if first and _sentence_initial(text, start):
                 out.append(Anaphor(start, end, text[start:end], "pronoun", None, first))
             continue
         if text[end : end + 4].lower().strip() == "as" or head in _SELF_HEADS:
             continue
-        end_off = toks[after - 1][1] + len(toks[after - 1][0])
         out.append(Anaphor(start, end_off, text[start:end_off], "np", head, first))
     out.sort(key=lambda a: a.start)
     dedup: list[Anaphor] = []
@@ -234,42 +357,23 @@ def _build(text: str, cands: list[tuple[int, int, str, int]], tagged: dict[tuple
     return tuple(dedup)
 
 
-def find_anaphors(texts: Sequence[str]) -> list[tuple[Anaphor, ...]]:
-    """The anaphors of each text (one batched spaCy pass over the candidate windows of the
-    texts not cached yet)."""
-    results: dict[str, tuple[Anaphor, ...]] = {}
-    pending: dict[str, list[tuple[int, int, str, int]]] = {}
-    sentinel = object()
-    for t in texts:
-        if t in results or t in pending:
-            continue
-        got = FACTS.get("anaphors", t, sentinel)
-        if got is not sentinel:
-            results[t] = got
-            continue
-        cands = _candidates(t)
-        if not any(k == "det" for _, _, k, _ in cands):
-            results[t] = _build(t, cands, {})
-            FACTS.put("anaphors", t, results[t])
-        else:
-            pending[t] = cands
-    if pending:
-        jobs: list[tuple[str, int, int, int, int]] = []
-        for t, cands in pending.items():
-            for start, end, kind, _ in cands:
-                if kind == "det":
-                    lo, hi = _window(t, start, end)
-                    jobs.append((t, start, end, lo, hi))
-        from ..nlp import tag_texts
+def _phrase(text: str, start: int, end: int, first: bool) -> Anaphor:
+    """"the method described above" (the head before), "As described above, the procedure ..."
+    (the fronted phrase speaks of the subject that follows it), or a bare "as noted above"."""
+    m = _PHRASE_HEAD.search(text, max(0, start - 40), start)
+    if m and m.group("noun").lower() not in _SELF_HEADS:
+        return Anaphor(m.start(), end, text[m.start() : end], "phrase", noun_lemma(m.group("noun")), first)
+    after = _AFTER_PHRASE.match(text, end)
+    if after:
+        got = _np_after(text, after.end(), after.group("det"))
+        if got and got[0]:
+            return Anaphor(start, got[1], text[start : got[1]], "phrase", got[0], first)
+    return Anaphor(start, end, text[start:end], "phrase", None, first)
 
-        tagged = tag_texts([t[lo:hi] for t, _, _, lo, hi in jobs])
-        per_text: dict[str, dict[tuple[int, int], list]] = {}
-        for (t, start, end, lo, _), toks in zip(jobs, tagged):
-            per_text.setdefault(t, {})[(start, end)] = [(w, off + lo, p, tg) for w, off, p, tg in toks]
-        for t, cands in pending.items():
-            results[t] = _build(t, cands, per_text.get(t, {}))
-            FACTS.put("anaphors", t, results[t])
-    return [results[t] for t in texts]
+
+def find_anaphors(texts: Sequence[str]) -> list[tuple[Anaphor, ...]]:
+    """The anaphors of each text (cached per text)."""
+    return [FACTS.memo("anaphors", t, lambda t: _build(t, _candidates(t))) for t in texts]
 
 
 def anaphors_of(text: str) -> tuple[Anaphor, ...]:

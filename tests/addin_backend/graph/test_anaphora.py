@@ -1,4 +1,4 @@
-"""Anaphora across units: spaCy-tagged candidates and their antecedents."""
+"""Anaphora across units: candidates read with the lemmatizer's word lists, and their antecedents."""
 from __future__ import annotations
 
 import pytest
@@ -98,3 +98,42 @@ def test_later_sentences_look_back_only_a_few_units():
     doc = _doc("A sharding scheme splits keys.", "Hashing is fast.", "Logs are kept.", "Disks fail.",
                "Caches help. This scheme is simple.", "Storage is cheap. This scheme is first.")
     assert resolved(doc) == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    # agreement: after "this" a verb in -s starts the predicate; after "these" a base form does
+    ("This License grants you permission to copy the Program.", [("This License", "np", "license", True)]),
+    ("This project welcomes contributions and suggestions.", [("This project", "np", "project", True)]),
+    ("This works the same way for every client.", [("This", "pronoun", None, True)]),
+    ("These include the retry budget and the timeout.", [("These", "pronoun", None, True)]),
+    ("These test results show a clear trend.", [("These test results", "np", "result", True)]),
+    # a word that is both noun and verb joins a compound when a predicate follows
+    ("This connection pool is shared by all workers.", [("This connection pool", "np", "pool", True)]),
+    ("This data structure supports range queries.", [("This data structure", "np", "structure", True)]),
+    ("This cached value expires after a minute.", [("This cached value", "np", "value", True)]),
+    ("This package's interpreter is embedded.", [("This package", "np", "package", True)]),
+    ("The latter take care of the credentials.", [("The latter", "pronoun", None, True)]),
+    ("Such additional attribution notices cannot be construed as modifying the License.",
+     [("Such additional attribution notices", "np", "notice", True)]),
+])
+def test_noun_phrases_are_read_from_word_classes_and_agreement(text, expected):
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Operators roll back to the previous model before a release.",  # temporal "previous", not discourse
+    "Offline and online predictions differ for the same input.",  # "the same" compares within the clause
+])
+def test_previous_and_same_are_not_anaphors(text):
+    assert found(text) == []
+
+
+def test_a_fronted_as_described_above_speaks_of_the_subject_after_it():
+    assert found("As described above, the procedure keeps bandwidth cost predictable.") == [
+        ("As described above, the procedure", "phrase", "procedure", True)]
+    doc = _doc(
+        "Operators follow a fixed procedure for route propagation, recorded in the runbook.",
+        "Connection churn depends on whether the routing layer renews credentials.",
+        "As described above, the procedure keeps bandwidth cost predictable.",
+    )
+    assert resolved(doc) == [("u2", "u0", "As described above, the procedure -> follow a fixed procedure", 0.8)]
