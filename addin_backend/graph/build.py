@@ -30,9 +30,15 @@ def _stage_depends(G: nx.MultiDiGraph, doc: Document, report: Callable[[float], 
 
 
 def _stage_related(G: nx.MultiDiGraph, doc: Document, report: Callable[[float], None]) -> None:
-    from .related import THRESHOLD, add_related_edges
+    from .related import RELATIVE, THRESHOLD, add_related_edges
 
-    add_related_edges(G, doc, threshold=G.graph.get("related_threshold", THRESHOLD), progress=report)
+    add_related_edges(
+        G,
+        doc,
+        threshold=G.graph.get("related_threshold", THRESHOLD),
+        relative=G.graph.get("related_relative", RELATIVE),
+        progress=report,
+    )
 
 
 _RUNNERS: dict[str, Callable[[nx.MultiDiGraph, Document, Callable[[float], None]], None]] = {
@@ -92,6 +98,7 @@ def build_graph(
     stages: Iterable[str] | None = None,
     progress: Progress | None = None,
     related_threshold: float | None = None,
+    related_relative: float | None = None,
 ) -> nx.MultiDiGraph:
     """The dependency graph of ``doc``: a node per unit (plus the document root) and typed edges.
 
@@ -101,7 +108,9 @@ def build_graph(
     semantic : whether to run the RELATED stage (embeddings); ignored when ``stages`` is given.
     stages : which of :data:`STAGES` to run (default: all, or all but ``related``).
     progress : ``progress(stage, fraction)``, called as each stage advances.
-    related_threshold : cosine threshold for RELATED (default :data:`related.THRESHOLD`).
+    related_threshold : cosine floor for RELATED (default :data:`related.THRESHOLD`).
+    related_relative : how many standard deviations above both units' mean similarity a RELATED
+        pair must stand (default :data:`related.RELATIVE`).
 
     Returns
     -------
@@ -128,6 +137,8 @@ def build_graph(
     G.graph[BROKEN_KEY] = []
     if related_threshold is not None:
         G.graph["related_threshold"] = related_threshold
+    if related_relative is not None:
+        G.graph["related_relative"] = related_relative
     t0 = time.perf_counter()
     add_unit_nodes(G, doc)
     G.graph["stats"]["seconds_by_stage"]["nodes"] = round(time.perf_counter() - t0, 4)

@@ -179,7 +179,7 @@ def test_no_model_is_imported_by_the_fast_stages(tmp_path):
 @pytest.mark.models
 def test_related_edges_are_symmetric_capped_and_skip_linked_pairs():
     doc, ids = gd.paper()
-    G = build_graph(doc, related_threshold=0.3)
+    G = build_graph(doc, related_threshold=0.3, related_relative=0)
     rel = [(u, v) for u, v, k in G.edges(keys=True) if k == RELATED]
     assert rel, "a 0.3 threshold relates some of the paper's units"
     for u, v in rel:
@@ -190,3 +190,45 @@ def test_related_edges_are_symmetric_capped_and_skip_linked_pairs():
     for u, _ in rel:
         per_node[u] = per_node.get(u, 0) + 1
     assert max(per_node.values()) <= 5
+
+
+def _captioned(nested: bool):
+    """A figure and its caption (nested under the figure, or its sibling) and a paragraph whose
+    cross-reference field points at the caption's bookmark, as Word and LibreOffice store it."""
+    from adapters.model import Document, Field, Unit
+
+    text = "The measured throughput is shown in Figure 3 for both sites."
+    start = text.index("Figure 3")
+    field = Field("ref", " REF _Ref123 \\h ", "_Ref123", "cap", "Figure 3", start, start + 8)
+    return Document("docx", [
+        Unit("s", "section", "Results", 0, label="Section 1", number="1"),
+        Unit("fig", "figure", "Bar chart of throughput per site.", 1, parent="s", label="Figure 3", number="3"),
+        Unit("cap", "caption", "Figure 3: Throughput per site", 2, parent="fig" if nested else "s",
+             label="Figure 3", number="3"),
+        Unit("p", "paragraph", text, 3, parent="s", fields=[field]),
+    ])
+
+
+@pytest.mark.parametrize("nested", [True, False])
+def test_a_reference_field_into_a_caption_cites_the_figure(nested):
+    G = build_graph(_captioned(nested), stages=FAST_STAGES)
+    refs = [(u, v, d["origin"], d["evidence"]) for u, v, k, d in G.edges(keys=True, data=True) if k == REFERENCES]
+    assert refs == [("p", "fig", "field", "Figure 3")]
+
+
+def test_depends_loads_no_model(tmp_path):
+    """DEPENDS reads words with the lemmatizer's tables: no spaCy pipeline, no torch."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys; sys.path.insert(0, 'tests/addin_backend/graph'); import graph_docs as gd; "
+        "from addin_backend.graph import build_graph; doc, ids = gd.paper(); "
+        "G = build_graph(doc, semantic=False); "
+        "print(G.graph['stats']['edges_by_type']['DEPENDS'], "
+        "sorted(m for m in ('spacy', 'torch', 'thinc', 'sentence_transformers') if m in sys.modules))"
+    )
+    root = Path(__file__).resolve().parents[3]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "4 []"

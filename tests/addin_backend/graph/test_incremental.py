@@ -166,12 +166,12 @@ def test_a_new_definition_reaches_later_users():
 def test_incremental_with_related_edges_matches_a_rebuild():
     specs = copy.deepcopy(gd.PAPER)
     doc, _ = gd.build(specs)
-    G = build_graph(doc, related_threshold=0.35)
+    G = build_graph(doc, related_threshold=0.35, related_relative=0)
     rnd = random.Random(7)
     for op in (edit_text, insert, delete):
         new_specs = copy.deepcopy(specs)
         op(new_specs, rnd)
         new_doc, _ = gd.build(new_specs)
         update_graph(G, doc, new_doc)
-        assert_same(G, build_graph(new_doc, related_threshold=0.35))
+        assert_same(G, build_graph(new_doc, related_threshold=0.35, related_relative=0))
         specs, doc = new_specs, new_doc
