@@ -46,7 +46,8 @@ class PackageContext:
     """Everything the body walk needs besides the main part itself."""
 
     main_part: str
-    rels: Mapping[str, Rel]
+    #: Relationships by part: the main part's and those of the notes and comments parts.
+    rels: Mapping[str, Mapping[str, Rel]]
     styles: StyleSheet
     numbering: Numbering
     parts: Mapping[str, object]
@@ -63,8 +64,10 @@ class PackageContext:
         """A parsed part (transitional vocabulary) held by the context."""
         return self.parts[part]
 
-    def hyperlink_target(self, rid: str | None) -> str | None:
-        rel = self.rels.get(rid or "")
+    def hyperlink_target(self, rid: str | None, part: str | None = None) -> str | None:
+        """The target of a relationship id of ``part`` (the main part by default)."""
+        rels = self.rels.get(part or self.main_part, {})
+        rel = rels.get(rid or "")
         return rel.target if rel is not None else None
 
 
@@ -154,6 +157,7 @@ def load_context(pkg: Package, warnings: list[str]) -> PackageContext:
     if main.find(qn("w:body")) is None:
         raise CorruptDocumentError(f"part {main_part!r} has no w:body: not a WordprocessingML document")
     rels = read_rels(pkg, main_part)
+    all_rels: dict[str, Mapping[str, Rel]] = {main_part: MappingProxyType(rels)}
     parts: dict[str, object] = {main_part: main}
     by_type: dict[str, str] = {}
     for rel in rels.values():
@@ -177,12 +181,13 @@ def load_context(pkg: Package, warnings: list[str]) -> PackageContext:
     for kind in ("footnotes", "endnotes", "comments"):
         if kind in by_type:
             parts[by_type[kind]] = load_part(pkg, by_type[kind])
+            all_rels[by_type[kind]] = MappingProxyType(read_rels(pkg, by_type[kind]))
     settings = load_part(pkg, by_type["settings"]) if "settings" in by_type else None
     foot = _body_note_format(main, "w:footnotePr", _note_format(settings, "w:footnotePr", NoteFormat("decimal")))
     end = _body_note_format(main, "w:endnotePr", _note_format(settings, "w:endnotePr", NoteFormat("lowerRoman")))
     return PackageContext(
         main_part=main_part,
-        rels=MappingProxyType(rels),
+        rels=MappingProxyType(all_rels),
         styles=styles,
         numbering=numbering,
         parts=MappingProxyType(parts),

@@ -11,9 +11,10 @@ import re
 from typing import Any
 
 from ..labels import caption_label, leading_label, section_label, seq_label
-from ..model import Anchor, Bookmark, Comment, Document, Field, IdMaker, Revision, Unit
+from ..model import Anchor, Document, Field, IdMaker, Revision, Unit
 from .numbering import ListCounters
 from .fields import SeqCounters
+from .crossrefs import attach_bookmarks, collect_comments, link_captions, resolve_targets
 from .parse import Block, DocxBody, Paragraph, Table, TrackedChange
 from .textmap import ACCEPTED, BOTH, REJECTED, join_segments
 
@@ -105,7 +106,7 @@ class _Converter:
             ilvl = scan.ilvl
         else:
             ilvl = style.ilvl  # None: the level whose w:pStyle names the style
-        return self.counters.next_label(num_id, ilvl, style.style_id)
+        return self.counters.next_label(num_id, ilvl, style.chain)
 
     # blocks --------------------------------------------------------------------------------
 
@@ -243,6 +244,8 @@ class _Converter:
         meta: dict[str, Any] = {"cells": _cell_grid(table)}
         if table.floating:
             meta["floating"] = True
+        if any(_nested_floating(table)):
+            meta["has_floating"] = True  # a floating table nested in a cell
         if where == "textbox":
             meta["container"] = "textbox"
         if paras and all(not (p.presence & ACCEPTED) for p in paras):
@@ -312,112 +315,6 @@ class _Converter:
                 if fk == kind and fid == nid:
                     f.target_unit = unit.id
 
-    # post passes ---------------------------------------------------------------------------
-
-    def bookmarks(self) -> dict[str, int]:
-        """Attach bookmarks to the units they span; return name -> index of the starting unit."""
-        open_: dict[tuple[str, str | None], tuple[str, int, int]] = {}
-        starts: dict[str, int] = {}
-        for index, ev in self.bm_events:
-            if ev[0] == "bm_start":
-                _, part, bid, name, off = ev
-                if not name or name == "_GoBack":
-                    continue
-                open_[(part, bid)] = (name, index, off)
-                starts.setdefault(name, index)
-            else:
-                _, part, bid, off = ev
-                hit = open_.pop((part, bid), None)
-                if hit is None:
-                    continue
-                name, sidx, soff = hit
-                if sidx == index:
-                    self.units[index].bookmarks.append(Bookmark(name, soff, off))
-                else:
-                    self.units[sidx].bookmarks.append(Bookmark(name, soff, len(self.units[sidx].text)))
-                    for mid in range(sidx + 1, index):
-                        if self.units[mid].kind not in ("footnote", "endnote"):
-                            self.units[mid].bookmarks.append(Bookmark(name, 0, len(self.units[mid].text)))
-                    self.units[index].bookmarks.append(Bookmark(name, 0, off))
-        for name, sidx, soff in open_.values():
-            self.units[sidx].bookmarks.append(Bookmark(name, soff, len(self.units[sidx].text)))
-        return starts
-
-    def targets(self, starts: dict[str, int]) -> None:
-        for unit in self.units:
-            for f in unit.fields:
-                if f.kind in ("note", "seq") or not f.target:
-                    continue
-                idx = starts.get(f.target)
-                if idx is None:
-                    continue
-                target = self.units[idx]
-                if f.kind == "noteref":
-                    bm = next((b for b in target.bookmarks if b.name == f.target), None)
-                    note = next(
-                        (nf for nf in target.fields if nf.kind == "note" and bm is not None and bm.start <= nf.start <= bm.end),
-                        None,
-                    )
-                    if note is not None and note.target_unit:
-                        f.target_unit = note.target_unit
-                        continue
-                f.target_unit = target.id
-
-    def captions(self) -> None:
-        body = [u for u in self.units if u.kind not in ("footnote", "endnote")]
-        for i, cap in enumerate(body):
-            if cap.kind != "caption":
-                continue
-            prev = _neighbour(body, i, -1)
-            nxt = _neighbour(body, i, +1)
-            word = (cap.label or "").split(" ")[0]
-            order = (nxt, prev) if word == "Table" else (prev, nxt)
-            for cand in order:
-                if cand is not None and cand.kind in ("figure", "table") and "caption" not in cand.meta:
-                    if word == "Table" and cand.kind == "figure" and cand is prev and nxt is not None and nxt.kind == "table":
-                        continue
-                    cand.meta["caption"] = cap.id
-                    cand.label = cap.label
-                    cand.number = cap.number
-                    cap.parent = cand.id
-                    break
-
-    def comments(self) -> list[Comment]:
-        ranges: dict[str, dict[str, tuple[int, int]]] = {}
-        for index, (kind, cid, off) in self.c_events:
-            ranges.setdefault(cid, {})[kind] = (index, off)
-        out: list[Comment] = []
-        for cid, cdef in self.body.comments.items():
-            paras: list[Paragraph] = []
-            for b in cdef.blocks:
-                paras.extend(b.paragraphs if isinstance(b, Table) else [b])
-            items = [(p.el, p.scan.segments, p.scan.mark_views, p.presence) for p in paras]
-            text = "".join([s.text for s in join_segments(items, ACCEPTED)])
-            r = ranges.get(cid, {})
-            start = r.get("c_start") or r.get("c_ref")
-            end = r.get("c_end") or r.get("c_ref") or start
-            unit_id = None
-            anchor_text = ""
-            if start is not None and end is not None:
-                sidx, soff = start
-                eidx, eoff = end
-                unit_id = self.units[sidx].id
-                if sidx == eidx:
-                    anchor_text = self.units[sidx].text[soff:eoff]
-                    spanned = [sidx]
-                else:
-                    parts = [self.units[sidx].text[soff:]]
-                    parts += [self.units[k].text for k in range(sidx + 1, eidx)]
-                    parts.append(self.units[eidx].text[:eoff])
-                    anchor_text = "\n".join(parts)
-                    spanned = list(range(sidx, eidx + 1))
-                for k in spanned:
-                    if cid not in self.units[k].comments:
-                        self.units[k].comments.append(cid)
-            out.append(Comment(cid, cdef.author, cdef.date, text, unit_id, anchor_text))
-        return out
-
-
 def _chains(p: Paragraph) -> bool:
     """A tracked paragraph-mark change merges this paragraph with the next in one view."""
     mark = p.scan.mark_views
@@ -477,6 +374,15 @@ def _all_rows(table: Table):
                     yield from _all_rows(b)
 
 
+def _nested_floating(table: Table):
+    for row in table.rows:
+        for cell in row.cells:
+            for b in cell.blocks:
+                if isinstance(b, Table):
+                    yield b.floating
+                    yield from _nested_floating(b)
+
+
 def _cell_text(cell) -> str:
     paras: list[Paragraph] = []
     for b in cell.blocks:
@@ -509,15 +415,16 @@ def _cell_grid(table: Table) -> list[list[str]]:
     return grid
 
 
-def _neighbour(units: list[Unit], i: int, step: int) -> Unit | None:
-    j = i + step
-    while 0 <= j < len(units):
-        u = units[j]
-        if u.kind == "paragraph" and not u.text.strip():
-            j += step
-            continue
-        return u
-    return None
+def comment_texts(body: DocxBody) -> dict[str, tuple[str | None, str | None, str]]:
+    """Each comment's author, date and text (its paragraphs, accepted view)."""
+    out = {}
+    for cid, cdef in body.comments.items():
+        paras: list[Paragraph] = []
+        for b in cdef.blocks:
+            paras.extend(b.paragraphs if isinstance(b, Table) else [b])
+        items = [(p.el, p.scan.segments, p.scan.mark_views, p.presence) for p in paras]
+        out[cid] = (cdef.author, cdef.date, "".join([s.text for s in join_segments(items, ACCEPTED)]))
+    return out
 
 
 def to_units(body: DocxBody) -> Document:
@@ -525,10 +432,10 @@ def to_units(body: DocxBody) -> Document:
     conv = _Converter(body)
     conv.blocks(body.blocks, "body")
     conv.notes()
-    starts = conv.bookmarks()
-    conv.targets(starts)
-    conv.captions()
-    comments = conv.comments()
+    starts = attach_bookmarks(conv.units, conv.bm_events)
+    resolve_targets(conv.units, starts)
+    link_captions(conv.units)
+    comments = collect_comments(conv.units, conv.c_events, comment_texts(body))
     revisions = []
     for n, r in enumerate(conv.revisions):
         rid = r["id"] if r["id"] is not None else f"r{n}"

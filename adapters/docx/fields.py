@@ -45,9 +45,10 @@ class FieldCode:
         """What the field points at: a bookmark, a SEQ identifier, a URL or ``\\l`` anchor."""
         if self.name == "HYPERLINK":
             anchor = self.switch("\\l")
-            if anchor:
-                return anchor
-            return self.args[0] if self.args else None
+            url = self.args[0] if self.args else None
+            if url and anchor:
+                return f"{url}#{anchor}"
+            return anchor or url
         if self.name in _KINDS:
             return self.args[0] if self.args else None
         return None

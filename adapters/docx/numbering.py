@@ -341,11 +341,12 @@ class ListCounters:
         self._counters: dict[str, list[int | None]] = {}
         self._seen_nums: set[str] = set()
 
-    def level_for(self, num_id: str, ilvl: int | None, style_id: str | None) -> tuple[Num, AbstractNum, int] | None:
+    def level_for(self, num_id: str, ilvl: int | None, styles: tuple[str, ...] = ()) -> tuple[Num, AbstractNum, int] | None:
         """The list instance, abstract definition and level of a numbered paragraph, or None.
 
         A paragraph numbered through its style without ``w:ilvl`` takes the level whose
-        ``w:pStyle`` names that style (how heading styles link to outline numbering).
+        ``w:pStyle`` names that style or the nearest style it is based on (``styles`` is the
+        chain, nearest first): how heading styles link to outline numbering.
         """
         num = self._numbering.nums.get(num_id)
         if num is None:
@@ -355,22 +356,22 @@ class ListCounters:
             return None
         if ilvl is None:
             ilvl = 0
-            if style_id:
-                for lv in absn.levels.values():
-                    if lv.p_style == style_id:
-                        ilvl = lv.ilvl
-                        break
+            by_style = {lv.p_style: lv.ilvl for lv in absn.levels.values() if lv.p_style}
+            for sid in styles:
+                if sid in by_style:
+                    ilvl = by_style[sid]
+                    break
         if not 0 <= ilvl <= 8:
             ilvl = max(0, min(ilvl, 8))
         return num, absn, ilvl
 
-    def next_label(self, num_id: str, ilvl: int | None, style_id: str | None = None) -> tuple[str, str, int] | None:
+    def next_label(self, num_id: str, ilvl: int | None, styles: tuple[str, ...] = ()) -> tuple[str, str, int] | None:
         """Advance the counters for one paragraph and return ``(label, number, level)``, or None.
 
         ``label`` is the rendered ``w:lvlText`` ("1.2.", "a)", "•"; it may be empty);
         ``number`` only its numbers, joined by dots ("1.2"; empty for bullets).
         """
-        found = self.level_for(num_id, ilvl, style_id)
+        found = self.level_for(num_id, ilvl, styles)
         if found is None:
             return None
         num, absn, ilvl = found
@@ -416,7 +417,7 @@ class ListCounters:
             if value is None:
                 value = self._start(num, absn, i)
             fmt = lv.num_fmt if lv is not None else "decimal"
-            if lvl.is_lgl and i < lvl.ilvl and fmt != "none":
+            if lvl.is_lgl and fmt != "none":
                 fmt = "decimal"
             shown = format_number(value, fmt)
             numbers.append(shown)

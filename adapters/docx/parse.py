@@ -12,8 +12,8 @@ from typing import Any, Union
 
 from .context import PackageContext
 from .oxml import prefixed, w_attr
-from .textmap import (
-    BOTH,
+from .blocks import cell_props, is_floating, iter_block_items, iter_cells, iter_rows, row_views
+from .tags import (
     SILENT_TAGS,
     W_ALTCHUNK,
     W_BODY,
@@ -22,21 +22,16 @@ from .textmap import (
     W_COMMENT,
     W_COMMENTRANGEEND,
     W_COMMENTRANGESTART,
+    W_DRAWING,
     W_ENDNOTE,
     W_FOOTNOTE,
-    W_DRAWING,
     W_P,
     W_PICT,
     W_TBL,
-    ParagraphScan,
-    Walker,
-    cell_props,
-    is_floating,
-    iter_block_items,
-    iter_cells,
-    iter_rows,
-    row_views,
 )
+from .views import BOTH
+from .scan import ParagraphScan
+from .walk import Walker
 
 __all__ = [
     "TrackedChange",
@@ -164,6 +159,7 @@ class _Parser:
         self.walker = Walker(ctx, self.unknown)
 
     def blocks(self, container, part: str, prefix: str, where: str) -> list[Block]:
+        self.walker.part = part
         out: list[Block] = []
         pending: list[tuple] = []
         last: Paragraph | None = None
@@ -237,7 +233,7 @@ class _Parser:
                             cell.blocks.append(para)
                         elif el.tag == W_TBL:
                             # a nested table's paragraphs belong to the outer table's text
-                            nested = Table(el, table.part, table.path, [], [])
+                            nested = Table(el, table.part, table.path, [], [], floating=is_floating(el))
                             nested.rows = self._rows(el, table, rv)
                             cell.blocks.append(nested)
                 row.cells.append(cell)

@@ -52,6 +52,8 @@ class ParaStyle:
     ilvl: int | None = None
     vanish: bool = False
     role: str | None = None
+    #: The style ids of the ``basedOn`` chain, this style first.
+    chain: tuple[str, ...] = ()
 
 
 _NO_STYLE = ParaStyle(None, None)
@@ -121,6 +123,7 @@ class StyleSheet:
                 ilvl=ilvl,
                 vanish=bool(vanish),
                 role=role,
+                chain=tuple(s.style_id for s in chain),
             )
         self._para[style_id] = res
         return res
