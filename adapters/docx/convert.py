@@ -41,6 +41,7 @@ class _Converter:
         self.sections: list[tuple[int, str]] = []
         self.revisions: list[dict[str, Any]] = []
         self.notes_cited: list[tuple[str, str, str]] = []  # (kind, id, citing unit id)
+        self._cited: set[tuple[str, str]] = set()
         self.bm_events: list[tuple[int, tuple]] = []  # (unit index, event) in document order
         self.c_events: list[tuple[int, tuple]] = []
         self.note_fields: list[tuple[Field, str, str]] = []
@@ -67,23 +68,32 @@ class _Converter:
         scan = para.scan
         shown = base is not None
         off = base or 0
+        limit = len(unit.text) if unit.kind == "figure" else None  # a figure's text is its alt text
         if shown:
             for rec in scan.fields:
-                unit.fields.append(Field(rec.kind, rec.code, rec.target, None, rec.result, rec.start + off, rec.end + off))
+                start, end = rec.start + off, rec.end + off
+                if limit is not None:
+                    start, end = min(start, limit), min(end, limit)
+                unit.fields.append(Field(rec.kind, rec.code, rec.target, None, rec.result, start, end))
         for ev in scan.events:
             kind = ev[0]
             if kind == "note":
                 _, nkind, nid, start, end = ev
                 if shown and nid is not None and (nkind, nid) in self.body.notes:
-                    if not any(k == nkind and i == nid for k, i, _ in self.notes_cited):
+                    if (nkind, nid) not in self._cited:
+                        self._cited.add((nkind, nid))
                         self.notes_cited.append((nkind, nid, unit.id))
-                    f = Field("note", f"{nkind}Reference", nid, None, self.ctx.note_marks.get((nkind, nid), ""), start + off, end + off)
+                    start, end = start + off, end + off
+                    if limit is not None:
+                        start, end = min(start, limit), min(end, limit)
+                    f = Field("note", f"{nkind}Reference", nid, None, self.ctx.note_marks.get((nkind, nid), ""), start, end)
                     unit.fields.append(f)
                     self.note_fields.append((f, nkind, nid))
             elif kind in ("bm_start", "bm_end"):
                 self.bm_events.append((index, (kind, para.part, *ev[1:-1], ev[-1] + off)))
             else:
-                self.c_events.append((index, (kind, ev[1], ev[2] + off)))
+                pos = ev[2] + off
+                self.c_events.append((index, (kind, ev[1], pos if limit is None else min(pos, limit))))
         for rkind, el, text in scan.revisions:
             self.revisions.append({**_revision_of(TrackedChange.of(rkind, el), text), "unit": unit.id})
         if scan.mark_change is not None:
@@ -126,31 +136,18 @@ class _Converter:
             i += len(group)
 
     def paragraphs(self, group: list[Paragraph], where: str) -> None:
+        """One unit (plus its figures and text boxes) from a paragraph or a merged group."""
         items = [(p.el, p.scan.segments, p.scan.mark_views, p.presence) for p in group]
         text = "".join([s.text for s in join_segments(items, ACCEPTED)])
         rejected = "".join([s.text for s in join_segments(items, REJECTED)])
         bases = _bases(group)
         # merged paragraphs keep the properties of the last one, whose mark survives
         scan = group[-1].scan
-        meta: dict[str, Any] = {}
-        if len(group) == 1 and scan.mark_views not in (BOTH, 0):
-            other = REJECTED if scan.mark_views == ACCEPTED else ACCEPTED
-            if not scan.text(other):
-                meta["absent_in"] = "rejected" if other == REJECTED else "accepted"
-        if where == "textbox":
-            meta["container"] = "textbox"
-        if scan.section_break:
-            meta["section_break"] = True
-        numbered = [self._number(p) for p in group][-1]
         style = self.styles.para(scan.style_id)
-        outline = scan.outline if scan.outline is not None else style.outline_level
-        if outline is not None and not 0 <= outline <= 8:
-            outline = None
-        seqs = [f for p in group for f in p.scan.fields if f.kind == "seq"]
-        seq_numbers: list[tuple[Any, str]] = []
-        for f in seqs:
-            computed = self.seq.next(f.parsed) if f.parsed is not None else 0
-            seq_numbers.append((f, f.result.strip() or str(computed)))
+        numbered = [self._number(p) for p in group][-1]
+        meta = _paragraph_meta(group, where)
+        if numbered is not None:
+            meta["list_label"] = numbered[0]
         kwargs: dict[str, Any] = {
             "kind": "paragraph",
             "text": text,
@@ -160,21 +157,55 @@ class _Converter:
             "anchor": self._anchor(group),
             "meta": meta,
         }
-        if numbered is not None:
-            meta["list_label"] = numbered[0]
-        math = [m for p in group for m in p.scan.math]
-        figures = [(p, k, obj, views, alt) for p in group for k, obj, views, alt in _figures(p)]
+        self._decide_kind(kwargs, group, where, numbered)
+        figures = [(p, obj, views, alt) for p in group for kind, obj, views, alt in p.scan.objects if kind == "figure"]
+        unit = None  # a paragraph that only holds pictures is its figures
+        if not figures or text.strip() or kwargs["kind"] != "paragraph":
+            unit = self._add(kwargs, group, bases)
+            if unit.kind == "section":
+                self.sections.append((unit.level or 1, unit.id))
+        for idx, (p, obj, views, alt) in enumerate(figures):
+            fmeta: dict[str, Any] = {"container": "textbox"} if where == "textbox" else {}
+            if not views & ACCEPTED:
+                fmeta["absent_in"] = "accepted"
+            elif not views & REJECTED:
+                fmeta["absent_in"] = "rejected"
+            fkw = {
+                "kind": "figure",
+                "text": alt,
+                "style": style.name,
+                "parent": self._parent(),
+                "anchor": Anchor(p.part, f"{p.path}/d{_figure_index(p, obj)}"),
+                "meta": fmeta,
+            }
+            holder = unit is None and idx == 0  # the figure carries its paragraph's fields and marks
+            self._add(fkw, group if holder else [], bases if holder else [])
+        for p in group:
+            for tb in p.textboxes:
+                self.blocks(tb, "textbox")
+
+    def _decide_kind(self, kwargs: dict[str, Any], group: list[Paragraph], where: str, numbered) -> None:
+        """Kind, label, number, title and level of a paragraph unit (updates ``kwargs``).
+
+        In order: display math is an equation; an outline level makes a section (body only);
+        the Title style a title; the Caption style or a SEQ field a caption; a rendered list
+        label a list item; a leading "Theorem 2." labels a plain paragraph.
+        """
+        scan = group[-1].scan
+        style = self.styles.para(scan.style_id)
+        text = kwargs["text"]
         stripped = text.strip()
+        outline = scan.outline if scan.outline is not None else style.outline_level
+        if outline is not None and not 0 <= outline <= 8:
+            outline = None
+        seq_numbers = self._seq_numbers(group)
+        math = [m for p in group for m in p.scan.math]
         if math and where in ("body", "textbox") and (any(m[1] for m in math) or _only_math(group)):
             kwargs["kind"] = "equation"
-            number = None
-            eq_seq = next((n for f, n in seq_numbers), None)
-            if eq_seq:
-                number = eq_seq
-            else:
-                m = _EQ_NUMBER.search(text)
-                if m:
-                    number = m.group(1)
+            number = seq_numbers[0][1] if seq_numbers else None
+            if number is None:
+                m = _EQ_NUMBER.search(_non_math_text(group))
+                number = m.group(1) if m else None
             if number:
                 kwargs["number"] = number
                 kwargs["label"] = f"Equation ({number})"
@@ -202,37 +233,20 @@ class _Converter:
                     kwargs["label"], kwargs["number"] = found
         elif numbered is not None and numbered[0]:
             kwargs.update(kind="list_item", label=numbered[0], number=numbered[0], level=numbered[2] + 1)
-        else:
-            found = leading_label(text) if stripped else None
+        elif stripped:
+            found = leading_label(text)
             if found:
                 kwargs["label"], kwargs["number"] = found
-        if figures and not stripped and kwargs["kind"] == "paragraph":
-            unit = None  # a paragraph that only holds pictures is its figures
-        else:
-            unit = self._add(kwargs, group, bases)
-            if unit.kind == "section":
-                self.sections.append((unit.level or 1, unit.id))
-        for idx, (p, _k, obj, views, alt) in enumerate(figures):
-            fmeta: dict[str, Any] = {}
-            if where == "textbox":
-                fmeta["container"] = "textbox"
-            if not views & ACCEPTED:
-                fmeta["absent_in"] = "accepted"
-            elif not views & REJECTED:
-                fmeta["absent_in"] = "rejected"
-            fkw = {
-                "kind": "figure",
-                "text": alt,
-                "style": style.name,
-                "parent": self._parent(),
-                "anchor": Anchor(p.part, f"{p.path}/d{_figure_index(p, obj)}"),
-                "meta": fmeta,
-            }
-            holder = unit is None and idx == 0  # the figure carries its paragraph's fields and marks
-            self._add(fkw, group if holder else [], bases if holder else [])
+
+    def _seq_numbers(self, group: list[Paragraph]) -> list[tuple[Any, str]]:
+        """The SEQ fields of a paragraph with the number each shows (its result, else counted)."""
+        out: list[tuple[Any, str]] = []
         for p in group:
-            for tb in p.textboxes:
-                self.blocks(tb, "textbox")
+            for f in p.scan.fields:
+                if f.kind == "seq":
+                    computed = self.seq.next(f.parsed) if f.parsed is not None else 0
+                    out.append((f, f.result.strip() or str(computed)))
+        return out
 
     def table(self, table: Table, where: str) -> None:
         paras = table.paragraphs
@@ -282,38 +296,31 @@ class _Converter:
     # notes ---------------------------------------------------------------------------------
 
     def notes(self) -> None:
-        done: set[tuple[str, str]] = set()
-        i = 0
-        while i < len(self.notes_cited):
-            kind, nid, citing = self.notes_cited[i]
-            i += 1
-            if (kind, nid) in done:
-                continue
-            done.add((kind, nid))
+        """Cited footnotes and endnotes, after the body in citation order; each under its citer."""
+        note_units: dict[tuple[str, str], str] = {}
+        for kind, nid, citing in self.notes_cited:
             note = self.body.notes[(kind, nid)]
             paras: list[Paragraph] = []
             for b in note.blocks:
                 paras.extend(b.paragraphs if isinstance(b, Table) else [b])
             items = [(p.el, p.scan.segments, p.scan.mark_views, p.presence) for p in paras]
-            text = "".join([s.text for s in join_segments(items, ACCEPTED)])
-            rejected = "".join([s.text for s in join_segments(items, REJECTED)])
             for p in paras:
                 self._number(p)
             mark = self.ctx.note_marks.get((kind, nid), "")
             kwargs = {
                 "kind": kind,
-                "text": text,
-                "rejected_text": rejected,
+                "text": "".join([s.text for s in join_segments(items, ACCEPTED)]),
+                "rejected_text": "".join([s.text for s in join_segments(items, REJECTED)]),
                 "label": f"{_NOTE_LABEL[kind]} {mark}" if mark else None,
                 "number": mark or None,
                 "parent": citing,
                 "anchor": Anchor(note.part, f"#{nid}"),
                 "meta": {},
             }
-            unit = self._add(kwargs, paras, _bases(paras))
-            for f, fk, fid in self.note_fields:
-                if fk == kind and fid == nid:
-                    f.target_unit = unit.id
+            note_units[(kind, nid)] = self._add(kwargs, paras, _bases(paras)).id
+        for f, kind, nid in self.note_fields:
+            f.target_unit = note_units.get((kind, nid))
+
 
 def _chains(p: Paragraph) -> bool:
     """A tracked paragraph-mark change merges this paragraph with the next in one view."""
@@ -343,10 +350,19 @@ def _bases(paras: list[Paragraph]) -> list[int | None]:
     return out
 
 
-def _figures(p: Paragraph):
-    for kind, obj, views, alt in p.scan.objects:
-        if kind == "figure":
-            yield kind, obj, views, alt
+def _paragraph_meta(group: list[Paragraph], where: str) -> dict[str, Any]:
+    """``absent_in`` for a paragraph that exists in one view only, plus where it sits."""
+    scan = group[-1].scan
+    meta: dict[str, Any] = {}
+    if len(group) == 1 and scan.mark_views not in (BOTH, 0):
+        other = REJECTED if scan.mark_views == ACCEPTED else ACCEPTED
+        if not scan.text(other):
+            meta["absent_in"] = "rejected" if other == REJECTED else "accepted"
+    if where == "textbox":
+        meta["container"] = "textbox"
+    if scan.section_break:
+        meta["section_break"] = True
+    return meta
 
 
 def _figure_index(p: Paragraph, obj) -> int:
@@ -359,10 +375,13 @@ def _figure_index(p: Paragraph, obj) -> int:
     return n
 
 
+def _non_math_text(group: list[Paragraph]) -> str:
+    return "".join(s.text for p in group for s in p.scan.segments if s.kind != "math" and s.views & ACCEPTED)
+
+
 def _only_math(group: list[Paragraph]) -> bool:
     """Inline math alone on its line (with at most an equation number) reads as display math."""
-    rest = "".join(s.text for p in group for s in p.scan.segments if s.kind != "math" and s.views & ACCEPTED)
-    return bool(_EQ_ONLY_NUMBER.match(rest))
+    return bool(_EQ_ONLY_NUMBER.match(_non_math_text(group)))
 
 
 def _all_rows(table: Table):

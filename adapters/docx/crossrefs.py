@@ -16,14 +16,15 @@ def attach_bookmarks(units: list[Unit], events: list[tuple[int, tuple]]) -> dict
     open_: dict[tuple[str, str | None], tuple[str, int, int]] = {}
     starts: dict[str, int] = {}
     for index, ev in events:
+        off = min(ev[-1], len(units[index].text))  # a figure's text is its alt text
         if ev[0] == "bm_start":
-            _, part, bid, name, off = ev
+            _, part, bid, name, _off = ev
             if not name or name == "_GoBack":
                 continue
             open_[(part, bid)] = (name, index, off)
             starts.setdefault(name, index)
         else:
-            _, part, bid, off = ev
+            _, part, bid, _off = ev
             hit = open_.pop((part, bid), None)
             if hit is None:
                 continue

@@ -174,7 +174,10 @@ def parse_styles(data: bytes, warnings: list[str], part: str = "word/styles.xml"
         return EMPTY_STYLES
     styles: dict[str, StyleInfo] = {}
     default_para = None
+    type_attr = qn("w:type")
     for st in root.iterchildren(qn("w:style")):
+        if st.get(type_attr) == "table":
+            continue  # table styles never name a paragraph's or run's properties
         try:
             info = _style_info(st)
         except Exception as exc:  # python-docx raises on values outside the schema

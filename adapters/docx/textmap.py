@@ -11,7 +11,10 @@ Text conventions (what a reader sees): ``w:tab``/``w:ptab`` -> ``"\\t"``; a line
 stays one line); page and column breaks add nothing; ``w:sym`` -> its character code;
 ``w:noBreakHyphen`` -> U+2011, ``w:softHyphen`` -> U+00AD; a footnote/endnote reference ->
 its rendered mark ("1", "i"); fields show their cached result, never their instruction;
-hidden text (``w:vanish``, directly or through styles) is left out; math shows as linear text.
+hidden text (``w:vanish``, directly or through styles) is left out; math shows as linear text;
+whitespace at the edges of a ``w:t`` without ``xml:space="preserve"`` is ignored (as Word
+does); a drop-cap frame paragraph is the start of the paragraph after it. A note's own mark
+(``w:footnoteRef``) is not part of the note's text: the note unit's ``number`` holds it.
 
 Anchor paths (``Anchor.path``) are ``/``-separated steps from the part's body: ``N`` the Nth
 block (``w:p``/``w:tbl`` after unwrapping ``w:sdt``, ``w:customXml``, ``mc:AlternateContent``),
