@@ -13,7 +13,9 @@ import re
 import pytest
 
 from adapters import read_path
+from adapters.docx.blocks import is_floating
 from adapters.docx.context import load_context
+from adapters.docx.oxml import qn
 from adapters.docx.textmap import paragraph_segments, resolve_anchor
 from adapters.package import open_package
 from tests.conftest import corpus_files
@@ -101,11 +103,9 @@ def _our_lines(path, view: str) -> list[tuple[str, bool, object]]:
 
 def _lines_outside_floating_tables(ctx, unit, view: str) -> list[str]:
     """A table's lines without those of floating tables nested in its cells (LO frames them)."""
-    from adapters.docx.textmap import W_TBL, is_floating
-
     kept = []
     for p in resolve_anchor(ctx.parts, unit.anchor):
-        nested = [a for a in p.iterancestors(W_TBL)]
+        nested = list(p.iterancestors(qn("w:tbl")))
         if not any(is_floating(t) for t in nested[:-1]):
             kept.append(p)
     return ["".join(s.text for s in paragraph_segments(p, ctx, view)) for p in kept]
