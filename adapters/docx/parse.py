@@ -63,7 +63,7 @@ class TrackedChange:
         return cls(kind, el.get(_ID), el.get(_AUTHOR), el.get(_DATE))
 
 
-@dataclass
+@dataclass(eq=False)  # identity semantics: these hold lxml elements
 class Paragraph:
     """A ``w:p`` with its walk (:class:`ParagraphScan`) and where it sits."""
 
@@ -84,7 +84,7 @@ class Paragraph:
         return TrackedChange.of(mc[0], mc[1]) if mc else None
 
 
-@dataclass
+@dataclass(eq=False)  # identity semantics: these hold lxml elements
 class Cell:
     """A ``w:tc``: its blocks, grid span and whether it continues a vertical merge."""
 
@@ -93,7 +93,7 @@ class Cell:
     merged: bool = False
 
 
-@dataclass
+@dataclass(eq=False)  # identity semantics: these hold lxml elements
 class Row:
     """A ``w:tr``; ``views`` says in which views it exists (tracked row insertion/deletion)."""
 
@@ -104,7 +104,7 @@ class Row:
     grid_after: int = 0
 
 
-@dataclass
+@dataclass(eq=False)  # identity semantics: these hold lxml elements
 class Table:
     """A ``w:tbl``; ``paragraphs`` are its cell paragraphs in text order (nested tables inside)."""
 
@@ -119,7 +119,7 @@ class Table:
 Block = Union[Paragraph, Table]
 
 
-@dataclass
+@dataclass(eq=False)  # identity semantics: these hold lxml elements
 class Note:
     """A ``w:footnote`` or ``w:endnote``."""
 
@@ -129,7 +129,7 @@ class Note:
     blocks: list[Block]
 
 
-@dataclass
+@dataclass(eq=False)  # identity semantics: these hold lxml elements
 class CommentDef:
     """A ``w:comment`` of the comments part."""
 
@@ -139,7 +139,7 @@ class CommentDef:
     blocks: list[Block]
 
 
-@dataclass
+@dataclass(eq=False)  # identity semantics: these hold lxml elements
 class DocxBody:
     """The whole parsed document, still in WordprocessingML terms."""
 

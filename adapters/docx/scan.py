@@ -31,7 +31,7 @@ class Segment(NamedTuple):
     revision: Any
 
 
-@dataclass
+@dataclass(eq=False)  # identity semantics: these hold lxml elements
 class FieldRecord:
     """A field (complex, simple) or hyperlink met in a paragraph; offsets in the accepted text."""
 
@@ -45,7 +45,7 @@ class FieldRecord:
     parsed: FieldCode | None = None
 
 
-@dataclass
+@dataclass(eq=False)  # identity semantics: these hold lxml elements
 class ParagraphScan:
     """Everything one walk of a ``w:p`` found: segments plus the side facts the reader needs."""
 

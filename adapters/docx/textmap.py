@@ -20,7 +20,9 @@ Anchor paths (``Anchor.path``) are ``/``-separated steps from the part's body: `
 block (``w:p``/``w:tbl`` after unwrapping ``w:sdt``, ``w:customXml``, ``mc:AlternateContent``),
 ``N-M`` blocks N..M (paragraphs merged by a tracked paragraph-mark change), ``#ID`` the note or
 comment with that ``w:id``, ``cN`` the Nth paragraph of a table in text order, ``tN`` the Nth
-text box of a paragraph, ``dN`` its Nth figure.
+text box of a paragraph, ``dN`` its Nth figure (a picture written directly in the body counts
+as a block of its own). Examples: ``"12"``, ``"3-4"``, ``"7/c5"``, ``"0/t0/2"``, ``"2/d0"``,
+``"#1"`` (in the footnotes part).
 """
 from __future__ import annotations
 

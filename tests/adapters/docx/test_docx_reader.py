@@ -418,3 +418,19 @@ def test_anchor_error_for_a_path_that_no_longer_resolves():
     ctx = load_context(open_package(corpus_file("tabs.docx").read_bytes()), [])
     with pytest.raises(AnchorError):
         resolve_anchor(ctx.parts, Anchor("word/document.xml", "9"))
+
+
+def test_noteref_points_at_the_note_its_bookmark_wraps():
+    body = (
+        '<w:p><w:r><w:t>Claim</w:t></w:r><w:bookmarkStart w:id="3" w:name="_Ref9"/>'
+        '<w:r><w:footnoteReference w:id="2"/></w:r><w:bookmarkEnd w:id="3"/></w:p>'
+        '<w:p><w:r><w:t xml:space="preserve">As note </w:t></w:r><w:r><w:fldChar w:fldCharType="begin"/></w:r>'
+        '<w:r><w:instrText xml:space="preserve"> NOTEREF _Ref9 \\h </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>'
+        '<w:r><w:t>1</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r><w:r><w:t xml:space="preserve"> says.</w:t></w:r></w:p>'
+    )
+    footnotes = '<w:footnote w:id="2"><w:p><w:r><w:footnoteRef/></w:r><w:r><w:t xml:space="preserve"> Source.</w:t></w:r></w:p></w:footnote>'
+    doc = read_body(body, footnotes=footnotes)
+    claim, says, note = doc.units
+    assert (claim.text, says.text, note.kind, note.text) == ("Claim1", "As note 1 says.", "footnote", " Source.")
+    assert says.refs == [{"target": note.id, "field": "noteref"}]
+    assert claim.fields[0].kind == "note" and claim.fields[0].target_unit == note.id
