@@ -160,3 +160,12 @@ def test_pane_previews_and_applies_an_edit_with_tracking_on(server, output_dir):
     assert "One reference to Some text, A list item and A header." in res["texts"]
     assert res["revisions"] == [{"type": "deletion", "text": "A", "tracked": True},
                                 {"type": "insertion", "text": "One", "tracked": True}]
+
+
+def test_pane_check_lists_the_servers_findings(server, output_dir):
+    require_route(server, "GET", "/api/v1/documents/{id}/check")
+    res = run_pane(server, output_dir / "clients" / "pane-check", _host(corpus_file("referenceAllInOne.odt")),
+                   scenario="check")
+    assert any(e["phase"] == "checked" for e in res["events"]), res.get("message")
+    checked = next(e for e in res["events"] if e["phase"] == "checked")
+    assert len(res["findings"]) == max(checked["findings"], 1)  # "No problems found." when there are none

@@ -122,6 +122,15 @@ try {
       out.message = (await page.isVisible("#message")) ? await page.textContent("#message-text") : null;
       await shot(page, "taskpane-applied.png");
     }
+    if (out.state === "ready" && cfg.scenario === "check") {
+      await page.click('.tabs button[data-tab="check"]');
+      const n = await page.evaluate(() => window.__ledgerEvents.length);
+      await page.click("#btn-check");
+      await page.waitForFunction((k) => window.__ledgerEvents.slice(k).some((e) => ["checked", "error"].includes(e.phase)), n, { timeout: 60000 });
+      out.findings = await page.$$eval("#findings li", (els) => els.map((li) => li.textContent.trim()));
+      out.message = (await page.isVisible("#message")) ? await page.textContent("#message-text") : null;
+      await shot(page, "taskpane-check.png");
+    }
     out.state = await page.evaluate(() => document.body.dataset.state);
   }
   out.events = await page.evaluate(() => window.__ledgerEvents);
