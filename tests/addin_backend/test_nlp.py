@@ -60,15 +60,22 @@ def test_text_cache_is_bounded_and_counts_hits():
 
 @pytest.mark.models
 def test_lexicon_keys_are_spacy_hashes_of_the_part_of_speech_names():
+    import srsly
     from spacy.strings import hash_string
 
-    assert {p: hash_string(p) for p in nlp._POS_KEYS} == nlp._POS_KEYS
+    from addin_backend import wordlists
+
+    assert {p: hash_string(p) for p in wordlists.POS_KEYS} == wordlists.POS_KEYS
+    path = wordlists.lookups_path(nlp.SPACY_MODEL)
+    with open(path, "rb") as fh:
+        data = fh.read()
+    assert wordlists.unpack_msgpack(data) == srsly.msgpack_loads(data)
 
 
 def test_word_classes_come_from_the_lemmatizer_tables_without_spacy():
     code = ("import sys; from addin_backend import nlp; "
             "print(nlp.word_classes('results'), nlp.word_classes('improves'), nlp.noun_lemma('analyses'), "
-            "sorted(m for m in ('spacy', 'thinc', 'torch') if m in sys.modules))")
+            "sorted(m for m in ('spacy', 'thinc', 'torch', 'srsly', 'numpy') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == (
         "{'noun': ('result', True), 'verb': ('result', True)} {'verb': ('improve', True)} analysis []")
