@@ -19,7 +19,7 @@ LEDGER_PUBLIC_URL ?= https://localhost:8750
 JS_DIR   := tests/js
 JS_STAMP := $(JS_DIR)/node_modules/.installed
 
-.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load clean
+.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-graph clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -77,6 +77,11 @@ bench-data: venv
 
 bench-read: venv
 	$(BIN)/python -m benchmarks.read_speed
+
+# Graph benchmark: precision/recall per edge type, seconds per stage, peak memory, against pandoc;
+# writes benchmarks/results/graph.{json,md}, the PNG plots and README.md's "Graph benchmark" section.
+bench-graph: venv
+	$(BIN)/python -m benchmarks.graph_bench
 
 # Loopback load test: concurrent uploads against 2 gunicorn workers sharing the store.
 bench-load: system-deps venv

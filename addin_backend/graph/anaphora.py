@@ -84,6 +84,7 @@ _PHRASE = re.compile(
 #: Heads that point at the document itself or at an idiom, not at an earlier unit.
 _SELF_HEADS = frozenset(
     """section subsection chapter paper work document article agreement standard specification
+    paragraph subparagraph sentence
     report study clause subclause annex appendix part thesis contract policy guide manual book
     letter note memo proposal deed schedule exhibit regulation directive act code case way time
     point end purpose reason regard respect context sense extent matter year month week day

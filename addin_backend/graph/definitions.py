@@ -106,6 +106,9 @@ _SYMBOL = re.compile(r"^(?:\$.+\$|[A-Za-z](?:_\w+|\^\w+|\d+)?|[\u0370-\u03ff]\w*
 _ROMAN = re.compile(r"^(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$", re.I)
 
 
+_ARTICLE_AFTER = re.compile(r"(?:a|an|A|An)\s+[a-z]")
+
+
 def _symbol_ok(sym: str) -> bool:
     """Whether the word after "denoted" is a symbol (``n``, ``λ``, ``T_max``, ``$x_i$``, ``RTT``)."""
     if sym.startswith("$") or sym.lower() in _STOP_BACK:
@@ -256,8 +259,8 @@ def _paper_terms(text: str) -> list[Definition]:
             out.append(Definition(term, "term", start, a + m.end(), text[start : a + m.end()], False, 0.9))
         for m in _DENOTED.finditer(sent):
             sym = m.group("sym").strip("$")
-            if not _symbol_ok(m.group("sym")):
-                continue  # "written for the on-duty engineer": a word, not a symbol
+            if not _symbol_ok(m.group("sym")) or _ARTICLE_AFTER.match(sent, m.start("sym")):
+                continue  # "written for the engineer", "written as a radio series": words, not symbols
             got = _np_before(text, a + m.start(), a)
             start = got[1] if got else a + m.start()
             out.append(Definition(sym, "notation", start, a + m.end(), text[start : a + m.end()], True, 0.8))

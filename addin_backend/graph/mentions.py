@@ -72,9 +72,17 @@ _UNIT_AFTER = re.compile(
 # --- external citations ----------------------------------------------------------------------
 
 _STD = r"(?:RFC|BCP|STD|ISO(?:/IEC)?|IEC|IEEE|ITU(?:-[TR])?|ETSI|EN|ANSI|NIST|BS|DIN|ASTM|ECMA|3GPP|W3C|IETF|CEN|CENELEC|SAE|JIS|GB|FIPS|SP)"
+# "VA Handbook 6500.6, Appendix C", "Directive 2011/83/EU, Article 6": a numbered document first.
+_NUMBERED_DOC = (
+    r"(?-i:\b(?:Handbook|Manual|Directive|Regulation|Publication|Pub\.|Standard|Specification|Instruction|"
+    r"Order|Circular|Bulletin|Decision|Act|Law|Code|Memorandum)\s+(?:No\.\s*)?(?:\([A-Z]+\)\s*)?"
+    r"[\w\-./]*\d[\w\-./]*)"
+)
+# "44 U.S.C. chapters 21, 29", "36 CFR Chapter XII": a title of a legal code first.
+_LEGAL_CODE = r"\b\d+\s+(?-i:U\.\s?S\.\s?C\.|USC|C\.\s?F\.\s?R\.|CFR)(?:\s*\u00a7+)?"
 _CITE_BEFORE = re.compile(
     rf"(?:\[[^\[\]]{{1,80}}\]|\b{_STD}[ \t/\-]*[\w\-:./]*\d[\w\-:./]*(?:\s*\(\d{{4}}\))?"
-    rf"|\bet\s+al\.?\s*\(\d{{4}}[a-z]?\)|\(\d{{4}}[a-z]?\))\s*[,;:]?\s*(?:see\s+)?$",
+    rf"|\bet\s+al\.?\s*\(\d{{4}}[a-z]?\)|\(\d{{4}}[a-z]?\)|{_NUMBERED_DOC}|{_LEGAL_CODE})\s*[,;:]?\s*(?:see\s+)?$",
     re.I,
 )
 _DOC_NOUN = (
@@ -101,14 +109,19 @@ _OPEN_BRACKET_CITE = re.compile(r"\[[^\[\]]*[\w.]\s*,\s*(?:[^\[\]]*,\s*)?$")
 _OPEN_PAREN_CITE = re.compile(r"\((?:[^()]*?(?:et\s+al\.?|[A-Z][a-z]+),?\s*\d{4}[a-z]?\s*[,;]\s*(?:p+\.\s*\d+\s*,\s*)?)$")
 
 
-_STD_WORD = re.compile(rf"\b{_STD}|et\s+al", re.I)
+# What may sit between two locators of one external citation: commas and finer locators.
+_CHAIN = re.compile(r"\s*,\s*(?:(?:paragraph|para\.|p\.|pp\.|page|line|item|note)\s*[\w.()]+\s*,\s*)*$", re.I)
+_STD_WORD = re.compile(rf"\b{_STD}|et\s+al|U\.\s?S\.\s?C\.|C\.\s?F\.\s?R\.|\bCFR\b|\bUSC\b", re.I)
+_DIGIT_BEFORE = re.compile(r"\d[\w\-./]*\s*[,;:]?\s*(?:see\s+)?$", re.I)
 
 
 def _is_external(text: str, start: int, end: int) -> bool:
     """Whether the mention at ``text[start:end]`` cites another document."""
     before = text[max(0, start - 100) : start]
     # cheap tests first: the anchored patterns scan the whole window
-    if ("]" in before or ")" in before or _STD_WORD.search(before)) and _CITE_BEFORE.search(before):
+    if ("]" in before or ")" in before or _STD_WORD.search(before) or _DIGIT_BEFORE.search(before)) and (
+        _CITE_BEFORE.search(before)
+    ):
         return True
     if "[" in before and _OPEN_BRACKET_CITE.search(before):
         return True
@@ -265,6 +278,7 @@ def _items(
 def _scan(text: str) -> tuple[Mention, ...]:
     found: list[Mention] = []
     taken: list[tuple[int, int]] = []
+    external_end = -1
     for m in _MENTION.finditer(text):
         word = m.group("word")
         family = family_of(word)
@@ -278,7 +292,8 @@ def _scan(text: str) -> tuple[Mention, ...]:
             # "Eq. (1)": the closing parenthesis belongs to the label.
             while end < len(text) and text[end] == ")" and text[start:end].count("(") > text[start:end].count(")"):
                 end += 1
-        if _is_external(text, start, end):
+        if _is_external(text, start, end) or (external_end >= 0 and _CHAIN.match(text, external_end, start)):
+            external_end = end  # "VA Handbook 6500.6, Appendix C, paragraph 9, Appendix D": one citation
             continue
         found.append(Mention(start, end, text[start:end], word, family, tuple(items), literal=literal))
         taken.append((start, end))
@@ -324,6 +339,28 @@ def _lookup(index: LabelIndex, family: str, item: Item) -> tuple[str | None, str
     return None, item.number
 
 
+_HEADING_AFTER = re.compile(r"[ \t]*(?:[\u2013\u2014:]|-|\.)[ \t]+[A-Z]")
+_NOTE_KINDS = ("footnote", "endnote")
+
+
+def _heading_label(text: str, m: Mention) -> bool:
+    """Whether a mention opens a line as a run-in heading ("Section 4 – Alleged Abuser
+    Information" in a form's table, "Section 2. Term." in a contract): it names the text that
+    follows, it does not cite another part."""
+    line_start = text.rfind("\n", 0, m.start) + 1
+    if text[line_start : m.start].strip() or len(m.items) != 1:
+        return False
+    return bool(_HEADING_AFTER.match(text, m.end))
+
+
+def _weak(unit: Unit, m: Mention) -> bool:
+    """Mentions that are not findings when they resolve to nothing: a plural word with a single
+    number ("Basic Exponential Equations (4.4)" names a topic and its textbook section), and
+    mentions in footnotes and endnotes, where bibliographic citations live ("Gaiman, Don't Panic,
+    Chapter 14." cites a book)."""
+    return (PLURAL.match(m.word) is not None and len(m.items) == 1) or unit.kind in _NOTE_KINDS
+
+
 def resolve_unit(unit: Unit, index: LabelIndex) -> tuple[list[Resolved], list[BrokenReference]]:
     """The REFERENCES a unit's text makes, and its broken references."""
     resolved: list[Resolved] = []
@@ -336,6 +373,8 @@ def resolve_unit(unit: Unit, index: LabelIndex) -> tuple[list[Resolved], list[Br
             continue  # the unit's own label ("Figure 3: ..." opening its caption)
         if any(a < m.end and m.start < b for a, b in fields):
             continue  # a reference field covers it: the field's exact target wins
+        if _heading_label(text, m):
+            continue  # "Section 4 – Alleged Abuser Information" opening a line: a label, not a citation
         items = m.items
         if m.literal and index.resolve(m.family, m.literal):
             items = (Item(m.literal, m.items[0].start, m.items[-1].end),)
@@ -343,7 +382,7 @@ def resolve_unit(unit: Unit, index: LabelIndex) -> tuple[list[Resolved], list[Br
         for item in items:
             target, number = _lookup(index, m.family, item)
             if target is None:
-                if item.explicit and not m.bare:
+                if item.explicit and not m.bare and not _weak(unit, m):
                     label = canonical_label(m.family, item.number, m.word)
                     broken.append(
                         BrokenReference(

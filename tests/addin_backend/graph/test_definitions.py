@@ -101,6 +101,7 @@ def test_single_letter_notation_needs_math_around_it():
 
 def test_written_and_denoted_need_a_symbol_after_them():
     assert defs("Operational guidance is written for the on-duty engineer and favours concrete steps.") == []
+    assert defs("The novel, originally written as a radio comedy, was broadcast in 1978.") == []
     assert defs("The round-trip time, written as RTT, bounds the timeout.") == [
         ("RTT", "notation", "The round-trip time, written as RTT")]
     assert defs("The arrival rate, denoted by the symbol \u03bb, is measured hourly.") == [

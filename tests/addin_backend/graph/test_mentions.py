@@ -93,6 +93,10 @@ def test_number_spans_point_at_the_numbers():
         "Table 2 of the vendor datasheet [VND-114] gives the rated limits.",
         "Figure 4 of the Intel 64 Architectures Software Developer Manual shows the layout.",
         "Clause 6 of the supplier's quality handbook",
+        # a numbered document named just before
+        "See VA Handbook 6500.6, Appendix C, paragraph 3.a.",
+        "Regulation (EU) 2016/679, Article 17 gives the right to erasure.",
+        "as the Data Protection Act 2018, Section 7 requires",
     ],
 )
 def test_external_citations_are_not_mentions(text):
@@ -173,3 +177,40 @@ def test_bare_numbers_that_resolve_to_nothing_are_not_findings():
     idx = build_label_index(_units())
     u = Unit("p", "paragraph", "See 9.9.9 for details.", 9)
     assert resolve_unit(u, idx) == ([], [])
+
+
+def test_a_lower_case_number_word_before_a_label_is_not_a_document():
+    assert spans("polynomials of order 3, Table 2 shows the fit") == [("Table 2", "table", ["2"])]
+
+
+def test_a_label_opening_a_line_as_a_run_in_heading_is_not_a_citation():
+    idx = build_label_index(_units())
+    form = Unit("t", "table", "ELDER ABUSE FORENSIC CENTER REFERRAL\nSection 1 \u2013 Consultation Information\n"
+                "Section 4 \u2013 Alleged Abuser Information\nFirst Name", 9)
+    assert resolve_unit(form, idx) == ([], [])
+    # a citation at the start of a line is still one
+    cite = Unit("p", "paragraph", "Section 2 explains the method.\nSection 8 is missing.", 10)
+    resolved, broken = resolve_unit(cite, idx)
+    assert [r.target for r in resolved] == ["s2"] and [b.label for b in broken] == ["Section 8"]
+
+
+def test_weak_mentions_resolve_but_are_not_broken_references():
+    idx = build_label_index(_units())
+    schedule = Unit("t", "table", "In-Class: Exponential Functions (4.1), Basic Exponential Equations (4.4)", 9)
+    assert resolve_unit(schedule, idx) == ([], [])
+    assert [r.target for r in resolve_unit(Unit("p", "paragraph", "Tables 3 lists it.", 9), idx)[0]] == ["t1"]
+    # a note citing a book's chapter: notes hold bibliographic citations
+    note = Unit("fn", "footnote", "Gaiman, Neil: Don't Panic, Chapter 14. Titan Books 1987", 1)
+    assert resolve_unit(note, idx) == ([], [])
+    body = Unit("p", "paragraph", "The details are in Chapter 14.", 2)
+    assert [b.label for b in resolve_unit(body, idx)[1]] == ["Chapter 14"]
+
+
+@pytest.mark.parametrize("text", [
+    "the provisions of 44 U.S.C. chapters 21, 29, 31, and 33",
+    "NARA regulations at 36 CFR Chapter XII Subchapter B",
+    # one citation going on past a finer locator
+    "See VA Handbook 6500.6, Appendix C, paragraph 9, Appendix D.",
+])
+def test_legal_codes_and_citation_chains_are_external(text):
+    assert find_mentions(text) == ()
