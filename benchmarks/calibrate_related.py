@@ -87,6 +87,9 @@ def _plot(curves: dict[str, list[dict]], chosen: dict[str, float], path: Path) -
     ax.plot([chosen["recall"]], [chosen["precision_all"]], "k*", markersize=12,
             label=f"chosen: deviations >= {chosen['relative']}, cosine >= {chosen['threshold']}")
     ax.plot([chosen["recall"]], [chosen["precision_paragraphs"]], "k*", markersize=12)
+    paper = next((q for q in curves.get("cosine alone", []) if q["cut"] == 0.7), None)
+    if paper:
+        ax.plot([paper["recall"]], [paper["precision"]], "kx", markersize=10, label="the paper's cosine 0.7")
     ax.set_xlabel("recall (truth cluster pairs)")
     ax.set_ylabel("precision")
     ax.set_xlim(0, 1.02)
@@ -147,6 +150,13 @@ def main(argv: Sequence[str] | None = None) -> int:
               "precision_all": all_pts["precision"], "precision_paragraphs": para_pts["precision"]}
     print(f"\nchosen: cosine >= {THRESHOLD} and >= {RELATIVE} deviations: precision {chosen['precision_all']:.3f} "
           f"(paragraph pairs {chosen['precision_paragraphs']:.3f}), recall {chosen['recall']:.3f}")
+    false = [r for r in rows if r["dev"] >= RELATIVE and r["cos"] >= THRESHOLD and not r["related"]]
+    chosen["false_positives"] = len(false)
+    chosen["false_not_paragraph_pairs"] = sum(1 for r in false if not r["paragraphs"])
+    chosen["false_cosine_0_9"] = sum(1 for r in false if r["cos"] >= 0.9)
+    print(f"false positives at the chosen cuts: {len(false)}, of which {chosen['false_not_paragraph_pairs']} join "
+          f"units other than two paragraphs (list items, tables, captions) and {chosen['false_cosine_0_9']} have "
+          f"cosine >= 0.9 (near-verbatim repeats)")
     args.out.mkdir(parents=True, exist_ok=True)
     _plot(curves, chosen, args.out / "related_pr.png")
     (args.out / "related_calibration.json").write_text(

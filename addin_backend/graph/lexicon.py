@@ -28,6 +28,8 @@ WORD_TABLE: tuple[tuple[str, str, bool], ...] = (
     (r"tables?", "table", True),
     (r"Tabs?\.|Tbls?\.", "table", False),
     (r"equations?|eqs?\.|eqns?\.", "equation", True),
+    # ISO and IEC documents cite "Formula (3)" since the 2016 directives
+    (r"formulae|formulas?", "equation", True),
     (r"theorems?", "theorem", True),
     (r"Thms?\.", "theorem", False),
     (r"lemmas?|lemmata", "lemma", True),
@@ -55,7 +57,7 @@ FAMILIES = tuple(dict.fromkeys(f for _, f, _ in WORD_TABLE))
 PLURAL = re.compile(
     r"^(?:sections|subsections|sub-sections|secs\.|sects\.|chapters|chaps\.|clauses|subclauses|"
     r"sub-clauses|appendices|annexes|articles|arts\.|paragraphs|paras\.|figures|figs\.|tables|tabs\.|tbls\.|"
-    r"equations|eqs\.|eqns\.|theorems|thms\.|lemmas|lemmata|lems\.|definitions|defs\.|"
+    r"equations|eqs\.|eqns\.|formulae|formulas|theorems|thms\.|lemmas|lemmata|lems\.|definitions|defs\.|"
     r"propositions|props\.|corollaries|cors\.|algorithms|algs\.|examples|remarks|assumptions|"
     r"conjectures|claims|axioms|requirements|listings|§§)$",
     re.I,

@@ -53,14 +53,26 @@ _NUM_IN_ITEM = re.compile(NUM)
 # only dotted numbers, and kept only when such a section exists.
 _BARE_CUE = (
     r"(?:see(?:\s+also)?|cf\.|refer\s+to|(?:as\s+)?(?:specified|defined|described|given|listed|"
-    r"shown|set\s+out|set\s+forth|stated|detailed|provided)\s+in|according\s+to|in\s+accordance\s+with|"
-    r"pursuant\s+to|subject\s+to|under|(?:as\s+)?per)"
+    r"shown|set\s+out|set\s+forth|stated|detailed|provided|referred\s+to|covered|addressed|explained|"
+    r"indicated|included|contained|presented|outlined|identified|established|prescribed|laid\s+down|"
+    r"required|dealt\s+with|determined|calculated)\s+(?:in|by)|according\s+to|in\s+accordance\s+with|"
+    r"pursuant\s+to|subject\s+to|under|(?:as\s+)?per|(?:the\s+)?requirements\s+of|"
+    r"conform(?:s|ing)?\s+to|compl(?:y|ies|ying)\s+with)"
 )
+_BARE_NUM = r"(?:\d{{1,3}}|[A-Z])(?:\.\d{{1,3}}){{1,6}}(?!\w|\.\d)"
 _BARE = re.compile(
-    rf"(?<![\w.])(?P<cue>{_BARE_CUE})\s+(?P<items>(?:\d{{1,3}}|[A-Z])(?:\.\d{{1,3}}){{1,6}}(?!\w|\.\d)"
-    rf"(?:(?:{_SEP_LIST}|{_SEP_RANGE})(?:\d{{1,3}}|[A-Z])(?:\.\d{{1,3}}){{1,6}}(?!\w|\.\d))*)",
+    rf"(?<![\w.])(?P<cue>{_BARE_CUE})\s+(?P<items>{_BARE_NUM}(?:(?:{_SEP_LIST}|{_SEP_RANGE}){_BARE_NUM})*)".format(),
     re.I,
 )
+# Without a cue, only numbers that cannot be decimals: two dots or more ("in 5.2.1", "of A.3"),
+# after a preposition; and ISO-style term references, a clause number alone in parentheses
+# right after a word ("medical device (3.11)").
+_DEEP_NUM = r"(?:\d{{1,3}}(?:\.\d{{1,3}}){{2,6}}|[A-Z](?:\.\d{{1,3}}){{1,6}})(?!\w|\.\d)"
+_BARE_WEAK = re.compile(
+    rf"(?<![\w.])(?P<cue>in|of|to|and|or|from|with|by|at|for|on)\s+"
+    rf"(?P<items>{_DEEP_NUM}(?:(?:{_SEP_LIST}|{_SEP_RANGE}){_DEEP_NUM})*)".format()
+)
+_BARE_PAREN = re.compile(r"(?<=[A-Za-z])\s\((?P<items>\d{1,3}(?:\.\d{1,3}){1,6})\)")
 _BARE_ITEM = re.compile(rf"(?P<sep>{_SEP_RANGE}|{_SEP_LIST})?(?P<item>(?:\d{{1,3}}|[A-Z])(?:\.\d{{1,3}}){{1,6}})")
 # A measurement or version right after a number is not a clause reference.
 _UNIT_AFTER = re.compile(
@@ -297,7 +309,8 @@ def _scan(text: str) -> tuple[Mention, ...]:
             continue
         found.append(Mention(start, end, text[start:end], word, family, tuple(items), literal=literal))
         taken.append((start, end))
-    for m in _BARE.finditer(text) if _DOTTED.search(text) else ():
+    bare = (_BARE, _BARE_WEAK, _BARE_PAREN) if _DOTTED.search(text) else ()
+    for m in (m for rx in bare for m in rx.finditer(text)):
         items, _ = _items(m.group("items"), m.start("items"), "section", True, _BARE_ITEM)
         if not items:
             continue
@@ -307,6 +320,7 @@ def _scan(text: str) -> tuple[Mention, ...]:
         if _UNIT_AFTER.match(text, end) or _is_external(text, start, end):
             continue
         found.append(Mention(start, end, text[start:end], "", "section", tuple(items), bare=True))
+        taken.append((start, end))
     found.sort(key=lambda x: x.start)
     return tuple(found)
 

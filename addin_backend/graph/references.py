@@ -1,6 +1,7 @@
 """REFERENCES edges (citing -> cited): reference fields first, then textual mentions of labels."""
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 import networkx as nx
@@ -10,12 +11,36 @@ from adapters.model import Document, Unit
 from .edges import REFERENCES, add_edge
 from .mentions import BrokenReference, LabelIndex, build_label_index, find_mentions, parse_label, resolve_unit
 
-__all__ = ["BROKEN_KEY", "add_reference_edges", "field_references", "caption_floats", "broken_references"]
+__all__ = [
+    "BROKEN_KEY",
+    "add_reference_edges",
+    "field_references",
+    "caption_floats",
+    "is_navigation",
+    "broken_references",
+]
 
 #: Where the graph keeps its broken references (a list of ``BrokenReference.to_json()`` dicts).
 BROKEN_KEY = "broken_references"
 _NO_TARGET_OK = {"hyperlink", "noteref", "note_ref"}
 _FLOATS = ("figure", "table", "equation")
+
+
+_NAVIGATION_STYLE = re.compile(
+    r"^(?:toc|contents|table\s+of\s+(?:contents|figures|tables)|(?:illustration|table|figure|object)\s+index|index)"
+    r"(?:\s*(?:heading|\d+))?$",
+    re.I,
+)
+
+
+def is_navigation(unit: Unit) -> bool:
+    """Whether a unit is an entry of a table of contents, of figures or an index: its links and
+    page numbers navigate, they do not cite (and Word regenerates them)."""
+    if unit.style and _NAVIGATION_STYLE.match(unit.style.strip()):
+        return True
+    return any(f.code.strip().upper().startswith("TOC") for f in unit.fields) and any(
+        (f.target or "").startswith("_Toc") for f in unit.fields if f.is_reference
+    )
 
 
 def caption_floats(doc: Document, index: LabelIndex) -> dict[str, str]:
@@ -98,6 +123,8 @@ def add_reference_edges(
     todo = list(units) if units is not None else list(doc.units)
     broken: list[BrokenReference] = []
     for u in todo:
+        if is_navigation(u):
+            continue
         refs, bad = field_references(u, known, floats)
         broken.extend(bad)
         for target, evidence, start, end in refs:

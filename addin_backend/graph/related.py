@@ -203,11 +203,13 @@ def scored_pairs(
     G: nx.MultiDiGraph,
     *,
     floor: float = 0.0,
+    min_deviations: float | None = None,
     progress: Callable[[float], None] | None = None,
 ) -> list[tuple[str, str, float, float]]:
-    """Every unordered pair ``(a, b, cosine, deviations)`` with cosine >= ``floor`` that no other
-    edge links, in document order; ``deviations`` is how far the cosine stands above the mean
-    similarity of both units, in their standard deviations (the smaller of the two)."""
+    """Every unordered pair ``(a, b, cosine, deviations)`` with cosine >= ``floor`` (and
+    deviations >= ``min_deviations``) that no other edge links, in document order;
+    ``deviations`` is how far the cosine stands above the mean similarity of both units, in
+    their standard deviations (the smaller of the two)."""
     import numpy as np
 
     from ..nlp import embed_texts
@@ -223,7 +225,11 @@ def scored_pairs(
     block = 512
     for lo in range(0, len(ids), block):
         sims = vecs[lo : lo + block] @ vecs.T
-        rows, cols = np.nonzero(sims >= floor)
+        devs = np.minimum((sims - mu[lo : lo + block, None]) / sd[lo : lo + block, None], (sims - mu) / sd)
+        keep = sims >= floor
+        if min_deviations is not None:
+            keep &= devs >= min_deviations
+        rows, cols = np.nonzero(keep)
         for r, c in zip(rows.tolist(), cols.tolist()):
             i = lo + r
             if c <= i:
@@ -231,9 +237,7 @@ def scored_pairs(
             a, b = ids[i], ids[c]
             if a in anc[b] or b in anc[a] or _linked(G, a, b):
                 continue
-            cos = float(sims[r, c])
-            dev = min((cos - mu[i]) / sd[i], (cos - mu[c]) / sd[c])
-            out.append((a, b, round(cos, 4), round(float(dev), 3)))
+            out.append((a, b, round(float(sims[r, c]), 4), round(float(devs[r, c]), 3)))
     return out
 
 
@@ -252,11 +256,8 @@ def similar_pairs(
     small = relative > 0 and len(summaries(doc)) < MIN_UNITS
     floor = max(threshold, SMALL_DOC_THRESHOLD) if small else threshold
     order = {u.id: u.order for u in doc.units}
-    kept = [
-        (a, b, cos)
-        for a, b, cos, dev in scored_pairs(doc, G, floor=floor, progress=progress)
-        if small or dev >= relative
-    ]
+    scored = scored_pairs(doc, G, floor=floor, min_deviations=None if small else relative, progress=progress)
+    kept = [(a, b, cos) for a, b, cos, _dev in scored]
     kept.sort(key=lambda p: (-p[2], order[p[0]], order[p[1]]))
     return kept
 

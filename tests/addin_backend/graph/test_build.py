@@ -232,3 +232,21 @@ def test_depends_loads_no_model(tmp_path):
     root = Path(__file__).resolve().parents[3]
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "4 []"
+
+
+def test_table_of_contents_entries_are_navigation_not_references():
+    """A Word TOC entry (style "toc 1", a PAGEREF and a hyperlink to a _Toc bookmark) cites nothing."""
+    from adapters.model import Document, Field, Unit
+
+    toc_fields = [Field("pageref", " PAGEREF _Toc1 \\h ", "_Toc1", "s1", "2", 23, 24),
+                  Field("hyperlink", ' HYPERLINK \\l "_Toc1" ', "_Toc1", "s1", "SECTION 1\tIntroduction\t2", 0, 24),
+                  Field("other", ' TOC \\o "1-3" \\h \\z \\u ', None, None, "", 0, 24)]
+    see_fields = [Field("ref", " REF _Ref9 \\r \\h ", "_Ref9", "s1", "1", 12, 13)]
+    doc = Document("docx", [
+        Unit("toc", "paragraph", "SECTION 1\tIntroduction\t2", 0, style="toc 1", fields=toc_fields),
+        Unit("s1", "section", "Introduction", 1, label="Section 1", number="1"),
+        Unit("p", "paragraph", "See Section 1 above.", 2, parent="s1", fields=see_fields),
+    ])
+    G = build_graph(doc, stages=FAST_STAGES)
+    refs = sorted((u, v) for u, v, k in G.edges(keys=True) if k == REFERENCES)
+    assert refs == [("p", "s1")]
