@@ -214,3 +214,19 @@ def test_weak_mentions_resolve_but_are_not_broken_references():
 ])
 def test_legal_codes_and_citation_chains_are_external(text):
     assert find_mentions(text) == ()
+
+
+def test_standards_cite_clauses_by_number_alone():
+    # deep numbers after a preposition, ISO term references in parentheses, more cue phrases
+    assert spans("The manufacturer shall apply the process in 4.2.1 and 4.2.2 to the medical device (3.11).") == [
+        ("4.2.1 and 4.2.2", "section", ["4.2.1", "4.2.2"]), ("3.11", "section", ["3.11"])]
+    assert spans("The requirements of 5.2 apply; a design conforming to 7.3 is optional.") == [
+        ("5.2", "section", ["5.2"]), ("7.3", "section", ["7.3"])]
+    assert all(m.bare for m in find_mentions("as laid down in 6.1 (see also A.2)"))
+    # decimals are not clause numbers without a cue
+    assert spans("A safety factor of 1.5 applies to loads in 2.5 s; TLS 1.3 and Python 3.11.2 are used.") == []
+
+
+def test_iso_formulas_are_equations():
+    assert spans("The value is given by Formula (3) and Formulae (4) and (5).") == [
+        ("Formula (3)", "equation", ["3"]), ("Formulae (4) and (5)", "equation", ["4", "5"])]
