@@ -1,6 +1,6 @@
 """Graph benchmark: the dependency graph against the generated ground truth, its speed and memory.
 
-    python -m benchmarks.graph_bench [--sizes 5k,10k,25k,50k,100k] [--formats docx,odt] [--reps 3]
+    python -m benchmarks.graph_bench [--sizes 5k,10k,25k,50k,100k] [--formats docx,odt] [--reps 5]
         [--no-semantic] [--out benchmarks/results] [--readme README.md] [--quick]
 
 For every size and format, each measurement runs in a fresh interpreter, so model loading and
@@ -91,6 +91,18 @@ def _by_origin(G, truth: dict, mapping: dict) -> dict[str, dict[str, dict[str, i
     return out
 
 
+def _broken(G, truth: dict, mapping: dict) -> dict[str, Any]:
+    """Broken references found (mentions of labels no unit carries) against the truth's list."""
+    key_of = {uid: key for key, uid in mapping.items()}
+    want = {(b["source"], b["evidence"]) for b in truth.get("broken", [])}
+    got = {(key_of.get(b["source"], b["source"]), b["mention"]) for b in G.graph.get("broken_references", [])}
+    tp = len(want & got)
+    return {"precision": round(tp / len(got), 4) if got else 1.0, "recall": round(tp / len(want), 4) if want else 1.0,
+            "tp": tp, "fp": len(got - want), "fn": len(want - got),
+            "spurious": [{"source": s, "mention": m} for s, m in sorted(got - want)][:8],
+            "misses": [{"source": s, "evidence": e} for s, e in sorted(want - got)][:8]}
+
+
 def measure_document(path: str, truth_path: str, semantic: bool, started: float | None = None) -> dict[str, Any]:
     """Read, build and score one document in this process (call it in a fresh one)."""
     t_import = time.perf_counter()
@@ -125,6 +137,7 @@ def measure_document(path: str, truth_path: str, semantic: bool, started: float 
                      for k, v in r.items() if k not in ("misses", "spurious")}
         scores[t].update(_examples(G, r, truth, mapping, t))
     origins = _by_origin(G, truth, mapping)
+    scores["broken"] = _broken(G, truth, mapping)
     stages = dict(G.graph["stats"]["seconds_by_stage"])
     return {
         "path": os.path.relpath(path, ROOT),
@@ -185,7 +198,7 @@ def _median(xs: list[float]) -> float | None:
     return round(statistics.median(xs), 4) if xs else None
 
 
-def run(sizes: Sequence[str], formats: Sequence[str], *, data: Path = DEFAULT_DATA, reps: int = 3,
+def run(sizes: Sequence[str], formats: Sequence[str], *, data: Path = DEFAULT_DATA, reps: int = 5,
         semantic: bool = True, log=print) -> dict[str, Any]:
     """Measure every (format, size); returns the ``graph.json`` structure."""
     from benchmarks.read_speed import ensure_documents
@@ -234,7 +247,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--data", type=Path, default=DEFAULT_DATA, help="benchmark documents (generated if missing)")
     p.add_argument("--sizes", help=f"comma-separated (default {','.join(FULL_SIZES)}; --quick: 5k,10k)")
     p.add_argument("--formats", default="docx,odt")
-    p.add_argument("--reps", type=int, help="fast runs per document, interleaved with pandoc (default 3; --quick 1)")
+    p.add_argument("--reps", type=int, help="fast runs per document, interleaved with pandoc (default 5; --quick 1)")
     p.add_argument("--no-semantic", action="store_true", help="skip the runs with embeddings (RELATED)")
     p.add_argument("--quick", action="store_true", help="5K and 10K, one repetition, no files unless asked")
     p.add_argument("--out", type=Path, help=f"results folder (default {DEFAULT_OUT.relative_to(ROOT)})")
@@ -253,7 +266,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     formats = [f for f in args.formats.split(",") if f]
     if not set(formats) <= {"docx", "odt"}:
         p.error("formats are docx and/or odt")
-    reps = args.reps or (1 if args.quick else 3)
+    reps = args.reps or (1 if args.quick else 5)
     out = args.out if args.out or args.quick else DEFAULT_OUT
     readme = args.readme if args.readme or args.quick else ROOT / "README.md"
     result = run(sizes, formats, data=args.data, reps=reps, semantic=not args.no_semantic,

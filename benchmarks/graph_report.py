@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 __all__ = ["pooled", "text_table", "markdown", "plot_time", "plot_quality", "replace_section", "write_outputs"]
 
@@ -92,6 +91,11 @@ def _quality_table(result: dict) -> list[str]:
     for fmt in sorted({d["format"] for d in result["documents"]}):
         cells = " | ".join(_pr(pooled(result, fmt, t)) for t in _TYPES)
         lines.append(f"| **all {fmt}** | | {cells} |")
+    broken = [d["fast"]["scores"].get("broken") for d in result["documents"]]
+    if all(broken):
+        tp, fp, fn = (sum(b[k] for b in broken) for k in ("tp", "fp", "fn"))
+        lines += ["", f"Broken references (mentions of labels no unit carries, all documents): {tp} found of "
+                  f"{tp + fn}, {fp} reported wrongly."]
     return lines
 
 
@@ -102,12 +106,13 @@ def _speed_table(result: dict) -> list[str]:
     for d in result["documents"]:
         s, sem = d["fast"]["seconds"], d.get("semantic")
         emb = (f"{sem['seconds']['graph']:.1f} ({sem['seconds']['model_load']:.1f})" if sem else "-")
+        sem_peak = f"{sem['peak_rss_mb']:.0f}" if sem else "-"
         lines.append(
             f"| {d['size']}.{d['format']} | {s['read']:.2f} | {s['graph']:.2f} ({s.get('references', 0):.2f} / "
             f"{s.get('depends', 0):.2f}) | {s['read_and_graph']:.2f} | {s['process']:.2f} | "
             f"{d['pandoc_seconds'] or 0:.2f} | {_ratio(s['process'], d['pandoc_seconds'])} | "
             f"{d['fast']['peak_rss_mb']:.0f} | {emb} | {_per10k(sem['seconds']['graph'] if sem else None, d['tokens'])} | "
-            f"{sem['peak_rss_mb'] if sem else '-'} |")
+            f"{sem_peak} |")
     for fmt in sorted({d["format"] for d in result["documents"]}):
         lines.append(f"| growth 100K/10K {fmt} | | | {_growth(result, fmt, 'read_and_graph')} | "
                      f"{_growth(result, fmt, 'process')} | | | | {_growth(result, fmt, 'graph', True)} | | |")
@@ -115,10 +120,15 @@ def _speed_table(result: dict) -> list[str]:
 
 
 def _examples(result: dict, typ: str, kind: str, limit: int = 6) -> list[str]:
+    """Up to ``limit`` examples, two per document at most, from one format (docx if measured)."""
+    fmts = [d["format"] for d in result["documents"]]
+    fmt = "docx" if "docx" in fmts else (fmts[0] if fmts else None)
     out = []
     for d in result["documents"]:
+        if d["format"] != fmt:
+            continue
         s = _run_scores(d, typ)
-        for e in (s or {}).get(kind, []):
+        for e in (s or {}).get(kind, [])[:2]:
             if len(out) >= limit:
                 return out
             ev = f"evidence '{e['evidence']}'" if e.get("evidence") else ""

@@ -109,8 +109,9 @@ def build_graph(
     stages : which of :data:`STAGES` to run (default: all, or all but ``related``).
     progress : ``progress(stage, fraction)``, called as each stage advances.
     related_threshold : cosine floor for RELATED (default :data:`related.THRESHOLD`).
-    related_relative : how many standard deviations above both units' mean similarity a RELATED
-        pair must stand (default :data:`related.RELATIVE`).
+    related_relative : the margin over sqrt(2 ln n) standard deviations by which a RELATED pair
+        must stand above both units' mean similarity (default :data:`related.RELATIVE`; 0 turns
+        the relative cut off).
 
     Returns
     -------

@@ -4,17 +4,20 @@ Each unit is embedded through a short text, as the paper does: the caption for f
 tables, the heading plus first sentences for sections, and for paragraphs and list items their
 own text (its first :data:`MAX_WORDS` words). A pair becomes RELATED when its cosine is at
 least :data:`THRESHOLD` and stands out from what both units share with the rest of the document
-by :data:`RELATIVE` standard deviations, and no REFERENCES, DEPENDS or CONTAINS edge (nor an
-ancestor chain) already links it; strongest first, at most :data:`CAP` per node.
+(:func:`required_deviations`), and no REFERENCES, DEPENDS or CONTAINS edge (nor an ancestor
+chain) already links it; strongest first, at most :data:`CAP` per node.
 
 Why relative: all units of one document share its subject and style, which lifts every
 pairwise cosine (in the benchmark, paragraphs of one domain section score 0.5-0.8 with each
 other). A fixed cosine cut either links whole sections to each other or misses the pairs on a
 shared topic; measuring each pair against both units' own similarity distribution (local
-scaling, as CSLS does for embedding neighbourhoods) keeps the pairs that stand out.
+scaling, as CSLS does for embedding neighbourhoods) keeps the pairs that stand out. The more
+units, the further the most similar of them stands out by chance (about sqrt(2 ln n) standard
+deviations for n draws), so the cut is that plus a margin, :data:`RELATIVE`.
 """
 from __future__ import annotations
 
+import math
 import re
 from typing import Callable, Iterable, Sequence
 
@@ -35,24 +38,23 @@ __all__ = [
     "unit_summary",
     "summaries",
     "scored_pairs",
+    "required_deviations",
     "similar_pairs",
     "add_related_edges",
     "calibrate_threshold",
 ]
 
 #: Calibrated on the benchmark's topic clusters (``python -m benchmarks.calibrate_related``,
-#: ``benchmarks/results/related_pr.png``). The paper's cosine 0.7 was set for ada-002, whose
-#: unrelated pairs already score ~0.7; MiniLM scores unrelated pairs of one document anywhere
-#: from 0.1 to 0.8, so no cosine cut separates the clusters (at 0.7: precision 0.02, recall
-#: 0.82; at 0.8: 0.21 and 0.46). The relative cut does: at RELATIVE 5.0 (with the cosine floor
-#: 0.5) precision is 0.96 on paragraph pairs and 0.60 on all pairs, recall 0.84 (pooled over
-#: seven documents of 5K-100K tokens, three seeds). The remaining "false" pairs are verbatim
-#: repeats (the same list item, table title or theorem statement twice), which a reader would
-#: call related. 4.5 buys 7 points of recall for 8 points of paragraph precision; RELATED is the
-#: lowest-priority edge and each false one costs retrieval budget, so the stricter cut wins.
+#: ``benchmarks/results/related_pr.png``, pooled over 5K-100K documents of three seeds).
+#: The paper's cosine 0.7 was set for ada-002, whose unrelated pairs already score ~0.7; MiniLM
+#: scores unrelated pairs of one document anywhere from 0.1 to 0.8, so no cosine cut separates
+#: the clusters (at 0.7 precision is 0.01 for recall 0.82; the best cosine cut, 0.85, gives
+#: precision 0.48 at recall 0.44). The relative cut does; the margin 1.0 is the F1 optimum (see
+#: the README's "Graph benchmark" for the figures). THRESHOLD is only a floor that keeps weak
+#: pairs out of small documents.
 THRESHOLD = 0.5
-#: How many standard deviations above both units' mean similarity a pair must be.
-RELATIVE = 5.0
+#: The margin, in standard deviations, above the expected maximum deviation sqrt(2 ln n).
+RELATIVE = 1.0
 #: Below this many embedded units the deviations are too few to measure (a single outlier
 #: among n values is at most about sqrt(n) deviations out): use :data:`SMALL_DOC_THRESHOLD`.
 MIN_UNITS = 30
@@ -241,6 +243,16 @@ def scored_pairs(
     return out
 
 
+def required_deviations(n: int, relative: float = RELATIVE) -> float:
+    """How many standard deviations above both units' mean a pair must be among ``n`` units:
+    the expected maximum of n chance similarities, sqrt(2 ln n), plus the margin.
+
+    >>> round(required_deviations(100), 2), round(required_deviations(1500), 2)
+    (4.03, 4.82)
+    """
+    return math.sqrt(2 * math.log(max(n, 2))) + relative
+
+
 def similar_pairs(
     doc: Document,
     G: nx.MultiDiGraph,
@@ -251,12 +263,14 @@ def similar_pairs(
 ) -> list[tuple[str, str, float]]:
     """Every unordered pair ``(a, b, cosine)`` that passes both cuts and no other edge links,
     strongest first (ties in document order). In documents of fewer than :data:`MIN_UNITS`
-    embedded units the deviation cut (when ``relative > 0``) becomes the cosine cut
-    :data:`SMALL_DOC_THRESHOLD`."""
-    small = relative > 0 and len(summaries(doc)) < MIN_UNITS
+    embedded units the deviation cut (when ``relative > 0``; ``relative <= 0`` turns it off)
+    becomes the cosine cut :data:`SMALL_DOC_THRESHOLD`."""
+    n = len(summaries(doc))
+    small = relative > 0 and n < MIN_UNITS
     floor = max(threshold, SMALL_DOC_THRESHOLD) if small else threshold
+    needed = required_deviations(n, relative) if relative > 0 and not small else None
     order = {u.id: u.order for u in doc.units}
-    scored = scored_pairs(doc, G, floor=floor, min_deviations=None if small else relative, progress=progress)
+    scored = scored_pairs(doc, G, floor=floor, min_deviations=needed, progress=progress)
     kept = [(a, b, cos) for a, b, cos, _dev in scored]
     kept.sort(key=lambda p: (-p[2], order[p[0]], order[p[1]]))
     return kept

@@ -41,7 +41,9 @@ def test_the_quick_harness_writes_a_table_json_plots_and_the_readme_section(quic
         assert 0 < secs["read_and_graph"] < secs["process"]
         assert d["pandoc_seconds"] is None or d["pandoc_seconds"] > 0
         assert 20 < d["fast"]["peak_rss_mb"] < 2048
-        assert set(d["fast"]["scores"]) == {"CONTAINS", "REFERENCES", "DEPENDS"}
+        assert set(d["fast"]["scores"]) == {"CONTAINS", "REFERENCES", "DEPENDS", "broken"}
+        # the 5K truth plants one reference to a unit that does not exist
+        assert d["fast"]["scores"]["broken"]["tp"] + d["fast"]["scores"]["broken"]["fn"] == 1
         assert "semantic" not in d
         refs = d["fast"]["scores"]["REFERENCES"]
         assert refs["tp"] + refs["fn"] == 24  # the 5K truth holds 24 REFERENCES edges
