@@ -47,6 +47,12 @@ __all__ = ["TARGETS", "measure_document", "pandoc_seconds", "run", "main"]
 # --- one document, in a fresh process ----------------------------------------------------------
 
 
+def _cpu() -> float:
+    """CPU seconds of this process, all threads (less sensitive than wall time to other load)."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
 def _peak_rss_mb() -> float:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
@@ -119,11 +125,13 @@ def measure_document(path: str, truth_path: str, semantic: bool, started: float 
         get_embedder()
         load_s = time.perf_counter() - t0
     t0 = time.perf_counter()
+    cpu0 = _cpu()
     doc = read_path(path)
     read_s = time.perf_counter() - t0
     t1 = time.perf_counter()
     G = build_graph(doc, semantic=semantic)
     build_s = time.perf_counter() - t1
+    cpu_s = _cpu() - cpu0
     done_wall = time.time()
     peak = _peak_rss_mb()
     truth = load(truth_path)
@@ -153,6 +161,7 @@ def measure_document(path: str, truth_path: str, semantic: bool, started: float 
             **{k: round(v, 4) for k, v in stages.items()},
             "graph": round(build_s, 4),
             "read_and_graph": round(read_s + build_s, 4),
+            "read_and_graph_cpu": round(cpu_s, 4),
             "process": round(done_wall - started, 4) if started else None,
         },
         "peak_rss_mb": peak,
