@@ -22,15 +22,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import resource
-import shutil
-import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any, Sequence
+
+# The measuring child imports only what ``ledger graph`` needs before the graph is built; the
+# parent's tools (subprocess, statistics, platform, shutil) are imported where they are used.
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "benchmarks" / "results"
@@ -114,7 +113,6 @@ def measure_document(path: str, truth_path: str, semantic: bool, started: float 
     t_import = time.perf_counter()
     from adapters import read_path
     from addin_backend.graph import build_graph
-    from benchmarks.truth import align, load, score_edges
 
     imports = time.perf_counter() - t_import
     load_s = 0.0
@@ -134,6 +132,8 @@ def measure_document(path: str, truth_path: str, semantic: bool, started: float 
     cpu_s = _cpu() - cpu0
     done_wall = time.time()
     peak = _peak_rss_mb()
+    from benchmarks.truth import align, load, score_edges
+
     truth = load(truth_path)
     mapping = align(doc, truth)
     report = score_edges(G, truth, mapping, examples=10_000)
@@ -180,6 +180,8 @@ def _env() -> dict[str, str]:
 
 
 def _child(path: Path, truth: Path, semantic: bool, timeout: float = 1800) -> dict[str, Any]:
+    import subprocess
+
     cmd = [sys.executable, "-m", "benchmarks.graph_bench", "--one", str(path), "--truth", str(truth),
            "--started", repr(time.time())]
     if semantic:
@@ -193,6 +195,9 @@ def _child(path: Path, truth: Path, semantic: bool, timeout: float = 1800) -> di
 
 def pandoc_seconds(path: Path, fmt: str, timeout: float = 600) -> float | None:
     """Wall time of one cold ``pandoc -f FMT -t json`` on ``path`` (None without pandoc)."""
+    import shutil
+    import subprocess
+
     pandoc = shutil.which("pandoc")
     if not pandoc:
         return None
@@ -203,6 +208,8 @@ def pandoc_seconds(path: Path, fmt: str, timeout: float = 600) -> float | None:
 
 
 def _median(xs: list[float]) -> float | None:
+    import statistics
+
     xs = [x for x in xs if x is not None]
     return round(statistics.median(xs), 4) if xs else None
 
@@ -210,6 +217,8 @@ def _median(xs: list[float]) -> float | None:
 def run(sizes: Sequence[str], formats: Sequence[str], *, data: Path = DEFAULT_DATA, reps: int = 5,
         semantic: bool = True, log=print) -> dict[str, Any]:
     """Measure every (format, size); returns the ``graph.json`` structure."""
+    import platform
+
     from benchmarks.read_speed import ensure_documents
 
     files = ensure_documents(data, list(sizes), list(formats))

@@ -157,7 +157,7 @@ _CLOSED = frozenset(
     your one ones itself themselves is are was were be been being am has have had having do does did
     can could will would shall should may might must which who whom whose what not also only just
     even still already often always never usually typically generally then thus therefore hence
-    however here there now up down out off away back far much little long soon later earlier cannot""".split()
+    however here there now up down out off away back far much little long soon cannot""".split()
 )
 #: Words that open a predicate: the noun phrase before them is complete ("this connection pool is").
 _PREDICATE = frozenset(
@@ -261,6 +261,9 @@ def _np_after(text: str, end: int, det: str | None, depth: int = 0) -> tuple[str
     plural = False
     for i, (w, a, b) in enumerate(words[:5]):
         low = w.lower()
+        nxt = words[i + 1][0] if i + 1 < len(words) else None
+        if low == "one" and head is None and _nounish(nxt):
+            continue  # "this one structure"; but "this one is"
         if low in _CLOSED or _CONTRACTION.search(low):
             break
         possessive = bool(_POSSESSIVE.search(low)) and len(low) > 2
@@ -271,14 +274,13 @@ def _np_after(text: str, end: int, det: str | None, depth: int = 0) -> tuple[str
             continue
         cls = _classes(low)
         noun = cls.get("noun")
-        nxt = words[i + 1][0] if i + 1 < len(words) else None
         form = _verb_form(low, cls)
         if head is None:
             if form == "s" and det_number == "sg":
                 break  # "This works", "This adds": a verb agreeing with "this"
             if form == "base" and det_number == "pl" and not _nounish(nxt):
                 break  # "These show that"
-            if pronoun_like and form in ("base", "s") and (nxt is None or _object_like(nxt) or nxt.lower() in _CLOSED):
+            if pronoun_like and form in ("base", "s") and nxt and (_object_like(nxt) or nxt.lower() in _CLOSED):
                 break  # "the latter take care"
             if form in ("ed", "ing") and _nounish(nxt):
                 continue  # a participle before the noun: "this cached value", "these training runs"

@@ -114,6 +114,9 @@ def test_later_sentences_look_back_only_a_few_units():
     ("This cached value expires after a minute.", [("This cached value", "np", "value", True)]),
     ("This package's interpreter is embedded.", [("This package", "np", "package", True)]),
     ("The latter take care of the credentials.", [("The latter", "pronoun", None, True)]),
+    ("The latter step rewrites the index.", [("The latter step", "np", "step", True)]),
+    ("Those earlier versions behave differently.", [("Those earlier versions", "np", "version", True)]),
+    ("All clients speak this one structure.", [("this one structure", "np", "structure", True)]),
     ("Such additional attribution notices cannot be construed as modifying the License.",
      [("Such additional attribution notices", "np", "notice", True)]),
 ])
