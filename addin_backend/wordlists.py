@@ -69,6 +69,20 @@ def unpack_msgpack(data: bytes):
         pos += n
         return s
 
+    def array(n: int) -> list:
+        # the word lists are long arrays of short strings: read those inline
+        nonlocal pos
+        out = []
+        for _ in range(n):
+            b = data[pos]
+            if 0xA0 <= b <= 0xBF:
+                end = pos + 1 + (b & 0x1F)
+                out.append(data[pos + 1 : end].decode("utf-8"))
+                pos = end
+            else:
+                out.append(read())
+        return out
+
     def read():
         nonlocal pos
         b = data[pos]
@@ -78,13 +92,13 @@ def unpack_msgpack(data: bytes):
         if 0xA0 <= b <= 0xBF:
             return text(b & 0x1F)
         if 0x90 <= b <= 0x9F:
-            return [read() for _ in range(b & 0x0F)]
+            return array(b & 0x0F)
         if 0x80 <= b <= 0x8F:
             return {read(): read() for _ in range(b & 0x0F)}
         if b in (0xD9, 0xDA, 0xDB):
             return text(length(b))
         if b in (0xDC, 0xDD):
-            return [read() for _ in range(length(b))]
+            return array(length(b))
         if b in (0xDE, 0xDF):
             return {read(): read() for _ in range(length(b))}
         if b in (0xCC, 0xCD, 0xCE, 0xCF):
