@@ -150,7 +150,8 @@ def markdown(result: dict, images: dict[str, str] | None = None) -> str:
     """The generated part of the README section (and ``graph.md``)."""
     m = result["machine"]
     lines = [f"Measured {result['date']} on {m['cpus']} CPUs (Python {m['python']}) with "
-             f"`{result['command'].strip()}`; medians of {result['documents'][0]['reps']} interleaved cold runs.",
+             f"`{result['command'].strip()}`; medians of {result['documents'][0]['reps']} interleaved cold runs "
+             f"without embeddings, of {result['documents'][0].get('semantic', {}).get('reps', 1)} with.",
              "", "Precision / recall per edge type (RELATED from the run with embeddings):", ""]
     lines += _quality_table(result)
     lines += ["", "Speed and memory. *read+graph*: reading and building without embeddings, in a fresh "
