@@ -19,6 +19,7 @@ SEVERITIES = ("error", "warning", "info")
 FINDING_KINDS = {
     # references and numbering
     "broken_reference": "a mention of a label that no unit carries (Figure 9 in a document with three figures)",
+    "missing_target": "a mention of a figure, table, equation or listing the document does not have",
     "broken_field": "a reference field whose bookmark or sequence target no unit holds",
     "reference_to_deleted": "a reference (mention or field) to a unit the edit deletes",
     "reference_retargeted": "a mention that pointed at one unit before the edit and at another after it",

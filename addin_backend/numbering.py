@@ -35,7 +35,8 @@ __all__ = [
 CAPTION_FAMILIES = ("figure", "table", "equation", "listing")
 STATEMENT_FAMILIES = tuple(f for f in FAMILIES if f != "section" and f not in CAPTION_FAMILIES)
 _OBJECTS = ("figure", "table", "equation")
-_SHARED = "statement"  # the sequence name when all statement kinds share one counter
+_SHARED = "statement"
+_WORD_NUMBER = re.compile(r"^\s*(?:appendix|annex|chapter|section|part|article|clause)\s+([A-Z]|\d+(?:\.\d+)*)\.?\s*$", re.I)  # the sequence name when all statement kinds share one counter
 
 
 def label_of(family: str, number: str) -> str:
@@ -60,6 +61,10 @@ def unit_key(unit: Unit) -> tuple[str, str] | None:
                 return fam, num
         elif unit.kind in ("paragraph", "list_item") and fam in STATEMENT_FAMILIES:
             return fam, num
+    if unit.kind == "section" and unit.number:  # a number spelled with its word ("Appendix A")
+        m = _WORD_NUMBER.match(unit.number)
+        if m:
+            return "section", m.group(1)
     return None
 
 

@@ -100,12 +100,13 @@ class _Plan:
                 return True
         return False
 
-    def replace(self, unit: Unit, start: int, end: int, text: str, reason: str, source: str) -> bool:
-        """Add a propagated replace unless it touches an edit already there (then say so)."""
+    def replace(self, unit: Unit, start: int, end: int, text: str, reason: str, source: str, *, quiet: bool = False) -> bool:
+        """Add a propagated replace unless it touches an edit already there (then say so, unless
+        ``quiet``: a rename meeting its own occurrences)."""
         if unit.text[start:end] == text:
             return False
         if self.taken(unit.id, start, end):
-            if unit.id not in self.blocked:
+            if unit.id not in self.blocked and not quiet:
                 self.findings.append(Finding(
                     "propagation_skipped", "warning", unit.id,
                     f"could not apply '{text}' here ({reason}): another edit changes this text",
@@ -387,7 +388,7 @@ def _complete_rename(plan: _Plan, doc: Document, G: nx.MultiDiGraph | None, r: R
         for start, end, repl in find_term(u.text, r.old, r.new):
             if "\n" in u.text[start:end] or _in_field(u, start, end):
                 continue
-            plan.replace(u, start, end, repl, todo[u.id], src)
+            plan.replace(u, start, end, repl, todo[u.id], src, quiet=True)
 
 
 def _value_findings(plan: _Plan, doc: Document, edits: list[Edit], ids: list[str], alive: set[str]) -> None:
