@@ -59,7 +59,8 @@ def cmd_units(args: argparse.Namespace) -> int:
         else:
             for u in doc.units:
                 label = f" [{u.label}]" if u.label else ""
-                text = u.text if len(u.text) <= 100 else u.text[:97] + "..."
+                text = " ".join(u.text.split())  # one unit per line: tables and breaks fold
+                text = text if len(text) <= 100 else text[:97] + "..."
                 sys.stdout.write(f"{u.order:5d} {u.kind:<10} {u.id:<18}{label} {text}\n")
     return status
 

@@ -38,7 +38,11 @@ def changed_units(old: Document, new: Document) -> dict[str, Any]:
     added = set(new_ids) - set(old_ids)
     removed = set(old_ids) - set(new_ids)
     common = set(old_ids) & set(new_ids)
-    reshaped = {i for i in common if _shape(old.unit(i)) != _shape(new.unit(i))}
+    # A unit edited in the neutral model (apply_to_document) keeps its id while its text changes.
+    reshaped = {
+        i for i in common
+        if old.unit(i).text != new.unit(i).text or _shape(old.unit(i)) != _shape(new.unit(i))
+    }
     moved = [i for i in old_ids if i in common] != [i for i in new_ids if i in common]
     return {"added": added, "removed": removed, "reshaped": reshaped, "moved": moved}
 

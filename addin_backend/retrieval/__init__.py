@@ -77,7 +77,12 @@ def retrieve(
     if strategy == "ledger":
         if G is None:
             raise InvalidRequestError("the ledger strategy needs the dependency graph")
-        items, dropped = pack(doc, targets, expand(G, doc, targets, weights), budget)
+        needs = []
+        if instruction:
+            from .terms import terms_in
+
+            needs = [(h.unit, f"the instruction uses '{h.term}', defined here") for h in terms_in(doc, G, instruction)]
+        items, dropped = pack(doc, targets, expand(G, doc, targets, weights, needs), budget)
         items = order_for_prompt(items)
     elif strategy == "full":
         items = full_document(doc, targets)

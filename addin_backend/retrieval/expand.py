@@ -30,6 +30,8 @@ class Candidate:
     priority: float
     direction: str
     reason: str
+    #: Offsets, in this unit's text, of the span that ties it to the target (downstream edges).
+    span: tuple[int, int] | None = None
 
 
 def scope_of(doc: Document, targets: Iterable[str]) -> set[str]:
@@ -63,6 +65,11 @@ def _edges_in(G: nx.MultiDiGraph, node: str):
             yield u, data
 
 
+def _span(data: dict) -> tuple[int, int] | None:
+    start, end = data.get("start"), data.get("end")
+    return (start, end) if isinstance(start, int) and isinstance(end, int) else None
+
+
 def _evidence(data: dict) -> str:
     ev = data.get("evidence") or ""
     return ev if len(ev) <= 80 else ev[:77] + "..."
@@ -82,6 +89,7 @@ def expand(
     doc: Document,
     targets: list[str],
     weights: Weights = Weights(),
+    prerequisites: Iterable[tuple[str, str]] = (),
 ) -> list[Candidate]:
     """Every unit reachable from the targets within ``weights.max_hops``, best priority first.
 
@@ -94,7 +102,7 @@ def expand(
     # (−priority, hops, id, direction)
     heap: list[tuple[float, int, str, str]] = []
 
-    def offer(uid: str, edge: str, hops: int, direction: str, reason: str) -> None:
+    def offer(uid: str, edge: str, hops: int, direction: str, reason: str, span=None) -> None:
         if uid in target_set:
             return
         pri = weights.of(edge) * (weights.decay ** (hops - 1))
@@ -103,7 +111,7 @@ def expand(
         cur = best.get(uid)
         if cur is not None and (cur.priority > pri or (cur.priority == pri and cur.hops <= hops)):
             return
-        best[uid] = Candidate(uid, edge, hops, pri, direction, reason)
+        best[uid] = Candidate(uid, edge, hops, pri, direction, reason, span)
         if hops < weights.max_hops:
             heapq.heappush(heap, (-pri, hops, uid, direction))
 
@@ -118,7 +126,10 @@ def expand(
         for u, data in _edges_in(G, src):
             t = data.get("type")
             if t in _HARD:
-                offer(u, t, 1, "downstream", f"needs the target: {t.lower()} '{_evidence(data)}'")
+                offer(u, t, 1, "downstream", f"needs the target: {t.lower()} '{_evidence(data)}'", _span(data))
+    # Units the instruction itself needs (the definition of a term it uses).
+    for uid, why in prerequisites:
+        offer(uid, "DEPENDS", 1, "upstream", why)
     # Containing sections (heading + summary) and the captions of a target figure/table.
     for tid in targets:
         try:
@@ -149,5 +160,5 @@ def expand(
         if direction == "downstream":
             for u, data in _edges_in(G, uid):
                 if data.get("type") in _HARD:
-                    offer(u, data["type"], hops + 1, "downstream", f"needs {uid}: '{_evidence(data)}'")
+                    offer(u, data["type"], hops + 1, "downstream", f"needs {uid}: '{_evidence(data)}'", _span(data))
     return sorted(best.values(), key=lambda c: (-c.priority, c.hops, c.id))

@@ -10,10 +10,13 @@ from ..tokens import count_tokens, truncate_tokens
 from .expand import Candidate
 from .result import ContextItem
 
-__all__ = ["unit_context_text", "section_summary", "pack", "order_for_prompt", "SUMMARY_TOKENS"]
+__all__ = ["unit_context_text", "section_summary", "snippet", "pack", "order_for_prompt", "SUMMARY_TOKENS", "SNIPPET_TOKENS"]
 
 #: A section contributes its heading and this many tokens of summary, never its whole text.
 SUMMARY_TOKENS = 40
+#: A dependent longer than this contributes the sentences around the span that ties it to the
+#: target (the mention, the term, the anaphor), not its whole text.
+SNIPPET_TOKENS = 60
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'\u201c])")
 
 
@@ -46,9 +49,24 @@ def unit_context_text(doc: Document, unit: Unit, *, summarise: bool) -> tuple[st
     return unit.text, False
 
 
+def snippet(text: str, start: int, end: int) -> str:
+    """The sentence(s) of ``text`` that hold ``text[start:end]``, with elisions marked.
+
+    >>> snippet("One. Two has Figure 3 in it. Three.", 13, 21)
+    '… Two has Figure 3 in it. …'
+    """
+    bounds = [0] + [m.end() for m in _SENTENCE.finditer(text)] + [len(text)]
+    lo = max(b for b in bounds if b <= start)
+    hi = min(b for b in bounds if b >= end)
+    piece = text[lo:hi].strip()
+    return ("… " if lo > 0 else "") + piece + (" …" if hi < len(text) else "")
+
+
 def _item(doc: Document, unit: Unit, edge: str, hops: int, priority: float, reason: str,
-          direction: str, summarise: bool) -> ContextItem:
+          direction: str, summarise: bool, span: tuple[int, int] | None = None) -> ContextItem:
     text, summarised = unit_context_text(doc, unit, summarise=summarise)
+    if span and not summarised and count_tokens(text) > SNIPPET_TOKENS and 0 <= span[0] <= span[1] <= len(text):
+        text, summarised = snippet(text, *span), True
     return ContextItem(
         id=unit.id,
         edge=edge,
@@ -92,7 +110,8 @@ def pack(
         unit = doc.get(c.id)
         if unit is None:
             continue
-        item = _item(doc, unit, c.edge, c.hops, c.priority, c.reason, c.direction, summarise=c.edge != "REFERENCES")
+        item = _item(doc, unit, c.edge, c.hops, c.priority, c.reason, c.direction,
+                     summarise=c.edge != "REFERENCES", span=c.span)
         if used + item.tokens <= budget:
             items.append(item)
             used += item.tokens

@@ -157,6 +157,7 @@ def identify_targets(
     selection: str | None = None,
     instruction: str | None = None,
     embed: Callable[[Sequence[str]], np.ndarray] | None = None,
+    G=None,
 ) -> Targets:
     """The edit's target units, by the first method that finds any.
 
@@ -176,6 +177,12 @@ def identify_targets(
         cands = match_labels(doc, instruction)
         if cands:
             return Targets([c.id for c in cands], "label", cands)
+        from .terms import terms_in
+
+        hits = terms_in(doc, G, instruction)
+        if hits:
+            cands = [Candidate(h.unit, 1.0, "term", h.span) for h in hits]
+            return Targets(list(dict.fromkeys(c.id for c in cands)), "term", cands)
         if embed is None:
             from ..nlp import embed_texts as embed
         cands = match_semantic(doc, instruction, embed)

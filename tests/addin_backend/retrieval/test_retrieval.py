@@ -153,3 +153,34 @@ def test_targets_by_id_selection_label_and_meaning():
     assert sem.how == "semantic" and sem.ids == ["p3"] and len(sem.candidates) > 1
     with pytest.raises(UnknownUnitError):
         identify_targets(doc, selection="text that appears nowhere at all in it")
+
+
+def test_long_dependents_contribute_the_sentence_that_ties_them_to_the_target():
+    long = ("Batteries age with every cycle. " * 12) + "As Figure 1 shows, epochs cut latency. " + ("Nothing else. " * 10)
+    doc = _doc()
+    doc.unit("p5").text = long
+    G = _graph(doc)
+    start = long.index("Figure 1")
+    for _, _, k, d in G.out_edges("p5", keys=True, data=True):
+        if d["type"] == "REFERENCES" and d["evidence"] == "Figure 1":
+            d.update(start=start, end=start + 8)
+    item = {c.id: c for c in retrieve(doc, G, ["f1"]).context}["p5"]
+    assert item.summarised and item.text == "\u2026 As Figure 1 shows, epochs cut latency. \u2026"
+    assert item.tokens < count_tokens(long) / 5
+
+
+def test_a_defined_term_in_the_instruction_is_the_target_or_a_prerequisite():
+    from addin_backend.retrieval.targets import identify_targets
+
+    doc = _doc()
+    doc.units.insert(3, Unit("d1", "paragraph", "We define an epoch as a group of commits flushed together.", 3, parent="s2"))
+    for i, u in enumerate(doc.units):
+        u.order = i
+    doc._index = None
+    G = _graph(doc)
+    G.add_edge("p3", "d1", type="DEPENDS", evidence="epoch -> We define an epoch as", score=0.9)
+    found = identify_targets(doc, instruction="Rename 'epoch' to 'batch window'", G=G)
+    assert found.how == "term" and found.ids == ["d1"]
+    res = retrieve(doc, G, ["p5"], instruction="Add that each epoch lasts 10 ms")
+    item = {c.id: c for c in res.context}["d1"]
+    assert item.edge == "DEPENDS" and "defined here" in item.reason

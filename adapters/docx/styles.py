@@ -1,0 +1,230 @@
+"""The styles part, read through python-docx's oxml layer and resolved along ``w:basedOn`` once.
+
+A paragraph's heading level, numbering and hidden-ness may come from its style or from any
+style that style is based on; :class:`StyleSheet` flattens each chain once so that the body
+walk asks one dictionary per paragraph.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Mapping
+
+from ..package import parse_xml
+from .oxml import qn, w_attr
+
+__all__ = ["StyleInfo", "ParaStyle", "StyleSheet", "parse_styles", "EMPTY_STYLES"]
+
+_HEADING_NAME = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
+_VAL = w_attr("val")
+_MAX_CHAIN = 32
+
+
+@dataclass(frozen=True)
+class StyleInfo:
+    """One ``w:style`` as declared (nothing inherited)."""
+
+    style_id: str
+    name: str
+    type: str
+    based_on: str | None = None
+    outline_level: int | None = None
+    num_id: str | None = None
+    ilvl: int | None = None
+    vanish: bool | None = None
+    is_default: bool = False
+
+
+@dataclass(frozen=True)
+class ParaStyle:
+    """A paragraph style with its ``basedOn`` chain resolved.
+
+    ``outline_level`` is 0-based (``w:outlineLvl``; 9 means body text and becomes ``None``),
+    taken from the chain or, failing that, from a built-in name such as "heading 2".
+    ``role`` is ``"title"``, ``"caption"`` or ``None``.
+    """
+
+    style_id: str | None
+    name: str | None
+    outline_level: int | None = None
+    num_id: str | None = None
+    ilvl: int | None = None
+    vanish: bool = False
+    role: str | None = None
+    #: The style ids of the ``basedOn`` chain, this style first.
+    chain: tuple[str, ...] = ()
+
+
+_NO_STYLE = ParaStyle(None, None)
+
+
+class StyleSheet:
+    """Styles by id, with resolved paragraph styles and character-style hiddenness cached."""
+
+    def __init__(self, styles: Mapping[str, StyleInfo], default_para: str | None) -> None:
+        self.styles = MappingProxyType(dict(styles))
+        self.default_para = default_para
+        self._para: dict[str | None, ParaStyle] = {}
+        self._char_vanish: dict[str, bool | None] = {}
+
+    def name(self, style_id: str | None) -> str | None:
+        """The style's display name (its id when it declares none)."""
+        if style_id is None:
+            return None
+        info = self.styles.get(style_id)
+        return (info.name or style_id) if info else style_id
+
+    def _chain(self, style_id: str | None) -> list[StyleInfo]:
+        out: list[StyleInfo] = []
+        seen: set[str] = set()
+        while style_id and style_id not in seen and len(out) < _MAX_CHAIN:
+            seen.add(style_id)
+            info = self.styles.get(style_id)
+            if info is None:
+                break
+            out.append(info)
+            style_id = info.based_on
+        return out
+
+    def para(self, style_id: str | None) -> ParaStyle:
+        """The resolved paragraph style (``style_id`` None or unknown -> the default style)."""
+        hit = self._para.get(style_id)
+        if hit is not None:
+            return hit
+        sid = style_id if style_id in self.styles else self.default_para
+        chain = self._chain(sid)
+        if not chain:
+            res = _NO_STYLE
+        else:
+            outline = next((s.outline_level for s in chain if s.outline_level is not None), None)
+            if outline is None:
+                for s in chain:
+                    m = _HEADING_NAME.match(s.name or "")
+                    if m:
+                        outline = int(m.group(1)) - 1
+                        break
+            if outline is not None and not 0 <= outline <= 8:
+                outline = None
+            num_holder = next((s for s in chain if s.num_id is not None), None)
+            ilvl = next((s.ilvl for s in chain if s.ilvl is not None), None)
+            vanish = next((s.vanish for s in chain if s.vanish is not None), False)
+            names = [(s.name or "").lower() for s in chain]
+            role = None
+            if "title" in names:
+                role = "title"
+            elif "caption" in names or any(n.endswith(" caption") for n in names):
+                role = "caption"
+            res = ParaStyle(
+                style_id=chain[0].style_id,
+                name=chain[0].name or chain[0].style_id,
+                outline_level=outline,
+                num_id=num_holder.num_id if num_holder else None,
+                ilvl=ilvl,
+                vanish=bool(vanish),
+                role=role,
+                chain=tuple(s.style_id for s in chain),
+            )
+        self._para[style_id] = res
+        return res
+
+    def char_vanish(self, style_id: str) -> bool | None:
+        """Whether a character style (through its chain) hides text; ``None`` when silent."""
+        if style_id in self._char_vanish:
+            return self._char_vanish[style_id]
+        val = next((s.vanish for s in self._chain(style_id) if s.vanish is not None), None)
+        self._char_vanish[style_id] = val
+        return val
+
+    def numbering_style_num(self, style_id: str) -> str | None:
+        """The ``w:numId`` a numbering style points at (for ``w:numStyleLink``)."""
+        return next((s.num_id for s in self._chain(style_id) if s.num_id is not None), None)
+
+
+EMPTY_STYLES = StyleSheet({}, None)
+
+
+def _on(el) -> bool:
+    """An ``ST_OnOff`` element: present without ``w:val``, or with a true value."""
+    val = el.get(_VAL)
+    return val is None or val.lower() in ("1", "true", "on")
+
+
+def _int(val: str | None) -> int | None:
+    try:
+        return int(val) if val is not None else None
+    except ValueError:
+        return None
+
+
+def parse_styles(data: bytes, warnings: list[str], part: str = "word/styles.xml") -> StyleSheet:
+    """Read a styles part's bytes into a StyleSheet.
+
+    python-docx's oxml layer gives the ``CT_Styles``/``CT_Style`` view: the bytes go through
+    the package's ``parse_xml`` (its refusals and error mapping) with python-docx's parser, so
+    its element classes apply. Odd values in one style are skipped with a warning.
+
+    :raise adapters.errors.UnsafeXmlError, adapters.errors.MalformedXmlError:
+    """
+    from docx.oxml.parser import oxml_parser
+
+    root = parse_xml(data, part, parser=oxml_parser)
+    if root.tag != qn("w:styles"):
+        warnings.append("styles part has an unexpected root element; styles ignored")
+        return EMPTY_STYLES
+    styles: dict[str, StyleInfo] = {}
+    default_para = None
+    type_attr = qn("w:type")
+    for st in root.iterchildren(qn("w:style")):
+        if st.get(type_attr) == "table":
+            continue  # table styles never name a paragraph's or run's properties
+        try:
+            info = _style_info(st)
+        except Exception as exc:  # python-docx raises on values outside the schema
+            warnings.append(f"style {st.get(qn('w:styleId'))!r} skipped: {exc}")
+            continue
+        if info is None:
+            continue
+        styles[info.style_id] = info
+        if info.type == "paragraph" and info.is_default and default_para is None:
+            default_para = info.style_id
+    return StyleSheet(styles, default_para)
+
+
+def _style_info(st) -> StyleInfo | None:
+    sid = st.styleId
+    if not sid:
+        return None
+    stype = st.get(qn("w:type")) or "paragraph"
+    outline = num_id = ilvl = vanish = None
+    ppr = st.pPr
+    if ppr is not None:
+        ol = ppr.find(qn("w:outlineLvl"))
+        if ol is not None:
+            outline = _int(ol.get(_VAL))
+            if outline is not None and outline >= 9:
+                outline = 9  # explicit "body text" stops the chain
+        num_pr = ppr.numPr
+        if num_pr is not None:
+            nid = num_pr.find(qn("w:numId"))
+            if nid is not None:
+                num_id = nid.get(_VAL)
+            lv = num_pr.find(qn("w:ilvl"))
+            if lv is not None:
+                ilvl = _int(lv.get(_VAL))
+    rpr = st.rPr
+    if rpr is not None:
+        v = rpr.find(qn("w:vanish"))
+        if v is not None:
+            vanish = _on(v)
+    return StyleInfo(
+        style_id=sid,
+        name=st.name_val or "",
+        type=stype,
+        based_on=st.basedOn_val,
+        outline_level=outline,
+        num_id=num_id,
+        ilvl=ilvl,
+        vanish=vanish,
+        is_default=st.get(qn("w:default")) in ("1", "true", "on"),
+    )

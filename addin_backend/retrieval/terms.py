@@ -1,0 +1,58 @@
+"""Defined terms an instruction names: their defining units are context (or the target itself).
+
+"Rename 'net load' to 'residual demand'" is about the unit that defines net load; "Insert a
+paragraph on SLA penalties" needs the unit that expands SLA. The registry of definitions is
+computed once per graph and kept on it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import networkx as nx
+
+from adapters.model import Document
+
+from ..graph.definitions import definition_registry, usage_pattern
+
+__all__ = ["TermHit", "terms_in"]
+
+_KEY = "_definition_registry"
+
+
+@dataclass(frozen=True)
+class TermHit:
+    term: str
+    unit: str  # the (first) defining unit
+    span: str  # the defining phrase
+
+
+def _registry(doc: Document, G: nx.MultiDiGraph | None) -> dict:
+    if G is not None:
+        reg = G.graph.get(_KEY)
+        if reg is None or reg[0] != len(doc.units):
+            reg = (len(doc.units), definition_registry(doc.units))
+            G.graph[_KEY] = reg
+        return reg[1]
+    return definition_registry(doc.units)
+
+
+def terms_in(doc: Document, G: nx.MultiDiGraph | None, text: str) -> list[TermHit]:
+    """Terms defined in ``doc`` that ``text`` uses, longest first, each with its defining unit.
+
+    >>> from adapters.model import Unit
+    >>> d = Document("docx", [Unit("a", "paragraph", "We define net load as demand minus generation.", 0)])
+    >>> [(h.term, h.unit) for h in terms_in(d, None, "Rename 'net load' to 'residual demand'")]
+    [('net load', 'a')]
+    """
+    hits: list[TermHit] = []
+    for entries in _registry(doc, G).values():
+        _order, uid, d = entries[0]
+        if usage_pattern(d.term, d.kind, d.case_sensitive).search(text):
+            hits.append(TermHit(d.term, uid, d.span))
+    hits.sort(key=lambda h: -len(h.term))
+    # "service level" inside "service level agreement": keep the longest term only
+    out: list[TermHit] = []
+    for h in hits:
+        if not any(h.term.lower() in o.term.lower() for o in out):
+            out.append(h)
+    return out
