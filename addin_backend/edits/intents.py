@@ -17,12 +17,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
+import networkx as nx
+
 from adapters.model import Document, Edit
+
+from ..graph.definitions import definition_registry, find_usages
+from ..graph.edges import DEPENDS
 
 from .terms import singularize
 from .values import Value, parse_value
 
-__all__ = ["Rename", "ValueChange", "edit_ids", "norm_term", "renames", "value_changes"]
+__all__ = ["Rename", "ValueChange", "definers_of", "definition_users", "edit_ids", "norm_term", "renames", "value_changes"]
 
 _MAX_TERM_WORDS = 6
 _TAIL = re.compile(r"(?P<sep>\s*-?\s*)(?P<tail>%|per\s+cent|[A-Za-z]+)")
@@ -155,3 +160,24 @@ def value_changes(edits: list[Edit], ids: list[str] | None = None) -> list[Value
             continue
         out.append(ValueChange(eid, e.unit, e.start, e.end, ov, nv, old_text))  # type: ignore[arg-type]
     return out
+
+
+def definers_of(registry: dict, term: str) -> list[str]:
+    """The units that define ``term`` (any case, singular or plural), from a definition registry."""
+    key = norm_term(term)
+    return [uid for k, lst in registry.items() if norm_term(k) == key for _, uid, _ in lst]
+
+
+def definition_users(doc: Document, G: nx.MultiDiGraph | None, definers: list[str], term_keys: set[str]) -> list[str]:
+    """Units that DEPEND on one of ``definers``: the graph's DEPENDS edges when it has them,
+    else the uses of the terms (``term_keys``, as :func:`norm_term` gives them) found in the text."""
+    out: list[str] = []
+    if G is not None and "depends" in G.graph.get("stages", ()):
+        for d in definers:
+            if d in G:
+                out.extend(u for u, _, k in G.in_edges(d, keys=True) if k == DEPENDS)
+    else:
+        registry = definition_registry(doc.units)
+        keys = [k for k in registry if norm_term(k) in term_keys]
+        out.extend(use.source for use in find_usages(doc, registry, keys=keys) if use.definer in definers)
+    return list(dict.fromkeys(out))

@@ -28,8 +28,7 @@ import networkx as nx
 from adapters.model import Document, Edit, Unit
 
 from ..findings import Finding
-from ..graph.definitions import definition_registry, find_usages
-from ..graph.edges import DEPENDS
+from ..graph.definitions import definition_registry
 from ..graph.mentions import Item, Mention, find_mentions
 from ..numbering import (
     STATEMENT_FAMILIES,
@@ -41,7 +40,7 @@ from ..numbering import (
     shown_number,
     unit_key,
 )
-from .intents import Rename, norm_term, edit_ids, renames, value_changes
+from .intents import Rename, definers_of, definition_users, edit_ids, norm_term, renames, value_changes
 from .operations import apply_to_document, validate_edits
 from .terms import find_term
 from .values import find_value
@@ -157,6 +156,26 @@ def _contiguous(nums: list[str]) -> bool:
     return vals == list(range(vals[0], vals[0] + len(vals)))
 
 
+def _singular_word(word: str) -> str:
+    """"Figures" -> "Figure", "Figs." -> "Fig.", "§§" -> "§" (a range that now names one unit).
+
+    >>> [_singular_word(w) for w in ("Figures", "Figs.", "Sections", "§§", "appendices", "Table")]
+    ['Figure', 'Fig.', 'Section', '§', 'appendix', 'Table']
+    """
+    if word == "§§":
+        return "§"
+    if word.endswith("s.") and len(word) > 3:
+        return word[:-2] + "."
+    low = word.lower()
+    if low.endswith("ices"):
+        return word[:-4] + ("IX" if word.isupper() else "ix")
+    if low.endswith(("xes", "sses")):
+        return word[:-2]
+    if low.endswith("s") and not low.endswith("ss"):
+        return word[:-1]
+    return word
+
+
 def _join(nums: list[str]) -> str:
     return nums[0] if len(nums) == 1 else ", ".join(nums[:-1]) + " and " + nums[-1]
 
@@ -264,8 +283,11 @@ class _Renumberer:
         else:
             first = number_span(unit.text, a.start, a.end, a.number)
             last = number_span(unit.text, b.start, b.end, b.number)
-            if first and last:
-                self.plan.replace(unit, first[0], last[1], _join(news), reason, src)
+            if first and last and self.plan.replace(unit, first[0], last[1], _join(news), reason, src) and len(news) == 1:
+                word = _singular_word(m.word)
+                at = m.start
+                if word != m.word and unit.text[at : at + len(m.word)] == m.word:
+                    self.plan.replace(unit, at, at + len(m.word), word, reason, src)
 
     # reference fields
     def fields(self, unit: Unit) -> None:
@@ -351,36 +373,24 @@ def _sources(doc: Document, edits: list[Edit], ids: list[str], renum: Renumberin
 # --- renames and values ----------------------------------------------------------------------
 
 
-def _dependents(doc: Document, G: nx.MultiDiGraph | None, definers: list[str], term_keys: set[str]) -> list[str]:
-    """Units that DEPEND on one of ``definers`` (the graph's edges; definitions when it has none)."""
-    out: list[str] = []
-    if G is not None and "depends" in G.graph.get("stages", ()):
-        for d in definers:
-            if d in G:
-                out.extend(u for u, _, k in G.in_edges(d, keys=True) if k == DEPENDS)
-    else:
-        registry = definition_registry(doc.units)
-        keys = [k for k in registry if norm_term(k) in term_keys]
-        out.extend(use.source for use in find_usages(doc, registry, keys=keys) if use.definer in definers)
-    return list(dict.fromkeys(out))
-
-
 def _in_field(unit: Unit, start: int, end: int) -> bool:
     return any(f.kind != "hyperlink" and f.end > f.start and start < f.end and f.start < end for f in unit.fields)
 
 
 def _complete_rename(plan: _Plan, doc: Document, G: nx.MultiDiGraph | None, r: Rename, alive: set[str]) -> None:
-    registry = definition_registry(doc.units)
     forms = {norm_term(r.old)}
-    definers = [uid for key, lst in registry.items() if norm_term(key) in forms for _, uid, _ in lst]
+    definers = definers_of(definition_registry(doc.units), r.old)
     whole = r.explicit and r.scope is None
     todo: dict[str, str] = {uid: f"rename: another form of '{r.old}' in a renamed unit" for uid in r.units}
     if whole:
         for u in doc.units:
             todo.setdefault(u.id, f"rename: '{r.old}' everywhere")
     if whole or any(d in r.units for d in definers):
-        for dep in _dependents(doc, G, definers, forms):
+        for dep in definition_users(doc, G, definers, forms):
             todo.setdefault(dep, f"DEPENDS: uses '{r.old}', whose definition is renamed to '{r.new}'")
+        for u in doc.units:  # cells and captions name the term without the prose around it
+            if u.kind in ("table", "caption"):
+                todo.setdefault(u.id, f"rename: the renamed defined term '{r.old}' in a {u.kind}")
     src = r.edits[0]
     for u in doc.units:
         if u.id not in todo or u.id not in alive or u.meta.get("absent_in") == "accepted":
