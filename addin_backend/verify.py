@@ -28,7 +28,7 @@ from .edits.terms import find_term
 from .findings import Finding
 from .graph.definitions import definition_registry
 from .graph.edges import DEPENDS, RELATED
-from .graph.label_index import LabelIndex, build_label_index
+from .graph.label_index import LabelIndex, build_label_index, parse_label
 from .graph.mentions import Resolved, resolve_unit
 from .numbering import Renumbering, label_of, number_span, renumber, shown_number
 
@@ -139,8 +139,12 @@ def _references(before: Document, after: Document, renum: Renumbering, edits_by_
         for b in broken_after:
             if b.label in broken_before:
                 continue
+            key = parse_label(b.label)
+            moved = renum.changes.get(key) if key else None  # type: ignore[arg-type]
+            tail = f" (the former {b.label} is now {label_of(key[0], moved)})" if moved else ""  # type: ignore[index]
             out.append(Finding("broken_reference", "error", u.id, f"'{b.mention}' names {b.label}, which no unit "
-                               "carries after the edit", b.mention, [], b.start, b.end))
+                               f"carries after the edit{tail}", b.mention, [], b.start, b.end,
+                               label_of(key[0], moved) if moved else None))  # type: ignore[index]
         before_targets = _by_mention(res_before)
         after_targets = _by_mention(res_after)
         for start, targets in after_targets.items():
