@@ -18,6 +18,7 @@ from adapters.model import Document, Unit
 
 from .findings import Finding
 from .graph.definitions import find_definitions
+from .nlp import common_words
 
 __all__ = ["KNOWN_ACRONYMS", "FUNCTION_WORDS", "acronym_findings", "variant_findings", "find_acronyms"]
 
@@ -28,7 +29,7 @@ KNOWN_ACRONYMS = frozenset(
     """
     AI API ASCII CD CEO CFO CPU CSS CSV CTO DNA DNS DVD EU FAQ FTP GDP GPS GPU GUI HR HTML HTTP HTTPS ID
     IDE IP IT JPEG JPG JSON LAN LED MP3 NASA NATO OK OS PC PDF PHP PIN PNG RAM ROM SMS SQL SSH SSL TCP TLS
-    TV UDP UI UK UN URL URI US USA USB UTC GMT UTF UX VPN WAN XML YAML ZIP
+    TV UDP UI UK UN URL URI US USA USB UTC GMT UTF UX VPN WAN XML YAML ZIP ISO IEC IEEE ANSI ASTM NIST W3C
     AM PM BC AD CV DIY FYI NB PS PTO RSVP TBD TBA TODO NA VAT VS
     KB MB GB TB PB KW MW GW KWH MWH GWH KV MV HZ KHZ MHZ GHZ DB
     MUST SHALL SHOULD MAY NOT REQUIRED RECOMMENDED OPTIONAL NOTE WARNING CAUTION IMPORTANT
@@ -61,6 +62,15 @@ def _is_acronym(core: str) -> bool:
     "RFC9110" or "ISO27001" (three digits or more)."""
     return (2 <= len(core) <= 10 and sum(c.isupper() for c in core) >= 2 and not _ROMAN.match(core)
             and sum(c.isdigit() for c in core) < 3)
+
+
+def _emphasis(token: str, lower_words: set[str], common: frozenset[str]) -> bool:
+    """A word in capitals rather than an acronym: a common English word of four letters or more
+    ("ANYONE", "FIGURES"), or a word the document also writes in lower case ("ALL", "END")."""
+    low = token.lower()
+    if not low.isalpha():
+        return False
+    return low in lower_words or (len(low) >= 4 and (low in common or low.rstrip("s") in common))
 
 
 def _shouting(text: str) -> bool:
@@ -117,6 +127,8 @@ def find_acronyms(doc: Document) -> dict[str, AcronymInfo]:
                 if all(x[1] != u.id for x in info.definitions):
                     long = re.split(r"[.;(]", m.group("long"))[0].strip()
                     info.definitions.append((u.order, u.id, long, line_start + m.start("short"), line_start + m.end()))
+    lower_words = {w for u in units for w in re.findall(r"\b[a-z]{2,}\b", u.text)}
+    common = common_words()
     for u in units:
         if _shouting(u.text):
             continue
@@ -124,6 +136,8 @@ def find_acronyms(doc: Document) -> dict[str, AcronymInfo]:
         for m in _ACRONYM.finditer(u.text):
             core = m.group("core")
             if not _is_acronym(core) or any(s <= m.start() < e for s, e in defined_here) or u.text[m.start() - 1 : m.start()] == "[":
+                continue
+            if not (core in out and out[core].definitions) and _emphasis(core + m.group("plural"), lower_words, common):
                 continue
             out.setdefault(core, AcronymInfo(core)).uses.append((u.order, u.id, m.start(), m.end()))
     return out
