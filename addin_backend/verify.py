@@ -273,9 +273,12 @@ def _old_term(before: Document, after: Document, G: nx.MultiDiGraph | None, r: R
         if not hits:
             continue
         new_spans = [(s, e) for s, e, _ in find_term(u.text, r.new, r.old)]
+        fields = [(f.start, f.end) for f in u.fields if f.kind != "hyperlink" and f.end > f.start]
         for start, end, repl in hits:
             if any(a <= start and end <= b for a, b in new_spans):
                 continue  # part of the new term ("widget" inside "smart widget")
+            if any(a < end and start < b for a, b in fields):
+                continue  # a field's cached result: the application regenerates it
             if u.id in dependents or (renamed_definition and u.id in definers):
                 sev, why = "error", f"it depends on the definition of '{r.old}', which is renamed to '{r.new}'"
             elif u.id in r.units:

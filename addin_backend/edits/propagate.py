@@ -391,13 +391,22 @@ def _complete_rename(plan: _Plan, doc: Document, G: nx.MultiDiGraph | None, r: R
         for u in doc.units:  # cells and captions name the term without the prose around it
             if u.kind in ("table", "caption"):
                 todo.setdefault(u.id, f"rename: the renamed defined term '{r.old}' in a {u.kind}")
+    renamed = set(r.units)
+    shown: dict[str, list[tuple[int, int]]] = {}  # reference fields showing the text of a renamed unit
+    for u in doc.units:
+        for f in u.fields:
+            if f.is_reference and f.kind != "hyperlink" and f.target_unit in renamed and f.end > f.start:
+                shown.setdefault(u.id, []).append((f.start, f.end))
+                todo.setdefault(u.id, f"REFERENCES (field): the cached result shows the renamed {f.target_unit}")
     src = r.edits[0]
     for u in doc.units:
         if u.id not in todo or u.id not in alive or u.meta.get("absent_in") == "accepted":
             continue
         for start, end, repl in find_term(u.text, r.old, r.new):
-            if "\n" in u.text[start:end] or _in_field(u, start, end):
+            if "\n" in u.text[start:end]:
                 continue
+            if _in_field(u, start, end) and not any(a <= start and end <= b for a, b in shown.get(u.id, ())):
+                continue  # a field that shows something else regenerates on its own
             plan.replace(u, start, end, repl, todo[u.id], src, quiet=True)
 
 

@@ -82,16 +82,18 @@ def test_a_single_replacement_of_an_undefined_phrase_is_not_a_rename():
     assert renames(doc, validate_edits(doc, edits)) == []
 
 
-def test_rules_engine_rename_needs_no_completion(contract):
+def test_rules_engine_rename_leaves_only_the_field_result(contract):
     proposal = propose(contract, "Rename 'widget' to 'gadget' everywhere", author="Ana")
     assert len(proposal.edits) == 11
     prop = propagate(contract, None, proposal.edits)
-    assert prop.edits == [] and prop.findings == []
+    [e] = prop.edits  # p8's REF field shows the caption "Widget lifecycle" that the rename changed
+    assert (e.unit, e.start, e.end, e.text) == ("p8", 15, 21, "Gadget")
+    assert prop.findings == []
 
 
 def test_explicit_rename_operation_is_expanded_and_complete(contract):
     prop = propagate(contract, None, [Edit("rename", old="widget", text="gadget")])
-    assert prop.edits == []  # expand_rename already reached every form; nothing is left to add
+    assert [e.unit for e in prop.edits] == ["p8"]  # every other form was reached by expand_rename
 
 
 def test_value_change_lists_the_other_statements_of_the_quantity(contract):
