@@ -115,10 +115,14 @@ def cmd_edit(args: argparse.Namespace) -> int:
         doc = _read(args.file)
         from .commands import run_edit
 
+        if not args.output and not args.dry_run:
+            from .errors import InvalidRequestError
+
+            raise InvalidRequestError("give -o OUT for the edited file (or --dry-run to write nothing)")
         return run_edit(
             args.file, doc, instruction=args.instruction, engine=args.engine, author=args.author,
-            output=args.output, target=args.target, budget=args.budget, semantic=not args.no_semantic,
-            as_json=args.json,
+            output=None if args.dry_run else args.output, target=args.target, budget=args.budget,
+            semantic=not args.no_semantic, as_json=args.json,
         )
     except Exception as exc:
         return _fail(exc, args.file, args.json)
@@ -195,7 +199,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--target", metavar="ID", help="the unit at the cursor (for 'this paragraph')")
     s.add_argument("--budget", type=int, default=1500, metavar="N")
     s.add_argument("--no-semantic", action="store_true", help="no embeddings (no RELATED edges, no drift check)")
-    s.add_argument("-o", "--output", required=True, metavar="OUT")
+    s.add_argument("-o", "--output", metavar="OUT", help="where to write the result (required unless --dry-run)")
+    s.add_argument("--dry-run", action="store_true", help="plan, propagate and verify; write nothing")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_edit)
 

@@ -155,10 +155,11 @@ def run_context(doc: Document, *, target: str | None, find: str | None, instruct
 # --- ledger edit -----------------------------------------------------------------------------
 
 
-def run_edit(path: str, doc: Document, *, instruction: str, engine: str, author: str, output: str,
+def run_edit(path: str, doc: Document, *, instruction: str, engine: str, author: str, output: str | None,
              target: str | None = None, budget: int = 1500, semantic: bool = True, as_json: bool = False,
              out: IO[str] | None = None, err: IO[str] | None = None) -> int:
-    """Plan an instruction, write it into ``output`` as tracked changes, report what happened."""
+    """Plan an instruction, write it into ``output`` as tracked changes (``None``: a dry run
+    that writes nothing), report what happened."""
     from .edits.pipeline import apply_plan, plan_edit
 
     out = out or sys.stdout
@@ -166,12 +167,13 @@ def run_edit(path: str, doc: Document, *, instruction: str, engine: str, author:
     G = _graph(doc, _stages(semantic), err)
     plan = plan_edit(doc, G, instruction, engine=engine, author=author, target=target, budget=budget,
                      semantic=semantic)
-    if plan.edits:
-        applied = apply_plan(original, doc, plan.edits)
-        data, written = applied.data, applied.findings
-    else:
-        data, written = original, []
-    write_bytes(output, data)
+    written: list[Finding] = []
+    if output is not None:
+        data = original
+        if plan.edits:
+            applied = apply_plan(original, doc, plan.edits)
+            data, written = applied.data, applied.findings
+        write_bytes(output, data)
     findings = plan.findings + written
     if as_json:
         report = plan.to_json()
@@ -188,14 +190,18 @@ def run_edit(path: str, doc: Document, *, instruction: str, engine: str, author:
             out.write(f"  {_describe(doc, e)}  [{e.reason}]\n")
     _print_findings(doc, findings, out)
     tok = plan.tokens()
-    out.write(f"{_tally(findings)}; context {tok['context']} tokens of {tok['document']}; wrote {output}\n")
+    done = f"wrote {output}" if output else "dry run: nothing written"
+    out.write(f"{_tally(findings)}; context {tok['context']} tokens of {tok['document']}; {done}\n")
     return 0
 
 
 def _describe(doc: Document, e) -> str:
     where = _where(doc, e.unit)
     if e.op == "replace":
-        return f"replace in {where}: '{e.old if e.old is not None else ''}' -> '{e.text}'"
+        text = e.before or ""
+        left = text[max(0, e.start - 24) : e.start].split("\n")[-1]
+        right = text[e.end : e.end + 24].split("\n")[0]
+        return f"{where}: \u2026{left}[{text[e.start:e.end]} -> {e.text}]{right}\u2026"
     if e.op == "insert_after":
         return f"insert {e.kind} after {where}: '{(e.text or '')[:60]}'"
     if e.op == "move":

@@ -154,7 +154,8 @@ def _references(before: Document, after: Document, renum: Renumbering, edits_by_
                 continue
             was = {_entity(renum, t) for t in before_targets[at]}
             wrong = [t for t in targets if _entity(renum, t) not in was]
-            if wrong and was - set(deleted_entities):
+            # a deleted target's number now naming its successor is reported as reference_to_deleted
+            if wrong and len(wrong) > len(was & set(deleted_entities)):
                 out.append(Finding(
                     "reference_retargeted", "error", u.id,
                     f"'{r.mention.text}' pointed at {', '.join(_labels(before, sorted(was)))} before the edit and "

@@ -30,6 +30,7 @@ from .values import Value, parse_value
 __all__ = ["Rename", "ValueChange", "definers_of", "definition_users", "edit_ids", "norm_term", "renames", "value_changes"]
 
 _MAX_TERM_WORDS = 6
+_LABEL_NUMBER = re.compile(r"[A-Za-z]|\d+[a-z]?(?:[.\-]\d+)*|[A-Z](?:[.\-]\d+)+")
 _TAIL = re.compile(r"(?P<sep>\s*-?\s*)(?P<tail>%|per\s+cent|[A-Za-z]+)")
 _NOT_A_UNIT = frozenset(
     "a an the and or of to in on at by for from with as is are was were be that which this these those "
@@ -70,8 +71,8 @@ def _is_term_span(before: str, start: int, end: int) -> bool:
     piece = before[start:end]
     if not piece.strip() or "\n" in piece or not any(c.isalpha() for c in piece):
         return False
-    if len(piece.split()) > _MAX_TERM_WORDS or parse_value(piece) is not None:
-        return False
+    if len(piece.split()) > _MAX_TERM_WORDS or parse_value(piece) is not None or _LABEL_NUMBER.fullmatch(piece):
+        return False  # a number, or a label number such as "B" or "A.2" that renumbering changed
     left_ok = start == 0 or not before[start - 1].isalnum()
     right_ok = end == len(before) or not before[end].isalnum()
     return left_ok and right_ok and piece == piece.strip()

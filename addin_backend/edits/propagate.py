@@ -195,11 +195,11 @@ class _Renumberer:
         gone = self.renum.deleted[key]
         label = label_of(*key)
         now = self.taken_numbers.get(key)
-        tail = (f"; after renumbering that label belongs to what is now {label} (formerly "
-                f"{label_of(now.family, self._old_number(now))})") if now is not None else ""
+        tail = (f" (after renumbering, {label} is the former {label_of(now.family, self._old_number(now))})"
+                if now is not None else "")
         self.plan.findings.append(Finding(
             "reference_to_deleted", "error", unit.id,
-            f"{how} {label}, which the edit deletes; the reference is kept for you to resolve{tail}",
+            f"{how} {label}, which the edit deletes; kept for you to resolve{tail}",
             evidence, [u for u in gone.units], start, end,
         ))
 
@@ -242,7 +242,7 @@ class _Renumberer:
             return
         key, suffix = got
         if key in self.renum.deleted:
-            self._deleted(unit, key, m.text, m.start, m.end, "mentions")
+            self._deleted(unit, key, m.text, m.start, m.end, f"'{m.text}' refers to")
             return
         new = self.renum.changes.get(key)
         if new is None:
@@ -298,7 +298,7 @@ class _Renumberer:
             entry = self.renum.entry_of_unit(f.target_unit)
             if f.target_unit not in self.alive or (entry is not None and entry.key in self.renum.deleted):
                 if entry is not None:
-                    self._deleted(unit, entry.key, shown, f.start, f.end, f"the {f.kind} field shows")  # type: ignore[arg-type]
+                    self._deleted(unit, entry.key, shown, f.start, f.end, f"the {f.kind} field '{shown}' points at")  # type: ignore[arg-type]
                 else:
                     self.plan.findings.append(Finding(
                         "reference_to_deleted", "error", unit.id,

@@ -57,7 +57,8 @@ def test_references_to_the_deleted_figure_are_reported_not_removed():
     assert gone == [("p1", "Figures 2-3", "error"), ("p2", "Figure 2", "error"), ("p3", "Figures 1-3", "error")]
     assert "Figure 2" in after.unit("p2").text  # kept for the author to resolve
     msg = next(f.message for f in prop.findings if f.unit == "p2")
-    assert "now Figure 2 (formerly Figure 3)" in msg
+    assert msg == ("'Figure 2' refers to Figure 2, which the edit deletes; kept for you to resolve "
+                   "(after renumbering, Figure 2 is the former Figure 3)")
     assert all(f.related == ["f2", "c2"] for f in prop.findings if f.kind == "reference_to_deleted")
 
 
