@@ -14,7 +14,7 @@ from addin_backend.findings import Finding
 from addin_backend.graph import build_graph
 from addin_backend.graph.build import FAST_STAGES
 
-from .edits.docs import contract, contract_doc  # noqa: F401  (fixture)
+from .edits.docs import contract  # noqa: F401  (fixture)
 from .edits.propagate_docs import report_doc
 
 
