@@ -224,7 +224,9 @@ def _field_findings(u: Unit, renum: Renumbering, alive: set[str]) -> list[Findin
     return out
 
 
-def _numbering(after: Document, renum: Renumbering) -> list[Finding]:
+def _numbering(before: Document, after: Document, renum: Renumbering) -> list[Finding]:
+    """Typed or cached numbers that differ from the unit's place in its sequence, where they
+    agreed before the edit (a heading that merely starts with "2020" is not a number)."""
     out = []
     for e in renum.after:
         if e.number is None:
@@ -233,6 +235,9 @@ def _numbering(after: Document, renum: Renumbering) -> list[Finding]:
             unit = after.get(uid)
             shown = shown_number(unit) if unit is not None else None
             if shown is None or shown[0] == e.number:
+                continue
+            old, was = before.get(uid), renum.entry_of_unit(uid)
+            if old is not None and was is not None and (shown_number(old) or ("",))[0] != was.number:
                 continue
             out.append(Finding(
                 "numbering_mismatch", "warning", uid,
@@ -366,7 +371,7 @@ def verify(before_doc: Document, after_doc: Document, G_before: nx.MultiDiGraph 
             by_unit.setdefault(e.unit, []).append(e)
     findings = _references(before_doc, relabelled, renum, by_unit, build_label_index(before_doc.units),
                            after_index(relabelled, renum))
-    findings += _numbering(after_doc, renum)
+    findings += _numbering(before_doc, after_doc, renum)
     findings += _terminology(before_doc, after_doc, G_before, edits)
     if semantic and G_before is not None:
         originals = [uid for uid, lst in by_unit.items() if any(not (e.id or "").startswith("prop-") for e in lst)]

@@ -171,3 +171,28 @@ def test_edit_command_reports_instruction_errors(synth_docx, tmp_path, capsys):
     assert rc == 3
     assert json.loads(capsys.readouterr().out)["error"]["code"] == "instruction_not_understood"
     assert not (tmp_path / "x.docx").exists()
+
+
+def test_plan_with_the_llm_engine_sends_the_retrieved_context_and_reports_usage():
+    from addin_backend.edits import LLMConfig, LLMEngine
+
+    from .edits.chat_server import ChatServer, Step, completion
+
+    doc = report_doc()
+    reply = json.dumps({"explanation": "Remove Figure 2.", "edits": [
+        {"op": "delete", "unit": "f2", "reason": "the user asked"}, {"op": "delete", "unit": "c2", "reason": "its caption"}]})
+    with ChatServer() as srv:
+        srv.script = [Step(body=completion(reply, prompt_tokens=410, completion_tokens=30))]
+        engine = LLMEngine(LLMConfig(endpoint=srv.endpoint, key="k", model="gpt-test", api_version="2024-08-01-preview",
+                                     timeout=5.0, max_retries=0, backoff=0.01))
+        plan = plan_edit(doc, build_graph(doc, stages=FAST_STAGES), "Drop Figure 2, it is outdated", engine=engine,
+                         author="Ana", semantic=False)
+        (req,) = srv.requests
+    user = req.body["messages"][1]["content"]
+    assert "### f2 | figure | Figure 2" in user  # the target, found by its label
+    assert "### p2 | paragraph" in user  # a unit that cites it (REFERENCES)
+    assert [(e.op, e.unit) for e in plan.operations] == [("delete", "f2"), ("delete", "c2")]
+    assert len(plan.propagated) == 7 and plan.engine == "llm"
+    assert plan.tokens()["llm"] == {"prompt_tokens": 410, "completion_tokens": 30, "total_tokens": 440,
+                                    "requests": 1, "model": "gpt-test"}
+    assert plan.tokens()["context"] == plan.context.tokens > 0

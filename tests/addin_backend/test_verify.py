@@ -143,3 +143,12 @@ def test_finding_json_and_kinds():
     with pytest.raises(ValueError):
         Finding("old_term", "fatal", None, "x")
     assert "semantic_drift" in FINDING_KINDS
+
+
+def test_a_heading_that_starts_with_a_year_is_not_a_number():
+    doc = make_doc([
+        ("s1", "section", "Intro", None, "Section 1", "1", "Heading 1", None, 1),
+        ("s2", "section", "2020 Review", None, "Section 2", "2", "Heading 1", None, 1),
+        ("p", "paragraph", "See Section 2.", "s2"),
+    ])
+    assert _verify(doc, [Edit("move", unit="s2", before_unit="s1")]) == []
