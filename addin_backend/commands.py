@@ -86,7 +86,9 @@ def _where(doc: Document, uid: str | None) -> str:
     if not uid:
         return "document"
     u = doc.get(uid)
-    return (u.label or uid) if u is not None else uid
+    if u is None or not u.label or u.kind == "list_item":
+        return uid
+    return u.label
 
 
 def _print_findings(doc: Document, findings: Iterable[Finding], out: IO[str]) -> None:

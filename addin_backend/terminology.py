@@ -107,6 +107,7 @@ class AcronymInfo:
 
     term: str
     definitions: list[tuple[int, str, str, int, int]] = field(default_factory=list)  # order, unit, long, start, end
+    glossary: set[str] = field(default_factory=set)  # units whose definition is a glossary line
     uses: list[tuple[int, str, int, int]] = field(default_factory=list)  # order, unit, start, end
 
 
@@ -127,6 +128,7 @@ def find_acronyms(doc: Document) -> dict[str, AcronymInfo]:
                 if all(x[1] != u.id for x in info.definitions):
                     long = re.split(r"[.;(]", m.group("long"))[0].strip()
                     info.definitions.append((u.order, u.id, long, line_start + m.start("short"), line_start + m.end()))
+                    info.glossary.add(u.id)
     lower_words = {w for u in units for w in re.findall(r"\b[a-z]{2,}\b", u.text)}
     common = common_words()
     for u in units:
@@ -165,6 +167,7 @@ def acronym_findings(doc: Document) -> list[Finding]:
                                f"{term} is used {len(uses)} time(s) in {len(units)} unit(s) but never spelled out",
                                term, units[1:11], s, e))
             continue
+        info.definitions.sort(key=lambda d: (d[0], d[3]))
         first = info.definitions[0]
         forms = {}
         for d in info.definitions:
@@ -174,8 +177,8 @@ def acronym_findings(doc: Document) -> list[Finding]:
             out.append(Finding("acronym_redefined", "warning", d2[1],
                                f"{term} is spelled out as '{first[2]}' and as '{d2[2]}'",
                                term, [d[1] for d in info.definitions if d[1] != d2[1]], d2[3], d2[4]))
-        elif len(info.definitions) > 1:
-            d2 = info.definitions[1]
+        elif len([d for d in info.definitions if d[1] not in info.glossary]) > 1:  # a glossary may repeat
+            d2 = [d for d in info.definitions if d[1] not in info.glossary][1]
             out.append(Finding("acronym_defined_twice", "info", d2[1],
                                f"{term} ('{first[2]}') is spelled out {len(info.definitions)} times",
                                term, [d[1] for d in info.definitions if d[1] != d2[1]], d2[3], d2[4]))
@@ -257,7 +260,11 @@ def variant_findings(doc: Document) -> list[Finding]:
         uid, s, e = rare.first  # type: ignore[misc]
         listing = ", ".join(f"'{f}' ({x.count})" for f, x in ranked)
         related = list(dict.fromkeys(x for _, f in ranked[:-1] for x in f.units))[:10]
-        out.append(Finding("variant_spelling", "warning", uid,
-                           f"one term spelled {len(fs)} ways: {listing}; the usual form is '{ranked[0][0]}'",
+        # without a closed form, "low-priority" / "low priority" is usually a compound modifier
+        # before a noun and the same words elsewhere: worth a look, not a warning
+        closed_form = key in fs
+        tail = "" if closed_form else " (a hyphen before a noun may be intended)"
+        out.append(Finding("variant_spelling", "warning" if closed_form else "info", uid,
+                           f"one term spelled {len(fs)} ways: {listing}; the usual form is '{ranked[0][0]}'{tail}",
                            doc.unit(uid).text[s:e], related, s, e, ranked[0][0]))
     return out
