@@ -12,9 +12,14 @@ export TOKENIZERS_PARALLELISM := false
 # Debian packages the tests use: real LibreOffice (Python UNO), pandoc (reading-speed peer),
 # chromium (task-pane browser test), redis (shared store), graphviz-free fonts for plots.
 APT_PKGS := libreoffice-writer-nogui libreoffice-script-provider-python python3-uno \
-            pandoc chromium redis-server fonts-dejavu-core
+            pandoc chromium redis-server fonts-dejavu-core nodejs
 
-.PHONY: venv system-deps serve test test-fast bench bench-data bench-read bench-load clean
+# The clients: the Word add-in manifest for this public URL, and the LibreOffice extension.
+LEDGER_PUBLIC_URL ?= https://localhost:8750
+JS_DIR   := tests/js
+JS_STAMP := $(JS_DIR)/node_modules/.installed
+
+.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -36,11 +41,32 @@ system-deps:
 	  else echo "missing Debian packages (run as root to install):$$missing"; fi; \
 	fi
 
-serve: venv
+serve: venv clients
 	$(BIN)/ledger serve --host $(HOST) --port $(PORT)
 
-test: system-deps venv
+# Word add-in manifest (manifest/manifest.xml, served at /manifest.xml) and static/ledger.oxt.
+manifest:
+	LEDGER_PUBLIC_URL=$(LEDGER_PUBLIC_URL) $(PY) manifest/build_manifest.py
+
+oxt:
+	$(PY) manifest/build_oxt.py
+
+clients: manifest oxt
+
+# The task pane's JavaScript test tools (office-addin-mock, playwright-core: no browser download).
+$(JS_STAMP): $(JS_DIR)/package.json $(JS_DIR)/package-lock.json
+	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq --no-install-recommends npm >/dev/null; else echo "npm is missing (install nodejs/npm)"; exit 1; fi; }
+	cd $(JS_DIR) && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
+	touch $(JS_STAMP)
+
+node-deps: $(JS_STAMP)
+
+test-js: node-deps
+	cd $(JS_DIR) && node --test
+
+test: system-deps venv node-deps clients
 	$(BIN)/python -m pytest
+	cd $(JS_DIR) && node --test
 
 test-fast: venv
 	$(BIN)/python -m pytest -m "not slow"
@@ -57,4 +83,4 @@ bench-load: system-deps venv
 	$(BIN)/python -m benchmarks.load
 
 clean:
-	rm -rf $(VENV) .pytest_cache test-output
+	rm -rf $(VENV) .pytest_cache test-output $(JS_DIR)/node_modules manifest/manifest.xml static/ledger.oxt

@@ -32,6 +32,8 @@ class Candidate:
     reason: str
     #: Offsets, in this unit's text, of the span that ties it to the target (downstream edges).
     span: tuple[int, int] | None = None
+    #: Background (siblings, RELATED): fills only what the dependencies leave of the budget.
+    background: bool = False
 
 
 def scope_of(doc: Document, targets: Iterable[str]) -> set[str]:
@@ -75,13 +77,25 @@ def _evidence(data: dict) -> str:
     return ev if len(ev) <= 80 else ev[:77] + "..."
 
 
-def _neighbours(doc: Document, unit) -> list:
-    """The units just before and after ``unit`` under the same parent (local coherence)."""
+def _siblings_by_distance(doc: Document, unit) -> list[tuple[int, object]]:
+    """The other units under ``unit``'s parent with their distance from it, nearest first."""
     siblings = [u for u in doc.children(unit.parent) if u.kind not in ("footnote", "endnote")]
-    for i, u in enumerate(siblings):
-        if u.id == unit.id:
-            return [s for s in (siblings[i - 1] if i else None, siblings[i + 1] if i + 1 < len(siblings) else None) if s]
-    return []
+    pos = next((i for i, u in enumerate(siblings) if u.id == unit.id), None)
+    if pos is None:
+        return []
+    out = [(abs(i - pos), u) for i, u in enumerate(siblings) if i != pos]
+    return sorted(out, key=lambda x: (x[0], x[1].order))
+
+
+def _document_neighbours(doc: Document, unit, exclude: set[str], reach: int = 40) -> list[tuple[int, object]]:
+    """Body units within ``reach`` positions of ``unit`` in document order, nearest first."""
+    body = [u for u in doc.units if u.kind not in ("footnote", "endnote")]
+    pos = next((i for i, u in enumerate(body) if u.id == unit.id), None)
+    if pos is None:
+        return []
+    near = [(abs(i - pos), u) for i, u in enumerate(body[max(0, pos - reach): pos + reach + 1], max(0, pos - reach))
+            if u.id not in exclude and i != pos]
+    return sorted(near, key=lambda x: (x[0], x[1].order))
 
 
 def expand(
@@ -102,7 +116,7 @@ def expand(
     # (−priority, hops, id, direction)
     heap: list[tuple[float, int, str, str]] = []
 
-    def offer(uid: str, edge: str, hops: int, direction: str, reason: str, span=None) -> None:
+    def offer(uid: str, edge: str, hops: int, direction: str, reason: str, span=None, background=False) -> None:
         if uid in target_set:
             return
         pri = weights.of(edge) * (weights.decay ** (hops - 1))
@@ -111,7 +125,7 @@ def expand(
         cur = best.get(uid)
         if cur is not None and (cur.priority > pri or (cur.priority == pri and cur.hops <= hops)):
             return
-        best[uid] = Candidate(uid, edge, hops, pri, direction, reason, span)
+        best[uid] = Candidate(uid, edge, hops, pri, direction, reason, span, background)
         if hops < weights.max_hops:
             heapq.heappush(heap, (-pri, hops, uid, direction))
 
@@ -122,7 +136,7 @@ def expand(
             if t in _HARD:
                 offer(v, t, 1, "upstream", f"target needs it: {t.lower()} '{_evidence(data)}'")
             elif t == "RELATED":
-                offer(v, t, 1, "related", f"similar to the target ({data.get('score', 0):.2f})")
+                offer(v, t, 1, "related", f"similar to the target ({data.get('score', 0):.2f})", background=True)
         for u, data in _edges_in(G, src):
             t = data.get("type")
             if t in _HARD:
@@ -145,8 +159,21 @@ def expand(
         for child in doc.children(tid):
             if child.kind == "caption":
                 offer(child.id, "CONTAINS", 1, "context", "caption of the target")
-        for sibling in _neighbours(doc, unit):
-            offer(sibling.id, "CONTAINS", 2, "context", "next to the target in its section")
+        # Background: the rest of the target's section, nearest first (hop 1 + distance), so the
+        # editor sees the local flow; it only fills what the hard dependencies leave of the budget.
+        for distance, sibling in _siblings_by_distance(doc, unit):
+            offer(sibling.id, "CONTAINS", 1 + distance, "context",
+                  "next to the target in its section" if distance == 1 else f"{distance} units from the target",
+                  background=True)
+        # Then the document around it, beyond its section, nearest first (decayed one hop further).
+        for distance, near in _document_neighbours(doc, unit, scope):
+            offer(near.id, "CONTAINS", 2 + distance, "context", f"{distance} units from the target in the document",
+                  background=True)
+    # RELATED neighbours of what the target is tied to (one hop further, lowest priority).
+    for c in [c for c in best.values() if c.hops == 1 and c.edge in _HARD]:
+        for v, data in _edges_out(G, c.id):
+            if data.get("type") == "RELATED":
+                offer(v, "RELATED", 2, "related", f"similar to {c.id} ({data.get('score', 0):.2f})", background=True)
     # Further hops, best first, keeping each path's direction.
     while heap:
         neg, hops, uid, direction = heapq.heappop(heap)

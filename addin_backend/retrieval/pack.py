@@ -14,6 +14,9 @@ __all__ = ["unit_context_text", "section_summary", "snippet", "pack", "order_for
 
 #: A section contributes its heading and this many tokens of summary, never its whole text.
 SUMMARY_TOKENS = 40
+#: Background material (siblings, RELATED) fills at most this share of the budget: the rest is
+#: headroom for the instruction and the prompt's scaffolding. Dependencies may use it all.
+BACKGROUND_FILL = 0.95
 #: A dependent longer than this contributes the sentences around the span that ties it to the
 #: target (the mention, the term, the anaphor), not its whole text.
 SNIPPET_TOKENS = 60
@@ -112,7 +115,8 @@ def pack(
             continue
         item = _item(doc, unit, c.edge, c.hops, c.priority, c.reason, c.direction,
                      summarise=c.edge != "REFERENCES", span=c.span)
-        if used + item.tokens <= budget:
+        limit = int(budget * BACKGROUND_FILL) if c.background else budget
+        if used + item.tokens <= limit:
             items.append(item)
             used += item.tokens
         else:

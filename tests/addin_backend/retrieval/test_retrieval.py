@@ -66,7 +66,7 @@ def test_upstream_dependency_and_related_are_found_and_ranked():
     res = retrieve(doc, _graph(doc), ["p3"])
     by_id = {c.id: c for c in res.context}
     assert by_id["p2"].edge == "DEPENDS" and by_id["p2"].direction == "upstream"
-    assert "p6" not in by_id  # RELATED to p1, not to p3
+    assert by_id["p6"].edge == "CONTAINS" and by_id["p6"].priority < 10  # only as far background, not RELATED
     res = retrieve(doc, _graph(doc), ["p1"])
     assert {c.id: c.edge for c in res.context}["p6"] == "RELATED"
 
@@ -90,8 +90,10 @@ def test_weights_are_configurable_and_change_the_ranking():
     doc = _doc()
     default = retrieve(doc, _graph(doc), ["f1"])
     flipped = retrieve(doc, _graph(doc), ["f1"], weights=Weights.parse("REFERENCES=1,CONTAINS=99"))
+    rank = lambda res: [c.id for c in sorted(res.context, key=lambda c: -c.priority)]  # noqa: E731
     assert {c.id: c.priority for c in default.context}["p5"] == 100
-    assert {c.id: c.priority for c in flipped.context}["p5"] == 1
+    assert rank(default).index("p5") < rank(default).index("s21")
+    assert rank(flipped).index("s21") < rank(flipped).index("p5")
     assert flipped.weights["contains"] == 99
 
 
@@ -184,3 +186,15 @@ def test_a_defined_term_in_the_instruction_is_the_target_or_a_prerequisite():
     res = retrieve(doc, G, ["p5"], instruction="Add that each epoch lasts 10 ms")
     item = {c.id: c for c in res.context}["d1"]
     assert item.edge == "DEPENDS" and "defined here" in item.reason
+
+
+def test_background_fills_the_budget_but_leaves_headroom():
+    from addin_backend.retrieval.pack import BACKGROUND_FILL
+
+    doc = _doc()
+    res = retrieve(doc, _graph(doc), ["p2"], budget=120)
+    background = [c for c in res.context if c.edge == "CONTAINS" and c.direction == "context" and c.id != "s2"]
+    assert background, "nearby units fill the unused budget"
+    assert res.tokens <= 120
+    assert sum(c.tokens for c in res.context) - sum(c.tokens for c in background) <= 120
+    assert res.tokens <= max(int(120 * BACKGROUND_FILL), sum(c.tokens for c in res.context if c not in background))

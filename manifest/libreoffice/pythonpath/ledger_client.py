@@ -1,0 +1,254 @@
+"""The LEDGER bridge's side that knows no UNO: settings, the HTTP client (urllib), error messages
+and word-level hunks of the operations. Runs inside LibreOffice's Python; stdlib only.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import socket
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+__all__ = [
+    "BridgeError",
+    "CONFIG_KEYS",
+    "LedgerClient",
+    "MESSAGES",
+    "config_path",
+    "hunks",
+    "load_config",
+    "normalize",
+    "split_lines",
+    "tokenize",
+]
+
+#: Settings and the environment variables that override the options file.
+CONFIG_KEYS = {
+    "url": "LEDGER_URL",
+    "api_key": "LEDGER_API_KEY",
+    "author": "LEDGER_AUTHOR",
+    "instruction": "LEDGER_INSTRUCTION",
+    "ui": "LEDGER_BRIDGE_UI",
+    "report": "LEDGER_BRIDGE_REPORT",
+    "ca_file": "LEDGER_CA_FILE",
+    "timeout": "LEDGER_TIMEOUT",
+}
+DEFAULTS = {"url": "http://127.0.0.1:8750", "api_key": "", "author": "", "instruction": "", "ui": "dialogs",
+            "report": "", "ca_file": "", "timeout": 60}
+
+MESSAGES = {
+    "unreachable": "Cannot reach the LEDGER server at {url}. Check the server address ({where}) and that the server is running.",
+    "timeout": "The LEDGER server at {url} did not answer in time.",
+    "unauthorized": "The LEDGER server refused the API key. Set a valid key ({where}).",
+    "rate_limited": "Too many requests for this API key. Try again in a minute.",
+    "too_large": "The LEDGER server refused the document: it is larger than the server accepts.",
+    "zip_bomb": "The LEDGER server refused the document: it expands to more data than the server accepts.",
+    "not_a_document": "The LEDGER server could not read this as a .docx or .odt document.",
+    "unsupported_format": "The LEDGER server cannot read this document format; save it as .odt or .docx.",
+    "encrypted": "The document is password-protected; remove the password first.",
+    "corrupt": "The LEDGER server could not read the document: it looks damaged.",
+    "malformed_xml": "The LEDGER server could not read part of the document (malformed XML).",
+    "unsafe_xml": "The LEDGER server refused XML in the document for safety.",
+    "instruction_not_understood": "LEDGER did not understand the instruction.",
+    "edit_conflict": "The document changed while LEDGER was working; run the command again.",
+    "anchor_mismatch": "The document changed while LEDGER was working; run the command again.",
+    "not_found": "The LEDGER server at {url} does not offer this feature yet (its API route is missing).",
+    "method_not_allowed": "The LEDGER server at {url} does not offer this feature in this version.",
+    "engine_unavailable": "The editing engine is unavailable on the LEDGER server; try again later.",
+    "store_unavailable": "The LEDGER server's storage is unavailable; try again later.",
+    "internal_error": "The LEDGER server hit an internal error.",
+    "bad_answer": "The LEDGER server answered with something that is not LEDGER's JSON.",
+    "job_failed": "The LEDGER server could not finish the work.",
+}
+
+
+class BridgeError(Exception):
+    """A problem the user must read: ``code`` (ROUTES.md error codes, plus ``unreachable``,
+    ``timeout``, ``bad_answer``) and a whole-sentence message."""
+
+    def __init__(self, code: str, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+def config_path(environ=None) -> str:
+    """The options file: ``LEDGER_BRIDGE_CONFIG``, else ~/.config/ledger/bridge.json."""
+    environ = os.environ if environ is None else environ
+    return environ.get("LEDGER_BRIDGE_CONFIG") or os.path.join(os.path.expanduser("~"), ".config", "ledger", "bridge.json")
+
+
+def load_config(environ=None) -> dict:
+    """Defaults < options file < environment. A broken options file is a BridgeError."""
+    environ = os.environ if environ is None else environ
+    cfg = dict(DEFAULTS)
+    path = config_path(environ)
+    if os.path.exists(path):
+        try:
+            with open(path, encoding="utf-8") as fh:
+                data = json.load(fh)
+        except (OSError, ValueError) as exc:
+            raise BridgeError("bad_config", f"The LEDGER options file {path} could not be read: {exc}") from None
+        if not isinstance(data, dict):
+            raise BridgeError("bad_config", f"The LEDGER options file {path} must hold a JSON object.")
+        cfg.update({k: v for k, v in data.items() if k in CONFIG_KEYS})
+    for key, var in CONFIG_KEYS.items():
+        if environ.get(var):
+            cfg[key] = environ[var]
+    cfg["url"] = str(cfg["url"]).rstrip("/")
+    cfg["timeout"] = float(cfg["timeout"] or 60)
+    cfg["where"] = f"{path} or LEDGER_URL/LEDGER_API_KEY"
+    return cfg
+
+
+class LedgerClient:
+    """The routes of ROUTES.md the bridge uses, over urllib, with BridgeError for any failure."""
+
+    def __init__(self, cfg: dict) -> None:
+        self.cfg = cfg
+        self.url = cfg["url"]
+        self.timeout = cfg.get("timeout", 60)
+        self._ssl = None
+        if cfg.get("ca_file"):
+            import ssl
+
+            self._ssl = ssl.create_default_context(cafile=cfg["ca_file"])
+
+    def _message(self, code: str, detail: str = "") -> str:
+        base = MESSAGES.get(code, "The LEDGER server refused the request ({code}).")
+        msg = base.format(url=self.url, where=self.cfg.get("where", "the LEDGER options file"), code=code)
+        return f"{msg} ({detail})" if detail and detail not in msg else msg
+
+    def request(self, method: str, path: str, *, body=None, data: bytes | None = None,
+                content_type: str | None = None, raw: bool = False):
+        """One request; returns ``(status, JSON or bytes)``; BridgeError on any failure."""
+        url = path if path.startswith("http") else self.url + path
+        headers = {"Accept": "application/json"}
+        if self.cfg.get("api_key"):
+            headers["Authorization"] = f"Bearer {self.cfg['api_key']}"
+        if body is not None:
+            data = json.dumps(body).encode("utf-8")
+            content_type = "application/json"
+        if content_type:
+            headers["Content-Type"] = content_type
+        req = urllib.request.Request(url, data=data, headers=headers, method=method)
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout, context=self._ssl) as res:
+                payload = res.read()
+                status = res.status
+        except urllib.error.HTTPError as exc:
+            payload = exc.read()
+            try:
+                err = json.loads(payload.decode("utf-8")).get("error") or {}
+            except (ValueError, AttributeError):
+                err = {}
+            code = err.get("code") or ("not_found" if exc.code == 404 else "internal_error" if exc.code >= 500 else "invalid_request")
+            raise BridgeError(code, self._message(code, err.get("message", "")), exc.code) from None
+        except (socket.timeout, TimeoutError):
+            raise BridgeError("timeout", self._message("timeout")) from None
+        except (urllib.error.URLError, ConnectionError, OSError) as exc:
+            reason = getattr(exc, "reason", exc)
+            raise BridgeError("unreachable", self._message("unreachable", str(reason))) from None
+        if raw:
+            return status, payload
+        try:
+            return status, json.loads(payload.decode("utf-8")) if payload else None
+        except ValueError:
+            raise BridgeError("bad_answer", self._message("bad_answer")) from None
+
+    def upload(self, data: bytes, filename: str, media_type: str) -> dict:
+        q = urllib.parse.urlencode({"filename": filename})
+        return self.request("POST", f"/api/v1/documents?{q}", data=data, content_type=media_type)[1]
+
+    def wait_job(self, job: dict, poll: float = 0.5, limit: float = 900) -> dict:
+        deadline = time.monotonic() + limit
+        while job.get("status") not in ("done", "failed"):
+            if time.monotonic() > deadline:
+                raise BridgeError("timeout", self._message("timeout"))
+            time.sleep(poll)
+            job = self.request("GET", job.get("links", {}).get("self") or f"/api/v1/jobs/{job['id']}")[1]
+        if job["status"] == "failed":
+            err = job.get("error") or {}
+            code = err.get("code") or "job_failed"
+            raise BridgeError(code, self._message(code if code in MESSAGES else "job_failed", err.get("message", "")))
+        return job
+
+    def propose(self, doc_id: str, instruction: str, author: str) -> dict:
+        body = {"instruction": instruction}
+        if author:
+            body["author"] = author
+        status, res = self.request("POST", f"/api/v1/documents/{doc_id}/proposals", body=body)
+        if status == 202 and res.get("job"):
+            return self.wait_job(res["job"])["result"]
+        return res
+
+    def apply(self, doc_id: str, proposal_id: str, author: str, instruction: str = "") -> dict:
+        body = {"proposal_id": proposal_id, "author": author}
+        if instruction:
+            body["instruction"] = instruction
+        return self.request("POST", f"/api/v1/documents/{doc_id}/apply", body=body)[1]
+
+    def check(self, doc_id: str) -> dict:
+        return self.request("GET", f"/api/v1/documents/{doc_id}/check")[1]
+
+    def units(self, doc_id: str) -> list:
+        return self.request("GET", f"/api/v1/documents/{doc_id}/units")[1]["units"]
+
+    def download(self, path: str) -> bytes:
+        return self.request("GET", path, raw=True)[1]
+
+
+_SPACE = re.compile(r"[\s\u00a0\u200b\ufeff]+")
+_TOKEN = re.compile(r"\s+|[\w]+(?:['\u2019.,-][\w]+)*|[^\s]", re.UNICODE)
+
+
+def normalize(text: str) -> str:
+    """One space for any run of whitespace, trimmed (how unit and paragraph texts compare)."""
+    return _SPACE.sub(" ", text or "").strip()
+
+
+def tokenize(text: str) -> list:
+    return _TOKEN.findall(text or "")
+
+
+def split_lines(text: str) -> list:
+    """``[(start, end, line)]`` of a unit's text (paragraphs separated by "\\n")."""
+    out, pos = [], 0
+    for line in (text or "").split("\n"):
+        out.append((pos, pos + len(line), line))
+        pos += len(line) + 1
+    return out
+
+
+def _word_diff(a: str, b: str) -> list:
+    ta, tb = tokenize(a), tokenize(b)
+    offs = [0]
+    for t in ta:
+        offs.append(offs[-1] + len(t))
+    out = []
+    sm = difflib.SequenceMatcher(a=ta, b=tb, autojunk=False)
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag != "equal":
+            out.append((offs[i1], offs[i2], "".join(tb[j1:j2])))
+    return out
+
+
+def hunks(op: dict) -> list:
+    """Word-level changes ``(start, end, text)`` over ``op["before"]`` that a ``replace`` or
+    ``set_text`` operation makes (unchanged words are never touched).
+
+    >>> hunks({"op": "replace", "before": "due in 30 days", "start": 7, "end": 14, "text": "45 days"})
+    [(7, 9, '45')]
+    """
+    before = op.get("before") or ""
+    if op.get("op") == "replace":
+        start, end = op.get("start") or 0, op.get("end") if op.get("end") is not None else op.get("start") or 0
+        return [(s + start, e + start, t) for s, e, t in _word_diff(before[start:end], op.get("text") or "")]
+    if op.get("op") == "set_text":
+        return _word_diff(before, op.get("text") or "")
+    return []

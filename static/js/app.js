@@ -1,0 +1,319 @@
+// The pane's controller: read and upload the document, follow the analysis, outline, selection
+// dependencies, preview, apply, check, graph, settings. Talks to the server through api.js, to
+// Word through word.js/file.js, to the page through ui.js; announces each phase as a
+// "ledger:status" event on window (progress for scripts and tests).
+import { LedgerApi, routeKey } from "./api.js";
+import { LedgerError, MESSAGES, messageOf } from "./errors.js";
+import { readDocument, sha256Hex, toBase64 } from "./file.js";
+import { dependencies, graphFromUnits, impactItems, preview, unitForParagraph } from "./deps.js";
+import { backendBase, loadSettings, saveSettings } from "./settings.js";
+import { applyOperations, replaceWithFile, selectUnit, selectedParagraph } from "./word.js";
+import * as ui from "./ui.js";
+
+const ROUTE = {
+  graph: routeKey("GET", "/api/v1/documents/{}/graph"),
+  impact: routeKey("POST", "/api/v1/documents/{}/impact"),
+  proposals: routeKey("POST", "/api/v1/documents/{}/proposals"),
+  apply: routeKey("POST", "/api/v1/documents/{}/apply"),
+  check: routeKey("GET", "/api/v1/documents/{}/check"),
+};
+
+/** Events that do not change the pane's state (body[data-state]). */
+const SIDE_EVENTS = new Set(["selection", "jump", "checked"]);
+
+const KIND_NAMES = { section: "Heading", paragraph: "Paragraph", list_item: "List item", caption: "Caption", figure: "Figure",
+                     table: "Table", equation: "Equation", footnote: "Footnote", endnote: "Endnote", title: "Title" };
+
+export class TaskPane {
+  constructor({ Office = null, Word = null, storage = null, location = null } = {}) {
+    this.Office = Office;
+    this.Word = Word;
+    this.storage = storage;
+    this.location = location;
+    this.settings = loadSettings(storage);
+    this.doc = null;
+    this.sha = null;
+    this.units = [];
+    this.byId = new Map();
+    this.graph = null;
+    this.routes = new Set();
+    this.proposal = null;
+    this.applied = null;
+    this.selected = null;
+    this.types = ["CONTAINS", "REFERENCES", "DEPENDS", "RELATED"];
+    this.busy = false;
+    this.api = this.makeApi();
+  }
+
+  makeApi() {
+    return new LedgerApi({ baseUrl: backendBase(this.settings, this.location), apiKey: this.settings.apiKey });
+  }
+
+  emit(phase, detail = {}) {
+    if (!SIDE_EVENTS.has(phase)) document.body.dataset.state = phase;
+    window.dispatchEvent(new CustomEvent("ledger:status", { detail: { phase, ...detail } }));
+  }
+
+  fail(err, phase = "error") {
+    ui.hideProgress();
+    ui.showMessage(messageOf(err), "error");
+    this.emit(phase, { code: err?.code ?? "error", message: messageOf(err) });
+  }
+
+  has(route) {
+    return this.routes.has(ROUTE[route]);
+  }
+
+  /** Wires the page and reads the document (when Word is there). */
+  async start(officeInfo) {
+    if (!this.wired) { this.wire(); this.wired = true; }
+    ui.fillSettings(this.settings);
+    try {
+      this.routes = await this.api.routes();
+      const v = await this.api.request("GET", "/api/v1/version");
+      document.getElementById("server-info").textContent = `Server ${this.api.baseUrl || location.origin}: LEDGER ${v.version}, formats ${v.formats.join(", ")}.`;
+    } catch (err) {
+      this.fail(err, "offline");
+      return;
+    }
+    if (!this.Word || !officeInfo || officeInfo.host !== this.Office?.HostType?.Word) {
+      ["btn-preview", "btn-refresh", "btn-check"].forEach((id) => { document.getElementById(id).disabled = true; });
+      this.fail(new LedgerError("office_unavailable"), "no-office");
+      return;
+    }
+    if (this.Office.context?.requirements && !this.Office.context.requirements.isSetSupported("WordApi", "1.4")) {
+      ui.showMessage(MESSAGES.word_too_old, "info");
+    }
+    this.Office.context.document.addHandlerAsync?.(this.Office.EventType.DocumentSelectionChanged, () => this.onSelection());
+    await this.sync();
+  }
+
+  wire() {
+    const on = (id, ev, fn) => document.getElementById(id).addEventListener(ev, fn);
+    document.querySelectorAll(".tabs button").forEach((b) => b.addEventListener("click", () => {
+      ui.selectTab(b.dataset.tab);
+      if (b.dataset.tab === "graph") this.drawGraph();
+    }));
+    on("message-close", "click", () => ui.clearMessage());
+    on("btn-settings", "click", () => { ui.fillSettings(this.settings); ui.selectTab("settings"); });
+    on("btn-settings-close", "click", () => ui.selectTab("edit"));
+    on("settings-form", "submit", (e) => { e.preventDefault(); this.saveSettings(); });
+    on("btn-refresh", "click", () => this.sync(true));
+    on("btn-preview", "click", () => this.preview());
+    on("btn-discard", "click", () => { this.proposal = null; ui.hidePreview(); });
+    on("btn-apply", "click", () => this.apply());
+    on("btn-fallback", "click", () => this.fallback());
+    on("btn-check", "click", () => this.check());
+  }
+
+  async saveSettings() {
+    const { settings, errors } = saveSettings(this.storage, ui.readSettingsForm());
+    ui.showSettingsErrors(errors);
+    if (Object.keys(errors).length) return;
+    this.settings = settings;
+    this.api = this.makeApi();
+    ui.showMessage("Settings saved.", "success");
+    ui.selectTab("edit");
+    this.doc = null;
+    this.sha = null;
+    await this.start({ host: this.Office?.HostType?.Word && this.Word ? this.Office.HostType.Word : null });
+  }
+
+  /** Reads the document and uploads it when it changed since the last upload (or ``force``). */
+  async sync(force = false) {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      ui.clearMessage();
+      ui.showProgress("Reading the document…", 0);
+      this.emit("reading", { fraction: 0 });
+      const bytes = await readDocument(this.Office, {
+        sliceSize: this.settings.sliceKiB * 1024,
+        onProgress: (done, total) => {
+          ui.showProgress("Reading the document…", total ? done / total : 0);
+          this.emit("reading", { fraction: total ? done / total : 0, bytes: done, total });
+        },
+      });
+      const sha = await sha256Hex(bytes);
+      if (!force && this.doc && sha === this.sha) { ui.hideProgress(); this.emit("ready", { unchanged: true }); return; }
+      const name = (this.Office.context.document.url || "").split(/[\\/]/).pop() || "document.docx";
+      ui.setDocName(name);
+      this.emit("uploading", { fraction: 0, total: bytes.length });
+      const doc = await this.api.upload(bytes, name, (sent, total) => {
+        ui.showProgress("Uploading…", total ? sent / total : 0);
+        this.emit("uploading", { fraction: total ? sent / total : 0, bytes: sent, total });
+      });
+      this.doc = doc;
+      this.sha = sha;
+      ui.setDocName(`${doc.filename || name} · ${doc.units} units`);
+      this.emit("uploaded", { document: doc.id, sha256: doc.sha256, units: doc.units });
+      await this.api.waitForJob(doc.job, (job) => {
+        const stage = job.stage ? `Analysing: ${job.stage}` : "Analysing…";
+        ui.showProgress(stage, job.progress ?? 0);
+        this.emit("analysing", { stage: job.stage, fraction: job.progress ?? 0, status: job.status });
+      });
+      const [outline, units] = await Promise.all([this.api.outline(doc.id), this.api.units(doc.id)]);
+      this.units = units;
+      this.byId = new Map(units.map((u) => [u.id, u]));
+      ui.renderOutline(outline.outline, (id) => this.jump(id));
+      await this.loadGraph();
+      ui.hideProgress();
+      this.emit("ready", { document: doc.id, outline: outline.outline.length });
+    } catch (err) {
+      this.fail(err);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  async loadGraph() {
+    this.graphNote = "";
+    if (this.has("graph")) {
+      try {
+        this.graph = await this.api.graph(this.doc.id);
+        this.graphNote = this.graph.complete ? "" : "The graph is still growing (DEPENDS and RELATED edges come last).";
+        return;
+      } catch (err) {
+        if (err.code !== "graph_not_ready") throw err;
+        this.graphNote = MESSAGES.graph_not_ready;
+      }
+    }
+    this.graph = graphFromUnits(this.units);
+    this.graphNote ||= "Built from the document's headings and reference fields; this server does not serve the full graph.";
+  }
+
+  drawGraph() {
+    if (!this.graph) return;
+    ui.renderGraph(this.graph, {
+      types: this.types, selected: this.selected?.id, note: this.graphNote,
+      onPick: (id) => this.jump(id),
+      onToggle: (t, on) => { this.types = on ? [...this.types, t] : this.types.filter((x) => x !== t); this.drawGraph(); },
+    });
+  }
+
+  onSelection() {
+    clearTimeout(this.selTimer);
+    this.selTimer = setTimeout(() => this.showSelection(), 250);
+  }
+
+  async showSelection() {
+    if (!this.doc || !this.graph) return;
+    try {
+      const text = await selectedParagraph(this.Word);
+      const unit = unitForParagraph(this.units, text);
+      this.selected = unit;
+      if (!unit) {
+        ui.clearDeps(text.trim() ? "This paragraph is not in LEDGER's copy of the document. Read the document again (⟳) if you changed it." : "Click in a paragraph with text.");
+        this.emit("selection", { unit: null });
+        return;
+      }
+      const deps = dependencies(this.graph, this.byId, unit.id);
+      let source = this.graph.origin === "units" ? "Edges from headings and reference fields." : "Edges from the dependency graph.";
+      if (this.has("impact")) {
+        const impact = await this.api.impact(this.doc.id, { unit: unit.id });
+        const direct = new Set(deps.dependents.map((d) => d.unit));
+        deps.dependents.push(...impactItems(impact, this.byId).filter((i) => !direct.has(i.unit)));
+        source = "Edges from the dependency graph, with what an edit here would impact.";
+      }
+      ui.renderDeps(deps, unit, KIND_NAMES[unit.kind] || unit.kind, (id) => this.jump(id), source);
+      this.emit("selection", { unit: unit.id, references: deps.references.length, dependents: deps.dependents.length });
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  async jump(unitId) {
+    const unit = this.byId.get(unitId);
+    if (!unit) return;
+    try {
+      const found = await selectUnit(this.Word, unit, this.units);
+      if (!found) ui.showMessage(`"${preview(unit)}" was not found in the document; it may have changed since it was read.`, "info");
+      this.emit("jump", { unit: unitId, found });
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  /** Instruction -> proposal (after a fresh upload when the document changed). */
+  async preview() {
+    const instruction = document.getElementById("instruction").value.trim();
+    if (!instruction) { ui.showMessage("Type an instruction first, for example: Rename 'supplier' to 'vendor' everywhere.", "info"); return; }
+    if (!this.has("proposals")) { this.fail(new LedgerError("not_found", "POST /api/v1/documents/{id}/proposals")); return; }
+    await this.sync();
+    if (!this.doc) return;
+    ui.hidePreview();
+    ui.showProgress("Preparing the proposal…", null);
+    this.emit("proposing");
+    try {
+      const body = { instruction, author: this.settings.author || undefined };
+      if (document.getElementById("only-selection").checked && this.selected) body.target = this.selected.id;
+      this.proposal = await this.api.propose(this.doc.id, body, (job) => ui.showProgress(`Preparing: ${job.stage || "…"}`, job.progress ?? null));
+      ui.hideProgress();
+      ui.renderPreview(this.proposal, this.settings.author);
+      this.emit("preview", { proposal: this.proposal.id, operations: (this.proposal.operations || []).length });
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  /** Server apply (audit, revision file), then the same operations in Word with tracking on. */
+  async apply() {
+    if (!this.proposal) return;
+    if (!this.settings.author) { ui.showMessage("Set your author name in Settings first: LEDGER records it with every applied edit.", "info"); return; }
+    ui.showProgress("Applying…", null);
+    this.emit("applying");
+    try {
+      const keep = ui.keptOperations();
+      const res = await this.api.apply(this.doc.id, { proposal_id: this.proposal.id, operations: keep, author: this.settings.author,
+                                                       instruction: this.proposal.instruction });
+      this.applied = res;
+      const out = await applyOperations(this.Word, res.operations, this.units);
+      ui.hideProgress();
+      if (out.failures.length) {
+        ui.showFallback(`${out.failures.length} change(s) could not be placed word by word, so nothing was changed in Word.`,
+          out.failures.map((f) => f.reason));
+        this.emit("apply-failed", { failures: out.failures });
+        return;
+      }
+      ui.hidePreview();
+      ui.showMessage(`${out.applied} change(s) applied as tracked changes. Review them in Word: Review > Accept or Reject.`, "success");
+      ui.renderFindings(document.getElementById("findings"), res.findings || [], (id) => this.jump(id));
+      this.sha = null; // the document changed: the next action uploads it again
+      this.emit("applied", { applied: out.applied, revision: res.revision });
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  /** Last resort: the server's copy with native tracked changes replaces the body. */
+  async fallback() {
+    if (!this.applied?.download) return;
+    try {
+      ui.showProgress("Inserting the server's tracked copy…", null);
+      const bytes = await this.api.bytes(this.applied.download);
+      await replaceWithFile(this.Word, toBase64(bytes));
+      ui.hideProgress();
+      ui.hidePreview();
+      ui.showMessage("The document now holds the server's tracked copy; review the changes in Word.", "success");
+      this.sha = null;
+      this.emit("applied", { fallback: true, revision: this.applied.revision });
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  async check() {
+    if (!this.has("check")) { this.fail(new LedgerError("not_found", "GET /api/v1/documents/{id}/check")); return; }
+    await this.sync();
+    if (!this.doc) return;
+    try {
+      ui.showProgress("Checking…", null);
+      const res = await this.api.check(this.doc.id, this.applied?.revision ?? null);
+      ui.hideProgress();
+      ui.renderFindings(document.getElementById("findings"), res.findings || [], (id) => this.jump(id));
+      this.emit("checked", { findings: (res.findings || []).length });
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+}

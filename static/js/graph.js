@@ -1,0 +1,61 @@
+// A picture of the dependency graph that fits a task pane: an arc diagram. Units stand in
+// document order down the pane; each typed edge is an arc on the left. Returns SVG text. Pure.
+
+export const EDGE_COLORS = { CONTAINS: "#8a8886", REFERENCES: "#0f6cbd", DEPENDS: "#c50f1f", RELATED: "#8764b8" };
+
+const esc = (s) => String(s ?? "").replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
+
+/** Which nodes to draw: those on a drawn edge, plus sections, at most ``max`` in order. */
+export function visibleNodes(graph, types, max = 80) {
+  const edges = (graph.edges || []).filter((e) => types.includes(e.type));
+  const on = new Set();
+  edges.forEach((e) => { on.add(e.source); on.add(e.target); });
+  const nodes = (graph.nodes || [])
+    .filter((n) => on.has(n.id) || n.kind === "section" || n.kind === "title")
+    .sort((a, b) => (a.order ?? 0) - (b.order ?? 0))
+    .slice(0, max);
+  const ids = new Set(nodes.map((n) => n.id));
+  return { nodes, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target)), clipped: (graph.nodes || []).length > nodes.length };
+}
+
+/** The SVG for ``graph`` (ROUTES.md graph JSON), ``width`` wide. */
+export function graphSvg(graph, { types = ["CONTAINS", "REFERENCES", "DEPENDS", "RELATED"], width = 320, selected = null } = {}) {
+  const { nodes, edges } = visibleNodes(graph, types);
+  const row = 22;
+  const top = 14;
+  const axis = 92;
+  const height = Math.max(60, top * 2 + row * Math.max(nodes.length - 1, 0));
+  const y = new Map(nodes.map((n, i) => [n.id, top + i * row]));
+  const parts = [`<svg xmlns="http://www.w3.org/2000/svg" class="graph" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="Dependency graph">`];
+  for (const e of edges) {
+    const y1 = y.get(e.source);
+    const y2 = y.get(e.target);
+    if (y1 === undefined || y2 === undefined || y1 === y2) continue;
+    const r = Math.abs(y2 - y1) / 2;
+    const bulge = Math.min(axis - 8, 10 + r * 0.9);
+    const path = `M ${axis} ${y1} C ${axis - bulge} ${y1}, ${axis - bulge} ${y2}, ${axis} ${y2}`;
+    parts.push(`<path d="${path}" fill="none" stroke="${EDGE_COLORS[e.type] || "#605e5c"}" stroke-width="${e.type === "CONTAINS" ? 1 : 1.6}" opacity="${e.type === "CONTAINS" ? 0.5 : 0.85}" data-type="${esc(e.type)}"><title>${esc(e.type)}: ${esc(e.evidence || "")}</title></path>`);
+  }
+  for (const n of nodes) {
+    const cy = y.get(n.id);
+    const sel = n.id === selected;
+    const fill = n.kind === "section" || n.kind === "title" ? "#0f6cbd" : "#ffffff";
+    parts.push(`<g class="node${sel ? " selected" : ""}" data-unit="${esc(n.id)}">` +
+      `<circle cx="${axis}" cy="${cy}" r="${sel ? 6 : 4.5}" fill="${fill}" stroke="#0f6cbd" stroke-width="1.5"/>` +
+      `<text x="${axis + 12}" y="${cy + 4}" font-size="11" fill="#242424">${esc(truncate(n.preview || n.label || n.id, Math.floor((width - axis - 16) / 6.4)))}</text></g>`);
+  }
+  parts.push("</svg>");
+  return parts.join("");
+}
+
+function truncate(s, n) {
+  s = String(s);
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}
+
+/** Edge counts by type, for the legend. */
+export function edgeCounts(graph) {
+  const out = {};
+  for (const e of graph.edges || []) out[e.type] = (out[e.type] || 0) + 1;
+  return out;
+}

@@ -1,0 +1,185 @@
+// The Word side: find paragraphs and words through search(), apply a plan with change tracking
+// on, select a unit, read the selection. Every function takes the Word namespace as an
+// argument (the real one in Word, office-addin-mock or the scripted host in tests).
+import { escapeSearch, lines, normalizeText, paragraphProbe } from "./textplan.js";
+import { indexUnits, planOperations } from "./plan.js";
+
+const SEARCH = { matchCase: true };
+
+function trackAll(Word) {
+  return Word.ChangeTrackingMode?.trackAll ?? "TrackAll";
+}
+
+function wordError(err) {
+  const code = err?.code || err?.name || "Error";
+  return `Word refused the change (${code}): ${err?.message || err}`;
+}
+
+/** Finds the paragraph of each target (search its probe, keep the hits whose paragraph text
+ * equals the target's, take the one of the target's rank). Two syncs for any number.
+ * Returns ``{paragraphs: Map key -> Word.Paragraph, failures: [...]}``. */
+export async function locateParagraphs(context, targets) {
+  const list = [...targets];
+  const searches = list.map((t) => {
+    if (!t.probe) return null;
+    const hits = context.document.body.search(escapeSearch(t.probe), SEARCH);
+    hits.load("items");
+    return hits;
+  });
+  await context.sync();
+  const candidates = searches.map((hits) => (hits ? hits.items.map((r) => {
+    const p = r.paragraphs.getFirst();
+    p.load("text");
+    return p;
+  }) : []));
+  await context.sync();
+  const paragraphs = new Map();
+  const failures = [];
+  list.forEach((t, i) => {
+    const want = normalizeText(t.text);
+    const matches = candidates[i].filter((p) => normalizeText(p.text) === want);
+    if (matches.length > t.rank) {
+      paragraphs.set(t.key, matches[t.rank]);
+    } else {
+      failures.push({ unit: t.unit, reason: `the paragraph "${t.text.slice(0, 60)}" is not in the document as LEDGER read it (changed since the upload?)` });
+    }
+  });
+  return { paragraphs, failures };
+}
+
+/** Finds the Word range of each ``edit`` step inside its paragraph and checks that Word sees
+ * the searched words as often as LEDGER does (so the n-th hit is the right one). */
+async function locateRanges(context, steps, paragraphs) {
+  const pending = steps.map((s) => {
+    const para = paragraphs.get(s.target);
+    if (s.kind === "start") return { s, para };
+    const parts = Array.isArray(s.search) ? s.search : [s.search];
+    const hits = parts.map((q) => {
+      const h = para.search(escapeSearch(q), SEARCH);
+      h.load("items");
+      return h;
+    });
+    return { s, para, hits };
+  });
+  await context.sync();
+  const failures = [];
+  const expanded = [];
+  for (const p of pending) {
+    if (!p.hits) continue;
+    const counts = Array.isArray(p.s.count) ? p.s.count : [p.s.count];
+    const occ = Array.isArray(p.s.occurrence) ? p.s.occurrence : [p.s.occurrence];
+    const ok = p.hits.every((h, i) => h.items.length === counts[i]);
+    if (!ok) {
+      const q = Array.isArray(p.s.search) ? p.s.search[0] : p.s.search;
+      failures.push({ op: p.s.op, reason: `Word finds "${q.slice(0, 40)}" ${p.hits[0].items.length} time(s) in the paragraph, LEDGER ${counts[0]}` });
+      continue;
+    }
+    p.range = p.hits[0].items[occ[0]];
+    if (p.hits.length === 2) {
+      p.range = p.range.expandTo(p.hits[1].items[occ[1]]);
+      p.range.load("text");
+      expanded.push(p);
+    }
+  }
+  if (expanded.length) {
+    await context.sync();
+    for (const p of expanded) {
+      if (normalizeText(p.range.text) !== normalizeText(p.s.old)) {
+        failures.push({ op: p.s.op, reason: "the long passage to change reads differently in Word" });
+      }
+    }
+  }
+  return { located: pending, failures };
+}
+
+/** Applies ``ops`` (ROUTES.md Operations) to the open document as tracked changes.
+ *
+ * Change tracking is switched to ``trackAll`` first; then every paragraph and every word
+ * range is found before anything changes, so a plan that cannot be placed changes nothing.
+ * Returns ``{applied: n, failures: []}`` or ``{applied: 0, failures: [{op, reason}]}``. */
+export async function applyOperations(Word, ops, units = []) {
+  const plan = planOperations(ops, units);
+  if (plan.problems.length) return { applied: 0, failures: plan.problems };
+  if (!plan.steps.length) return { applied: 0, failures: [] };
+  try {
+    return await Word.run(async (context) => {
+      context.document.changeTrackingMode = trackAll(Word);
+      await context.sync();
+      const { paragraphs, failures } = await locateParagraphs(context, plan.targets.values());
+      if (failures.length) return { applied: 0, failures };
+      const edits = plan.steps.filter((s) => s.type === "edit");
+      const { located, failures: f2 } = await locateRanges(context, edits, paragraphs);
+      if (f2.length) return { applied: 0, failures: f2 };
+      // Later words first inside a paragraph, so the ranges found stay where they were.
+      located.sort((a, b) => (a.s.target === b.s.target ? b.s.start - a.s.start : 0));
+      for (const { s, para, range } of located) {
+        if (s.kind === "start") para.insertText(s.text, "Start");
+        else if (s.kind === "insert") range.insertText(s.text, s.location);
+        else if (s.text === "") range.delete();
+        else range.insertText(s.text, "Replace");
+      }
+      for (const s of plan.steps) {
+        if (s.type === "insert_paragraph") {
+          let anchor = paragraphs.get(s.target);
+          for (const text of s.lines) {
+            anchor = anchor.insertParagraph(text, "After");
+            if (s.style) anchor.style = s.style;
+          }
+        } else if (s.type === "delete_paragraph") {
+          s.targets.forEach((k) => paragraphs.get(k).delete());
+        } else if (s.type === "move") {
+          let anchor = paragraphs.get(s.dest);
+          if (s.location === "After") {
+            for (const text of s.lines) anchor = anchor.insertParagraph(text, "After");
+          } else {
+            for (const text of s.lines) anchor.insertParagraph(text, "Before");
+          }
+          s.targets.forEach((k) => paragraphs.get(k).delete());
+        }
+      }
+      await context.sync();
+      return { applied: plan.steps.length, failures: [] };
+    });
+  } catch (err) {
+    return { applied: 0, failures: [{ op: null, reason: wordError(err) }] };
+  }
+}
+
+/** Replaces the body with a whole document (base64 .docx) as a last resort: tracking is off
+ * for the insertion itself so that only the file's own tracked changes show, then on again. */
+export async function replaceWithFile(Word, base64) {
+  return Word.run(async (context) => {
+    context.document.changeTrackingMode = Word.ChangeTrackingMode?.off ?? "Off";
+    context.document.body.insertFileFromBase64(base64, "Replace");
+    context.document.changeTrackingMode = trackAll(Word);
+    await context.sync();
+  });
+}
+
+/** The text of the paragraph where the selection starts. */
+export async function selectedParagraph(Word) {
+  return Word.run(async (context) => {
+    const p = context.document.getSelection().paragraphs.getFirst();
+    p.load("text");
+    await context.sync();
+    return p.text;
+  });
+}
+
+/** Selects (and so scrolls to) the first paragraph of a unit; false when it is not found. */
+export async function selectUnit(Word, unit, units = []) {
+  const index = indexUnits(units.length ? units : [unit]);
+  const ls = lines(unit.text ?? "");
+  const li = Math.max(0, ls.findIndex((l) => l.text.trim()));
+  const text = ls[li]?.text ?? "";
+  const t = { key: unit.id, unit: unit.id, text, probe: paragraphProbe(text),
+              rank: index.rank.get(`${unit.id}#${li}`) ?? 0 };
+  return Word.run(async (context) => {
+    const { paragraphs } = await locateParagraphs(context, [t]);
+    const p = paragraphs.get(unit.id);
+    if (!p) return false;
+    p.select();
+    await context.sync();
+    return true;
+  });
+}

@@ -1,0 +1,171 @@
+"""The Word task pane in headless chromium, served by the real backend on loopback.
+
+A scripted Office host (tests/js/browser/office-shim.js, in place of office.js) hands the pane
+a real corpus document through getFileAsync slices and holds its paragraphs as LibreOffice
+reads them; tests/js/browser/run_taskpane.mjs drives the page with playwright-core and returns
+what the pane showed and every Word API call it made.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import math
+import subprocess
+
+import pytest
+import requests
+
+from tests.conftest import corpus_file
+from tests.libreoffice import probe
+from tests.servers import LedgerServer
+
+from .helpers import JS_DIR, docx_readable, require_node, require_route
+
+pytestmark = pytest.mark.slow
+
+OFFICE_UNAVAILABLE = ("Office is not available: open LEDGER from Word (Home tab > Edit with LEDGER). "
+                      "This page only works inside Word.")
+SLICE_KIB = 4
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with LedgerServer(tmp_path_factory.mktemp("pane-server"), workers=1, threads=4,
+                      env={"LEDGER_RATE_LIMIT": "off"}) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def keyed_server(tmp_path_factory):
+    with LedgerServer(tmp_path_factory.mktemp("pane-keyed"), workers=1, threads=2,
+                      env={"LEDGER_API_KEYS": "right-key", "LEDGER_RATE_LIMIT": "off"}) as s:
+        yield s
+
+
+def _host(path) -> dict:
+    """The scripted Word document: the file's bytes and its paragraphs as LibreOffice sees them."""
+    paragraphs = [p["text"] for p in probe([path], ("paragraphs",))[0]["paragraphs"]]
+    return {"fileBase64": base64.b64encode(path.read_bytes()).decode(), "paragraphs": paragraphs,
+            "url": f"C:\\Users\\ada\\Documents\\{path.name}"}
+
+
+def run_pane(server, out_dir, host: dict, *, scenario: str = "basic", settings: dict | None = None, **extra) -> dict:
+    require_node()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    cfg = {"url": server.url, "host": host, "scenario": scenario, "outDir": str(out_dir),
+           "settings": {"sliceKiB": SLICE_KIB, "author": "Ada Lovelace", **(settings or {})}, **extra}
+    cfg_path = out_dir / "config.json"
+    cfg_path.write_text(json.dumps(cfg))
+    proc = subprocess.run(["node", str(JS_DIR / "browser" / "run_taskpane.mjs"), str(cfg_path)],
+                          cwd=JS_DIR, capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert "error" not in result, result["error"]
+    assert result["pageErrors"] == [], result["pageErrors"]
+    assert result["refused"] == [], f"the pane tried to reach outside the loopback server: {result['refused']}"
+    return result
+
+
+def _documents():
+    docs = [pytest.param("referenceAllInOne.odt", id="odt")]
+    docs.append(pytest.param("cross_reference.docx", id="docx", marks=pytest.mark.skipif(
+        not docx_readable(), reason="the DOCX reader (adapters/docx) is not in this checkout yet")))
+    return docs
+
+
+@pytest.mark.parametrize("name", _documents())
+def test_pane_reads_uploads_and_shows_outline_and_dependencies(server, output_dir, name):
+    path = corpus_file(name)
+    host = _host(path)
+    ref_index = next(i for i, t in enumerate(host["paragraphs"]) if t.startswith("A reference to")) \
+        if name.endswith(".odt") else None
+    res = run_pane(server, output_dir / "clients" / f"pane-{path.stem}", host, selectIndex=ref_index)
+    assert res["state"] == "ready", res.get("message")
+
+    # Read in slices of the configured size, one getSliceAsync per slice, the file closed after.
+    size = path.stat().st_size
+    calls = res["calls"]
+    assert [c for c in calls if c["api"] == "getFileAsync"][0] == {"api": "getFileAsync", "type": "compressed",
+                                                                   "sliceSize": SLICE_KIB * 1024}
+    slices = [c["index"] for c in calls if c["api"] == "getSliceAsync"]
+    assert slices == list(range(math.ceil(size / (SLICE_KIB * 1024))))
+    assert any(c["api"] == "file.closeAsync" for c in calls)
+
+    # Reading then upload progress, monotonic, ending at 1; the server got the exact bytes.
+    events = res["events"]
+    for phase in ("reading", "uploading"):
+        fr = [e["fraction"] for e in events if e["phase"] == phase]
+        assert fr and fr == sorted(fr) and fr[-1] == 1, (phase, fr)
+    uploaded = next(e for e in events if e["phase"] == "uploaded")
+    assert uploaded["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+    meta = requests.get(f"{server.url}/api/v1/documents/{uploaded['document']}", timeout=10).json()
+    assert meta["filename"] == path.name and meta["size"] == size
+
+    # The outline lists the headings LibreOffice sees, in order.
+    lo = probe([path], ("paragraphs",))[0]["paragraphs"]
+    headings = [p["text"] for p in lo if p.get("outline", 0) > 0 and p["text"].strip()]
+    assert [t.split(" ", 1)[-1] if t[:1].isdigit() else t for t in res["outline"]] == headings
+    assert any(c["api"] == "paragraph.select" for c in calls), "clicking the outline selects the heading in Word"
+
+    if name.endswith(".odt"):
+        # The paragraph with three reference fields: the panel lists its three targets and the evidence.
+        deps = res["deps"]
+        assert deps["kind"] == "Paragraph"
+        assert deps["preview"] == "A reference to Some text, A list item and A header."
+        assert [(r["type"], r["label"]) for r in deps["references"]] == [
+            ("REFERENCES", "Paragraph: Some text."), ("REFERENCES", "1. A list item"), ("REFERENCES", "Section: A header")]
+        assert deps["references"][0]["evidence"] == '"Some text" (reference_ref)'
+        assert res["graph"]["nodes"] >= 4 and res["graph"]["edges"].count("REFERENCES") == 3
+    # Reading and uploading never edits: no tracked or untracked change was made.
+    assert not [c for c in calls if c["api"] in ("range.insertText", "UNTRACKED", "body.insertFileFromBase64")]
+
+
+def test_pane_says_clearly_when_office_is_missing(server, output_dir):
+    res = run_pane(server, output_dir / "clients" / "pane-no-office", {"paragraphs": [], "fileBase64": ""},
+                   scenario="no-office")
+    assert res["state"] == "no-office"
+    assert res["message"] == OFFICE_UNAVAILABLE
+
+
+def test_pane_says_clearly_when_the_key_is_refused(keyed_server, output_dir):
+    host = {"paragraphs": ["x"], "fileBase64": "", "url": "x.docx"}
+    res = run_pane(keyed_server, output_dir / "clients" / "pane-bad-key", host, settings={"apiKey": "wrong-key"})
+    assert res["state"] == "offline"
+    assert res["message"] == ("The LEDGER server refused the API key. Enter a valid key in Settings. "
+                              "(send a valid API key as 'Authorization: Bearer KEY')")
+    ok = run_pane(keyed_server, output_dir / "clients" / "pane-good-key", _host(corpus_file("headers.odt")),
+                  settings={"apiKey": "right-key"})
+    assert ok["state"] == "ready" and ok["outline"] == ["A header (Lv 1)", "Another header (Lv 2)", "Back to Level 1"]
+
+
+def test_pane_previews_and_applies_an_edit_with_tracking_on(server, output_dir):
+    require_route(server, "POST", "/api/v1/documents/{id}/proposals")
+    require_route(server, "POST", "/api/v1/documents/{id}/apply")
+    path = corpus_file("referenceAllInOne.odt")
+    host = _host(path)
+    res = run_pane(server, output_dir / "clients" / "pane-apply", host, scenario="apply",
+                   instruction='Replace "A reference" with "One reference"')
+    assert res["state"] == "applied", res.get("message")
+    assert res["preview"] and res["preview"][0]["del"] == ["A"] and res["preview"][0]["ins"] == ["One"]
+    calls = res["calls"]
+    tracking = [i for i, c in enumerate(calls) if c["api"] == "document.changeTrackingMode"]
+    edits = [i for i, c in enumerate(calls) if c["api"] == "range.insertText"]
+    assert tracking and edits and tracking[0] < edits[0]
+    assert calls[tracking[0]]["value"] == "TrackAll"
+    assert [(calls[i]["range"], calls[i]["text"], calls[i]["location"], calls[i]["tracking"]) for i in edits] == [
+        ("A", "One", "Replace", "TrackAll")]
+    assert not [c for c in calls if c["api"] == "UNTRACKED"]
+    assert all(len(c["text"]) <= 255 for c in calls if c["api"].endswith(".search"))
+    assert "One reference to Some text, A list item and A header." in res["texts"]
+    assert res["revisions"] == [{"type": "deletion", "text": "A", "tracked": True},
+                                {"type": "insertion", "text": "One", "tracked": True}]
+
+
+def test_pane_check_lists_the_servers_findings(server, output_dir):
+    require_route(server, "GET", "/api/v1/documents/{id}/check")
+    res = run_pane(server, output_dir / "clients" / "pane-check", _host(corpus_file("referenceAllInOne.odt")),
+                   scenario="check")
+    assert any(e["phase"] == "checked" for e in res["events"]), res.get("message")
+    checked = next(e for e in res["events"] if e["phase"] == "checked")
+    assert len(res["findings"]) == max(checked["findings"], 1)  # "No problems found." when there are none
