@@ -69,8 +69,10 @@ class Finding:
             raise ValueError(f"unknown finding kind {self.kind!r}")
 
     def to_json(self) -> dict[str, Any]:
+        """The finding as JSON; ``code`` repeats ``kind`` for the API's Finding shape (ROUTES.md)."""
         out: dict[str, Any] = {
             "kind": self.kind,
+            "code": self.kind,
             "severity": self.severity,
             "unit": self.unit,
             "message": self.message,

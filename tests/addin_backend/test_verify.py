@@ -136,7 +136,7 @@ def test_drift_with_minilm():
 
 def test_finding_json_and_kinds():
     f = Finding("old_term", "warning", "p1", "left", "Widget", ["p2"], 3, 9, "Gadget")
-    assert f.to_json() == {"kind": "old_term", "severity": "warning", "unit": "p1", "message": "left",
+    assert f.to_json() == {"kind": "old_term", "code": "old_term", "severity": "warning", "unit": "p1", "message": "left",
                            "evidence": "Widget", "related": ["p2"], "start": 3, "end": 9, "suggestion": "Gadget"}
     with pytest.raises(ValueError):
         Finding("no_such_kind", "error", None, "x")
