@@ -74,11 +74,11 @@ class Propagation:
 class _Plan:
     """The propagated edits being collected, with the spans every edit already occupies."""
 
-    def __init__(self, doc: Document, edits: list[Edit], ids: list[str]) -> None:
+    def __init__(self, doc: Document, edits: list[Edit]) -> None:
         self.doc = doc
         self.spans: dict[str, list[tuple[int, int]]] = {}
         self.blocked: dict[str, str] = {}
-        for e, eid in zip(edits, ids):
+        for e in edits:
             if e.op == "replace":
                 self.spans.setdefault(e.unit, []).append((e.start, e.end))  # type: ignore[arg-type]
             elif e.op in ("set_text", "delete"):
@@ -450,7 +450,7 @@ def propagate(doc: Document, G: nx.MultiDiGraph | None, edits: Iterable[Edit]) -
     raw = list(edits)
     concrete = validate_edits(doc, raw)
     ids = edit_ids(concrete)
-    plan = _Plan(doc, concrete, ids)
+    plan = _Plan(doc, concrete)
     after = apply_to_document(doc, concrete)
     alive = {u.id for u in after.units}
     renum = renumber(doc, after)

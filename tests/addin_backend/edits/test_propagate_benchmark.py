@@ -53,3 +53,25 @@ def test_moving_any_chapter_is_verified_clean(synth):
         prop, findings = _run(doc, G, [Edit("move", unit=e.carrier, after=last)])
         assert findings == [], (e.label, [f.message for f in findings])
         assert prop.to_json()["renumbered"][e.label] == chapters[-1].label
+
+
+@pytest.mark.models
+def test_renaming_a_definition_reaches_its_dependents(tmp_path):
+    from adapters import read_path
+    from addin_backend.edits.terms import find_term
+    from addin_backend.graph.definitions import definition_registry
+    from benchmarks.synth import build, write_package
+
+    doc = read_path(str(write_package(build("10k", 0), tmp_path, "docx")))
+    G = build_graph(doc, semantic=False)
+    terms = [(d, uid) for lst in definition_registry(doc.units).values() for _, uid, d in lst[:1]
+             if d.kind == "term" and len(d.term) > 4]
+    assert len(terms) >= 4
+    for d, uid in terms:
+        unit = doc.unit(uid)
+        [(start, end, repl)] = find_term(unit.text, d.term, "zeta quantity")[:1]
+        edit = Edit("replace", unit=uid, start=start, end=end, text=repl, before=unit.text)
+        prop, findings = _run(doc, G, [edit])
+        users = {u for u, _, k in G.in_edges(uid, keys=True) if k == "DEPENDS" and find_term(doc.unit(u).text, d.term, "x")}
+        assert users and users <= {e.unit for e in prop.edits}, d.term
+        assert [f for f in findings if f.severity != "info"] == [], (d.term, [f.message for f in findings])
