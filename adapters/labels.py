@@ -14,6 +14,7 @@ __all__ = [
     "caption_label",
     "leading_label",
     "section_label",
+    "section_number_and_label",
     "seq_label",
 ]
 
@@ -88,6 +89,29 @@ def section_label(number: str | None) -> str | None:
     if re.fullmatch(r"[A-Z]", num):
         return f"Appendix {num}"
     return f"Section {num}"
+
+
+_WORDED = re.compile(
+    r"^\s*(?P<word>Appendix|Annex|Chapter|Part|Article|Clause|Section|Schedule|Exhibit)\s+(?P<num>[A-Z0-9][\w.]*?)[.):]?\s*$",
+    re.I,
+)
+
+
+def section_number_and_label(shown: str | None) -> tuple[str | None, str | None]:
+    """A heading's number and label from its rendered number, which may carry a word.
+
+    >>> section_number_and_label("Appendix A")
+    ('A', 'Appendix A')
+    >>> section_number_and_label("2.1")
+    ('2.1', 'Section 2.1')
+    """
+    if not shown or not shown.strip():
+        return None, None
+    m = _WORDED.match(shown)
+    if m:
+        word = m.group("word").title()
+        return m.group("num"), f"{word} {m.group('num')}"
+    return shown, section_label(shown)
 
 
 def caption_label(text: str) -> tuple[str, str] | None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ..labels import caption_label, leading_label, section_label, seq_label
+from ..labels import caption_label, leading_label, section_number_and_label, seq_label
 from ..model import Anchor, Bookmark, Comment, Document, IdMaker, Unit
 from .body import Body, Frame, Index, Note, Paragraph, Table
 from .changes import rejected_lines
@@ -259,7 +259,8 @@ class _Converter:
         if styles.is_title(p.style):
             return "title", text.strip() or None, None, None
         if p.heading:
-            return "section", text.strip() or None, label, section_label(label)
+            number, cited = section_number_and_label(label)
+            return "section", text.strip() or None, number, cited
         if p.listpos is None:
             seq = next((ev for ev in p.events if ev.kind == "field" and ev.node.tag == _SEQUENCE), None)
             if seq is not None:
