@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import sys
 from typing import IO, Any, Iterable, Sequence
 
@@ -48,19 +47,10 @@ def _stages(semantic: bool) -> tuple[str, ...]:
     return STAGES if semantic else STAGES[:3]
 
 
-def _safe(obj: Any) -> Any:
-    """JSON without Infinity/NaN (a target's priority is infinite): those become null."""
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    if isinstance(obj, dict):
-        return {k: _safe(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_safe(v) for v in obj]
-    return obj
-
-
 def _emit(obj: Any, out: IO[str]) -> None:
-    out.write(json.dumps(_safe(obj), ensure_ascii=False, allow_nan=False))
+    from .service import json_safe
+
+    out.write(json.dumps(json_safe(obj), ensure_ascii=False, allow_nan=False))
     out.write("\n")
 
 

@@ -9,12 +9,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from adapters.model import UNIT_KINDS, VIEWS
+from adapters.model import EDIT_OPS, UNIT_KINDS, VIEWS
 
 from .. import __version__
 from ..documents import MEDIA_TYPES
 
-__all__ = ["OPERATIONS", "SCHEMAS", "build_spec"]
+__all__ = ["OPERATIONS", "SCHEMAS", "build_spec", "EDGE_TYPES", "STRATEGIES", "ENGINES", "VIEW_KEYS"]
+
+#: The graph's edge types, retrieval strategies and engine names, spelled here so that building
+#: this document imports neither the graph nor the engines (a test checks they agree).
+EDGE_TYPES = ("CONTAINS", "REFERENCES", "DEPENDS", "RELATED")
+STRATEGIES = ("ledger", "full", "window", "flat_rag", "hier_rag")
+ENGINES = ("rules", "llm", "auto")
+#: Display keys of an answered operation (``edits_service.VIEW_KEYS``), accepted back and dropped.
+VIEW_KEYS = ("unit_label", "unit_kind", "after_label", "before_label", "dest_text")
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -122,12 +130,193 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     },
 }
 
+_NULL_STR = _nullable("string")
+_TEXT = {"type": "string", "maxLength": 100_000}
+_NAME = {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "\\S"}
+_UNIT_ID = {"type": "string", "minLength": 1, "maxLength": 200}
+_OFFSET = {"type": "integer", "minimum": 0}
+_BUDGET = {"type": "integer", "minimum": 1, "maximum": 1_000_000}
+_INSTRUCTION = {"type": "string", "minLength": 1, "maxLength": 4000, "pattern": "\\S"}
+_EDGE = {"enum": list(EDGE_TYPES)}
+_OP_FIELDS: dict[str, Any] = {
+    "id": {"type": "string", "maxLength": 200}, "op": {"enum": list(EDIT_OPS)}, "unit": _UNIT_ID,
+    "text": _TEXT, "start": _OFFSET, "end": _OFFSET, "old": _TEXT, "after": _UNIT_ID, "before_unit": _UNIT_ID,
+    "kind": {"enum": list(UNIT_KINDS)}, "style": {"type": "string", "maxLength": 255},
+    "author": {"type": "string", "maxLength": 255}, "date": {"type": "string", "maxLength": 64},
+    "reason": {"type": "string", "maxLength": 2000}, "before": _TEXT, "source": {"type": "string", "maxLength": 200},
+}
+
+SCHEMAS.update({
+    "Selection": {
+        "type": "object", "required": ["text"], "additionalProperties": False,
+        "description": "Text the user selected; with unit, where it is (start/end: offsets into the unit's text)",
+        "properties": {"text": {"type": "string", "minLength": 1, "maxLength": 100_000, "pattern": "\\S"},
+                       "unit": _UNIT_ID, "start": _OFFSET, "end": _OFFSET},
+    },
+    "GraphNode": {
+        "type": "object", "required": ["id", "kind", "label"],
+        "properties": {"id": _STR, "kind": _STR, "label": _NULL_STR, "order": _nullable("integer"),
+                       "parent": _NULL_STR, "preview": _NULL_STR},
+    },
+    "GraphEdge": {
+        "type": "object", "required": ["source", "target", "type", "evidence", "score"],
+        "description": "REFERENCES citing -> cited, DEPENDS dependent -> prerequisite, CONTAINS parent -> child, "
+                       "RELATED both ways (one edge each way)",
+        "properties": {"source": _STR, "target": _STR, "type": _EDGE, "evidence": _STR, "score": {"type": "number"},
+                       "origin": _STR, "start": _INT, "end": _INT},
+    },
+    "BrokenReference": {
+        "type": "object", "required": ["source", "mention", "label", "start", "end", "reason"],
+        "properties": {"source": _STR, "mention": _STR, "label": _STR, "start": _INT, "end": _INT, "reason": _STR},
+    },
+    "Graph": {
+        "type": "object", "required": ["nodes", "edges", "stats", "broken_references", "complete", "stages"],
+        "properties": {"nodes": {"type": "array", "items": _ref("GraphNode")},
+                       "edges": {"type": "array", "items": _ref("GraphEdge")},
+                       "stats": {"type": "object"}, "complete": {"type": "boolean"},
+                       "stages": {"type": "array", "items": _STR},
+                       "broken_references": {"type": "array", "items": _ref("BrokenReference")}},
+    },
+    "ImpactRequest": {
+        "type": "object", "additionalProperties": False,
+        "oneOf": [{"required": ["unit"]}, {"required": ["selection"]}],
+        "properties": {"unit": _UNIT_ID, "selection": _ref("Selection"),
+                       "depth": {"type": "integer", "minimum": 1, "maximum": 10},
+                       "types": {"type": "array", "items": _EDGE, "minItems": 1, "uniqueItems": True}},
+    },
+    "Target": {
+        "type": "object", "required": ["unit", "label", "kind", "start", "end", "units", "how"],
+        "properties": {"unit": _STR, "label": _NULL_STR, "kind": _STR, "start": _nullable("integer"),
+                       "end": _nullable("integer"), "units": {"type": "array", "items": _STR}, "how": _STR},
+    },
+    "Impact": {
+        "type": "object",
+        "required": ["document", "complete", "target", "depth", "types", "references", "impacted", "broken_references"],
+        "properties": {
+            "document": _STR, "complete": {"type": "boolean"}, "target": _ref("Target"), "depth": _INT,
+            "types": {"type": "array", "items": _EDGE},
+            "references": {"type": "array", "items": {
+                "type": "object", "required": ["unit", "label", "kind", "type", "evidence", "score", "from"],
+                "properties": {"unit": _STR, "label": _NULL_STR, "kind": _NULL_STR, "type": _EDGE, "evidence": _STR,
+                               "score": {"type": "number"}, "from": _STR, "start": _INT, "end": _INT}}},
+            "impacted": {"type": "array", "items": {
+                "type": "object", "required": ["unit", "label", "kind", "via", "distance", "score"],
+                "properties": {"unit": _STR, "label": _NULL_STR, "kind": _NULL_STR, "distance": _INT,
+                               "score": {"type": "number"},
+                               "via": {"type": "array", "items": {
+                                   "type": "object", "required": ["type", "from", "to", "evidence", "score"],
+                                   "properties": {"type": _EDGE, "from": _STR, "to": _STR, "evidence": _STR,
+                                                  "score": {"type": "number"}}}}}}},
+            "broken_references": {"type": "array", "items": _ref("BrokenReference")},
+        },
+    },
+    "ContextRequest": {
+        "type": "object", "required": ["instruction"], "additionalProperties": False,
+        "properties": {"instruction": _INSTRUCTION, "target": _UNIT_ID, "selection": _ref("Selection"),
+                       "budget": _BUDGET, "strategy": {"enum": list(STRATEGIES)}},
+    },
+    "Context": {
+        "type": "object",
+        "required": ["document", "strategy", "targets", "candidates", "context", "tokens", "document_tokens",
+                     "budget", "dropped", "complete"],
+        "properties": {
+            "document": _STR, "strategy": {"enum": list(STRATEGIES)}, "targets": {"type": "array", "items": _STR},
+            "candidates": {"type": "array", "items": {"type": "object"}},
+            "context": {"type": "array", "items": {
+                "type": "object", "required": ["id", "edge", "hops", "priority", "tokens", "reason", "text"],
+                "properties": {"id": _STR, "edge": _STR, "hops": _INT, "priority": _nullable("number"),
+                               "tokens": _INT, "reason": _STR, "text": _STR, "kind": _STR, "label": _NULL_STR,
+                               "direction": _STR, "summarised": {"type": "boolean"}}}},
+            "tokens": _INT, "document_tokens": _INT, "budget": _nullable("integer"),
+            "dropped": {"type": "array", "items": {"type": "object"}}, "weights": _nullable("object"),
+            "seconds": {"type": "number"}, "complete": _nullable("boolean"),
+        },
+    },
+    "ProposalRequest": {
+        "type": "object", "required": ["instruction"], "additionalProperties": False,
+        "properties": {"instruction": _INSTRUCTION, "target": _UNIT_ID, "selection": _ref("Selection"),
+                       "engine": {"enum": list(ENGINES)}, "author": _NAME, "budget": _BUDGET},
+    },
+    "OperationIn": {
+        "type": "object", "required": ["op"], "additionalProperties": False,
+        "description": "One adapters.model.Edit as JSON; the display keys of an answered operation may be sent back",
+        "properties": {**_OP_FIELDS, **{k: _NULL_STR for k in VIEW_KEYS}},
+    },
+    "Operation": {
+        "type": "object", "required": ["id", "op", "author", "unit_label", "unit_kind"],
+        "description": "Edit JSON plus old (= before[start:end] of a replace), unit_label, unit_kind, and for a "
+                       "move after_label or before_label with dest_text. source: the engine's name on its own "
+                       "operations, the id of the operation it follows from on a propagated one",
+        "properties": {**_OP_FIELDS, **{k: _NULL_STR for k in VIEW_KEYS}},
+    },
+    "Finding": {
+        "type": "object", "required": ["code", "kind", "severity", "unit", "message"],
+        "properties": {"code": _STR, "kind": _STR, "severity": {"enum": ["error", "warning", "info"]},
+                       "unit": _NULL_STR, "message": _STR, "evidence": _STR,
+                       "related": {"type": "array", "items": _STR}, "start": _INT, "end": _INT, "suggestion": _STR},
+    },
+    "Proposal": {
+        "type": "object",
+        "required": ["id", "document", "instruction", "engine", "author", "explanation", "targets", "operations",
+                     "propagated", "findings", "warnings", "context_tokens", "document_tokens", "usage",
+                     "graph_complete", "created"],
+        "properties": {
+            "id": _STR, "document": _STR, "instruction": _STR, "engine": _STR, "author": _STR, "explanation": _STR,
+            "targets": {"type": "array", "items": _STR},
+            "operations": {"type": "array", "items": _ref("Operation")},
+            "propagated": {"type": "array", "items": _STR},
+            "findings": {"type": "array", "items": _ref("Finding")},
+            "warnings": {"type": "array", "items": _STR}, "renumbered": {"type": "object"},
+            "context": {"type": "array", "items": {"type": "object"}},
+            "context_tokens": _INT, "document_tokens": _nullable("integer"), "budget": _nullable("integer"),
+            "usage": _nullable("object"), "graph_complete": {"type": "boolean"},
+            "created": {"type": "string", "format": "date-time"},
+        },
+    },
+    "ProposalJob": {
+        "type": "object", "required": ["job"],
+        "properties": {"job": _ref("Job")},
+    },
+    "ApplyRequest": {
+        "oneOf": [
+            {"type": "object", "required": ["proposal_id", "author"], "additionalProperties": False,
+             "properties": {"proposal_id": _ID, "author": _NAME, "instruction": _INSTRUCTION,
+                            "operations": {"type": "array", "items": {"type": "string", "minLength": 1},
+                                           "minItems": 1, "uniqueItems": True}}},
+            {"type": "object", "required": ["operations", "author"], "additionalProperties": False,
+             "properties": {"author": _NAME, "instruction": _INSTRUCTION,
+                            "operations": {"type": "array", "items": _ref("OperationIn"), "minItems": 1}}},
+        ],
+    },
+    "Applied": {
+        "type": "object",
+        "required": ["document", "revision", "author", "instruction", "proposal", "operations", "skipped",
+                     "findings", "created", "download"],
+        "properties": {
+            "document": _STR, "revision": {"type": "integer", "minimum": 1}, "author": _STR,
+            "instruction": _NULL_STR, "proposal": _NULL_STR,
+            "operations": {"type": "array", "items": _ref("Operation")},
+            "skipped": {"type": "array", "items": {"type": "object", "required": ["id", "reason"],
+                                                   "properties": {"id": _STR, "reason": _STR}}},
+            "findings": {"type": "array", "items": _ref("Finding")},
+            "created": {"type": "string", "format": "date-time"}, "download": _STR,
+        },
+    },
+    "Check": {
+        "type": "object", "required": ["document", "revision", "findings"],
+        "properties": {"document": _STR, "revision": _nullable("integer"),
+                       "findings": {"type": "array", "items": _ref("Finding")}},
+    },
+})
+
 _ERRORS = {
     400: "Invalid request (a query parameter or body that fails validation)",
-    404: "No such document, unit or job (never made, deleted or expired)",
+    404: "No such document, unit, job, proposal or revision (never made, deleted or expired)",
+    409: "The graph job has not stored a graph yet (graph_not_ready, with the job), or an operation's "
+         "before no longer matches the unit (edit_conflict)",
     413: "The upload is over the size limit, or unpacks beyond the limits (zip bomb)",
     415: "Not a .docx/.odt document, or a format we do not read",
-    422: "Encrypted, corrupt, malformed or unsafe XML",
+    422: "Encrypted, corrupt, malformed or unsafe XML; or an instruction the engine does not understand",
 }
 
 
@@ -143,6 +332,11 @@ def _query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any
     return {"name": name, "in": "query", "required": False, "schema": schema, "description": description}
 
 
+def _body(schema: str) -> dict[str, Any]:
+    return {"required": True, "content": {"application/json": {"schema": _ref(schema)}}}
+
+
+_TYPES_PATTERN = f"^({'|'.join(EDGE_TYPES)})(,({'|'.join(EDGE_TYPES)}))*$"
 _DOC = _path_param("document_id")
 _BINARY = {"schema": {"type": "string", "format": "binary"}}
 
@@ -204,6 +398,59 @@ OPERATIONS: list[tuple[str, str, dict[str, Any]]] = [
         "responses": {200: {"description": "The file",
                             "content": {media: _BINARY for media in MEDIA_TYPES.values()}},
                       404: None}}),
+    ("/api/v1/documents/{document_id}/graph", "get", {
+        "operationId": "getGraph",
+        "summary": "The dependency graph: JSON, GraphML or PNG; complete is false while DEPENDS/RELATED are built",
+        "parameters": [_DOC, _query("format", {"enum": ["json", "graphml", "png"]}, "json (default), graphml or png"),
+                       _query("types", {"type": "string", "pattern": _TYPES_PATTERN},
+                              "Only edges of these types, comma-separated (CONTAINS,REFERENCES,DEPENDS,RELATED)")],
+        "responses": {200: {"description": "The graph",
+                            "content": {"application/json": {"schema": _ref("Graph")},
+                                        "application/graphml+xml": {"schema": _STR},
+                                        "image/png": _BINARY}},
+                      400: None, 404: None, 409: None}}),
+    ("/api/v1/documents/{document_id}/impact", "post", {
+        "operationId": "getImpact",
+        "summary": "What a unit or selection references, what depends on it (edge types, evidence, distance), "
+                   "its broken references",
+        "parameters": [_DOC], "requestBody": _body("ImpactRequest"),
+        "responses": {200: _json("Impact", "The impact"), 400: None, 404: None, 409: None}}),
+    ("/api/v1/documents/{document_id}/context", "post", {
+        "operationId": "getContext", "summary": "The context retrieval packs for an edit, with the texts",
+        "parameters": [_DOC], "requestBody": _body("ContextRequest"),
+        "responses": {200: _json("Context", "The packed context"), 400: None, 404: None, 409: None}}),
+    ("/api/v1/documents/{document_id}/proposals", "post", {
+        "operationId": "createProposal",
+        "summary": "Plan an instruction: operations (with propagated ones), findings, explanation; nothing is written",
+        "parameters": [_DOC], "requestBody": _body("ProposalRequest"),
+        "responses": {201: {**_json("Proposal", "The proposal"), "headers": {"Location": {"schema": _STR}}},
+                      202: _json("ProposalJob", "The graph is still being built: follow the job; its result "
+                                                "is the proposal"),
+                      400: None, 404: None, 422: None}}),
+    ("/api/v1/documents/{document_id}/proposals/{proposal_id}", "get", {
+        "operationId": "getProposal", "summary": "A proposal made earlier",
+        "parameters": [_DOC, _path_param("proposal_id")],
+        "responses": {200: _json("Proposal", "The proposal"), 404: None}}),
+    ("/api/v1/documents/{document_id}/apply", "post", {
+        "operationId": "applyOperations",
+        "summary": "Write a proposal's operations (or given ones) into the original upload as tracked changes",
+        "parameters": [_DOC], "requestBody": _body("ApplyRequest"),
+        "responses": {201: {**_json("Applied", "Applied; the revision's file is at download"),
+                            "headers": {"Location": {"schema": _STR}}},
+                      400: None, 404: None, 409: None, 422: None}}),
+    ("/api/v1/documents/{document_id}/revisions/{rev}/file", "get", {
+        "operationId": "getRevisionFile", "summary": "An applied revision: the document with native tracked changes",
+        "parameters": [_DOC, {"name": "rev", "in": "path", "required": True,
+                              "schema": {"type": "integer", "minimum": 1}}],
+        "responses": {200: {"description": "The file (attachment <name>.ledger.docx or .odt)",
+                            "content": {media: _BINARY for media in MEDIA_TYPES.values()}},
+                      404: None}}),
+    ("/api/v1/documents/{document_id}/check", "get", {
+        "operationId": "checkDocument",
+        "summary": "Document-wide findings (broken references, numbering, acronyms, spellings) of the upload "
+                   "or of a revision",
+        "parameters": [_DOC, _query("revision", {"type": "integer", "minimum": 1}, "Check this applied revision")],
+        "responses": {200: _json("Check", "The findings"), 400: None, 404: None}}),
     ("/api/v1/jobs/{job_id}", "get", {
         "operationId": "getJob", "summary": "Poll a job: status, stage, progress fraction",
         "parameters": [_path_param("job_id")], "responses": {200: _json("Job", "The job"), 404: None}}),
