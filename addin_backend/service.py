@@ -159,13 +159,22 @@ def graph_export(G: nx.MultiDiGraph, fmt: str = "json", types: Sequence[str] | N
 # --- retrieval ---------------------------------------------------------------------------------
 
 
+def _no_embedding(texts: Sequence[str]) -> Any:
+    from .errors import UnknownUnitError
+
+    raise UnknownUnitError("the instruction names no unit or defined term; give a target or a selection "
+                           "(matching by meaning is off: LEDGER_GRAPH_SEMANTIC=0)")
+
+
 def context(doc: Document, G: nx.MultiDiGraph | None, *, instruction: str | None, target: str | None = None,
-            selection: dict[str, Any] | None = None, budget: int = 1500, strategy: str = "ledger") -> dict[str, Any]:
+            selection: dict[str, Any] | None = None, budget: int = 1500, strategy: str = "ledger",
+            semantic: bool = True) -> dict[str, Any]:
     """The context retrieval packs for an edit (``ContextResult.to_json`` with the texts).
 
     The targets are ``target`` (a unit id), else the ``selection`` (see
     :func:`impact.resolve_target`), else what the instruction names (labels, defined terms, then
-    the closest units in meaning). ``candidates`` lists how they were found.
+    — unless ``semantic`` is off — the closest units in meaning, which loads the embedding
+    model). ``candidates`` lists how they were found.
 
     :raise UnknownUnitError: a target that names nothing.
     :raise InvalidRequestError: a bad budget or strategy.
@@ -178,7 +187,7 @@ def context(doc: Document, G: nx.MultiDiGraph | None, *, instruction: str | None
         found = resolve_target(doc, target, selection)
         ids, candidates = found.units, found.candidates
     else:
-        named = identify_targets(doc, instruction=instruction, G=G)
+        named = identify_targets(doc, instruction=instruction, G=G, embed=None if semantic else _no_embedding)
         ids, candidates = named.ids, [c.to_json() for c in named.candidates]
     res = retrieve(doc, G, ids, instruction=instruction, budget=budget, strategy=strategy)
     data = res.to_json(with_text=True)

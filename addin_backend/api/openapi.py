@@ -178,11 +178,14 @@ SCHEMAS.update({
                        "broken_references": {"type": "array", "items": _ref("BrokenReference")}},
     },
     "ImpactRequest": {
-        "type": "object", "additionalProperties": False,
-        "oneOf": [{"required": ["unit"]}, {"required": ["selection"]}],
-        "properties": {"unit": _UNIT_ID, "selection": _ref("Selection"),
-                       "depth": {"type": "integer", "minimum": 1, "maximum": 10},
-                       "types": {"type": "array", "items": _EDGE, "minItems": 1, "uniqueItems": True}},
+        "description": "A unit, or a selection; depth (default 2) and edge types (default REFERENCES, DEPENDS)",
+        "oneOf": [
+            {"type": "object", "required": [which], "additionalProperties": False,
+             "properties": {which: _UNIT_ID if which == "unit" else _ref("Selection"),
+                            "depth": {"type": "integer", "minimum": 1, "maximum": 10},
+                            "types": {"type": "array", "items": _EDGE, "minItems": 1, "uniqueItems": True}}}
+            for which in ("unit", "selection")
+        ],
     },
     "Target": {
         "type": "object", "required": ["unit", "label", "kind", "start", "end", "units", "how"],
@@ -314,7 +317,8 @@ _ERRORS = {
     404: "No such document, unit, job, proposal or revision (never made, deleted or expired)",
     409: "The graph job has not stored a graph yet (graph_not_ready, with the job), or an operation's "
          "before no longer matches the unit (edit_conflict)",
-    413: "The upload is over the size limit, or unpacks beyond the limits (zip bomb)",
+    413: "The request is over the size limit (LEDGER_MAX_UPLOAD_MB), or an upload unpacks beyond the limits "
+         "(zip bomb)",
     415: "Not a .docx/.odt document, or a format we do not read",
     422: "Encrypted, corrupt, malformed or unsafe XML; or an instruction the engine does not understand",
 }
@@ -414,11 +418,11 @@ OPERATIONS: list[tuple[str, str, dict[str, Any]]] = [
         "summary": "What a unit or selection references, what depends on it (edge types, evidence, distance), "
                    "its broken references",
         "parameters": [_DOC], "requestBody": _body("ImpactRequest"),
-        "responses": {200: _json("Impact", "The impact"), 400: None, 404: None, 409: None}}),
+        "responses": {200: _json("Impact", "The impact"), 400: None, 404: None, 409: None, 413: None}}),
     ("/api/v1/documents/{document_id}/context", "post", {
         "operationId": "getContext", "summary": "The context retrieval packs for an edit, with the texts",
         "parameters": [_DOC], "requestBody": _body("ContextRequest"),
-        "responses": {200: _json("Context", "The packed context"), 400: None, 404: None, 409: None}}),
+        "responses": {200: _json("Context", "The packed context"), 400: None, 404: None, 409: None, 413: None}}),
     ("/api/v1/documents/{document_id}/proposals", "post", {
         "operationId": "createProposal",
         "summary": "Plan an instruction: operations (with propagated ones), findings, explanation; nothing is written",
@@ -426,7 +430,7 @@ OPERATIONS: list[tuple[str, str, dict[str, Any]]] = [
         "responses": {201: {**_json("Proposal", "The proposal"), "headers": {"Location": {"schema": _STR}}},
                       202: _json("ProposalJob", "The graph is still being built: follow the job; its result "
                                                 "is the proposal"),
-                      400: None, 404: None, 422: None}}),
+                      400: None, 404: None, 413: None, 422: None}}),
     ("/api/v1/documents/{document_id}/proposals/{proposal_id}", "get", {
         "operationId": "getProposal", "summary": "A proposal made earlier",
         "parameters": [_DOC, _path_param("proposal_id")],
@@ -437,7 +441,7 @@ OPERATIONS: list[tuple[str, str, dict[str, Any]]] = [
         "parameters": [_DOC], "requestBody": _body("ApplyRequest"),
         "responses": {201: {**_json("Applied", "Applied; the revision's file is at download"),
                             "headers": {"Location": {"schema": _STR}}},
-                      400: None, 404: None, 409: None, 422: None}}),
+                      400: None, 404: None, 409: None, 413: None, 422: None}}),
     ("/api/v1/documents/{document_id}/revisions/{rev}/file", "get", {
         "operationId": "getRevisionFile", "summary": "An applied revision: the document with native tracked changes",
         "parameters": [_DOC, {"name": "rev", "in": "path", "required": True,

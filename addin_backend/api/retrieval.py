@@ -1,7 +1,7 @@
 """Blueprint ``retrieval``: the context that retrieval packs for an edit, with the texts."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response, current_app, jsonify
 
 from .. import documents, service
 from .context import json_body, runner, store
@@ -18,5 +18,5 @@ def context(document_id: str) -> Response:
     G = service.document_graph(store(), runner(), document_id, doc)
     out = service.context(doc, G, instruction=body["instruction"], target=body.get("target"),
                           selection=body.get("selection"), budget=int(body.get("budget", 1500)),
-                          strategy=body.get("strategy", "ledger"))
+                          strategy=body.get("strategy", "ledger"), semantic=current_app.config["GRAPH_SEMANTIC"])
     return jsonify(document=document_id, **out)

@@ -35,7 +35,8 @@ def live(tmp_path_factory):
     """HTTPS, two workers, SQLite, API key, 1 MB upload limit."""
     folder = tmp_path_factory.mktemp("live")
     cert, key = self_signed_cert(folder / "tls")
-    env = {"LEDGER_API_KEYS": KEY, "LEDGER_MAX_UPLOAD_MB": "1", "LEDGER_RATE_LIMIT": "100000/minute"}
+    env = {"LEDGER_API_KEYS": KEY, "LEDGER_MAX_UPLOAD_MB": "1", "LEDGER_RATE_LIMIT": "100000/minute",
+           "LEDGER_GRAPH_SEMANTIC": "0"}
     with LedgerServer(folder, workers=2, env=env, cert=cert, key=key) as server:
         yield server
 
@@ -140,23 +141,39 @@ def test_a_redis_store_serves_what_another_process_wrote(tmp_path, redis_url):
 
 
 def test_schemathesis_finds_the_live_server_conforms_to_its_openapi_document(live, tmp_path):
+    from addin_backend.edits_service import propose
+    from addin_backend.graph import FAST_STAGES, build_graph
+
     store = open_store(None, str(live.folder / "data"))
     doc_id, victim = _seed(store), _seed(store)
+    doc = sample_document()
+    proposal = propose(store, doc_id, doc, build_graph(doc, stages=FAST_STAGES),
+                       instruction="Change 24 months to 36 months", semantic=False)
     config = tmp_path / "schemathesis.toml"
+    refused = "".join(  # a schema cannot say "a valid .docx", "an instruction the rules engine
+        # understands" or "edits that fit this document": random data that fits is rightly refused.
+        f'[[operations]]\ninclude-operation-id = "{op}"\nchecks.positive_data_acceptance.enabled = false\n'
+        # ...an unconfigured LLM engine or a missing writer is 503 engine_unavailable, as documented...
+        + ('checks.not_a_server_error.expected-statuses = ["2xx", "3xx", "4xx", "503"]\n' if op != "uploadDocument" else "")
+        + "\n" for op in ("uploadDocument", "createProposal", "applyOperations"))
+    # ...and a generated body over the 1 MB limit of this server is refused by its size, 413.
+    refused += "".join(
+        f'[[operations]]\ninclude-operation-id = "{op}"\n'
+        'checks.negative_data_rejection.expected-statuses = ["400", "401", "404", "409", "413", "422", "503"]\n\n'
+        for op in ("getImpact", "getContext", "createProposal", "applyOperations"))
     config.write_text(
         "[checks]\nenabled = true\n\n"  # every check: status codes, schemas, auth, use after free...
-        # ...except that a schema cannot say "a valid .docx": random bytes that fit it are rightly refused.
-        '[[operations]]\ninclude-operation-id = "uploadDocument"\n'
-        "checks.positive_data_acceptance.enabled = false\n\n"
-        f'[[operations]]\ninclude-operation-id = "deleteDocument"\nparameters = {{ "path.document_id" = "{victim}" }}\n\n'
-        f'[parameters]\n"path.document_id" = "{doc_id}"\n"path.job_id" = "{doc_id}-graph"\n"path.unit_id" = "p-1"\n')
+        + refused
+        + f'[[operations]]\ninclude-operation-id = "deleteDocument"\nparameters = {{ "path.document_id" = "{victim}" }}\n\n'
+        f'[parameters]\n"path.document_id" = "{doc_id}"\n"path.job_id" = "{doc_id}-graph"\n"path.unit_id" = "p-1"\n'
+        f'"path.proposal_id" = "{proposal["id"]}"\n"path.rev" = 1\n')
     run = subprocess.run(
         [sys.executable, "-m", "schemathesis.cli", "--config-file", str(config), "run",
          f"{live.url}/api/v1/openapi.json", "-H", f"Authorization: Bearer {KEY}", "--tls-verify", str(live.cert),
          "--max-examples", "15", "--seed", "20261130", "--no-shrink", "--request-timeout", "30", "--workers", "2"],
         capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
-    assert "13 selected / 13 total" in run.stdout and " passed, " in run.stdout
+    assert "21 selected / 21 total" in run.stdout and " passed, " in run.stdout
     assert store.get(victim, "meta") is None  # the DELETE reached a real document
 
 
