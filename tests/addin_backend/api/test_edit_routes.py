@@ -6,6 +6,8 @@ errors found before writing run always.
 """
 from __future__ import annotations
 
+import hashlib
+
 import networkx as nx
 import pytest
 
@@ -211,7 +213,9 @@ def test_apply_a_proposal_then_download_and_check_the_revision(app, client):
     entry = audit.entries(app.config["AUDIT_LOG"])[-1]
     assert (entry["who"], entry["author"], entry["document"]) == ("anonymous", "Ada Lovelace", doc_id)
     assert entry["instruction"] == a["instruction"] and [o["id"] for o in entry["operations"]] == ["op-1"]
-    assert "One reference" not in str(entry)  # texts are digests
+    logged = entry["operations"][0]  # the document's texts as digests
+    assert logged["text"] == {"sha256": hashlib.sha256(b"One reference").hexdigest(), "chars": 13}
+    assert logged["before"]["chars"] == len(REF_TEXT) and logged["source"] == "rules"
     check = client.get(f"/api/v1/documents/{doc_id}/check?revision=1").json
     assert check["revision"] == 1 and isinstance(check["findings"], list)
     second = client.post(f"/api/v1/documents/{doc_id}/apply", json={
