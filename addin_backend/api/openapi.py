@@ -460,7 +460,8 @@ OPERATIONS: list[tuple[str, str, dict[str, Any]]] = [
         "parameters": [_path_param("job_id")], "responses": {200: _json("Job", "The job"), 404: None}}),
     ("/api/v1/jobs/{job_id}/events", "get", {
         "operationId": "jobEvents",
-        "summary": "Follow a job as server-sent events: progress, then done, failed, error or timeout",
+        "summary": "Follow a job as server-sent events: progress, then done, failed, error or timeout "
+                   "(needs the Authorization header when keys are set: browsers poll the job instead)",
         "parameters": [_path_param("job_id")],
         "responses": {200: {"description": "Event stream; each event's data is the job as JSON",
                             "content": {"text/event-stream": {"schema": _ref("JobEvent")}}},
