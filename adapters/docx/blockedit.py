@@ -226,7 +226,9 @@ def mark_paragraph_groups(changed: dict[Any, tuple[str, Stamp]]) -> None:
     in one container: when a paragraph follows, each one's own mark is marked; when a table
     or nothing follows (a mark there cannot merge forward), the marks shift to the paragraphs
     before, starting with the unchanged paragraph above; with no paragraph above, the last
-    changed paragraph keeps its mark (an empty paragraph remains, as a container needs one).
+    changed paragraph keeps its mark (an empty paragraph remains, as a container needs one),
+    unless a table follows: then each paragraph's own mark is marked, which Word resolves
+    (LibreOffice 7.4 leaves an empty paragraph before the table).
     """
     by_container: dict[int, tuple[Any, list[Any]]] = {}
     for p in changed:
@@ -251,6 +253,8 @@ def mark_paragraph_groups(changed: dict[Any, tuple[str, Stamp]]) -> None:
                 pairs = [(blocks[k], blocks[k]) for k in run]
             elif first > 0 and blocks[first - 1].tag == W_P:
                 pairs = [(blocks[k - 1], blocks[k]) for k in run]
+            elif nxt is not None:  # a table follows and no paragraph is above: Word's own marks
+                pairs = [(blocks[k], blocks[k]) for k in run]
             else:
                 pairs = [(blocks[k], blocks[k]) for k in run[:-1]]
             for holder, src in pairs:

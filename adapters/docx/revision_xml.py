@@ -45,7 +45,7 @@ from .tags import (
 __all__ = [
     "Stamp",
     "IdCounter",
-    "max_revision_id",
+    "used_ids",
     "insert_in_order",
     "split_run",
     "isolate",
@@ -114,35 +114,50 @@ SETTINGS_SEQ = tuple(
     )
 )
 
-_ID_ATTR = re.compile(rb':id="(\d{1,9})"')
+_ID_ATTR = re.compile(rb':id="(\d{1,10})"')
+
+
+_MAX_ID = 2**31 - 1  # ST_DecimalNumber is a 32-bit signed integer
 
 
 class IdCounter:
-    """Hands out ``w:id`` values above every id already used in the package."""
+    """Hands out ``w:id`` values no element of the package uses: above the largest one, or,
+    when that would leave the 32-bit range, the smallest unused ones.
 
-    def __init__(self, start: int) -> None:
-        self._it = itertools.count(start)
+    >>> ids = IdCounter({0, 1, 5})
+    >>> ids(), ids()
+    ('6', '7')
+    >>> ids = IdCounter({0, 2, 2**31 - 1})
+    >>> ids(), ids()
+    ('1', '3')
+    """
+
+    def __init__(self, used: set[int]) -> None:
+        start = max(used, default=-1) + 1
+        if start < _MAX_ID - 1_000_000:
+            self._it: Iterator[int] = itertools.count(start)
+        else:
+            self._it = (i for i in itertools.count(0) if i not in used)
 
     def __call__(self) -> str:
         return str(next(self._it))
 
 
-def max_revision_id(roots: Iterable[Any], raw_parts: Iterable[bytes] = ()) -> int:
-    """The largest numeric ``w:id`` in the given trees and raw XML parts (-1 when none).
+def used_ids(roots: Iterable[Any], raw_parts: Iterable[bytes] = ()) -> set[int]:
+    """Every numeric ``w:id`` in the given trees and raw XML parts.
 
     Revision ids (``w:ins``, ``w:del``, moves and their ranges, ``w:rPrChange``...) share one
     space; taking every ``w:id`` (bookmarks and comments too) is the safe superset.
     """
-    best = -1
+    out: set[int] = set()
     for root in roots:
         for el in root.iter():
             val = el.get(ID) if isinstance(el.tag, str) else None
             if val is not None and val.isdigit():
-                best = max(best, int(val))
+                out.add(int(val))
     for raw in raw_parts:
-        for m in _ID_ATTR.finditer(raw):
-            best = max(best, int(m.group(1)))
-    return best
+        out.update(int(m.group(1)) for m in _ID_ATTR.finditer(raw))
+    return out
 
 
 @dataclass
@@ -151,7 +166,7 @@ class Stamp:
 
     author: str
     date: str | None
-    ids: IdCounter = field(repr=False, default_factory=lambda: IdCounter(0))
+    ids: IdCounter = field(repr=False, default_factory=lambda: IdCounter(set()))
 
     def attrs(self) -> dict[str, str]:
         out = {ID: self.ids(), AUTHOR: self.author}

@@ -114,6 +114,10 @@ def _insert_point(pos: list[tuple[Segment, int, int, int]], at: int, paragraphs:
     The neighbour that is not a field's result wins, so that text typed next to a field never
     lands inside it; inside a result (both neighbours in it) it stays there.
     """
+    inside = next((x for x in pos if x[1] < at < x[2] and x[0].kind == "text"), None)
+    if inside is not None:  # inside one w:t: split it there
+        s, start, _end, _p = inside
+        return "after", _isolate_segment(s, 0, at - start)
     para = sum(1 for s, _a, b, _p in pos if s.kind == "mark" and (b < at or (b == at and s.text)))
     prev = next((x for x in reversed(pos) if x[2] == at and x[3] == para and x[0].kind != "mark" and x[0].text), None)
     nxt = next((x for x in pos if x[1] == at and x[3] == para and x[0].kind != "mark" and x[0].text), None)

@@ -37,7 +37,7 @@ from .context import load_context, read_rels, rels_part_name
 from .moves import MoveResult, move_blocks
 from .oxml import NSMAP, load_part, qn, serialize_part
 from .reader import read_package
-from .revision_xml import IdCounter, Stamp, clean_mark_rpr, max_revision_id, set_track_revisions, wrap_in_del
+from .revision_xml import IdCounter, Stamp, clean_mark_rpr, set_track_revisions, used_ids, wrap_in_del
 from .tags import W_DEL, W_INS, W_P, W_PPR, W_PSTYLE, W_R, W_RPR, W_SECTPR, W_TBL, WP_DOCPR, VAL
 from .textedit import UnitTarget, apply_changes, replace_figure
 from .textmap import ACCEPTED, BOTH, Walker, resolve_items
@@ -91,7 +91,7 @@ class _Writer:
         self.ctx = load_context(pkg, self.warnings)
         self.doc = document if document is not None else read_package(pkg)
         others = [pkg.read(n) for n in pkg.names if n.endswith(".xml") and n not in self.ctx.parts]
-        self.ids = IdCounter(max_revision_id(self.ctx.parts.values(), others) + 1)
+        self.ids = IdCounter(used_ids(self.ctx.parts.values(), others))
         self.targets: dict[str, UnitTarget] = {}
         self.touched: set[str] = set()
         self.placed_after: dict[str, Any] = {}
