@@ -107,7 +107,7 @@ def _paragraph_objects(p, kind: str) -> list[Any]:
     return [obj for k, obj, _v, _a in scan.objects if k == kind]
 
 
-def _resolve(root_by_part: Mapping[str, Any], anchor) -> tuple[list[tuple[Any, int]], Any, list[Any]]:
+def _resolve(root_by_part: Mapping[str, Any], anchor, cache: dict | None = None) -> tuple[list[tuple[Any, int]], Any, list[Any]]:
     """Paragraphs ``(w:p, presence)`` of an anchor, the figure element for ``dN`` anchors and
     the anchor's own blocks (the ``w:p``/``w:tbl`` it names; a figure's holding paragraph)."""
     from ..errors import AnchorError
@@ -131,7 +131,12 @@ def _resolve(root_by_part: Mapping[str, Any], anchor) -> tuple[list[tuple[Any, i
         for i, step in enumerate(steps):
             last = i == len(steps) - 1
             if step[0].isdigit():
-                blocks = list(iter_blocks(container))
+                if cache is None:
+                    blocks = list(iter_blocks(container))
+                else:
+                    blocks = cache.get(id(container))
+                    if blocks is None:
+                        blocks = cache[id(container)] = list(iter_blocks(container))
                 if "-" in step:
                     a, b = (int(x) for x in step.split("-"))
                     items = [(blk, presence) for blk in blocks[a : b + 1]]
@@ -187,18 +192,19 @@ def resolve_anchor(root_by_part: Mapping[str, Any], anchor) -> list[Any]:
     return [p for p, _ in items]
 
 
-def resolve_items(root_by_part: Mapping[str, Any], anchor) -> tuple[list[tuple[Any, int]], Any, list[Any]]:
+def resolve_items(root_by_part: Mapping[str, Any], anchor, cache: dict | None = None) -> tuple[list[tuple[Any, int]], Any, list[Any]]:
     """``([(w:p, presence), ...], figure, blocks)`` of an anchor.
 
     The items and figure are what :func:`items_segments` walks; ``blocks`` are the elements
     the anchor names (a ``w:p``, the ``w:p`` run of an ``N-M`` step, a ``w:tbl``, a figure's
     holding paragraph, a note's blocks): where a writer inserts after, deletes or moves. A
     writer resolves every anchor once, before it changes the tree (block indexes shift when
-    paragraphs are inserted), and walks the same elements again after each change.
+    paragraphs are inserted), and walks the same elements again after each change; ``cache``
+    (a dict the caller keeps while the tree does not change) holds each container's blocks.
 
     :raise adapters.errors.AnchorError: the anchor does not resolve in these parts.
     """
-    return _resolve(root_by_part, anchor)
+    return _resolve(root_by_part, anchor, cache)
 
 
 def items_segments(

@@ -93,6 +93,9 @@ class _Writer:
         others = [pkg.read(n) for n in pkg.names if n.endswith(".xml") and n not in self.ctx.parts]
         self.ids = IdCounter(used_ids(self.ctx.parts.values(), others))
         self.targets: dict[str, UnitTarget] = {}
+        self._frozen: dict | None = {}  # container blocks, while the tree is unchanged
+        self._checked: set[str] = set()
+        self.templates: dict[int, Any] = {}
         self.touched: set[str] = set()
         self.placed_after: dict[str, Any] = {}
         self.inserted: dict[Any, tuple[str, Stamp]] = {}
@@ -112,7 +115,9 @@ class _Writer:
         hit = self.targets.get(uid)
         if hit is None:
             unit = self.unit(uid)
-            items, figure, blocks = resolve_items(self.ctx.parts, unit.anchor)
+            if self._frozen is None:
+                raise AnchorError(f"unit {uid} was not resolved before the document changed")
+            items, figure, blocks = resolve_items(self.ctx.parts, unit.anchor, self._frozen)
             hit = UnitTarget(uid, unit.anchor.part, unit.anchor.path, items, figure, blocks,
                              tuple(unit.anchor.get("open_fields", ())))
             self.targets[uid] = hit
@@ -120,10 +125,12 @@ class _Writer:
 
     def check(self, e: Edit) -> None:
         unit = self.unit(e.unit)
-        expected = e.before if e.before is not None else unit.text
-        actual = self.target(unit.id).text(self.ctx)
-        if actual != unit.text or actual != expected:
-            raise AnchorError(f"unit {unit.id} does not match the package (its text has changed since it was read)")
+        if e.before is not None and e.before != unit.text:
+            raise AnchorError(f"unit {unit.id} has changed since the edit was made")
+        if unit.id not in self._checked:
+            if self.target(unit.id).text(self.ctx) != unit.text:
+                raise AnchorError(f"unit {unit.id} does not match the package (its text has changed since it was read)")
+            self._checked.add(unit.id)
 
     # the run -------------------------------------------------------------------------------
 
@@ -142,6 +149,9 @@ class _Writer:
             if e.op == "delete":
                 for u in self._inside(self.unit(e.unit)):
                     self.target(u.id)
+            if e.op == "insert_after":
+                self.templates[id(e)] = self._template_paragraph(e)
+        self._frozen = None
         self.edited = {e.unit for e in edits if e.op in ("replace", "set_text")}
         for e in edits:
             if e.op == "insert_after":
@@ -207,26 +217,31 @@ class _Writer:
         self.inserted[p] = (W_INS, stamp)
         self.touched.add(anchor.part)
 
-    def _template(self, e: Edit) -> tuple[Any, Any]:
-        """Paragraph and mark-run properties for a new unit of ``e.kind``/``e.style``."""
+    def _template_paragraph(self, e: Edit) -> Any:
+        """A paragraph of the new unit's kind and style to copy properties from (the anchor
+        itself when it matches, else the nearest such paragraph before it, then after it)."""
         anchor = self.unit(e.unit)
         kind = e.kind or anchor.kind
         style = e.style if e.style is not None else anchor.style
         units = [u for u in self.doc.units if u.anchor is not None and u.anchor.part == anchor.anchor.part]  # type: ignore[union-attr]
         pos = next((i for i, u in enumerate(units) if u.id == anchor.id), 0)
-        order = [units[pos]] + units[pos - 1 :: -1] if pos > 0 else [units[pos]]
-        order += units[pos + 1 :]
+        order = [units[pos]] + units[:pos][::-1] + units[pos + 1 :]
         for u in order:
             if u.kind != kind or u.style != style or u.kind in ("table", "figure") or u.meta.get("absent_in"):
                 continue
-            try:
-                target = self.target(u.id)
-            except AnchorError:
-                continue
+            target = self.target(u.id)
             paras = [p for p, presence in target.items if presence == BOTH]
             if target.figure is None and paras and paras[-1].tag == W_P:
-                return _clean_ppr(paras[-1].find(W_PPR))
-        return self._styled_ppr(style), None
+                return paras[-1]
+        return None
+
+    def _template(self, e: Edit) -> tuple[Any, Any]:
+        """Paragraph and mark-run properties for a new unit of ``e.kind``/``e.style``."""
+        p = self.templates.get(id(e))
+        if p is not None:
+            return _clean_ppr(p.find(W_PPR))
+        anchor = self.unit(e.unit)
+        return self._styled_ppr(e.style if e.style is not None else anchor.style), None
 
     def _styled_ppr(self, style: str | None) -> Any:
         if not style:

@@ -440,8 +440,11 @@ def test_an_edit_whose_unit_changed_since_is_refused_and_nothing_is_written():
     data = _docx(_p(_r("Current text.")))
     doc = read(data)
     stale = Edit(op="replace", unit=doc.units[0].id, start=0, end=3, text="X", before="Old text.", author="a")
-    with pytest.raises(AnchorError, match="does not match"):
+    with pytest.raises(AnchorError, match="has changed since"):
         write(data, [stale], document=doc)
+    doc.units[0].text = "Current words."  # a document that is not the reading of these bytes
+    with pytest.raises(AnchorError, match="does not match the package"):
+        write(data, [Edit(op="delete", unit=doc.units[0].id, author="a")], document=doc)
     other = read(_docx(_p(_r("Another document."))))
     with pytest.raises(AnchorError):
         write(data, [Edit(op="delete", unit=other.units[0].id, author="a")])
@@ -469,3 +472,64 @@ def test_a_change_that_would_delete_a_paragraph_break_or_an_equation_is_refused(
 def test_an_empty_edit_list_returns_the_input_unchanged():
     data = _docx(_p(_r("Text.")))
     assert write(data, []) == data
+
+
+# --- dispatch, Strict, containers ----------------------------------------------------------
+
+
+def test_the_adapters_package_dispatches_write_accept_and_reject_on_the_format():
+    import adapters
+
+    data = _docx(_p(_r("Words here.")))
+    doc = read(data)
+    edits = [Edit(op="replace", unit=doc.units[0].id, start=0, end=5, text="Terms", before=doc.units[0].text, author="A", date=DATE)]
+    out = adapters.write(data, edits)
+    assert out == write(data, edits, document=doc)
+    assert adapters.read(adapters.accept_all(out)).lines() == ["Terms here."]
+    assert adapters.read(adapters.reject_all(out)).lines() == ["Words here."]
+
+
+def test_a_strict_package_is_written_back_in_strict_vocabulary():
+    import io
+    import zipfile
+
+    from tests.conftest import corpus_file
+
+    data = corpus_file("strict.docx").read_bytes()
+    w = write_edits(data, lambda d: [ed("set_text", d.units[0].id, text="Bullet one")])
+    raw = zipfile.ZipFile(io.BytesIO(w.out)).read("word/document.xml")
+    assert b"http://purl.oclc.org/ooxml/wordprocessingml/main" in raw
+    assert b"http://schemas.openxmlformats.org/wordprocessingml/2006/main" not in raw
+    assert w.expected[0] == "Bullet one" and read(w.out).meta["strict"] is True
+
+
+def test_moving_to_the_start_before_a_table_uses_each_paragraphs_own_mark():
+    table = ('<w:tbl><w:tblPr/><w:tblGrid><w:gridCol w:w="2000"/></w:tblGrid>'
+             '<w:tr><w:tc><w:p><w:r><w:t>cell</w:t></w:r></w:p></w:tc></w:tr></w:tbl>')
+    h = '<w:pPr><w:pStyle w:val="Heading2"/></w:pPr>'
+    body = (_p(_r("Start"), ppr=h) + _p(_r("Text.")) + _p(_r("Moved"), ppr=h) + _p(_r("Caption")) + table + _p(_r("End."))
+            + _p(_r("Tail"), ppr=h))
+    w = write_edits(_docx(body, styles=_STYLES), lambda d: [ed("move", d.units[2].id, before_unit=d.units[0].id)])
+    assert w.expected == ["Moved", "Caption", "cell", "End.", "Start", "Text.", "Tail"]
+    first, second = w.xml().findall(f"{qn('w:body')}/{W_P}")[:2]
+    assert (_mark(first), _mark(second)) == ("moveTo", "moveTo")  # no paragraph above: Word's own marks
+
+
+def test_a_text_box_paragraph_is_inserted_and_deleted_inside_its_text_box():
+    box = ('<w:r><w:drawing><wp:anchor><wp:docPr id="3" name="T"/><a:graphic><a:graphicData uri="wps"><wps:wsp><wps:txbx><w:txbxContent>'
+           + _p(_r("Box line one.")) + _p(_r("Box line two.")) + '</w:txbxContent></wps:txbx></wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing></w:r>')
+    data = _docx(_p(_r("Anchor "), box) + _p(_r("After.")))
+    doc = read(data)
+    assert [u.text for u in doc.units] == ["Anchor ", "Box line one.", "Box line two.", "After."]
+    w = write_edits(data, lambda d: [ed("insert_after", d.units[2].id, text="Box line three."), ed("delete", d.units[1].id)])
+    tx = w.xml().find(f".//{qn('w:txbxContent')}")
+    assert [_mark(p) for p in tx.findall(W_P)] == ["del", "ins", None]
+    assert w.expected == ["Anchor ", "Box line two.", "Box line three.", "After."]
+
+
+def test_a_bookmark_partly_inside_a_moved_block_stays_at_the_source():
+    body = (_p('<w:bookmarkStart w:id="8" w:name="span"/>', _r("One.")) + _p(_r("Two."), '<w:bookmarkEnd w:id="8"/>')
+            + _p(_r("Three.")))
+    w = write_edits(_docx(body), lambda d: [ed("move", d.units[0].id, after=d.units[2].id)])
+    starts = w.xml().findall(f".//{qn('w:bookmarkStart')}")
+    assert len(starts) == 1 and starts[0].getparent().find(qn("w:moveFrom")) is not None
