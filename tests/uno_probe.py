@@ -10,8 +10,8 @@ Prints one JSON object per file on stdout. Ops (default ``paragraphs``):
   fields      text fields: service names and presentation strings
   frames      paragraphs of the text frames (Word text boxes), frame by frame
   notes       footnote texts then endnote texts, in order
-  accepted_frames, rejected_frames, accepted_notes, rejected_notes   the same after Accept All /
-              Reject All (on a fresh load)
+  accepted_frames, rejected_frames, accepted_notes, rejected_notes, accepted_paragraphs,
+  rejected_paragraphs   the same after Accept All / Reject All (on a fresh load)
 Errors for one file are reported as {"file", "error"} and the probe goes on.
 """
 from __future__ import annotations
@@ -173,7 +173,7 @@ def notes(doc):
     return out
 
 
-_VIEWS = {"frames": frames, "notes": notes}
+_VIEWS = {"frames": frames, "notes": notes, "paragraphs": lambda doc: paragraphs(doc)}
 
 
 def fields(doc):

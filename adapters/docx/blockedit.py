@@ -18,7 +18,7 @@ from lxml import etree
 from ..errors import AnchorError
 from .blocks import iter_blocks
 from .oxml import qn
-from .revision_xml import Stamp, make_ins, mark_paragraph, mark_row, wrap_in_del, wrap_runs
+from .revision_xml import Stamp, base_props, change_paragraph_props, make_ins, mark_paragraph, mark_row, same_props, wrap_in_del, wrap_runs
 from .tags import (
     FLDCHARTYPE,
     MC_AC,
@@ -68,7 +68,8 @@ __all__ = [
 _CONTAINERS = frozenset({W_BODY, W_TC, W_TXBXCONTENT, W_FOOTNOTE, W_ENDNOTE, W_COMMENT, qn("w:hdr"), qn("w:ftr")})
 _WRAPPERS = frozenset({W_HYPERLINK, W_SMARTTAG, W_CUSTOMXML, W_SDTCONTENT, W_FLDSIMPLE, W_DIR, W_BDO, W_INS, qn("w:moveTo")})
 _OBJECTS = (W_DRAWING, W_PICT, W_OBJECT, MC_AC)
-_PLAIN = {qn("w:moveFrom"): W_DEL, qn("w:moveTo"): W_INS}
+_MOVE_FROM = qn("w:moveFrom")
+_PLAIN = {_MOVE_FROM: W_DEL, qn("w:moveTo"): W_INS}
 
 
 def container_of(el) -> Any:
@@ -218,6 +219,23 @@ def _mark_once(p, tag: str, stamp: Stamp) -> None:
     mark_paragraph(p, tag, stamp)
 
 
+def _keep_properties(above, survivor, tag: str, stamp: Stamp) -> None:
+    """With shifted marks, ``above``'s text ends in ``survivor``'s paragraph mark in one view;
+    a tracked property change gives that paragraph ``above``'s properties in that view.
+
+    Word keeps the properties of the surviving (last) mark when paragraphs merge, LibreOffice
+    those of the first paragraph; with the change both show ``above`` as it was. Nothing is
+    written when the two paragraphs have the same properties.
+    """
+    mine, theirs = base_props(survivor), base_props(above)
+    if same_props(mine, theirs):
+        return
+    if tag in (W_DEL, _MOVE_FROM):  # accepted: above's text + survivor's mark
+        change_paragraph_props(survivor, theirs, mine, stamp)
+    else:  # rejected: above's text + survivor's mark
+        change_paragraph_props(survivor, None, theirs, stamp)
+
+
 def mark_paragraph_groups(changed: dict[Any, tuple[str, Stamp]]) -> None:
     """Mark the paragraph marks of inserted (or deleted) paragraphs so whole paragraphs come and go.
 
@@ -225,7 +243,8 @@ def mark_paragraph_groups(changed: dict[Any, tuple[str, Stamp]]) -> None:
     ``w:del``/``w:moveFrom``) and the stamp to use. Per stretch of adjacent changed paragraphs
     in one container: when a paragraph follows, each one's own mark is marked; when a table
     or nothing follows (a mark there cannot merge forward), the marks shift to the paragraphs
-    before, starting with the unchanged paragraph above; with no paragraph above, the last
+    before, starting with the unchanged paragraph above (whose properties a tracked property
+    change keeps, see :func:`_keep_properties`); with no paragraph above, the last
     changed paragraph keeps its mark (an empty paragraph remains, as a container needs one),
     unless a table follows: then each paragraph's own mark is marked, which Word resolves
     (LibreOffice 7.4 leaves an empty paragraph before the table).
@@ -253,6 +272,7 @@ def mark_paragraph_groups(changed: dict[Any, tuple[str, Stamp]]) -> None:
                 pairs = [(blocks[k], blocks[k]) for k in run]
             elif first > 0 and blocks[first - 1].tag == W_P:
                 pairs = [(blocks[k - 1], blocks[k]) for k in run]
+                _keep_properties(blocks[first - 1], blocks[last], *changed[blocks[last]])
             elif nxt is not None:  # a table follows and no paragraph is above: Word's own marks
                 pairs = [(blocks[k], blocks[k]) for k in run]
             else:

@@ -57,6 +57,9 @@ __all__ = [
     "run_content",
     "mark_paragraph",
     "mark_row",
+    "base_props",
+    "same_props",
+    "change_paragraph_props",
     "escape_revision",
     "range_marker",
     "clean_mark_rpr",
@@ -396,6 +399,43 @@ def mark_row(tr, tag: str, stamp: Stamp) -> Any:
     """Mark a table row inserted or deleted: ``w:trPr/w:ins`` or ``w:trPr/w:del``."""
     trpr = _get_or_add(tr, W_TRPR, _TR_SEQ)
     return insert_in_order(trpr, stamp.element(tag), TRPR_SEQ)
+
+
+_NOT_BASE = (W_RPR, qn("w:sectPr"), qn("w:pPrChange"))
+
+
+def base_props(p) -> list[Any]:
+    """The paragraph properties of a ``w:p`` that a ``w:pPrChange`` records (CT_PPrBase: no mark
+    run properties, no section, no change)."""
+    ppr = p.find(W_PPR)
+    return [] if ppr is None else [ch for ch in ppr if isinstance(ch.tag, str) and ch.tag not in _NOT_BASE]
+
+
+def same_props(a: list[Any], b: list[Any]) -> bool:
+    """Whether two lists of property elements are equal, element for element."""
+    return [etree.tostring(x) for x in a] == [etree.tostring(x) for x in b]
+
+
+def change_paragraph_props(p, new_base: list[Any] | None, old_base: list[Any], stamp: Stamp) -> bool:
+    """A tracked paragraph-property change: ``w:pPr`` gets ``new_base`` (None: keeps its own) and a
+    ``w:pPrChange`` holding ``old_base``. False (nothing done) when a change is already there."""
+    ppr = p.find(W_PPR)
+    if ppr is None:
+        ppr = etree.Element(W_PPR)
+        p.insert(0, ppr)
+    if ppr.find(qn("w:pPrChange")) is not None:
+        return False
+    if new_base is not None:
+        for ch in base_props(p):
+            ppr.remove(ch)
+        for ch in reversed(new_base):
+            ppr.insert(0, copy.deepcopy(ch))
+    change = stamp.element(qn("w:pPrChange"))
+    old = etree.SubElement(change, W_PPR)
+    for ch in old_base:
+        old.append(copy.deepcopy(ch))
+    insert_in_order(ppr, change, PPR_SEQ)
+    return True
 
 
 def range_marker(tag: str, stamp: Stamp | None, rid: str, name: str | None = None) -> Any:

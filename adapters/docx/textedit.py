@@ -6,10 +6,13 @@ text right after them, formatted like the first deleted run. Changes are applied
 to the first, walking the unit again after each one, so earlier offsets stay valid.
 
 Rules: text already deleted by someone else is not in the accepted text and is never touched
-(a span around it deletes only the visible text beside it); a deletion inside someone else's
-insertion nests the ``w:del`` in their ``w:ins``; an insertion inside it splits their
-``w:ins`` around ours; a field's structure (``w:fldChar`` runs, instruction runs,
-``w:fldSimple``) is never wrapped, so changing a cached result stays inside the result.
+(a span around it deletes only the visible text beside it: we skip that part, we do not
+refuse); a deletion inside another author's insertion nests the ``w:del`` in their ``w:ins``
+(as Word writes it); an insertion inside it splits their ``w:ins`` around ours (both halves
+keep author and date); text the same author inserted earlier is changed in place, as Word does.
+A field's structure (``w:fldChar`` runs, instruction runs, ``w:fldSimple``) is never wrapped:
+a change of a cached result stays between ``separate`` and ``end``, and text typed next to a
+field goes outside it. Pure insertions take the formatting of the run before them.
 """
 from __future__ import annotations
 

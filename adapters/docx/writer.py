@@ -14,9 +14,17 @@ each operation maps to WordprocessingML:
 - ``move``: ``w:moveFrom``/``w:moveTo`` with named range markers (:mod:`.moves`); the unit
   moves with its descendants, as ``apply_to_document`` moves it.
 
-``w:trackRevisions`` is turned on in the settings part. Every revision gets a fresh ``w:id``
-above all ids of the package, the edit's author and date. On any error nothing is returned
-and an :class:`~adapters.errors.AdapterError` says why; the input bytes are never changed.
+``w:trackRevisions`` is turned on in the settings part (a package without one gets one). Every
+revision gets a fresh ``w:id`` above all ids of the package, the edit's author and date. On
+any error nothing is returned and an :class:`~adapters.errors.AdapterError` says why; the
+input bytes are never changed. Parts other than the text parts an edit touches and settings
+are copied byte for byte (:func:`adapters.repack.rewrite_zip`).
+
+On an input that already holds tracked changes, accept-all of the output is the input's
+accepted view with the edits applied (``apply_to_document(doc, edits)``) and reject-all is the
+input's rejected view (``doc.lines("rejected")``): every revision rejected, ours and theirs.
+A unit that is moved and edited in one write is written as a deletion plus an inserted,
+edited copy (LibreOffice drops a ``w:del`` nested in a ``w:moveTo``).
 """
 from __future__ import annotations
 
@@ -135,9 +143,13 @@ class _Writer:
     # the run -------------------------------------------------------------------------------
 
     def run(self, edits: list[Edit]) -> bytes:
-        for e in edits:
+        for i, e in enumerate(edits):
             if e.op not in _OPS:
                 raise AdapterError(f"the writer takes concrete edits ({', '.join(_OPS)}), not {e.op!r}")
+            try:
+                e.validate()
+            except ValueError as exc:
+                raise AdapterError(f"edit {i + 1} ({e.op}): {exc}") from None
         for e in edits:  # resolve everything before the tree changes
             self.check(e)
             for uid in (e.after, e.before_unit):
@@ -191,6 +203,9 @@ class _Writer:
             target = self.targets[uid]
             if not changes:
                 continue
+            spans = sorted((c[0], c[1]) for c, _stamp in changes)
+            if any(b[0] < a[1] or (b[0] == a[0] == a[1] == b[1]) for a, b in zip(spans, spans[1:])):
+                raise AdapterError(f"unit {uid} gets overlapping text edits")
             self.touched.add(target.part)
             if target.figure is not None:
                 text = self.unit(uid).text

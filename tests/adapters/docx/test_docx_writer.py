@@ -533,3 +533,33 @@ def test_a_bookmark_partly_inside_a_moved_block_stays_at_the_source():
     w = write_edits(_docx(body), lambda d: [ed("move", d.units[0].id, after=d.units[2].id)])
     starts = w.xml().findall(f".//{qn('w:bookmarkStart')}")
     assert len(starts) == 1 and starts[0].getparent().find(qn("w:moveFrom")) is not None
+
+
+def test_malformed_or_overlapping_edits_are_adapter_errors():
+    data = _docx(_p(_r("Some text here.")))
+    doc = read(data)
+    u = doc.units[0]
+    with pytest.raises(AdapterError, match="invalid span"):
+        write(data, [Edit(op="replace", unit=u.id, start=5, end=2, text="x", author="a")], document=doc)
+    with pytest.raises(AdapterError, match="overlapping"):
+        write(data, [Edit(op="replace", unit=u.id, start=0, end=9, text="A", author="a"),
+                     Edit(op="replace", unit=u.id, start=5, end=14, text="B", author="a")], document=doc)
+
+
+def test_paragraphs_merged_by_shifted_marks_keep_the_properties_of_the_paragraph_above():
+    from adapters.docx.writer import accept_all, reject_all
+
+    h = '<w:pPr><w:pStyle w:val="Heading2"/></w:pPr>'
+    data = _docx(_p(_r("Body text.")) + _p(_r("Appendix"), ppr=h), styles=_STYLES)
+    w = write_edits(data, lambda d: [ed("delete", d.units[1].id)])
+    last = w.xml().findall(f".//{W_P}")[1]
+    change = last.find(f"{qn('w:pPr')}/{qn('w:pPrChange')}")
+    assert change.get(qn("w:author")) == AUTHOR
+    assert change.find(f"{qn('w:pPr')}/{qn('w:pStyle')}").get(qn("w:val")) == "Heading2"
+    assert [(u.text, u.style) for u in read(accept_all(w.out)).units] == [("Body text.", "Normal")]
+    assert [(u.text, u.style) for u in read(reject_all(w.out)).units] == [("Body text.", "Normal"), ("Appendix", "heading 2")]
+
+    data = _docx(_p(_r("Body text.")), styles=_STYLES)
+    w = write_edits(data, lambda d: [ed("insert_after", d.units[0].id, text="Appendix", kind="section", style="heading 2")])
+    assert [(u.text, u.style) for u in read(accept_all(w.out)).units] == [("Body text.", "Normal"), ("Appendix", "heading 2")]
+    assert [(u.text, u.style) for u in read(reject_all(w.out)).units] == [("Body text.", "Normal")]

@@ -28,7 +28,7 @@ from tests.libreoffice import probe
 pytestmark = pytest.mark.slow
 
 _OPS = ("paragraphs", "redlines", "accepted", "rejected", "frames", "accepted_frames", "rejected_frames",
-        "notes", "accepted_notes", "rejected_notes")
+        "notes", "accepted_notes", "rejected_notes", "accepted_paragraphs", "rejected_paragraphs")
 _ANN = 'w:author="Ann" w:date="2024-05-01T10:00:00Z"'
 
 
@@ -149,7 +149,7 @@ CASES: dict[str, Case] = {
         lambda d: [ed("delete", _unit(d, "quick brown").id), ed("delete", _unit(d, "Closing").id),
                    ed("delete", _unit(d, "Third item").id)],
         [("Delete", "The quick brown fox jumps over the lazy dog.\n"), ("Delete", "Third item\n"),
-         ("Delete", "\nClosing words.")],
+         ("Delete", "\nClosing words."), ("ParagraphFormat", "Closing words.")],
         [line for line in _BASE_LINES if line not in ("The quick brown fox jumps over the lazy dog.", "Third item", "Closing words.")],
         _BASE_LINES,
     ),
@@ -183,7 +183,8 @@ CASES: dict[str, Case] = {
         _base,
         lambda d: [_rep(d, "Introduction", "Introduction", "Overview"),
                    ed("insert_after", next(u.id for u in d.units if u.text == "Table 4"), text="Costs", kind="section", style="heading 1")],
-        [("Delete", "Introduction"), ("Insert", "Overview"), ("Insert", "\nCosts")],  # before a table: the mark above
+        # before a table: the mark above, and a property change keeps that paragraph's style on reject
+        [("Delete", "Introduction"), ("Insert", "Overview"), ("Insert", "\nCosts"), ("ParagraphFormat", "Costs")],
         ["Overview"] + _BASE_LINES[1:9] + ["Costs"] + _BASE_LINES[9:],
         _BASE_LINES,
     ),
@@ -214,6 +215,20 @@ CASES: dict[str, Case] = {
         ["Hello big blue world, dear friend."],
         ["Hello world, old friend."],
         [("Insert", "Ann", "big "), ("Insert", "Ann", " "), ("Delete", "Ann", "old ")],
+    ),
+    # the last paragraph mark cannot come or go: the marks shift up, and a tracked property
+    # change keeps the styles of the paragraph above (see blockedit.mark_paragraph_groups)
+    "delete_the_last_paragraph": Case(
+        _base, lambda d: [ed("delete", _unit(d, "Closing").id)],
+        [("Delete", "\nClosing words."), ("ParagraphFormat", "Closing words.")],
+        _BASE_LINES[:-1],
+        _BASE_LINES,
+    ),
+    "insert_a_last_heading": Case(
+        _base, lambda d: [ed("insert_after", _unit(d, "Closing").id, text="Appendix", kind="section", style="heading 1")],
+        [("Insert", "\nAppendix"), ("ParagraphFormat", "Appendix")],
+        _BASE_LINES + ["Appendix"],
+        _BASE_LINES,
     ),
     "footnotes_and_endnotes": Case(
         lambda: corpus_file("notes.docx").read_bytes(),
@@ -296,6 +311,13 @@ def test_notes_text_boxes_and_styles_as_libreoffice_shows_them(office):
     assert styled["A remark in its own style."]["style"] == "Remark"
     assert styled["Second and a half item"]["label"] == "3."  # a list item: numbered like its neighbours
     assert styled["Third item"]["label"] == "4."
+    for name, accepted in (("delete_the_last_paragraph", [("Summary", "Heading 1")]),
+                           ("insert_a_last_heading", [("Summary", "Heading 1"), ("Closing words.", "Standard"), ("Appendix", "Heading 1")])):
+        end = seen[f"{name}.out.docx"]
+        assert [(p["text"], p["style"]) for p in end["accepted_paragraphs"]][-len(accepted):] == accepted
+        assert [(p["text"], p["style"]) for p in end["rejected_paragraphs"]][-2:] == [("Summary", "Heading 1"), ("Closing words.", "Standard")]
+        ours = seen[f"{name}.acc.docx"]["paragraphs"]
+        assert [(p["text"], p["style"]) for p in ours] == [(p["text"], p["style"]) for p in end["accepted_paragraphs"]]
     heading = {p["text"]: p for p in seen["headings.out.docx"]["paragraphs"]}
     assert heading["Costs"]["outline"] == 1
     smart = seen["hyperlinks_and_smart_tags.out.docx"]
