@@ -293,12 +293,20 @@ class _Writer:
         if target.path.startswith("#") and "/" not in target.path:
             raise AnchorError("deleting a whole footnote or endnote is not supported; delete its reference instead")
         if target.figure is not None:
+            holder = target.blocks[0]
+            holder_path = target.path.rsplit("/d", 1)[0]
+            units_there = [u for u in self.doc.units if u.anchor is not None and u.anchor.part == target.part
+                           and (u.anchor.path == holder_path or u.anchor.path.startswith((holder_path + "/d", holder_path + "/t")))]
+            if all(u.kind == "figure" and u.id in deleted_ids for u in units_there):
+                # the paragraph is nothing but these figures: it goes whole (blanks included)
+                if holder not in self.deleted and delete_paragraph(holder, stamp):
+                    self.deleted[holder] = (W_DEL, stamp)
+                return
             run = next(target.figure.iterancestors(W_R), None)
             if run is None:
                 raise AnchorError("the figure sits where it cannot be deleted as a tracked change")
             if run.getparent().tag != W_DEL:
                 wrap_in_del([run], stamp)
-            holder = target.blocks[0]
             if not _shows_anything(holder):
                 self.deleted[holder] = (W_DEL, stamp)
             return

@@ -563,3 +563,16 @@ def test_paragraphs_merged_by_shifted_marks_keep_the_properties_of_the_paragraph
     w = write_edits(data, lambda d: [ed("insert_after", d.units[0].id, text="Appendix", kind="section", style="heading 2")])
     assert [(u.text, u.style) for u in read(accept_all(w.out)).units] == [("Body text.", "Normal"), ("Appendix", "heading 2")]
     assert [(u.text, u.style) for u in read(reject_all(w.out)).units] == [("Body text.", "Normal")]
+
+
+def test_deleting_the_only_figure_of_a_paragraph_deletes_the_paragraph_and_a_figure_beside_text_only_itself():
+    drawing = ('<w:r><w:drawing><wp:inline><wp:extent cx="10" cy="10"/><wp:docPr id="4" name="P" descr="A red square"/>'
+               '<a:graphic><a:graphicData uri="x"><pic:pic/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>')
+    data = _docx(_p(_r("Above.")) + _p(drawing, _r(" ")) + _p(_r("Text "), drawing, _r(" beside.")) + _p(_r("Below.")))
+    doc = read(data)
+    assert [u.kind for u in doc.units] == ["paragraph", "figure", "paragraph", "figure", "paragraph"]
+    w = write_edits(data, lambda d: [ed("delete", d.units[1].id), ed("delete", d.units[3].id)])
+    ps = w.xml().findall(f".//{W_P}")
+    assert [_mark(p) for p in ps] == [None, "del", None, None]
+    assert ps[2].find(f"{W_DEL}/{W_R}/{qn('w:drawing')}") is not None and _runs(ps[2]) == [("", "Text ", ""), ("", " beside.", "")]
+    assert w.expected == ["Above.", "Text  beside.", "Below."]
