@@ -219,6 +219,26 @@ def _mark_once(p, tag: str, stamp: Stamp) -> None:
     mark_paragraph(p, tag, stamp)
 
 
+#: Markers that may stand between two paragraphs that merge.
+_BETWEEN = frozenset(
+    qn("w:" + t)
+    for t in (
+        "bookmarkStart", "bookmarkEnd", "commentRangeStart", "commentRangeEnd", "permStart", "permEnd", "proofErr",
+        "moveFromRangeStart", "moveFromRangeEnd", "moveToRangeStart", "moveToRangeEnd",
+    )
+)
+
+
+def _sibling(p, which: str) -> Any:
+    """The ``w:p`` next to ``p`` in the same parent (markers skipped) that its mark can merge with."""
+    sibs = p.itersiblings(preceding=(which == "previous"))
+    for sib in sibs:
+        if not isinstance(sib.tag, str) or sib.tag in _BETWEEN:
+            continue
+        return sib if sib.tag == W_P else None
+    return None
+
+
 def _keep_properties(above, survivor, tag: str, stamp: Stamp) -> None:
     """With shifted marks, ``above``'s text ends in ``survivor``'s paragraph mark in one view;
     a tracked property change gives that paragraph ``above``'s properties in that view.
@@ -241,13 +261,13 @@ def mark_paragraph_groups(changed: dict[Any, tuple[str, Stamp]]) -> None:
 
     ``changed`` maps each ``w:p`` to the tag of its change (``w:ins``/``w:moveTo`` or
     ``w:del``/``w:moveFrom``) and the stamp to use. Per stretch of adjacent changed paragraphs
-    in one container: when a paragraph follows, each one's own mark is marked; when a table
-    or nothing follows (a mark there cannot merge forward), the marks shift to the paragraphs
-    before, starting with the unchanged paragraph above (whose properties a tracked property
-    change keeps, see :func:`_keep_properties`); with no paragraph above, the last
-    changed paragraph keeps its mark (an empty paragraph remains, as a container needs one),
-    unless a table follows: then each paragraph's own mark is marked, which Word resolves
-    (LibreOffice 7.4 leaves an empty paragraph before the table).
+    in one container: when a paragraph follows as a sibling, each one's own mark is marked;
+    when a table, a block content control or nothing follows (a mark there cannot merge
+    forward), the marks shift to the paragraphs before, starting with the unchanged sibling
+    paragraph above (whose properties a tracked property change keeps, see
+    :func:`_keep_properties`). With no paragraph above: each paragraph's own mark when
+    something follows (Word resolves it; LibreOffice 7.4 leaves an empty paragraph there),
+    else all but the last (an empty paragraph remains, as a container needs one).
     """
     by_container: dict[int, tuple[Any, list[Any]]] = {}
     for p in changed:
@@ -268,12 +288,12 @@ def mark_paragraph_groups(changed: dict[Any, tuple[str, Stamp]]) -> None:
         for run in runs:
             first, last = run[0], run[-1]
             nxt = blocks[last + 1] if last + 1 < len(blocks) else None
-            if nxt is not None and nxt.tag == W_P:
+            if nxt is not None and nxt is _sibling(blocks[last], "next"):
                 pairs = [(blocks[k], blocks[k]) for k in run]
-            elif first > 0 and blocks[first - 1].tag == W_P:
+            elif first > 0 and blocks[first - 1] is _sibling(blocks[first], "previous"):
                 pairs = [(blocks[k - 1], blocks[k]) for k in run]
                 _keep_properties(blocks[first - 1], blocks[last], *changed[blocks[last]])
-            elif nxt is not None:  # a table follows and no paragraph is above: Word's own marks
+            elif nxt is not None:  # a table or a content control follows, no paragraph above
                 pairs = [(blocks[k], blocks[k]) for k in run]
             else:
                 pairs = [(blocks[k], blocks[k]) for k in run[:-1]]

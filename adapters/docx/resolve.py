@@ -6,8 +6,8 @@ WordprocessingML part of a package and copy every other member byte for byte.
 
 A paragraph whose mark goes away (deleted and accepted, inserted and rejected) merges with the
 next paragraph, which keeps its own properties (the reader's convention for merged
-paragraphs); a paragraph followed by a table or by nothing keeps its mark, except that an
-emptied paragraph before a table goes.
+paragraphs); a paragraph followed by a table, a content control or nothing keeps its mark,
+except that an emptied paragraph before a table or a control goes.
 """
 from __future__ import annotations
 
@@ -172,8 +172,8 @@ def _merge_into_next(p, merged: dict[Any, Any]) -> None:
     target, between = _next_paragraph(p)
     if target is None:
         nxt = next((s for s in p.itersiblings() if isinstance(s.tag, str) and s.tag not in _BETWEEN), None)
-        if nxt is not None and nxt.tag == W_TBL and not any(ch.tag != W_PPR for ch in p):
-            _remove(p)  # an emptied paragraph whose mark goes, before a table: it goes
+        if nxt is not None and nxt.tag != W_SECTPR and not any(ch.tag != W_PPR for ch in p):
+            _remove(p)  # an emptied paragraph whose mark goes, before a table or a control: it goes
         return
     ppr = target.find(W_PPR)
     pos = 1 if ppr is not None and target.index(ppr) == 0 else 0
