@@ -173,7 +173,7 @@ def notes(doc):
     return out
 
 
-_VIEWS = {"frames": frames, "notes": notes, "paragraphs": lambda doc: paragraphs(doc)}
+_VIEWS = {"frames": frames, "notes": notes, "paragraphs": paragraphs}
 
 
 def fields(doc):
