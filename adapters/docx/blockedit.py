@@ -47,7 +47,6 @@ from .tags import (
     W_SDT,
     W_SDTCONTENT,
     W_SMARTTAG,
-    W_TBL,
     W_TC,
     W_TR,
     W_TXBXCONTENT,

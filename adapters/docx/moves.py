@@ -18,12 +18,14 @@ from ..errors import AnchorError
 from .blockedit import delete_paragraph, delete_table, insert_table, paragraph_runs
 from .oxml import qn
 from .resolve import resolve_tree
-from .revision_xml import W_MOVEFROMRANGEEND, W_MOVEFROMRANGESTART, W_MOVETORANGEEND, W_MOVETORANGESTART, Stamp, range_marker, wrap_runs
+from .revision_xml import Stamp, range_marker, wrap_runs
 from .tags import ID, W_BODY, W_DEL, W_INS, W_BOOKMARKEND, W_BOOKMARKSTART, W_COMMENTRANGEEND, W_COMMENTRANGESTART, W_COMMENTREFERENCE, W_MOVEFROM, W_MOVETO, W_P, W_PPR, W_R, W_RPR, W_TBL, WP_DOCPR
 
 __all__ = ["MoveResult", "move_blocks"]
 
 _W14_IDS = (qn("w14:paraId"), qn("w14:textId"))
+W_MOVEFROMRANGESTART, W_MOVEFROMRANGEEND = qn("w:moveFromRangeStart"), qn("w:moveFromRangeEnd")
+W_MOVETORANGESTART, W_MOVETORANGEEND = qn("w:moveToRangeStart"), qn("w:moveToRangeEnd")
 
 
 class MoveResult:

@@ -72,8 +72,6 @@ __all__ = [
 _XML_WS = " \t\r\n"
 W_TRACKREVISIONS = qn("w:trackRevisions")
 _VAL = qn("w:val")
-W_MOVEFROMRANGESTART, W_MOVEFROMRANGEEND = qn("w:moveFromRangeStart"), qn("w:moveFromRangeEnd")
-W_MOVETORANGESTART, W_MOVETORANGEEND = qn("w:moveToRangeStart"), qn("w:moveToRangeEnd")
 
 #: Content-level revision containers: what an insertion or deletion wraps runs in.
 REVISION_WRAPPERS = (W_INS, W_DEL, W_MOVEFROM, W_MOVETO)
