@@ -1,15 +1,20 @@
 """Format adapters: .docx/.odt bytes <-> the neutral Document model, and nothing else.
 
-``read(data)`` detects the format and returns a :class:`~adapters.model.Document`. Readers are
-imported lazily so a command pays only for the format it opens.
+``read(data)`` detects the format and returns a :class:`~adapters.model.Document`;
+``write(data, edits)`` writes concrete edits back as tracked changes, ``accept_all(data)`` and
+``reject_all(data)`` resolve them. Readers and writers are imported lazily so a command pays
+only for the format it opens.
 """
 from __future__ import annotations
 
-from .errors import AdapterError, CorruptDocumentError
-from .model import Document
+import importlib
+from typing import Sequence
+
+from .errors import AdapterError, CorruptDocumentError, UnsupportedFormatError
+from .model import Document, Edit
 from .package import DEFAULT_LIMITS, DOCX, ODT, Limits, open_package
 
-__all__ = ["read", "read_path", "AdapterError", "Document", "Limits"]
+__all__ = ["read", "read_path", "write", "accept_all", "reject_all", "AdapterError", "Document", "Limits"]
 
 
 def read(data: bytes, *, path: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Document:
@@ -55,3 +60,29 @@ def read_path(path: str, *, limits: Limits = DEFAULT_LIMITS) -> Document:
     except OSError as exc:
         raise FileAccessError(f"cannot read the file: {exc.strerror or exc}") from None
     return read(data, path=path, limits=limits)
+
+
+def _writer(data: bytes):
+    """The writer module of the package's format (``adapters.docx.writer``, ``adapters.odt.writer``)."""
+    fmt = open_package(data).format
+    try:
+        return importlib.import_module(f"{__name__}.{fmt}.writer")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{fmt}.writer":
+            raise
+        raise UnsupportedFormatError(f"writing .{fmt} documents is not available") from None
+
+
+def write(data: bytes, edits: Sequence[Edit], *, document: Document | None = None) -> bytes:
+    """Concrete edits written into the original package as tracked changes (see each format's writer)."""
+    return _writer(data).write(data, edits, document=document)
+
+
+def accept_all(data: bytes) -> bytes:
+    """The package with every tracked change accepted."""
+    return _writer(data).accept_all(data)
+
+
+def reject_all(data: bytes) -> bytes:
+    """The package with every tracked change rejected."""
+    return _writer(data).reject_all(data)
