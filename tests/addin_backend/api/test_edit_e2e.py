@@ -15,15 +15,13 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.addin_backend.api.editing import writers_available
+from tests.addin_backend.api.editing import needs_writer
 from tests.addin_backend.conftest import needs_reader
 from tests.conftest import corpus_file
 from tests.libreoffice import probe, require_libreoffice
 from tests.servers import LedgerServer
 
-pytestmark = [pytest.mark.slow, needs_reader,
-              pytest.mark.skipif(not writers_available(),
-                                 reason="the tracked-change writers (adapters.write) are not on this branch yet")]
+pytestmark = [pytest.mark.slow, needs_reader, needs_writer()]
 
 KEY = "e2e-key"
 AUTHOR = "Ada Lovelace"
@@ -99,6 +97,7 @@ def _lo_texts(path: Path) -> list[str]:
     return [p["text"] for p in orig["paragraphs"]]
 
 
+@needs_writer("odt")
 def test_a_corpus_odt_edited_over_http_opens_in_libreoffice_as_intended(api, tmp_path):
     path = corpus_file("referenceAllInOne.odt")
     doc = _upload(api, path)
@@ -127,6 +126,7 @@ def test_a_corpus_odt_edited_over_http_opens_in_libreoffice_as_intended(api, tmp
     assert check.status_code == 200 and check.json()["revision"] == 1
 
 
+@needs_writer("docx")
 def test_a_benchmark_docx_rename_over_http_opens_in_libreoffice_as_intended(api, synth_docx, tmp_path):
     doc = _upload(api, synth_docx)
     doc_id = doc["id"]

@@ -13,6 +13,7 @@ import pytest
 
 from adapters import read
 from addin_backend import analysis, audit
+from addin_backend.checks import check_document
 from addin_backend.edits.pipeline import plan_edit
 from addin_backend.graph import FAST_STAGES, build_graph
 from tests.addin_backend.api.editing import keep_with_graph, module_app, needs_writer, running_job, upload, wait_job
@@ -188,37 +189,45 @@ def test_unknown_revisions(client, report):
     assert client.get(f"/api/v1/documents/{UNKNOWN}/revisions/1/file").json["error"]["code"] == "unknown_document"
 
 
-@needs_writer
-def test_apply_a_proposal_then_download_and_check_the_revision(app, client):
-    path = corpus_file("referenceAllInOne.odt")
+@pytest.mark.parametrize("name, old, new, media", [
+    pytest.param("referenceAllInOne.odt", "A reference", "One reference", "application/vnd.oasis.opendocument.text",
+                 id="odt", marks=needs_writer("odt")),
+    pytest.param("zen_of_python.docx", "Explicit", "Clear",
+                 "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+                 id="docx", marks=needs_writer("docx")),
+])
+def test_apply_a_proposal_then_download_and_check_the_revision(app, client, name, old, new, media):
+    path = corpus_file(name)
     doc_id = upload(client, path)["id"]
-    p = _propose(client, doc_id, instruction='Replace "A reference" with "One reference"').json
-    r = client.post(f"/api/v1/documents/{doc_id}/apply",
-                    json={"proposal_id": p["id"], "author": "Ada Lovelace"})
+    instruction = f'Replace "{old}" with "{new}"'
+    p = _propose(client, doc_id, instruction=instruction).json
+    r = client.post(f"/api/v1/documents/{doc_id}/apply", json={"proposal_id": p["id"], "author": "Ada Lovelace"})
     assert r.status_code == 201, r.json
     a = r.json
     assert a["revision"] == 1 and a["download"] == f"/api/v1/documents/{doc_id}/revisions/1/file"
     assert r.headers["Location"] == a["download"] and a["proposal"] == p["id"]
-    assert a["instruction"] == 'Replace "A reference" with "One reference"' and a["skipped"] == []
+    assert a["instruction"] == instruction and a["skipped"] == []
     assert [(op["id"], op["author"], op["old"], op["text"]) for op in a["operations"]] == [
-        ("op-1", "Ada Lovelace", "A reference", "One reference")]
+        ("op-1", "Ada Lovelace", old, new)]
     assert a["findings"] == []
     f = client.get(a["download"])
-    assert f.status_code == 200 and f.mimetype == "application/vnd.oasis.opendocument.text"
-    assert f.headers["Content-Disposition"] == "attachment; filename=referenceAllInOne.ledger.odt"
+    assert f.status_code == 200 and f.mimetype == media
+    stem, ext = name.rsplit(".", 1)
+    assert f.headers["Content-Disposition"] == f"attachment; filename={stem}.ledger.{ext}"
     original = read(path.read_bytes())
     written = read(f.data)
-    assert written.lines("accepted") == [line.replace("A reference", "One reference") for line in original.lines()]
+    assert written.lines("accepted") == [line.replace(old, new) for line in original.lines()] != original.lines()
     assert written.lines("rejected") == original.lines()
     entry = audit.entries(app.config["AUDIT_LOG"])[-1]
     assert (entry["who"], entry["author"], entry["document"]) == ("anonymous", "Ada Lovelace", doc_id)
-    assert entry["instruction"] == a["instruction"] and [o["id"] for o in entry["operations"]] == ["op-1"]
+    assert entry["instruction"] == instruction and [o["id"] for o in entry["operations"]] == ["op-1"]
     logged = entry["operations"][0]  # the document's texts as digests
-    assert logged["text"] == {"sha256": hashlib.sha256(b"One reference").hexdigest(), "chars": 13}
-    assert logged["before"]["chars"] == len(REF_TEXT) and logged["source"] == "rules"
+    assert logged["text"] == {"sha256": hashlib.sha256(new.encode()).hexdigest(), "chars": len(new)}
+    assert logged["old"]["chars"] == len(old) and logged["source"] == "rules"
     check = client.get(f"/api/v1/documents/{doc_id}/check?revision=1").json
-    assert check["revision"] == 1 and isinstance(check["findings"], list)
+    assert check["revision"] == 1 and check["findings"] == [x.to_json() for x in check_document(written)]
     second = client.post(f"/api/v1/documents/{doc_id}/apply", json={
         "author": "Bob", "operations": [{k: v for k, v in a["operations"][0].items() if k != "id"}]})
     assert second.status_code == 201 and second.json["revision"] == 2
     assert second.json["operations"][0]["id"] == "op-1" and second.json["operations"][0]["source"] == "rules"
+    assert client.get(second.json["download"]).data != f.data  # another author
