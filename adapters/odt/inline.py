@@ -50,7 +50,7 @@ from .odfxml import prefixed, qn
 from .textmap import FIELD_KINDS, rejected_segments, walk_paragraph
 from .tracking import Tracker
 
-__all__ = ["replace_in_paragraph", "canonicalize", "atom_spans", "MILESTONE", "KEEP_OUT", "SPLITTABLE"]
+__all__ = ["replace_in_paragraph", "canonicalize", "atom_spans", "spell_space_at", "MILESTONE", "KEEP_OUT", "SPLITTABLE"]
 
 #: A temporary element that marks a place while the tree is cut; never written out.
 MILESTONE = "ledger-milestone"
@@ -116,6 +116,13 @@ def _spell_space(segs: list, offs: list[int], x: int) -> None:
         return
     setattr(seg.node, seg.slot, (s[:raw] + s[raw + 1 :]) or None)
     insert_at(seg.node, seg.slot, raw, etree.Element(_S))
+
+
+def spell_space_at(t: Tracker, p: etree._Element, x: int) -> None:
+    """Spell the space shown at offset ``x`` of ``p`` as ``text:s`` (``p`` canonical first)."""
+    canonicalize(t, p)
+    segs = t.walk(p).segments
+    _spell_space(segs, _offsets(segs), x)
 
 
 # -- offsets to places ----------------------------------------------------------------------
