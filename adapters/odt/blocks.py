@@ -131,6 +131,12 @@ def _neighbour(el: Any, forward: bool, tables: bool = False) -> Any:
         node = parent
 
 
+def _follows(a: Any, b: Any) -> bool:
+    """Whether block ``b`` comes right after block ``a`` in their flow."""
+    nxt = _neighbour(a, True, tables=True)
+    return nxt is not None and (nxt is b or any(anc is b for anc in nxt.iterancestors()))
+
+
 def _list_chain(el: Any) -> list[Any]:
     """The list wrappers around ``el`` up to its flow, innermost first."""
     out = []
@@ -453,7 +459,7 @@ class _Structure:
         order = {el: i for i, el in enumerate(self.ctx.office_text.iter())}
         clusters: list[list[list[tuple[Any, str | None, str | None, bool]]]] = []
         for item in sorted(self.deletions, key=lambda d: order.get(d[0], -1)):
-            if clusters and _neighbour(clusters[-1][-1][-1][0], True, tables=True) is item[0]:
+            if clusters and _follows(clusters[-1][-1][-1][0], item[0]):
                 runs = clusters[-1]
                 if runs[-1][0][1] == item[1]:  # one author: one region, as LibreOffice merges them
                     runs[-1].append(item)

@@ -395,9 +395,14 @@ def _delete_piece(
 # -- insertion ------------------------------------------------------------------------------
 
 
+#: Ends of ranges that text typed right after them does not join.
+_RANGE_ENDS = frozenset({CHANGE_END} | {qn(f"text:{n}-end") for n in (
+    "bookmark", "reference-mark", "toc-mark", "alphabetical-index-mark", "user-index-mark")})
+
+
 def _insertion_spot(p, segs, offs, a: int) -> etree._Element:
     """A milestone where text typed at offset ``a`` goes: after the character before it
-    (in its spans), past the ends of changes that close there."""
+    (in its spans), past the ends of changes, bookmarks and marks that close there."""
     if not segs:
         m = _milestone()
         p.append(m)
@@ -405,7 +410,7 @@ def _insertion_spot(p, segs, offs, a: int) -> etree._Element:
     if a == 0:
         return _mark_before(p, segs, offs, 0)
     m = _mark_after(p, segs, offs, a)
-    while not m.tail and m.getnext() is not None and m.getnext().tag == CHANGE_END:
+    while not m.tail and m.getnext() is not None and m.getnext().tag in _RANGE_ENDS:
         nxt = m.getnext()
         detach(m)
         insert_after(nxt, m)
