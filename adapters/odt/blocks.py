@@ -492,8 +492,15 @@ class _Structure:
         _, author, date, _ = run[0]
         nxt = _neighbour(blocks[-1], True) if use_next else None
         prev = _neighbour(blocks[0], False) if nxt is None else None
-        if nxt is None and prev is None:  # alone in its flow: delete the text, keep the paragraph
-            for b in blocks:
+        if nxt is None and prev is None:
+            # The whole flow goes: its last paragraph stays, emptied, and the rest are deleted
+            # into it (a flow keeps one paragraph, as in a word processor).
+            last = blocks[-1]
+            if len(blocks) > 1 and last.tag in _PARAS:
+                self.delete_run(run[:-1], use_next=True)
+            else:
+                last = None
+            for b in blocks if last is None else [last]:
                 for p in block_paragraphs(b):
                     text = "".join(seg.text for seg in t.walk(p).segments)
                     if text:

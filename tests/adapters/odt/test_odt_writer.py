@@ -52,7 +52,7 @@ def test_views_of_the_output(written, name):
     c = written[name]
     out = adapters.read(c.out)
     intended = c.accepted or apply_to_document(c.doc, c.edits).lines()
-    assert out.lines("accepted") == intended
+    assert nonblank(out.lines("accepted")) == nonblank(intended)
     assert nonblank(out.lines("rejected")) == nonblank(c.doc.lines("rejected"))
     assert nonblank(adapters.read(accept_all(c.out)).lines()) == nonblank(intended)
     assert nonblank(adapters.read(reject_all(c.out)).lines()) == nonblank(c.doc.lines("rejected"))
@@ -62,7 +62,7 @@ def test_views_of_the_output(written, name):
 def test_the_intended_changes_and_no_others(written, name):
     c = written[name]
     got = revision_list(adapters.read(c.out))
-    assert same_redlines(got, c.redlines, ordered=False), got
+    assert same_redlines(got, c.revisions or c.redlines, ordered=False), got
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -54,6 +54,16 @@ def test_libreoffice_lists_exactly_the_intended_changes(seen):
         assert same_redlines(got, c.redlines), (name, got)
 
 
+def test_inserted_paragraphs_have_the_given_style_and_list(seen):
+    c, r = seen["headings_and_list_items"]
+    paras = {p["text"]: p for p in r["out"]["paragraphs"]}
+    assert (paras["Design"]["style"], paras["Design"]["outline"]) == ("Heading 2", 2)
+    assert [paras[t]["label"] for t in ("Alpha item", "Alpha two item")] == ["1.", "2."]
+    c, r = seen["insert_delete_move_paragraphs"]
+    paras = {p["text"]: p for p in r["out"]["paragraphs"]}
+    assert paras["A new paragraph after the first."]["style"] == "Standard"
+
+
 def test_libreoffice_accept_all_gives_the_edited_text(seen):
     for name, (c, r) in seen.items():
         intended = nonblank(c.accepted or apply_to_document(c.doc, c.edits).lines())

@@ -47,6 +47,8 @@ class Case:
     redlines: list[Redline]
     #: The accepted text when it is not the backend's apply_to_document (see its case).
     accepted: list[str] | None = None
+    #: Our reader's list of changes where it differs from LibreOffice's (see the case).
+    revisions: list[Redline] | None = None
     #: False where this LibreOffice cannot open the input at all (see the case).
     libreoffice: bool = True
     data: bytes = b""
@@ -296,6 +298,31 @@ CASES: list[Case] = [
         # headless LibreOffice 7.4 here crashes on any office:annotation (the corpus files with
         # comments are in LO_CANNOT_LOAD too): this case is checked by our reader only
         libreoffice=False,
+    ),
+    Case(
+        "move_a_table_and_split_a_link",
+        _corpus("md_sample.odt"),
+        lambda d: [_e("move", unit(d, "Name", "table"), after=unit(d, "Document Title").id),
+                   _rep(d, "Visit Example", "Example Site", "Sample Page")],
+        # LibreOffice lists the insertion that holds a table after the others
+        [
+            ("Delete", "Ann", "Example"), ("Insert", "Ann", "Sample"), ("Delete", "Ann", "Site"), ("Insert", "Ann", "Page"),
+            ("Delete", "Ann", None),
+            ("Insert", "Ann", "\nName\nAge\nCity\nAlice\n30\nParis\nBob\n25\nLondon\n"),
+        ],
+        # our reader does not gather the text of table cells into an insertion's text
+        revisions=[("Insert", "Ann", "\n"), ("Delete", "Ann", "Example"), ("Insert", "Ann", "Sample"), ("Delete", "Ann", "Site"),
+                   ("Insert", "Ann", "Page"), ("Delete", "Ann", "Name\nAge\nCity\nAlice\n30\nParis\nBob\n25\nLondon\n")],
+    ),
+    Case(
+        "delete_every_unit",
+        _corpus("headers.odt"),
+        lambda d: [_e("delete", u) for u in d.units],
+        # one region for the first four paragraphs (into the last), one for the last one's text;
+        # LibreOffice shows the two adjacent deletions of one author as one
+        [("Delete", "Ann", "A header (Lv 1)\nA paragraph\nAnother header (Lv 2)\nAnother paragraph\nBack to Level 1")],
+        revisions=[("Delete", "Ann", "A header (Lv 1)\nA paragraph\nAnother header (Lv 2)\nAnother paragraph\n"),
+                   ("Delete", "Ann", "Back to Level 1")],
     ),
     Case(
         "pretty_printed_white_space",
