@@ -214,10 +214,9 @@ class StyleSheet:
     def find(self, family: str, display: str) -> str | None:
         """The name of the common style a user sees as ``display`` (or that is named so).
 
+        >>> el = etree.Element(_STYLE, {_A_NAME: "Heading_20_1", _A_DISPLAY: "Heading 1", _A_FAMILY: "paragraph"})
         >>> sheet = StyleSheet()
-        >>> sheet._elements[("paragraph", "Heading_20_1", False)] = etree.fromstring(
-        ...     '<s xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
-        ...     'style:name="Heading_20_1" style:display-name="Heading 1" style:family="paragraph"/>')
+        >>> sheet._elements[("paragraph", "Heading_20_1", False)] = el
         >>> sheet.find("paragraph", "Heading 1")
         'Heading_20_1'
         """

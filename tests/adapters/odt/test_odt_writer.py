@@ -257,3 +257,10 @@ def test_rename_on_a_document_with_revisions():
     assert again.lines("rejected") == doc.lines("rejected") == ["Bonjour les amis, ça va ?"]
     kept = {(r.id, r.author, r.text) for r in doc.revisions if r.text != "los bonitos amigos "}
     assert kept <= {(r.id, r.author, r.text) for r in again.revisions}
+
+
+def test_top_level_dispatch(written):
+    c = written["replace_in_one_run"]
+    assert adapters.write(c.data, c.edits, document=c.doc) == c.out
+    assert adapters.accept_all(c.out) == accept_all(c.out)
+    assert adapters.reject_all(c.out) == reject_all(c.out)
