@@ -105,6 +105,27 @@ class Tracker:
             region.element.getparent().remove(region.element)
         self._dirty = True
 
+    def sort_regions(self) -> None:
+        """Order the change table by where each change starts in the text, as LibreOffice
+        writes it (regions without a marker keep their place at the end)."""
+        tracked = self.office_text.find(qn("text:tracked-changes"))
+        if tracked is None:
+            return
+        first: dict[str, int] = {}
+        for i, el in enumerate(self.office_text.iter(CHANGE_START, qn("text:change"))):
+            first.setdefault(el.get(CHANGE_ID, ""), i)
+        regions = [r for r in tracked if isinstance(r.tag, str)]
+        order = sorted(range(len(regions)), key=lambda k: (first.get(regions[k].get(_TEXT_ID) or regions[k].get(XML_ID) or "", 1 << 62), k))
+        if order == list(range(len(regions))):
+            return
+        tail = regions[-1].tail
+        for r in regions:
+            tracked.remove(r)
+        for k in order:
+            regions[k].tail = None
+            tracked.append(regions[k])
+        tracked[-1].tail = tail
+
     # -- markers ------------------------------------------------------------------------------
 
     def find_marker(self, tag: str, rid: str) -> etree._Element | None:

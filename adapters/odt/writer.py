@@ -159,6 +159,7 @@ class _Writer:
         apply_structure(self, [e for e in edits if e.op in ("insert_after", "delete", "move")])
         for uid, lst in by_unit.items():
             self.text_edits(self.unit(uid), lst)
+        self.t.sort_regions()
 
 
 def _serialize(root: etree._Element) -> bytes:

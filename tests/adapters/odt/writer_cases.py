@@ -291,6 +291,14 @@ CASES: list[Case] = [
         ],
     ),
     Case(
+        "span_over_another_authors_deletion",
+        _other_authors,
+        lambda d: [_rep(d, "Start", "and the old", "but")],
+        # the deletion is cut around Cy's, which stays as it was
+        [("Insert", "Bo", "alpha beta gamma "), ("Delete", "Ann", "and the "), ("Insert", "Ann", "but"),
+         ("Delete", "Cy", "very "), ("Delete", "Ann", "old")],
+    ),
+    Case(
         "comments_stay",
         _comments,
         lambda d: [_rep(d, "Before the", "commented", "annotated"), _e("delete", unit(d, "A paragraph with"))],
