@@ -116,7 +116,7 @@ def test_a_word_in_one_span_keeps_its_span_on_both_sides(written):
 def test_words_across_spans_keep_each_span(written):
     root = _content(written["replace_across_runs"].out)
     regions = xpath(root, "//text:deletion/text:p")
-    assert [[(s.get(qn("text:style-name")), s.text) for s in r] for r in regions] == [[("T3", "bold")], [("T1", "italic")]]
+    assert [[(s.get(qn("text:style-name")), s.text) for s in r] for r in regions] == [[("T1", "italic")], [("T3", "bold")]]
 
 
 def test_fields_are_left_whole(written):
