@@ -29,18 +29,27 @@ from lxml import etree
 
 from ..errors import AnchorError
 from ..model import Edit
-from .changes_xml import (
-    CHANGE,
-    CHANGE_END,
-    CHANGE_START,
-    detach,
-    insert_after,
-    insert_before,
-    marker,
-    shallow_copy,
-    strip_ids,
-    text_items,
-    append_items,
+from .changes_xml import CHANGE, CHANGE_END, CHANGE_START, append_items, detach, insert_after, insert_before, marker
+from .changes_xml import shallow_copy, strip_ids, text_items
+from .flow import (
+    HEADER,
+    ITEM,
+    LIST,
+    PARAS,
+    TABLE,
+    SKIP,
+    Cloner,
+    edge,
+    empty_like,
+    first_paragraph,
+    follows,
+    has_change_marks,
+    keepers,
+    last_paragraph,
+    list_chain,
+    neighbour,
+    prune,
+    sibling,
 )
 from .inline import replace_in_paragraph
 from .odfxml import prefixed, qn
@@ -53,164 +62,12 @@ __all__ = ["apply_structure", "subtree"]
 
 _P = qn("text:p")
 _H = qn("text:h")
-_PARAS = (_P, _H)
-_TABLE = qn("table:table")
-_LIST = qn("text:list")
-_ITEM = qn("text:list-item")
-_HEADER = qn("text:list-header")
-_NOTE = qn("text:note")
 _ANNOTATION = qn("office:annotation")
 _ANNOTATION_END = qn("office:annotation-end")
 _STYLE = qn("text:style-name")
 _LEVEL = qn("text:outline-level")
-_DRAW_NS = "{" + qn("draw:x")[1:].partition("}")[0] + "}"
-_LISTY = {_LIST, _ITEM, _HEADER, qn("text:numbered-paragraph")}
-_FLOW = {qn("office:text"), qn("table:table-cell"), qn("table:covered-table-cell"), qn("text:note-body"),
-         qn("draw:text-box"), qn("text:section")}
-#: Block-level siblings a paragraph search steps over.
-_SKIP = {qn(f"text:{n}") for n in ("soft-page-break", "tracked-changes", "variable-decls", "sequence-decls",
-                                    "user-field-decls", "dde-connection-decls", "bookmark", "bookmark-start",
-                                    "bookmark-end")} | {qn("office:forms")}
-_MOVABLE = {_P, _H, _TABLE, _LIST}
-_CHANGE_TAGS = (CHANGE, CHANGE_START, CHANGE_END)
 _TRACKED = qn("text:tracked-changes")
-
-
-def _elements(nodes) -> list[Any]:
-    return [n for n in nodes if isinstance(n.tag, str)]
-
-
-# -- paragraphs around a place ----------------------------------------------------------------
-
-
-def _edge(block: Any, first: bool, tables: bool = False) -> Any:
-    """The first (last) paragraph of a block, through list wrappers; a table is ``None``
-    (or itself, with ``tables``)."""
-    if block.tag in _PARAS or (tables and block.tag == _TABLE):
-        return block
-    if block.tag in _LISTY:
-        kids = [c for c in _elements(block) if c.tag not in _SKIP]
-        if kids:
-            return _edge(kids[0] if first else kids[-1], first, tables)
-    return None
-
-
-def _first_para(block: Any) -> Any:
-    return _edge(block, True)
-
-
-def _last_para(block: Any) -> Any:
-    return _edge(block, False)
-
-
-def _empty_like(p: Any) -> Any:
-    """An empty ``text:p`` in the style of paragraph ``p`` (a heading gives a plain paragraph)."""
-    el = etree.Element(_P)
-    if p is not None and p.tag == _P and p.get(_STYLE):
-        el.set(_STYLE, p.get(_STYLE))
-    return el
-
-
-def _sibling(el: Any, forward: bool) -> Any:
-    node = el.getnext() if forward else el.getprevious()
-    while node is not None and (not isinstance(node.tag, str) or node.tag in _SKIP):
-        node = node.getnext() if forward else node.getprevious()
-    return node
-
-
-def _neighbour(el: Any, forward: bool, tables: bool = False) -> Any:
-    """The paragraph right after (before) ``el`` in its flow, through list wrappers only."""
-    node = el
-    while True:
-        sib = _sibling(node, forward)
-        if sib is not None:
-            return _edge(sib, forward, tables)
-        parent = node.getparent()
-        if parent is None or parent.tag not in _LISTY:
-            return None
-        node = parent
-
-
-def _follows(a: Any, b: Any) -> bool:
-    """Whether block ``b`` comes right after block ``a`` in their flow."""
-    nxt = _neighbour(a, True, tables=True)
-    return nxt is not None and (nxt is b or any(anc is b for anc in nxt.iterancestors()))
-
-
-def _list_chain(el: Any) -> list[Any]:
-    """The list wrappers around ``el`` up to its flow, innermost first."""
-    out = []
-    node = el.getparent()
-    while node is not None and node.tag in _LISTY:
-        out.append(node)
-        node = node.getparent()
-    return out
-
-
-def _prune(el: Any) -> None:
-    """Remove list wrappers left without any block inside."""
-    node = el
-    while node is not None and node.tag in _LISTY and not any(
-        isinstance(c.tag, str) and c.tag not in _SKIP for c in node
-    ):
-        parent = node.getparent()
-        detach(node)
-        node = parent
-
-
-class _Cloner:
-    """Places blocks into a deletion with shallow copies of their list wrappers (shared)."""
-
-    def __init__(self) -> None:
-        self.memo: dict[Any, Any] = {}
-        self.top: list[Any] = []
-
-    def place(self, chain: list[Any], node: Any) -> None:
-        parent = None
-        for anc in reversed(chain):
-            c = self.memo.get(anc)
-            if c is None:
-                c = shallow_copy(anc)
-                if parent is None:
-                    self.top.append(c)
-                else:
-                    parent.append(c)
-                self.memo[anc] = c
-            parent = c
-        node.tail = None
-        if parent is None:
-            self.top.append(node)
-        else:
-            parent.append(node)
-
-
-def _has_changes(t, blocks: list[Any]) -> bool:
-    for b in blocks:
-        for p in block_paragraphs(b):
-            if t.open_at_start(p):
-                return True
-        if any(True for _ in b.iter(*_CHANGE_TAGS)):
-            return True
-    return False
-
-
-def _keepers(block: Any) -> list[Any]:
-    """Comments and frames of a deleted block (not those inside notes, comments or frames)."""
-    out = []
-    for d in block.iterdescendants():
-        tag = d.tag
-        if not isinstance(tag, str) or not (tag in (_ANNOTATION, _ANNOTATION_END) or tag.startswith(_DRAW_NS)):
-            continue
-        sheltered = False
-        for a in d.iterancestors():
-            if a is block:
-                break
-            if a.tag in (_NOTE, _ANNOTATION) or a.tag.startswith(_DRAW_NS):
-                sheltered = True
-                break
-        if not sheltered:
-            out.append(d)
-    return out
+_MOVABLE = {_P, _H, TABLE, LIST}
 
 
 # -- the structure edits ------------------------------------------------------------------------
@@ -237,50 +94,50 @@ class _Structure:
         if uid in self.placed_after:
             return self.placed_after[uid]
         el = self.element(uid)
-        if el.tag in _PARAS or el.tag == _TABLE:
+        if el.tag in PARAS or el.tag == TABLE:
             return el
-        para = next((a for a in el.iterancestors() if a.tag in _PARAS), None)
+        para = next((a for a in el.iterancestors() if a.tag in PARAS), None)
         if para is None:
             raise AnchorError(f"unit {uid} ({prefixed(el.tag)}) has no paragraph to insert after")
         return self.w.moved.get(para, para)
 
     def first_block(self, uid: str) -> Any:
         el = self.element(uid)
-        if el.tag in _PARAS or el.tag == _TABLE:
+        if el.tag in PARAS or el.tag == TABLE:
             return el
-        para = next((a for a in el.iterancestors() if a.tag in _PARAS), None)
+        para = next((a for a in el.iterancestors() if a.tag in PARAS), None)
         if para is None:
             raise AnchorError(f"unit {uid} ({prefixed(el.tag)}) has no paragraph to move before")
         return para
 
     # -- insertion --
 
-    def place(self, blocks: list[Any], list_chain: list[Any], ref: Any, after: bool) -> None:
+    def place(self, blocks: list[Any], wrappers: list[Any], ref: Any, after: bool) -> None:
         """Put new blocks after (before) block ``ref``, honouring lists.
 
-        ``list_chain`` is the wrappers (innermost first) the blocks belong in when they are
+        ``wrappers`` is the list wrappers (innermost first) the blocks belong in when they are
         list-item content; empty for blocks of the flow itself.
         """
-        ref_item = ref.getparent() if ref.getparent() is not None and ref.getparent().tag in (_ITEM, _HEADER) else None
-        if list_chain:
+        ref_item = ref.getparent() if ref.getparent() is not None and ref.getparent().tag in (ITEM, HEADER) else None
+        if wrappers:
             if ref_item is not None:
-                siblings_after = _sibling(ref, True) is not None if after else _sibling(ref, False) is not None
+                siblings_after = sibling(ref, True) is not None if after else sibling(ref, False) is not None
                 if siblings_after:  # inside the item, right next to ref
                     self._put(blocks, ref, after)
                     return
-                item = shallow_copy(list_chain[0]) if list_chain[0].tag in (_ITEM, _HEADER) else etree.Element(_ITEM)
+                item = shallow_copy(wrappers[0]) if wrappers[0].tag in (ITEM, HEADER) else etree.Element(ITEM)
                 for b in blocks:
                     item.append(b)
                 self._put([item], ref_item, after)
                 return
-            cl = _Cloner()
+            cl = Cloner()
             for b in blocks:
-                cl.place(list_chain, b)
+                cl.place(wrappers, b)
             self._put(cl.top, ref, after)
             return
         if ref_item is not None:
-            top = _list_chain(ref)[-1]
-            edge = _last_para(top) if after else _first_para(top)
+            top = list_chain(ref)[-1]
+            edge = last_paragraph(top) if after else first_paragraph(top)
             if edge is not ref:
                 raise AnchorError("a paragraph cannot be put in the middle of a list; place it after the list's last item")
             ref = top
@@ -299,21 +156,21 @@ class _Structure:
         """Make placed blocks one tracked insertion with their paragraph breaks."""
         t = self.t
         first_block, last_block = blocks[0], blocks[-1]
-        prev = _neighbour(first_block, False)
-        nxt = _neighbour(last_block, True)
+        prev = neighbour(first_block, False)
+        nxt = neighbour(last_block, True)
         rid = t.region("insertion", author, date)
         cs, ce = marker(CHANGE_START, rid), marker(CHANGE_END, rid)
         if prev is not None:
-            last = _last_para(last_block)
+            last = last_paragraph(last_block)
             if last is None:  # an inserted table: an empty paragraph after it ends the insertion
-                last = _empty_like(prev)
+                last = empty_like(prev)
                 insert_after(last_block, last)
             prev.append(cs)
             last.append(ce)
         else:
-            first = _first_para(first_block)
+            first = first_paragraph(first_block)
             if first is None:
-                first = _empty_like(nxt)
+                first = empty_like(nxt)
                 insert_before(first_block, first)
             cs.tail = first.text
             first.text = None
@@ -323,9 +180,9 @@ class _Structure:
                 nxt.text = None
                 nxt.insert(0, ce)
             else:
-                last = _last_para(last_block)
+                last = last_paragraph(last_block)
                 if last is None:
-                    last = _empty_like(first)
+                    last = empty_like(first)
                     insert_after(last_block, last)
                 last.append(ce)
         t.touch()
@@ -348,7 +205,7 @@ class _Structure:
         append_items(el, text_items(e.text or "", True))
         chain: list[Any] = []
         if kind == "list_item":
-            chain = _list_chain(ref) or self._nearest_list_chain(ref)
+            chain = list_chain(ref) or self._nearest_list_chain(ref)
         self.place([el], chain, ref, True)
         self.mark_inserted([el], e.author, e.date or self.w.now())
         self.placed_after[unit.id] = el
@@ -356,26 +213,26 @@ class _Structure:
     def _nearest_list_chain(self, ref: Any) -> list[Any]:
         """List wrappers for a new list item after a paragraph that is in no list."""
         for el in ref.itersiblings(preceding=True):
-            if el.tag == _LIST:
-                items = [c for c in el if c.tag == _ITEM]
+            if el.tag == LIST:
+                items = [c for c in el if c.tag == ITEM]
                 if items:
                     return [items[-1], el]
         style = None
-        for el in self.ctx.office_text.iter(_LIST):
+        for el in self.ctx.office_text.iter(LIST):
             style = el
             break
         if style is None:
             raise AnchorError("the document has no list to take a list item's style from")
-        return [etree.Element(_ITEM), style]
+        return [etree.Element(ITEM), style]
 
     def style_name(self, display: str | None, ref: Any) -> str | None:
         if not display:
-            return ref.get(_STYLE) if ref.tag in _PARAS else None
+            return ref.get(_STYLE) if ref.tag in PARAS else None
         styles = self.ctx.styles
         name = styles.find("paragraph", display)
         if name:
             return name
-        if ref.tag in _PARAS and styles.display_name("paragraph", ref.get(_STYLE)) == display:
+        if ref.tag in PARAS and styles.display_name("paragraph", ref.get(_STYLE)) == display:
             return ref.get(_STYLE)
         return None
 
@@ -412,10 +269,10 @@ class _Structure:
                 break
             node = node.getnext()
         for blk in blocks:
-            if blk.tag not in _MOVABLE and blk.tag not in _SKIP:
+            if blk.tag not in _MOVABLE and blk.tag not in SKIP:
                 raise AnchorError(f"unit {uid} cannot be moved: it holds a {prefixed(blk.tag)}")
         blocks = [blk for blk in blocks if blk.tag in _MOVABLE]
-        chain = _list_chain(blocks[0]) if container.tag in (_ITEM, _HEADER) else []
+        chain = list_chain(blocks[0]) if container.tag in (ITEM, HEADER) else []
         return blocks, chain
 
     def move(self, e: Edit) -> None:
@@ -447,7 +304,7 @@ class _Structure:
         if unit.kind in ("footnote", "endnote"):
             self.notes.append((el, e))
             return
-        if el.tag not in _PARAS and el.tag != _TABLE:
+        if el.tag not in PARAS and el.tag != TABLE:
             raise AnchorError(f"unit {unit.id} is a {unit.kind}: delete its paragraph or caption instead")
         if _has_changes(self.t, [el]):
             raise AnchorError(f"unit {unit.id} holds another tracked change; it cannot be deleted")
@@ -459,7 +316,7 @@ class _Structure:
         order = {el: i for i, el in enumerate(self.ctx.office_text.iter())}
         clusters: list[list[list[tuple[Any, str | None, str | None, bool]]]] = []
         for item in sorted(self.deletions, key=lambda d: order.get(d[0], -1)):
-            if clusters and _follows(clusters[-1][-1][-1][0], item[0]):
+            if clusters and follows(clusters[-1][-1][-1][0], item[0]):
                 runs = clusters[-1]
                 if runs[-1][0][1] == item[1]:  # one author: one region, as LibreOffice merges them
                     runs[-1].append(item)
@@ -470,11 +327,11 @@ class _Structure:
         for runs in clusters:
             # Adjacent deletions by different authors chain their markers in one paragraph:
             # the one after the run first when it exists, else the one before it.
-            forward = _neighbour(runs[-1][-1][0], True) is None
+            forward = neighbour(runs[-1][-1][0], True) is None
             for run in runs if forward else reversed(runs):
                 self.delete_run(run, use_next=not forward)
         for note, e in self.notes:
-            para = next((a for a in note.iterancestors() if a.tag in _PARAS), None)
+            para = next((a for a in note.iterancestors() if a.tag in PARAS), None)
             if para is None or any(a.tag == _TRACKED for a in note.iterancestors()):
                 continue  # gone with its paragraph
             w = self.t.walk(para)
@@ -490,13 +347,13 @@ class _Structure:
         t = self.t
         blocks = [item[0] for item in run]
         _, author, date, _ = run[0]
-        nxt = _neighbour(blocks[-1], True) if use_next else None
-        prev = _neighbour(blocks[0], False) if nxt is None else None
+        nxt = neighbour(blocks[-1], True) if use_next else None
+        prev = neighbour(blocks[0], False) if nxt is None else None
         if nxt is None and prev is None:
             # The whole flow goes: its last paragraph stays, emptied, and the rest are deleted
             # into it (a flow keeps one paragraph, as in a word processor).
             last = blocks[-1]
-            if len(blocks) > 1 and last.tag in _PARAS:
+            if len(blocks) > 1 and last.tag in PARAS:
                 self.delete_run(run[:-1], use_next=True)
             else:
                 last = None
@@ -506,7 +363,7 @@ class _Structure:
                     if text:
                         replace_in_paragraph(t, p, 0, len(text), "", author, date)
             return
-        chains = [_list_chain(b) for b in blocks]
+        chains = [list_chain(b) for b in blocks]
         kept: list[Any] = []
         for b, _, _, move in run:
             if move:  # the copy carries the comments; ids stay with the copy
@@ -514,20 +371,20 @@ class _Structure:
                     detach(k)
                 strip_ids(b)
             else:
-                for k in _keepers(b):
+                for k in keepers(b):
                     detach(k)
                     kept.append(k)
         parents = [b.getparent() for b in blocks]
-        cl = _Cloner()
+        cl = Cloner()
         if nxt is None:
-            cl.place(_list_chain(prev), shallow_copy(prev))
+            cl.place(list_chain(prev), shallow_copy(prev))
         for b, chain in zip(blocks, chains):
             detach(b)
             cl.place(chain, b)
         if nxt is not None:
-            cl.place(_list_chain(nxt), shallow_copy(nxt))
+            cl.place(list_chain(nxt), shallow_copy(nxt))
         for parent in parents:
-            _prune(parent)
+            prune(parent)
         rid = t.region("deletion", author, date, cl.top)
         mk = marker(CHANGE, rid)
         if nxt is not None:
@@ -539,6 +396,11 @@ class _Structure:
         for k in kept:
             insert_before(mk, k)
         t.touch()
+
+
+def _has_changes(t: Any, blocks: list[Any]) -> bool:
+    """Whether blocks hold a change marker or start inside a change region."""
+    return has_change_marks(blocks) or any(t.open_at_start(p) for b in blocks for p in block_paragraphs(b))
 
 
 def subtree(doc: Any, uid: str) -> set[str]:

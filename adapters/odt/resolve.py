@@ -25,7 +25,6 @@ from ..package import ODT, open_package
 from .changes_xml import (
     CHANGE,
     CHANGE_END,
-    CHANGE_ID,
     CHANGE_START,
     TRACKED,
     append_items,
@@ -35,6 +34,7 @@ from .changes_xml import (
     insert_items,
     take_between,
 )
+from .flow import edge, prune
 from .inline import SPLITTABLE, canonicalize, replace_in_paragraph, spell_space_at
 from .odfxml import qn
 from .reader import load_context
@@ -46,8 +46,6 @@ __all__ = ["accept_all", "reject_all"]
 _P = qn("text:p")
 _H = qn("text:h")
 _PARAS = (_P, _H)
-_TABLE = qn("table:table")
-_LISTY = {qn("text:list"), qn("text:list-item"), qn("text:list-header"), qn("text:numbered-paragraph")}
 _MARKERS = (CHANGE, CHANGE_START, CHANGE_END)
 
 
@@ -152,7 +150,7 @@ def _remove_insertion(t: Tracker, rid: str) -> None:
     for blk in _between(x, y):
         parent = blk.getparent()
         detach(blk)
-        _prune(parent)
+        prune(parent)
     detach(start)
     detach(end)
     t.drop_region(rid)
@@ -160,7 +158,7 @@ def _remove_insertion(t: Tracker, rid: str) -> None:
         items = content_items(x)
         parent = x.getparent()
         detach(x)
-        _prune(parent)
+        prune(parent)
         _prepend(y, items + kept)
     else:
         head = _text(t, x)
@@ -170,7 +168,7 @@ def _remove_insertion(t: Tracker, rid: str) -> None:
         items = content_items(y)
         parent = y.getparent()
         detach(y)
-        _prune(parent)
+        prune(parent)
         append_items(x, kept + items)
     t.touch()
 
@@ -202,13 +200,6 @@ def _between(x: etree._Element, y: etree._Element) -> list[etree._Element]:
             out.append(node)
 
 
-def _prune(el: etree._Element | None) -> None:
-    while el is not None and el.tag in _LISTY and not any(isinstance(c.tag, str) for c in el):
-        parent = el.getparent()
-        detach(el)
-        el = parent
-
-
 def _prepend(p: etree._Element, items: list) -> None:
     if not items:
         return
@@ -217,16 +208,6 @@ def _prepend(p: etree._Element, items: list) -> None:
 
 
 # -- deletions ----------------------------------------------------------------------------------
-
-
-def _edge(block: etree._Element, first: bool) -> etree._Element | None:
-    if block.tag in _PARAS:
-        return block
-    if block.tag in _LISTY:
-        kids = [c for c in block if isinstance(c.tag, str)]
-        if kids:
-            return _edge(kids[0] if first else kids[-1], first)
-    return None
 
 
 def _restore_deletion(t: Tracker, rid: str, region: Any) -> None:
@@ -248,7 +229,7 @@ def _restore_deletion(t: Tracker, rid: str, region: Any) -> None:
     canonicalize(t, b)
     x = _offset(t, b, mark)
     cur = _text(t, b)
-    last = _edge(blocks[-1], False)
+    last = edge(blocks[-1], False)
     last_text = _text(t, last) if last is not None else ""
     if x < len(cur) and cur[x] == " " and (not last_text or last_text.endswith(" ")):
         spell_space_at(t, b, x)
@@ -265,7 +246,7 @@ def _restore_deletion(t: Tracker, rid: str, region: Any) -> None:
     head = content_items_before(b, mark)
     tail = take_after(mark)
     detach(mark)
-    first = _edge(blocks[0], True)
+    first = edge(blocks[0], True)
     if first is None:
         first = etree.Element(_P)
         blocks.insert(0, first)
@@ -279,7 +260,7 @@ def _restore_deletion(t: Tracker, rid: str, region: Any) -> None:
         blk.tail = None
     parent = b.getparent()
     detach(b)
-    _prune(parent)
+    prune(parent)
     t.touch()
 
 

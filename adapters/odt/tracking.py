@@ -36,8 +36,6 @@ __all__ = ["Tracker"]
 
 _TEXT_ID = qn("text:id")
 _INFO = qn("office:change-info")
-_P = qn("text:p")
-_H = qn("text:h")
 
 
 class Tracker:

@@ -69,10 +69,6 @@ def _corpus(name: str) -> Callable[[], bytes]:
     return lambda: corpus_file(name).read_bytes()
 
 
-def _built(body: str, **kw) -> Callable[[], bytes]:
-    return lambda: odt(body, **kw)
-
-
 def _e(op: str, u: Unit | None = None, author: str = "Ann", **kw) -> Edit:
     return Edit(op=op, unit=u.id if u is not None else None, author=author, date="2026-03-04T05:06:07", **kw)
 
