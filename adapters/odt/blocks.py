@@ -50,6 +50,7 @@ from .flow import (
     neighbour,
     prune,
     sibling,
+    split_list,
 )
 from .inline import replace_in_paragraph
 from .odfxml import prefixed, qn
@@ -137,9 +138,11 @@ class _Structure:
             return
         if ref_item is not None:
             top = list_chain(ref)[-1]
-            edge = last_paragraph(top) if after else first_paragraph(top)
-            if edge is not ref:
-                raise AnchorError("a paragraph cannot be put in the middle of a list; place it after the list's last item")
+            branch = next(a for a in [ref, *ref.iterancestors()] if a.getparent() is top)
+            if (last_paragraph(branch) if after else first_paragraph(branch)) is not ref:
+                raise AnchorError("a paragraph cannot go inside a list item's nested list; place it after the item's last sub-item")
+            if (last_paragraph(top) if after else first_paragraph(top)) is not ref:
+                split_list(top, branch, after)
             ref = top
         self._put(blocks, ref, after)
 

@@ -16,7 +16,7 @@ from .odfxml import qn
 
 __all__ = [
     "elements", "edge", "first_paragraph", "last_paragraph", "empty_like", "sibling", "neighbour", "follows",
-    "list_chain", "prune", "Cloner", "has_change_marks", "keepers", "PARAS", "LISTY", "SKIP", "TABLE", "ITEM", "HEADER", "LIST",
+    "list_chain", "split_list", "prune", "Cloner", "has_change_marks", "keepers", "PARAS", "LISTY", "SKIP", "TABLE", "ITEM", "HEADER", "LIST",
 ]
 
 _P = qn("text:p")
@@ -37,6 +37,8 @@ SKIP = {qn(f"text:{n}") for n in ("soft-page-break", "tracked-changes", "variabl
                                    "user-field-decls", "dde-connection-decls", "bookmark", "bookmark-start",
                                    "bookmark-end")} | {qn("office:forms")}
 _CHANGE_TAGS = (CHANGE, CHANGE_START, CHANGE_END)
+_CONTINUE_NUMBERING = qn("text:continue-numbering")
+_CONTINUE_LIST = qn("text:continue-list")
 
 
 def elements(nodes) -> list[Any]:
@@ -112,6 +114,39 @@ def list_chain(el: Any) -> list[Any]:
         out.append(node)
         node = node.getparent()
     return out
+
+
+def split_list(top: Any, branch: Any, after: bool) -> Any:
+    """Cut ``text:list`` ``top`` after (before) its child ``branch``; return the second list.
+
+    The second list is a shallow copy that continues the numbering
+    (``text:continue-numbering``), as LibreOffice writes a list that a plain paragraph
+    interrupts.
+
+    >>> body = etree.Element(qn("office:text")); top = etree.SubElement(body, qn("text:list"))
+    >>> items = [etree.SubElement(top, qn("text:list-item")) for _ in range(3)]
+    >>> second = split_list(top, items[0], True)
+    >>> (len(top), len(second), second.get(qn("text:continue-numbering")))
+    (1, 2, 'true')
+    """
+    second = shallow_copy(top)
+    for attr in (_CONTINUE_LIST,):
+        if attr in second.attrib:
+            del second.attrib[attr]
+    second.set(_CONTINUE_NUMBERING, "true")
+    start = branch.getnext() if after else branch
+    moving = []
+    node = start
+    while node is not None:
+        moving.append(node)
+        node = node.getnext()
+    tail = top.tail
+    top.tail = None
+    top.addnext(second)
+    second.tail = tail
+    for node in moving:
+        second.append(node)
+    return second
 
 
 def prune(el: Any) -> None:

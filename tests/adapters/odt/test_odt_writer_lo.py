@@ -62,6 +62,10 @@ def test_inserted_paragraphs_have_the_given_style_and_list(seen):
     c, r = seen["insert_delete_move_paragraphs"]
     paras = {p["text"]: p for p in r["out"]["paragraphs"]}
     assert paras["A new paragraph after the first."]["style"] == "Standard"
+    c, r = seen["paragraph_inside_a_list"]
+    paras = {p["text"]: p for p in r["out"]["paragraphs"]}
+    assert [(paras[t]["label"], paras[t]["style"]) for t in ("A second", "A plain paragraph.", "A third")] == [
+        ("2.", "Standard"), ("", "Text body"), ("3.", "Standard")]
 
 
 def test_libreoffice_accept_all_gives_the_edited_text(seen):

@@ -264,6 +264,13 @@ CASES: list[Case] = [
          ("Delete", "Ann", "Oh noes\n"), ("Delete", "Ann", "Maybe someone\n")],
     ),
     Case(
+        "paragraph_inside_a_list",
+        _corpus("orderedListSimple.odt"),
+        lambda d: [_e("insert_after", unit(d, "A second"), text="A plain paragraph.", kind="paragraph", style="Text body")],
+        # the list is cut in two around the new paragraph; the second part continues the numbering
+        [("Insert", "Ann", "\nA plain paragraph.")],
+    ),
+    Case(
         "headings",
         _corpus("headers.odt"),
         lambda d: [_rep(d, "Another header", "header", "heading"),
