@@ -282,6 +282,8 @@ class _Structure:
         blocks, chain = self.run_of(e.unit)
         if _has_changes(self.t, blocks):
             raise AnchorError(f"unit {e.unit} holds another tracked change; it cannot be moved")
+        if neighbour(blocks[-1], True) is None and neighbour(blocks[0], False) is None:
+            raise AnchorError(f"unit {e.unit} is all the text of its cell, note or text box; it cannot be moved out")
         copies = [copy.deepcopy(b) for b in blocks]
         for b, c in zip(blocks, copies):
             c.tail = None

@@ -264,3 +264,47 @@ def test_top_level_dispatch(written):
     assert adapters.write(c.data, c.edits, document=c.doc) == c.out
     assert adapters.accept_all(c.out) == accept_all(c.out)
     assert adapters.reject_all(c.out) == reject_all(c.out)
+
+
+def test_figures_and_changed_paragraphs_are_not_deleted_or_moved_alone():
+    frame = ('<draw:frame draw:name="Pic" text:anchor-type="as-char" svg:width="1cm" svg:height="1cm">'
+             '<draw:image xlink:href="Pictures/x.png"/><svg:title>A picture</svg:title></draw:frame>')
+    data = odt(p(f"Text before {frame} and after.") + p("Second."))
+    doc = adapters.read(data)
+    figure = unit(doc, "A picture", "figure")
+    with pytest.raises(AnchorError, match="delete its paragraph or caption"):
+        write(data, [Edit(op="delete", unit=figure.id)], document=doc)
+    with pytest.raises(AnchorError, match="cannot be moved"):
+        write(data, [Edit(op="move", unit=figure.id, after=unit(doc, "Second").id)], document=doc)
+    data = corpus_file("trackedChanges.odt").read_bytes()
+    doc = adapters.read(data)
+    with pytest.raises(AnchorError, match="holds another tracked change"):
+        write(data, [Edit(op="delete", unit=doc.units[0].id)], document=doc)
+
+
+def test_the_only_paragraph_of_a_text_box_is_not_moved_out():
+    data = corpus_file("chair.odt").read_bytes()
+    doc = adapters.read(data)
+    caption = unit(doc, "Figure 1", "caption")
+    with pytest.raises(AnchorError, match="all the text of its cell, note or text box"):
+        write(data, [Edit(op="move", unit=caption.id, before_unit=unit(doc, "A chair").id)], document=doc)
+
+
+def test_repack_keeps_members_and_falls_back_to_zipfile():
+    import io
+    import zipfile
+
+    from adapters.odt.repack import _zipfile_repack, repack
+
+    data = corpus_file("md_sample_14_lo.odt").read_bytes()
+    infos = zipfile.ZipFile(io.BytesIO(data)).infolist()
+    assert any(i.flag_bits & 0x8 for i in infos)  # LibreOffice writes data descriptors
+    new = b"<x/>"
+    for out in (repack(data, {"content.xml": new}), _zipfile_repack(data, {"content.xml": new})):
+        z = zipfile.ZipFile(io.BytesIO(out))
+        assert [i.filename for i in z.infolist()] == [i.filename for i in infos]
+        assert z.read("content.xml") == new
+        src = zipfile.ZipFile(io.BytesIO(data))
+        assert all(z.read(i.filename) == src.read(i.filename) for i in infos if i.filename != "content.xml")
+        assert z.infolist()[0].compress_type == zipfile.ZIP_STORED
+    assert_same_members(data, repack(data, {"content.xml": new}))
