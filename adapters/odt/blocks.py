@@ -83,6 +83,21 @@ class _Structure:
         #: (block, author, date, move) for every block deleted, written at the end
         self.deletions: list[tuple[Any, str | None, str | None, bool]] = []
         self.notes: list[tuple[Any, Edit]] = []
+        #: blocks that deletions and moves will take out (an insertion must not lean on them)
+        self.doomed: set[Any] = set()
+
+    def doom(self, edits: list[Edit]) -> None:
+        for e in edits:
+            if e.op == "move":
+                try:
+                    self.doomed.update(self.run_of(e.unit)[0])
+                except AnchorError:
+                    pass  # the move itself will say why
+            elif e.op == "delete" and e.unit in self.w.located:
+                self.doomed.add(self.w.located[e.unit][0])
+
+    def is_doomed(self, p: Any) -> bool:
+        return p in self.doomed or any(a in self.doomed for a in p.iterancestors())
 
     # -- where units are --
 
@@ -138,12 +153,14 @@ class _Structure:
             return
         if ref_item is not None:
             top = list_chain(ref)[-1]
+            ref_para = ref
             branch = next(a for a in [ref, *ref.iterancestors()] if a.getparent() is top)
             if (last_paragraph(branch) if after else first_paragraph(branch)) is not ref:
                 raise AnchorError("a paragraph cannot go inside a list item's nested list; place it after the item's last sub-item")
-            if (last_paragraph(top) if after else first_paragraph(top)) is not ref:
-                split_list(top, branch, after)
             ref = top
+            if (last_paragraph(top) if after else first_paragraph(top)) is not ref_para:
+                second = split_list(top, branch, after)
+                ref = top if after else second
         self._put(blocks, ref, after)
 
     @staticmethod
@@ -161,6 +178,10 @@ class _Structure:
         first_block, last_block = blocks[0], blocks[-1]
         prev = neighbour(first_block, False)
         nxt = neighbour(last_block, True)
+        if prev is not None and self.is_doomed(prev):
+            prev = None
+        if nxt is not None and self.is_doomed(nxt):
+            nxt = None
         rid = t.region("insertion", author, date)
         cs, ce = marker(CHANGE_START, rid), marker(CHANGE_END, rid)
         if prev is not None:
@@ -284,16 +305,20 @@ class _Structure:
             raise AnchorError(f"unit {e.unit} holds another tracked change; it cannot be moved")
         if neighbour(blocks[-1], True) is None and neighbour(blocks[0], False) is None:
             raise AnchorError(f"unit {e.unit} is all the text of its cell, note or text box; it cannot be moved out")
+        if e.after:
+            ref, after = self.last_block(e.after), True
+            if follows(ref, blocks[0]):
+                return  # already there
+        else:
+            ref, after = self.first_block(e.before_unit), False
+            if follows(blocks[-1], ref):
+                return
         copies = [copy.deepcopy(b) for b in blocks]
         for b, c in zip(blocks, copies):
             c.tail = None
             for o, n in zip(b.iter(), c.iter()):
                 if isinstance(o.tag, str):
                     self.w.moved[o] = n
-        if e.after:
-            ref, after = self.last_block(e.after), True
-        else:
-            ref, after = self.first_block(e.before_unit), False
         self.place(copies, chain, ref, after)
         self.mark_inserted(copies, e.author, e.date or self.w.now())
         if e.after:
@@ -428,6 +453,7 @@ def apply_structure(w: "_Writer", edits: list[Edit]) -> None:
     if not edits:
         return
     s = _Structure(w)
+    s.doom(edits)
     for e in edits:
         if e.op == "insert_after":
             s.insert_after(e)

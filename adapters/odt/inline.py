@@ -23,6 +23,7 @@ and an edit can never make dropped white space reappear.
 """
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from lxml import etree
@@ -378,11 +379,12 @@ def _delete_piece(
         t.touch()
         return ma, fmt
     region = t.ctx.changes.get(foreign) if foreign else None
+    # (the author of the insertion is read before the split may drop its emptied region)
+    info = copy.deepcopy(t.info(foreign)) if region is not None and region.kind == "insertion" else None
     if region is not None:
         t.split_region(foreign, ma, mb)
     rp = _region_paragraph(p, wrap, items)
     _fix_region_start(t, rp, expected)
-    info = t.info(foreign) if region is not None and region.kind == "insertion" else None
     rid = t.region("deletion", author, date, [rp], inserted_info=info)
     mk = marker(CHANGE, rid)
     insert_after(ma, mk)
