@@ -40,6 +40,7 @@ from .flow import (
     SKIP,
     Cloner,
     edge,
+    elements,
     empty_like,
     first_paragraph,
     follows,
@@ -68,7 +69,8 @@ _ANNOTATION_END = qn("office:annotation-end")
 _STYLE = qn("text:style-name")
 _LEVEL = qn("text:outline-level")
 _TRACKED = qn("text:tracked-changes")
-_MOVABLE = {_P, _H, TABLE, LIST}
+_SECTION = qn("text:section")
+_MOVABLE = {_P, _H, TABLE, LIST, _SECTION}
 
 
 # -- the structure edits ------------------------------------------------------------------------
@@ -296,6 +298,8 @@ class _Structure:
             if blk.tag not in _MOVABLE and blk.tag not in SKIP:
                 raise AnchorError(f"unit {uid} cannot be moved: it holds a {prefixed(blk.tag)}")
         blocks = [blk for blk in blocks if blk.tag in _MOVABLE]
+        while container.tag == _SECTION and [c for c in elements(container) if c.tag not in SKIP] == blocks:
+            blocks, container = [container], container.getparent()  # the whole text:section moves
         chain = list_chain(blocks[0]) if container.tag in (ITEM, HEADER) else []
         return blocks, chain
 
@@ -304,7 +308,7 @@ class _Structure:
         if _has_changes(self.t, blocks):
             raise AnchorError(f"unit {e.unit} holds another tracked change; it cannot be moved")
         if neighbour(blocks[-1], True) is None and neighbour(blocks[0], False) is None:
-            raise AnchorError(f"unit {e.unit} is all the text of its cell, note or text box; it cannot be moved out")
+            raise AnchorError(f"unit {e.unit} is all the text of its cell, note or text box; it cannot be moved out (no paragraph before or after it in its cell, note, text box or section)")
         if e.after:
             ref, after = self.last_block(e.after), True
             if follows(ref, blocks[0]):

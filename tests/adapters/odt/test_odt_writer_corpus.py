@@ -140,8 +140,8 @@ def test_rename_sweep_in_libreoffice(sweep, tmp_path):
         if not doc.revisions and not doc.meta.get("indexes") and not any(
             u.kind in ("figure", "equation") or u.meta.get("text_box") for u in doc.units
         ):
-            ours = nonblank(apply_to_document(doc, r["edits"]).lines())
-            assert nonblank(out["accepted"]) == ours, name
+            intended = nonblank(apply_to_document(doc, r["edits"]).lines())
+            assert nonblank(out["accepted"]) == intended, name
             checked += 1
     print(f"\nLibreOffice: {len(runs)} outputs, {sum(len(r['edits']) for r in runs)} edits; accept-all text "
           f"compared with the edited text on {checked}; {skipped} edits in frames outside paragraphs not listed by it")
