@@ -16,6 +16,14 @@ LibreOffice's conventions (checked against files it saved with change recording 
 * a move is a deletion where the unit was and an insertion of its copy where it goes (ODF
   has no move-tracking of its own).
 
+Also: a deleted table goes whole into the change table (LibreOffice imports and accepts
+it); adjacent deletions of one author make one region, of different authors chained markers
+in one paragraph; deleting every paragraph of a flow keeps the last one, emptied; a plain
+paragraph put inside a list cuts the list in two (the second part continues the numbering);
+a new list item after an item that has sub-items becomes a second paragraph of that item; a
+move whose target is where the unit already is changes nothing; a unit that is all the text
+of its cell, note, text box or section is not moved out.
+
 Comments and frames of a deleted paragraph stay in the text (they move to the marker); a
 paragraph that holds another author's tracked change is not deleted or moved (an
 :class:`~adapters.errors.AnchorError` says so).
