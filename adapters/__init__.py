@@ -7,10 +7,9 @@ only for the format it opens.
 """
 from __future__ import annotations
 
-import importlib
 from typing import Sequence
 
-from .errors import AdapterError, CorruptDocumentError, UnsupportedFormatError
+from .errors import AdapterError, CorruptDocumentError
 from .model import Document, Edit
 from .package import DEFAULT_LIMITS, DOCX, ODT, Limits, open_package
 
@@ -62,27 +61,22 @@ def read_path(path: str, *, limits: Limits = DEFAULT_LIMITS) -> Document:
     return read(data, path=path, limits=limits)
 
 
-def _writer(data: bytes):
-    """The writer module of the package's format (``adapters.docx.writer``, ``adapters.odt.writer``)."""
-    fmt = open_package(data).format
-    try:
-        return importlib.import_module(f"{__name__}.{fmt}.writer")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__name__}.{fmt}.writer":
-            raise
-        raise UnsupportedFormatError(f"writing .{fmt} documents is not available") from None
+def _format_module(data: bytes, module: str):
+    from importlib import import_module
+
+    return import_module(f".{open_package(data).format}.{module}", __name__)
 
 
-def write(data: bytes, edits: Sequence[Edit], *, document: Document | None = None) -> bytes:
-    """Concrete edits written into the original package as tracked changes (see each format's writer)."""
-    return _writer(data).write(data, edits, document=document)
+def write(original: bytes, edits: Sequence[Edit], *, document: Document | None = None) -> bytes:
+    """The package with the edits written as tracked changes (``<format>/writer.py``)."""
+    return _format_module(original, "writer").write(original, edits, document=document)
 
 
 def accept_all(data: bytes) -> bytes:
-    """The package with every tracked change accepted."""
-    return _writer(data).accept_all(data)
+    """The package with every tracked change accepted (``<format>/resolve.py``)."""
+    return _format_module(data, "resolve").accept_all(data)
 
 
 def reject_all(data: bytes) -> bytes:
-    """The package with every tracked change rejected."""
-    return _writer(data).reject_all(data)
+    """The package with every tracked change rejected (``<format>/resolve.py``)."""
+    return _format_module(data, "resolve").reject_all(data)

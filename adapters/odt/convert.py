@@ -378,7 +378,11 @@ class _Converter:
                            ("section", t.section), ("cell_labels", cell_labels)):
             if value:
                 meta[key] = value
-        unit = self.add("table", text, self.anchor(t.path, t.element), rejected_text=self._rejected_text(paras, text), meta=meta)
+        rejected = self._rejected_text(paras, text)
+        if any(self.ctx.change_kinds.get(c) == "insertion" for c in t.open_at_start):
+            rejected = ""  # a table inserted with tracking on: gone in the rejected view
+            meta["absent_in"] = "rejected"
+        unit = self.add("table", text, self.anchor(t.path, t.element), rejected_text=rejected, meta=meta)
         self.held_by(unit, paras)
         for p in paras:
             self.frames(p.frames)

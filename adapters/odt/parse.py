@@ -305,7 +305,7 @@ class _Parser:
                     self.warn(f"skipped unknown element {name_of(child)} in {name_of(container)}")
 
         add_rows(el, path, False)
-        return Table(el, path, el.get(qn("table:name")), rows, header_rows, section)
+        return Table(el, path, el.get(qn("table:name")), rows, header_rows, section, tuple(flow))
 
     def row(self, el: etree._Element, path: tuple[int, ...]) -> list[Cell]:
         cells: list[Cell] = []
