@@ -76,7 +76,7 @@ def list_arg(name: str, choices: tuple[str, ...]) -> list[str] | None:
 def _validator(schema: str) -> Any:
     import jsonschema_rs
 
-    from .openapi import SCHEMAS
+    from .schemas import SCHEMAS
 
     return jsonschema_rs.validator_for({"$ref": f"#/components/schemas/{schema}",
                                         "components": {"schemas": SCHEMAS}})
