@@ -22,6 +22,7 @@ from lxml import etree
 
 from ..errors import AdapterError, UnsupportedFormatError
 from ..package import ODT, open_package
+from ..repack import rewrite_zip
 from .changes_xml import (
     CHANGE,
     CHANGE_END,
@@ -38,7 +39,6 @@ from .flow import edge, prune
 from .inline import SPLITTABLE, canonicalize, replace_in_paragraph, spell_space_at
 from .odfxml import qn
 from .reader import load_context
-from .repack import repack
 from .tracking import Tracker
 
 __all__ = ["accept_all", "reject_all"]
@@ -58,7 +58,7 @@ def _open(data: bytes):
 
 def _write(data: bytes, ctx: Any) -> bytes:
     body = etree.tostring(ctx.content.getroottree(), encoding="UTF-8", xml_declaration=True)
-    return repack(data, {"content.xml": body})
+    return rewrite_zip(data, {"content.xml": body})
 
 
 def _drop_table(office_text: etree._Element) -> None:

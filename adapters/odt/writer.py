@@ -12,8 +12,8 @@ through the reader's own anchors and text walk, and writes:
   insertion of a copy where it goes (:mod:`adapters.odt.blocks`).
 
 Only ``content.xml`` changes; every other member is copied byte for byte
-(:mod:`adapters.odt.repack`). The output is read back before it is returned: it must read
-as a document, and its rejected view must be the input's. Any failure raises an
+(:func:`adapters.repack.rewrite_zip`). The output is read back before it is returned: it must
+read as a document, and its rejected view must be the input's. Any failure raises an
 :class:`~adapters.errors.AdapterError` and leaves the caller's bytes as they were.
 
 Other authors' tracked changes in the input stay as they are. Text another author deleted
@@ -41,9 +41,9 @@ from lxml import etree
 from ..errors import AdapterError, AnchorError, UnsupportedFormatError
 from ..model import Document, Edit, Unit
 from ..package import ODT, open_package
+from ..repack import rewrite_zip
 from .inline import atom_spans, replace_in_paragraph
 from .reader import load_context, read_package
-from .repack import repack
 from .anchors import follow
 from .textmap import resolve_anchor
 from .tracking import Tracker
@@ -214,7 +214,7 @@ def write(original: bytes, edits: Sequence[Edit], *, document: Document | None =
         raise
     except Exception as exc:  # a writer bug on odd input must still be a clear error
         raise AdapterError(f"the edits could not be written ({type(exc).__name__}: {exc})") from exc
-    out = repack(original, {"content.xml": _serialize(ctx.content)})
+    out = rewrite_zip(original, {"content.xml": _serialize(ctx.content)})
     _check(out, document)
     return out
 
