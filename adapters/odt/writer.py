@@ -3,7 +3,7 @@
 ``write(original, edits)`` parses content.xml once, maps each edit's unit to its paragraphs
 through the reader's own anchors and text walk, and writes:
 
-* ``replace`` / ``set_text``: the minimal word-level diff (:mod:`adapters.odt.worddiff`),
+* ``replace`` / ``set_text``: the minimal word-level diff (:mod:`adapters.textdiff`),
   each changed word a ``text:deletion`` + ``text:insertion`` inside its paragraph
   (:mod:`adapters.odt.inline`), formatting kept on both sides;
 * ``insert_after``: a new paragraph (heading, list item) whose text and paragraph break are
@@ -42,12 +42,12 @@ from ..errors import AdapterError, AnchorError, UnsupportedFormatError
 from ..model import Document, Edit, Unit
 from ..package import ODT, open_package
 from ..repack import rewrite_zip
+from ..textdiff import word_changes
 from .inline import atom_spans, replace_in_paragraph
 from .reader import load_context, read_package
 from .anchors import follow
 from .textmap import resolve_anchor
 from .tracking import Tracker
-from .worddiff import word_ops
 
 __all__ = ["write", "WRITABLE_OPS"]
 
@@ -134,7 +134,7 @@ class _Writer:
                     new_i = "\n".join(lines[k : k + n])
                     k += n
                     atoms = atom_spans(self.t, paras[i])
-                    for a, b, rep in word_ops(text, new_i, atoms):
+                    for a, b, rep in word_changes(text, new_i, atoms=atoms):
                         ops.setdefault(i, []).append((a, b, rep, e))
                 continue
             start, end = int(e.start or 0), int(e.end or 0)
@@ -147,7 +147,7 @@ class _Writer:
                 if (s < a < f) or (s < b < f):
                     raise AnchorError(f"replace {start}..{end} of unit {unit.id} cuts into a field or note citation")
             inner = [(s - a, f - a) for s, f in atoms if a <= s and f <= b]
-            for x, y, rep in word_ops(texts[i][a:b], e.text or "", inner):
+            for x, y, rep in word_changes(texts[i][a:b], e.text or "", atoms=inner):
                 ops.setdefault(i, []).append((a + x, a + y, rep, e))
         copies = set(self.moved.values())
         for i, lst in ops.items():

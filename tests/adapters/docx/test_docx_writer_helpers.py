@@ -1,7 +1,6 @@
-"""The writer's helpers: the word-level diff and the XML element helpers."""
+"""The writer's XML element helpers."""
 from __future__ import annotations
 
-import pytest
 from lxml import etree
 
 from adapters.docx.oxml import NSMAP, qn
@@ -19,7 +18,6 @@ from adapters.docx.revision_xml import (
     wrap_in_del,
     PPR_SEQ,
 )
-from adapters.textdiff import line_changes, tokenize, word_changes
 
 _W = NSMAP["w"]
 
@@ -34,39 +32,6 @@ def _s(el) -> str:
     inner = "".join(_s(c) for c in el)
     text = f"'{el.text}'" if el.text else ""
     return f"{name}{text}({inner})" if inner else f"{name}{text}"
-
-
-# --- textdiff -------------------------------------------------------------------------------
-
-
-def test_tokens_are_words_blanks_and_single_punctuation():
-    assert tokenize("It's 3.5 km—far!") == ["It", "'", "s", " ", "3", ".", "5", " ", "km", "—", "far", "!"]
-    assert "".join(tokenize("  two  spaces\tand\u2028breaks ")) == "  two  spaces\tand\u2028breaks "
-
-
-@pytest.mark.parametrize(
-    "old, new, changes",
-    [
-        ("the cat sat", "the dog sat", [(4, 7, "dog")]),
-        ("the cat sat", "the cat sat down", [(11, 11, " down")]),
-        ("the big cat", "the cat", [(4, 8, "")]),
-        ("Colour, colour.", "Color, colour!", [(0, 6, "Color"), (14, 15, "!")]),
-        ("same", "same", []),
-    ],
-)
-def test_word_changes_are_minimal_and_word_sized(old, new, changes):
-    assert word_changes(old, new) == changes
-    out, pos = [], 0
-    for start, end, text in changes:
-        out.append(old[pos:start] + text)
-        pos = end
-    assert "".join(out) + old[pos:] == new
-
-
-def test_line_changes_never_cross_a_line():
-    assert line_changes("a b\nc d", "a x\nc d y") == [(2, 3, "x"), (7, 7, " y")]
-    with pytest.raises(ValueError):
-        line_changes("a\nb", "a b")
 
 
 # --- element helpers ------------------------------------------------------------------------
