@@ -243,7 +243,7 @@ def _restore_deletion(t: Tracker, rid: str, region: Any) -> None:
         hoist(mark, b, SPLITTABLE)
     except ValueError as exc:
         raise ValueError(f"deletion {rid}: {exc}") from None
-    head = content_items_before(b, mark)
+    head = content_items(b, mark)
     tail = take_after(mark)
     detach(mark)
     first = edge(blocks[0], True)
@@ -262,24 +262,6 @@ def _restore_deletion(t: Tracker, rid: str, region: Any) -> None:
     detach(b)
     prune(parent)
     t.touch()
-
-
-def content_items_before(p: etree._Element, m: etree._Element) -> list:
-    """Cut the content of ``p`` before its child ``m``."""
-    items: list = []
-    if p.text:
-        items.append(p.text)
-    p.text = None
-    for child in list(p):
-        if child is m:
-            break
-        tail = child.tail
-        child.tail = None
-        p.remove(child)
-        items.append(child)
-        if tail:
-            items.append(tail)
-    return items
 
 
 def take_after(m: etree._Element) -> list:
