@@ -13,6 +13,8 @@ __all__ = [
     "THEOREM_WORDS",
     "caption_label",
     "leading_label",
+    "repeated_letters",
+    "roman",
     "section_label",
     "section_number_and_label",
     "seq_label",
@@ -51,12 +53,44 @@ THEOREM_WORDS = (
     "Requirement",
 )
 
+_ROMAN = (
+    (1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
+    (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"),
+)
 _NUM = r"(?:[A-Z]|\d+)(?:[.\-]\d+)*"
 _LEADING = re.compile(rf"^\s*(?P<word>{'|'.join(THEOREM_WORDS)})\s+(?P<num>{_NUM})\b(?=\s*[.:(\u2014\-]|\s*$)")
 _CAPTION = re.compile(
     rf"^\s*(?P<word>Figure|Fig\.|Table|Tab\.|Equation|Eq\.|Listing|Illustration|Drawing)\s*(?P<num>{_NUM})\b"
 )
 _CANON = {"Fig.": "Figure", "Tab.": "Table", "Eq.": "Equation", "Illustration": "Figure", "Drawing": "Figure"}
+
+
+def roman(n: int) -> str:
+    """A counter in lower-case Roman numerals, as Word and LibreOffice number lists and headings.
+
+    >>> roman(4), roman(1994), roman(0)
+    ('iv', 'mcmxciv', '0')
+    """
+    if n <= 0:
+        return str(n)
+    out = []
+    for value, letters in _ROMAN:
+        while n >= value:
+            out.append(letters)
+            n -= value
+    return "".join(out)
+
+
+def repeated_letters(n: int) -> str:
+    """A counter in letters, repeated past z (Word's letter numbering, LibreOffice's with
+    ``style:num-letter-sync``): a..z, aa..zz, aaa...
+
+    >>> repeated_letters(1), repeated_letters(26), repeated_letters(28), repeated_letters(0)
+    ('a', 'z', 'bb', '0')
+    """
+    if n <= 0:
+        return str(n)
+    return chr(ord("a") + (n - 1) % 26) * ((n - 1) // 26 + 1)
 
 
 def seq_label(seq_name: str, number: str) -> str:

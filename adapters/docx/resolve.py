@@ -15,6 +15,7 @@ from typing import Any
 
 from ..package import open_package
 from ..repack import rewrite_zip
+from .blocks import inside_textbox
 from .context import read_rels
 from .oxml import load_part, qn, serialize_part
 from .tags import (
@@ -34,7 +35,6 @@ from .tags import (
     W_TC,
     W_TR,
     W_TRPR,
-    W_TXBXCONTENT,
 )
 
 __all__ = ["accept_all", "reject_all", "resolve_tree", "revision_parts"]
@@ -113,19 +113,10 @@ def _attached(el, root) -> bool:
     return False
 
 
-def _in_textbox_below(t, top) -> bool:
-    for anc in t.iterancestors():
-        if anc is top:
-            return False
-        if anc.tag == W_TXBXCONTENT:
-            return True
-    return False
-
-
 def _undelete_text(el) -> None:
     """``w:delText``/``w:delInstrText`` back to ``w:t``/``w:instrText`` (not inside text boxes below)."""
     for t in el.iter(W_DELTEXT, W_DELINSTRTEXT):
-        if not _in_textbox_below(t, el):
+        if not inside_textbox(t, el):
             t.tag = W_T if t.tag == W_DELTEXT else W_INSTRTEXT
 
 

@@ -52,25 +52,18 @@ def relative_path(el: etree._Element, stop: Any) -> tuple[int, ...]:
     node = el
     parent = node.getparent()
     while parent is not None and parent is not stop:
-        i = 0
-        for sib in parent:
-            if sib is node:
-                break
-            if isinstance(sib.tag, str):
-                i += 1
-        steps.append(i)
+        steps.append(_index(node))
         if isinstance(stop, tuple) and parent.tag in stop:
             break
         node, parent = parent, parent.getparent()
     if parent is not None and parent is stop:
-        i = 0
-        for sib in parent:
-            if sib is node:
-                break
-            if isinstance(sib.tag, str):
-                i += 1
-        steps.append(i)
+        steps.append(_index(node))
     return tuple(reversed(steps))
+
+
+def _index(node: etree._Element) -> int:
+    """The index of ``node`` among its parent's element children (comments not counted)."""
+    return sum(1 for _ in node.itersiblings(etree.Element, preceding=True))
 
 
 def follow(root: etree._Element, anchor: Anchor) -> etree._Element:

@@ -333,13 +333,23 @@ def take_between(a: etree._Element, b: etree._Element) -> list[Item]:
     return items
 
 
-def content_items(el: etree._Element) -> list[Item]:
-    """Cut all content of ``el`` (its text and children with tails) as items."""
+def content_items(el: etree._Element, stop: etree._Element | None = None) -> list[Item]:
+    """Cut the content of ``el`` (its text and children with tails) as items: all of it, or
+    what comes before its child ``stop``.
+
+    >>> p = etree.fromstring('<p>a<i/>b<m/>c</p>')
+    >>> [i if isinstance(i, str) else i.tag for i in content_items(p, p[1])]
+    ['a', 'i', 'b']
+    >>> etree.tostring(p)
+    b'<p><m/>c</p>'
+    """
     items: list[Item] = []
     if el.text:
         items.append(el.text)
     el.text = None
     for child in list(el):
+        if child is stop:
+            break
         tail = child.tail
         child.tail = None
         el.remove(child)

@@ -11,7 +11,7 @@ from typing import Any
 
 from lxml import etree
 
-from .changes_xml import CHANGE, CHANGE_END, CHANGE_START, detach, shallow_copy
+from .changes_xml import CHANGE, CHANGE_END, CHANGE_START, detach, insert_after, shallow_copy
 from .odfxml import qn
 
 __all__ = [
@@ -140,10 +140,7 @@ def split_list(top: Any, branch: Any, after: bool) -> Any:
     while node is not None:
         moving.append(node)
         node = node.getnext()
-    tail = top.tail
-    top.tail = None
-    top.addnext(second)
-    second.tail = tail
+    insert_after(top, second)
     for node in moving:
         second.append(node)
     return second

@@ -22,6 +22,7 @@ from lxml import etree
 
 from ..errors import AdapterError, UnsupportedFormatError
 from ..package import ODT, open_package
+from ..repack import rewrite_zip
 from .changes_xml import (
     CHANGE,
     CHANGE_END,
@@ -38,7 +39,6 @@ from .flow import edge, prune
 from .inline import SPLITTABLE, canonicalize, replace_in_paragraph, spell_space_at
 from .odfxml import qn
 from .reader import load_context
-from .repack import repack
 from .tracking import Tracker
 
 __all__ = ["accept_all", "reject_all"]
@@ -58,7 +58,7 @@ def _open(data: bytes):
 
 def _write(data: bytes, ctx: Any) -> bytes:
     body = etree.tostring(ctx.content.getroottree(), encoding="UTF-8", xml_declaration=True)
-    return repack(data, {"content.xml": body})
+    return rewrite_zip(data, {"content.xml": body})
 
 
 def _drop_table(office_text: etree._Element) -> None:
@@ -243,7 +243,7 @@ def _restore_deletion(t: Tracker, rid: str, region: Any) -> None:
         hoist(mark, b, SPLITTABLE)
     except ValueError as exc:
         raise ValueError(f"deletion {rid}: {exc}") from None
-    head = content_items_before(b, mark)
+    head = content_items(b, mark)
     tail = take_after(mark)
     detach(mark)
     first = edge(blocks[0], True)
@@ -262,24 +262,6 @@ def _restore_deletion(t: Tracker, rid: str, region: Any) -> None:
     detach(b)
     prune(parent)
     t.touch()
-
-
-def content_items_before(p: etree._Element, m: etree._Element) -> list:
-    """Cut the content of ``p`` before its child ``m``."""
-    items: list = []
-    if p.text:
-        items.append(p.text)
-    p.text = None
-    for child in list(p):
-        if child is m:
-            break
-        tail = child.tail
-        child.tail = None
-        p.remove(child)
-        items.append(child)
-        if tail:
-            items.append(tail)
-    return items
 
 
 def take_after(m: etree._Element) -> list:

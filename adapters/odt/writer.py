@@ -3,7 +3,7 @@
 ``write(original, edits)`` parses content.xml once, maps each edit's unit to its paragraphs
 through the reader's own anchors and text walk, and writes:
 
-* ``replace`` / ``set_text``: the minimal word-level diff (:mod:`adapters.odt.worddiff`),
+* ``replace`` / ``set_text``: the minimal word-level diff (:mod:`adapters.textdiff`),
   each changed word a ``text:deletion`` + ``text:insertion`` inside its paragraph
   (:mod:`adapters.odt.inline`), formatting kept on both sides;
 * ``insert_after``: a new paragraph (heading, list item) whose text and paragraph break are
@@ -12,8 +12,8 @@ through the reader's own anchors and text walk, and writes:
   insertion of a copy where it goes (:mod:`adapters.odt.blocks`).
 
 Only ``content.xml`` changes; every other member is copied byte for byte
-(:mod:`adapters.odt.repack`). The output is read back before it is returned: it must read
-as a document, and its rejected view must be the input's. Any failure raises an
+(:func:`adapters.repack.rewrite_zip`). The output is read back before it is returned: it must
+read as a document, and its rejected view must be the input's. Any failure raises an
 :class:`~adapters.errors.AdapterError` and leaves the caller's bytes as they were.
 
 Other authors' tracked changes in the input stay as they are. Text another author deleted
@@ -41,13 +41,13 @@ from lxml import etree
 from ..errors import AdapterError, AnchorError, UnsupportedFormatError
 from ..model import Document, Edit, Unit
 from ..package import ODT, open_package
+from ..repack import rewrite_zip
+from ..textdiff import word_changes
 from .inline import atom_spans, replace_in_paragraph
 from .reader import load_context, read_package
-from .repack import repack
 from .anchors import follow
 from .textmap import resolve_anchor
 from .tracking import Tracker
-from .worddiff import word_ops
 
 __all__ = ["write", "WRITABLE_OPS"]
 
@@ -134,7 +134,7 @@ class _Writer:
                     new_i = "\n".join(lines[k : k + n])
                     k += n
                     atoms = atom_spans(self.t, paras[i])
-                    for a, b, rep in word_ops(text, new_i, atoms):
+                    for a, b, rep in word_changes(text, new_i, atoms=atoms):
                         ops.setdefault(i, []).append((a, b, rep, e))
                 continue
             start, end = int(e.start or 0), int(e.end or 0)
@@ -147,7 +147,7 @@ class _Writer:
                 if (s < a < f) or (s < b < f):
                     raise AnchorError(f"replace {start}..{end} of unit {unit.id} cuts into a field or note citation")
             inner = [(s - a, f - a) for s, f in atoms if a <= s and f <= b]
-            for x, y, rep in word_ops(texts[i][a:b], e.text or "", inner):
+            for x, y, rep in word_changes(texts[i][a:b], e.text or "", atoms=inner):
                 ops.setdefault(i, []).append((a + x, a + y, rep, e))
         copies = set(self.moved.values())
         for i, lst in ops.items():
@@ -214,7 +214,7 @@ def write(original: bytes, edits: Sequence[Edit], *, document: Document | None =
         raise
     except Exception as exc:  # a writer bug on odd input must still be a clear error
         raise AdapterError(f"the edits could not be written ({type(exc).__name__}: {exc})") from exc
-    out = repack(original, {"content.xml": _serialize(ctx.content)})
+    out = rewrite_zip(original, {"content.xml": _serialize(ctx.content)})
     _check(out, document)
     return out
 

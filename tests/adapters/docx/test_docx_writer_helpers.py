@@ -1,10 +1,6 @@
-"""The writer's helpers: the word-level diff, the zip rewrite, and the XML element helpers."""
+"""The writer's XML element helpers."""
 from __future__ import annotations
 
-import io
-import zipfile
-
-import pytest
 from lxml import etree
 
 from adapters.docx.oxml import NSMAP, qn
@@ -22,10 +18,6 @@ from adapters.docx.revision_xml import (
     wrap_in_del,
     PPR_SEQ,
 )
-from adapters.errors import CorruptDocumentError
-from adapters.repack import rewrite_zip
-from adapters.textdiff import line_changes, tokenize, word_changes
-from tests.adapters.docx.writerkit import raw_members
 
 _W = NSMAP["w"]
 
@@ -40,74 +32,6 @@ def _s(el) -> str:
     inner = "".join(_s(c) for c in el)
     text = f"'{el.text}'" if el.text else ""
     return f"{name}{text}({inner})" if inner else f"{name}{text}"
-
-
-# --- textdiff -------------------------------------------------------------------------------
-
-
-def test_tokens_are_words_blanks_and_single_punctuation():
-    assert tokenize("It's 3.5 km—far!") == ["It", "'", "s", " ", "3", ".", "5", " ", "km", "—", "far", "!"]
-    assert "".join(tokenize("  two  spaces\tand\u2028breaks ")) == "  two  spaces\tand\u2028breaks "
-
-
-@pytest.mark.parametrize(
-    "old, new, changes",
-    [
-        ("the cat sat", "the dog sat", [(4, 7, "dog")]),
-        ("the cat sat", "the cat sat down", [(11, 11, " down")]),
-        ("the big cat", "the cat", [(4, 8, "")]),
-        ("Colour, colour.", "Color, colour!", [(0, 6, "Color"), (14, 15, "!")]),
-        ("same", "same", []),
-    ],
-)
-def test_word_changes_are_minimal_and_word_sized(old, new, changes):
-    assert word_changes(old, new) == changes
-    out, pos = [], 0
-    for start, end, text in changes:
-        out.append(old[pos:start] + text)
-        pos = end
-    assert "".join(out) + old[pos:] == new
-
-
-def test_line_changes_never_cross_a_line():
-    assert line_changes("a b\nc d", "a x\nc d y") == [(2, 3, "x"), (7, 7, " y")]
-    with pytest.raises(ValueError):
-        line_changes("a\nb", "a b")
-
-
-# --- repack ---------------------------------------------------------------------------------
-
-
-def _zip(entries, **kw) -> bytes:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as zf:
-        for name, data, ctype in entries:
-            zf.writestr(zipfile.ZipInfo(name, date_time=(2020, 5, 17, 10, 20, 30)), data, compress_type=ctype)
-        zf.comment = kw.get("comment", b"")
-    return buf.getvalue()
-
-
-def test_rewrite_keeps_other_members_raw_and_in_order():
-    data = _zip([("mimetype", b"application/x", zipfile.ZIP_STORED), ("a.xml", b"<a>" * 50, zipfile.ZIP_DEFLATED),
-                 ("b.xml", b"<b/>", zipfile.ZIP_DEFLATED)], comment=b"hello")
-    out = rewrite_zip(data, {"a.xml": b"<changed/>"}, add=[("c.xml", b"<c/>")])
-    zf = zipfile.ZipFile(io.BytesIO(out))
-    assert zf.testzip() is None
-    assert zf.namelist() == ["mimetype", "a.xml", "b.xml", "c.xml"]
-    assert zf.read("a.xml") == b"<changed/>" and zf.read("c.xml") == b"<c/>"
-    assert zf.getinfo("a.xml").date_time == (2020, 5, 17, 10, 20, 30)
-    assert zf.getinfo("mimetype").compress_type == zipfile.ZIP_STORED
-    assert zf.comment == b"hello"
-    before, after = dict(raw_members(data)), dict(raw_members(out))
-    assert before["mimetype"] == after["mimetype"] and before["b.xml"] == after["b.xml"]
-
-
-def test_rewrite_refuses_unknown_members_and_damaged_archives():
-    data = _zip([("a.xml", b"<a/>", zipfile.ZIP_DEFLATED)])
-    with pytest.raises(CorruptDocumentError, match="no part"):
-        rewrite_zip(data, {"zz.xml": b""})
-    with pytest.raises(CorruptDocumentError):
-        rewrite_zip(data[:-22], {"a.xml": b""})
 
 
 # --- element helpers ------------------------------------------------------------------------

@@ -288,23 +288,3 @@ def test_the_only_paragraph_of_a_text_box_is_not_moved_out():
     caption = unit(doc, "Figure 1", "caption")
     with pytest.raises(AnchorError, match="all the text of its cell, note or text box"):
         write(data, [Edit(op="move", unit=caption.id, before_unit=unit(doc, "A chair").id)], document=doc)
-
-
-def test_repack_keeps_members_and_falls_back_to_zipfile():
-    import io
-    import zipfile
-
-    from adapters.odt.repack import _zipfile_repack, repack
-
-    data = corpus_file("md_sample_14_lo.odt").read_bytes()
-    infos = zipfile.ZipFile(io.BytesIO(data)).infolist()
-    assert any(i.flag_bits & 0x8 for i in infos)  # LibreOffice writes data descriptors
-    new = b"<x/>"
-    for out in (repack(data, {"content.xml": new}), _zipfile_repack(data, {"content.xml": new})):
-        z = zipfile.ZipFile(io.BytesIO(out))
-        assert [i.filename for i in z.infolist()] == [i.filename for i in infos]
-        assert z.read("content.xml") == new
-        src = zipfile.ZipFile(io.BytesIO(data))
-        assert all(z.read(i.filename) == src.read(i.filename) for i in infos if i.filename != "content.xml")
-        assert z.infolist()[0].compress_type == zipfile.ZIP_STORED
-    assert_same_members(data, repack(data, {"content.xml": new}))
