@@ -8,7 +8,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, Sequence
 
 __all__ = ["main", "build_parser"]
 
@@ -144,8 +147,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 # --- parser ---------------------------------------------------------------------------------
-
-_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
 
 
 def build_parser() -> argparse.ArgumentParser:

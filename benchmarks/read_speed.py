@@ -29,6 +29,9 @@ TOOLS = ("ledger", "pandoc")
 
 def _command(tool: str, path: Path, fmt: str) -> list[str] | None:
     if tool == "ledger":
+        script = Path(sys.executable).with_name("ledger")  # the installed command, as a user runs it
+        if script.exists():
+            return [str(script), "units", str(path), "--json"]
         return [sys.executable, "-m", "addin_backend.cli", "units", str(path), "--json"]
     pandoc = shutil.which("pandoc")
     return [pandoc, "-f", fmt, "-t", "json", str(path)] if pandoc else None
