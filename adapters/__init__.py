@@ -1,15 +1,19 @@
 """Format adapters: .docx/.odt bytes <-> the neutral Document model, and nothing else.
 
-``read(data)`` detects the format and returns a :class:`~adapters.model.Document`. Readers are
-imported lazily so a command pays only for the format it opens.
+``read(data)`` detects the format and returns a :class:`~adapters.model.Document`;
+``write(data, edits)`` writes concrete edits back as tracked changes, ``accept_all(data)`` and
+``reject_all(data)`` resolve them. Readers and writers are imported lazily so a command pays
+only for the format it opens.
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 from .errors import AdapterError, CorruptDocumentError
-from .model import Document
+from .model import Document, Edit
 from .package import DEFAULT_LIMITS, DOCX, ODT, Limits, open_package
 
-__all__ = ["read", "read_path", "AdapterError", "Document", "Limits"]
+__all__ = ["read", "read_path", "write", "accept_all", "reject_all", "AdapterError", "Document", "Limits"]
 
 
 def read(data: bytes, *, path: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Document:
@@ -55,3 +59,24 @@ def read_path(path: str, *, limits: Limits = DEFAULT_LIMITS) -> Document:
     except OSError as exc:
         raise FileAccessError(f"cannot read the file: {exc.strerror or exc}") from None
     return read(data, path=path, limits=limits)
+
+
+def _format_module(data: bytes, module: str):
+    from importlib import import_module
+
+    return import_module(f".{open_package(data).format}.{module}", __name__)
+
+
+def write(original: bytes, edits: Sequence[Edit], *, document: Document | None = None) -> bytes:
+    """The package with the edits written as tracked changes (``<format>/writer.py``)."""
+    return _format_module(original, "writer").write(original, edits, document=document)
+
+
+def accept_all(data: bytes) -> bytes:
+    """The package with every tracked change accepted (``<format>/resolve.py``)."""
+    return _format_module(data, "resolve").accept_all(data)
+
+
+def reject_all(data: bytes) -> bytes:
+    """The package with every tracked change rejected (``<format>/resolve.py``)."""
+    return _format_module(data, "resolve").reject_all(data)

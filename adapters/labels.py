@@ -13,7 +13,10 @@ __all__ = [
     "THEOREM_WORDS",
     "caption_label",
     "leading_label",
+    "repeated_letters",
+    "roman",
     "section_label",
+    "section_number_and_label",
     "seq_label",
 ]
 
@@ -50,6 +53,10 @@ THEOREM_WORDS = (
     "Requirement",
 )
 
+_ROMAN = (
+    (1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
+    (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"),
+)
 _NUM = r"(?:[A-Z]|\d+)(?:[.\-]\d+)*"
 _LEADING = re.compile(rf"^\s*(?P<word>{'|'.join(THEOREM_WORDS)})\s+(?P<num>{_NUM})\b(?=\s*[.:(\u2014\-]|\s*$)")
 _CAPTION = re.compile(
@@ -57,6 +64,34 @@ _CAPTION = re.compile(
 )
 _WORDED = re.compile(r"(?P<word>(?i:appendix|annex|chapter|section|part|clause|article))\s+(?P<num>[A-Z0-9][\w.]*)")
 _CANON = {"Fig.": "Figure", "Tab.": "Table", "Eq.": "Equation", "Illustration": "Figure", "Drawing": "Figure"}
+
+
+def roman(n: int) -> str:
+    """A counter in lower-case Roman numerals, as Word and LibreOffice number lists and headings.
+
+    >>> roman(4), roman(1994), roman(0)
+    ('iv', 'mcmxciv', '0')
+    """
+    if n <= 0:
+        return str(n)
+    out = []
+    for value, letters in _ROMAN:
+        while n >= value:
+            out.append(letters)
+            n -= value
+    return "".join(out)
+
+
+def repeated_letters(n: int) -> str:
+    """A counter in letters, repeated past z (Word's letter numbering, LibreOffice's with
+    ``style:num-letter-sync``): a..z, aa..zz, aaa...
+
+    >>> repeated_letters(1), repeated_letters(26), repeated_letters(28), repeated_letters(0)
+    ('a', 'z', 'bb', '0')
+    """
+    if n <= 0:
+        return str(n)
+    return chr(ord("a") + (n - 1) % 26) * ((n - 1) // 26 + 1)
 
 
 def seq_label(seq_name: str, number: str) -> str:
@@ -98,6 +133,29 @@ def section_label(number: str | None) -> str | None:
     if re.fullmatch(r"[A-Z]", num):
         return f"Appendix {num}"
     return f"Section {num}"
+
+
+_WORDED = re.compile(
+    r"^\s*(?P<word>Appendix|Annex|Chapter|Part|Article|Clause|Section|Schedule|Exhibit)\s+(?P<num>[A-Z0-9][\w.]*?)[.):]?\s*$",
+    re.I,
+)
+
+
+def section_number_and_label(shown: str | None) -> tuple[str | None, str | None]:
+    """A heading's number and label from its rendered number, which may carry a word.
+
+    >>> section_number_and_label("Appendix A")
+    ('A', 'Appendix A')
+    >>> section_number_and_label("2.1")
+    ('2.1', 'Section 2.1')
+    """
+    if not shown or not shown.strip():
+        return None, None
+    m = _WORDED.match(shown)
+    if m:
+        word = m.group("word").title()
+        return m.group("num"), f"{word} {m.group('num')}"
+    return shown, section_label(shown)
 
 
 def caption_label(text: str) -> tuple[str, str] | None:

@@ -6,10 +6,17 @@ interpreted only by the adapter that produced it (to write tracked changes back)
 """
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING
+
+try:  # the BLAKE2 builtin alone: ``hashlib`` also loads OpenSSL, a cost every `ledger` start pays
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - other Python implementations
+    from hashlib import blake2b
+
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Iterator
 
 __all__ = [
     "UNIT_KINDS",
@@ -83,7 +90,7 @@ def make_unit_id(kind: str, text: str, occurrence: int = 0) -> str:
     True
     """
     norm = _SPACE.sub(" ", text).strip()
-    digest = hashlib.blake2b(f"{kind}\0{norm}".encode("utf-8"), digest_size=5).hexdigest()
+    digest = blake2b(f"{kind}\0{norm}".encode("utf-8"), digest_size=5).hexdigest()
     base = f"{_KIND_PREFIX.get(kind, 'u')}-{digest}"
     return base if occurrence == 0 else f"{base}-{occurrence}"
 

@@ -63,12 +63,8 @@ _PARSER = etree.XMLParser(
 )
 
 
-def parse_xml(data: bytes, part: str = "<xml>", parser: etree.XMLParser | None = None) -> etree._Element:
+def parse_xml(data: bytes, part: str = "<xml>") -> etree._Element:
     """Parse one XML part with the hardened parser.
-
-    ``parser`` lets a library's own element classes be used (python-docx's ``oxml_parser`` for
-    the styles part); it must not resolve entities or load DTDs. The same refusals and error
-    mapping apply either way.
 
     :raise UnsafeXmlError: the part declares a DTD or entities, or nests too deeply.
     :raise MalformedXmlError: the part is not well-formed.
@@ -77,7 +73,7 @@ def parse_xml(data: bytes, part: str = "<xml>", parser: etree.XMLParser | None =
     if b"<!DOCTYPE" in head or b"<!ENTITY" in data:
         raise UnsafeXmlError(part, "DTDs and entity declarations are not allowed")
     try:
-        root = etree.fromstring(data, parser=parser if parser is not None else _PARSER)
+        root = etree.fromstring(data, parser=_PARSER)
     except etree.XMLSyntaxError as exc:
         msg = str(exc)
         if "depth" in msg.lower() or "nesting" in msg.lower():

@@ -20,7 +20,7 @@ __all__ = ["record", "entries", "STRUCTURAL_KEYS"]
 #: Operation keys whose string values are structure, not document text, and are kept as is.
 STRUCTURAL_KEYS = frozenset({
     "op", "kind", "type", "unit", "unit_id", "target", "after_unit", "before_unit", "position",
-    "author", "reason", "edge", "id", "engine", "date", "format", "view",
+    "author", "reason", "edge", "id", "engine", "date", "format", "view", "source",
 })
 
 

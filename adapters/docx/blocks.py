@@ -56,6 +56,7 @@ __all__ = [
     "classify_object",
     "alt_text",
     "alt_element",
+    "inside_textbox",
     "int_or",
 ]
 
@@ -211,7 +212,7 @@ def classify_object(el) -> list[tuple[str, Any, str]]:
     ``("textbox", w:txbxContent, "")`` per top-level text box, in document order.
     """
     out: list[tuple[str, Any, str]] = []
-    if any(not _inside_textbox(hit, el) for hit in el.iter(*FIGURE_TAGS)):
+    if any(not inside_textbox(hit, el) for hit in el.iter(*FIGURE_TAGS)):
         out.append(("figure", el, alt_text(el)))
     top = None
     for tx in el.iter(W_TXBXCONTENT):
@@ -222,8 +223,9 @@ def classify_object(el) -> list[tuple[str, Any, str]]:
     return out
 
 
-def _inside_textbox(node, top) -> bool:
-    """Whether ``node`` lies in a text box below ``top`` (its pictures belong to the text box)."""
+def inside_textbox(node, top) -> bool:
+    """Whether ``node`` lies in a ``w:txbxContent`` below its ancestor ``top`` (a picture or
+    deleted text there belongs to the text box, not to ``top``)."""
     for anc in node.iterancestors():
         if anc is top:
             return False

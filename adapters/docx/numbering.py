@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
+from ..labels import repeated_letters, roman
 from .oxml import qn, w_attr
 
 __all__ = [
@@ -197,29 +198,10 @@ def parse_numbering(root) -> Numbering:
 
 # --- number formats ---------------------------------------------------------------------------
 
-_ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
 _ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
 _TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
 _ORD_WORDS = {"one": "first", "two": "second", "three": "third", "five": "fifth", "eight": "eighth", "nine": "ninth", "twelve": "twelfth"}
 _CHICAGO = "*\u2020\u2021\u00a7"
-
-
-def _roman(n: int) -> str:
-    if n <= 0:
-        return str(n)
-    out = []
-    for value, sym in _ROMAN:
-        while n >= value:
-            out.append(sym)
-            n -= value
-    return "".join(out)
-
-
-def _letters(n: int) -> str:
-    """Word's letter numbering: a..z, then aa..zz, aaa... (the letter repeated)."""
-    if n <= 0:
-        return str(n)
-    return chr(ord("a") + (n - 1) % 26) * ((n - 1) // 26 + 1)
 
 
 def _cardinal(n: int) -> str:
@@ -293,13 +275,13 @@ def format_number(n: int, fmt: str) -> str:
     if fmt in ("decimal", "arabicAbjad", "numberInDash"):
         return str(n) if fmt != "numberInDash" else f"- {n} -"
     if fmt == "lowerRoman":
-        return _roman(n)
+        return roman(n)
     if fmt == "upperRoman":
-        return _roman(n).upper()
+        return roman(n).upper()
     if fmt == "lowerLetter":
-        return _letters(n)
+        return repeated_letters(n)
     if fmt == "upperLetter":
-        return _letters(n).upper()
+        return repeated_letters(n).upper()
     if fmt == "decimalZero":
         return f"{n:02d}" if 0 <= n < 10 else str(n)
     if fmt == "ordinal":

@@ -18,7 +18,9 @@ __all__ = [
     "local",
     "is_strict",
     "to_transitional",
+    "to_strict",
     "load_part",
+    "serialize_part",
     "w_attr",
     "prefixed",
 ]
@@ -102,6 +104,45 @@ def to_transitional(data: bytes) -> bytes:
     for strict, trans in STRICT_TO_TRANSITIONAL.items():
         data = data.replace(strict.encode("ascii"), trans.encode("ascii"))
     return data
+
+
+def to_strict(data: bytes) -> bytes:
+    """Inverse of :func:`to_transitional`: a part read from a Strict package goes back as Strict."""
+    for strict, trans in STRICT_TO_TRANSITIONAL.items():
+        data = data.replace(trans.encode("ascii"), strict.encode("ascii"))
+    return data
+
+
+_DECL_END = b"?>"
+
+
+def serialize_part(original: bytes, root: etree._Element, strict: bool = False) -> bytes:
+    """A changed part's bytes: the original XML declaration kept, the tree as lxml writes it.
+
+    ``strict`` maps the transitional namespaces back (the part came from a Strict package).
+    A part declared in an encoding other than UTF-8 is written in that encoding.
+
+    >>> root = etree.fromstring(b"<a><b/></a>")
+    >>> serialize_part(b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\\r\\n<a/>', root)
+    b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\\r\\n<a><b/></a>'
+    """
+    prolog = b""
+    if original.startswith(b"<?xml"):
+        end = original.find(_DECL_END)
+        if end > 0:
+            end += len(_DECL_END)
+            while end < len(original) and original[end : end + 1] in b" \t\r\n":
+                end += 1
+            prolog = original[:end]
+    lowered = prolog.lower().replace(b"'", b'"')
+    if b"encoding=" in lowered and b'encoding="utf-8"' not in lowered:
+        enc = lowered.split(b"encoding=")[1][1:].split(b'"')[0].decode("ascii")
+        body = etree.tostring(root, encoding=enc, xml_declaration=True, standalone=b"standalone" in lowered or None)
+        return to_strict(body) if strict else body
+    body = etree.tostring(root, encoding="UTF-8", xml_declaration=False)
+    if strict:
+        body = to_strict(body)
+    return prolog + body
 
 
 def load_part(pkg: Package, part: str) -> etree._Element:

@@ -1,4 +1,4 @@
-"""The one text walk of WordprocessingML, shared by the reader and the (future) writer.
+"""The one text walk of WordprocessingML, shared by the reader and the writer.
 
 A paragraph's text is built from :class:`Segment` pieces, each naming the element it came
 from (``w:t``, ``w:delText``, ``w:tab``, ``w:br``, a note reference, an ``m:oMath``...), the
@@ -45,6 +45,8 @@ __all__ = [
     "paragraph_segments",
     "join_segments",
     "resolve_anchor",
+    "resolve_items",
+    "items_segments",
     "unit_segments",
 ]
 
@@ -105,8 +107,9 @@ def _paragraph_objects(p, kind: str) -> list[Any]:
     return [obj for k, obj, _v, _a in scan.objects if k == kind]
 
 
-def _resolve(root_by_part: Mapping[str, Any], anchor) -> tuple[list[tuple[Any, int]], Any]:
-    """Paragraphs ``(w:p, presence)`` of an anchor, plus the figure element for ``dN`` anchors."""
+def _resolve(root_by_part: Mapping[str, Any], anchor, cache: dict | None = None) -> tuple[list[tuple[Any, int]], Any, list[Any]]:
+    """Paragraphs ``(w:p, presence)`` of an anchor, the figure element for ``dN`` anchors and
+    the anchor's own blocks (the ``w:p``/``w:tbl`` it names; a figure's holding paragraph)."""
     from ..errors import AnchorError
 
     root = root_by_part.get(anchor.part)
@@ -118,6 +121,7 @@ def _resolve(root_by_part: Mapping[str, Any], anchor) -> tuple[list[tuple[Any, i
     items: list[tuple[Any, int]] | None = None
     figure = None
     presence = BOTH
+    own: list[Any] = []
     try:
         if steps and steps[0].startswith("#"):
             container = _note_container(root, steps[0][1:])
@@ -127,16 +131,24 @@ def _resolve(root_by_part: Mapping[str, Any], anchor) -> tuple[list[tuple[Any, i
         for i, step in enumerate(steps):
             last = i == len(steps) - 1
             if step[0].isdigit():
-                blocks = list(iter_blocks(container))
+                if cache is None:
+                    blocks = list(iter_blocks(container))
+                else:
+                    blocks = cache.get(id(container))
+                    if blocks is None:
+                        blocks = cache[id(container)] = list(iter_blocks(container))
                 if "-" in step:
                     a, b = (int(x) for x in step.split("-"))
                     items = [(blk, presence) for blk in blocks[a : b + 1]]
+                    own = [blk for blk, _ in items]
                     current = None
                 else:
                     current = blocks[int(step)]
+                    own = [current]
                     container = None
             elif step[0] == "c":
                 current = table_paragraphs(current)[int(step[1:])][0]
+                own = [current]
             elif step[0] == "t":
                 container = _paragraph_objects(current, "textbox")[int(step[1:])]
                 current = None
@@ -162,7 +174,9 @@ def _resolve(root_by_part: Mapping[str, Any], anchor) -> tuple[list[tuple[Any, i
             items = []
         else:
             items = [(current, presence)]
-    return items, figure
+    if not own and container is not None:  # a whole note: its blocks
+        own = list(iter_blocks(container))
+    return items, figure, own
 
 
 def resolve_anchor(root_by_part: Mapping[str, Any], anchor) -> list[Any]:
@@ -174,8 +188,41 @@ def resolve_anchor(root_by_part: Mapping[str, Any], anchor) -> list[Any]:
 
     :raise adapters.errors.AnchorError: the anchor does not resolve in these parts.
     """
-    items, _figure = _resolve(root_by_part, anchor)
+    items, _figure, _own = _resolve(root_by_part, anchor)
     return [p for p, _ in items]
+
+
+def resolve_items(root_by_part: Mapping[str, Any], anchor, cache: dict | None = None) -> tuple[list[tuple[Any, int]], Any, list[Any]]:
+    """``([(w:p, presence), ...], figure, blocks)`` of an anchor.
+
+    The items and figure are what :func:`items_segments` walks; ``blocks`` are the elements
+    the anchor names (a ``w:p``, the ``w:p`` run of an ``N-M`` step, a ``w:tbl``, a figure's
+    holding paragraph, a note's blocks): where a writer inserts after, deletes or moves. A
+    writer resolves every anchor once, before it changes the tree (block indexes shift when
+    paragraphs are inserted), and walks the same elements again after each change; ``cache``
+    (a dict the caller keeps while the tree does not change) holds each container's blocks.
+
+    :raise adapters.errors.AnchorError: the anchor does not resolve in these parts.
+    """
+    return _resolve(root_by_part, anchor, cache)
+
+
+def items_segments(
+    items: list[tuple[Any, int]], figure: Any = None, context: Any = None, view: str = "accepted",
+    open_fields: tuple[str, ...] = (),
+) -> list[Segment]:
+    """The joined segments of resolved paragraphs (or of a figure's alt text) in ``view``."""
+    bit = view_bit(view)
+    if figure is not None:
+        alt = alt_text(figure)
+        return [Segment(alt, alt_element(figure), 0, "alt", BOTH, False, None)] if alt else []
+    w = Walker(context)
+    w.open_fields(tuple(open_fields))
+    rows = []
+    for p, presence in items:
+        scan = w.paragraph(p)
+        rows.append((p, scan.segments, scan.mark_views, presence))
+    return join_segments(rows, bit)
 
 
 def unit_segments(root_by_part: Mapping[str, Any], anchor, context: Any = None, view: str = "accepted") -> list[Segment]:
@@ -183,15 +230,5 @@ def unit_segments(root_by_part: Mapping[str, Any], anchor, context: Any = None, 
 
     >>> # "".join(s.text for s in unit_segments(ctx.parts, unit.anchor, ctx)) == unit.text
     """
-    bit = view_bit(view)
-    items, figure = _resolve(root_by_part, anchor)
-    if figure is not None:
-        alt = alt_text(figure)
-        return [Segment(alt, alt_element(figure), 0, "alt", BOTH, False, None)] if alt else []
-    w = Walker(context)
-    w.open_fields(tuple(anchor.get("open_fields", ())))
-    rows = []
-    for p, presence in items:
-        scan = w.paragraph(p)
-        rows.append((p, scan.segments, scan.mark_views, presence))
-    return join_segments(rows, bit)
+    items, figure, _own = _resolve(root_by_part, anchor)
+    return items_segments(items, figure, context, view, tuple(anchor.get("open_fields", ())))

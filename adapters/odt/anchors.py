@@ -16,7 +16,7 @@ from ..errors import AnchorError
 from ..model import Anchor
 from .odfxml import prefixed, qn
 
-__all__ = ["element_path", "relative_path", "block_paragraphs", "resolve_anchor"]
+__all__ = ["element_path", "relative_path", "block_paragraphs", "resolve_anchor", "follow"]
 
 _P = qn("text:p")
 _H = qn("text:h")
@@ -52,25 +52,30 @@ def relative_path(el: etree._Element, stop: Any) -> tuple[int, ...]:
     node = el
     parent = node.getparent()
     while parent is not None and parent is not stop:
-        i = 0
-        for sib in parent:
-            if sib is node:
-                break
-            if isinstance(sib.tag, str):
-                i += 1
-        steps.append(i)
+        steps.append(_index(node))
         if isinstance(stop, tuple) and parent.tag in stop:
             break
         node, parent = parent, parent.getparent()
     if parent is not None and parent is stop:
-        i = 0
-        for sib in parent:
-            if sib is node:
-                break
-            if isinstance(sib.tag, str):
-                i += 1
-        steps.append(i)
+        steps.append(_index(node))
     return tuple(reversed(steps))
+
+
+def _index(node: etree._Element) -> int:
+    """The index of ``node`` among its parent's element children (comments not counted)."""
+    return sum(1 for _ in node.itersiblings(etree.Element, preceding=True))
+
+
+def follow(root: etree._Element, anchor: Anchor) -> etree._Element:
+    """The element an anchor's locator leads to (checked against its recorded tag).
+
+    :raise AnchorError: the locator leads nowhere or to an element of another tag.
+    """
+    el = _follow(root, anchor.path)
+    tag = anchor.get("tag")
+    if tag is not None and prefixed(el.tag) != tag:
+        raise AnchorError(f"locator {anchor.path!r} leads to {prefixed(el.tag)}, not {tag}")
+    return el
 
 
 def _follow(root: etree._Element, path: str) -> etree._Element:
@@ -132,10 +137,7 @@ def resolve_anchor(root: etree._Element, anchor: Anchor) -> list[etree._Element]
         ``office:text``).
     :raise AnchorError: the locator no longer leads to an element of the recorded tag.
     """
-    el = _follow(root, anchor.path)
-    tag = anchor.get("tag")
-    if tag is not None and prefixed(el.tag) != tag:
-        raise AnchorError(f"locator {anchor.path!r} leads to {prefixed(el.tag)}, not {tag}")
+    el = follow(root, anchor)
     if anchor.get("kind") in ("figure", "equation"):
         return []
     return block_paragraphs(el)

@@ -169,6 +169,8 @@ class Table:
     rows: list[list[Cell]]
     header_rows: int = 0
     section: str | None = None
+    #: Ids of the change regions open where the table starts (a table inside an insertion).
+    open_at_start: tuple[str, ...] = ()
 
 
 @dataclass(eq=False)

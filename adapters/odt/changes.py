@@ -25,6 +25,7 @@ _CREATOR = qn("dc:creator")
 _DATE = qn("dc:date")
 _ID = qn("text:id")
 _XML_ID = qn("xml:id")
+_INSERTION = qn("text:insertion")
 
 #: ODF change elements -> our kind names.
 CHANGE_KINDS = {
@@ -45,6 +46,9 @@ class ChangedRegion:
     element: Any = field(compare=False, repr=False)
     #: For a deletion: the deleted blocks (``text:p``, ``text:h``, ``text:list``, ``table:table``).
     content: tuple = field(default=(), compare=False, repr=False)
+    #: A deletion of text that was itself a pending insertion (LibreOffice writes a
+    #: ``text:insertion`` after the ``text:deletion``): the text shows in neither view.
+    inserted: bool = False
 
 
 def read_changes(office_text: etree._Element) -> dict[str, ChangedRegion]:
@@ -53,6 +57,9 @@ def read_changes(office_text: etree._Element) -> dict[str, ChangedRegion]:
     for tracked in office_text.iterchildren(_TRACKED):
         for region in tracked.iterchildren(_REGION):
             rid = region.get(_ID) or region.get(_XML_ID) or ""
+            stacked = sum(1 for c in region if c.tag in CHANGE_KINDS) > 1 and any(
+                c.tag == _INSERTION for c in region
+            )
             for change in region:
                 kind = CHANGE_KINDS.get(change.tag)
                 if kind is None:
@@ -68,7 +75,7 @@ def read_changes(office_text: etree._Element) -> dict[str, ChangedRegion]:
                                 date = (info.text or "").strip() or None
                     elif isinstance(child.tag, str):
                         content.append(child)
-                out[rid] = ChangedRegion(rid, kind, author, date, region, tuple(content))
+                out[rid] = ChangedRegion(rid, kind, author, date, region, tuple(content), stacked and kind == "deletion")
                 break
     return out
 

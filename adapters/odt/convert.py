@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ..labels import caption_label, leading_label, section_label, seq_label
+from ..labels import caption_label, leading_label, section_number_and_label, seq_label
 from ..model import Anchor, Bookmark, Comment, Document, IdMaker, Unit
 from .body import Body, Frame, Index, Note, Paragraph, Table
 from .changes import rejected_lines
@@ -259,7 +259,8 @@ class _Converter:
         if styles.is_title(p.style):
             return "title", text.strip() or None, None, None
         if p.heading:
-            return "section", text.strip() or None, label, section_label(label)
+            number, cited = section_number_and_label(label)
+            return "section", text.strip() or None, number, cited
         if p.listpos is None:
             seq = next((ev for ev in p.events if ev.kind == "field" and ev.node.tag == _SEQUENCE), None)
             if seq is not None:
@@ -377,7 +378,11 @@ class _Converter:
                            ("section", t.section), ("cell_labels", cell_labels)):
             if value:
                 meta[key] = value
-        unit = self.add("table", text, self.anchor(t.path, t.element), rejected_text=self._rejected_text(paras, text), meta=meta)
+        rejected = self._rejected_text(paras, text)
+        if any(self.ctx.change_kinds.get(c) == "insertion" for c in t.open_at_start):
+            rejected = ""  # a table inserted with tracking on: gone in the rejected view
+            meta["absent_in"] = "rejected"
+        unit = self.add("table", text, self.anchor(t.path, t.element), rejected_text=rejected, meta=meta)
         self.held_by(unit, paras)
         for p in paras:
             self.frames(p.frames)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..labels import repeated_letters, roman
 from .styles import LevelStyle, ListStyle, StyleSheet
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -19,25 +20,10 @@ __all__ = ["format_number", "render_label", "Counters", "Numbering", "MAX_LEVEL"
 
 MAX_LEVEL = 10
 
-_ROMAN = (
-    (1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
-    (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"),
-)
-
-
-def _roman(n: int) -> str:
-    out = []
-    for value, letters in _ROMAN:
-        while n >= value:
-            out.append(letters)
-            n -= value
-    return "".join(out)
-
-
 def _letters(n: int, sync: bool) -> str:
     """1 -> a, 26 -> z, 27 -> aa, 28 -> ab (or 28 -> bb when letters are synchronised)."""
     if sync:
-        return chr(ord("a") + (n - 1) % 26) * ((n - 1) // 26 + 1)
+        return repeated_letters(n)
     out = ""
     n -= 1
     while True:
@@ -66,7 +52,7 @@ def format_number(n: int, num_format: str, letter_sync: bool = False) -> str:
         s = _letters(n, letter_sync)
         return s.upper() if first == "A" else s
     if first in "iI":
-        s = _roman(n)
+        s = roman(n)
         return s.upper() if first == "I" else s
     return str(n)
 

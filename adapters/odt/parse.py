@@ -142,12 +142,8 @@ class _Parser:
     ) -> list[Block]:
         """Parse the block children of ``container``; ``flow`` holds the open change ids."""
         out: list[Block] = []
-        i = -1
-        for child in container:
+        for i, child in enumerate(container.iterchildren(etree.Element)):
             tag = child.tag
-            if not isinstance(tag, str):
-                continue
-            i += 1
             here = path + (i,)
             if tag == _P or tag == _H:
                 out.append(self.paragraph(child, here, flow, section, listpos, box))
@@ -255,12 +251,8 @@ class _Parser:
             continue_list=el.get(_A_CONT_LIST),
             parent=parent,
         )
-        i = -1
-        for item in el:
+        for i, item in enumerate(el.iterchildren(etree.Element)):
             tag = item.tag
-            if not isinstance(tag, str):
-                continue
-            i += 1
             if tag == _LIST_ITEM or tag == _LIST_HEADER:
                 pos = ListPos(ref, level, tag == _LIST_HEADER, _int(item.get(_A_START)), True)
                 out.extend(self.blocks(item, path + (i,), flow, section, pos, box))
@@ -273,11 +265,7 @@ class _Parser:
         list_id = el.get(_A_LIST_ID)
         ref = ListRef(el, list_id, el.get(_A_STYLE), False, list_id, None)
         pos = ListPos(ref, _int(el.get(_A_NP_LEVEL)) or 1, False, _int(el.get(_A_START)), True)
-        i = -1
-        for child in el:
-            if not isinstance(child.tag, str):
-                continue
-            i += 1
+        for i, child in enumerate(el.iterchildren(etree.Element)):
             if child.tag in _PARAGRAPHS:
                 out.append(self.paragraph(child, path + (i,), flow, section, pos, box))
 
@@ -287,12 +275,8 @@ class _Parser:
 
         def add_rows(container: etree._Element, cpath: tuple[int, ...], header: bool) -> None:
             nonlocal header_rows
-            i = -1
-            for child in container:
+            for i, child in enumerate(container.iterchildren(etree.Element)):
                 tag = child.tag
-                if not isinstance(tag, str):
-                    continue
-                i += 1
                 if tag == _TABLE_ROW:
                     rows.append(self.row(child, cpath + (i,)))
                     if header:
@@ -305,16 +289,12 @@ class _Parser:
                     self.warn(f"skipped unknown element {name_of(child)} in {name_of(container)}")
 
         add_rows(el, path, False)
-        return Table(el, path, el.get(qn("table:name")), rows, header_rows, section)
+        return Table(el, path, el.get(qn("table:name")), rows, header_rows, section, tuple(flow))
 
     def row(self, el: etree._Element, path: tuple[int, ...]) -> list[Cell]:
         cells: list[Cell] = []
-        i = -1
-        for child in el:
+        for i, child in enumerate(el.iterchildren(etree.Element)):
             tag = child.tag
-            if not isinstance(tag, str):
-                continue
-            i += 1
             if tag == _TABLE_CELL or tag == _COVERED_CELL:
                 flow: list[str] = []
                 blocks = self.blocks(child, path + (i,), flow)
@@ -333,11 +313,7 @@ class _Parser:
 
     def index(self, el: etree._Element, path: tuple[int, ...], flow: list[str]) -> Index:
         blocks: list[Block] = []
-        i = -1
-        for child in el:
-            if not isinstance(child.tag, str):
-                continue
-            i += 1
+        for i, child in enumerate(el.iterchildren(etree.Element)):
             if child.tag == _INDEX_BODY:
                 inner: list[str] = []
                 blocks = self._index_body(child, path + (i,), inner)
@@ -345,11 +321,7 @@ class _Parser:
 
     def _index_body(self, el, path, flow) -> list[Block]:
         out: list[Block] = []
-        i = -1
-        for child in el:
-            if not isinstance(child.tag, str):
-                continue
-            i += 1
+        for i, child in enumerate(el.iterchildren(etree.Element)):
             if child.tag == _INDEX_TITLE:
                 out.extend(self._index_body(child, path + (i,), flow))
             elif child.tag in (_P, _H):
@@ -362,11 +334,7 @@ class _Parser:
         citation = ""
         blocks: list[Block] = []
         path = para_path + relative_path(el, _PARAGRAPHS)
-        i = -1
-        for child in el:
-            if not isinstance(child.tag, str):
-                continue
-            i += 1
+        for i, child in enumerate(el.iterchildren(etree.Element)):
             if child.tag == _NOTE_CITATION:
                 citation = _text_of(child).strip()
             elif child.tag == _NOTE_BODY:
@@ -377,11 +345,7 @@ class _Parser:
         author = date = None
         paras: list[Paragraph] = []
         path = para_path + relative_path(el, _PARAGRAPHS)
-        i = -1
-        for child in el:
-            if not isinstance(child.tag, str):
-                continue
-            i += 1
+        for i, child in enumerate(el.iterchildren(etree.Element)):
             if child.tag == _CREATOR:
                 author = (child.text or "").strip() or None
             elif child.tag == _DATE:
@@ -399,11 +363,7 @@ class _Parser:
         tag = el.tag
         if tag in (_DRAW_A, _DRAW_G):
             frames: list[Frame] = []
-            i = -1
-            for c in el:
-                if not isinstance(c.tag, str):
-                    continue
-                i += 1
+            for i, c in enumerate(el.iterchildren(etree.Element)):
                 if c.tag.startswith(_DRAW_NS):
                     f = self.frame(c, path + (i,), flow, offset)
                     if f is not None:
@@ -416,12 +376,8 @@ class _Parser:
                 first.blocks.extend(f.blocks)
             return first
         frame = Frame(el, path, "shape", el.get(_A_DRAW_NAME), None, None, offset=offset)
-        i = -1
-        for child in el:
+        for i, child in enumerate(el.iterchildren(etree.Element)):
             ctag = child.tag
-            if not isinstance(ctag, str):
-                continue
-            i += 1
             if ctag == _SVG_TITLE:
                 frame.title = _text_of(child).strip() or None
             elif ctag == _SVG_DESC:

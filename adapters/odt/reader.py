@@ -21,7 +21,7 @@ from .odfxml import qn
 from .styles import StyleSheet, read_styles
 from .textmap import deletion_segments
 
-__all__ = ["OdtContext", "load_context", "read_package"]
+__all__ = ["OdtContext", "load_context", "read_package", "open_changes"]
 
 _BODY = qn("office:body")
 _TEXT = qn("office:text")
@@ -86,7 +86,7 @@ def _meta(pkg: Package) -> dict[str, Any]:
     return out
 
 
-def _open_changes(office_text: etree._Element, kinds: dict[str, str]) -> dict[Any, tuple[str, ...]]:
+def open_changes(office_text: etree._Element, kinds: dict[str, str]) -> dict[Any, tuple[str, ...]]:
     """Paragraphs that start inside a change region (one pass over markers and paragraphs)."""
     out: dict[Any, tuple[str, ...]] = {}
     if not any(k != "deletion" for k in kinds.values()):
@@ -129,7 +129,7 @@ def load_context(pkg: Package) -> OdtContext:
         styles=sheet,
         changes=changes,
         change_kinds=kinds,
-        open_changes=_open_changes(office_text, kinds) if changes else {},
+        open_changes=open_changes(office_text, kinds) if changes else {},
         meta=_meta(pkg),
     )
 

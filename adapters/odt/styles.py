@@ -211,6 +211,28 @@ class StyleSheet:
             return name
         return style.display_name
 
+    def find(self, family: str, display: str) -> str | None:
+        """The name of the common style a user sees as ``display`` (or that is named so).
+
+        >>> el = etree.Element(_STYLE, {_A_NAME: "Heading_20_1", _A_DISPLAY: "Heading 1", _A_FAMILY: "paragraph"})
+        >>> sheet = StyleSheet()
+        >>> sheet._elements[("paragraph", "Heading_20_1", False)] = el
+        >>> sheet.find("paragraph", "Heading 1")
+        'Heading_20_1'
+        """
+        fallback = None
+        for fam, name, automatic in self._elements:
+            if fam != family or automatic:
+                continue
+            style = self._style(fam, name, False)
+            if style is None:
+                continue
+            if style.display_name == display:
+                return name
+            if name == display:
+                fallback = name
+        return fallback
+
     def outline_level(self, para_style: str | None) -> int | None:
         level = self._lookup("paragraph", para_style, "outline_level")
         return level if isinstance(level, int) and level > 0 else None

@@ -190,10 +190,14 @@ class InlineWalker:
         "_change",
         "_change_kind",
         "_kinds",
+        "slots",
     )
 
-    def __init__(self, ctx: "OdtContext", open_changes: list[str] | None = None) -> None:
+    def __init__(self, ctx: "OdtContext", open_changes: list[str] | None = None, record: bool = False) -> None:
         self.ctx = ctx
+        #: With ``record``: every non-empty string walked, as ``(node, slot)``, in order
+        #: (strings that show nothing included), so a writer can respell white space.
+        self.slots: list[tuple[Any, str]] | None = [] if record else None
         self.segments: list[Segment] = []
         self.events: list[Event] = []
         self.deletions: list[Deletion] = []
@@ -228,6 +232,8 @@ class InlineWalker:
         """Add the string ``s`` (``node.text`` or ``node.tail``) under ODF white-space rules."""
         if not s:
             return
+        if self.slots is not None:
+            self.slots.append((node, slot))
         if "  " not in s and "\t" not in s and "\n" not in s and "\r" not in s:
             start = 1 if self.ignore_space and s[0] == " " else 0
             if start < len(s):
@@ -374,9 +380,11 @@ class InlineWalker:
         self._recompute_change()
 
 
-def walk_paragraph(p: etree._Element, ctx: "OdtContext", open_changes: list[str] | None = None) -> InlineWalker:
+def walk_paragraph(
+    p: etree._Element, ctx: "OdtContext", open_changes: list[str] | None = None, record: bool = False
+) -> InlineWalker:
     """Run the walk over one ``text:p``/``text:h`` and return the walker with its results."""
-    w = InlineWalker(ctx, open_changes)
+    w = InlineWalker(ctx, open_changes, record)
     w.children(p)
     return w
 
@@ -393,7 +401,9 @@ def rejected_segments(w: InlineWalker, ctx: "OdtContext") -> list[Segment]:
     segs = w.segments
     for i in range(len(segs) + 1):
         while j < len(points) and points[j].index == i:
-            out.extend(ctx.deleted_segments(points[j].change))
+            region = ctx.changes.get(points[j].change)
+            if region is None or not region.inserted:  # deleted text that was itself inserted: gone in both views
+                out.extend(ctx.deleted_segments(points[j].change))
             j += 1
         if i < len(segs):
             seg = segs[i]

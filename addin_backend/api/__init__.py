@@ -1,7 +1,7 @@
 """The Flask application factory: blueprints under /api/v1, health checks, the task pane.
 
-Each area is one small blueprint module (``documents``, ``jobs``, ``meta``, ``taskpane``;
-later ``graph``, ``edits``); views parse the request, call a plain function of the backend
+Each area is one small blueprint module (``documents``, ``jobs``, ``meta``, ``taskpane``,
+``graph``, ``retrieval``, ``edits``, ``check``); views parse the request, call a plain function of the backend
 and return JSON. Errors are answered by the handlers of ``api/errors.py`` only.
 """
 from __future__ import annotations
@@ -13,14 +13,14 @@ from flask import Flask
 
 from ..jobs import JobRunner
 from ..store import open_store
-from . import documents, jobs, meta, taskpane
+from . import check, documents, edits, graph, jobs, meta, retrieval, taskpane
 from .config import load_config
 from .errors import register_error_handlers
 from .security import init_security
 
 __all__ = ["create_app", "BLUEPRINTS"]
 
-BLUEPRINTS = (documents.bp, jobs.bp, meta.bp, meta.health, taskpane.bp)
+BLUEPRINTS = (documents.bp, graph.bp, retrieval.bp, edits.bp, check.bp, jobs.bp, meta.bp, meta.health, taskpane.bp)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import traceback
 
-from flask import Flask, Response, current_app, g, jsonify, request
+from flask import Flask, Response, current_app, g, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from ..errors import ERROR_TABLE, describe
@@ -38,6 +38,10 @@ def error_response(status: int, error: dict, headers: dict | None = None) -> Res
 
 def _known(exc: Exception) -> Response:
     error, status, _exit = describe(exc)  # type: ignore[misc]  # registered for table classes only
+    details = error.get("details") or {}
+    if isinstance(details.get("job"), str):  # graph_not_ready: the job to follow
+        details["links"] = {"job": url_for("jobs.job", job_id=details["job"]),
+                            "events": url_for("jobs.events", job_id=details["job"])}
     headers = {}
     if status == 401:
         headers["WWW-Authenticate"] = 'Bearer realm="ledger"'

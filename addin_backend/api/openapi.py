@@ -13,121 +13,20 @@ from adapters.model import UNIT_KINDS, VIEWS
 
 from .. import __version__
 from ..documents import MEDIA_TYPES
+from .schemas import EDGE_TYPES, ENGINES, SCHEMAS, STRATEGIES, VIEW_KEYS
+from .schemas import ID as _ID, INT as _INT, STR as _STR, ref as _ref
 
-__all__ = ["OPERATIONS", "SCHEMAS", "build_spec"]
-
-
-def _ref(name: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def _nullable(kind: str) -> dict[str, Any]:
-    return {"type": [kind, "null"]}
-
-
-_STR, _INT = {"type": "string"}, {"type": "integer"}
-_ID = {"type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9_.-]+$"}
-
-SCHEMAS: dict[str, dict[str, Any]] = {
-    "Error": {
-        "type": "object", "required": ["error"],
-        "properties": {"error": _ref("ErrorBody")},
-    },
-    "ErrorBody": {
-        "type": "object", "required": ["code", "message"],
-        "properties": {"code": _STR, "message": _STR, "category": _STR, "details": {"type": "object"}},
-    },
-    "Health": {
-        "type": "object", "required": ["status", "version", "worker"],
-        "properties": {"status": {"const": "ok"}, "version": _STR, "worker": _INT},
-    },
-    "Ready": {
-        "type": "object", "required": ["status", "store"],
-        "properties": {"status": {"const": "ready"}, "store": {"enum": ["sqlite", "redis"]}},
-    },
-    "Version": {
-        "type": "object", "required": ["name", "version", "api", "formats", "store", "graph"],
-        "properties": {"name": _STR, "version": _STR, "api": {"const": "v1"},
-                       "formats": {"type": "array", "items": {"enum": list(MEDIA_TYPES)}},
-                       "store": {"enum": ["sqlite", "redis"]}, "graph": {"type": "boolean"}},
-    },
-    "Job": {
-        "type": "object",
-        "required": ["id", "document", "kind", "status", "stage", "stages", "progress", "stage_progress",
-                     "error", "result", "created", "updated", "links"],
-        "properties": {
-            "id": _STR, "document": _STR, "kind": _STR,
-            "status": {"enum": ["queued", "running", "done", "failed"]},
-            "stage": _STR, "stages": {"type": "array", "items": _STR},
-            "progress": {"type": "number", "minimum": 0, "maximum": 1},
-            "stage_progress": {"type": ["number", "null"], "minimum": 0, "maximum": 1},
-            "error": {"oneOf": [_ref("ErrorBody"), {"type": "null"}]},
-            "result": _nullable("object"),
-            "created": {"type": "string", "format": "date-time"},
-            "updated": {"type": "string", "format": "date-time"},
-            "links": {"type": "object", "required": ["self", "events"],
-                      "properties": {"self": _STR, "events": _STR}},
-        },
-    },
-    "JobEvent": {
-        "type": "object", "required": ["event", "data"],
-        "properties": {"event": {"enum": ["progress", "done", "failed", "error", "timeout"]},
-                       "data": {"type": "string", "contentMediaType": "application/json"}},
-    },
-    "Document": {
-        "type": "object",
-        "required": ["id", "format", "filename", "size", "sha256", "units", "warnings", "created",
-                     "expires_in", "job", "links"],
-        "properties": {
-            "id": _STR, "format": {"enum": list(MEDIA_TYPES)}, "filename": _nullable("string"),
-            "size": _INT, "sha256": _STR, "units": _INT, "warnings": _INT,
-            "created": {"type": "string", "format": "date-time"},
-            "expires_in": _nullable("integer"), "job": _ref("Job"),
-            "links": {"type": "object", "required": ["self", "units", "outline"],
-                      "properties": {"self": _STR, "units": _STR, "outline": _STR}},
-        },
-    },
-    "Unit": {
-        "type": "object", "required": ["id", "kind", "text", "order", "refs"],
-        "properties": {
-            "id": _STR, "kind": {"enum": list(UNIT_KINDS)}, "text": _STR, "order": _INT,
-            "label": _nullable("string"), "number": _nullable("string"), "title": _nullable("string"),
-            "parent": _nullable("string"), "style": _nullable("string"), "level": _INT,
-            "refs": {"type": "array", "items": {"type": "object", "required": ["target", "field"],
-                                                "properties": {"target": _STR, "field": _STR}}},
-            "rejected_text": _STR, "fields": {"type": "array", "items": {"type": "object"}},
-            "bookmarks": {"type": "array", "items": _STR},
-            "comments": {"type": "array", "items": _STR}, "meta": {"type": "object"},
-        },
-    },
-    "UnitList": {
-        "type": "object", "required": ["document", "total", "offset", "units"],
-        "properties": {"document": _STR, "total": _INT, "offset": _INT,
-                       "units": {"type": "array", "items": _ref("Unit")}},
-    },
-    "OutlineNode": {
-        "type": "object", "required": ["id", "kind", "label", "number", "title", "level", "children"],
-        "properties": {"id": _STR, "kind": _STR, "label": _nullable("string"), "number": _nullable("string"),
-                       "title": _nullable("string"), "level": _nullable("integer"),
-                       "children": {"type": "array", "items": _ref("OutlineNode")}},
-    },
-    "Outline": {
-        "type": "object", "required": ["document", "outline"],
-        "properties": {"document": _STR, "outline": {"type": "array", "items": _ref("OutlineNode")}},
-    },
-    "Text": {
-        "type": "object", "required": ["document", "view", "lines"],
-        "properties": {"document": _STR, "view": {"enum": list(VIEWS)},
-                       "lines": {"type": "array", "items": _STR}},
-    },
-}
+__all__ = ["OPERATIONS", "SCHEMAS", "build_spec", "EDGE_TYPES", "STRATEGIES", "ENGINES", "VIEW_KEYS"]
 
 _ERRORS = {
     400: "Invalid request (a query parameter or body that fails validation)",
-    404: "No such document, unit or job (never made, deleted or expired)",
-    413: "The upload is over the size limit, or unpacks beyond the limits (zip bomb)",
+    404: "No such document, unit, job, proposal or revision (never made, deleted or expired)",
+    409: "The graph job has not stored a graph yet (graph_not_ready, with the job), or an operation's "
+         "before no longer matches the unit (edit_conflict)",
+    413: "The request is over the size limit (LEDGER_MAX_UPLOAD_MB), or an upload unpacks beyond the limits "
+         "(zip bomb)",
     415: "Not a .docx/.odt document, or a format we do not read",
-    422: "Encrypted, corrupt, malformed or unsafe XML",
+    422: "Encrypted, corrupt, malformed or unsafe XML; or an instruction the engine does not understand",
 }
 
 
@@ -143,6 +42,11 @@ def _query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any
     return {"name": name, "in": "query", "required": False, "schema": schema, "description": description}
 
 
+def _body(schema: str) -> dict[str, Any]:
+    return {"required": True, "content": {"application/json": {"schema": _ref(schema)}}}
+
+
+_TYPES_PATTERN = f"^({'|'.join(EDGE_TYPES)})(,({'|'.join(EDGE_TYPES)}))*$"
 _DOC = _path_param("document_id")
 _BINARY = {"schema": {"type": "string", "format": "binary"}}
 
@@ -204,12 +108,66 @@ OPERATIONS: list[tuple[str, str, dict[str, Any]]] = [
         "responses": {200: {"description": "The file",
                             "content": {media: _BINARY for media in MEDIA_TYPES.values()}},
                       404: None}}),
+    ("/api/v1/documents/{document_id}/graph", "get", {
+        "operationId": "getGraph",
+        "summary": "The dependency graph: JSON, GraphML or PNG; complete is false while DEPENDS/RELATED are built",
+        "parameters": [_DOC, _query("format", {"enum": ["json", "graphml", "png"]}, "json (default), graphml or png"),
+                       _query("types", {"type": "string", "pattern": _TYPES_PATTERN},
+                              "Only edges of these types, comma-separated (CONTAINS,REFERENCES,DEPENDS,RELATED)")],
+        "responses": {200: {"description": "The graph",
+                            "content": {"application/json": {"schema": _ref("Graph")},
+                                        "application/graphml+xml": {"schema": _STR},
+                                        "image/png": _BINARY}},
+                      400: None, 404: None, 409: None}}),
+    ("/api/v1/documents/{document_id}/impact", "post", {
+        "operationId": "getImpact",
+        "summary": "What a unit or selection references, what depends on it (edge types, evidence, distance), "
+                   "its broken references",
+        "parameters": [_DOC], "requestBody": _body("ImpactRequest"),
+        "responses": {200: _json("Impact", "The impact"), 400: None, 404: None, 409: None, 413: None}}),
+    ("/api/v1/documents/{document_id}/context", "post", {
+        "operationId": "getContext", "summary": "The context retrieval packs for an edit, with the texts",
+        "parameters": [_DOC], "requestBody": _body("ContextRequest"),
+        "responses": {200: _json("Context", "The packed context"), 400: None, 404: None, 409: None, 413: None}}),
+    ("/api/v1/documents/{document_id}/proposals", "post", {
+        "operationId": "createProposal",
+        "summary": "Plan an instruction: operations (with propagated ones), findings, explanation; nothing is written",
+        "parameters": [_DOC], "requestBody": _body("ProposalRequest"),
+        "responses": {201: {**_json("Proposal", "The proposal"), "headers": {"Location": {"schema": _STR}}},
+                      202: _json("ProposalJob", "The graph is still being built: follow the job; its result "
+                                                "is the proposal"),
+                      400: None, 404: None, 413: None, 422: None}}),
+    ("/api/v1/documents/{document_id}/proposals/{proposal_id}", "get", {
+        "operationId": "getProposal", "summary": "A proposal made earlier",
+        "parameters": [_DOC, _path_param("proposal_id")],
+        "responses": {200: _json("Proposal", "The proposal"), 404: None}}),
+    ("/api/v1/documents/{document_id}/apply", "post", {
+        "operationId": "applyOperations",
+        "summary": "Write a proposal's operations (or given ones) into the original upload as tracked changes",
+        "parameters": [_DOC], "requestBody": _body("ApplyRequest"),
+        "responses": {201: {**_json("Applied", "Applied; the revision's file is at download"),
+                            "headers": {"Location": {"schema": _STR}}},
+                      400: None, 404: None, 409: None, 413: None, 422: None}}),
+    ("/api/v1/documents/{document_id}/revisions/{rev}/file", "get", {
+        "operationId": "getRevisionFile", "summary": "An applied revision: the document with native tracked changes",
+        "parameters": [_DOC, {"name": "rev", "in": "path", "required": True,
+                              "schema": {"type": "integer", "minimum": 1}}],
+        "responses": {200: {"description": "The file (attachment <name>.ledger.docx or .odt)",
+                            "content": {media: _BINARY for media in MEDIA_TYPES.values()}},
+                      404: None}}),
+    ("/api/v1/documents/{document_id}/check", "get", {
+        "operationId": "checkDocument",
+        "summary": "Document-wide findings (broken references, numbering, acronyms, spellings) of the upload "
+                   "or of a revision",
+        "parameters": [_DOC, _query("revision", {"type": "integer", "minimum": 1}, "Check this applied revision")],
+        "responses": {200: _json("Check", "The findings"), 400: None, 404: None}}),
     ("/api/v1/jobs/{job_id}", "get", {
         "operationId": "getJob", "summary": "Poll a job: status, stage, progress fraction",
         "parameters": [_path_param("job_id")], "responses": {200: _json("Job", "The job"), 404: None}}),
     ("/api/v1/jobs/{job_id}/events", "get", {
         "operationId": "jobEvents",
-        "summary": "Follow a job as server-sent events: progress, then done, failed, error or timeout",
+        "summary": "Follow a job as server-sent events: progress, then done, failed, error or timeout "
+                   "(needs the Authorization header when keys are set: browsers poll the job instead)",
         "parameters": [_path_param("job_id")],
         "responses": {200: {"description": "Event stream; each event's data is the job as JSON",
                             "content": {"text/event-stream": {"schema": _ref("JobEvent")}}},

@@ -145,6 +145,7 @@ export class TaskPane {
       });
       this.doc = doc;
       this.sha = sha;
+      this.applied = null; // a revision belongs to the upload it was applied to, not to this one
       ui.setDocName(`${doc.filename || name} · ${doc.units} units`);
       this.emit("uploaded", { document: doc.id, sha256: doc.sha256, units: doc.units });
       await this.api.waitForJob(doc.job, (job) => {

@@ -54,17 +54,25 @@ export function dependencies(graph, unitsById, unitId) {
   const name = (id) => preview(unitsById.get(id)) || id;
   const references = [];
   const dependents = [];
+  const starts = new Map(); // reference item -> offset of its evidence in the unit's text
   let parent = null;
   for (const e of graph.edges || []) {
     if (e.type === "CONTAINS") {
       if (e.target === unitId) parent = { unit: e.source, label: name(e.source), type: e.type, evidence: e.evidence || "" };
       continue;
     }
-    if (e.source === unitId) references.push({ unit: e.target, label: name(e.target), type: e.type, evidence: e.evidence || "", score: e.score ?? null });
+    if (e.source === unitId) {
+      const item = { unit: e.target, label: name(e.target), type: e.type, evidence: e.evidence || "", score: e.score ?? null };
+      starts.set(item, e.start ?? Number.MAX_SAFE_INTEGER);
+      references.push(item);
+    }
     if (e.target === unitId) dependents.push({ unit: e.source, label: name(e.source), type: e.type, evidence: e.evidence || "", score: e.score ?? null });
   }
   const rank = (a, b) => EDGE_TYPES.indexOf(a.type) - EDGE_TYPES.indexOf(b.type) || (b.score ?? 0) - (a.score ?? 0);
-  references.sort(rank);
+  // What the paragraph references, in the order its evidence appears in the text (the graph
+  // lists edges by target); edges without a span keep their place after those with one.
+  references.sort((a, b) => EDGE_TYPES.indexOf(a.type) - EDGE_TYPES.indexOf(b.type) || starts.get(a) - starts.get(b)
+    || (b.score ?? 0) - (a.score ?? 0));
   dependents.sort(rank);
   return { unit: unitId, parent, references, dependents };
 }

@@ -72,7 +72,7 @@ def test_with_a_builder_the_job_runs_its_stages_and_keeps_the_graph(store):
     runner.shutdown()
     assert rec["status"] == "done" and rec["stages"] == ["read", "nodes", "contains", "references"]
     assert (rec["stage"], rec["stage_progress"], rec["progress"]) == ("references", 0.5, 1.0)
-    assert rec["result"] == {"graph": {"nodes": 3, "edges": 1, "semantic": False}}
+    assert rec["result"] == {"graph": {"nodes": 3, "edges": 1, "semantic": False, "complete": True}}
     graph = analysis.load_graph(store, "d1")
     assert isinstance(graph, nx.MultiDiGraph)
     assert list(graph.edges(keys=True, data="type")) == [("sec-1", "p-1", "CONTAINS", "CONTAINS")]
@@ -116,3 +116,51 @@ def test_a_failing_builder_fails_the_job_with_its_code(store):
     assert rec["progress"] == pytest.approx(analysis.READ_SHARE + 0.9 * (1 + 0.3) / 2)
     assert rec["stage_progress"] == 0.3
     assert analysis.load_graph(store, "d1") is None
+
+
+def _report():
+    return Document("docx", units=[
+        Unit("sec-1", "section", "Terms", 0, label="Section 1", number="1", level=1),
+        Unit("p-1", "paragraph", "\"Widget\" means a small device.", 1, parent="sec-1"),
+        Unit("p-2", "paragraph", "Each Widget is shown in Section 2; see Table 4.", 2, parent="sec-1"),
+        Unit("sec-2", "section", "Results", 3, label="Section 2", number="2", level=1),
+    ])
+
+
+def test_the_real_builder_publishes_the_fast_graph_before_the_slow_stages():
+    seen = []
+
+    def progress(stage, fraction):
+        seen.append(("progress", stage, fraction))
+
+    def publish(G):
+        seen.append(("publish", sorted({k for _, _, k in G.edges(keys=True)}), list(G.graph["stages"])))
+
+    G = analysis.build_in_stages(_report(), semantic=False, progress=progress, publish=publish)
+    at = next(i for i, s in enumerate(seen) if s[0] == "publish")
+    assert seen[at] == ("publish", ["CONTAINS", "REFERENCES"], ["contains", "references"])
+    assert {s[1] for s in seen[:at]} == {"contains", "references"}
+    assert {s[1] for s in seen[at + 1:]} == {"depends"}  # no RELATED without semantic
+    assert G.graph["stages"] == ["contains", "references", "depends"]
+    assert [b["label"] for b in G.graph["broken_references"]] == ["Table 4"]
+
+
+def test_the_upload_job_stores_the_early_graph_then_the_complete_one(store, monkeypatch):
+    store.put("d1", {})
+    written = []
+    put_json = store.put_json
+
+    def recording(scope, name, obj, **kw):
+        if name == "graph":
+            written.append((obj["graph"]["complete"], list(obj["graph"]["stages"])))
+        return put_json(scope, name, obj, **kw)
+
+    monkeypatch.setattr(store, "put_json", recording)
+    runner = JobRunner(store)
+    rec = _wait(runner, analysis.start_graph_job(runner, "d1", _report(), builder=analysis.graph_builder(),
+                                                 semantic=False, stages=analysis.graph_stages())["id"])
+    runner.shutdown()
+    assert rec["status"] == "done" and rec["result"]["graph"]["complete"] is True
+    assert written == [(False, ["contains", "references"]), (True, ["contains", "references", "depends"])]
+    graph = analysis.load_graph(store, "d1")
+    assert analysis.is_complete(graph) and ("p-2", "p-1", "DEPENDS") in set(graph.edges(keys=True))

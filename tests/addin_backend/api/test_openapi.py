@@ -51,3 +51,25 @@ def test_every_reference_resolves(make_app):
     spec = make_app().test_client().get("/api/v1/openapi.json").json
     refs = set(re.findall(r'"\$ref": "#/components/schemas/(\w+)"', __import__("json").dumps(spec)))
     assert refs and refs <= set(spec["components"]["schemas"])
+
+
+def test_the_names_spelled_in_the_document_are_the_backends():
+    from addin_backend import edits_service
+    from addin_backend.api import openapi
+    from addin_backend.edits.engines import ENGINE_NAMES
+    from addin_backend.graph import EDGE_TYPES
+    from addin_backend.retrieval import STRATEGIES
+
+    assert openapi.EDGE_TYPES == EDGE_TYPES and openapi.STRATEGIES == STRATEGIES
+    assert set(openapi.ENGINES) == set(ENGINE_NAMES) and openapi.VIEW_KEYS == edits_service.VIEW_KEYS
+
+
+def test_every_json_body_has_a_schema_and_every_post_declares_its_errors(make_app):
+    spec = make_app().test_client().get("/api/v1/openapi.json").json
+    for path, ops in spec["paths"].items():
+        for method, op in ops.items():
+            body = op.get("requestBody", {}).get("content", {}).get("application/json")
+            if body:
+                name = body["schema"]["$ref"].rsplit("/", 1)[1]
+                assert name in spec["components"]["schemas"], (path, method)
+                assert "400" in op["responses"] and "404" in op["responses"], (path, method)

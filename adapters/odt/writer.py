@@ -1,0 +1,231 @@
+"""The ODT writer: concrete edits -> native tracked changes in the ORIGINAL package.
+
+``write(original, edits)`` parses content.xml once, maps each edit's unit to its paragraphs
+through the reader's own anchors and text walk, and writes:
+
+* ``replace`` / ``set_text``: the minimal word-level diff (:mod:`adapters.textdiff`),
+  each changed word a ``text:deletion`` + ``text:insertion`` inside its paragraph
+  (:mod:`adapters.odt.inline`), formatting kept on both sides;
+* ``insert_after``: a new paragraph (heading, list item) whose text and paragraph break are
+  one ``text:insertion``; ``delete``: the paragraph (or table, or note citation) and its
+  paragraph mark in one ``text:deletion``; ``move``: a deletion where the unit was and an
+  insertion of a copy where it goes (:mod:`adapters.odt.blocks`).
+
+Only ``content.xml`` changes; every other member is copied byte for byte
+(:func:`adapters.repack.rewrite_zip`). The output is read back before it is returned: it must
+read as a document, and its rejected view must be the input's. Any failure raises an
+:class:`~adapters.errors.AdapterError` and leaves the caller's bytes as they were.
+
+Other authors' tracked changes in the input stay as they are. Text another author deleted
+is never edited: a deleted span that contains their deletion point is cut in two around it
+(their deletion stays between ours). Text another author inserted may be edited: deleting
+it writes LibreOffice's stacked form (our deletion over their insertion) and splits their
+region around the edit. A unit whose paragraphs hold another author's change cannot be
+deleted or moved (:class:`~adapters.errors.AnchorError`). So, on an input with revisions,
+accept-all of the output is the input's accepted view with the edits applied (the unit
+texts the edits were made against) and reject-all is the input's rejected view: every
+change, theirs and ours, rejected.
+
+Where the neutral model and the package differ: deleting a footnote or endnote removes its
+citation mark from the citing paragraph (as a word processor does; ``apply_to_document``
+keeps the mark); ``insert_after`` a figure or equation inserts after the paragraph that
+holds it; deleting or moving a figure or equation on its own is refused.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, Sequence
+
+from lxml import etree
+
+from ..errors import AdapterError, AnchorError, UnsupportedFormatError
+from ..model import Document, Edit, Unit
+from ..package import ODT, open_package
+from ..repack import rewrite_zip
+from ..textdiff import word_changes
+from .inline import atom_spans, replace_in_paragraph
+from .reader import load_context, read_package
+from .anchors import follow
+from .textmap import resolve_anchor
+from .tracking import Tracker
+
+__all__ = ["write", "WRITABLE_OPS"]
+
+#: The operations a writer receives (``rename`` is expanded into ``replace`` edits before).
+WRITABLE_OPS = ("replace", "set_text", "insert_after", "delete", "move")
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0, tzinfo=None).isoformat()
+
+
+class _Writer:
+    """The edits of one write over one parsed content.xml."""
+
+    def __init__(self, ctx: Any, doc: Document) -> None:
+        self.ctx = ctx
+        self.doc = doc
+        self.t = Tracker(ctx)
+        #: original element -> its copy, for units moved (their text edits go to the copy)
+        self.moved: dict[Any, Any] = {}
+        #: unit id -> (block element, paragraphs), resolved before the tree changes
+        self.located: dict[str, tuple[Any, list[Any]]] = {}
+
+    def locate(self, edits: Sequence[Edit]) -> None:
+        """Resolve every unit the edits name while the locators still hold."""
+        from .blocks import subtree
+
+        for e in edits:
+            uids = [e.unit, e.after, e.before_unit]
+            if e.op == "move" and e.unit:
+                uids += sorted(subtree(self.doc, e.unit))
+            for uid in uids:
+                if uid and uid not in self.located:
+                    unit = self.unit(uid)
+                    el = follow(self.ctx.content, unit.anchor)
+                    paras = [] if unit.anchor.get("kind") in ("figure", "equation") else resolve_anchor(self.ctx.content, unit.anchor)
+                    self.located[uid] = (el, paras)
+
+    @staticmethod
+    def now() -> str:
+        return _now()
+
+    # -- units to paragraphs ------------------------------------------------------------------
+
+    def unit(self, uid: str | None, what: str = "unit") -> Unit:
+        unit = self.doc.get(uid) if uid else None
+        if unit is None:
+            raise AnchorError(f"the document has no {what} {uid!r}")
+        if unit.anchor is None or unit.anchor.part != "content.xml":
+            raise AnchorError(f"unit {uid} has no anchor in content.xml")
+        return unit
+
+    def paragraphs(self, unit: Unit) -> list[Any]:
+        """The unit's paragraphs, checked against its text (the bytes must be the ones read)."""
+        if unit.meta.get("absent_in") == "accepted":
+            raise AnchorError(f"unit {unit.id} is a pending deletion; it cannot be edited")
+        if unit.anchor.get("kind") in ("figure", "equation"):
+            raise AnchorError(f"unit {unit.id} is a {unit.kind}; its text is not paragraph text")
+        paras = self.located[unit.id][1]
+        text = "\n".join("".join(s.text for s in self.t.walk(p).segments) for p in paras)
+        if text != unit.text:
+            raise AnchorError(f"unit {unit.id} no longer matches the package (its text differs)")
+        return [self.moved.get(p, p) for p in paras]
+
+    # -- text edits ---------------------------------------------------------------------------
+
+    def text_edits(self, unit: Unit, edits: list[Edit]) -> None:
+        paras = self.paragraphs(unit)
+        texts = ["".join(s.text for s in self.t.walk(p).segments) for p in paras]
+        bases, pos = [], 0
+        for text in texts:
+            bases.append(pos)
+            pos += len(text) + 1
+        ops: dict[int, list[tuple[int, int, str, Edit]]] = {}
+        for e in edits:
+            if e.op == "set_text":
+                new = e.text or ""
+                lines = new.split("\n")
+                if len(lines) != sum(t.count("\n") + 1 for t in texts):
+                    raise AnchorError(f"set_text must keep the {len(paras)} paragraph(s) of unit {unit.id}")
+                k = 0
+                for i, text in enumerate(texts):
+                    n = text.count("\n") + 1
+                    new_i = "\n".join(lines[k : k + n])
+                    k += n
+                    atoms = atom_spans(self.t, paras[i])
+                    for a, b, rep in word_changes(text, new_i, atoms=atoms):
+                        ops.setdefault(i, []).append((a, b, rep, e))
+                continue
+            start, end = int(e.start or 0), int(e.end or 0)
+            i = max(j for j, base in enumerate(bases) if base <= start)
+            a, b = start - bases[i], end - bases[i]
+            if b > len(texts[i]):
+                raise AnchorError(f"replace {start}..{end} crosses a paragraph boundary of unit {unit.id}")
+            atoms = atom_spans(self.t, paras[i])
+            for s, f in atoms:
+                if (s < a < f) or (s < b < f):
+                    raise AnchorError(f"replace {start}..{end} of unit {unit.id} cuts into a field or note citation")
+            inner = [(s - a, f - a) for s, f in atoms if a <= s and f <= b]
+            for x, y, rep in word_changes(texts[i][a:b], e.text or "", atoms=inner):
+                ops.setdefault(i, []).append((a + x, a + y, rep, e))
+        copies = set(self.moved.values())
+        for i, lst in ops.items():
+            tracking = paras[i] not in copies
+            for a, b, rep, e in sorted(lst, key=lambda o: (o[0], o[1]), reverse=True):
+                replace_in_paragraph(self.t, paras[i], a, b, rep, e.author, e.date or _now(), tracking)
+
+    # -- all edits ----------------------------------------------------------------------------
+
+    def apply(self, edits: Sequence[Edit]) -> None:
+        by_unit: dict[str, list[Edit]] = {}
+        for e in edits:
+            if not isinstance(e, Edit):
+                raise AnchorError("an edit is not an Edit")
+            if e.op not in WRITABLE_OPS:
+                raise AnchorError(f"the writer cannot apply a {e.op!r} edit (expand renames first)")
+            if e.op in ("replace", "set_text"):
+                if e.op == "replace" and (e.start is None or e.end is None or e.text is None):
+                    raise AnchorError("a replace edit needs start, end and text")
+                by_unit.setdefault(str(e.unit), []).append(e)
+        from .blocks import apply_structure
+
+        self.locate(edits)
+        apply_structure(self, [e for e in edits if e.op in ("insert_after", "delete", "move")])
+        for uid, lst in by_unit.items():
+            self.text_edits(self.unit(uid), lst)
+        self.t.sort_regions()
+
+
+def _serialize(root: etree._Element) -> bytes:
+    return etree.tostring(root.getroottree(), encoding="UTF-8", xml_declaration=True)
+
+
+def _rejected_text(doc: Document) -> list[str]:
+    """The rejected view's lines with text, frames' contents left out (the reader does not
+    mark pictures and text boxes inside inserted text as absent from that view)."""
+    body = [u for u in doc.body() if u.kind not in ("figure", "equation") and not u.meta.get("text_box")]
+    return [line for line in doc.lines("rejected", body) if line.strip()]
+
+
+def write(original: bytes, edits: Sequence[Edit], *, document: Document | None = None) -> bytes:
+    """The package with the edits written as tracked changes.
+
+    :param original: the .odt bytes the edits were made against.
+    :param edits: concrete edits (validated and normalised by the backend); ids are those of
+        ``document``, or of the document read from ``original`` when it is ``None``.
+    :raise AnchorError: an edit names a unit that is not in the package, cuts into a field,
+        or touches another author's tracked change in a way this writer does not write.
+    :raise AdapterError: (a subclass) for a package that cannot be read or written.
+    """
+    pkg = open_package(original)
+    if pkg.format != ODT:
+        raise UnsupportedFormatError("the ODT writer needs an .odt package")
+    if document is None:
+        document = read_package(pkg)
+    pkg = open_package(original)  # a fresh parse: the writer mutates its tree
+    ctx = load_context(pkg)
+    w = _Writer(ctx, document)
+    try:
+        w.apply(list(edits))
+    except AdapterError:
+        raise
+    except (MemoryError, RecursionError):
+        raise
+    except Exception as exc:  # a writer bug on odd input must still be a clear error
+        raise AdapterError(f"the edits could not be written ({type(exc).__name__}: {exc})") from exc
+    out = rewrite_zip(original, {"content.xml": _serialize(ctx.content)})
+    _check(out, document)
+    return out
+
+
+def _check(out: bytes, document: Document) -> None:
+    """The output must read, and reject-all must give the input's own rejected view."""
+    from .. import read
+
+    try:
+        again = read(out)
+    except AdapterError as exc:
+        raise AdapterError(f"internal error: the written package does not read ({exc.message})") from exc
+    if _rejected_text(again) != _rejected_text(document):
+        raise AdapterError("internal error: the written package's original text differs from the input's")

@@ -1,0 +1,49 @@
+"""Blueprint ``edits``: proposals, applying operations as tracked changes, the revisions' files."""
+from __future__ import annotations
+
+import io
+
+from flask import Blueprint, Response, current_app, g, jsonify, send_file, url_for
+
+from .. import edits_service
+from .context import json_body, runner, store
+from .jobs import job_view
+
+__all__ = ["bp"]
+
+bp = Blueprint("edits", __name__, url_prefix="/api/v1/documents")
+
+
+@bp.post("/<document_id>/proposals")
+def propose(document_id: str) -> tuple[Response, int, dict[str, str]]:
+    body = json_body("ProposalRequest")
+    params = {"engine": "rules", **body, "semantic": current_app.config["GRAPH_SEMANTIC"]}
+    proposal, job = edits_service.request_proposal(store(), runner(), document_id, params)
+    if job is not None:
+        return jsonify(job=job_view(job)), 202, {"Location": url_for("jobs.job", job_id=job["id"])}
+    where = url_for("edits.proposal", document_id=document_id, proposal_id=proposal["id"])  # type: ignore[index]
+    return jsonify(proposal), 201, {"Location": where}
+
+
+@bp.get("/<document_id>/proposals/<proposal_id>")
+def proposal(document_id: str, proposal_id: str) -> Response:
+    return jsonify(edits_service.get_proposal(store(), document_id, proposal_id))
+
+
+@bp.post("/<document_id>/apply")
+def apply(document_id: str) -> tuple[Response, int, dict[str, str]]:
+    body = json_body("ApplyRequest")
+    pid = body.get("proposal_id")
+    out = edits_service.apply(
+        store(), document_id, author=body["author"].strip(), who=g.get("client", "-"),
+        audit_log=current_app.config["AUDIT_LOG"], proposal_id=pid, keep=body.get("operations") if pid else None,
+        operations=None if pid else body["operations"], instruction=body.get("instruction"),
+        semantic=current_app.config["GRAPH_SEMANTIC"])
+    download = url_for("edits.revision_file", document_id=document_id, rev=out["revision"])
+    return jsonify(**out, download=download), 201, {"Location": download}
+
+
+@bp.get("/<document_id>/revisions/<int:rev>/file")
+def revision_file(document_id: str, rev: int) -> Response:
+    data, media, name = edits_service.revision_file(store(), document_id, rev)
+    return send_file(io.BytesIO(data), mimetype=media, as_attachment=True, download_name=name)

@@ -1,0 +1,228 @@
+"""One edit, end to end: targets -> context -> engine -> validate -> propagate -> verify -> write.
+
+:func:`plan_edit` is the one function that ``ledger edit`` and the API's proposals route call;
+:func:`apply_plan` writes the planned edits into the original package as tracked changes and
+reads the result back to check it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from dataclasses import replace as dc_replace
+from typing import Any, Callable, Mapping, Sequence
+
+import networkx as nx
+
+from adapters.model import Document, Edit
+
+from ..errors import EngineUnavailableError
+from ..findings import Finding, sort_findings
+from .engines import Engine, select_engine
+from .operations import apply_to_document, validate_edits
+from .proposal import ContextItem, Usage
+from .propagate import propagate
+
+__all__ = ["EditPlan", "AppliedPlan", "plan_edit", "apply_plan", "merge_findings", "writer_functions", "CONTEXT_TARGETS"]
+
+#: Retrieval starts from at most this many targets (a rename may touch hundreds of units).
+CONTEXT_TARGETS = 8
+
+
+@dataclass
+class EditPlan:
+    """Everything one instruction leads to, before anything is written.
+
+    ``operations`` are the engine's edits (concrete, ids ``op-N``), ``propagated`` the edits they
+    make necessary (ids ``prop-N``, ``source`` naming the operation), ``findings`` what
+    propagation and verification found, ``context`` the retrieval result the engine saw.
+    """
+
+    instruction: str
+    engine: str
+    operations: list[Edit]
+    propagated: list[Edit]
+    findings: list[Finding]
+    targets: list[str]
+    explanation: str = ""
+    context: Any = None  # retrieval.ContextResult
+    usage: Usage | None = None
+    warnings: list[str] = field(default_factory=list)
+    renumbered: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def edits(self) -> list[Edit]:
+        """What a writer applies: the operations, then the propagated edits."""
+        return self.operations + self.propagated
+
+    def tokens(self) -> dict[str, Any]:
+        ctx = self.context
+        return {
+            "context": ctx.tokens if ctx is not None else 0,
+            "document": ctx.document_tokens if ctx is not None else None,
+            "budget": ctx.budget if ctx is not None else None,
+            "llm": self.usage.to_json() if self.usage is not None else None,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "instruction": self.instruction,
+            "engine": self.engine,
+            "explanation": self.explanation,
+            "targets": list(self.targets),
+            "operations": [e.to_json() for e in self.operations],
+            "propagated": [e.to_json() for e in self.propagated],
+            "renumbered": dict(self.renumbered),
+            "findings": [f.to_json() for f in self.findings],
+            "tokens": self.tokens(),
+            "context": [
+                {"id": c.id, "edge": c.edge, "hops": c.hops, "tokens": c.tokens, "reason": c.reason}
+                for c in (self.context.context if self.context is not None else ())
+            ],
+        }
+        if self.warnings:
+            out["warnings"] = list(self.warnings)
+        return out
+
+
+def merge_findings(first: list[Finding], second: list[Finding]) -> list[Finding]:
+    """``first`` plus the findings of ``second`` that say nothing new (same kind, unit and
+    related units as one in ``first``: propagation and verification both see a deleted target)."""
+    keys = {(f.kind, f.unit, tuple(sorted(f.related))) for f in first}
+    return first + [f for f in second if (f.kind, f.unit, tuple(sorted(f.related))) not in keys]
+
+
+def _targets(doc: Document, instruction: str, target: str | None, selection: str | None,
+             semantic: bool, embed: Callable | None) -> list[str] | None:
+    from ..retrieval.targets import identify_targets, match_labels
+
+    if target or selection:
+        return identify_targets(doc, ids=[target] if target else None, selection=selection).ids
+    named = match_labels(doc, instruction)
+    if named:
+        return [c.id for c in named]
+    if semantic:
+        return identify_targets(doc, instruction=instruction, embed=embed).ids
+    return None
+
+
+def plan_edit(
+    doc: Document,
+    G: nx.MultiDiGraph,
+    instruction: str,
+    *,
+    engine: str | Engine = "rules",
+    author: str = "LEDGER",
+    target: str | None = None,
+    selection: str | None = None,
+    budget: int = 1500,
+    semantic: bool = True,
+    env: Mapping[str, str] | None = None,
+    embed: Callable[[Sequence[str]], Any] | None = None,
+) -> EditPlan:
+    """Plan one instruction on ``doc`` (whose graph is ``G``); nothing is written.
+
+    Targets come from ``target`` (a unit id), ``selection`` or the labels the instruction names,
+    else, for an engine that needs context, the units closest in meaning. The rules engine needs
+    none, so when nothing names a target it answers first and retrieval starts from the units it
+    edits.
+    ``semantic=False`` loads no embedding model (no semantic targets, no drift check).
+
+    :raise InstructionNotUnderstoodError, UnknownUnitError, InvalidRequestError,
+        EditConflictError, EngineUnavailableError: from the engine and validation.
+    """
+    from ..retrieval import retrieve
+    from ..verify import verify
+
+    eng = select_engine(engine, env=env) if isinstance(engine, str) else engine
+    needs_context = eng.name != "rules"
+    targets = _targets(doc, instruction, target, selection, semantic and needs_context, embed)
+    context = None
+    if targets:
+        context = retrieve(doc, G, targets[:CONTEXT_TARGETS], instruction=instruction, budget=budget, embed=embed)
+    items = [ContextItem(doc.unit(c.id), f"{c.edge}: {c.reason}") for c in context.context] if context else None
+    proposal = eng.propose(doc, instruction, items, author=author, target=target, selection=selection)
+    operations = [dc_replace(e, id=e.id or f"op-{i + 1}") for i, e in enumerate(validate_edits(doc, proposal.edits))]
+    if context is None and proposal.targets:
+        targets = list(proposal.targets)
+        context = retrieve(doc, G, targets[:CONTEXT_TARGETS], instruction=instruction, budget=budget, embed=embed)
+    prop = propagate(doc, G, operations)
+    edits = operations + prop.edits
+    after = apply_to_document(doc, edits)
+    checked = verify(doc, after, G, edits, semantic=semantic, embed=embed)
+    order = {u.id: u.order for u in after.units}
+    findings = sort_findings(merge_findings(prop.findings, checked), order)
+    renumbered = prop.to_json().get("renumbered", {})
+    return EditPlan(
+        instruction=instruction, engine=proposal.engine, operations=operations, propagated=prop.edits,
+        findings=findings, targets=list(targets or proposal.targets), explanation=proposal.explanation,
+        context=context, usage=proposal.usage, warnings=list(proposal.warnings), renumbered=renumbered,
+    )
+
+
+@dataclass
+class AppliedPlan:
+    """The written package and what reading it back showed (no findings: it reads as planned)."""
+
+    data: bytes
+    findings: list[Finding]
+
+
+def writer_functions():
+    """``(write, accept_all, reject_all)`` of the adapters, imported when first needed.
+
+    :raise EngineUnavailableError: the writers are not installed.
+    """
+    try:
+        from adapters import accept_all, reject_all, write  # type: ignore[attr-defined]
+    except ImportError as exc:
+        raise EngineUnavailableError(
+            f"the tracked-change writer is not available in this installation ({exc})"
+        ) from None
+    return write, accept_all, reject_all
+
+
+def apply_plan(original: bytes, doc: Document, operations: Sequence[Edit]) -> AppliedPlan:
+    """Write ``operations`` (a plan's ``edits``) into ``original`` as tracked changes.
+
+    The result is read back: its accepted view must equal the neutral result of the edits and its
+    rejected view the original text (checked when the input has no tracked changes of its own);
+    references the edit breaks are reported as findings.
+
+    :raise EngineUnavailableError: the writer is not installed.
+    :raise AdapterError: the writer refused an edit (the original is untouched).
+    """
+    from adapters import read
+
+    from ..graph.build import FAST_STAGES, build_graph
+    from ..graph.references import broken_references
+
+    write, _, _ = writer_functions()
+    ops = validate_edits(doc, list(operations))
+    data = write(original, ops, document=doc)
+    back = read(data)
+    findings: list[Finding] = []
+    expected = apply_to_document(doc, ops).lines()
+    got = back.lines("accepted")
+    if got != expected:
+        findings.append(_mismatch("accepted", expected, got))
+    if not doc.revisions:
+        original_lines = doc.lines("accepted")
+        rejected = back.lines("rejected")
+        if rejected != original_lines:
+            findings.append(_mismatch("rejected", original_lines, rejected))
+    before = {(b["mention"], b["label"]) for b in broken_references(build_graph(doc, stages=FAST_STAGES))}
+    for b in broken_references(build_graph(back, stages=FAST_STAGES)):
+        if (b["mention"], b["label"]) not in before:
+            findings.append(Finding("broken_reference", "error", b["source"],
+                                    f"'{b['mention']}' in the written file names {b['label']}, which no unit carries",
+                                    b["mention"], [], b["start"], b["end"]))
+    return AppliedPlan(data, findings)
+
+
+def _mismatch(view: str, expected: list[str], got: list[str]) -> Finding:
+    at = next((i for i, (a, b) in enumerate(zip(expected, got)) if a != b), min(len(expected), len(got)))
+    want = expected[at] if at < len(expected) else "(nothing)"
+    have = got[at] if at < len(got) else "(nothing)"
+    what = "the edited text" if view == "accepted" else "the original text"
+    return Finding("write_mismatch", "error", None,
+                   f"the written file's {view} view differs from {what} at paragraph {at + 1}: "
+                   f"expected {want[:80]!r}, read {have[:80]!r}", have[:200], [], suggestion=want[:200])

@@ -1,0 +1,102 @@
+"""Findings: what propagation, verification and ``ledger check`` report about a document.
+
+One small record for all three, so the CLI, the API and the task pane show them alike: a
+``kind`` (stable, machine-readable), a ``severity`` (error, warning, info), the ``unit`` it is
+about, a sentence, the ``evidence`` (the text span that shows it) and the ``related`` units.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+__all__ = ["SEVERITIES", "FINDING_KINDS", "Finding", "count_by_severity", "sort_findings"]
+
+#: Most severe first.
+SEVERITIES = ("error", "warning", "info")
+
+#: Every kind a finding can have, with what it means (the report and the docs list these).
+FINDING_KINDS = {
+    # references and numbering
+    "broken_reference": "a mention of a label that no unit carries (Figure 9 in a document with three figures)",
+    "missing_target": "a mention of a figure, table, equation or listing the document does not have",
+    "broken_field": "a reference field whose bookmark or sequence target no unit holds",
+    "reference_to_deleted": "a reference (mention or field) to a unit the edit deletes",
+    "reference_retargeted": "a mention that pointed at one unit before the edit and at another after it",
+    "stale_field": "a reference field whose shown number differs from its target's number",
+    "numbering_gap": "a numbered sequence that skips a number (Figures 1, 2, 4)",
+    "numbering_duplicate": "two units of one sequence with the same number",
+    "numbering_mismatch": "a typed or cached number that differs from the unit's position in its sequence",
+    "numbering_not_recomputed": "a sequence whose numbers do not follow document order, left alone",
+    "propagation_skipped": "a propagated change that could not be made (it overlaps another edit)",
+    # terminology and values
+    "old_term": "the old term of a rename left in a unit",
+    "same_value": "another statement of a value that the edit changed",
+    "semantic_drift": "an edited unit that moved away in meaning from the units that depend on it",
+    # document-wide checks
+    "undefined_acronym": "an acronym used but never expanded",
+    "acronym_redefined": "an acronym expanded twice, differently",
+    "acronym_defined_twice": "an acronym expanded twice, the same way",
+    "acronym_before_definition": "an acronym used before the unit that expands it",
+    "variant_spelling": "one term spelled several ways (data set / dataset / data-set)",
+    # writing
+    "write_mismatch": "the written file does not read back as the planned edit",
+}
+
+
+@dataclass
+class Finding:
+    """One thing worth a reviewer's attention.
+
+    ``start``/``end`` are offsets of ``evidence`` in the unit's text (of the document the finding
+    was made on) when it has a span; ``suggestion`` is a replacement text when there is one.
+    """
+
+    kind: str
+    severity: str
+    unit: str | None
+    message: str
+    evidence: str = ""
+    related: list[str] = field(default_factory=list)
+    start: int | None = None
+    end: int | None = None
+    suggestion: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.severity not in SEVERITIES:
+            raise ValueError(f"unknown severity {self.severity!r}")
+        if self.kind not in FINDING_KINDS:
+            raise ValueError(f"unknown finding kind {self.kind!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        """The finding as JSON; ``code`` repeats ``kind`` for the API's Finding shape (ROUTES.md)."""
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "code": self.kind,
+            "severity": self.severity,
+            "unit": self.unit,
+            "message": self.message,
+            "evidence": self.evidence,
+            "related": list(self.related),
+        }
+        if self.start is not None:
+            out["start"], out["end"] = self.start, self.end
+        if self.suggestion is not None:
+            out["suggestion"] = self.suggestion
+        return out
+
+
+def count_by_severity(findings: Iterable[Finding]) -> dict[str, int]:
+    """``{"error": n, "warning": n, "info": n}``."""
+    c = Counter(f.severity for f in findings)
+    return {s: c.get(s, 0) for s in SEVERITIES}
+
+
+def sort_findings(findings: Iterable[Finding], order: dict[str, int] | None = None) -> list[Finding]:
+    """Most severe first, then by unit position (``order``: unit id -> position), then span."""
+    order = order or {}
+    rank = {s: i for i, s in enumerate(SEVERITIES)}
+    return sorted(
+        findings,
+        key=lambda f: (rank[f.severity], order.get(f.unit or "", -1), f.start or 0, f.kind, f.message),
+    )

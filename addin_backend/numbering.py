@@ -1,0 +1,443 @@
+"""The numbering of a document's sequences, before and after an edit.
+
+Figures, tables, equations and listings are numbered by their captions in document order, one
+sequence per kind; sections by heading hierarchy (appendices by letter); theorem-like statements
+per kind, or with one counter shared by all kinds when the document does that. A sequence is
+renumbered only when its current numbers are exactly what its scheme gives in document order
+(flat 1, 2, 3; per chapter 2.1, 2.2, 3.1; hierarchical 1, 1.1, 1.2, 2, A, A.1): a document whose
+numbers follow some other logic is left alone (and says so), never "corrected" by guesswork.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from adapters.labels import caption_label, leading_label
+from adapters.model import Document, Unit
+
+from .graph.label_index import unit_keys
+from .graph.lexicon import FAMILIES, canonical_label
+
+__all__ = [
+    "CAPTION_FAMILIES",
+    "STATEMENT_FAMILIES",
+    "Entry",
+    "Renumbering",
+    "collect_entries",
+    "detect_schemes",
+    "renumber",
+    "unit_key",
+    "label_of",
+    "number_span",
+    "shown_number",
+]
+
+CAPTION_FAMILIES = ("figure", "table", "equation", "listing")
+STATEMENT_FAMILIES = tuple(f for f in FAMILIES if f != "section" and f not in CAPTION_FAMILIES)
+_OBJECTS = ("figure", "table", "equation")
+_SHARED = "statement"
+_WORD_NUMBER = re.compile(r"^\s*(?:appendix|annex|chapter|section|part|article|clause)\s+([A-Z]|\d+(?:\.\d+)*)\.?\s*$", re.I)  # the sequence name when all statement kinds share one counter
+
+
+def label_of(family: str, number: str) -> str:
+    """The label a reader prints: ``label_of("figure", "3") == "Figure 3"``.
+
+    >>> label_of("section", "A"), label_of("equation", "2"), label_of("lemma", "1")
+    ('Appendix A', 'Equation (2)', 'Lemma 1')
+    """
+    return canonical_label(family, number)
+
+
+def unit_key(unit: Unit) -> tuple[str, str] | None:
+    """The ``(family, number)`` a unit carries as a member of a numbered sequence, if any."""
+    if unit.kind in ("footnote", "endnote", "title"):
+        return None
+    for (fam, num), _rank in unit_keys(unit):
+        if unit.kind == "section":
+            if fam == "section":
+                return fam, num
+        elif unit.kind in ("caption", *_OBJECTS):
+            if fam != "section":
+                return fam, num
+        elif unit.kind in ("paragraph", "list_item") and fam in STATEMENT_FAMILIES:
+            return fam, num
+    if unit.kind == "section" and unit.number:  # a number spelled with its word ("Appendix A")
+        m = _WORD_NUMBER.match(unit.number)
+        if m:
+            return "section", m.group(1)
+    return None
+
+
+@dataclass
+class Entry:
+    """One numbered thing: a figure with its caption, a section, a theorem.
+
+    ``carrier`` is the unit whose presence makes the number (the caption of a figure: delete the
+    caption and the figure has no number; the unit itself otherwise). ``depth`` and ``appendix``
+    describe section numbers ("A.2": depth 2 in the appendix sequence).
+    """
+
+    family: str
+    number: str | None
+    units: list[str]
+    carrier: str
+    roles: set[str] = field(default_factory=set)
+    depth: int = 1
+    appendix: bool = False
+    inserted: bool = False
+
+    @property
+    def key(self) -> tuple[str, str | None]:
+        return self.family, self.number
+
+    @property
+    def label(self) -> str:
+        return label_of(self.family, self.number or "?")
+
+
+def _role(unit: Unit) -> str:
+    if unit.kind == "caption":
+        return "caption"
+    return "object" if unit.kind in _OBJECTS else "self"
+
+
+def _section_shape(number: str) -> tuple[int, bool]:
+    parts = number.split(".")
+    return len(parts), parts[0].isalpha()
+
+
+def collect_entries(doc: Document) -> list[Entry]:
+    """The numbered entries of ``doc`` in document order (notes excluded).
+
+    A figure (table, equation) and its caption join one entry when they carry the same number
+    and nothing of that family comes between them.
+    """
+    out: list[Entry] = []
+    last: dict[str, Entry] = {}
+    for u in doc.body():
+        key = unit_key(u)
+        if key is None:
+            continue
+        fam, num = key
+        role = _role(u)
+        prev = last.get(fam)
+        if prev is not None and prev.number == num and role != "self" and role not in prev.roles:
+            prev.units.append(u.id)
+            prev.roles.add(role)
+            if role == "caption":
+                prev.carrier = u.id
+            continue
+        e = Entry(fam, num, [u.id], u.id, {role}, inserted=u.meta.get("edit") == "inserted")
+        if fam == "section":
+            e.depth, e.appendix = _section_shape(num)
+        out.append(e)
+        last[fam] = e
+    return out
+
+
+# --- schemes ---------------------------------------------------------------------------------
+
+
+def _letter(n: int) -> str:
+    s = ""
+    while n > 0:
+        n, r = divmod(n - 1, 26)
+        s = chr(65 + r) + s
+    return s
+
+
+def _hierarchy(entries: list[Entry]) -> list[str]:
+    """Section numbers from depth and order: 1, 1.1, 1.2, 2, A, A.1."""
+    out: list[str] = []
+    stack: list[list] = []  # [depth, number, children so far]
+    top = {False: 0, True: 0}
+    for e in entries:
+        while stack and stack[-1][0] >= e.depth:
+            stack.pop()
+        if not stack:
+            top[e.appendix] += 1
+            num = _letter(top[e.appendix]) if e.appendix else str(top[e.appendix])
+        else:
+            stack[-1][2] += 1
+            num = f"{stack[-1][1]}.{stack[-1][2]}"
+        stack.append([e.depth, num, 0])
+        out.append(num)
+    return out
+
+
+def _chapters(entries: list[Entry], numbers: dict[int, str]) -> list[str | None]:
+    """For each entry, the number of the top-level section it sits in (``numbers``: by id())."""
+    out: list[str | None] = []
+    chapter: str | None = None
+    for e in entries:
+        if e.family == "section" and e.depth == 1:
+            chapter = numbers.get(id(e), e.number)
+        out.append(chapter)
+    return out
+
+
+def _flat_numbers(seq: list[Entry]) -> list[str]:
+    return [str(i + 1) for i in range(len(seq))]
+
+
+def _chapter_numbers(seq: list[Entry], chapter_of: dict[int, str | None], sep: str) -> list[str] | None:
+    out: list[str] = []
+    counts: dict[str | None, int] = {}
+    for e in seq:
+        chap = chapter_of.get(id(e))
+        if chap is None:
+            return None
+        counts[chap] = counts.get(chap, 0) + 1
+        out.append(f"{chap}{sep}{counts[chap]}")
+    return out
+
+
+def _scheme_of(seq: list[Entry], chapter_of: dict[int, str | None]) -> tuple[str, str] | None:
+    numbers = [e.number for e in seq]
+    if numbers == _flat_numbers(seq):
+        return "flat", ""
+    for sep in (".", "-"):
+        if numbers == _chapter_numbers(seq, chapter_of, sep):
+            return "chapter", sep
+    return None
+
+
+def _sequences(entries: list[Entry], shared: bool) -> dict[str, list[Entry]]:
+    seqs: dict[str, list[Entry]] = {}
+    for e in entries:
+        name = _SHARED if shared and e.family in STATEMENT_FAMILIES else e.family
+        seqs.setdefault(name, []).append(e)
+    return seqs
+
+
+def detect_schemes(entries: list[Entry]) -> tuple[dict[str, tuple[str, str] | None], bool]:
+    """The scheme of each sequence (``None``: the numbers follow no scheme), and whether the
+    statement kinds share one counter.
+
+    >>> from adapters.model import Unit
+    >>> doc = Document("docx", [Unit("a", "caption", "Figure 1: A", 0), Unit("b", "caption", "Figure 3: B", 1),
+    ...                         Unit("c", "paragraph", "Lemma 1. X.", 2), Unit("d", "paragraph", "Theorem 2. Y.", 3)])
+    >>> detect_schemes(collect_entries(doc))
+    ({'figure': None, 'statement': ('flat', '')}, True)
+    """
+    chapters = _chapters(entries, {})
+    chapter_of = {id(e): c for e, c in zip(entries, chapters)}
+    out: dict[str, tuple[str, str] | None] = {}
+    sections = [e for e in entries if e.family == "section"]
+    if sections:
+        out["section"] = ("hierarchy", ".") if [e.number for e in sections] == _hierarchy(sections) else None
+    per_kind = _sequences([e for e in entries if e.family != "section"], shared=False)
+    statement_kinds = [f for f in per_kind if f in STATEMENT_FAMILIES]
+    for name, seq in per_kind.items():
+        out[name] = _scheme_of(seq, chapter_of)
+    shared = False
+    if len(statement_kinds) > 1 and any(out[f] is None for f in statement_kinds):
+        seq = [e for e in entries if e.family in STATEMENT_FAMILIES]
+        scheme = _scheme_of(seq, chapter_of)
+        if scheme is not None:
+            shared = True
+            for f in statement_kinds:
+                del out[f]
+            out[_SHARED] = scheme
+    return out, shared
+
+
+# --- before and after ------------------------------------------------------------------------
+
+
+@dataclass
+class Renumbering:
+    """How an edit changes the numbers of a document.
+
+    ``changes``: ``(family, old number) -> new number`` for every surviving entry whose number
+    changes; ``deleted``: ``(family, old number) -> entry`` for the entries the edit removes;
+    ``after``: the entries of the edited document with their new numbers (``numbers``: by
+    carrier id); ``unsupported``: sequence name -> why it is not renumbered.
+    """
+
+    before: list[Entry]
+    after: list[Entry]
+    changes: dict[tuple[str, str], str]
+    deleted: dict[tuple[str, str], Entry]
+    numbers: dict[str, tuple[str, str]]
+    schemes: dict[str, tuple[str, str] | None]
+    shared: bool
+    unsupported: dict[str, str]
+
+    def entry_of_unit(self, unit_id: str) -> Entry | None:
+        """The entry (of the document before the edit) that a unit belongs to."""
+        for e in self.before:
+            if unit_id in e.units:
+                return e
+        return None
+
+    def new_number(self, family: str, number: str) -> str | None:
+        """The number ``(family, number)`` has after the edit; ``None`` when it is deleted."""
+        if (family, number) in self.deleted:
+            return None
+        return self.changes.get((family, number), number)
+
+
+def _level(u: Unit) -> int:
+    if u.level is not None:
+        return u.level
+    return (u.number or "1").strip(".").count(".") + 1
+
+
+def _after_entries(before: list[Entry], after_doc: Document) -> tuple[list[Entry], dict[tuple[str, str], Entry]]:
+    pos = {u.id: i for i, u in enumerate(after_doc.units)}
+    kept: list[tuple[int, Entry]] = []
+    deleted: dict[tuple[str, str], Entry] = {}
+    for e in before:
+        if e.carrier not in pos:
+            deleted[(e.family, e.number)] = e  # type: ignore[index]
+            continue
+        units = [i for i in e.units if i in pos]
+        kept.append((min(pos[i] for i in units), Entry(e.family, e.number, units, e.carrier, set(e.roles), e.depth, e.appendix)))
+    for u in after_doc.body():
+        if u.meta.get("edit") != "inserted":
+            continue
+        key = unit_key(u)
+        if key is not None:
+            e = Entry(key[0], key[1], [u.id], u.id, {_role(u)}, inserted=True)
+            if key[0] == "section":
+                e.depth, e.appendix = _section_shape(key[1])
+            kept.append((pos[u.id], e))
+        elif u.kind == "section":
+            e = _inserted_section(u, after_doc, {x.carrier: x for _, x in kept})
+            if e is not None:
+                kept.append((pos[u.id], e))
+    kept.sort(key=lambda p: p[0])
+    return [e for _, e in kept], deleted
+
+
+def _inserted_section(u: Unit, doc: Document, by_carrier: dict[str, Entry]) -> Entry | None:
+    """An inserted heading is numbered like its nearest sibling heading (before it, else after
+    it); an only child like its parent's children would be."""
+    sections = [s for s in doc.body() if s.kind == "section"]
+    at = next(i for i, s in enumerate(sections) if s.id == u.id)
+    level = _level(u)
+    parent: Unit | None = None
+    for side in (reversed(sections[:at]), sections[at + 1 :]):
+        for cand in side:
+            if _level(cand) < level:
+                parent = parent or (cand if cand.order < u.order else None)
+                break
+            if _level(cand) == level and cand.id in by_carrier:
+                sib = by_carrier[cand.id]
+                return Entry("section", None, [u.id], u.id, {"self"}, sib.depth, sib.appendix, inserted=True)
+            if _level(cand) == level:
+                return None  # an unnumbered sibling: the new heading is unnumbered too
+    if parent is not None and parent.id in by_carrier:
+        up = by_carrier[parent.id]
+        return Entry("section", None, [u.id], u.id, {"self"}, up.depth + 1, up.appendix, inserted=True)
+    return None
+
+
+def renumber(before_doc: Document, after_doc: Document) -> Renumbering:
+    """Compare the numbering of a document before and after an edit (see :class:`Renumbering`).
+
+    ``after_doc`` is the neutral result of the edit (``apply_to_document``): surviving units keep
+    their ids, inserted ones carry ``meta["edit"] == "inserted"``.
+    """
+    before = collect_entries(before_doc)
+    schemes, shared = detect_schemes(before)
+    after, deleted = _after_entries(before, after_doc)
+    unsupported: dict[str, str] = {}
+    new: dict[int, str | None] = {}
+
+    sections = [e for e in after if e.family == "section"]
+    if schemes.get("section"):
+        for e, num in zip(sections, _hierarchy(sections)):
+            new[id(e)] = num
+    chapters = _chapters(after, {k: v for k, v in new.items() if v is not None})
+    chapter_of = {id(e): c for e, c in zip(after, chapters)}
+    for name, seq in _sequences([e for e in after if e.family != "section"], shared).items():
+        scheme = schemes.get(name)
+        if scheme is None:
+            continue
+        kind, sep = scheme
+        nums = _flat_numbers(seq) if kind == "flat" else _chapter_numbers(seq, chapter_of, sep)
+        if nums is None:
+            unsupported[name] = "an entry lies outside any numbered chapter after the edit"
+            continue
+        for e, num in zip(seq, nums):
+            new[id(e)] = num
+    for name, scheme in schemes.items():
+        if scheme is None:
+            unsupported.setdefault(name, "its numbers do not follow document order")
+
+    changes: dict[tuple[str, str], str] = {}
+    numbers: dict[str, tuple[str, str]] = {}
+    for e in after:
+        num = new.get(id(e), e.number)
+        if num is None:
+            continue
+        if not e.inserted and e.number is not None and num != e.number:
+            changes[(e.family, e.number)] = num
+        for uid in e.units:
+            numbers[uid] = (e.family, num)
+        e.number = num
+    return Renumbering(before, after, changes, deleted, numbers, schemes, shared, unsupported)
+
+
+#: Fields that number a caption (Word SEQ, ODF text:sequence).
+SEQ_FIELDS = ("seq", "sequence")
+_TYPED_HEADING = re.compile(
+    r"^\s*(?:(?i:chapter|section|clause|annex|appendix|article|part)\s+|§\s*)?"
+    r"(?P<num>\d+[A-Za-z]?(?:\.\d+)*|[A-Z](?:\.\d+)*)(?![\w])"
+)
+_TRAILING_NUMBER = re.compile(r"\(\s*(?P<num>[\w.\-]+)\s*\)\s*$")
+
+
+def number_span(text: str, start: int, end: int, number: str) -> tuple[int, int] | None:
+    """Where ``number`` is written inside ``text[start:end]`` (first whole occurrence), if at all.
+
+    >>> number_span("see Fig. 3b and 13", 0, 18, "3")
+    (9, 10)
+    >>> number_span("Section 2.1", 0, 11, "2") is None
+    True
+    """
+    rx = re.compile(rf"(?<![\w.]){re.escape(number)}(?!\d|\.\d)")
+    m = rx.search(text, start, end)
+    return (m.start(), m.end()) if m else None
+
+
+def shown_number(unit: Unit) -> tuple[str, int, int, str] | None:
+    """The number a unit shows in its own text: ``(number, start, end, how)``.
+
+    ``how`` is ``field`` (the cached result of a caption's numbering field) or ``typed`` (a
+    caption label, heading number, statement head or trailing equation number written as
+    text). ``None`` when the number is not in the text (automatic heading numbering).
+
+    >>> shown_number(Unit("c", "caption", "Table 2: Costs", 0))
+    ('2', 6, 7, 'typed')
+    >>> shown_number(Unit("s", "section", "4.1 Handshake", 0))
+    ('4.1', 0, 3, 'typed')
+    """
+    text = unit.text
+    for f in unit.fields:
+        if f.kind in SEQ_FIELDS and f.end > f.start:
+            m = re.search(r"[\w.\-]*\w", text[f.start : f.end])
+            if m:
+                return m.group(0), f.start + m.start(), f.start + m.end(), "field"
+    if unit.kind == "section":
+        m = _TYPED_HEADING.match(text)
+        if m:
+            num = m.group("num").rstrip(".")
+            return num, m.start("num"), m.start("num") + len(num), "typed"
+        return None
+    if unit.kind == "equation":
+        m = _TRAILING_NUMBER.search(text)
+        return (m.group("num"), m.start("num"), m.end("num"), "typed") if m else None
+    got = None
+    if unit.kind == "caption":
+        got = caption_label(text) or leading_label(text)
+    elif unit.kind in ("paragraph", "list_item"):
+        got = leading_label(text)
+    if got is None:
+        return None
+    lead = len(text) - len(text.lstrip())
+    word_end = lead + len(text[lead:].split(None, 1)[0]) if text[lead:].split() else lead
+    span = number_span(text, word_end, min(len(text), word_end + len(got[1]) + 3), got[1])
+    return (got[1], *span, "typed") if span else None

@@ -1,0 +1,88 @@
+"""Helpers of the graph, retrieval, edit and check route tests: an app per module, real uploads."""
+from __future__ import annotations
+
+import importlib.util
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adapters.model import Document
+from addin_backend import analysis, documents
+
+__all__ = ["module_app", "upload", "wait_job", "keep_with_graph", "writers_available", "needs_writer", "running_job"]
+
+
+def writers_available(fmt: str | None = None) -> bool:
+    """Whether ``adapters.write`` (the tracked-change writers) can be imported, and, given a
+    format, whether that format's writer (``adapters/<fmt>/writer.py``) is there too."""
+    try:
+        from adapters import accept_all, reject_all, write  # noqa: F401
+    except ImportError:
+        return False
+    return fmt is None or importlib.util.find_spec(f"adapters.{fmt}.writer") is not None
+
+
+def needs_writer(fmt: str | None = None):
+    """Skip a test while the tracked-change writer (of ``fmt``) is not on this branch."""
+    what = f"the .{fmt} tracked-change writer" if fmt else "the tracked-change writers (adapters.write)"
+    return pytest.mark.skipif(not writers_available(fmt), reason=f"{what} is not on this branch yet")
+
+
+def module_app(folder: Path, **settings: Any):
+    """An app with its own data folder; every setting the routes read is given explicitly."""
+    from addin_backend.api import create_app
+
+    cfg = {"TESTING": True, "DATA_DIR": str(folder), "STORE": "sqlite", "API_KEYS": [], "RATE_LIMIT": "off",
+           "GRAPH_SEMANTIC": False, "CORS_ORIGINS": [], "AUDIT_LOG": str(folder / "audit.jsonl"), **settings}
+    return create_app(cfg)
+
+
+def wait_job(client, job: dict[str, Any], limit: float = 300.0) -> dict[str, Any]:
+    """Poll a job until it is done or failed."""
+    deadline = time.monotonic() + limit
+    while job["status"] not in ("done", "failed"):
+        assert time.monotonic() < deadline, job
+        time.sleep(0.05)
+        job = client.get(f"/api/v1/jobs/{job['id']}").json
+    return job
+
+
+def upload(client, path: Path, wait: bool = True) -> dict[str, Any]:
+    """Upload a real file; with ``wait`` the graph job has finished (done) when this returns."""
+    r = client.post(f"/api/v1/documents?filename={path.name}", data=path.read_bytes(),
+                    content_type="application/octet-stream")
+    assert r.status_code == 201, r.json
+    body = r.json
+    if wait:
+        body["job"] = wait_job(client, body["job"])
+        assert body["job"]["status"] == "done", body["job"]
+    return body
+
+
+def keep_with_graph(app, doc: Document, data: bytes = b"PK\x03\x04 hand-built") -> str:
+    """Keep a hand-built model as an upload would and build its real graph (fast stages,
+    then DEPENDS); returns the document id once the graph is complete."""
+    store, runner = app.extensions["ledger.store"], app.extensions["ledger.jobs"]
+    meta = documents.keep(store, data, doc, filename="report.docx")
+    job = analysis.start_graph_job(runner, meta["id"], doc, builder=analysis.graph_builder(), semantic=False,
+                                   stages=analysis.graph_stages())
+    assert wait_job(app.test_client(), job)["status"] == "done"
+    return meta["id"]
+
+
+def running_job(app, doc: Document, graph=None) -> str:
+    """Keep a model whose graph job stays ``running`` (nothing works on it): the graph is not
+    ready, or only the early graph ``graph`` is stored. Returns the document id."""
+    store, runner = app.extensions["ledger.store"], app.extensions["ledger.jobs"]
+    meta = documents.keep(store, b"PK\x03\x04 hand-built", doc, filename="report.docx")
+    rec = runner.create(meta["id"], analysis.GRAPH_JOB, "references", name=analysis.GRAPH_JOB, status="running",
+                        progress=0.4)
+    if graph is not None:
+        import networkx as nx
+
+        graph.graph["complete"] = False
+        store.put_json(meta["id"], "graph", nx.node_link_data(graph, edges="edges"))
+    assert rec["status"] == "running"
+    return meta["id"]
