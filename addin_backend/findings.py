@@ -39,6 +39,8 @@ FINDING_KINDS = {
     "acronym_defined_twice": "an acronym expanded twice, the same way",
     "acronym_before_definition": "an acronym used before the unit that expands it",
     "variant_spelling": "one term spelled several ways (data set / dataset / data-set)",
+    # implicit references
+    "dangling_anaphor": "an anaphor ('this approach') whose antecedent the edit rewrote or deleted",
     # writing
     "write_mismatch": "the written file does not read back as the planned edit",
 }

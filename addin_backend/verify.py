@@ -23,6 +23,7 @@ import networkx as nx
 
 from adapters.model import Document, Edit, Unit
 
+from .anaphora_check import dangling_anaphora
 from .edits.intents import Rename, definers_of, definition_users, edit_ids, norm_term, renames
 from .edits.terms import find_term
 from .findings import Finding
@@ -373,6 +374,8 @@ def verify(before_doc: Document, after_doc: Document, G_before: nx.MultiDiGraph 
                            after_index(relabelled, renum))
     findings += _numbering(before_doc, after_doc, renum)
     findings += _terminology(before_doc, after_doc, G_before, edits)
+    deleted = [e.unit for e in edits if e.op == "delete" and e.unit]
+    findings += dangling_anaphora(before_doc, after_doc, G_before, [*by_unit, *deleted])
     if semantic and G_before is not None:
         originals = [uid for uid, lst in by_unit.items() if any(not (e.id or "").startswith("prop-") for e in lst)]
         findings += semantic_drift(before_doc, after_doc, G_before, originals, embed=embed)
