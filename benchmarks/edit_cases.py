@@ -9,7 +9,6 @@ our graph, so recall measures the graph and the packing together.
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass, field
 
 __all__ = ["CATEGORIES", "Case", "Step", "make_cases", "required_keys"]
@@ -81,10 +80,6 @@ def required_keys(truth: dict, targets: list[str], index=None) -> list[str]:
     return sorted(req, key=lambda k: [u["key"] for u in truth["units"]].index(k) if k in units else 0)
 
 
-def _first_sentence(text: str) -> str:
-    return re.split(r"(?<=[.!?])\s+", text.strip(), maxsplit=1)[0]
-
-
 def make_cases(truth: dict, *, per_category: int = 8, seed: int = 0) -> list[Case]:
     """Deterministic cases for one benchmark document."""
     rng = random.Random(f"{truth['name']}:{seed}")
@@ -109,8 +104,10 @@ def make_cases(truth: dict, *, per_category: int = 8, seed: int = 0) -> list[Cas
         rng.shuffle(pool)
         return pool[:n]
 
+    # The task pane sends the text of the paragraph the selection starts in (Word's
+    # getSelection().paragraphs); a benchmark selection is that paragraph's text.
     for u in pick(paras, per_category):
-        sel = _first_sentence(u["text"])
+        sel = u["text"]
         add("local_refinement", [Step("Tighten the wording of the selected paragraph without changing its meaning.",
                                       [u["key"]], required_keys(truth, [u["key"]], index), selection=sel)])
     for u in pick(cited, per_category):
@@ -136,13 +133,13 @@ def make_cases(truth: dict, *, per_category: int = 8, seed: int = 0) -> list[Cas
         req = sorted(set(required_keys(truth, [target], index)) - _scope(target, children) | {target, defining})
         add("content_addition", [Step(instr, [target], req)])
     for defining, term in pick(sorted(definitions.items()), per_category):
-        instr = f"Rename '{term}' to 'the {term.lower()} metric' throughout the document."
+        instr = f"Rename '{term}' to 'revised {term}' throughout the document."
         add("terminology", [Step(instr, [defining], required_keys(truth, [defining], index))])
     for _ in range(per_category):
         chain = pick(paras, 3)
         steps = []
         for n, u in enumerate(chain):
-            sel = _first_sentence(u["text"])
+            sel = u["text"]
             steps.append(Step(f"Step {n + 1}: clarify the selected paragraph.", [u["key"]],
                               required_keys(truth, [u["key"]], index), selection=sel,
                               rewrite=u["text"] + " This holds in every configuration we tested."))

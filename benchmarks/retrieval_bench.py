@@ -94,6 +94,7 @@ def run_document(path: Path, truth: dict, *, budget: int, per_category: int, sem
                 records.append(dict(case=case.id, step=n, category=case.category, strategy=strategy,
                                     size=truth["name"], doc_tokens=doc_tokens, recall=recall, precision=precision,
                                     tokens=res.tokens, share=res.share, seconds=res.seconds, target_ok=target_ok,
+                                    dep_tokens=res.dependency_tokens,
                                     required=len(required),
                                     missed=sorted(required - set(got))[:5] if strategy == "ledger" else []))
             if step.rewrite and truth_targets:
@@ -122,6 +123,7 @@ def summarise(records: list[dict[str, Any]]) -> dict[str, Any]:
             "recall": round(statistics.fmean(r["recall"] for r in rs), 4),
             "precision": round(statistics.fmean(r["precision"] for r in rs), 4),
             "tokens_median": round(_median([r["tokens"] for r in rs]), 1),
+            "dependency_tokens_median": round(_median([r.get("dep_tokens", r["tokens"]) for r in rs]), 1),
             "share_median": round(_median([r["share"] for r in rs]), 4),
             "doc_tokens": round(_median([r["doc_tokens"] for r in rs])),
         }
@@ -160,34 +162,42 @@ def _size_table(summary: dict[str, Any], strategies: tuple[str, ...], sizes: lis
         cells = []
         for s in strategies:
             a = summary["by_size"].get(f"{s}|{z}")
-            cells.append(f"{a['tokens_median']:.0f} ({a['share_median'] * 100:.1f}%), R={a['recall']:.3f}" if a else "-")
+            deps = f" [deps {a['dependency_tokens_median']:.0f}]" if a and s == "ledger" else ""
+            cells.append(f"{a['tokens_median']:.0f}{deps} ({a['share_median'] * 100:.1f}%), R={a['recall']:.3f}" if a else "-")
         lines.append(f"| {z} | {first['doc_tokens']} | " + " | ".join(cells)
                      + f" | {summary['ledger_seconds'].get(z, 0):.1f} |")
     return "\n".join(lines)
 
 
 def _plot(summary: dict[str, Any], strategies: tuple[str, ...], sizes: list[str], path: Path) -> None:
+    """Two panels: tokens per edit against size (log-log), and required-unit recall against size."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=120)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), dpi=120)
     for s in strategies:
-        xs, ys = [], []
-        for z in sizes:
-            a = summary["by_size"].get(f"{s}|{z}")
-            if a:
-                xs.append(a["doc_tokens"])
-                ys.append(a["tokens_median"])
-        ax.plot(xs, ys, marker="o", label=STRATEGY_NAMES[s], linewidth=2.4 if s == "ledger" else 1.4)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("document size (cl100k tokens)")
-    ax.set_ylabel("context tokens per edit (median)")
-    ax.set_title("Tokens per edit against document size")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
+        rows = [summary["by_size"].get(f"{s}|{z}") for z in sizes]
+        rows = [a for a in rows if a]
+        xs = [a["doc_tokens"] for a in rows]
+        width = 2.6 if s == "ledger" else 1.4
+        left.plot(xs, [a["tokens_median"] for a in rows], marker="o", label=STRATEGY_NAMES[s], linewidth=width)
+        right.plot(xs, [a["recall"] for a in rows], marker="o", label=STRATEGY_NAMES[s], linewidth=width)
+        if s == "ledger":
+            left.plot(xs, [a["dependency_tokens_median"] for a in rows], marker=".", linestyle="--",
+                      color=left.lines[-1].get_color(), label="LEDGER, dependencies only")
+    for ax in (left, right):
+        ax.set_xscale("log")
+        ax.set_xlabel("document size (cl100k tokens)")
+        ax.grid(True, which="both", alpha=0.3)
+    left.set_yscale("log")
+    left.set_ylabel("context tokens per edit (median)")
+    left.set_title("Tokens per edit")
+    right.set_ylim(0, 1.05)
+    right.set_ylabel("required-unit recall (mean)")
+    right.set_title("Required units in the context (same budget)")
+    left.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path)

@@ -115,6 +115,7 @@ def pack(
             continue
         item = _item(doc, unit, c.edge, c.hops, c.priority, c.reason, c.direction,
                      summarise=c.edge != "REFERENCES", span=c.span)
+        item.background = c.background
         limit = int(budget * BACKGROUND_FILL) if c.background else budget
         if used + item.tokens <= limit:
             items.append(item)

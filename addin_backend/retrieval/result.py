@@ -66,6 +66,8 @@ class ContextItem:
     label: str | None = None
     direction: str = ""  # upstream (what the target needs) / downstream (what needs the target)
     summarised: bool = False
+    #: Filler (nearby units, RELATED) packed after every dependency that fitted.
+    background: bool = False
 
     def to_json(self, with_text: bool = True) -> dict[str, Any]:
         out = asdict(self)
@@ -94,6 +96,11 @@ class ContextResult:
         return [c.id for c in self.context]
 
     @property
+    def dependency_tokens(self) -> int:
+        """Tokens of the targets and what they are tied to, without the background fill."""
+        return sum(c.tokens for c in self.context if not c.background)
+
+    @property
     def share(self) -> float:
         """Tokens given to the editor as a share of the whole document."""
         return self.tokens / self.document_tokens if self.document_tokens else 0.0
@@ -105,6 +112,7 @@ class ContextResult:
             "candidates": list(self.candidates),
             "context": [c.to_json(with_text) for c in self.context],
             "tokens": self.tokens,
+            "dependency_tokens": self.dependency_tokens,
             "document_tokens": self.document_tokens,
             "budget": self.budget,
             "dropped": list(self.dropped),

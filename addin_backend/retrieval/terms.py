@@ -24,6 +24,13 @@ class TermHit:
     term: str
     unit: str  # the (first) defining unit
     span: str  # the defining phrase
+    case_sensitive: bool = False
+
+    def inside(self, other: "TermHit") -> bool:
+        """Whether this term is part of ``other`` ("service level" in "service level agreement")."""
+        if self.case_sensitive or other.case_sensitive:
+            return self.term in other.term
+        return self.term.lower() in other.term.lower()
 
 
 def _registry(doc: Document, G: nx.MultiDiGraph | None) -> dict:
@@ -43,16 +50,18 @@ def terms_in(doc: Document, G: nx.MultiDiGraph | None, text: str) -> list[TermHi
     >>> d = Document("docx", [Unit("a", "paragraph", "We define net load as demand minus generation.", 0)])
     >>> [(h.term, h.unit) for h in terms_in(d, None, "Rename 'net load' to 'residual demand'")]
     [('net load', 'a')]
+
+    Symbols keep their case: the Θ defined in one unit is not the θ of another.
     """
     hits: list[TermHit] = []
     for entries in _registry(doc, G).values():
         _order, uid, d = entries[0]
         if usage_pattern(d.term, d.kind, d.case_sensitive).search(text):
-            hits.append(TermHit(d.term, uid, d.span))
+            hits.append(TermHit(d.term, uid, d.span, d.case_sensitive))
     hits.sort(key=lambda h: -len(h.term))
     # "service level" inside "service level agreement": keep the longest term only
     out: list[TermHit] = []
     for h in hits:
-        if not any(h.term.lower() in o.term.lower() for o in out):
+        if not any(h.inside(o) for o in out):
             out.append(h)
     return out

@@ -198,3 +198,4 @@ def test_background_fills_the_budget_but_leaves_headroom():
     assert res.tokens <= 120
     assert sum(c.tokens for c in res.context) - sum(c.tokens for c in background) <= 120
     assert res.tokens <= max(int(120 * BACKGROUND_FILL), sum(c.tokens for c in res.context if c not in background))
+    assert all(c.background for c in background) and res.dependency_tokens < res.tokens
