@@ -68,6 +68,18 @@ def start_office(profile: str):
     return proc, ctx, desktop
 
 
+def stop_office(proc, desktop) -> None:
+    """Ask LibreOffice to quit, and kill it if it does not within 30 s."""
+    try:
+        desktop.terminate()
+    except Exception:
+        pass
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 def load(desktop, path: str):
     url = uno.systemPathToFileUrl(os.path.abspath(path))
     return desktop.loadComponentFromURL(url, "_blank", 0, (_prop("Hidden", True), _prop("ReadOnly", False)))
@@ -222,14 +234,7 @@ def main(argv):
             sys.stdout.write(json.dumps(result) + "\n")
             sys.stdout.flush()
     finally:
-        try:
-            desktop.terminate()
-        except Exception:
-            pass
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_office(proc, desktop)
 
 
 if __name__ == "__main__":

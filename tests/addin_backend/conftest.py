@@ -1,17 +1,11 @@
 """Fixtures for the backend: a real Redis server per session, and a store of each kind."""
 from __future__ import annotations
 
-import importlib.util
 import shutil
 
 import pytest
 
 from tests.servers import RedisServer
-
-#: The happy paths need a format reader; they run once adapters/docx and adapters/odt land.
-HAS_READERS = all(importlib.util.find_spec(f"adapters.{fmt}.reader") is not None for fmt in ("docx", "odt"))
-needs_reader = pytest.mark.skipif(not HAS_READERS, reason="adapters.docx.reader / adapters.odt.reader are not on this branch yet")
-
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory):

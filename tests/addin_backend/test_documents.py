@@ -8,7 +8,6 @@ from adapters.errors import NotADocumentError
 from adapters.model import Document, Unit
 from addin_backend import documents
 from addin_backend.errors import InvalidRequestError, UnknownDocumentError, UnknownUnitError
-from tests.addin_backend.conftest import needs_reader
 from tests.conftest import corpus_file
 
 
@@ -57,7 +56,6 @@ def test_unknown_documents_are_clear_errors(store):
         assert exc.value.code == "unknown_document"
 
 
-@needs_reader
 @pytest.mark.parametrize("name", ["cross_reference.docx", "lorem.odt"])
 def test_upload_keeps_the_bytes_as_they_came_and_the_model_round_trips(store, name):
     data = corpus_file(name).read_bytes()

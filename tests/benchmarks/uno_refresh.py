@@ -32,11 +32,7 @@ def main(argv: list[str]) -> None:
             sys.stdout.write(json.dumps(result) + "\n")
             sys.stdout.flush()
     finally:
-        try:
-            desktop.terminate()
-        except Exception:
-            pass
-        proc.wait(timeout=30)
+        uno_probe.stop_office(proc, desktop)
 
 
 if __name__ == "__main__":

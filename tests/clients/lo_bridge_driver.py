@@ -82,14 +82,7 @@ def main(config_path):
             except Exception as exc:  # report and go on
                 result["steps"].append({"name": step["name"], "error": f"{type(exc).__name__}: {exc}"})
     finally:
-        try:
-            desktop.terminate()
-        except Exception:
-            pass
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        uno_probe.stop_office(proc, desktop)
     print(json.dumps(result))
 
 

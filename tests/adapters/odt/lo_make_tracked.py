@@ -10,10 +10,7 @@ imports UNO only inside ``main`` so that collecting it under pytest is harmless.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
-import time
-import uuid
 
 BASE = [
     "Alpha one is the first paragraph.",
@@ -35,30 +32,16 @@ def _prop(uno_mod, name, value):
     return p
 
 
-def _start(profile):
-    import uno
-    from com.sun.star.connection import NoConnectException
+def _uno_probe():
+    """tests/uno_probe.py (start and stop a headless LibreOffice), imported by path."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    import uno_probe
 
-    pipe = "ledger_make_" + uuid.uuid4().hex[:10]
-    proc = subprocess.Popen(
-        ["soffice", f"-env:UserInstallation=file://{profile}", "--headless", "--invisible",
-         "--nologo", "--norestore", "--nodefault", "--nolockcheck",
-         f"--accept=pipe,name={pipe};urp;StarOffice.ComponentContext"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    local = uno.getComponentContext()
-    resolver = local.ServiceManager.createInstanceWithContext("com.sun.star.bridge.UnoUrlResolver", local)
-    deadline = time.time() + 90
-    while True:
-        try:
-            ctx = resolver.resolve(f"uno:pipe,name={pipe};urp;StarOffice.ComponentContext")
-            break
-        except NoConnectException:
-            if time.time() > deadline or proc.poll() is not None:
-                proc.kill()
-                raise RuntimeError("soffice did not start")
-            time.sleep(0.3)
-    desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
+    return uno_probe
+
+
+def _start(profile):
+    proc, _ctx, desktop = _uno_probe().start_office(profile)
     return proc, desktop
 
 
@@ -218,14 +201,7 @@ def main(argv):
             doc.close(True)
             sys.stdout.write(name + "\n")
     finally:
-        try:
-            desktop.terminate()
-        except Exception:
-            pass
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        _uno_probe().stop_office(proc, desktop)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,6 @@
 """Helpers of the graph, retrieval, edit and check route tests: an app per module, real uploads."""
 from __future__ import annotations
 
-import importlib.util
 import time
 from pathlib import Path
 from typing import Any
@@ -11,23 +10,7 @@ import pytest
 from adapters.model import Document
 from addin_backend import analysis, documents
 
-__all__ = ["module_app", "upload", "wait_job", "keep_with_graph", "writers_available", "needs_writer", "running_job"]
-
-
-def writers_available(fmt: str | None = None) -> bool:
-    """Whether ``adapters.write`` (the tracked-change writers) can be imported, and, given a
-    format, whether that format's writer (``adapters/<fmt>/writer.py``) is there too."""
-    try:
-        from adapters import accept_all, reject_all, write  # noqa: F401
-    except ImportError:
-        return False
-    return fmt is None or importlib.util.find_spec(f"adapters.{fmt}.writer") is not None
-
-
-def needs_writer(fmt: str | None = None):
-    """Skip a test while the tracked-change writer (of ``fmt``) is not on this branch."""
-    what = f"the .{fmt} tracked-change writer" if fmt else "the tracked-change writers (adapters.write)"
-    return pytest.mark.skipif(not writers_available(fmt), reason=f"{what} is not on this branch yet")
+__all__ = ["module_app", "upload", "wait_job", "keep_with_graph", "running_job"]
 
 
 def module_app(folder: Path, **settings: Any):

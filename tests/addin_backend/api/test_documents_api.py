@@ -10,7 +10,6 @@ import pytest
 from adapters import read
 from tests.addin_backend.api.bad_inputs import BAD_INPUTS, bad_input
 from tests.addin_backend.api.conftest import sample_document, seed
-from tests.addin_backend.conftest import HAS_READERS, needs_reader
 from tests.conftest import corpus_file
 
 
@@ -26,9 +25,8 @@ def client(app):
 
 def _healthy(client) -> None:
     assert client.get("/readyz").json == {"status": "ready", "store": "sqlite"}
-    if HAS_READERS:
-        good = client.post("/api/v1/documents", data=corpus_file("lorem.odt").read_bytes())
-        assert good.status_code == 201, good.json
+    good = client.post("/api/v1/documents", data=corpus_file("lorem.odt").read_bytes())
+    assert good.status_code == 201, good.json
 
 
 @pytest.mark.parametrize("name", sorted(BAD_INPUTS))
@@ -143,7 +141,6 @@ def test_events_of_an_unknown_job_are_a_404_before_any_stream(client):
     assert r.status_code == 404 and r.is_json and r.json["error"]["code"] == "unknown_job"
 
 
-@needs_reader
 @pytest.mark.parametrize("name", ["cross_reference.docx", "lorem.odt"])
 def test_upload_raw_and_multipart_then_read_back(client, name):
     data = corpus_file(name).read_bytes()

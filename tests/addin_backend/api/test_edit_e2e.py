@@ -15,13 +15,11 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.addin_backend.api.editing import needs_writer
-from tests.addin_backend.conftest import needs_reader
 from tests.conftest import corpus_file
 from tests.libreoffice import probe, require_libreoffice
 from tests.servers import LedgerServer
 
-pytestmark = [pytest.mark.slow, needs_reader, needs_writer()]
+pytestmark = pytest.mark.slow
 
 KEY = "e2e-key"
 AUTHOR = "Ada Lovelace"
@@ -97,7 +95,6 @@ def _lo_texts(path: Path) -> list[str]:
     return [p["text"] for p in orig["paragraphs"]]
 
 
-@needs_writer("odt")
 def test_a_corpus_odt_edited_over_http_opens_in_libreoffice_as_intended(api, tmp_path):
     path = corpus_file("referenceAllInOne.odt")
     doc = _upload(api, path)
@@ -126,7 +123,6 @@ def test_a_corpus_odt_edited_over_http_opens_in_libreoffice_as_intended(api, tmp
     assert check.status_code == 200 and check.json()["revision"] == 1
 
 
-@needs_writer("docx")
 def test_a_benchmark_docx_rename_over_http_opens_in_libreoffice_as_intended(api, synth_docx, tmp_path):
     doc = _upload(api, synth_docx)
     doc_id = doc["id"]

@@ -16,12 +16,10 @@ from addin_backend import analysis, audit
 from addin_backend.checks import check_document
 from addin_backend.edits.pipeline import plan_edit
 from addin_backend.graph import FAST_STAGES, build_graph
-from tests.addin_backend.api.editing import keep_with_graph, module_app, needs_writer, running_job, upload, wait_job
-from tests.addin_backend.conftest import needs_reader
+from tests.addin_backend.api.editing import keep_with_graph, module_app, running_job, upload, wait_job
 from tests.addin_backend.edits.propagate_docs import report_doc
 from tests.conftest import corpus_file
 
-pytestmark = needs_reader
 
 UNKNOWN = "0123456789abcdef01234567"
 VIEW = {"unit_label", "unit_kind", "after_label", "before_label", "dest_text"}
@@ -191,10 +189,10 @@ def test_unknown_revisions(client, report):
 
 @pytest.mark.parametrize("name, old, new, media", [
     pytest.param("referenceAllInOne.odt", "A reference", "One reference", "application/vnd.oasis.opendocument.text",
-                 id="odt", marks=needs_writer("odt")),
+                 id="odt"),
     pytest.param("zen_of_python.docx", "Explicit", "Clear",
                  "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-                 id="docx", marks=needs_writer("docx")),
+                 id="docx"),
 ])
 def test_apply_a_proposal_then_download_and_check_the_revision(app, client, name, old, new, media):
     path = corpus_file(name)

@@ -8,11 +8,9 @@ import pytest
 
 from addin_backend.graph import FAST_STAGES, build_graph
 from tests.addin_backend.api.editing import keep_with_graph, module_app, running_job, upload
-from tests.addin_backend.conftest import needs_reader
 from tests.addin_backend.edits.propagate_docs import report_doc
 from tests.conftest import corpus_file
 
-pytestmark = needs_reader
 
 UNKNOWN = "0123456789abcdef01234567"
 
