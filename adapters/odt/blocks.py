@@ -47,7 +47,6 @@ from .flow import (
     TABLE,
     SKIP,
     Cloner,
-    edge,
     elements,
     empty_like,
     first_paragraph,

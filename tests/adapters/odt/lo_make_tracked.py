@@ -151,7 +151,7 @@ def scenario_across(doc):
 def scenario_table_note(doc):
     """Edits inside a table cell and inside a footnote."""
     text = doc.getText()
-    cur = _type(text, ["Before the table.", "After the table, with a note"])
+    _type(text, ["Before the table.", "After the table, with a note"])
     paras = _paragraphs(text)
     table = doc.createInstance("com.sun.star.text.TextTable")
     table.initialize(2, 2)

@@ -10,7 +10,7 @@ import pytest
 from adapters.model import Document
 from addin_backend import analysis, documents
 
-__all__ = ["module_app", "upload", "wait_job", "keep_with_graph", "running_job"]
+__all__ = ["module_app", "upload", "wait_job", "keep_with_graph", "running_job", "app", "client", "report"]
 
 
 def module_app(folder: Path, **settings: Any):
@@ -69,3 +69,28 @@ def running_job(app, doc: Document, graph=None) -> str:
         store.put_json(meta["id"], "graph", nx.node_link_data(graph, edges="edges"))
     assert rec["status"] == "running"
     return meta["id"]
+
+
+# --- module-scoped fixtures the route tests import (an app per test module) -------------------
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory, request):
+    """One app per test module, with its own data folder; its jobs and store closed after."""
+    made = module_app(tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1]))
+    yield made
+    made.extensions["ledger.jobs"].shutdown()
+    made.extensions["ledger.store"].close()
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture(scope="module")
+def report(app):
+    """The hand-built report (figures, equations, theorems, sections) with its real graph."""
+    from tests.addin_backend.edits.propagate_docs import report_doc
+
+    return keep_with_graph(app, report_doc())

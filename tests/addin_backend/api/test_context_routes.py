@@ -7,30 +7,14 @@ from adapters import read_path
 from addin_backend.checks import check_document
 from addin_backend.graph import build_graph
 from addin_backend.retrieval import retrieve
-from tests.addin_backend.api.editing import keep_with_graph, module_app, running_job, upload
+from tests.addin_backend.api.editing import (  # noqa: F401  (app, client, report: fixtures)
+    app, client, report, running_job, upload,
+)
 from tests.addin_backend.edits.propagate_docs import report_doc
 from tests.conftest import corpus_file
 
 
 UNKNOWN = "0123456789abcdef01234567"
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    app = module_app(tmp_path_factory.mktemp("context-routes"))
-    yield app
-    app.extensions["ledger.jobs"].shutdown()
-    app.extensions["ledger.store"].close()
-
-
-@pytest.fixture(scope="module")
-def client(app):
-    return app.test_client()
-
-
-@pytest.fixture(scope="module")
-def report(app):
-    return keep_with_graph(app, report_doc())
 
 
 def test_context_of_a_target_is_the_retrieval_result_with_texts(client, report):

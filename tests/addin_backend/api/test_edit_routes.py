@@ -1,8 +1,7 @@
 """Proposals, apply and revision files over HTTP (in process).
 
 The proposal routes run on the hand-built report (its real graph) and on real uploads; applying
-writes through ``adapters.write``, so those tests run once the writers are installed, and the
-errors found before writing run always.
+writes through ``adapters.write`` into both formats.
 """
 from __future__ import annotations
 
@@ -16,7 +15,9 @@ from addin_backend import analysis, audit
 from addin_backend.checks import check_document
 from addin_backend.edits.pipeline import plan_edit
 from addin_backend.graph import FAST_STAGES, build_graph
-from tests.addin_backend.api.editing import keep_with_graph, module_app, running_job, upload, wait_job
+from tests.addin_backend.api.editing import (  # noqa: F401  (app, client, report: fixtures)
+    app, client, report, running_job, upload, wait_job,
+)
 from tests.addin_backend.edits.propagate_docs import report_doc
 from tests.conftest import corpus_file
 
@@ -24,24 +25,6 @@ from tests.conftest import corpus_file
 UNKNOWN = "0123456789abcdef01234567"
 VIEW = {"unit_label", "unit_kind", "after_label", "before_label", "dest_text"}
 REF_TEXT = "A reference to Some text, A list item and A header."
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    app = module_app(tmp_path_factory.mktemp("edit-routes"))
-    yield app
-    app.extensions["ledger.jobs"].shutdown()
-    app.extensions["ledger.store"].close()
-
-
-@pytest.fixture(scope="module")
-def client(app):
-    return app.test_client()
-
-
-@pytest.fixture(scope="module")
-def report(app):
-    return keep_with_graph(app, report_doc())
 
 
 def _propose(client, doc_id, **body):

@@ -7,7 +7,9 @@ import networkx as nx
 import pytest
 
 from addin_backend.graph import FAST_STAGES, build_graph
-from tests.addin_backend.api.editing import keep_with_graph, module_app, running_job, upload
+from tests.addin_backend.api.editing import (  # noqa: F401  (app, client, report: fixtures)
+    app, client, report, running_job, upload,
+)
 from tests.addin_backend.edits.propagate_docs import report_doc
 from tests.conftest import corpus_file
 
@@ -16,30 +18,11 @@ UNKNOWN = "0123456789abcdef01234567"
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    app = module_app(tmp_path_factory.mktemp("graph-routes"))
-    yield app
-    app.extensions["ledger.jobs"].shutdown()
-    app.extensions["ledger.store"].close()
-
-
-@pytest.fixture(scope="module")
-def client(app):
-    return app.test_client()
-
-
-@pytest.fixture(scope="module")
 def refs(client):
     """referenceAllInOne.odt: a paragraph with three reference fields, uploaded, graph complete."""
     body = upload(client, corpus_file("referenceAllInOne.odt"))
     units = {u["text"]: u["id"] for u in client.get(f"/api/v1/documents/{body['id']}/units").json["units"]}
     return body["id"], units
-
-
-@pytest.fixture(scope="module")
-def report(app):
-    """The hand-built report (figures, equations, theorems, sections) with its real graph."""
-    return keep_with_graph(app, report_doc())
 
 
 def test_the_graph_as_json_after_the_job(client, refs):
