@@ -32,6 +32,7 @@ __all__ = [
     "IdMaker",
     "Revision",
     "Unit",
+    "descendant_ids",
     "make_unit_id",
 ]
 
@@ -76,6 +77,20 @@ _KIND_PREFIX = {
 }
 
 _SPACE = re.compile(r"\s+")
+
+
+def descendant_ids(units: Iterable["Unit"], root_id: str) -> set[str]:
+    """The id of a unit and of every unit below it (what a move or a delete carries along)."""
+    kids: dict[str | None, list[str]] = {}
+    for u in units:
+        kids.setdefault(u.parent, []).append(u.id)
+    seen, stack = {root_id}, [root_id]
+    while stack:
+        for c in kids.get(stack.pop(), ()):
+            if c not in seen:
+                seen.add(c)
+                stack.append(c)
+    return seen
 
 
 def make_unit_id(kind: str, text: str, occurrence: int = 0) -> str:

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from lxml import etree
 
 from ..errors import AnchorError
-from ..model import Edit
+from ..model import Edit, descendant_ids
 from .changes_xml import CHANGE, CHANGE_END, CHANGE_START, append_items, detach, insert_after, insert_before, marker
 from .changes_xml import shallow_copy, strip_ids, text_items
 from .flow import (
@@ -67,7 +67,7 @@ from .textmap import block_paragraphs
 if TYPE_CHECKING:  # pragma: no cover
     from .writer import _Writer
 
-__all__ = ["apply_structure", "subtree"]
+__all__ = ["apply_structure"]
 
 _P = qn("text:p")
 _H = qn("text:h")
@@ -274,7 +274,7 @@ class _Structure:
     def run_of(self, uid: str) -> tuple[list[Any], list[Any]]:
         """The blocks a unit and its descendants occupy, and the list wrappers they sit in."""
         doc = self.w.doc
-        ids = subtree(doc, uid)
+        ids = descendant_ids(doc.units, uid)
         els = [self.element(u.id) for u in doc.units
                if u.id in ids and u.kind not in ("footnote", "endnote") and u.id in self.w.located
                and u.meta.get("absent_in") != "accepted"]
@@ -442,20 +442,6 @@ class _Structure:
 def _has_changes(t: Any, blocks: list[Any]) -> bool:
     """Whether blocks hold a change marker or start inside a change region."""
     return has_change_marks(blocks) or any(t.open_at_start(p) for b in blocks for p in block_paragraphs(b))
-
-
-def subtree(doc: Any, uid: str) -> set[str]:
-    """The id of a unit and of all its descendants (the units a move carries)."""
-    kids: dict[str | None, list[str]] = {}
-    for u in doc.units:
-        kids.setdefault(u.parent, []).append(u.id)
-    seen, stack = {uid}, [uid]
-    while stack:
-        for c in kids.get(stack.pop(), ()):
-            if c not in seen:
-                seen.add(c)
-                stack.append(c)
-    return seen
 
 
 def apply_structure(w: "_Writer", edits: list[Edit]) -> None:

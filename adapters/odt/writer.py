@@ -39,7 +39,7 @@ from typing import Any, Sequence
 from lxml import etree
 
 from ..errors import AdapterError, AnchorError, UnsupportedFormatError
-from ..model import Document, Edit, Unit
+from ..model import Document, Edit, Unit, descendant_ids
 from ..package import ODT, open_package
 from ..repack import rewrite_zip
 from ..textdiff import word_changes
@@ -73,12 +73,10 @@ class _Writer:
 
     def locate(self, edits: Sequence[Edit]) -> None:
         """Resolve every unit the edits name while the locators still hold."""
-        from .blocks import subtree
-
         for e in edits:
             uids = [e.unit, e.after, e.before_unit]
             if e.op == "move" and e.unit:
-                uids += sorted(subtree(self.doc, e.unit))
+                uids += sorted(descendant_ids(self.doc.units, e.unit))
             for uid in uids:
                 if uid and uid not in self.located:
                     unit = self.unit(uid)

@@ -18,12 +18,12 @@ from collections import Counter
 from dataclasses import replace as dc_replace
 from typing import Any, Iterable
 
-from adapters.model import Document, Edit, IdMaker, Unit
+from adapters.model import Document, Edit, IdMaker, Unit, descendant_ids
 from addin_backend.errors import EditConflictError, InvalidRequestError
 
 from .specs import EDIT_SCHEMA, INSERTABLE_KINDS, RESPONSE_SCHEMA, edit_from_spec, get_unit, now_iso
 from .terms import find_term
-from .tree import is_note, section_level, subtree_ids
+from .tree import is_note, section_level
 
 __all__ = [
     "EDIT_SCHEMA",
@@ -71,7 +71,7 @@ def scope_ids(doc: Document, scope: str | Iterable[str] | None) -> set[str] | No
     out: set[str] = set()
     for rid in roots:
         get_unit(doc, rid, "scope")
-        out |= subtree_ids(doc, rid)
+        out |= descendant_ids(doc.units, rid)
     return out
 
 
@@ -178,20 +178,20 @@ def _check_one(doc: Document, e: Edit, where: str) -> Edit:
         _check_style(doc, kind, style, where)
         anchor = unit
         if kind == "section":  # a new heading must not adopt the anchor section's content
-            ids = subtree_ids(doc, unit.id)
+            ids = descendant_ids(doc.units, unit.id)
             anchor = [u for u in doc.units if u.id in ids and not is_note(u)][-1]
         e = dc_replace(e, kind=kind, style=style, unit=anchor.id, before=anchor.text)
     elif e.op == "move":
         if e.after and e.before_unit:
             raise InvalidRequestError(f"{where}: a move gives after or before_unit, not both")
         target = get_unit(doc, e.after or e.before_unit, "move target")
-        moving = subtree_ids(doc, unit.id)
+        moving = descendant_ids(doc.units, unit.id)
         if target.id in moving:
             raise InvalidRequestError(f"{where}: cannot move unit {unit.id} into itself or its descendants")
         if is_note(unit) or is_note(target):
             raise InvalidRequestError(f"{where}: notes cannot be moved")
         if e.after:
-            ids = subtree_ids(doc, target.id) - moving
+            ids = descendant_ids(doc.units, target.id) - moving
             last = [u for u in doc.units if u.id in ids and not is_note(u)][-1]
             e = dc_replace(e, after=last.id)
     return e
@@ -342,7 +342,7 @@ def apply_to_document(doc: Document, edits: Iterable[Edit]) -> Document:
 
     def block_end(anchor_id: str) -> int:
         """Directly after the anchor, or after the last block already placed after it."""
-        ids = _ids_below(units, placed_after[anchor_id]) if anchor_id in placed_after else {anchor_id}
+        ids = descendant_ids(units, placed_after[anchor_id]) if anchor_id in placed_after else {anchor_id}
         return max(i for i, u in enumerate(units) if u.id in ids) + 1
 
     for e in concrete:
@@ -365,7 +365,7 @@ def apply_to_document(doc: Document, edits: Iterable[Edit]) -> Document:
             placed_after[e.unit] = uid  # type: ignore[index]
         elif e.op == "move":
             root = by_id[e.unit]  # type: ignore[index]
-            ids = _ids_below(units, root.id)
+            ids = descendant_ids(units, root.id)
             if (e.after or e.before_unit) in ids:
                 raise InvalidRequestError(
                     f"moving {root.id} next to {e.after or e.before_unit}: after the earlier edits, "
@@ -392,19 +392,6 @@ def apply_to_document(doc: Document, edits: Iterable[Edit]) -> Document:
     for i, u in enumerate(units):
         u.order = i
     return new
-
-
-def _ids_below(units: list[Unit], root_id: str) -> set[str]:
-    kids: dict[str | None, list[str]] = {}
-    for u in units:
-        kids.setdefault(u.parent, []).append(u.id)
-    seen, stack = {root_id}, [root_id]
-    while stack:
-        for c in kids.get(stack.pop(), ()):
-            if c not in seen:
-                seen.add(c)
-                stack.append(c)
-    return seen
 
 
 def _nearest_level(units: list[Unit], idx: int) -> int:

@@ -25,7 +25,7 @@ from typing import Any, Iterable
 
 import networkx as nx
 
-from adapters.model import Document, Edit, Unit
+from adapters.model import Document, Edit, Unit, descendant_ids
 
 from ..findings import Finding
 from ..graph.definitions import definition_registry
@@ -346,8 +346,6 @@ class _Renumberer:
 def _sources(doc: Document, edits: list[Edit], ids: list[str], renum: Renumbering) -> tuple[dict[str, str], set[str]]:
     """Family -> the first structural edit that changes numbers of that family ("*": any), and
     the families whose members the edits delete, insert or move."""
-    from .tree import subtree_ids
-
     out: dict[str, str] = {}
     touched: set[str] = set()
     for e, eid in zip(edits, ids):
@@ -362,7 +360,7 @@ def _sources(doc: Document, edits: list[Edit], ids: list[str], renum: Renumberin
             if key:
                 fams.add(key[0])
         else:
-            below = subtree_ids(doc, e.unit) if e.op == "move" else {e.unit}  # type: ignore[arg-type]
+            below = descendant_ids(doc.units, e.unit) if e.op == "move" else {e.unit}  # type: ignore[arg-type]
             fams |= {x.family for x in renum.before if set(x.units) & below}
         touched |= fams
         for f in fams:

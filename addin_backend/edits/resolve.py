@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 
 from adapters.labels import THEOREM_WORDS, caption_label, leading_label
-from adapters.model import Document, Unit
+from adapters.model import Document, Unit, descendant_ids
 from addin_backend.errors import InvalidRequestError, UnknownUnitError
 
-from .tree import body_units, enclosing_section, is_note, subtree, subtree_ids
+from .tree import body_units, enclosing_section, is_note, subtree
 
 __all__ = [
     "LABEL_RX",
@@ -244,5 +244,5 @@ def last_of(doc: Document, units: list[Unit], exclude: set[str] | frozenset[str]
     """The last unit of a group's subtrees in the main flow (where 'after it' begins)."""
     ids: set[str] = set()
     for u in units:
-        ids |= subtree_ids(doc, u.id)
+        ids |= descendant_ids(doc.units, u.id)
     return [u for u in doc.units if u.id in ids - exclude and not is_note(u)][-1]

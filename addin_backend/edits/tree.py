@@ -3,16 +3,14 @@ from __future__ import annotations
 
 import re
 
-from adapters.model import Document, Unit
+from adapters.model import Document, Unit, descendant_ids
 
 __all__ = [
     "body_units",
-    "children_map",
     "enclosing_section",
     "is_note",
     "section_level",
     "subtree",
-    "subtree_ids",
 ]
 
 _HEADING_STYLE = re.compile(r"(?:heading|titre|überschrift)\s*(\d+)", re.IGNORECASE)
@@ -27,29 +25,9 @@ def body_units(doc: Document) -> list[Unit]:
     return [u for u in doc.units if not is_note(u)]
 
 
-def children_map(doc: Document) -> dict[str | None, list[Unit]]:
-    out: dict[str | None, list[Unit]] = {}
-    for u in doc.units:
-        out.setdefault(u.parent, []).append(u)
-    return out
-
-
-def subtree_ids(doc: Document, unit_id: str, kids: dict[str | None, list[Unit]] | None = None) -> set[str]:
-    """The id of a unit and of all its descendants."""
-    kids = kids if kids is not None else children_map(doc)
-    seen = {unit_id}
-    stack = [unit_id]
-    while stack:
-        for child in kids.get(stack.pop(), ()):
-            if child.id not in seen:
-                seen.add(child.id)
-                stack.append(child.id)
-    return seen
-
-
 def subtree(doc: Document, unit_id: str) -> list[Unit]:
     """A unit and its descendants, in document order."""
-    ids = subtree_ids(doc, unit_id)
+    ids = descendant_ids(doc.units, unit_id)
     return [u for u in doc.units if u.id in ids]
 
 

@@ -7,7 +7,7 @@ from adapters.model import Edit
 from addin_backend.edits import apply_to_document, validate_edits
 from addin_backend.edits.pipeline import merge_findings
 from addin_backend.edits.propagate import propagate
-from addin_backend.edits.tree import subtree_ids
+from adapters.model import descendant_ids
 from addin_backend.graph import build_graph
 from addin_backend.graph.build import FAST_STAGES
 from addin_backend.numbering import collect_entries
@@ -37,7 +37,7 @@ def test_deleting_any_numbered_unit_leaves_only_reported_references(synth):
                or (e.family == "section" and e.depth == 1)]
     assert len(entries) >= 15
     for e in entries:
-        gone = set().union(*(subtree_ids(doc, u) for u in e.units))
+        gone = set().union(*(descendant_ids(doc.units, u) for u in e.units))
         prop, findings = _run(doc, G, [Edit("delete", unit=u.id) for u in doc.units if u.id in gone])
         assert {f.kind for f in findings} <= {"reference_to_deleted"}, (e.label, [f.message for f in findings])
         cited = [u for u, _, k in G.in_edges(e.units, keys=True) if k == "REFERENCES" and u not in gone]
