@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["probe", "require_libreoffice"]
+__all__ = ["probe", "require_libreoffice", "run_uno_script"]
 
 PROBE = Path(__file__).with_name("uno_probe.py")
 SYSTEM_PYTHON = "/usr/bin/python3"
@@ -25,18 +25,23 @@ def require_libreoffice() -> None:
         pytest.skip("LibreOffice (soffice + python3-uno) is not installed")
 
 
-def probe(files: list[str | Path], ops: tuple[str, ...] = ("paragraphs",), timeout: int = 600) -> list[dict]:
-    """One JSON result per file: the ops of ``uno_probe.py`` run in one LibreOffice instance."""
+def run_uno_script(script: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess:
+    """Run a UNO script under Debian's python3 with a fresh LibreOffice profile (its first argument)."""
     require_libreoffice()
     with tempfile.TemporaryDirectory(prefix="ledger-lo-") as profile:
-        jobs = [f"{Path(f).resolve()}::{','.join(ops)}" for f in files]
-        proc = subprocess.run(
-            [SYSTEM_PYTHON, str(PROBE), profile, *jobs],
+        return subprocess.run(
+            [SYSTEM_PYTHON, str(script), profile, *args],
             capture_output=True,
             text=True,
             timeout=timeout,
             env={"PATH": "/usr/bin:/bin", "HOME": profile, "LANG": "C.UTF-8"},
         )
+
+
+def probe(files: list[str | Path], ops: tuple[str, ...] = ("paragraphs",), timeout: int = 600) -> list[dict]:
+    """One JSON result per file: the ops of ``uno_probe.py`` run in one LibreOffice instance."""
+    jobs = [f"{Path(f).resolve()}::{','.join(ops)}" for f in files]
+    proc = run_uno_script(PROBE, *jobs, timeout=timeout)
     if proc.returncode != 0:
         raise RuntimeError(f"uno probe failed ({proc.returncode}): {proc.stderr[-2000:]}")
     return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]

@@ -2,13 +2,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
 
-from tests.libreoffice import SYSTEM_PYTHON, probe, require_libreoffice
+from tests.libreoffice import probe, run_uno_script
 
 from tests.benchmarks.bench_fixtures import synth_5k, synth_5k_files  # noqa: F401  (fixtures)
 
@@ -54,13 +52,7 @@ def test_libreoffice_paragraphs_and_heading_numbers_match_the_truth(synth_5k_fil
 def test_libreoffice_recomputes_every_field_to_the_same_text(synth_5k_files, synth_5k):
     """After a field refresh, caption numbers and cross-references are LibreOffice's own: they
     still match, so every bookmark and sequence name points where the truth says."""
-    require_libreoffice()
-    with tempfile.TemporaryDirectory(prefix="ledger-lo-") as profile:
-        proc = subprocess.run(
-            [SYSTEM_PYTHON, str(REFRESH), profile, str(synth_5k_files["docx"]), str(synth_5k_files["odt"])],
-            capture_output=True, text=True, timeout=600,
-            env={"PATH": "/usr/bin:/bin", "HOME": profile, "LANG": "C.UTF-8"},
-        )
+    proc = run_uno_script(REFRESH, str(synth_5k_files["docx"]), str(synth_5k_files["odt"]))
     assert proc.returncode == 0, proc.stderr[-2000:]
     results = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
     want = [text for text, _label in expected_paragraphs(synth_5k.truth)]

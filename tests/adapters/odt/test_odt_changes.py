@@ -1,8 +1,6 @@
 """Existing tracked changes: accepted and rejected views, paragraphs in one view only, revisions."""
 from __future__ import annotations
 
-import subprocess
-import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -11,7 +9,7 @@ import pytest
 import adapters
 from tests.adapters.odt.odt_build import odt
 from tests.conftest import corpus_file, corpus_files
-from tests.libreoffice import SYSTEM_PYTHON, probe, require_libreoffice
+from tests.libreoffice import probe, run_uno_script
 
 MAKER = Path(__file__).with_name("lo_make_tracked.py")
 
@@ -158,13 +156,7 @@ def test_views_and_revisions_equal_libreoffice_on_corpus_and_built_files(across)
 @pytest.mark.slow
 def test_views_equal_libreoffice_on_documents_it_edited(tmp_path):
     """LibreOffice edits documents with tracking on (lo_make_tracked.py); we read its files."""
-    require_libreoffice()
-    with tempfile.TemporaryDirectory(prefix="ledger-lo-") as profile:
-        proc = subprocess.run(
-            [SYSTEM_PYTHON, str(MAKER), profile, str(tmp_path)],
-            capture_output=True, text=True, timeout=300,
-            env={"PATH": "/usr/bin:/bin", "HOME": profile, "LANG": "C.UTF-8"},
-        )
+    proc = run_uno_script(MAKER, str(tmp_path), timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     made = sorted(tmp_path.glob("*.odt"))
     assert [p.stem for p in made] == ["lo_across", "lo_paragraphs", "lo_table_note"]

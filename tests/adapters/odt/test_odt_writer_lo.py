@@ -9,8 +9,6 @@ with change recording on (``lo_make_tracked.py``).
 """
 from __future__ import annotations
 
-import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -18,7 +16,7 @@ import pytest
 from adapters.odt.resolve import accept_all, reject_all
 from addin_backend.edits.operations import apply_to_document
 from tests.adapters.odt.writer_cases import cases, nonblank, same_redlines
-from tests.libreoffice import SYSTEM_PYTHON, probe, require_libreoffice
+from tests.libreoffice import probe, require_libreoffice, run_uno_script
 
 pytestmark = pytest.mark.slow
 
@@ -87,13 +85,7 @@ def test_our_accept_all_and_reject_all_agree_with_libreoffice(seen):
 
 
 def test_our_accept_all_and_reject_all_on_files_libreoffice_tracked(tmp_path):
-    require_libreoffice()
-    with tempfile.TemporaryDirectory(prefix="ledger-lo-") as profile:
-        proc = subprocess.run(
-            [SYSTEM_PYTHON, str(MAKER), profile, str(tmp_path)],
-            capture_output=True, text=True, timeout=300,
-            env={"PATH": "/usr/bin:/bin", "HOME": profile, "LANG": "C.UTF-8"},
-        )
+    proc = run_uno_script(MAKER, str(tmp_path), timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     made = sorted(tmp_path.glob("lo_*.odt"))
     assert len(made) == 3
