@@ -12,6 +12,7 @@ __all__ = [
     "SEQ_KINDS",
     "THEOREM_WORDS",
     "caption_label",
+    "typed_caption_label",
     "leading_label",
     "repeated_letters",
     "roman",
@@ -171,6 +172,21 @@ def caption_label(text: str) -> tuple[str, str] | None:
         return None
     word = _CANON.get(m.group("word"), m.group("word"))
     return seq_label(word, m.group("num")), m.group("num")
+
+
+_CAPTION_SEP = re.compile(r"\s*(?:[:.\u2013\u2014\-]\s*\S|$)")
+
+
+def typed_caption_label(text: str) -> tuple[str, str] | None:
+    """A caption typed as a plain paragraph: the label, then a separator or nothing.
+
+    >>> typed_caption_label("Table 1: Codes"), typed_caption_label("Table 1 shows the codes.")
+    (('Table 1', '1'), None)
+    """
+    m = _CAPTION.match(text)
+    if not m or not _CAPTION_SEP.match(text, m.end()):
+        return None
+    return caption_label(text)
 
 
 def leading_label(text: str) -> tuple[str, str] | None:

@@ -10,12 +10,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from adapters.labels import caption_label, leading_label
+from adapters.labels import caption_label, leading_label, typed_caption_label
 from adapters.model import Unit
 
 from .lexicon import NUM, WORD_ALT, family_of, norm_number
 
-__all__ = ["LabelIndex", "parse_label", "unit_keys", "build_label_index"]
+__all__ = ["LabelIndex", "parse_label", "typed_keys", "unit_keys", "build_label_index"]
 
 
 _LABEL = re.compile(rf"^\s*(?P<word>§|{WORD_ALT})\s*(?P<num>\(?\s*(?:{NUM})\s*\)?)\s*[.:]?\s*$")
@@ -25,6 +25,33 @@ _HEADING_WORD = re.compile(
     rf"(?P<num>\d+[A-Za-z]?(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVXLC]{{1,6}})(?![\w])"
 )
 _HEADING_NUM = re.compile(r"^\s*(?P<num>\d{1,3}(?:\.\d{1,3})*|[A-Z](?:\.\d{1,3})+)\.?(?=\s+\S|\s*$)")
+#: After a heading's number: its title, which starts with a capital (or a bracket, or a quote).
+_TITLE_START = re.compile(r"[.:)]?\s+[\u2013\u2014\-:]?\s*[A-Z(\"\u201c]")
+
+
+def typed_keys(text: str) -> list[tuple[str, str]]:
+    """Labels a plain paragraph carries when a conversion left headings and captions as typed
+    text ("2.1.  Requirements Language", "Appendix A.  Examples", "Table 1: Codes"): short, a
+    number then a capitalised title, no sentence end.
+
+    >>> typed_keys("2.1.  Requirements Language"), typed_keys("Table 1: Codes")
+    ([('section', '2.1')], [('table', '1')])
+    >>> typed_keys("Table 1 shows the codes."), typed_keys("3 tables were read"), typed_keys("1. See below.")
+    ([], [], [])
+    """
+    text = text.strip()
+    if not text or len(text) > 160:
+        return []
+    got = typed_caption_label(text)
+    if got:
+        p = parse_label(got[0])
+        return [p] if p and len(text.split()) <= 40 else []
+    if len(text) > 100 or len(text.split()) > 14 or text[-1] in ".;,:!?":
+        return []
+    m = _HEADING_WORD.match(text) or _HEADING_NUM.match(text)
+    if m and _TITLE_START.match(text, m.end()):
+        return [("section", norm_number(m.group("num")))]
+    return []
 
 
 def parse_label(label: str | None) -> tuple[str, str] | None:
@@ -75,6 +102,8 @@ def unit_keys(unit: Unit) -> list[tuple[tuple[str, str], int]]:
             p = parse_label(got[0])
             if p:
                 keys.append((p, 1))
+    if unit.kind == "paragraph":
+        keys.extend((k, 2) for k in typed_keys(unit.text))
     if unit.kind in ("paragraph", "list_item", "caption"):
         got = leading_label(unit.text)
         if got:

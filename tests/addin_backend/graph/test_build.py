@@ -250,3 +250,35 @@ def test_table_of_contents_entries_are_navigation_not_references():
     G = build_graph(doc, stages=FAST_STAGES)
     refs = sorted((u, v) for u, v, k in G.edges(keys=True) if k == REFERENCES)
     assert refs == [("p", "s1")]
+
+
+def test_headings_and_captions_typed_as_plain_paragraphs_are_reference_targets(tmp_path):
+    """A standard converted from plain text: no heading or caption styles, only typed numbers."""
+    import docx
+
+    import adapters
+
+    lines = [
+        "Abstract", "This document specifies a protocol; Section 2.1 lists its terms.",
+        "1.  Introduction", "The protocol is in Section 3.",
+        "2.  Terminology", "2.1.  Requirements Language", "The key words are in [RFC2119], Section 2.",
+        "3.  Protocol", "As Section 2.1 says, and per Table 1, it works.",
+        "Table 1: Codes", "Table 1 shows the codes.", "Appendix A.  Examples", "See Appendix A and Section 4.",
+    ]
+    d = docx.Document()
+    for line in lines:
+        d.add_paragraph(line)
+    d.save(tmp_path / "plain.docx")
+    doc = adapters.read_path(str(tmp_path / "plain.docx"))
+    G = build_graph(doc, stages=FAST_STAGES)
+    text = {u.id: u.text for u in doc.units}
+    got = {(text[s][:14], d["evidence"], text[t]) for s, t, d in G.edges(data=True) if d["type"] == REFERENCES}
+    assert got == {
+        ("This document ", "Section 2.1", "2.1.  Requirements Language"),
+        ("The protocol i", "Section 3", "3.  Protocol"),
+        ("As Section 2.1", "Section 2.1", "2.1.  Requirements Language"),
+        ("As Section 2.1", "Table 1", "Table 1: Codes"),
+        ("Table 1 shows ", "Table 1", "Table 1: Codes"),
+        ("See Appendix A", "Appendix A", "Appendix A.  Examples"),
+    }
+    assert [b["mention"] for b in G.graph["broken_references"]] == ["Section 4"]
