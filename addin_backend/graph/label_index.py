@@ -15,7 +15,7 @@ from adapters.model import Unit
 
 from .lexicon import NUM, WORD_ALT, family_of, norm_number
 
-__all__ = ["LabelIndex", "parse_label", "typed_keys", "unit_keys", "build_label_index"]
+__all__ = ["LabelIndex", "parse_label", "list_keys", "typed_keys", "unit_keys", "build_label_index"]
 
 
 _LABEL = re.compile(rf"^\s*(?P<word>§|{WORD_ALT})\s*(?P<num>\(?\s*(?:{NUM})\s*\)?)\s*[.:]?\s*$")
@@ -27,31 +27,57 @@ _HEADING_WORD = re.compile(
 _HEADING_NUM = re.compile(r"^\s*(?P<num>\d{1,3}(?:\.\d{1,3})*|[A-Z](?:\.\d{1,3})+)\.?(?=\s+\S|\s*$)")
 #: After a heading's number: its title, which starts with a capital (or a bracket, or a quote).
 _TITLE_START = re.compile(r"[.:)]?\s+[\u2013\u2014\-:]?\s*[A-Z(\"\u201c]")
+#: Words a title does not end with ("... the requirement in section 4 to" is a wrapped line).
+_OPEN_END = re.compile(r"\b(?:a|an|the|of|to|in|on|at|by|for|from|with|and|or|that|which|is|are)$", re.I)
+#: Paragraph styles of code and preformatted text, whose lines are no headings.
+_CODE_STYLE = re.compile(r"preformatted|code|verbatim|source|plain\s*text|listing", re.I)
+_LIST_NUMBER = re.compile(r"(?:\d{1,3}(?:\.\d{1,3})*|[A-Z](?:\.\d{1,3})+)")
 
 
-def typed_keys(text: str) -> list[tuple[str, str]]:
-    """Labels a plain paragraph carries when a conversion left headings and captions as typed
-    text ("2.1.  Requirements Language", "Appendix A.  Examples", "Table 1: Codes"): short, a
-    number then a capitalised title, no sentence end.
+def _title_like(text: str) -> bool:
+    """Short, no sentence inside: a heading's title ("Requirements Language", "Additional Terms.")."""
+    words = len(text.split())
+    if len(text) > 100 or words > 14 or text[-1] in ";,:!?" or _OPEN_END.search(text):
+        return False
+    return text[-1] != "." or words <= 6
+
+
+def typed_keys(text: str, style: str | None = None) -> list[tuple[tuple[str, str], int]]:
+    """Labels a plain paragraph carries when a conversion left headings, clauses and captions
+    as typed text, each with its rank: 2 for a heading ("2.1.  Requirements Language",
+    "Appendix A.  Examples") or a caption ("Table 1: Codes"), 3 for a numbered clause that
+    opens a paragraph ("5.1. The rights granted ...").
 
     >>> typed_keys("2.1.  Requirements Language"), typed_keys("Table 1: Codes")
-    ([('section', '2.1')], [('table', '1')])
-    >>> typed_keys("Table 1 shows the codes."), typed_keys("3 tables were read"), typed_keys("1. See below.")
+    ([(('section', '2.1'), 2)], [(('table', '1'), 2)])
+    >>> typed_keys("5.1. The rights granted under this License terminate if You fail to comply.")
+    [(('section', '5.1'), 3)]
+    >>> typed_keys("Table 1 shows the codes."), typed_keys("3 tables were read"), typed_keys("7.  This is in section 4 to", "Preformatted Text")
     ([], [], [])
     """
     text = text.strip()
-    if not text or len(text) > 160:
+    if not text or (style and _CODE_STYLE.search(style)):
         return []
     got = typed_caption_label(text)
     if got:
         p = parse_label(got[0])
-        return [p] if p and len(text.split()) <= 40 else []
-    if len(text) > 100 or len(text.split()) > 14 or text[-1] in ".;,:!?":
-        return []
+        return [(p, 2)] if p and len(text.split()) <= 40 else []
     m = _HEADING_WORD.match(text) or _HEADING_NUM.match(text)
-    if m and _TITLE_START.match(text, m.end()):
-        return [("section", norm_number(m.group("num")))]
-    return []
+    if not m or not _TITLE_START.match(text, m.end()):
+        return []
+    rest = text[m.end() :].lstrip(" .:)\u2013\u2014-")
+    rank = 2 if rest and _title_like(rest) else 3
+    return [(("section", norm_number(m.group("num"))), rank)]
+
+
+def list_keys(unit: Unit) -> list[tuple[tuple[str, str], int]]:
+    """A list item numbered "7." or "3.2" by its list is clause 7 or 3.2 where no heading is
+    (clauses numbered as a list): rank 2 when its text is a title, else 3."""
+    num = norm_number(unit.number or "")
+    if not _LIST_NUMBER.fullmatch(num) or (unit.style and _CODE_STYLE.search(unit.style)):
+        return []
+    text = unit.text.strip()
+    return [(("section", num), 2 if text and _title_like(text) else 3)]
 
 
 def parse_label(label: str | None) -> tuple[str, str] | None:
@@ -103,7 +129,9 @@ def unit_keys(unit: Unit) -> list[tuple[tuple[str, str], int]]:
             if p:
                 keys.append((p, 1))
     if unit.kind == "paragraph":
-        keys.extend((k, 2) for k in typed_keys(unit.text))
+        keys.extend(typed_keys(unit.text, unit.style))
+    elif unit.kind == "list_item":
+        keys.extend(list_keys(unit))
     if unit.kind in ("paragraph", "list_item", "caption"):
         got = leading_label(unit.text)
         if got:

@@ -57,6 +57,7 @@ _BARE_CUE = (
     r"indicated|included|contained|presented|outlined|identified|established|prescribed|laid\s+down|"
     r"required|dealt\s+with|determined|calculated)\s+(?:in|by)|according\s+to|in\s+accordance\s+with|"
     r"pursuant\s+to|subject\s+to|under|(?:as\s+)?per|(?:the\s+)?requirements\s+of|"
+    r"(?:method|procedure|test|requirement|provision|condition|instruction|rule|specification)s?\s+(?:of|in)|"
     r"conform(?:s|ing)?\s+to|compl(?:y|ies|ying)\s+with)"
 )
 _BARE_NUM = r"(?:\d{{1,3}}|[A-Z])(?:\.\d{{1,3}}){{1,6}}(?!\w|\.\d)"
@@ -111,12 +112,16 @@ _CITE_AFTER = re.compile(
     rf"|(?:the\s+)?(?!this\b|these\b|the\s+present\b)(?:[A-Z][\w/\-.]*\s+)(?:[A-Z0-9][\w/\-.]*\s+){{0,5}}"
     rf"{_DOC_NOUN}\b"
     rf"|[A-Z]{{2,}}[\w/\-.]*\d"
+    # "section 6 of the GNU GPL": a name with an acronym ("this License" is the document itself)
+    rf"|(?:the\s+)?(?-i:(?:[A-Z][\w\-]*\s+){{0,3}}[A-Z]{{2,}}[A-Z0-9\-]*\b)"
     # "Clause 6 of the supplier's quality handbook": another party's document
     rf"|(?:the\s+)?[\w\-]+['\u2019]s\s+(?:[\w\-]+\s+){{0,3}}{_OWNED_DOC}\b"
     # "Table 2 of the vendor datasheet [VND-114]": a short phrase closed by a bracketed citation
     rf"|(?:the\s+|an?\s+)?(?!this\b|these\b|the\s+present\b)(?:(?!(?:{WORD_ALT})\b)[\w\-']+\s+){{0,4}}\[[^\[\]]{{1,40}}\])",
     re.I,
 )
+# "the GNU Affero General Public License, section 13": a named work with an acronym, a comma.
+_NAMED_BEFORE = re.compile(r"(?<![\w\-])[A-Z]{2,}[\w\-]*(?:\s+[A-Z][\w\-]*){1,6}\s*,\s*$")
 _OPEN_BRACKET_CITE = re.compile(r"\[[^\[\]]*[\w.]\s*,\s*(?:[^\[\]]*,\s*)?$")
 _OPEN_PAREN_CITE = re.compile(r"\((?:[^()]*?(?:et\s+al\.?|[A-Z][a-z]+),?\s*\d{4}[a-z]?\s*[,;]\s*(?:p+\.\s*\d+\s*,\s*)?)$")
 
@@ -134,6 +139,8 @@ def _is_external(text: str, start: int, end: int) -> bool:
     if ("]" in before or ")" in before or _STD_WORD.search(before) or _DIGIT_BEFORE.search(before)) and (
         _CITE_BEFORE.search(before)
     ):
+        return True
+    if "," in before[-3:] and _NAMED_BEFORE.search(before):
         return True
     if "[" in before and _OPEN_BRACKET_CITE.search(before):
         return True
@@ -264,8 +271,12 @@ def _items(
         if not _letters_ok(family, num):
             break
         is_range = sep is not None and _SEP_RANGE_RE.fullmatch(sep) is not None
+        continued = False
         if sep is not None and not is_range and not plural:
-            break  # "Table 1, 2019 data": lists follow plural words only
+            # "Table 1, 2019 data": lists follow plural words, but "Clause 5 and 7.2" lists clauses
+            if not (family == "section" and "." in num and num[0].isdigit()):
+                break
+            continued = True
         if raw.startswith("("):
             n_start, n_end = base + m.start("item"), base + m.end("item")
         else:  # a trailing sub-part "(b)" is not part of the minimal span
@@ -281,7 +292,7 @@ def _items(
                     break
             for mid in (expanded or [])[1:-1]:
                 out.append(Item(mid, prev.start, n_end, False))
-        prev = Item(num, n_start, n_end)
+        prev = Item(num, n_start, n_end, not continued)
         out.append(prev)
         pos = m.end()
     return out, literal

@@ -60,6 +60,9 @@ def test_lists_follow_plural_words_only():
     assert spans("Figures 1 and 3 show") == [("Figures 1 and 3", "figure", ["1", "3"])]
     assert spans("Figures 1, 2, and 5") == [("Figures 1, 2, and 5", "figure", ["1", "2", "5"])]
     assert spans("Table 1, 2019 data") == [("Table 1", "table", ["1"])]
+    # a dotted number after a singular clause word lists another clause, resolved only if it exists
+    (m,) = find_mentions("Requirements are given in Clause 5 and 7.2.")
+    assert m.text == "Clause 5 and 7.2" and [(i.number, i.explicit) for i in m.items] == [("5", True), ("7.2", False)]
 
 
 def test_number_spans_point_at_the_numbers():
@@ -97,6 +100,9 @@ def test_number_spans_point_at_the_numbers():
         "See VA Handbook 6500.6, Appendix C, paragraph 3.a.",
         "Regulation (EU) 2016/679, Article 17 gives the right to erasure.",
         "as the Data Protection Act 2018, Section 7 requires",
+        # another work named with an acronym (this document is "this License")
+        "without being bound by section 3 of the GNU GPL.",
+        "the requirements of the GNU Affero General Public License, section 13, concerning",
     ],
 )
 def test_external_citations_are_not_mentions(text):
@@ -223,6 +229,8 @@ def test_standards_cite_clauses_by_number_alone():
     assert spans("The requirements of 5.2 apply; a design conforming to 7.3 is optional.") == [
         ("5.2", "section", ["5.2"]), ("7.3", "section", ["7.3"])]
     assert all(m.bare for m in find_mentions("as laid down in 6.1 (see also A.2)"))
+    assert spans("The method of 5.1 applies; the procedure in 4.2 is repeated.") == [
+        ("5.1", "section", ["5.1"]), ("4.2", "section", ["4.2"])]
     # decimals are not clause numbers without a cue
     assert spans("A safety factor of 1.5 applies to loads in 2.5 s; TLS 1.3 and Python 3.11.2 are used.") == []
 

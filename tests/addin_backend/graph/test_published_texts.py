@@ -1,0 +1,67 @@
+"""Clause references in published licences, converted by pandoc as a user would convert them.
+
+Debian ships the texts (/usr/share/common-licenses); pandoc's conversion leaves most clause
+headings as plain or list-numbered paragraphs and every cross-reference as plain text
+("section 10", "Sections 5.1 or 5.2", "subsection 6b"), with references to other works in
+the same words ("section 6 of the GNU GPL", "the GNU Affero General Public License, section
+13"). Each internal reference must reach its clause; none may be left broken; the external
+ones must not become edges.
+"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import adapters
+from addin_backend.graph import FAST_STAGES, REFERENCES, build_graph
+
+LICENSES = Path("/usr/share/common-licenses")
+
+#: Licence -> the openings of the clauses its text cites (each must be cited, nothing else).
+CITED = {
+    "GPL-3": {
+        "Conveying Verbatim Copies.", "Conveying Modified Source Versions.", "Conveying Non-Source Forms.",
+        "Additional Terms.", "Automatic Licensing of Downstream Recipients.", "Patents.",
+        "Disclaimer of Warranty.", "Limitation of Liability.",
+    },
+    "LGPL-3": {"Object Code Incorporating Material from Library Header Files.", "Combined Works."},
+    "Apache-2.0": {
+        "Definitions.", "Grant of Copyright License.", "Grant of Patent License.", "Redistribution.",
+        "Submission of Contributions.", "Trademarks.", "Disclaimer of Warranty.", "Limitation of Liability.",
+        "Accepting Warranty or Additional Liability.",
+    },
+    "MPL-2.0": {
+        "2. License Grants and Conditions", "2.1. Grants", "3.1. Distribution of Source Form",
+        "3.2. Distribution of Executable Form", "3.3. Distribution of a Larger Work", "3.4. Notices",
+        "5.1. The rights granted", "5.2. If You initiate litigation", "10.2. Effect of New Versions",
+        "10.3. Modified Versions",
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def converted(tmp_path_factory) -> Path:
+    if not shutil.which("pandoc") or not LICENSES.is_dir():
+        pytest.skip("pandoc or Debian's licence texts are missing (`make test` installs pandoc)")
+    out = tmp_path_factory.mktemp("licences")
+    for name in CITED:
+        for fmt in ("docx", "odt"):
+            subprocess.run(["pandoc", "-f", "markdown", "-t", fmt, str(LICENSES / name), "-o", str(out / f"{name}.{fmt}")],
+                           check=True, timeout=120)
+    return out
+
+
+@pytest.mark.parametrize("fmt", ["docx", "odt"])
+@pytest.mark.parametrize("name", sorted(CITED))
+def test_every_clause_reference_reaches_its_clause(converted: Path, name: str, fmt: str):
+    doc = adapters.read_path(str(converted / f"{name}.{fmt}"))
+    G = build_graph(doc, stages=FAST_STAGES)
+    assert G.graph["broken_references"] == []
+    targets = [doc.unit(t).text for _, t, d in G.edges(data=True) if d["type"] == REFERENCES]
+    cited = {want for want in CITED[name] if any(t.startswith(want) for t in targets)}
+    assert cited == CITED[name]
+    stray = [t[:60] for t in targets if not any(t.startswith(want) for want in CITED[name])]
+    assert stray == []  # e.g. "section 6 of the GNU GPL" would reach LGPL's own clause 6
