@@ -71,7 +71,7 @@ _INITIAL = re.compile(r"^[\"'\u201c(]*(?P<p>It|They|This|These|That|Those|Such|T
 _EXPLETIVE = re.compile(
     r"^It\s+(?:is|was|has\s+been|will\s+be|would\s+be|can\s+be|could\s+be|may\s+be|might\s+be|"
     r"should\s+be|must\s+be|seems|seemed|appears|appeared|follows|remains|turns\s+out)\b"
-    r"(?:\s+[\w-]+){0,3}?\s+(?:that|to|whether|if|how|why|what)\b"
+    r"(?:,?\s+[\w-]+){0,4}?,?\s+(?:that|to|whether|if|how|why|what)\b"
 )
 _PHRASE = re.compile(
     r"\b(?:as\s+)?(?:described|discussed|explained|mentioned|noted|shown|stated|outlined|presented|"
@@ -238,7 +238,8 @@ def _np_after(text: str, end: int, det: str | None, depth: int = 0) -> tuple[str
 
     ``(None, end)`` when the words after the determiner are not a noun phrase ("This shows
     that", "These include"): a pronoun use. ``None`` when the phrase names the document itself
-    ("this section", "this Agreement"). Word classes come from the lemmatizer's lists, and
+    ("this section", "this Agreement") or a defined term ("this License", "such Covered
+    Software": a capitalised head is a name, not a pointer). Word classes come from the lemmatizer's lists, and
     agreement settles what they leave open: after "this" a verb in -s starts the predicate
     ("this approach works", "this License grants"), after "these" a base form does ("these
     show"); a plural noun ends a compound ("these test results"); with no number to agree
@@ -309,6 +310,8 @@ def _np_after(text: str, end: int, det: str | None, depth: int = 0) -> tuple[str
         if possessive or (plural and det_number != "sg"):
             break  # "this package's": the possessor; a plural noun ends a compound (after "this" it
             # can only be a modifier: "this data structure", "this sales report")
+    if head_word[:1].isupper() and not head_word.isupper():
+        return None  # "this License", "such Covered Software": a defined term, named, not pointed at
     if head in _OF_HEADS and depth == 0:
         m = re.match(r"\s+of\b", text[head_end:])
         if m:
@@ -350,6 +353,10 @@ def _build(text: str, cands: list[tuple[int, int, str, int]]) -> tuple[Anaphor, 
             continue
         if text[end : end + 4].lower().strip() == "as" or head in _SELF_HEADS:
             continue
+        if text[end_off : end_off + 3].lstrip().startswith(":"):
+            continue  # "in one of these ways:": it points at what follows
+        if text[start:end_off].isupper():
+            continue  # "FUTURE REVISIONS OF THIS LICENSE": a heading in capitals names, it does not point
         out.append(Anaphor(start, end_off, text[start:end_off], "np", head, first))
     out.sort(key=lambda a: a.start)
     dedup: list[Anaphor] = []

@@ -103,7 +103,7 @@ def test_later_sentences_look_back_only_a_few_units():
 
 @pytest.mark.parametrize("text, expected", [
     # agreement: after "this" a verb in -s starts the predicate; after "these" a base form does
-    ("This License grants you permission to copy the Program.", [("This License", "np", "license", True)]),
+    ("This license grants you permission to copy the program.", [("This license", "np", "license", True)]),
     ("This project welcomes contributions and suggestions.", [("This project", "np", "project", True)]),
     ("This works the same way for every client.", [("This", "pronoun", None, True)]),
     ("These include the retry budget and the timeout.", [("These", "pronoun", None, True)]),
@@ -129,6 +129,26 @@ def test_noun_phrases_are_read_from_word_classes_and_agreement(text, expected):
     "Offline and online predictions differ for the same input.",  # "the same" compares within the clause
 ])
 def test_previous_and_same_are_not_anaphors(text):
+    assert found(text) == []
+
+
+@pytest.mark.parametrize("text", [
+    "This License grants you permission to copy the Program.",
+    "You may not impose any further restrictions on the rights granted under this License.",
+    "such Covered Software must also be made available in Source Code Form.",
+])
+def test_a_capitalised_head_is_a_defined_term_not_an_anaphor(text):
+    # "this License" names the document's defined term wherever it stands; the definition edge
+    # ("This License" refers to ...) links it, not the nearest paragraph that says "license"
+    assert found(text) == []
+
+
+@pytest.mark.parametrize("text", [
+    "You may convey the object code in one of these ways:",  # points at the list that follows
+    "FUTURE REVISIONS OF THIS LICENSE",  # a heading in capitals
+    "It is requested, but not required, that you contact the authors.",  # an expletive "it"
+])
+def test_cataphora_capitals_and_expletives_are_not_anaphors(text):
     assert found(text) == []
 
 

@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 
 import adapters
-from addin_backend.graph import FAST_STAGES, REFERENCES, build_graph
+import re
+
+from addin_backend.graph import DEPENDS, FAST_STAGES, REFERENCES, build_graph
 
 LICENSES = Path("/usr/share/common-licenses")
 
@@ -65,3 +67,21 @@ def test_every_clause_reference_reaches_its_clause(converted: Path, name: str, f
     assert cited == CITED[name]
     stray = [t[:60] for t in targets if not any(t.startswith(want) for want in CITED[name])]
     assert stray == []  # e.g. "section 6 of the GNU GPL" would reach LGPL's own clause 6
+
+
+@pytest.mark.parametrize("name", ["MPL-2.0", "Apache-2.0", "GPL-3", "LGPL-3"])
+def test_defined_terms_link_each_use_to_its_definition(converted: Path, name: str):
+    """Licences define their terms in quotes ("Covered Software" means ...); each use of a
+    term depends on the unit that defines it, and a capitalised "this License" is such a term,
+    never an anaphor pointing at the nearest paragraph that says "license"."""
+    doc = adapters.read_path(str(converted / f"{name}.docx"))
+    G = build_graph(doc, stages=(*FAST_STAGES, "depends"))
+    deps = [(doc.unit(t).text, d) for _, t, d in G.edges(data=True) if d["type"] == DEPENDS]
+    definitions = [(text, d["evidence"]) for text, d in deps if d.get("origin") == "definition"]
+    assert len(definitions) >= 10
+    for target, evidence in definitions:
+        used = re.sub(r"\s+", " ", evidence.split(" -> ")[0]).lower()
+        quoted = [q.lower() for q in re.findall(r"[\u201c\"]([^\u201d\"]+)[\u201d\"]", target)]
+        assert any(used.startswith(q) or q.startswith(used) for q in quoted), (evidence, target[:80])
+    anaphors = [d["evidence"] for _, d in deps if d.get("origin") == "anaphora"]
+    assert not [e for e in anaphors if re.match(r"(?i:this|these|such)\s+[A-Z][a-z]", e)], anaphors
