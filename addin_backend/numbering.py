@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from adapters.labels import caption_label, leading_label
 from adapters.model import Document, Unit
 
-from .graph.label_index import unit_keys
+from .graph.label_index import list_keys, unit_keys
 from .graph.lexicon import FAMILIES, canonical_label
 
 __all__ = [
@@ -114,8 +114,9 @@ def collect_entries(doc: Document) -> list[Entry]:
     """
     out: list[Entry] = []
     last: dict[str, Entry] = {}
+    clauses = _list_clauses(doc)
     for u in doc.body():
-        key = unit_key(u)
+        key = unit_key(u) or clauses.get(u.id)
         if key is None:
             continue
         fam, num = key
@@ -135,6 +136,20 @@ def collect_entries(doc: Document) -> list[Entry]:
     return out
 
 
+def _list_clauses(doc: Document) -> dict[str, tuple[str, str]]:
+    """Clauses numbered by a list ("7. Additional Terms.") where no heading carries a number:
+    then the list is the document's outline, and Word and LibreOffice renumber it after an edit.
+    """
+    if any(unit_key(u) and unit_key(u)[0] == "section" for u in doc.body()):  # type: ignore[index]
+        return {}
+    out: dict[str, tuple[str, str]] = {}
+    for u in doc.body():
+        if u.kind == "list_item":
+            for key, _rank in list_keys(u):
+                out[u.id] = key
+    return out
+
+
 # --- schemes ---------------------------------------------------------------------------------
 
 
@@ -146,11 +161,18 @@ def _letter(n: int) -> str:
     return s
 
 
-def _hierarchy(entries: list[Entry]) -> list[str]:
+def _top_start(entries: list[Entry]) -> int:
+    """Where top-level numbers start: 1, or 0 where the document counts from 0 ("0 Introduction",
+    a licence's "0. Definitions")."""
+    first = next((e for e in entries if e.depth == 1 and not e.appendix), None)
+    return 0 if first is not None and first.number == "0" else 1
+
+
+def _hierarchy(entries: list[Entry], start: int = 1) -> list[str]:
     """Section numbers from depth and order: 1, 1.1, 1.2, 2, A, A.1."""
     out: list[str] = []
     stack: list[list] = []  # [depth, number, children so far]
-    top = {False: 0, True: 0}
+    top = {False: start - 1, True: 0}
     for e in entries:
         while stack and stack[-1][0] >= e.depth:
             stack.pop()
@@ -225,7 +247,7 @@ def detect_schemes(entries: list[Entry]) -> tuple[dict[str, tuple[str, str] | No
     out: dict[str, tuple[str, str] | None] = {}
     sections = [e for e in entries if e.family == "section"]
     if sections:
-        out["section"] = ("hierarchy", ".") if [e.number for e in sections] == _hierarchy(sections) else None
+        out["section"] = ("hierarchy", ".") if [e.number for e in sections] == _hierarchy(sections, _top_start(sections)) else None
     per_kind = _sequences([e for e in entries if e.family != "section"], shared=False)
     statement_kinds = [f for f in per_kind if f in STATEMENT_FAMILIES]
     for name, seq in per_kind.items():
@@ -348,7 +370,8 @@ def renumber(before_doc: Document, after_doc: Document) -> Renumbering:
 
     sections = [e for e in after if e.family == "section"]
     if schemes.get("section"):
-        for e, num in zip(sections, _hierarchy(sections)):
+        start = _top_start([e for e in before if e.family == "section"])
+        for e, num in zip(sections, _hierarchy(sections, start)):
             new[id(e)] = num
     chapters = _chapters(after, {k: v for k, v in new.items() if v is not None})
     chapter_of = {id(e): c for e, c in zip(after, chapters)}

@@ -12,6 +12,8 @@ from adapters.labels import THEOREM_WORDS, caption_label, leading_label
 from adapters.model import Document, Unit, descendant_ids
 from addin_backend.errors import InvalidRequestError, UnknownUnitError
 
+from ..graph.label_index import build_label_index, unit_keys
+
 from .tree import body_units, enclosing_section, is_note, subtree
 
 __all__ = [
@@ -126,11 +128,35 @@ def group_of(doc: Document, units: list[Unit]) -> list[Unit]:
     return [u for u in doc.units if u.id in chosen]
 
 
+def _typed_clause(doc: Document, key: tuple[str, str]) -> list[Unit]:
+    """What a label names where a conversion left the numbers as text: a heading that types its
+    number ("2. License Grants"), or a clause typed at a paragraph's start or numbered by a list
+    ("2.1. Grants", "7. Additional Terms.") with the units after it, up to the next clause of
+    its level or above (the graph's label index decides which unit answers to the label)."""
+    family = "section" if key[0] in ("Section", "Appendix") else key[0].lower()
+    uid = build_label_index(doc.units).resolve(family, key[1])
+    if uid is None:
+        return []
+    head = doc.unit(uid)
+    if family != "section" or head.kind == "section" or is_note(head):
+        return [head]
+    depth = key[1].count(".") + 1
+    flow = body_units(doc)
+    start = next(i for i, u in enumerate(flow) if u.id == uid)
+    out = [head]
+    for u in flow[start + 1 :]:
+        levels = [num.count(".") + 1 for (fam, num), rank in unit_keys(u) if fam == "section" and rank >= 2]
+        if u.kind == "section" or any(lvl <= depth for lvl in levels):
+            break
+        out.append(u)
+    return out
+
+
 def _by_label(doc: Document, text: str) -> list[Unit]:
     key = label_key(text)
     if key is None:
         return []
-    hits = [u for u in doc.units if key in _unit_keys(u)]
+    hits = [u for u in doc.units if key in _unit_keys(u)] or _typed_clause(doc, key)
     if not hits:
         have = labels_in(doc, key[0])
         known = f"; the document has {', '.join(have[:12])}" if have else f"; the document has no {key[0].lower()} labels"

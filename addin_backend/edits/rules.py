@@ -14,6 +14,8 @@ from typing import Callable
 from adapters.model import Document, Edit, Unit
 from addin_backend.errors import InstructionNotUnderstoodError, InvalidRequestError, UnknownUnitError
 
+from ..graph.label_index import unit_keys
+from ..graph.lexicon import canonical_label
 from .operations import expand_rename, now_iso, scope_ids, validate_edits
 from .proposal import Proposal
 from .resolve import LABEL_RX, REF_RX, last_of, resolve_ref
@@ -90,6 +92,11 @@ def _name(doc: Document, unit: Unit) -> str:
 
 
 def _group_name(doc: Document, group: list[Unit]) -> str:
+    typed = [canonical_label(fam, num) for (fam, num), rank in unit_keys(group[0]) if rank >= 2 and fam == "section"]
+    if typed and not group[0].kind == "section":  # a clause typed or numbered by a list: "Section 7 'Additional Terms.'"
+        start = group[0].text[:40].rstrip() + ("\u2026" if len(group[0].text) > 40 else "")
+        rest = f" and the {len(group) - 1} unit(s) of its clause" if len(group) > 1 else ""
+        return f"{typed[0]} '{start}'{rest}"
     labels = list(dict.fromkeys(u.label for u in group if u.label))
     return ", ".join(labels) if labels else ", ".join(_name(doc, u) for u in group)
 

@@ -85,3 +85,36 @@ def test_defined_terms_link_each_use_to_its_definition(converted: Path, name: st
         assert any(used.startswith(q) or q.startswith(used) for q in quoted), (evidence, target[:80])
     anaphors = [d["evidence"] for _, d in deps if d.get("origin") == "anaphora"]
     assert not [e for e in anaphors if re.match(r"(?i:this|these|such)\s+[A-Z][a-z]", e)], anaphors
+
+
+@pytest.mark.parametrize("fmt", ["docx", "odt"])
+def test_deleting_a_list_numbered_clause_renumbers_the_references_after_it(converted: Path, fmt: str):
+    """GPL-3's clauses are numbered by a list from 0: "Delete section 7" takes the clause (its
+    heading item and its body, up to clause 8); Word and LibreOffice renumber the list, so the
+    references to clauses 8-17 move down by one and those to clause 7 are findings."""
+    from addin_backend.edits.pipeline import apply_plan, plan_edit
+
+    path = converted / f"GPL-3.{fmt}"
+    doc = adapters.read_path(str(path))
+    plan = plan_edit(doc, build_graph(doc, stages=FAST_STAGES), "Delete section 7", author="Ana", semantic=False)
+    gone = [doc.unit(e.unit).text for e in plan.operations]
+    assert gone[0] == "Additional Terms." and len(gone) >= 5
+    assert not any(t == "Termination." for t in gone)  # clause 8 stays
+    assert sorted((e.old, e.text) for e in plan.propagated) == [("10", "9"), ("10", "9"), ("11", "10"), ("15", "14"), ("16", "15")]
+    assert plan.renumbered["Section 8"] == "Section 7" and plan.renumbered["Section 17"] == "Section 16"
+    assert sorted(f.kind for f in plan.findings) == ["reference_to_deleted", "reference_to_deleted"]
+    applied = apply_plan(path.read_bytes(), doc, plan.edits)
+    text = "\n".join(adapters.read(applied.data).lines())
+    assert "section 9 makes it unnecessary" in text and "Additional Terms." in "\n".join(adapters.read(applied.data).lines("rejected"))
+
+
+def test_a_typed_clause_is_named_by_its_number_and_keeps_it(converted: Path):
+    """MPL-2.0's sub-clauses are typed ("2.1. Grants"): the number is text, nothing renumbers
+    it, so deleting the clause leaves the references to it as findings."""
+    from addin_backend.edits.pipeline import plan_edit
+
+    doc = adapters.read_path(str(converted / "MPL-2.0.docx"))
+    plan = plan_edit(doc, build_graph(doc, stages=FAST_STAGES), "Delete Section 2.1", author="Ana", semantic=False)
+    assert [doc.unit(e.unit).text[:10] for e in plan.operations][0] == "2.1. Grant"
+    assert not any(doc.unit(e.unit).text.startswith("2.2.") for e in plan.operations)
+    assert plan.propagated == [] and {f.kind for f in plan.findings} == {"broken_reference"}
