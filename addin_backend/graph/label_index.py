@@ -28,18 +28,21 @@ _HEADING_NUM = re.compile(r"^\s*(?P<num>\d{1,3}(?:\.\d{1,3})*|[A-Z](?:\.\d{1,3})
 #: After a heading's number: its title, which starts with a capital (or a bracket, or a quote).
 _TITLE_START = re.compile(r"[.:)]?\s+[\u2013\u2014\-:]?\s*[A-Z(\"\u201c]")
 #: Words a title does not end with ("... the requirement in section 4 to" is a wrapped line).
-_OPEN_END = re.compile(r"\b(?:a|an|the|of|to|in|on|at|by|for|from|with|and|or|that|which|is|are)$", re.I)
+_OPEN_END = re.compile(
+    r"\b(?:a|an|the|of|to|in|on|at|by|for|from|with|and|or|that|which|is|are|means|includes|shall|must|may)$", re.I
+)
 #: Paragraph styles of code and preformatted text, whose lines are no headings.
 _CODE_STYLE = re.compile(r"preformatted|code|verbatim|source|plain\s*text|listing", re.I)
 _LIST_NUMBER = re.compile(r"(?:\d{1,3}(?:\.\d{1,3})*|[A-Z](?:\.\d{1,3})+)")
 
 
-def _title_like(text: str) -> bool:
-    """Short, no sentence inside: a heading's title ("Requirements Language", "Additional Terms.")."""
+def _title_like(text: str, period: bool = False) -> bool:
+    """Short, no sentence inside: a heading's title ("Requirements Language"); with ``period``,
+    one closed by a full stop as list-numbered clause titles are ("Additional Terms.")."""
     words = len(text.split())
-    if len(text) > 100 or words > 14 or text[-1] in ";,:!?" or _OPEN_END.search(text):
+    if len(text) > 100 or words > 14 or text[-1] in ";,:!?" or _OPEN_END.search(text.rstrip(".")):
         return False
-    return text[-1] != "." or words <= 6
+    return text[-1] != "." or (period and words <= 10 and text.count(". ") == 0)
 
 
 def typed_keys(text: str, style: str | None = None) -> list[tuple[tuple[str, str], int]]:
@@ -77,7 +80,7 @@ def list_keys(unit: Unit) -> list[tuple[tuple[str, str], int]]:
     if not _LIST_NUMBER.fullmatch(num) or (unit.style and _CODE_STYLE.search(unit.style)):
         return []
     text = unit.text.strip()
-    return [(("section", num), 2 if text and _title_like(text) else 3)]
+    return [(("section", num), 2 if text and _title_like(text, period=True) else 3)]
 
 
 def parse_label(label: str | None) -> tuple[str, str] | None:

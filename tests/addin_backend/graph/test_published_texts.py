@@ -118,3 +118,30 @@ def test_a_typed_clause_is_named_by_its_number_and_keeps_it(converted: Path):
     assert [doc.unit(e.unit).text[:10] for e in plan.operations][0] == "2.1. Grant"
     assert not any(doc.unit(e.unit).text.startswith("2.2.") for e in plan.operations)
     assert plan.propagated == [] and {f.kind for f in plan.findings} == {"broken_reference"}
+
+
+def _walk(nodes):
+    for n in nodes:
+        yield n
+        yield from _walk(n["children"])
+
+
+@pytest.mark.parametrize("fmt", ["docx", "odt"])
+def test_the_outline_shows_clauses_a_conversion_left_as_text(converted: Path, fmt: str):
+    from addin_backend.documents import outline
+
+    gpl = outline(adapters.read_path(str(converted / f"GPL-3.{fmt}")))
+    assert [(n["kind"], n["number"]) for n in gpl] == [("clause", str(i)) for i in range(18)]
+    assert gpl[7]["title"] == "Additional Terms." and gpl[7]["label"] == "Section 7"
+    mpl = outline(adapters.read_path(str(converted / f"MPL-2.0.{fmt}")))
+    grants = next(n for n in _walk(mpl) if n["kind"] == "section" and n["title"].startswith("2. License Grants"))
+    assert [(n["kind"], n["number"], n["title"]) for n in grants["children"]][:3] == [
+        ("clause", "2.1", "Grants"), ("clause", "2.2", "Effective Date"), ("clause", "2.3", "Limitations on Grant Scope")]
+
+
+def test_a_plain_numbered_list_is_not_an_outline():
+    from addin_backend.documents import outline
+    from tests.conftest import corpus_file
+
+    for name in ("lists-compact.docx", "lists_continuing.docx", "orderedListSimple.odt"):
+        assert [n for n in _walk(outline(adapters.read_path(str(corpus_file(name))))) if n["kind"] == "clause"] == []
