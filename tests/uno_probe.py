@@ -64,8 +64,23 @@ def start_office(profile: str):
                 proc.kill()
                 raise RuntimeError("soffice did not start")
             time.sleep(0.3)
+    _no_lock_files(ctx)
     desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
     return proc, ctx, desktop
+
+
+def _no_lock_files(ctx) -> None:
+    """Open documents without lock files: the corpus is opened in place, and a LibreOffice
+    stopped midway would leave ``.~lock.NAME#`` beside a file, which the next run cannot load."""
+    provider = ctx.ServiceManager.createInstanceWithContext("com.sun.star.configuration.ConfigurationProvider", ctx)
+    misc = provider.createInstanceWithArguments(
+        "com.sun.star.configuration.ConfigurationUpdateAccess",
+        (_prop("nodepath", "/org.openoffice.Office.Common/Misc"),),
+    )
+    misc.setPropertyValue("UseLocking", False)
+    misc.setPropertyValue("UseDocumentOOoLockFile", False)
+    misc.setPropertyValue("UseDocumentSystemFileLocking", False)
+    misc.commitChanges()
 
 
 def stop_office(proc, desktop) -> None:
