@@ -114,9 +114,9 @@ def collect_entries(doc: Document) -> list[Entry]:
     """
     out: list[Entry] = []
     last: dict[str, Entry] = {}
-    clauses = _list_clauses(doc)
-    for u in doc.body():
-        key = unit_key(u) or clauses.get(u.id)
+    body = list(doc.body())
+    keys = _list_clauses(body, [unit_key(u) for u in body])
+    for u, key in zip(body, keys):
         if key is None:
             continue
         fam, num = key
@@ -136,18 +136,14 @@ def collect_entries(doc: Document) -> list[Entry]:
     return out
 
 
-def _list_clauses(doc: Document) -> dict[str, tuple[str, str]]:
-    """Clauses numbered by a list ("7. Additional Terms.") where no heading carries a number:
-    then the list is the document's outline, and Word and LibreOffice renumber it after an edit.
-    """
-    if any(unit_key(u) and unit_key(u)[0] == "section" for u in doc.body()):  # type: ignore[index]
-        return {}
-    out: dict[str, tuple[str, str]] = {}
-    for u in doc.body():
-        if u.kind == "list_item":
-            for key, _rank in list_keys(u):
-                out[u.id] = key
-    return out
+def _list_clauses(body: list[Unit], keys: list[tuple[str, str] | None]) -> list[tuple[str, str] | None]:
+    """``keys`` (each unit's :func:`unit_key`) with the clauses numbered by a list ("7. Additional
+    Terms.") added where no heading carries a number: then the list is the document's outline,
+    and Word and LibreOffice renumber it after an edit."""
+    if any(k is not None and k[0] == "section" for k in keys):
+        return keys
+    return [k if k is not None or u.kind != "list_item" else next((c for c, _ in list_keys(u)), None)
+            for u, k in zip(body, keys)]
 
 
 # --- schemes ---------------------------------------------------------------------------------
