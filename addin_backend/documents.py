@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import secrets
 from datetime import datetime, timezone
 from typing import Any
@@ -19,7 +18,7 @@ from adapters.model import UNIT_KINDS, Document, Unit
 from adapters.package import DEFAULT_LIMITS, Limits
 
 from .errors import InvalidRequestError, UnknownDocumentError, UnknownUnitError
-from .graph.label_index import unit_keys
+from .graph.label_index import typed_heading, unit_keys
 from .graph.lexicon import canonical_label
 from .store import Store, dumps
 
@@ -190,7 +189,8 @@ def outline(doc: Document) -> list[dict[str, Any]]:
         if num is None:
             continue
         depth = num.count(".") + 1
-        title = _CLAUSE_PREFIX.sub("", u.text.strip(), count=1) if u.kind == "paragraph" else u.text.strip()
+        typed = typed_heading(u.text) if u.kind == "paragraph" else None
+        title = typed[1] if typed else u.text.strip()
         node = {"id": u.id, "kind": "clause", "label": canonical_label("section", num), "number": num,
                 "title": title.split(". ", 1)[0][:80] or u.text.strip()[:80], "level": depth, "children": []}
         while clauses and clauses[-1][0] >= depth:
@@ -199,11 +199,6 @@ def outline(doc: Document) -> list[dict[str, Any]]:
         (parent["children"] if parent else roots).append(node)
         clauses.append((depth, node))
     return roots
-
-
-_CLAUSE_PREFIX = re.compile(
-    r"^(?:(?:appendix|annex|chapter|section|clause|article|part)\s+)?(?:\d+|[A-Z])(?:\.\d+)*[.:)]?[\s\u2013\u2014-]*", re.I
-)
 
 
 def _shown_section_number(u: Unit) -> str | None:

@@ -15,7 +15,7 @@ from adapters.model import Unit
 
 from .lexicon import NUM, WORD_ALT, family_of, norm_number
 
-__all__ = ["LabelIndex", "parse_label", "list_keys", "typed_keys", "unit_keys", "build_label_index"]
+__all__ = ["LabelIndex", "parse_label", "list_keys", "typed_heading", "typed_keys", "unit_keys", "build_label_index"]
 
 
 _LABEL = re.compile(rf"^\s*(?P<word>§|{WORD_ALT})\s*(?P<num>\(?\s*(?:{NUM})\s*\)?)\s*[.:]?\s*$")
@@ -45,6 +45,19 @@ def _title_like(text: str, period: bool = False) -> bool:
     return text[-1] != "." or (period and words <= 10 and text.count(". ") == 0)
 
 
+def typed_heading(text: str) -> tuple[str, str] | None:
+    """The number and the rest of a heading typed as text: ``"2.1.  Grants"`` -> ``("2.1", "Grants")``.
+
+    >>> typed_heading("Appendix A.  Examples"), typed_heading("3 tables were read")
+    (('A', 'Examples'), None)
+    """
+    text = text.strip()
+    m = _HEADING_WORD.match(text) or _HEADING_NUM.match(text)
+    if not m or not _TITLE_START.match(text, m.end()):
+        return None
+    return norm_number(m.group("num")), text[m.end() :].lstrip(" .:)\u2013\u2014-")
+
+
 def typed_keys(text: str, style: str | None = None) -> list[tuple[tuple[str, str], int]]:
     """Labels a plain paragraph carries when a conversion left headings, clauses and captions
     as typed text, each with its rank: 2 for a heading ("2.1.  Requirements Language",
@@ -65,12 +78,11 @@ def typed_keys(text: str, style: str | None = None) -> list[tuple[tuple[str, str
     if got:
         p = parse_label(got[0])
         return [(p, 2)] if p and len(text.split()) <= 40 else []
-    m = _HEADING_WORD.match(text) or _HEADING_NUM.match(text)
-    if not m or not _TITLE_START.match(text, m.end()):
+    heading = typed_heading(text)
+    if heading is None:
         return []
-    rest = text[m.end() :].lstrip(" .:)\u2013\u2014-")
-    rank = 2 if rest and _title_like(rest) else 3
-    return [(("section", norm_number(m.group("num"))), rank)]
+    num, rest = heading
+    return [(("section", num), 2 if rest and _title_like(rest) else 3)]
 
 
 def list_keys(unit: Unit) -> list[tuple[tuple[str, str], int]]:
