@@ -13,7 +13,6 @@ from adapters.model import Document, Unit, descendant_ids
 from addin_backend.errors import InvalidRequestError, UnknownUnitError
 
 from ..graph.label_index import build_label_index, unit_keys
-
 from .tree import body_units, enclosing_section, is_note, subtree
 
 __all__ = [

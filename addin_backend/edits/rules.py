@@ -93,7 +93,7 @@ def _name(doc: Document, unit: Unit) -> str:
 
 def _group_name(doc: Document, group: list[Unit]) -> str:
     typed = [canonical_label(fam, num) for (fam, num), rank in unit_keys(group[0]) if rank >= 2 and fam == "section"]
-    if typed and not group[0].kind == "section":  # a clause typed or numbered by a list: "Section 7 'Additional Terms.'"
+    if typed and group[0].kind != "section":  # a clause typed or numbered by a list: "Section 7 'Additional Terms.'"
         start = group[0].text[:40].rstrip() + ("\u2026" if len(group[0].text) > 40 else "")
         rest = f" and the {len(group) - 1} unit(s) of its clause" if len(group) > 1 else ""
         return f"{typed[0]} '{start}'{rest}"

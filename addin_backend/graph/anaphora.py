@@ -239,12 +239,12 @@ def _np_after(text: str, end: int, det: str | None, depth: int = 0) -> tuple[str
     ``(None, end)`` when the words after the determiner are not a noun phrase ("This shows
     that", "These include"): a pronoun use. ``None`` when the phrase names the document itself
     ("this section", "this Agreement") or a defined term ("this License", "such Covered
-    Software": a capitalised head is a name, not a pointer). Word classes come from the lemmatizer's lists, and
-    agreement settles what they leave open: after "this" a verb in -s starts the predicate
-    ("this approach works", "this License grants"), after "these" a base form does ("these
-    show"); a plural noun ends a compound ("these test results"); with no number to agree
-    with, a word that is both noun and verb is the verb when an object follows it ("the latter
-    take care").
+    Software": a capitalised head is a name, not a pointer). Word classes come from the
+    lemmatizer's lists, and agreement settles what they leave open: after "this" a verb in -s
+    starts the predicate ("this approach works", "this license grants"), after "these" a base
+    form does ("these show"); a plural noun ends a compound ("these test results"); with no
+    number to agree with, a word that is both noun and verb is the verb when an object follows
+    it ("the latter take care").
     """
     det_number = _det_number(det) if det else None
     pronoun_like = bool(det) and det.lower().split()[-1] in ("latter", "former")
