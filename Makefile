@@ -19,7 +19,7 @@ LEDGER_PUBLIC_URL ?= https://localhost:8750
 JS_DIR   := tests/js
 JS_STAMP := $(JS_DIR)/node_modules/.installed
 
-.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-graph clean
+.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-graph bench-real clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -83,6 +83,13 @@ bench-read: venv
 # writes benchmarks/results/graph.{json,md}, the PNG plots and README.md's "Graph benchmark" section.
 bench-graph: venv
 	$(BIN)/python -m benchmarks.graph_bench
+
+# Real-document benchmark: the graph against published standards with exact reference truth
+# (DEVSET: the development set; CORPUS: real files whose non-English ones `ledger check` reads).
+DEVSET ?= ../shared/devset
+CORPUS ?= ../shared/corpus
+bench-real: venv
+	$(BIN)/python -m benchmarks.real_bench --devset $(DEVSET) --corpus $(CORPUS) --related --readme README.md
 
 # Loopback load test: concurrent uploads against 2 gunicorn workers sharing the store.
 bench-load: system-deps venv

@@ -1,0 +1,600 @@
+"""Real-document benchmark: the graph against published standards with exact reference truth.
+
+    python -m benchmarks.real_bench [--devset DIR] [--docs rfc9000,...] [--variants A.docx,...]
+        [--related] [--corpus DIR] [--json OUT] [--readme README.md] [--quiet]
+
+The development set (``--devset``, default ``$LEDGER_DEVSET`` or ``../shared/devset``) holds
+standards as six office files each (typed references and reference fields, .docx and .odt,
+LibreOffice round trips), one ``NAME.truth.json`` with every internal reference taken from the
+source markup, and ``depends.json`` with hand-annotated implicit dependencies. For every file:
+
+* units are aligned with the truth's paragraphs by text (``para_index`` = python-docx
+  ``Document(NAME.A.docx).paragraphs``, the same sequence in every variant);
+* REFERENCES: precision and recall of (citing paragraph, cited heading or caption) pairs, per
+  source (paragraph text, reference field, table cell), per kind, for counter-format
+  references and appendix targets;
+* heading numbers: the number LEDGER renders for each heading against the truth's rendered
+  label ("4.2.", "Appendix A.", none for an unnumbered heading), and the label it answers to;
+* DEPENDS: recall per kind (anaphora, definition, acronym) and false links on the negatives,
+  and the share of DEPENDS edges that go to the most-targeted unit;
+* with ``--related`` (the A.docx files only: the text is the same in every variant), RELATED
+  edges that join two bibliography entries or two code lines.
+
+``--corpus`` adds the findings ``ledger check`` makes on the corpus files whose language is not
+English and on the development set. ``--readme`` replaces the README's block between
+``<!-- real-bench:start -->`` and ``<!-- real-bench:end -->``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+ROOT = Path(__file__).resolve().parent.parent
+VARIANTS = ("A.docx", "B.docx", "A.odt", "B.odt", "A.lo.docx", "B.lo.docx")
+#: The issue's targets on every variant.
+TARGETS = {"references_precision": 0.98, "references_recall": 0.99, "headings": 1.0,
+           "depends_recall": 0.85, "depends_kind_recall": 0.80, "false_links": 0.15, "top_target_share": 0.10}
+_SPACE = re.compile(r"\s+")
+#: Paragraph styles of the development set's code lines and bibliography entries (truth side).
+_CODE_STYLES = {"Source Code"}
+_BIB_STYLES = {"Bibliography Entry"}
+
+__all__ = ["default_devset", "truth_paragraphs", "align", "score_file", "run", "main"]
+
+
+def default_devset() -> Path:
+    return Path(os.environ.get("LEDGER_DEVSET") or ROOT.parent / "shared" / "devset")
+
+
+def _norm(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
+def _snippet(text: str, limit: int = 90) -> str:
+    one = _norm(text)
+    return one if len(one) <= limit else one[: limit - 1] + "\u2026"
+
+
+# --- the truth's paragraphs and the alignment of units with them --------------------------------
+
+
+@dataclass
+class Paragraphs:
+    """The truth's body paragraphs of one document: text and style, by ``para_index``."""
+
+    texts: list[str]
+    styles: list[str]
+
+
+def truth_paragraphs(docx_path: Path) -> Paragraphs:
+    """python-docx ``Document(path).paragraphs``: the sequence ``para_index`` counts."""
+    import docx
+
+    d = docx.Document(str(docx_path))
+    texts, styles = [], []
+    for p in d.paragraphs:
+        texts.append(_norm(p.text))
+        styles.append(p.style.name if p.style is not None else "")
+    return Paragraphs(texts, styles)
+
+
+@dataclass
+class Alignment:
+    """Truth paragraph -> unit id, and unit id -> the paragraphs it holds."""
+
+    unit_of: list[str | None]
+    paras_of: dict[str, list[int]] = field(default_factory=dict)
+
+    def unit(self, para: int) -> str | None:
+        return self.unit_of[para] if 0 <= para < len(self.unit_of) else None
+
+
+_NOT_BODY = ("table", "footnote", "endnote")
+
+
+def align(units: Iterable[Any], paras: Paragraphs, window: int = 400) -> Alignment:
+    """Map units (document order) to the truth's paragraphs by text, each paragraph once.
+
+    A unit's text may hold several paragraphs (lines joined by ``\\n``); empty paragraphs and
+    units that are not body paragraphs (tables, notes) are skipped.
+    """
+    where: dict[str, list[int]] = defaultdict(list)
+    for i, t in enumerate(paras.texts):
+        if t:
+            where[t].append(i)
+    out = Alignment([None] * len(paras.texts))
+    pos = 0
+    for u in units:
+        if u.kind in _NOT_BODY:
+            continue
+        for line in u.text.split("\n"):
+            line = _norm(line)
+            if not line:
+                continue
+            hit = next((i for i in where.get(line, ()) if pos <= i < pos + window and out.unit_of[i] is None), None)
+            if hit is None:
+                continue
+            out.unit_of[hit] = u.id
+            out.paras_of.setdefault(u.id, []).append(hit)
+            pos = hit + 1
+    return out
+
+
+# --- scoring -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+
+    def add(self, other: "Tally") -> None:
+        self.tp += other.tp
+        self.fp += other.fp
+        self.fn += other.fn
+
+    @property
+    def precision(self) -> float | None:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else None
+
+    @property
+    def recall(self) -> float | None:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tp": self.tp, "fp": self.fp, "fn": self.fn, "precision": _r(self.precision), "recall": _r(self.recall)}
+
+
+def _r(x: float | None) -> float | None:
+    return None if x is None else round(x, 4)
+
+
+def _target_paras(truth: dict) -> dict[tuple[str, str], int]:
+    """(kind, number) -> the paragraph a reference to it lands on: the heading or the caption."""
+    out: dict[tuple[str, str], int] = {}
+    for h in truth["headings"]:
+        if h.get("number"):
+            out[("section", str(h["number"]))] = h["para_index"]
+    for kind in ("figures", "tables"):
+        for f in truth[kind]:
+            out[(kind[:-1], str(f["number"]))] = f["para_index"]
+    return out
+
+
+def _accepting_units(doc, al: Alignment, para: int) -> set[str]:
+    """The units an edge may land on for a reference to paragraph ``para``: its unit, and for a
+    caption the figure or table it captions (the graph cites the float)."""
+    uid = al.unit(para)
+    if uid is None:
+        return set()
+    out = {uid}
+    u = doc.get(uid)
+    if u is not None and u.kind == "caption":
+        if u.parent and (p := doc.get(u.parent)) is not None and p.kind in ("figure", "table", "equation"):
+            out.add(p.id)
+        out.update(v.id for v in doc.units if v.kind in ("figure", "table", "equation") and v.meta.get("caption") == uid)
+    return out
+
+
+def _table_units(doc, truth: dict, al: Alignment) -> dict[str, str]:
+    """Truth table number -> the table unit it captions."""
+    out = {}
+    for t in truth["tables"]:
+        cap = al.unit(t["para_index"])
+        for v in doc.units:
+            if v.kind == "table" and (v.meta.get("caption") == cap or (cap and doc.get(cap) and doc.get(cap).parent == v.id)):
+                out[str(t["number"])] = v.id
+    return out
+
+
+def score_references(doc, G, truth: dict, al: Alignment) -> dict[str, Any]:
+    """REFERENCES against every internal reference of the truth, by (source, target) pair."""
+    from addin_backend.graph.edges import REFERENCES, edges_of_type
+
+    targets = _target_paras(truth)
+    tables = _table_units(doc, truth, al)
+    # truth pairs: (source units, accepted target units, facets)
+    want: list[dict[str, Any]] = []
+    seen: set[tuple] = set()
+    for p in truth["paragraphs"]:
+        src = al.unit(p["para_index"])
+        for r in p["refs"]:
+            tpara = targets.get((r["kind"], str(r["target_number"])))
+            key = ("p", p["para_index"], tpara)
+            if key in seen:
+                continue
+            seen.add(key)
+            want.append({"source": src, "targets": _accepting_units(doc, al, tpara) if tpara is not None else set(),
+                         "where": "paragraph", "kind": r["kind"], "counter": r.get("format") == "counter",
+                         "appendix": bool(r.get("target_is_appendix")), "surface": r["surface"],
+                         "text": p["text"], "para": p["para_index"]})
+    for c in truth.get("table_cell_refs", ()):
+        src = tables.get(str(c["table_number"]))
+        for r in c["refs"]:
+            tpara = targets.get((r["kind"], str(r["target_number"])))
+            key = ("t", c["table_number"], tpara)
+            if key in seen:
+                continue
+            seen.add(key)
+            want.append({"source": src, "targets": _accepting_units(doc, al, tpara) if tpara is not None else set(),
+                         "where": "table", "kind": r["kind"], "counter": r.get("format") == "counter",
+                         "appendix": bool(r.get("target_is_appendix")), "surface": r["surface"],
+                         "text": c["text"], "para": None})
+    by_pair: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, w in enumerate(want):
+        for t in w["targets"]:
+            if w["source"]:
+                by_pair[(w["source"], t)].append(i)
+    found: set[int] = set()
+    tallies: dict[str, Tally] = defaultdict(Tally)
+    spurious: list[dict[str, Any]] = []
+    by_origin: Counter = Counter()
+    for u, v, d in edges_of_type(G, REFERENCES):
+        unit = doc.get(u)
+        where = "table" if unit is not None and unit.kind == "table" else "paragraph"
+        hits = by_pair.get((u, v))
+        by_origin[(d.get("origin") or "text", bool(hits))] += 1
+        if hits:
+            found.update(hits)
+            tallies[where].tp += 1
+        else:
+            tallies[where].fp += 1
+            target = doc.get(v)
+            spurious.append({"where": where, "evidence": d.get("evidence"), "origin": d.get("origin"),
+                             "target": (target.label or _snippet(target.text, 40)) if target else v,
+                             "text": _snippet(unit.text if unit else "")})
+    # pairs are counted once on the predicted side, so recall counts truth pairs found
+    facets: dict[str, Tally] = defaultdict(Tally)
+    misses = []
+    for i, w in enumerate(want):
+        ok = i in found
+        names = [w["where"], f"kind:{w['kind']}"] + (["counter"] if w["counter"] else []) + (["appendix"] if w["appendix"] else [])
+        for n in names:
+            if ok:
+                facets[n].tp += 1
+            else:
+                facets[n].fn += 1
+        if not ok:
+            misses.append({"where": w["where"], "surface": w["surface"], "text": _snippet(w["text"])})
+    for where in ("paragraph", "table"):
+        tallies[where].fn = facets[where].fn
+        # tp on the truth side (several truth pairs may share one predicted edge, never here)
+    total = Tally()
+    for t in tallies.values():
+        total.add(t)
+    recall_total = Tally(tp=sum(1 for i in range(len(want)) if i in found), fn=sum(1 for i in range(len(want)) if i not in found))
+    return {
+        "all": {**total.to_json(), "recall": _r(recall_total.recall), "truth": len(want)},
+        "by_where": {k: v.to_json() for k, v in sorted(tallies.items())},
+        "facets": {k: {"found": v.tp, "missed": v.fn, "recall": _r(v.recall)} for k, v in sorted(facets.items())},
+        "by_origin": {f"{o}:{'right' if ok else 'wrong'}": n for (o, ok), n in sorted(by_origin.items())},
+        "misses": misses,
+        "spurious": spurious,
+    }
+
+
+def rendered_number(unit) -> str | None:
+    """The number a reader sees in front of a heading ("4.2.", "Appendix A."), as LEDGER has it."""
+    shown = unit.meta.get("list_label") if unit.meta else None
+    return (shown if shown is not None else unit.number) or None
+
+
+def score_headings(doc, truth: dict, al: Alignment) -> dict[str, Any]:
+    """Each heading's rendered number against the truth's, and the label key it answers to."""
+    from addin_backend.graph.label_index import parse_label
+
+    right = key_right = 0
+    wrong: list[dict[str, Any]] = []
+    for h in truth["headings"]:
+        uid = al.unit(h["para_index"])
+        u = doc.get(uid) if uid else None
+        want = (h.get("label") or None)
+        got = rendered_number(u) if u is not None else "<no unit>"
+        if _norm(got or "") == _norm(want or ""):
+            right += 1
+        elif len(wrong) < 12:
+            wrong.append({"title": h["title"], "want": want, "got": got})
+        want_key = ("section", str(h["number"])) if h.get("number") else None
+        got_key = parse_label(u.label) if u is not None else None
+        key_right += got_key == want_key
+    n = len(truth["headings"])
+    return {"headings": n, "right": right, "share": _r(right / n if n else None),
+            "labels_right": key_right, "label_share": _r(key_right / n if n else None), "wrong": wrong}
+
+
+def score_depends(doc, G, cases: list[dict], negatives: list[dict], al: Alignment) -> dict[str, Any]:
+    """Hits per kind on the annotated cases, false links on the negatives, concentration."""
+    from addin_backend.graph.edges import DEPENDS, edges_of_type
+
+    edges = {(u, v): d for u, v, d in edges_of_type(G, DEPENDS)}
+    kinds: dict[str, Tally] = defaultdict(Tally)
+    misses: list[dict[str, Any]] = []
+    for c in cases:
+        src = al.unit(c["para_index"])
+        goals = {al.unit(a) for a in [c["antecedent_para_index"], *c.get("acceptable_antecedents", ())]} - {None}
+        hit = bool(src) and any((src, g) in edges for g in goals)
+        if hit:
+            kinds[c["kind"]].tp += 1
+        else:
+            kinds[c["kind"]].fn += 1
+            out = sorted(v for (u, v) in edges if u == src)
+            misses.append({"kind": c["kind"], "anaphor": c["anaphor"], "text": _snippet(c["text"]),
+                           "antecedent": _snippet(c["antecedent_text"], 60),
+                           "got": [(_snippet(doc.get(v).text, 40), edges[(src, v)].get("evidence")) for v in out][:3]})
+    false = []
+    for n in negatives:
+        src, naive = al.unit(n["para_index"]), al.unit(n["naive_antecedent_para_index"])
+        if src and naive and (src, naive) in edges:
+            false.append({"anaphor": n["anaphor"], "text": _snippet(n["text"]), "evidence": edges[(src, naive)].get("evidence")})
+    total = Tally()
+    for t in kinds.values():
+        total.add(t)
+    into = Counter(v for (_, v) in edges)
+    top_unit, top_n = into.most_common(1)[0] if into else (None, 0)
+    top = doc.get(top_unit) if top_unit else None
+    return {
+        "cases": len(cases), "hits": total.tp, "recall": _r(total.recall),
+        "by_kind": {k: {"hits": v.tp, "cases": v.tp + v.fn, "recall": _r(v.recall)} for k, v in sorted(kinds.items())},
+        "negatives": len(negatives), "false_links": len(false), "false_share": _r(len(false) / len(negatives) if negatives else None),
+        "false": false, "misses": misses,
+        "edges": len(edges), "top_target_edges": top_n, "top_target_share": _r(top_n / len(edges) if edges else None),
+        "top_target": _snippet(top.text, 60) if top else None,
+    }
+
+
+def related_noise(G, al: Alignment, paras: Paragraphs) -> dict[str, Any]:
+    """RELATED edges that join two bibliography entries or two code lines (truth styles)."""
+    from addin_backend.graph.edges import RELATED, edges_of_type
+
+    def style(uid: str) -> str:
+        ps = al.paras_of.get(uid) or []
+        return paras.styles[ps[0]] if ps else ""
+
+    pairs = {tuple(sorted((u, v))) for u, v, _ in edges_of_type(G, RELATED)}
+    bib = code = 0
+    for u, v in pairs:
+        su, sv = style(u), style(v)
+        bib += su in _BIB_STYLES and sv in _BIB_STYLES
+        code += su in _CODE_STYLES and sv in _CODE_STYLES
+    return {"edges": len(pairs), "bibliography_pairs": bib, "code_pairs": code}
+
+
+# --- one file, all files -------------------------------------------------------------------------
+
+
+def score_file(path: Path, truth: dict, paras: Paragraphs, cases: list[dict], negatives: list[dict],
+               *, related: bool = False) -> dict[str, Any]:
+    import adapters
+    from addin_backend.graph import build_graph
+
+    t0 = time.perf_counter()
+    doc = adapters.read_path(str(path))
+    t1 = time.perf_counter()
+    G = build_graph(doc, semantic=related)
+    t2 = time.perf_counter()
+    al = align(doc.units, paras)
+    aligned = sum(1 for i, u in enumerate(al.unit_of) if u is not None)
+    nonempty = sum(1 for t in paras.texts if t)
+    out = {
+        "file": path.name,
+        "aligned": aligned, "paragraphs": nonempty,
+        "seconds": {"read": round(t1 - t0, 3), "graph": round(t2 - t1, 3)},
+        "references": score_references(doc, G, truth, al),
+        "headings": score_headings(doc, truth, al),
+        "depends": score_depends(doc, G, cases, negatives, al),
+    }
+    if related:
+        out["related"] = related_noise(G, al, paras)
+    return out
+
+
+def check_findings(paths: Iterable[Path]) -> dict[str, Any]:
+    """``ledger check``'s findings by kind on each file, with the language LEDGER reads."""
+    import adapters
+    from addin_backend.checks import check_document
+
+    rows = []
+    for p in paths:
+        try:
+            doc = adapters.read_path(str(p))
+        except adapters.AdapterError:
+            continue
+        kinds = Counter(f.kind for f in check_document(doc))
+        rows.append({"file": p.name, "language": doc.meta.get("language"), "findings": sum(kinds.values()),
+                     "by_kind": dict(sorted(kinds.items()))})
+    return {"files": rows, "total": sum(r["findings"] for r in rows)}
+
+
+def _declared_language(path: Path) -> str | None:
+    """The document's own default language tag, read from its styles (no LEDGER code)."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            names = set(z.namelist())
+            part = "word/styles.xml" if "word/styles.xml" in names else "styles.xml" if "styles.xml" in names else None
+            xml = z.read(part).decode("utf-8", "replace") if part else ""
+    except (OSError, zipfile.BadZipFile, KeyError):
+        return None
+    m = re.search(r'w:lang [^>]*w:val="([^"]+)"', xml) or re.search(r'fo:language="([a-z]{2,3})"', xml)
+    return m.group(1) if m else None
+
+
+def non_english_corpus(corpus: Path) -> list[Path]:
+    out = []
+    for p in sorted(corpus.rglob("*")):
+        if p.suffix in (".docx", ".odt") and not p.name.startswith(".~lock"):
+            lang = _declared_language(p)
+            if lang and not lang.lower().startswith(("en", "zxx", "none")):
+                out.append(p)
+    return out
+
+
+def run(devset: Path, docs: Sequence[str] | None = None, variants: Sequence[str] = VARIANTS, *,
+        related: bool = False, corpus: Path | None = None, quiet: bool = False) -> dict[str, Any]:
+    dep = json.loads((devset / "depends.json").read_text())
+    names = docs or sorted(p.name[: -len(".truth.json")] for p in (devset / "rfc").glob("*.truth.json"))
+    files = []
+    for name in names:
+        truth = json.loads((devset / "rfc" / f"{name}.truth.json").read_text())
+        paras = truth_paragraphs(devset / "rfc" / f"{name}.A.docx")
+        cases = [c for c in dep["cases"] if c["doc"] == name]
+        negatives = [n for n in dep["negatives"] if n["doc"] == name]
+        for v in variants:
+            path = devset / "rfc" / f"{name}.{v}"
+            if not path.exists():
+                continue
+            row = score_file(path, truth, paras, cases, negatives, related=related and v == "A.docx")
+            row["doc"], row["variant"] = name, v
+            files.append(row)
+            if not quiet:
+                print(_line(row), file=sys.stderr, flush=True)
+    result: dict[str, Any] = {"devset": str(devset), "files": files, "summary": summarise(files)}
+    if corpus is not None:
+        result["checks"] = {
+            "corpus_non_english": check_findings(non_english_corpus(corpus)),
+            "devset": check_findings(devset / "rfc" / f"{n}.A.docx" for n in names),
+        }
+    return result
+
+
+def _line(row: dict) -> str:
+    r, h, d = row["references"], row["headings"], row["depends"]
+    return (f"{row['doc']}.{row['variant']}: refs P {_f(r['all']['precision'])} R {_f(r['all']['recall'])} "
+            f"({r['all']['truth']}), headings {h['right']}/{h['headings']}, depends {d['hits']}/{d['cases']} "
+            f"false {d['false_links']}/{d['negatives']}, top {_f(d['top_target_share'])}")
+
+
+def _f(x: float | None) -> str:
+    return "-" if x is None else f"{x:.3f}"
+
+
+def summarise(files: list[dict]) -> dict[str, Any]:
+    """Totals per variant (over the documents) and over the whole set."""
+    by_variant: dict[str, dict[str, Any]] = {}
+    for v in sorted({f["variant"] for f in files}, key=lambda x: VARIANTS.index(x) if x in VARIANTS else 99):
+        rows = [f for f in files if f["variant"] == v]
+        refs = {w: Tally() for w in ("paragraph", "table")}
+        for f in rows:
+            for w in refs:
+                t = f["references"]["by_where"].get(w)
+                if t:
+                    refs[w].add(Tally(t["tp"], t["fp"], t["fn"]))
+        allr = Tally()
+        for t in refs.values():
+            allr.add(t)
+        heads = sum(f["headings"]["right"] for f in rows), sum(f["headings"]["headings"] for f in rows)
+        kinds: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for f in rows:
+            for k, x in f["depends"]["by_kind"].items():
+                kinds[k][0] += x["hits"]
+                kinds[k][1] += x["cases"]
+        hits = sum(x[0] for x in kinds.values())
+        cases = sum(x[1] for x in kinds.values())
+        false = sum(f["depends"]["false_links"] for f in rows), sum(f["depends"]["negatives"] for f in rows)
+        by_variant[v] = {
+            "references": allr.to_json(), "paragraph": refs["paragraph"].to_json(), "table": refs["table"].to_json(),
+            "headings": {"right": heads[0], "all": heads[1]},
+            "depends": {"hits": hits, "cases": cases, "recall": _r(hits / cases if cases else None),
+                        "by_kind": {k: {"hits": a, "cases": b, "recall": _r(a / b)} for k, (a, b) in sorted(kinds.items())},
+                        "false_links": false[0], "negatives": false[1]},
+            "top_target_share": max((f["depends"]["top_target_share"] or 0) for f in rows),
+        }
+    return by_variant
+
+
+# --- report --------------------------------------------------------------------------------------
+
+
+def markdown(result: dict[str, Any], command: str) -> str:
+    s = result["summary"]
+    lines = [f"Measured {time.strftime('%Y-%m-%d')} with `{command}` on `{Path(result['devset']).name}` "
+             f"({len({f['doc'] for f in result['files']})} standards).", ""]
+    lines += ["| variant | REFERENCES P / R | in paragraphs P / R | in table cells P / R | heading numbers | "
+              "DEPENDS recall (anaphora / definition / acronym) | false links | top target share |",
+              "|---|---|---|---|---|---|---|---|"]
+    for v, x in s.items():
+        k = x["depends"]["by_kind"]
+        kinds = " / ".join(_f(k.get(n, {}).get("recall")) for n in ("anaphora", "definition", "acronym"))
+        lines.append(
+            f"| {v} | {_f(x['references']['precision'])} / {_f(x['references']['recall'])} "
+            f"| {_f(x['paragraph']['precision'])} / {_f(x['paragraph']['recall'])} "
+            f"| {_f(x['table']['precision'])} / {_f(x['table']['recall'])} "
+            f"| {x['headings']['right']} / {x['headings']['all']} "
+            f"| {_f(x['depends']['recall'])} ({kinds}) | {x['depends']['false_links']} / {x['depends']['negatives']} "
+            f"| {_f(x['top_target_share'])} |")
+    rel = [f for f in result["files"] if "related" in f]
+    if rel:
+        lines += ["", "RELATED on the A.docx files: " + ", ".join(
+            f"{f['doc']} {f['related']['edges']} edges ({f['related']['bibliography_pairs']} bibliography pairs, "
+            f"{f['related']['code_pairs']} code-line pairs)" for f in rel) + "."]
+    checks = result.get("checks")
+    if checks:
+        for name, c in checks.items():
+            kinds = Counter()
+            for r in c["files"]:
+                kinds.update(r["by_kind"])
+            what = ", ".join(f"{k} {n}" for k, n in kinds.most_common()) or "none"
+            lines += ["", f"`ledger check` on {name.replace('_', ' ')} ({len(c['files'])} files): {c['total']} findings ({what})."]
+    first = next((f for f in result["files"] if f["variant"] == "A.docx"), None)
+    if first is not None:
+        lines += ["", "Misses (A.docx):", ""]
+        for f in (f for f in result["files"] if f["variant"] == "A.docx"):
+            for m in f["references"]["misses"][:3]:
+                lines.append(f"- {f['doc']} REFERENCES ({m['where']}): '{m['surface']}' in “{m['text']}”")
+            for m in f["references"]["spurious"][:3]:
+                lines.append(f"- {f['doc']} REFERENCES spurious ({m['where']}): '{m['evidence']}' -> {m['target']} in “{m['text']}”")
+            for m in f["depends"]["misses"][:4]:
+                lines.append(f"- {f['doc']} DEPENDS {m['kind']}: '{m['anaphor']}' in “{m['text']}” (antecedent “{m['antecedent']}”)")
+            for m in f["depends"]["false"][:2]:
+                lines.append(f"- {f['doc']} DEPENDS false link: '{m['anaphor']}' ({m['evidence']}) in “{m['text']}”")
+    return "\n".join(lines) + "\n"
+
+
+def replace_block(readme: Path, block: str, tag: str = "real-bench") -> None:
+    text = readme.read_text()
+    start, end = f"<!-- {tag}:start -->", f"<!-- {tag}:end -->"
+    if start not in text:
+        raise SystemExit(f"{readme} has no {start} block")
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    readme.write_text(f"{head}{start}\n{block}{end}{tail}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.real_bench", description=__doc__.split("\n")[0])
+    p.add_argument("--devset", type=Path, default=default_devset())
+    p.add_argument("--docs", help="comma-separated document names (default: all)")
+    p.add_argument("--variants", default=",".join(VARIANTS))
+    p.add_argument("--related", action="store_true", help="also build RELATED on the A.docx files (embeddings)")
+    p.add_argument("--corpus", type=Path, help="count `ledger check` findings on this corpus's non-English files")
+    p.add_argument("--json", type=Path, help="write the full result here")
+    p.add_argument("--readme", type=Path, help="replace this file's real-bench block with the table")
+    p.add_argument("--quiet", action="store_true")
+    args = p.parse_args(argv)
+    if not (args.devset / "depends.json").exists():
+        print(f"no development set at {args.devset} (set --devset or LEDGER_DEVSET)", file=sys.stderr)
+        return 2
+    docs = args.docs.split(",") if args.docs else None
+    result = run(args.devset, docs, tuple(args.variants.split(",")), related=args.related, corpus=args.corpus, quiet=args.quiet)
+    command = "python -m benchmarks.real_bench " + " ".join(a for a in (argv if argv is not None else sys.argv[1:]) if not a.startswith("/"))
+    md = markdown(result, command.strip())
+    print(md)
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1))
+    if args.readme:
+        replace_block(args.readme, md)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
