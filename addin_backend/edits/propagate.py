@@ -29,7 +29,7 @@ from adapters.model import Document, Edit, Unit, descendant_ids
 
 from ..findings import Finding
 from ..graph.definitions import definition_registry
-from ..graph.mentions import Item, Mention, find_mentions
+from ..graph.mentions import Item, Mention, document_names, unit_mentions
 from ..numbering import (
     STATEMENT_FAMILIES,
     Entry,
@@ -186,6 +186,7 @@ class _Renumberer:
         self.known = _known(renum)
         self.source_of = source_of
         self.alive = {u.id for u in after.units}
+        self.names = document_names(after.units)
         self.taken_numbers = {(e.family, e.number): e for e in renum.after}
 
     def source(self, family: str) -> str:
@@ -215,7 +216,7 @@ class _Renumberer:
         fields = [(f.start, f.end) for f in unit.fields if f.is_reference and f.kind != "hyperlink" and f.end > f.start]
         own = unit_key(unit)
         lead = len(text) - len(text.lstrip())
-        for m in find_mentions(text):
+        for m in unit_mentions(unit, self.names):
             if any(a < m.end and m.start < b for a, b in fields):
                 continue  # a reference field covers it
             if own and m.start == lead and any((m.family, i.number) == own for i in m.items):

@@ -168,6 +168,11 @@ class LabelIndex:
 
     entries: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     ambiguous: set[tuple[str, str]] = field(default_factory=set)
+    #: The texts of the title block (title and subtitle units), where a document names itself.
+    front: tuple[str, ...] = ()
+    #: Whether the document numbers its own parts with "§" (a contract's "§ 5 Haftung"); if not,
+    #: a "§ 202" in its text cites a statute.
+    section_sign: bool = False
 
     def resolve(self, family: str, number: str) -> str | None:
         hits = self.entries.get((family, number))
@@ -193,11 +198,20 @@ def build_label_index(units: Iterable[Unit]) -> LabelIndex:
     ('s1', 't1')
     """
     cand: dict[tuple[str, str], list[tuple[tuple[int, int, int], str]]] = {}
+    front: list[str] = []
+    section_sign = False
     for u in units:
-        for key, rank in unit_keys(u):
+        if u.kind == "title" or (u.style and "subtitle" in u.style.lower()):
+            front.append(u.text)
+        keys = unit_keys(u)
+        if not section_sign and keys and u.kind in ("section", "paragraph", "list_item"):
+            shown = (u.label, u.number, u.meta.get("list_label"), u.text)
+            section_sign = any(x and x.lstrip().startswith("§") for x in shown) and any(
+                k[0] == "section" for k, _ in keys)
+        for key, rank in keys:
             kind_rank = _KIND_RANK.get(key[0], {}).get(u.kind, 2)
             cand.setdefault(key, []).append(((rank, kind_rank, u.order), u.id))
-    idx = LabelIndex()
+    idx = LabelIndex(front=tuple(front), section_sign=section_sign)
     for key, lst in cand.items():
         lst.sort()
         idx.entries[key] = [uid for _, uid in lst]

@@ -49,6 +49,19 @@ WORD_TABLE: tuple[tuple[str, str, bool], ...] = (
     (r"Axioms?", "axiom", False),
     (r"Requirements?", "requirement", False),
     (r"Listings?", "listing", False),
+    # German, French, Spanish (and the Italian and Portuguese words they share): the words
+    # documents in those languages cite their parts with. "Abs." (Absatz) is a locator inside a
+    # statute citation, not a part of this document, so it is not here.
+    (r"(?:unter)?abschnitte?n?|abschn\.|kapiteln?|kap\.|anh(?:a|\u00e4)nge?n?|anlagen?|artikeln?", "section", True),
+    (r"chapitres?|annexes?|articles?|parties?(?=\s+[IVX\d])|paragraphes?(?=\s+\d+\.\d)", "section", True),
+    (r"secci(?:o|\u00f3)n|secciones|subsecci(?:o|\u00f3)n|cap(?:i|\u00ed)tulos?|apartados?|anexos?|"
+     r"ap(?:e|\u00e9)ndices?|art(?:i|\u00ed)culos?|sezion[ei]|se(?:c|\u00e7)(?:a|\u00e3)o|se(?:c|\u00e7)(?:o|\u00f5)es|"
+     r"capitol[oi]|allegat[oi]", "section", True),
+    (r"abbildungen|abbildung|abb\.|figuras?|fig\.(?=\s*\d)", "figure", True),
+    (r"tabellen?|tab\.|tableaux?|tabl\.|tablas?|tabelas?|cuadros?", "table", True),
+    (r"gleichungen|gleichung|gl\.|formeln?|(?:e|\u00e9)quations?|(?:e|\u00e9)q\.|ecuaci(?:o|\u00f3)n|ecuaciones|"
+     r"ec\.|f(?:o|\u00f3)rmulas?|formules?", "equation", True),
+    (r"S(?:a|\u00e4)tze?|Theoreme?|Th(?:e|\u00e9)or(?:e|\u00e8)mes?|Teoremas?", "theorem", False),
 )
 
 #: Every family a mention or a label can belong to.
@@ -59,7 +72,12 @@ PLURAL = re.compile(
     r"sub-clauses|appendices|annexes|articles|arts\.|paragraphs|paras\.|figures|figs\.|tables|tabs\.|tbls\.|"
     r"equations|eqs\.|eqns\.|formulae|formulas|theorems|thms\.|lemmas|lemmata|lems\.|definitions|defs\.|"
     r"propositions|props\.|corollaries|cors\.|algorithms|algs\.|examples|remarks|assumptions|"
-    r"conjectures|claims|axioms|requirements|listings|§§)$",
+    r"conjectures|claims|axioms|requirements|listings|§§|"
+    r"abschnitte|abschnitten|unterabschnitte|kapiteln|anh\u00e4nge|anhänge|anhaenge|anlagen|artikeln|abbildungen|"
+    r"tabellen|gleichungen|formeln|s\u00e4tze|theoreme|chapitres|annexes|parties|paragraphes|tableaux|\u00e9quations|"
+    r"formules|th\u00e9or\u00e8mes|secciones|subsecciones|cap\u00edtulos|capitulos|apartados|anexos|ap\u00e9ndices|"
+    r"apendices|art\u00edculos|articulos|figuras|tablas|tabelas|cuadros|ecuaciones|f\u00f3rmulas|formulas|teoremas|"
+    r"sezioni|se\u00e7\u00f5es|capitoli|allegati)$",
     re.I,
 )
 

@@ -28,6 +28,11 @@ __all__ = [
     "BrokenReference",
     "LabelIndex",
     "find_mentions",
+    "find_citations",
+    "unit_mentions",
+    "table_mentions",
+    "document_names",
+    "work_key",
     "parse_label",
     "canonical_label",
     "build_label_index",
@@ -38,8 +43,11 @@ __all__ = [
 ]
 
 _ITEM = rf"(?:\(\s*(?:{NUM})\s*\)|(?:{NUM})(?:\((?:[a-z]{{1,3}}|\d{{1,2}})\))*)"
-_SEP_LIST = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+|\s*&\s*)"
-_SEP_RANGE = r"(?:\s*[-\u2013\u2014]\s*|\s+(?:to|through|thru)\s+)"
+# The words that join numbers, in the languages the label words cover ("Abschnitte 2 und 3",
+# "secciones 2 a 4", "les tableaux 2 et 3").
+_AND_OR = r"(?:and|or|und|oder|sowie|et|ou|y|e|o|u)"
+_SEP_LIST = rf"(?:\s*,\s*(?:{_AND_OR}\s+)?|\s+{_AND_OR}\s+|\s*&\s*)"
+_SEP_RANGE = r"(?:\s*[-\u2013\u2014]\s*|\s+(?:to|through|thru|bis|\u00e0|a|al|hasta)\s+)"
 _MENTION = re.compile(
     rf"(?<![\w§\-])(?P<word>§§|§|{WORD_ALT})(?:[ \t\u00a0~]|(?<=[.§]))\s*"
     rf"(?P<items>{_ITEM}(?:(?:{_SEP_RANGE}|{_SEP_LIST}){_ITEM})*)"
@@ -132,6 +140,62 @@ _STD_WORD = re.compile(rf"\b{_STD}|et\s+al|U\.\s?S\.\s?C\.|C\.\s?F\.\s?R\.|\bCFR
 _DIGIT_BEFORE = re.compile(r"\d[\w\-./]*\s*[,;:]?\s*(?:see\s+)?$", re.I)
 
 
+# Statute citations: "§ 823 Abs. 1 BGB", "Art. 5 GG", "artículo 5 de la Ley 39/2015",
+# "article 1240 du Code civil". The words laws number their parts with, then finer locators, then
+# the code's abbreviation or a law's name: a part of another text, not of this document.
+_LAW_WORD = re.compile(r"^(?:§§?|arts?\.|artikeln?|articles?|art(?:i|\u00ed)culos?|articol[oi])$", re.I)
+_LOCATOR = (
+    r"(?:Abs\.|Absatz|Satz|S\.|Nr\.|Ziff\.|lit\.|Buchst\.|Hs\.|Halbsatz|UAbs\.|Unterabs\.|Alt\.|Var\.|"
+    r"al\.|alin(?:\u00e9|e)a|p(?:\u00e1|a)rrafo|apartado|inciso|letra|numeral|f\.|ff\.)"
+)
+_LAW_NAME = (
+    r"(?:Ley|C(?:\u00f3|o)digo|Code|Loi|D(?:\u00e9|e)cret|(?:Real\s+)?Decreto|Reglamento|R(?:\u00e8|e)glement|"
+    r"Constituci(?:\u00f3|o)n|Constitution|Gesetz|Verordnung|Richtlinie|Convenio|Convention|Tratado|Trait(?:\u00e9|e)|"
+    r"Ordonnance|Directive|Regulation)\b"
+)
+_LAW_AFTER = re.compile(
+    rf"^(?:\s*{_LOCATOR}\s*(?:\d+[a-z]?|[a-z]\)?|[IVX]+)?)*\s*,?\s*"
+    r"(?:(?:des|der|du|de\s+la|de\s+las?|de\s+los|del|de|of\s+the|of)\s+)?"
+    rf"(?:(?-i:[A-Z][a-z\u00e4\u00f6\u00fc]{{0,3}}[A-Z][A-Za-z]{{0,6}})\b|{_LAW_NAME}"
+    r"|(?-i:[A-Z][a-z\u00e4\u00f6\u00fc\u00df]+(?:gesetz(?:es|buch(?:es)?)?|ordnung|richtlinie)\b))",
+    re.I,
+)
+# The designation of a cited work next to a mention ("Section 4.2 of RFC 6787", "[RFC9110],
+# Section 3"): when it is the document's own designation, the mention is internal after all.
+_WORK_ID = rf"\[?(?P<id>(?-i:{_STD})[ \t\-]?\d[\w.:\-]*?)\]?"
+_WORK_AFTER = re.compile(rf"\s*,?\s*(?:of|in|de|du|des|der|del)\s+(?:the\s+|la\s+)?{_WORK_ID}(?![\w])", re.I)
+_WORK_BEFORE = re.compile(rf"{_WORK_ID}\s*,\s*$")
+_DESIGNATION = re.compile(rf"(?<![\w\-])(?-i:{_STD})[ \t\-]?\d[\w.:\-]*")
+
+
+def work_key(designation: str) -> str:
+    """A cited work's designation in one spelling: ``"RFC 6787"``, ``"[RFC6787]"`` -> ``"RFC6787"``;
+    an edition year is dropped (``"ISO 9001:2015"`` -> ``"ISO9001"``).
+
+    >>> work_key("RFC 6787"), work_key("[rfc6787]"), work_key("ISO 9001:2015")
+    ('RFC6787', 'RFC6787', 'ISO9001')
+    """
+    key = re.sub(r"[\s\[\]\-]", "", designation).upper().rstrip(".,:")
+    return re.sub(r":(?:19|20)\d\d$", "", key)
+
+
+def document_names(units: Iterable[Unit]) -> frozenset[str]:
+    """The designations a document gives itself in its title block ("RFC 9002" in the subtitle
+    "RFC 9002 / draft-ietf-quic-recovery-34", "ISO 9001:2015" in the title)."""
+    return document_names_of_texts(
+        u.text for u in units if u.kind == "title" or (u.style and "subtitle" in u.style.lower()))
+
+
+def _cited_work(text: str, start: int, end: int) -> str:
+    """The designation of the work an external mention cites, when it is written next to it."""
+    m = _WORK_AFTER.match(text, end) or _WORK_BEFORE.search(text[max(0, start - 40) : start])
+    return work_key(m.group("id")) if m else ""
+
+
+def _is_law(word: str, text: str, end: int) -> bool:
+    return bool(_LAW_WORD.match(word)) and bool(_LAW_AFTER.match(text[end : end + 80]))
+
+
 def _is_external(text: str, start: int, end: int) -> bool:
     """Whether the mention at ``text[start:end]`` cites another document."""
     before = text[max(0, start - 100) : start]
@@ -182,6 +246,8 @@ class Mention:
     items: tuple[Item, ...]
     bare: bool = False
     literal: str | None = None
+    #: For a mention of another work's part: that work's designation ("RFC6787"; "" unknown).
+    external: str | None = None
 
 
 @dataclass(frozen=True)
@@ -315,8 +381,11 @@ def _scan(text: str) -> tuple[Mention, ...]:
             # "Eq. (1)": the closing parenthesis belongs to the label.
             while end < len(text) and text[end] == ")" and text[start:end].count("(") > text[start:end].count(")"):
                 end += 1
-        if _is_external(text, start, end) or (external_end >= 0 and _CHAIN.match(text, external_end, start)):
+        if (_is_external(text, start, end) or _is_law(word, text, end)
+                or (external_end >= 0 and _CHAIN.match(text, external_end, start))):
             external_end = end  # "VA Handbook 6500.6, Appendix C, paragraph 9, Appendix D": one citation
+            found.append(Mention(start, end, text[start:end], word, family, tuple(items), literal=literal,
+                                 external=_cited_work(text, start, end)))
             continue
         found.append(Mention(start, end, text[start:end], word, family, tuple(items), literal=literal))
         taken.append((start, end))
@@ -328,12 +397,30 @@ def _scan(text: str) -> tuple[Mention, ...]:
         start, end = items[0].start, max(i.end for i in items)
         if any(a < end and start < b for a, b in taken):
             continue
-        if _UNIT_AFTER.match(text, end) or _is_external(text, start, end):
+        if _UNIT_AFTER.match(text, end):
+            continue
+        if _is_external(text, start, end):
+            found.append(Mention(start, end, text[start:end], "", "section", tuple(items), bare=True,
+                                 external=_cited_work(text, start, end)))
             continue
         found.append(Mention(start, end, text[start:end], "", "section", tuple(items), bare=True))
         taken.append((start, end))
     found.sort(key=lambda x: x.start)
     return tuple(found)
+
+
+def _internal(text: str) -> tuple[Mention, ...]:
+    return tuple(m for m in FACTS.memo("mentions+cited", text, _scan) if m.external is None)
+
+
+def find_citations(text: str) -> tuple[Mention, ...]:
+    """The mentions of other works' parts in ``text`` ("Section 3 of [RFC9110]"), each with the
+    cited work's designation in ``external`` when it is written beside it.
+
+    >>> [(m.text, m.external) for m in find_citations("See Section 4.2 of RFC 6787 and § 823 BGB.")]
+    [('Section 4.2', 'RFC6787'), ('§ 823', '')]
+    """
+    return tuple(m for m in FACTS.memo("mentions+cited", text, _scan) if m.external is not None)
 
 
 def find_mentions(text: str) -> tuple[Mention, ...]:
@@ -346,7 +433,101 @@ def find_mentions(text: str) -> tuple[Mention, ...]:
     >>> [i.number for i in find_mentions("Compare Equations (1) and (3).")[0].items]
     ['1', '3']
     """
-    return FACTS.memo("mentions", text, _scan)
+    return FACTS.memo("mentions", text, _internal)
+
+
+# --- the mentions a unit makes ----------------------------------------------------------------
+
+# A table column whose header names references ("Section", "Reference(s)", "See", "Defined in",
+# "Specification" and "Definition" as registries write them, and their German, French and Spanish
+# equivalents) cites sections by bare numbers in its cells.
+_REF_HEADER = re.compile(
+    r"^\s*(?:sub-?sections?|sections?|sect?s?\.|clauses?|sub-?clauses?|references?|refs?\.?|see|"
+    r"(?:defined|specified|described)\s+in|paragraphs?|paras?\.|articles?|arts?\.|chapters?|§+|"
+    r"definitions?|specifications?|spec\.?|spezifikation(?:en)?|fundstellen?|sp(?:\u00e9|e)cifications?|"
+    r"especificaci(?:\u00f3|o)n(?:es)?|definici(?:\u00f3|o)n(?:es)?|d(?:\u00e9|e)finitions?|"
+    r"abschnitte?|abschn\.|kapitel|artikel|referenz(?:en)?|verweise?|siehe|(?:definiert|beschrieben)\s+in|"
+    r"r(?:\u00e9|e)f(?:\u00e9|e)rences?|voir|d(?:\u00e9|e)fini(?:e|s|es)?\s+(?:en|dans)|chapitres?|"
+    r"secci(?:\u00f3|o)n(?:es)?|referencias?|v(?:\u00e9|e)ase|ver|definid[oa]s?\s+en|cap(?:\u00ed|i)tulos?|"
+    r"art(?:\u00ed|i)culos?|apartados?)\s*[:.]?\s*$",
+    re.I,
+)
+# A cell that is nothing but section numbers: "5.1", "5.2.1.1, 5.2.2.2", "§ 4", "3-5".
+_CELL_NUM = r"(?:§\s*)?(?:\d{1,3}[A-Za-z]?(?:\.\d{1,3}[A-Za-z]?)*|[A-Z](?:\.\d{1,3})+)"
+_CELL_LIST = re.compile(rf"\s*(?P<items>{_CELL_NUM}(?:(?:{_SEP_RANGE}|{_SEP_LIST}|\s*;\s*){_CELL_NUM})*)\s*\.?\s*")
+_CELL_ITEM = re.compile(rf"(?P<sep>{_SEP_RANGE}|{_SEP_LIST}|\s*;\s*)?(?:§\s*)?(?P<item>{_CELL_NUM})")
+
+
+def _cell_spans(text: str, cells: list[list[str]]) -> list[list[tuple[int, str]]]:
+    """Each cell's offset in the table unit's text (cells are written in reading order)."""
+    out, pos = [], 0
+    for row in cells:
+        spans = []
+        for cell in row:
+            at = text.find(cell, pos) if cell else -1
+            if at >= 0:
+                pos = at + len(cell)
+            spans.append((at, cell))
+        out.append(spans)
+    return out
+
+
+def table_mentions(unit: Unit) -> tuple[Mention, ...]:
+    r"""Bare section numbers in the cells of a column whose header names references.
+
+    >>> from adapters.model import Unit
+    >>> t = Unit("t", "table", "Code\nSection\n0x01\n5.1\n0x02\n5.2.1.1, 5.2.2.2", 0,
+    ...          meta={"cells": [["Code", "Section"], ["0x01", "5.1"], ["0x02", "5.2.1.1, 5.2.2.2"]]})
+    >>> [(m.text, [i.number for i in m.items]) for m in table_mentions(t)]
+    [('5.1', ['5.1']), ('5.2.1.1, 5.2.2.2', ['5.2.1.1', '5.2.2.2'])]
+    """
+    cells = unit.meta.get("cells") if unit.kind == "table" else None
+    if not cells or len(cells) < 2:
+        return ()
+    heads = max(1, int(unit.meta.get("header_rows") or 1))
+    columns = {c for row in cells[:heads] for c, h in enumerate(row) if h and _REF_HEADER.match(h)}
+    if not columns:
+        return ()
+    out: list[Mention] = []
+    for row in _cell_spans(unit.text, cells)[heads:]:
+        for c, (at, cell) in enumerate(row):
+            if c not in columns or at < 0:
+                continue
+            m = _CELL_LIST.fullmatch(cell)
+            if not m or not any(ch.isdigit() for ch in m.group("items")):
+                continue
+            items, _ = _items(m.group("items"), at + m.start("items"), "section", True, _CELL_ITEM)
+            if items:
+                start, end = items[0].start, max(i.end for i in items)
+                out.append(Mention(start, end, unit.text[start:end], "", "section", tuple(items), bare=True))
+    return tuple(out)
+
+
+def own_names(index: LabelIndex) -> frozenset[str]:
+    """The designations the document gives itself (cached on the index)."""
+    names = index.__dict__.get("_names")
+    if names is None:
+        names = document_names_of_texts(index.front)
+        index.__dict__["_names"] = names
+    return names
+
+
+def document_names_of_texts(texts: Iterable[str]) -> frozenset[str]:
+    return frozenset(work_key(m.group(0)) for t in texts for m in _DESIGNATION.finditer(t))
+
+
+def unit_mentions(unit: Unit, names: frozenset[str] = frozenset()) -> tuple[Mention, ...]:
+    """Every internal mention a unit makes: those of its text, its citations of the document
+    itself by designation ("Section 4.2 of RFC 6787" in RFC 6787), and bare numbers in the
+    reference columns of a table. What resolution, propagation and verification all read."""
+    found = find_mentions(unit.text)
+    own = tuple(m for m in find_citations(unit.text) if m.external and m.external in names) if names else ()
+    cells = table_mentions(unit) if unit.kind == "table" else ()
+    if not own and not cells:
+        return found
+    taken = [(m.start, m.end) for m in found + own]
+    cells = tuple(m for m in cells if not any(a < m.end and m.start < b for a, b in taken))
+    return tuple(sorted(found + own + cells, key=lambda m: m.start))
 
 
 # --- resolving -------------------------------------------------------------------------------
@@ -378,12 +559,14 @@ def _heading_label(text: str, m: Mention) -> bool:
     return bool(_HEADING_AFTER.match(text, m.end))
 
 
-def _weak(unit: Unit, m: Mention) -> bool:
+def _weak(unit: Unit, m: Mention, index: LabelIndex) -> bool:
     """Mentions that are not findings when they resolve to nothing: a plural word with a single
-    number ("Basic Exponential Equations (4.4)" names a topic and its textbook section), and
+    number ("Basic Exponential Equations (4.4)" names a topic and its textbook section),
     mentions in footnotes and endnotes, where bibliographic citations live ("Gaiman, Don't Panic,
-    Chapter 14." cites a book)."""
-    return (PLURAL.match(m.word) is not None and len(m.items) == 1) or unit.kind in _NOTE_KINDS
+    Chapter 14." cites a book), and "§ 202" in a document that does not number its own parts
+    with "§" (it cites a statute the text has named)."""
+    return ((PLURAL.match(m.word) is not None and len(m.items) == 1) or unit.kind in _NOTE_KINDS
+            or (m.word.startswith("§") and not index.section_sign))
 
 
 def resolve_unit(unit: Unit, index: LabelIndex) -> tuple[list[Resolved], list[BrokenReference]]:
@@ -393,7 +576,7 @@ def resolve_unit(unit: Unit, index: LabelIndex) -> tuple[list[Resolved], list[Br
     text = unit.text
     own = {k for k, _ in unit_keys(unit)}
     fields = [(f.start, f.end) for f in unit.fields if f.is_reference and f.end > f.start]
-    for m in find_mentions(text):
+    for m in unit_mentions(unit, own_names(index)):
         if m.start == len(text) - len(text.lstrip()) and any((m.family, i.number) in own for i in m.items):
             continue  # the unit's own label ("Figure 3: ..." opening its caption)
         if any(a < m.end and m.start < b for a, b in fields):
@@ -407,7 +590,7 @@ def resolve_unit(unit: Unit, index: LabelIndex) -> tuple[list[Resolved], list[Br
         for item in items:
             target, number = _lookup(index, m.family, item)
             if target is None:
-                if item.explicit and not m.bare and not _weak(unit, m):
+                if item.explicit and not m.bare and not _weak(unit, m, index):
                     label = canonical_label(m.family, item.number, m.word)
                     broken.append(
                         BrokenReference(
