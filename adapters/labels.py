@@ -29,8 +29,19 @@ SEQ_KINDS = {
     "drawing": "Figure",
     "image": "Figure",
     "abbildung": "Figure",
+    "figura": "Figure",
+    "ilustraci\u00f3n": "Figure",
+    "ilustracion": "Figure",
+    "dibujo": "Figure",
+    "zeichnung": "Figure",
+    "dessin": "Figure",
     "table": "Table",
     "tabelle": "Table",
+    "tableau": "Table",
+    "tabla": "Table",
+    "tabela": "Table",
+    "tabella": "Table",
+    "cuadro": "Table",
     "equation": "Equation",
     "formula": "Equation",
     "listing": "Listing",
@@ -61,10 +72,14 @@ _ROMAN = (
 _NUM = r"(?:[A-Z]|\d+)(?:[.\-]\d+)*"
 _LEADING = re.compile(rf"^\s*(?P<word>{'|'.join(THEOREM_WORDS)})\s+(?P<num>{_NUM})\b(?=\s*[.:(\u2014\-]|\s*$)")
 _CAPTION = re.compile(
-    rf"^\s*(?P<word>Figure|Fig\.|Table|Tab\.|Equation|Eq\.|Listing|Illustration|Drawing)\s*(?P<num>{_NUM})\b"
+    rf"^\s*(?P<word>Figure|Fig\.|Table|Tab\.|Equation|Eq\.|Listing|Illustration|Drawing|Abbildung|Abb\.|Tabelle|"
+    rf"Tableau|Figura|Tabla|Cuadro|Ilustraci\u00f3n|Gleichung|\u00c9quation|Ecuaci\u00f3n)\s*(?P<num>{_NUM})\b"
 )
 _WORDED = re.compile(r"(?P<word>(?i:appendix|annex|chapter|section|part|clause|article))\s+(?P<num>[A-Z0-9][\w.]*)")
-_CANON = {"Fig.": "Figure", "Tab.": "Table", "Eq.": "Equation", "Illustration": "Figure", "Drawing": "Figure"}
+_CANON = {"Fig.": "Figure", "Tab.": "Table", "Eq.": "Equation", "Illustration": "Figure", "Drawing": "Figure",
+          "Abb.": "Figure", "Abbildung": "Figure", "Figura": "Figure", "Ilustraci\u00f3n": "Figure",
+          "Tabelle": "Table", "Tableau": "Table", "Tabla": "Table", "Cuadro": "Table",
+          "Gleichung": "Equation", "\u00c9quation": "Equation", "Ecuaci\u00f3n": "Equation"}
 
 
 def roman(n: int) -> str:
