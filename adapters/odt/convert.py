@@ -180,10 +180,10 @@ class _Converter:
     # -- paragraphs ---------------------------------------------------------------------------
 
     def paragraph(self, p: Paragraph, rejected: str | None, absent: bool) -> None:
-        label, list_style, list_meta = self.numbering.label(p)
+        label, cited, list_style, list_meta = self.numbering.label(p)
         text = p.text
         rejected_text = None if rejected is None or rejected == text else rejected
-        kind, title, number, ulabel = self.classify(p, text, label)
+        kind, title, number, ulabel = self.classify(p, text, label, cited)
         pictures = [f for f in p.frames if f.kind in ("image", "object")]
         others = [f for f in p.frames if f.kind not in ("image", "object")]
         if pictures and kind == "paragraph" and all(self.is_formula(f) for f in pictures):
@@ -205,6 +205,8 @@ class _Converter:
         unit = None
         if keep:
             meta: dict[str, Any] = dict(list_meta)
+            if label:
+                meta["list_label"] = label
             if list_style:
                 meta["list_style"] = list_style
             if p.section:
@@ -253,14 +255,21 @@ class _Converter:
         self.frames([f for f in p.frames if f not in lead])
         self.cited(p, unit)
 
-    def classify(self, p: Paragraph, text: str, label: str | None) -> tuple[str, str | None, str | None, str | None]:
-        """``(kind, title, number, label)`` of a paragraph."""
+    def classify(
+        self, p: Paragraph, text: str, label: str | None, cited: str | None = None
+    ) -> tuple[str, str | None, str | None, str | None]:
+        """``(kind, title, number, label)`` of a paragraph.
+
+        A heading's number is what references cite ("4.2", "A", "B.1"), as the DOCX reader
+        has it; its rendered label ("4.2.", "Appendix A.") is ``meta["list_label"]``.
+        """
         styles = self.ctx.styles
         if styles.is_title(p.style):
             return "title", text.strip() or None, None, None
         if p.heading:
-            number, cited = section_number_and_label(label)
-            return "section", text.strip() or None, number, cited
+            if not cited:
+                return "section", text.strip() or None, None, None
+            return "section", text.strip() or None, cited, section_number_and_label(label)[1]
         if p.listpos is None:
             seq = next((ev for ev in p.events if ev.kind == "field" and ev.node.tag == _SEQUENCE), None)
             if seq is not None:

@@ -173,9 +173,10 @@ def _named_units(doc: Document) -> dict[str, dict[str, str]]:
     for u in doc.units:
         if u.kind == "section":
             out["outline"].setdefault(u.text, u.id)
-            if u.number:  # "#1.2. Title|outline" in newer files
-                out["outline"].setdefault(f"{u.number}{u.text}", u.id)
-                out["outline"].setdefault(f"{u.number} {u.text}", u.id)
+            shown = u.meta.get("list_label")
+            if shown:  # "#1.2. Title|outline" in newer files
+                out["outline"].setdefault(f"{shown}{u.text}", u.id)
+                out["outline"].setdefault(f"{shown} {u.text}", u.id)
         name = u.meta.get("name")
         if name and u.kind == "table":
             out["table"].setdefault(name, u.id)

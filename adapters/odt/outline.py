@@ -8,17 +8,19 @@ does (``loext:num-list-format`` when present, else prefix + levels joined by "."
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..labels import repeated_letters, roman
+from .odfxml import qn
 from .styles import LevelStyle, ListStyle, StyleSheet
 
 if TYPE_CHECKING:  # pragma: no cover
     from .body import ListRef, Paragraph
 
-__all__ = ["format_number", "render_label", "Counters", "Numbering", "MAX_LEVEL"]
+__all__ = ["format_number", "render_label", "render_parts", "Counters", "Label", "Numbering", "MAX_LEVEL"]
 
 MAX_LEVEL = 10
+_H = qn("text:h")
 
 def _letters(n: int, sync: bool) -> str:
     """1 -> a, 26 -> z, 27 -> aa, 28 -> ab (or 28 -> bb when letters are synchronised)."""
@@ -66,29 +68,43 @@ def render_label(style: ListStyle, level: int, numbers: list[int]) -> str:
     >>> render_label(st, 2, [2, 3])
     'B.3.'
     """
+    return render_parts(style, level, numbers)[0]
+
+
+def render_parts(style: ListStyle, level: int, numbers: list[int]) -> tuple[str, list[str]]:
+    """The label and the numbers it shows, level by level (what a reference cites: "B", "3").
+
+    >>> from adapters.odt.styles import ListStyle, LevelStyle
+    >>> st = ListStyle("L", {1: LevelStyle(1, num_format="A", list_format="Appendix %1%."),
+    ...                      2: LevelStyle(2, num_format="1", list_format="%1%.%2%.")})
+    >>> render_parts(st, 1, [2]), render_parts(st, 2, [2, 3])
+    (('Appendix B.', ['B']), ('B.3.', ['B', '3']))
+    """
     own = style.level(level)
     if own.kind != "number":
-        return ""  # bullets and images: LibreOffice's ListLabelString is empty
+        return "", []  # bullets and images: LibreOffice's ListLabelString is empty
     if own.list_format is not None:
         return _render_list_format(style, level, numbers, own.list_format)
-    parts: list[str] = []
     first = level
     if own.num_format and own.display_levels > 1:
         first = max(1, level - own.display_levels + 1)
     text = ""
+    shown: list[str] = []
     for i in range(first, level + 1):
         lvl = own if i == level else style.level(i)
         if not lvl.num_format or lvl.kind != "number":
             continue
         n = numbers[i - 1] if i - 1 < len(numbers) else 0
-        text += format_number(n, lvl.num_format, lvl.letter_sync) if n else "0"
+        rep = format_number(n, lvl.num_format, lvl.letter_sync) if n else "0"
+        shown.append(rep)
+        text += rep
         if i != level and text:
             text += "."
-    parts.append(text)
-    return own.prefix + "".join(parts) + own.suffix
+    return own.prefix + text + own.suffix, shown
 
 
-def _render_list_format(style: ListStyle, level: int, numbers: list[int], fmt: str) -> str:
+def _render_list_format(style: ListStyle, level: int, numbers: list[int], fmt: str) -> tuple[str, list[str]]:
+    shown: list[str] = []
     for i in range(1, level + 1):
         token = f"%{i}%"
         pos = fmt.find(token)
@@ -102,8 +118,9 @@ def _render_list_format(style: ListStyle, level: int, numbers: list[int], fmt: s
             continue
         n = numbers[i - 1] if i - 1 < len(numbers) else 0
         rep = format_number(n, lvl.num_format, lvl.letter_sync) if n else "0"
+        shown.append(rep)
         fmt = fmt[:pos] + rep + fmt[pos + len(token):]
-    return fmt
+    return fmt, shown
 
 
 class Counters:
@@ -182,38 +199,92 @@ class Numbering:
         self.last = (c, style_name)
         return c
 
-    def label(self, p: "Paragraph") -> tuple[str | None, str | None, dict[str, Any]]:
-        """Count one paragraph: ``(rendered label or None, list style name, list meta)``."""
+    def label(self, p: "Paragraph") -> "Label":
+        """Count one paragraph: its rendered label, the number it is cited by, its list style.
+
+        The rules are LibreOffice's (checked against its ``ListLabelString``):
+
+        * In a ``text:list``, the list's style numbers the paragraph (a nested list without a
+          style takes its enclosing list's; a top-level list without one numbers nothing).
+          List headers, later paragraphs of an item and ``text:is-list-header`` headings
+          show no number and are not counted; ``text:start-value`` of the item, or
+          ``text:restart-numbering`` of a heading, restarts the count.
+        * A ``text:h`` outside lists is numbered by the outline style at its
+          ``text:outline-level``, unless it is a list header, its style is undefined, or its
+          automatic style sets a list style (``style:list-style-name``, even ""): then it is
+          outside the outline, neither numbered nor counted. ``text:restart-numbering``
+          restarts the count (see :func:`_restart_value`; ``text:start-value`` alone
+          changes nothing).
+        * A ``text:p`` outside lists takes the outline numbering only from the style assigned
+          to an outline level (see :meth:`StyleSheet.outline_assigned`).
+        """
         styles = self.styles
         pos = p.listpos
         if pos is not None:
-            name = pos.list.effective_style() or styles.list_style_of(p.style)
+            name = pos.list.effective_style()
             style = styles.list_style(name)
             counters = self._counters(pos.list)
             meta: dict[str, Any] = {"list_level": pos.level}
             if pos.header:
                 meta["list_header"] = True
             if pos.header or not pos.first_in_item or (p.heading and p.is_list_header):
-                return None, name, meta
-            nums = counters.advance(style or _NO_STYLE, pos.level, pos.start_value)
+                return Label(None, None, name, meta)
+            restart = pos.start_value
+            if p.restart and p.element.tag == _H:
+                restart = _restart_value(p.start_value, style or _NO_STYLE, pos.level)
+            nums = counters.advance(style or _NO_STYLE, pos.level, restart)
             if style is None:
-                return None, name, meta
+                return Label(None, None, name, meta)
             lvl = style.level(pos.level)
             if lvl.kind == "bullet":
                 meta["bullet"] = lvl.bullet
-            return render_label(style, pos.level, nums) or None, name, meta
-        if p.heading:
+            return _numbered(style, pos.level, nums, name, meta)
+        if not p.heading or styles.sets_list_style(p.style):
+            # A paragraph outside text:list is not numbered by its style's list style:
+            # LibreOffice applies a style's list style only to paragraphs in a list.
+            return Label(None, None, None, {})
+        style = styles.outline
+        if p.element.tag == _H:
             if p.is_list_header or (p.style and styles.get("paragraph", p.style) is None):
-                return None, None, {}  # LibreOffice numbers no heading of an undefined style
-            style = styles.outline
-            # text:outline-level, else the style's default-outline-level (parse resolved it)
+                return Label(None, None, None, {})  # LibreOffice numbers no heading of an undefined style
+            # text:outline-level, else level 1 (parse resolved it)
             level = p.outline_level or 1
-            restart = None
-            if p.restart:
-                valid = p.start_value is not None and p.start_value >= 0
-                restart = p.start_value if valid else style.level(level).start_value
-            nums = self.outline.advance(style, level, restart)
-            return render_label(style, level, nums) or None, None, {}
-        # A paragraph outside text:list is not numbered, even when its style names a list
-        # style: LibreOffice applies a style's list style only to paragraphs in a list.
-        return None, None, {}
+            restart = _restart_value(p.start_value, style, level) if p.restart else None
+        else:
+            assigned = styles.outline_assigned(p.style)
+            if assigned is None:
+                return Label(None, None, None, {})
+            level, restart = assigned, None
+        nums = self.outline.advance(style, level, restart)
+        return _numbered(style, level, nums, None, {})
+
+
+class Label(NamedTuple):
+    """What :meth:`Numbering.label` says of one paragraph."""
+
+    #: The rendered label ("4.2.", "Appendix A.", "a)"), None when it shows none.
+    label: str | None
+    #: The numbers it shows joined by "." ("4.2", "A", "B.1"): what a reference cites.
+    number: str | None
+    #: The list style that numbers it (None for the outline and for no list).
+    list_style: str | None
+    meta: dict[str, Any]
+
+
+def _restart_value(start: int | None, style: ListStyle, level: int) -> int:
+    """Where ``text:restart-numbering`` restarts, as LibreOffice reads it: at
+    ``text:start-value``; at the level's own start for a negative one (-1: "no value");
+    at 0 when the attribute is absent.
+
+    >>> st = ListStyle("L", {1: LevelStyle(1, num_format="1", start_value=3)})
+    >>> _restart_value(5, st, 1), _restart_value(-1, st, 1), _restart_value(None, st, 1)
+    (5, 3, 0)
+    """
+    if start is None:
+        return 0
+    return start if start >= 0 else style.level(level).start_value
+
+
+def _numbered(style: ListStyle, level: int, nums: list[int], name: str | None, meta: dict[str, Any]) -> Label:
+    text, shown = render_parts(style, level, nums)
+    return Label(text or None, ".".join(shown) or None if text else None, name, meta)

@@ -163,6 +163,7 @@ class StyleSheet:
         self._lists: dict[str, ListStyle | None] = {}
         self.outline: ListStyle = ListStyle(name="Outline")
         self._cache: dict[tuple[str, str, str], object] = {}
+        self._outline_styles: dict[str, int] | None = None
 
     def _style(self, family: str, name: str, automatic: bool) -> Style | None:
         key = (family, name, automatic)
@@ -240,6 +241,42 @@ class StyleSheet:
     def list_style_of(self, para_style: str | None) -> str | None:
         value = self._lookup("paragraph", para_style, "list_style")
         return value or None  # "" switches a parent's list style off
+
+    def sets_list_style(self, para_style: str | None) -> bool:
+        """Whether the paragraph's automatic style sets ``style:list-style-name`` (even to "").
+
+        LibreOffice applies such a list style to the paragraph itself, which takes a heading
+        outside a list out of the outline numbering (it is neither numbered nor counted);
+        a list style set on a common style does not.
+        """
+        style = self.get("paragraph", para_style)
+        return style is not None and style.automatic and style.list_style is not None
+
+    def outline_assigned(self, para_style: str | None) -> int | None:
+        """The outline level whose numbering a paragraph in this style takes from the style.
+
+        Of the common styles with a ``style:default-outline-level``, LibreOffice assigns the
+        first of each level (in the order they are read) to that level of the outline style;
+        only that style (an automatic style through its parent) numbers a ``text:p`` with the
+        outline. Styles derived from it do not inherit the assignment.
+        """
+        style = self.get("paragraph", para_style)
+        if style is not None and style.automatic:
+            style = self._parent("paragraph", style)
+        if style is None:
+            return None
+        if self._outline_styles is None:
+            chosen: dict[str, int] = {}
+            taken: set[int] = set()
+            for (family, name, automatic), el in self._elements.items():
+                if family != "paragraph" or automatic:
+                    continue
+                level = _int(el.get(_A_OUTLINE), 0)
+                if level > 0 and level not in taken:
+                    taken.add(level)
+                    chosen[name] = level
+            self._outline_styles = chosen
+        return self._outline_styles.get(style.name)
 
     def hidden(self, family: str, name: str | None) -> bool:
         return bool(self._lookup(family, name, "hidden"))
