@@ -108,25 +108,25 @@ export class LedgerApi {
     return j;
   }
 
-  document(id) { return this.request("GET", `/api/v1/documents/${id}`); }
-  outline(id) { return this.request("GET", `/api/v1/documents/${id}/outline`); }
+  document(id) { return this.request("GET", `/api/v1/documents/${doc(id)}`); }
+  outline(id) { return this.request("GET", `/api/v1/documents/${doc(id)}/outline`); }
 
   /** Every unit, page by page. */
   async units(id, pageSize = 500) {
     const out = [];
     for (let offset = 0; ; offset += pageSize) {
-      const page = await this.request("GET", `/api/v1/documents/${id}/units?offset=${offset}&limit=${pageSize}`);
+      const page = await this.request("GET", `/api/v1/documents/${doc(id)}/units?offset=${offset}&limit=${pageSize}`);
       out.push(...page.units);
       if (!page.units.length || out.length >= page.total) return out;
     }
   }
 
-  graph(id) { return this.request("GET", `/api/v1/documents/${id}/graph?format=json`); }
-  impact(id, body) { return this.request("POST", `/api/v1/documents/${id}/impact`, { json: body }); }
+  graph(id) { return this.request("GET", `/api/v1/documents/${doc(id)}/graph?format=json`); }
+  impact(id, body) { return this.request("POST", `/api/v1/documents/${doc(id)}/impact`, { json: body }); }
 
   /** A proposal; a 202 answer carries a job whose result is the proposal. */
   async propose(id, body, onProgress = () => {}) {
-    const res = await this.request("POST", `/api/v1/documents/${id}/proposals`, { json: body });
+    const res = await this.request("POST", `/api/v1/documents/${doc(id)}/proposals`, { json: body });
     if (res.httpStatus === 202 && res.job) {
       const job = await this.waitForJob(res.job, onProgress);
       return job.result;
@@ -134,9 +134,9 @@ export class LedgerApi {
     return res;
   }
 
-  apply(id, body) { return this.request("POST", `/api/v1/documents/${id}/apply`, { json: body }); }
+  apply(id, body) { return this.request("POST", `/api/v1/documents/${doc(id)}/apply`, { json: body }); }
   check(id, revision = null) {
-    return this.request("GET", `/api/v1/documents/${id}/check${revision != null ? `?revision=${encodeURIComponent(revision)}` : ""}`);
+    return this.request("GET", `/api/v1/documents/${doc(id)}/check${revision != null ? `?revision=${encodeURIComponent(revision)}` : ""}`);
   }
 
   /** Bytes of a file route (the revision with tracked changes). */
@@ -155,6 +155,9 @@ export class LedgerApi {
     return out;
   }
 }
+
+/** A document id as one path segment: ids come from the server, but a path is no place to trust them. */
+function doc(id) { return encodeURIComponent(String(id)); }
 
 /** "POST /api/v1/documents/{}/proposals": a route with its parameter names left out, so that
  * ``{id}`` (ROUTES.md) and ``{document_id}`` (OpenAPI) compare equal. */

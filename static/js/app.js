@@ -5,6 +5,7 @@
 import { LedgerApi, routeKey } from "./api.js";
 import { LedgerError, MESSAGES, messageOf } from "./errors.js";
 import { readDocument, sha256Hex, toBase64 } from "./file.js";
+import { exclusive, queued } from "./guard.js";
 import { dependencies, graphFromUnits, impactItems, preview, unitForParagraph } from "./deps.js";
 import { backendBase, loadSettings, saveSettings } from "./settings.js";
 import { applyOperations, replaceWithFile, selectUnit, selectedParagraph } from "./word.js";
@@ -41,8 +42,13 @@ export class TaskPane {
     this.applied = null;
     this.selected = null;
     this.types = ["CONTAINS", "REFERENCES", "DEPENDS", "RELATED"];
-    this.busy = false;
     this.api = this.makeApi();
+    // One upload at a time, and an action that needs the document waits for the one under way;
+    // Preview, Apply and Check ignore clicks while they run.
+    this.sync = queued(this.sync);
+    this.preview = exclusive(this.preview);
+    this.apply = exclusive(this.apply);
+    this.check = exclusive(this.check);
   }
 
   makeApi() {
@@ -121,8 +127,6 @@ export class TaskPane {
 
   /** Reads the document and uploads it when it changed since the last upload (or ``force``). */
   async sync(force = false) {
-    if (this.busy) return;
-    this.busy = true;
     try {
       ui.clearMessage();
       ui.showProgress("Reading the document…", 0);
@@ -162,8 +166,6 @@ export class TaskPane {
       this.emit("ready", { document: doc.id, outline: outline.outline.length });
     } catch (err) {
       this.fail(err);
-    } finally {
-      this.busy = false;
     }
   }
 
@@ -276,6 +278,7 @@ export class TaskPane {
         this.emit("apply-failed", { failures: out.failures });
         return;
       }
+      this.proposal = null; // applied: a further click has nothing to apply
       ui.hidePreview();
       ui.showMessage(`${out.applied} change(s) applied as tracked changes. Review them in Word: Review > Accept or Reject.`, "success");
       ui.renderFindings(document.getElementById("findings"), res.findings || [], (id) => this.jump(id));

@@ -142,14 +142,17 @@ def test_pane_says_clearly_when_the_key_is_refused(keyed_server, output_dir):
     assert ok["state"] == "ready" and ok["outline"] == ["A header (Lv 1)", "Another header (Lv 2)", "Back to Level 1"]
 
 
-def test_pane_previews_and_applies_an_edit_with_tracking_on(server, output_dir):
+@pytest.mark.parametrize("double", [False, True], ids=["click", "double-click"])
+def test_pane_previews_and_applies_an_edit_with_tracking_on(server, output_dir, double):
     require_route(server, "POST", "/api/v1/documents/{id}/proposals")
     require_route(server, "POST", "/api/v1/documents/{id}/apply")
     path = corpus_file("referenceAllInOne.odt")
     host = _host(path)
-    res = run_pane(server, output_dir / "clients" / "pane-apply", host, scenario="apply",
-                   instruction='Replace "A reference" with "One reference"')
+    res = run_pane(server, output_dir / "clients" / f"pane-apply{'-double' if double else ''}", host, scenario="apply",
+                   instruction='Replace "A reference" with "One reference"', doubleClick=double)
     assert res["state"] == "applied", res.get("message")
+    # a double click applies once: one apply request, one tracked replacement below
+    assert [e["phase"] for e in res["events"]].count("applying") == 1
     assert res["preview"] and res["preview"][0]["del"] == ["A"] and res["preview"][0]["ins"] == ["One"]
     calls = res["calls"]
     tracking = [i for i, c in enumerate(calls) if c["api"] == "document.changeTrackingMode"]

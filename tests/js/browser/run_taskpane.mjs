@@ -117,8 +117,11 @@ try {
         why: li.querySelector(".op-why")?.textContent })));
       await shot(page, "taskpane-preview.png");
       const m = await page.evaluate(() => window.__ledgerEvents.length);
-      await page.click("#btn-apply");
+      // a double click: two clicks on the button before the first one's work is done
+      if (cfg.doubleClick) await page.evaluate(() => { const b = document.getElementById("btn-apply"); b.click(); b.click(); });
+      else await page.click("#btn-apply");
       await page.waitForFunction((k) => window.__ledgerEvents.slice(k).some((e) => ["applied", "apply-failed", "error"].includes(e.phase)), m, { timeout: 60000 });
+      if (cfg.doubleClick) await page.waitForTimeout(1000); // room for a second apply to show itself
       out.message = (await page.isVisible("#message")) ? await page.textContent("#message-text") : null;
       await shot(page, "taskpane-applied.png");
     }
