@@ -6,7 +6,7 @@ spaCy and RELATED the sentence embedder, lazily, through :mod:`addin_backend.nlp
 """
 from __future__ import annotations
 
-from .build import FAST_STAGES, STAGES, build_graph, run_stages
+from .build import FAST_STAGES, NO_RELATED, STAGES, build_graph, run_stages
 from .edges import CONTAINS, DEPENDS, DOCUMENT_ID, EDGE_TYPES, REFERENCES, RELATED
 from .export import from_node_link, to_json, to_node_link, write_graphml
 from .incremental import update_graph
@@ -21,6 +21,7 @@ __all__ = [
     "EDGE_TYPES",
     "DOCUMENT_ID",
     "STAGES",
+    "NO_RELATED",
     "FAST_STAGES",
     "build_graph",
     "run_stages",

@@ -13,10 +13,12 @@ from .edges import EDGE_TYPES, edges_of_type
 from .nodes import add_unit_nodes
 from .references import BROKEN_KEY, add_reference_edges
 
-__all__ = ["STAGES", "FAST_STAGES", "Progress", "build_graph", "run_stages", "refresh_stats"]
+__all__ = ["STAGES", "NO_RELATED", "FAST_STAGES", "Progress", "build_graph", "run_stages", "refresh_stats"]
 
 #: Stages in the order they run; the first two need no model.
 STAGES = ("contains", "references", "depends", "related")
+#: Every stage but RELATED (no embedding model); FAST_STAGES need no model at all.
+NO_RELATED = ("contains", "references", "depends")
 FAST_STAGES = ("contains", "references")
 
 #: ``progress(stage, fraction)``: fraction runs from 0.0 to 1.0 within each stage.
@@ -131,7 +133,7 @@ def build_graph(
     ['Table 9']
     """
     if stages is None:
-        stages = STAGES if semantic else STAGES[:3]
+        stages = STAGES if semantic else NO_RELATED
     G = nx.MultiDiGraph()
     G.graph["stats"] = {"seconds_by_stage": {}}
     G.graph["stages"] = []
