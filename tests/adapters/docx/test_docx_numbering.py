@@ -161,3 +161,15 @@ def test_corpus_lists_restart_and_sublists():
     doc = read_path(str(corpus_file("example.docx")))
     table = next(u for u in doc.units if u.kind == "table")
     assert table.text.startswith("expect I\nexpect A\nexpect B")
+
+
+@pytest.mark.parametrize("variant", ["A.docx", "B.docx", "A.lo.docx", "B.lo.docx"])
+def test_devset_heading_numbers_equal_the_rendered_ones(variant):
+    """Every heading of the five standards, as Word wrote them and as LibreOffice wrote them
+    back: the label Word and LibreOffice show ("4.2.", "Appendix A.", none for "Abstract")
+    and the number references cite ("4.2", "A", "B.1")."""
+    from tests.adapters.devset_headings import NAMES, heading_mismatches
+
+    for name in NAMES:
+        count, bad = heading_mismatches(name, variant)
+        assert count > 50 and bad == [], (name, bad[:5])
