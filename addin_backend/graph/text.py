@@ -20,7 +20,9 @@ _ABBREV = (
     "lem", "alg", "ref", "refs", "approx", "resp", "dr", "mr", "mrs", "ms", "prof", "inc", "ltd",
     "co", "corp", "st", "cl", "para",
 )
-_ABBREV_RE = re.compile(r"(?:\b(?:" + "|".join(re.escape(a) for a in _ABBREV) + r")|\b[A-Z])\.$", re.I)
+# An initial is a capital ("J. Smith"); a lower-case letter before a full stop is a symbol ending
+# its sentence ("at depth d. This structure").
+_ABBREV_RE = re.compile(r"(?:\b(?:" + "|".join(re.escape(a) for a in _ABBREV) + r")|\b(?-i:[A-Z]))\.$", re.I)
 _SENT_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*\s+(?=[\"'\u201c\u2018(\[]?[A-Z0-9])")
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-']*")
 
@@ -31,6 +33,9 @@ def sentences(text: str) -> list[tuple[int, int]]:
     >>> t = "See Fig. 3 for details. This approach works. It is fast."
     >>> [t[a:b] for a, b in sentences(t)]
     ['See Fig. 3 for details.', 'This approach works.', 'It is fast.']
+    >>> t = "Leaves sit at depth d. This shape is unique, says J. Smith."
+    >>> [t[a:b] for a, b in sentences(t)]
+    ['Leaves sit at depth d.', 'This shape is unique, says J. Smith.']
     """
     out: list[tuple[int, int]] = []
     start = 0
