@@ -4,9 +4,15 @@ Fast regexes find candidate phrases; the words after a determiner are read with 
 lemmatizer's word lists (:func:`addin_backend.nlp.word_classes`: which of noun, verb, adjective
 a word can be, and in which form) and number agreement, to tell a demonstrative noun phrase
 ("this approach works") from a pronoun ("this works") and to get the head noun's lemma; no
-tagger runs. The antecedent is the nearest preceding unit (within a window) that uses the head
-noun other than anaphorically; failing that, a phrase in a unit's first sentence falls back to
-the previous unit. Anaphors found in a text are cached per text.
+tagger runs. Anaphors found in a text are cached per text.
+
+The antecedent is the unit that introduces the referent, read within the anaphor's section: the
+nearest preceding unit (within a window) that uses the head noun other than anaphorically;
+failing that, for a phrase in a unit's first sentence, the previous content unit. A unit that
+opens with "Similarly," or "Otherwise," reads against the previous content unit; "the above
+rules" against the list or displayed block above. Code lines, figures and captions are shown,
+not read: a run of them is one step of the window, and a fallback past them lands on the
+paragraph that leads into them. The word lists are English: other units are not read.
 """
 from __future__ import annotations
 
@@ -16,11 +22,14 @@ from typing import Callable, Iterable, Sequence
 
 from adapters.model import Document, Unit
 
+from ..language import is_english
 from ..nlp import FACTS, noun_lemma, word_classes
-from .text import forms_pattern, noun_forms, sentences, snippet, word_set
+from .label_index import _CODE_STYLE  # the one list of code and preformatted styles
+from .text import forms_pattern, noun_forms, preview, sentences, snippet, word_set
 
 __all__ = [
     "WINDOW",
+    "REACH",
     "CONTENT_KINDS",
     "Anaphor",
     "Antecedent",
@@ -28,18 +37,23 @@ __all__ = [
     "anaphors_of",
     "content_units",
     "resolve_anaphora",
+    "window_after",
 ]
 
-#: How many preceding content units are searched for an antecedent.
+#: How many preceding content units are searched for an antecedent (a run of code lines, a
+#: figure or a table with its caption, counts as one).
 WINDOW = 8
+#: The most units a window may span, however long its runs.
+REACH = 200
 #: Units that can hold an anaphor or an antecedent (headings, titles and notes cannot).
 CONTENT_KINDS = ("paragraph", "list_item", "caption", "figure", "table", "equation")
 
 
 @dataclass(frozen=True)
 class Anaphor:
-    """A phrase pointing back: ``kind`` is ``np`` ("these results"), ``pronoun`` ("It ...") or
-    ``phrase`` ("as described above"); ``head`` is the head noun's lemma when there is one;
+    """A phrase pointing back: ``kind`` is ``np`` ("these results"), ``pronoun`` ("It ..."),
+    ``phrase`` ("as described above", "all of the above") or ``connective`` (a unit that opens
+    with "Similarly," or "Otherwise,"); ``head`` is the head noun's lemma when there is one;
     ``first`` says whether it sits in the unit's first sentence."""
 
     start: int
@@ -71,8 +85,18 @@ _INITIAL = re.compile(r"^[\"'\u201c(]*(?P<p>It|They|This|These|That|Those|Such|T
 _EXPLETIVE = re.compile(
     r"^It\s+(?:is|was|has\s+been|will\s+be|would\s+be|can\s+be|could\s+be|may\s+be|might\s+be|"
     r"should\s+be|must\s+be|seems|seemed|appears|appeared|follows|remains|turns\s+out)\b"
-    r"(?:,?\s+[\w-]+){0,4}?,?\s+(?:that|to|whether|if|how|why|what)\b"
+    r"(?:,?\s+[\w-]+){0,4}?(?:\s+for\s+[^,.;:!?]{1,60}?)?,?\s+(?:that|to|whether|if|how|why|what)\b"
 )
+#: A unit that opens with a comparison or a condition on what came before ("Similarly, ...",
+#: "Otherwise, ..."): it reads against the previous content unit. "Similarly to X" names its own
+#: comparator and is left out (the comma is required).
+_CONNECTIVE = re.compile(
+    r"^[\"'\u201c(]*(?P<c>Similarly|Likewise|Conversely|Otherwise|Analogously|Correspondingly|"
+    r"In\s+the\s+same\s+way|In\s+contrast|By\s+contrast)\s*,"
+)
+#: "the above", "the preceding", "the foregoing": what is displayed above (a list, a figure).
+_SPATIAL = re.compile(r"^(?:all\s+of\s+)?the\s+(?:above|preceding|foregoing)(?![\w-])", re.I)
+_BARE_SPATIAL = re.compile(r"(?<![\w-])the\s+(?:above|foregoing)(?=\s*(?:[.,;:)]|$))", re.I)
 _PHRASE = re.compile(
     r"\b(?:as\s+)?(?:described|discussed|explained|mentioned|noted|shown|stated|outlined|presented|"
     r"illustrated|specified|defined|introduced|seen|given|detailed|set\s+out|set\s+forth)\s+"
@@ -81,15 +105,22 @@ _PHRASE = re.compile(
     re.I,
 )
 
-#: Heads that point at the document itself or at an idiom, not at an earlier unit.
-_SELF_HEADS = frozenset(
+#: Heads that point at the document itself or a part of it ("this section", "this Agreement"),
+#: wherever they stand in the noun phrase ("this design document").
+_DOC_HEADS = frozenset(
     """section subsection chapter paper work document article agreement standard specification
     paragraph subparagraph sentence
     report study clause subclause annex appendix part thesis contract policy guide manual book
-    letter note memo proposal deed schedule exhibit regulation directive act code case way time
-    point end purpose reason regard respect context sense extent matter year month week day
-    moment date page""".split()
+    letter note memo proposal deed schedule exhibit regulation directive act code page""".split()
 )
+#: Heads of idioms ("in this case", "at this point", "for this reason"): idioms only right after
+#: the determiner or its adjectives; a noun before them makes a compound that points back
+#: ("this design point", "this test case").
+_IDIOM_HEADS = frozenset(
+    """case way time point end purpose reason regard respect context sense extent matter year month
+    week day moment date""".split()
+)
+_SELF_HEADS = _DOC_HEADS | _IDIOM_HEADS
 #: Heads naming a kind of unit: "this table" is the nearest table before the anaphor.
 _KIND_HEADS = {"figure": ("figure",), "table": ("table",), "equation": ("equation",), "formula": ("equation",)}
 #: Anaphors after a unit's first sentence usually point inside the unit: search less far back.
@@ -126,6 +157,9 @@ def _peek(sent: str, m: re.Match[str], group: str = "det") -> str | None:
 def _candidates(text: str) -> list[tuple[int, int, str, int]]:
     """``(start, end, kind, sentence index)`` of regex candidates, before any tagging."""
     out: list[tuple[int, int, str, int]] = []
+    c = _CONNECTIVE.match(text)
+    if c:
+        out.append((c.start("c"), c.end("c"), "connective", 0))
     for si, (a, b) in enumerate(sentences(text)):
         sent = text[a:b]
         m = _INITIAL.match(sent)
@@ -140,8 +174,12 @@ def _candidates(text: str) -> list[tuple[int, int, str, int]]:
                     out.append((a + m.start("p"), a + m.end("p"), kind, si))
         for d in _DET.finditer(sent):
             kind = _peek(sent, d)
+            if kind == "bare" and _SPATIAL.match(d.group("det")):
+                kind = "spatial"  # "other than the above MUST": wherever it stands
             if kind:
                 out.append((a + d.start("det"), a + d.end("det"), kind, si))
+        for d in _BARE_SPATIAL.finditer(sent):
+            out.append((a + d.start(), a + d.end(), "spatial", si))
         for ph in _PHRASE.finditer(sent):
             out.append((a + ph.start(), a + ph.end(), "phrase", si))
     return out
@@ -214,6 +252,14 @@ def _nounish(word: str | None) -> bool:
     return not cls or "noun" in cls or "adj" in cls
 
 
+def _modifier(cls: dict[str, tuple[str, bool]], nxt: str | None) -> bool:
+    """Whether a word that can be a noun or an adjective is a modifier inside a compound: a
+    noun follows it ("header" in "these header fields")."""
+    if "noun" not in cls or "adv" in cls or nxt is None or nxt.lower() in _CLOSED or nxt.lower() in _PREDICATE:
+        return False
+    return "noun" in _classes(nxt)
+
+
 _OBJECT_START = frozenset(
     "the a an this these that those its their our your his her my each all some any no every you them us it him me".split()
 )
@@ -273,7 +319,8 @@ def _np_after(text: str, end: int, det: str | None, depth: int = 0) -> tuple[str
             b = a + len(low)
         if low in _QUANT or low.isdigit():
             continue
-        cls = _classes(low)
+        acronym = w.isupper() and len(w) > 1
+        cls = {} if acronym else _classes(low)  # "TLS", "QUIC": a name, never a plural or a verb
         noun = cls.get("noun")
         form = _verb_form(low, cls)
         if head is None:
@@ -297,13 +344,14 @@ def _np_after(text: str, end: int, det: str | None, depth: int = 0) -> tuple[str
                 if form == "s":
                     if det_number == "sg" or (det_number is None and not (nxt and nxt.lower() in _AUX)):
                         break  # "this approach works", "such license applies"; but "these test results"
-                elif cls and (not noun or "adj" in cls or "adv" in cls):
-                    break  # "this License prior to"
+                elif cls and (not noun or "adj" in cls or "adv" in cls) and not _modifier(cls, nxt):
+                    break  # "this License prior to"; but "these parameter header fields"
                 elif form == "base" and det_number != "sg" and _object_like(nxt):
                     break  # "the methods combine the", but "such a patent license to"
-        if low in _SELF_HEADS or (noun and noun[0] in _SELF_HEADS):
+        lemma = noun[0] if noun else low
+        if low in _DOC_HEADS or lemma in _DOC_HEADS or (head is None and (low in _IDIOM_HEADS or lemma in _IDIOM_HEADS)):
             return None
-        head = noun[0] if noun else noun_lemma(low)
+        head = noun[0] if noun else low if acronym else noun_lemma(low)
         head_word = w
         plural = bool(noun and noun[1]) or (not cls and w.islower() and re.search(r"[^su]s$", low) is not None)
         head_end = b
@@ -315,7 +363,14 @@ def _np_after(text: str, end: int, det: str | None, depth: int = 0) -> tuple[str
     if head in _OF_HEADS and depth == 0:
         m = re.match(r"\s+of\b", text[head_end:])
         if m:
-            sub = _np_after(text, head_end + m.end(), None, depth + 1)
+            at = head_end + m.end()
+            the = re.match(r"\s+the(?=\s+[A-Z])", text[at:])
+            if the:
+                at += the.end()
+            sub = _np_after(text, at, None, depth + 1)
+            nxt = _NP_WORD.match(text, at)
+            if (sub is None and nxt and nxt.group(1)[:1].isupper()) or (sub and sub[0] and text[: sub[1]].split()[-1][:1].isupper()):
+                return None  # "this version of QUIC", "of the GNU General Public License": a name's part
             if sub and sub[0]:
                 return sub
     return head, head_end
@@ -343,6 +398,9 @@ def _build(text: str, cands: list[tuple[int, int, str, int]]) -> tuple[Anaphor, 
         if kind == "phrase":
             out.append(_phrase(text, start, end, first))
             continue
+        if kind in ("connective", "spatial"):
+            out.append(Anaphor(start, end, text[start:end], "connective" if kind == "connective" else "phrase", None, first))
+            continue
         got = _np_after(text, end, text[start:end])
         if got is None:
             continue  # "this section", "this Agreement": the document itself
@@ -351,7 +409,7 @@ def _build(text: str, cands: list[tuple[int, int, str, int]]) -> tuple[Anaphor, 
             if first and _sentence_initial(text, start):
                 out.append(Anaphor(start, end, text[start:end], "pronoun", None, first))
             continue
-        if text[end : end + 4].lower().strip() == "as" or head in _SELF_HEADS:
+        if text[end : end + 4].lower().strip() == "as" or head in _DOC_HEADS:
             continue
         if text[end_off : end_off + 3].lstrip().startswith(":"):
             continue  # "in one of these ways:": it points at what follows
@@ -396,11 +454,136 @@ def content_units(doc: Document) -> list[Unit]:
     return [u for u in doc.units if u.kind in CONTENT_KINDS]
 
 
+#: Units shown rather than read as prose. A run of them (a figure's code lines and its caption)
+#: is one step of distance, and the paragraph that leads into it is what introduces it.
+_DISPLAY_KINDS = ("caption", "figure", "table", "equation")
+#: Heads that name something shown: "the above function" is the nearest displayed block.
+_DISPLAY_HEADS = frozenset(
+    "example function formula equation expression code pseudocode listing snippet diagram illustration".split()
+)
+
+
+def _displayed(u: Unit) -> bool:
+    return u.kind in _DISPLAY_KINDS or (u.kind == "paragraph" and bool(u.style) and bool(_CODE_STYLE.search(u.style)))
+
+
+def _title_head(title: str) -> str | None:
+    """The lemma of the noun that heads a document's title: what "this protocol" names in
+    "The Messaging Layer Security (MLS) Protocol" (brackets, a subtitle's lead and a trailing
+    version number set aside).
+
+    >>> _title_head("The Transport Layer Security (TLS) Protocol Version 1.3"), _title_head("QUIC: A Secure Transport")
+    ('protocol', 'transport')
+    """
+    t = re.sub(r"\([^)]*\)", " ", title).split(":")[-1]
+    t = re.sub(r"(?i)\s*\b(?:version|v|release|edition)\s*[\d.]+\s*$", "", t.strip())
+    words = re.findall(r"[A-Za-z][\w-]*", t)
+    return noun_lemma(words[-1]) if words else None
+
+
+@dataclass
+class _Layout:
+    """The content units with what resolution needs about their place: the heading they sit
+    under (``section``: anaphora reads within a section first), whether they are displayed or
+    list items, and their distance in steps (a run of displayed units is one)."""
+
+    seq: list[Unit]
+    section: list[int]
+    display: list[bool]
+    listed: list[bool]
+    step: list[int]
+    subject: str | None = None
+
+    @classmethod
+    def of(cls, doc: Document) -> "_Layout":
+        seq: list[Unit] = []
+        section: list[int] = []
+        sec = 0
+        title = next((u.text for u in doc.units if u.kind == "title"), "")
+        for u in doc.units:
+            if u.kind in ("section", "title"):
+                sec += 1
+            elif u.kind in CONTENT_KINDS:
+                seq.append(u)
+                section.append(sec)
+        display = [_displayed(u) for u in seq]
+        listed = [u.kind == "list_item" for u in seq]
+        step: list[int] = []
+        n = 0
+        for k in range(len(seq)):
+            n += not (k > 0 and section[k] == section[k - 1] and display[k] and display[k - 1])
+            step.append(n)
+        return cls(seq, section, display, listed, step, _title_head(title))
+
+    def back(self, i: int, window: int, *, cross: bool = False) -> Iterable[int]:
+        """The positions before ``i`` within ``window`` steps (and ``REACH`` units), nearest
+        first; within ``i``'s section unless ``cross``."""
+        for j in range(i - 1, max(-1, i - 1 - REACH), -1):
+            if self.step[i] - self.step[j] > window or (not cross and self.section[j] != self.section[i]):
+                return
+            yield j
+
+    def run(self, j: int) -> range:
+        """The run (of displayed units, of list items) that holds ``j``."""
+        flags = self.display if self.display[j] else self.listed
+        if not flags[j]:
+            return range(j, j + 1)
+        a = b = j
+        while a > 0 and flags[a - 1] and self.section[a - 1] == self.section[j]:
+            a -= 1
+        while b + 1 < len(self.seq) and flags[b + 1] and self.section[b + 1] == self.section[j]:
+            b += 1
+        return range(a, b + 1)
+
+    def lead_in(self, j: int) -> int | None:
+        """The prose unit right before the run holding ``j``, in the same section: "The
+        following steps are taken:" before a list, "The rate is computed as:" before code."""
+        k = self.run(j).start - 1
+        if k >= 0 and self.section[k] == self.section[j] and not self.display[k] and not self.listed[k]:
+            return k
+        return None
+
+    def previous(self, i: int) -> int | None:
+        """The previous content unit in ``i``'s section; past a displayed block, the paragraph
+        that leads into it (code lines and captions between a lead-in and the anaphor)."""
+        j = i - 1
+        if j < 0 or self.section[j] != self.section[i]:
+            return None  # the anaphor opens its section: a heading is no antecedent
+        if self.display[j]:
+            lead = self.lead_in(j)
+            return j if lead is None else lead
+        return j
+
+
+def window_after(doc: Document, starts: Iterable[int], window: int = WINDOW) -> set[str]:
+    """The ids of the content units whose anaphora may reach the content units at ``starts``
+    (positions in :func:`content_units`): those that must be resolved again when they change."""
+    lay = _Layout.of(doc)
+    out: set[str] = set()
+    for p in starts:
+        for k in range(p, min(len(lay.seq), p + REACH + 1)):
+            if lay.step[k] - lay.step[p] > window:
+                break
+            out.add(lay.seq[k].id)
+    return out
+
+
+#: "for example", "for instance": idioms, not mentions of an example.
+_IDIOM_USE = re.compile(r"(?i:\bfor\s)$")
+#: A word inside a name: "example.com", "user@example", "docs/example".
+_NAME_PART = re.compile(r"[.@/][A-Za-z]")
+
+
 def _plain_occurrence(text: str, head: str, before: int, skip: tuple[Anaphor, ...]) -> re.Match[str] | None:
-    """The last use of ``head`` in ``text[:before]`` that is not itself part of an anaphor."""
+    """The last use of ``head`` in ``text[:before]`` that is not itself part of an anaphor, nor
+    an idiom ("for example") or part of a name ("example.com")."""
     last = None
     for m in forms_pattern(head).finditer(text, 0, before):
         if any(a.start <= m.start() < a.end for a in skip):
+            continue
+        if _IDIOM_USE.search(text, max(0, m.start() - 4), m.start()) and m.group(0).lower() in ("example", "instance"):
+            continue
+        if _NAME_PART.match(text, m.end()):
             continue
         last = m
     return last
@@ -413,51 +596,143 @@ def resolve_anaphora(
     window: int = WINDOW,
     progress: Callable[[float], None] | None = None,
 ) -> list[Antecedent]:
-    """Resolve the anaphors of ``units`` (default: every content unit) to earlier units."""
-    seq = content_units(doc)
+    """Resolve the anaphors of ``units`` (default: every content unit) to earlier units.
+
+    The word lists are English: units in another language are not read.
+    """
+    lay = _Layout.of(doc)
+    seq = lay.seq
     pos = {u.id: i for i, u in enumerate(seq)}
-    todo = [u for u in (units if units is not None else seq) if u.id in pos]
-    need = {u.text for u in todo}
+    todo = [u for u in (units if units is not None else seq) if u.id in pos and is_english(u, doc)]
+    own = sorted({u.text for u in todo})
+    facts = dict(zip(own, find_anaphors(own)))
+    need: set[str] = set()
     for u in todo:
-        i = pos[u.id]
-        need.update(v.text for v in seq[max(0, i - window) : i])
-    texts = sorted(need)
-    facts = dict(zip(texts, find_anaphors(texts)))
+        if facts[u.text]:  # only the units with anaphors read the units before them
+            need.update(seq[j].text for j in lay.back(pos[u.id], window, cross=True))
+    more = sorted(need - facts.keys())
+    facts.update(zip(more, find_anaphors(more)))
     if progress:
         progress(0.8)
     out: list[Antecedent] = []
     for u in todo:
         i = pos[u.id]
         for a in facts[u.text]:
-            out.extend(_resolve_one(u, a, seq, i, window, facts))
+            got = _resolve_one(u, a, lay, i, window, facts)
+            if got is not None:
+                j, evidence, score = got
+                out.append(Antecedent(u.id, seq[j].id, a, f"{a.text} -> {evidence}", score))
     return out
 
 
-def _resolve_one(u: Unit, a: Anaphor, seq: list[Unit], i: int, window: int, facts) -> list[Antecedent]:
-    own = facts[u.text]
+def _name(u: Unit) -> str:
+    return u.kind.replace("_", " ")
+
+
+def _head_search(a: Anaphor, lay: _Layout, i: int, window: int, facts) -> tuple[int, str] | None:
+    """The nearest earlier unit of the section that uses the head noun other than anaphorically."""
+    forms = set(noun_forms(a.head))
+    for j in lay.back(i, window):
+        v = lay.seq[j]
+        if forms & word_set(v.text):
+            m = _plain_occurrence(v.text, a.head, len(v.text), facts.get(v.text, ()))
+            if m:
+                return j, snippet(v.text, m.start(), m.end())
+    return None
+
+
+def _displayed_block(a: Anaphor, lay: _Layout, i: int, window: int, facts) -> tuple[int, str] | None:
+    """"the above rules", "all of the above", "the preceding function": the nearest list or
+    displayed block above, in the section. A block whose lead-in or lines use the head noun
+    comes first; else the nearest block of the kind the head names (a function, an example is
+    shown; rules, steps, properties are listed). The antecedent is the lead-in that introduces
+    the block, else the block's nearest unit."""
+    runs: list[int] = []  # the nearest unit of each run, nearest run first
+    for j in lay.back(i, window):
+        if (lay.display[j] or lay.listed[j]) and (not runs or j not in lay.run(runs[-1])):
+            runs.append(j)
+    if not runs:
+        return None
+
+    def target(j: int) -> tuple[int, str]:
+        lead = lay.lead_in(j)
+        what = "list" if lay.listed[j] or _enumerated(lay, j) else "display"
+        if lead is None:
+            return j, f"{what}: {preview(lay.seq[j].text, 40)}"
+        return lead, f"the {what} after {preview(lay.seq[lead].text, 40)}"
+
+    if a.head:
+        forms = set(noun_forms(a.head))
+        for j in runs:
+            units = [*lay.run(j), *([lay.lead_in(j)] if lay.lead_in(j) is not None else [])]
+            for k in units:
+                t = lay.seq[k].text
+                if forms & word_set(t) and _plain_occurrence(t, a.head, len(t), facts.get(t, ())):
+                    return target(j)
+        shown = a.head in _DISPLAY_HEADS
+        fits = [j for j in runs if (lay.display[j] and not _enumerated(lay, j)) == shown]
+        return target(fits[0]) if fits else None
+    return target(runs[0])
+
+
+_ENUMERATION = re.compile(r"(?m)^\s*(?:(?:[a-z]|\d{1,2}|[ivx]{1,4})[.)]|[-*\u2022])\s")
+
+
+def _enumerated(lay: _Layout, j: int) -> bool:
+    """Whether a displayed run is a list set as preformatted text ("a) ...", "b) ...")."""
+    text = "\n".join(lay.seq[k].text for k in lay.run(j)).replace("\u2028", "\n")
+    return len(_ENUMERATION.findall(text)) >= 2
+
+
+def _resolve_one(u: Unit, a: Anaphor, lay: _Layout, i: int, window: int, facts) -> tuple[int, str, float] | None:
+    """``(antecedent position, evidence, score)`` for one anaphor, or ``None``.
+
+    "this protocol" in a document whose title is a protocol names the document's subject. Then,
+    in order: a connective reads against the previous content unit; "this table" is the
+    nearest table; "the above X" the nearest list or displayed block; "this example" the
+    example just shown; a head noun the nearest unit of the section that uses it; an anaphor in
+    the unit's first sentence, failing that, the previous unit of the section. Only tables and
+    figures are sought across a heading: a section's first paragraph speaks of what its heading
+    names ("Certificate Verify" / "This message is used to ..."), not of the section before.
+    """
+    seq = lay.seq
+    if a.head and a.head == lay.subject and len(a.text.split()) == 2 and a.text.lower().startswith("this "):
+        return None  # "this protocol" in "The MLS Protocol": the document's subject, like "this document"
+    if a.kind == "connective":
+        j = lay.previous(i)
+        return None if j is None else (j, f"previous {_name(seq[j])}", 0.6)
     if not a.first:
         window = min(window, LATER_WINDOW)
     if a.head in _KIND_HEADS:
         kinds = _KIND_HEADS[a.head]
-        for j in range(i - 1, max(-1, i - 1 - window), -1):
+        for j in lay.back(i, window, cross=True):
             v = seq[j]
             if v.kind in kinds or (v.kind == "caption" and (v.label or v.text).lower().startswith(a.head)):
-                return [Antecedent(u.id, v.id, a, f"{a.text} -> {v.label or v.kind}", 0.7)]
-        return []
+                return j, v.label or v.kind, 0.7
+        return None
+    if a.head and a.head not in _KIND_HEADS and _plain_occurrence(u.text, a.head, a.start, facts[u.text]):
+        return None  # the antecedent is earlier in the same unit ("nontrivial examples ... these examples")
+    if _SPATIAL.match(a.text) and (a.first or a.head):
+        # a bare "the above" after the unit's first sentence speaks of the sentences before it
+        got = _displayed_block(a, lay, i, window, facts)
+        if got:
+            return got[0], got[1], 0.6
+    if a.head == "example":
+        # "this example" is the example just shown (right before, or before one paragraph on
+        # it), else the one its section is giving
+        for j in lay.back(i, 2):
+            if lay.display[j]:
+                lead = lay.lead_in(j)
+                return (j, f"{_name(seq[j])}", 0.7) if lead is None else (lead, "example shown after it", 0.7)
+        got = _head_search(a, lay, i, window, facts)
+        return None if got is None else (got[0], got[1], 0.8)
     if a.head:
-        if _plain_occurrence(u.text, a.head, a.start, own):
-            return []  # the antecedent is earlier in the same unit
-        forms = set(noun_forms(a.head))
-        for j in range(i - 1, max(-1, i - 1 - window), -1):
-            v = seq[j]
-            if not (forms & word_set(v.text)):
-                continue
-            m = _plain_occurrence(v.text, a.head, len(v.text), facts.get(v.text, ()))
-            if m:
-                ev = f"{a.text} -> {snippet(v.text, m.start(), m.end())}"
-                return [Antecedent(u.id, v.id, a, ev, 0.8)]
-    if i > 0 and a.first and (a.kind in ("pronoun", "phrase") or a.head):
-        prev = seq[i - 1]
-        score = 0.6 if a.kind == "pronoun" else 0.5
-        return [Antecedent(u.id, prev.id, a, f"{a.text} -> previous {prev.kind.replace('_', ' ')}", score)]
-    return []
+        got = _head_search(a, lay, i, window, facts)
+        if got:
+            return got[0], got[1], 0.8
+    if a.first and (a.kind in ("pronoun", "phrase") or a.head):
+        j = lay.previous(i)
+        if j is not None:
+            what = f"previous {_name(seq[j])}" if j == i - 1 else f"the {_name(seq[j])} leading into the display"
+            return j, what, 0.6 if a.kind == "pronoun" else 0.5
+    return None

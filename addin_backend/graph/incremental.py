@@ -65,7 +65,7 @@ def _reference_dirty(old: Document, new: Document, ch: dict[str, Any]):
 
 
 def _anaphora_dirty(old: Document, new: Document, ch: dict[str, Any], window: int) -> set[str]:
-    from .anaphora import content_units
+    from .anaphora import content_units, window_after
 
     seq = content_units(new)
     pos = {u.id: i for i, u in enumerate(seq)}
@@ -76,10 +76,7 @@ def _anaphora_dirty(old: Document, new: Document, ch: dict[str, Any], window: in
             nxt = next((v.id for v in old_seq[q + 1 :] if v.id not in ch["removed"]), None)
             if nxt in pos:
                 starts.append(pos[nxt])
-    dirty: set[str] = set()
-    for p in starts:
-        dirty.update(u.id for u in seq[p : p + window + 1])
-    return dirty
+    return window_after(new, starts, window)
 
 
 def _definition_dirty(old: Document, new: Document, ch: dict[str, Any], registry) -> set[str]:

@@ -161,3 +161,148 @@ def test_a_fronted_as_described_above_speaks_of_the_subject_after_it():
         "As described above, the procedure keeps bandwidth cost predictable.",
     )
     assert resolved(doc) == [("u2", "u0", "As described above, the procedure -> follow a fixed procedure", 0.8)]
+
+
+# --- real prose: connectives, sections, displayed blocks ------------------------------------------
+
+
+def _units(*specs):
+    """``(kind, text)`` or ``(kind, text, style)`` in order; ids u0, u1, ..."""
+    out = []
+    for i, spec in enumerate(specs):
+        kind, text, style = (*spec, None)[:3]
+        out.append(Unit(f"u{i}", kind, text, i, style=style))
+    return Document("docx", out)
+
+
+CODE = "Source Code"
+
+
+def test_a_paragraph_opening_with_similarly_or_otherwise_reads_against_the_previous_paragraph():
+    doc = _units(
+        ("paragraph", "An endpoint MUST NOT reuse a connection ID when sending from more than one local address."),
+        ("paragraph", "Similarly, an endpoint MUST NOT reuse a connection ID when sending to more than one destination."),
+        ("paragraph", "Upon receipt of a retry request, the client MUST abort the handshake if the request changes nothing."),
+        ("paragraph", "Otherwise, the client MUST process all extensions in the retry request."),
+    )
+    assert [(s, t, e) for s, t, e, _ in resolved(doc)] == [
+        ("u1", "u0", "Similarly -> previous paragraph"),
+        ("u3", "u2", "Otherwise -> previous paragraph"),
+    ]
+
+
+@pytest.mark.parametrize("text", [
+    "Similar to the retransmission timer, the probe timer is computed as follows.",  # comparator named
+    "Similarly to TCP, acknowledgments are not paced.",
+    "Acknowledgments are cumulative. Similarly, gaps are reported in ranges.",  # inside the paragraph
+])
+def test_a_comparison_with_its_own_comparator_is_not_a_connective(text):
+    assert [a.kind for a in anaphors_of(text)] == []
+
+
+def test_an_anaphor_that_opens_a_section_speaks_of_what_its_heading_names():
+    doc = _units(
+        ("paragraph", "The client sends its first message with a fresh random value."),
+        ("section", "Certificate Verify"),
+        ("paragraph", "This message is used to prove possession of the private key."),
+        ("section", "SIP Session Example"),
+        ("paragraph", "This first example shows the power of using SIP to route to the right resource."),
+    )
+    assert resolved(doc) == []
+
+
+def test_code_lines_are_one_step_and_a_fallback_lands_on_their_lead_in():
+    doc = _units(
+        ("paragraph", "A server stores the time it generated the session ticket, offset by the round-trip time:"),
+        ("paragraph", "    adjusted_creation_time = creation_time + estimated_RTT", CODE),
+        ("paragraph", "This value can be encoded in the ticket, thus avoiding the need to keep state."),
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u2", "u0")]
+    lines = [("paragraph", f"    field_{k} = {k};", CODE) for k in range(12)]
+    doc = _units(
+        ("paragraph", "The encoder keeps a length prefix in front of every vector:"),
+        *lines,
+        ("caption", "Figure 3: Encoded layout"),
+        ("paragraph", "Such a vector can represent values of up to a gigabyte."),
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u14", "u0")]  # 12 code lines and a caption between
+
+
+def test_the_above_rules_are_the_list_above_even_past_a_figure():
+    doc = _units(
+        ("paragraph", "The resolution of a node is an ordered list of non-blank nodes, computed as follows:"),
+        ("list_item", "The resolution of a non-blank node is the node itself."),
+        ("list_item", "The resolution of a blank leaf is the empty list."),
+        ("paragraph", "For example, consider the following subtree:"),
+        ("paragraph", "   A   _   C", CODE),
+        ("caption", "Figure 10: A Tree with Blanks"),
+        ("paragraph", "In this tree, we can see all of the above rules in play:"),
+    )
+    got = {(s, t, e.split(" -> ")[0]) for s, t, e, _ in resolved(doc)}
+    assert ("u6", "u0", "the above rules") in got
+
+
+def test_the_above_function_is_the_code_above_and_a_bare_the_above_the_nearest_list():
+    doc = _units(
+        ("paragraph", "A perfectly paced sender spreads packets evenly; the rate is:"),
+        ("paragraph", "rate = N * congestion_window / smoothed_rtt", CODE),
+        ("paragraph", "Using a value for N that is small ensures that variations in RTT do not matter."),
+        ("paragraph", "A leaky bucket can implement the above function, with the bucket size as the burst."),
+        ("paragraph", "Only the following proposal types may be sent by an external sender:"),
+        ("list_item", "add"),
+        ("list_item", "remove"),
+        ("paragraph", "Messages containing proposal types other than the above MUST be rejected as malformed."),
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u3", "u0"), ("u7", "u4")]
+
+
+def test_this_example_is_the_example_just_shown():
+    doc = _units(
+        ("paragraph", "For programming convenience, items and sets are told apart in the result:"),
+        ("paragraph", "<order><pizza/><drink/></order>", CODE),
+        ("paragraph", "In this example, the programmer can assume there is exactly one pizza."),
+        ("paragraph", "Servers MAY use TCP inside a protected perimeter, for example, a private network."),
+        ("paragraph", "This example shows why routing matters."),
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u2", "u0")]  # "for example" mentions no example
+
+
+def test_this_protocol_names_the_subject_of_the_documents_title():
+    doc = Document("docx", [
+        Unit("t", "title", "The Messaging Layer Security (MLS) Protocol", 0),
+        Unit("u0", "paragraph", "Trees are kept balanced by the members.", 1),
+        Unit("u1", "paragraph", "Every tree used in this protocol is a perfect binary tree.", 2),
+    ])
+    assert resolved(doc) == []
+
+
+def test_units_in_another_language_are_not_read():
+    doc = Document("docx", [
+        Unit("u0", "paragraph", "A hashing scheme is proposed.", 0, meta={"lang": "de-DE"}),
+        Unit("u1", "paragraph", "This scheme is fast.", 1, meta={"lang": "de-DE"}),
+    ])
+    assert resolved(doc) == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("It is possible for a malicious member of a group to fragment the group.", []),  # extraposed subject
+    ("It is OPTIONAL for a recognizer resource to support enrolled grammars.", []),
+    ("This design point significantly simplifies loss detection.", [("This design point", "np", "point", True)]),
+    ("At this point the cache is warm.", []),  # the idiom
+    ("This version of QUIC uses the long header.", []),  # a version of a name: the document's subject
+    ("These prosody parameter header fields MAY also be sent.",
+     [("These prosody parameter header fields", "np", "fields", True)]),
+    ("Every tree here is a complete tree of depth d. This structure is unique.",
+     [("This structure", "np", "structure", False)]),  # "d." ends a sentence: it is no initial
+])
+def test_expletives_idioms_names_and_compounds(text, expected):
+    assert found(text) == expected
+
+
+def test_window_after_counts_a_run_of_code_lines_as_one_step():
+    from addin_backend.graph.anaphora import window_after
+
+    doc = _units(("paragraph", "Lead-in:"), *[("paragraph", f"x{k} = {k}", CODE) for k in range(20)],
+                 *[("paragraph", f"Paragraph {k}.") for k in range(10)])
+    reach = window_after(doc, [0], 8)
+    assert "u20" in reach and "u27" in reach and "u28" not in reach  # 20 code lines: one step
