@@ -1,4 +1,9 @@
-"""DEPENDS edges (dependent -> prerequisite): uses of defined terms, and resolved anaphora."""
+"""DEPENDS edges (dependent -> prerequisite): uses of defined terms, and resolved anaphora.
+
+Not every use of a defined term is a dependency a reader has (:func:`links`): a use inside the
+section that is about the term is part of its definition, and the document's topic ("TLS" in
+the TLS specification) links at most once per section (the registry says which units).
+"""
 from __future__ import annotations
 
 from typing import Callable, Iterable
@@ -8,12 +13,35 @@ import networkx as nx
 from adapters.model import Document, Unit
 
 from .anaphora import resolve_anaphora
-from .definitions import definition_registry, find_usages
+from .definitions import Usage, definition_registry, find_usages
 from .edges import DEPENDS, add_edge
 
-__all__ = ["add_definition_edges", "add_anaphora_edges", "add_depends_edges"]
+__all__ = ["links", "add_definition_edges", "add_anaphora_edges", "add_depends_edges"]
 
 _ORIGIN = {"term": "definition", "acronym": "acronym", "notation": "notation"}
+
+
+def _ancestors(doc: Document) -> Callable[[str], set[str]]:
+    parent = {u.id: u.parent for u in doc.units}
+    memo: dict[str, set[str]] = {}
+
+    def up(uid: str) -> set[str]:
+        got = memo.get(uid)
+        if got is None:
+            p = parent.get(uid)
+            got = memo[uid] = (up(p) | {p}) if p is not None and p in parent else set()
+        return got
+
+    return up
+
+
+def links(use: Usage, ancestors: Callable[[str], set[str]]) -> bool:
+    """Whether a use of a defined term is a dependency: not inside the definition's own section
+    (``scope``), and for a topic term only from the units the registry lists (``linked_from``)."""
+    d = use.definition
+    if d.linked_from is not None and use.source not in d.linked_from:
+        return False
+    return not (d.scope and d.scope in ancestors(use.source))
 
 
 def add_definition_edges(
@@ -26,7 +54,10 @@ def add_definition_edges(
     """Add ``user -> definer`` edges for every use of a defined term in ``units`` (default all)."""
     registry = registry if registry is not None else definition_registry(doc.units)
     n = 0
+    up = _ancestors(doc)
     for use in find_usages(doc, registry, units):
+        if not links(use, up):
+            continue
         d = use.definition
         n += add_edge(
             G,

@@ -12,7 +12,7 @@ import networkx as nx
 
 from adapters.model import Document
 
-from ..graph.definitions import definition_registry, usage_pattern
+from ..graph.definitions import definition_registry, registry_key, usage_pattern
 
 __all__ = ["TermHit", "terms_in"]
 
@@ -36,8 +36,9 @@ class TermHit:
 def _registry(doc: Document, G: nx.MultiDiGraph | None) -> dict:
     if G is not None:
         reg = G.graph.get(_KEY)
-        if reg is None or reg[0] != len(doc.units):
-            reg = (len(doc.units), definition_registry(doc.units))
+        key = registry_key(doc.units)  # the content, not the length: an edit keeps the count
+        if reg is None or reg[0] != key:
+            reg = (key, definition_registry(doc.units))
             G.graph[_KEY] = reg
         return reg[1]
     return definition_registry(doc.units)

@@ -1,0 +1,249 @@
+"""Definitions given by a document's structure: definition lists, glossary tables, terminology sections.
+
+Standards define most of their vocabulary outside sentences: a term line (``Ack-eliciting
+packets:``) followed by the paragraph that defines it, a two-column table of abbreviations, a
+"Terms and definitions" clause whose sub-headings are the terms. This module reads those shapes
+from the units alone (kinds, styles, headings, neighbours), in any language:
+
+* a **term line** is a paragraph in a term or glossary style (``Definition Term``, ``Term(s)``,
+  ``Glossary``); or a short noun phrase ending in ":" followed by an ordinary paragraph; or,
+  inside a terminology section, a short line without final punctuation followed by a paragraph;
+* an **inline entry** (``Term: definition``, ``Term - definition``) counts inside a terminology
+  section or a glossary style;
+* a **glossary table** has a header naming terms and their meanings (``Term | Definition``,
+  ``Abkürzung | Bedeutung``), or sits in a terminology section;
+* a **term heading** is a short heading below a terminology section (ISO style: ``3.1.2 shared
+  cache`` and its definition under it).
+
+A term line's term is the line without its colon, a parenthesised abbreviation or an index
+(``sent_packets[kPacketNumberSpace]:`` defines ``sent_packets``).
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable, Sequence
+
+from adapters.model import Unit
+
+from .label_index import _CODE_STYLE
+
+__all__ = ["is_terminology_heading", "term_of_line", "structural_definitions"]
+
+_TERMINOLOGY_WORDS = frozenset(
+    """terminology terms term definitions definition glossary abbreviations abbreviation acronyms acronym
+    symbols symbol notation notations nomenclature
+    begriffe begriffsbestimmungen begriffsbestimmung definitionen terminologie glossar abkürzungen
+    abkürzungsverzeichnis abkürzung symbole formelzeichen benennungen
+    définitions définition terminologie termes terme glossaire abréviations sigles symboles lexique
+    definiciones definición terminología términos término glosario abreviaturas acrónimos siglas símbolos
+    definizioni terminologia termini glossario abbreviazioni simboli""".split()
+)
+_FILLER_WORDS = frozenset(
+    """and or of the a used in this document conventions convention list key general other
+    abbreviated und der die das verwendete verwendeten et des de la le les et utilisés y los las e
+    del di""".split()
+)
+_NUMBER_PREFIX = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)+\.?|[A-Z]\.|[IVXLC]+\.)\s+")
+_WORDS = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+
+def is_terminology_heading(title: str) -> bool:
+    """Whether a heading names a terminology section, in English, German, French, Spanish or Italian.
+
+    >>> [is_terminology_heading(t) for t in ("Conventions and Definitions", "3 Terms and definitions",
+    ...     "Begriffsbestimmungen", "Términos y definiciones", "Glossary", "Definitions of Done in Scrum",
+    ...     "Security Considerations")]
+    [True, True, True, True, True, False, False]
+    """
+    words = [w.lower() for w in _WORDS.findall(_NUMBER_PREFIX.sub("", title or ""))]
+    if not words or len(words) > 7:
+        return False
+    return any(w in _TERMINOLOGY_WORDS for w in words) and all(
+        w in _TERMINOLOGY_WORDS or w in _FILLER_WORDS for w in words
+    )
+
+
+_TERM_STYLE = re.compile(r"(?i)term(?!inal)|glossar|begriff|benennung|t[ée]rmino|\bdt\b")
+_GLOSSARY_STYLE = re.compile(r"(?i)glossar")
+#: Words a term line does not start with: lead-ins, notes, examples, steps ("For example:").
+_NOT_TERM_START = frozenset(
+    """a an the this these those that such for in on at as if when where while with without by from to
+    of note notes example examples e.g. i.e. see step steps figure table and or but then also here
+    there it they we you each every all some any other following follows below above is are""".split()
+)
+#: Words that make a line a sentence rather than a term ("The fields are:").
+_VERBS = frozenset(
+    """is are was were be been has have had can may must shall should will would could does do did
+    follows following include includes including contains contain consists defined given shown
+    listed described""".split()
+)
+_INDEX = re.compile(r"\[[^\]]{0,40}\]")
+_PAREN = re.compile(r"\s*\([^()]{0,40}\)")
+_ENDS_SENTENCE = re.compile(r"[.!?;,]\s*$")
+_INLINE = re.compile(r"^(?P<term>[^:\n\t]{1,60}?)\s*(?::|\t|\s[\u2013\u2014-]\s)\s*(?P<body>\S.{8,})", re.S)
+
+
+def term_of_line(line: str, *, strict: bool = True) -> str | None:
+    """The term a term line names, or ``None`` when the line reads as a sentence or a lead-in.
+
+    >>> term_of_line("Ack-eliciting packets:"), term_of_line("sent_packets[kPacketNumberSpace]:")
+    ('Ack-eliciting packets', 'sent_packets')
+    >>> term_of_line("Key Compromise Impersonation (KCI) resistance:")
+    'Key Compromise Impersonation resistance'
+    >>> term_of_line("For example:"), term_of_line("The following fields are defined:"), term_of_line("Note:")
+    (None, None, None)
+    """
+    t = _NUMBER_PREFIX.sub("", line.strip()) if strict else line.strip()
+    t = t.rstrip().rstrip(":").strip()
+    t = _PAREN.sub("", _INDEX.sub("", t)).strip().strip("\"'\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e").strip()
+    if not t or len(t) > 60 or "\n" in t:
+        return None
+    words = t.split()
+    if len(words) > 6 or not (t[0].isalnum() or t[0] in "_$(") or _ENDS_SENTENCE.search(t):
+        return None
+    low = [w.lower().strip(",") for w in words]
+    if low[0] in _NOT_TERM_START or any(w in _VERBS for w in low):
+        return None
+    if len(words) == 1 and low[0] in ("where", "notes", "note", "example", "examples", "definition", "definitions"):
+        return None
+    return t
+
+
+def _is_code(u: Unit) -> bool:
+    return bool(u.style and _CODE_STYLE.search(u.style)) or u.text[:1] in (" ", "\t")
+
+
+def _cell_offsets(text: str, cells: list[str]) -> list[tuple[int, int]]:
+    """Where each cell's text sits in the table's text (cells are written in reading order)."""
+    out, at = [], 0
+    for c in cells:
+        c = c.strip()
+        i = text.find(c, at) if c else -1
+        if i < 0:
+            out.append((-1, -1))
+            continue
+        out.append((i, i + len(c)))
+        at = i + len(c)
+    return out
+
+
+_TERM_HEAD = re.compile(
+    r"(?i)^(?:terms?|abbreviations?|acronyms?|symbols?|notation|name|begriff|benennung|abkürzung|"
+    r"kurzzeichen|formelzeichen|symbol|terme|sigle|abréviation|symbole|término|abreviatura|símbolo|sigla|"
+    r"termine|abbreviazione|simbolo)\b"
+)
+_DEF_HEAD = re.compile(
+    r"(?i)^(?:definitions?|meaning|description|explanation|expansion|stands\s+for|bedeutung|erklärung|"
+    r"beschreibung|erläuterung|signification|définition|description|significado|definición|descripción|"
+    r"significato|definizione|descrizione)\b"
+)
+
+
+def _table_terms(u: Unit, in_terminology: bool) -> list[tuple[str, int, int, str]]:
+    """``(term, start, end, definition)`` for each row of a glossary table."""
+    rows = u.meta.get("cells") or ()
+    rows = [list(r) for r in rows if isinstance(r, (list, tuple)) and len(r) >= 2]
+    if len(rows) < 2:
+        return []
+    head = [str(c).strip() for c in rows[0]]
+    headed = bool(_TERM_HEAD.match(head[0]) and _DEF_HEAD.match(head[1]))
+    if not headed and not in_terminology:
+        return []
+    skip = 1 if headed or _DEF_HEAD.match(head[1]) else 0
+    spans = _cell_offsets(u.text, [str(c) for r in rows for c in r])
+    out, at = [], 0
+    for i, r in enumerate(rows):
+        first, at = at, at + len(r)
+        if i < skip:
+            continue
+        term = term_of_line(str(r[0]), strict=False)
+        a, b = spans[first]
+        if term and str(r[1]).strip() and a >= 0:
+            out.append((term, a, b, str(r[1]).strip()))
+    return out
+
+
+def structural_definitions(
+    units: Sequence[Unit], make: Callable[[Unit, str, int, int, str, str, bool], object | None]
+) -> dict[str, list]:
+    """Unit id -> the definitions its place in the structure gives it.
+
+    ``make(unit, term, start, end, how, definition_text, in_terminology)`` builds one
+    definition (or refuses it, returning ``None``); ``how`` is ``list``, ``entry``, ``table`` or
+    ``heading``; ``in_terminology`` says whether the unit is in a terminology section.
+    """
+    by_id = {u.id: u for u in units}
+    terminology: dict[str, bool] = {}
+
+    def in_terminology(u: Unit) -> bool:
+        seen = []
+        p = u.parent
+        found = False
+        while p is not None and p in by_id:
+            if p in terminology:
+                found = terminology[p]
+                break
+            seen.append(p)
+            sec = by_id[p]
+            if sec.kind == "section" and is_terminology_heading(sec.title or sec.text):
+                found = True
+                break
+            p = sec.parent
+        for s in seen:
+            terminology[s] = found
+        return found
+
+    out: dict[str, list] = {}
+    seq = [u for u in units if u.text.strip()]
+    for i, u in enumerate(seq):
+        nxt = seq[i + 1] if i + 1 < len(seq) else None
+        got: list = []
+        if u.kind == "table":
+            for term, a, b, body in _table_terms(u, in_terminology(u)):
+                d = make(u, term, a, b, "table", body, in_terminology(u))
+                if d is not None:
+                    got.append(d)
+        elif u.kind == "section":
+            # an entry of a terminology clause: its definition is a phrase that could replace the
+            # term, written in lower case ("cache that stores responses"), not a sentence
+            kids = (nxt is not None and nxt.parent == u.id and nxt.kind in ("paragraph", "list_item")
+                    and (nxt.text[:1].islower() or (u.title or u.text)[:1].islower()))
+            if kids and in_terminology(u) and not is_terminology_heading(u.title or u.text):
+                term = term_of_line(u.title or u.text)
+                if term:
+                    d = make(u, term, 0, len(u.text), "heading", nxt.text, True)
+                    if d is not None:
+                        got.append(d)
+        elif u.kind in ("paragraph", "list_item") and not _is_code(u):
+            text = u.text.strip()
+            styled = bool(u.style and _TERM_STYLE.search(u.style))
+            inline = styled and bool(_GLOSSARY_STYLE.search(u.style or "")) or in_terminology(u)
+            follows = (
+                nxt is not None and nxt.kind == "paragraph" and not _is_code(nxt)
+                and not nxt.text.rstrip().endswith(":")
+            )
+            term = None
+            how = "list"
+            if styled and len(text) <= 80:
+                term = term_of_line(text)
+            elif text.endswith(":") and follows and len(text) <= 60:
+                term = term_of_line(text)
+            elif inline and follows and len(text) <= 40 and not _ENDS_SENTENCE.search(text) and ":" not in text:
+                term = term_of_line(text)
+            if term is None and inline:
+                m = _INLINE.match(text)
+                if m:
+                    term = term_of_line(m.group("term"))
+                    how = "entry"
+                    if term:
+                        d = make(u, term, 0, m.end("term"), how, m.group("body"), in_terminology(u))
+                        if d is not None:
+                            got.append(d)
+                        term = None
+            if term:
+                d = make(u, term, 0, len(u.text), how, nxt.text if nxt is not None else "", in_terminology(u))
+                if d is not None:
+                    got.append(d)
+        if got:
+            out[u.id] = got
+    return out
