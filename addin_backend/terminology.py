@@ -5,39 +5,81 @@ Acronym definitions are those the DEPENDS detector reads (Schwartz-Hearst "Servi
 Agreement (SLA)" and "SLA (Service Level Agreement)"), plus glossary lines ("SLA: Service Level
 Agreement", "SLA - ...", a table row "SLA<tab>Service Level Agreement") whose words' initials
 spell the acronym. An acronym is a token of 2-10 capitals and digits with at least two capitals
-(a plural "s" allowed). Not reported as undefined: :data:`KNOWN_ACRONYMS` (abbreviations that
-style guides let writers use without expansion, units of measure, RFC 2119 keywords), roman
-numerals, and tokens in text written in capitals (a shouted heading is not an acronym list).
+(a plural "s" allowed). Not reported as undefined: abbreviations readers of the document's
+language know without an expansion (:func:`known_acronym`: :data:`INTERNATIONAL_ACRONYMS` and a
+short list per language), roman numerals, words written in capitals that the document also
+writes in ordinary case, and tokens in text written in capitals (a shouted heading is not an
+acronym list).
+
+The checks work on Unicode words (:mod:`adapters.words`) in every language. What is English
+only runs on English units (:func:`~addin_backend.language.is_english`): a term written as two
+words ("data set") against its closed form, the English function words that never form such a
+term, the English plural of an expansion. Hyphenated against closed forms ("E-Mail" /
+"Email", "Befehlszeilen-Option" / "Befehlszeilenoption") are compared in every language.
 """
 from __future__ import annotations
 
+import os
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
+from adapters import words as _words
 from adapters.model import Document, Unit
 
 from .findings import Finding
 from .graph.definitions import find_definitions
+from .language import is_english, unit_language
 from .nlp import common_words
 
-__all__ = ["KNOWN_ACRONYMS", "FUNCTION_WORDS", "acronym_findings", "variant_findings", "find_acronyms"]
+__all__ = ["KNOWN_ACRONYMS", "INTERNATIONAL_ACRONYMS", "KNOWN_ACRONYMS_BY_LANGUAGE", "FUNCTION_WORDS",
+           "known_acronym", "acronym_findings", "variant_findings", "find_acronyms"]
 
-#: Abbreviations readers know without an expansion (Chicago Manual 10.2 and most technical
-#: style guides: "familiar to readers"), units and RFC 2119 keywords. Kept short on purpose:
-#: domain abbreviations (SLA, WAL) must still be defined.
-KNOWN_ACRONYMS = frozenset(
+#: Abbreviations readers know in any language without an expansion (Chicago Manual 10.2 and
+#: most technical style guides: "familiar to readers"): computing and file formats, standards
+#: bodies, units. Kept short on purpose: domain abbreviations (SLA, WAL) must still be defined.
+INTERNATIONAL_ACRONYMS = frozenset(
     """
-    AI API ASCII CD CEO CFO CPU CSS CSV CTO DNA DNS DVD EU FAQ FTP GDP GPS GPU GUI HR HTML HTTP HTTPS ID
-    IDE IP IT JPEG JPG JSON LAN LED MP3 NASA NATO OK OS PC PDF PHP PIN PNG RAM ROM SMS SQL SSH SSL TCP TLS
-    TV UDP UI UK UN URL URI US USA USB UTC GMT UTF UX VPN WAN XML YAML ZIP ISO IEC IEEE ANSI ASTM NIST W3C
-    AM PM BC AD CV DIY FYI NB PS PTO RSVP TBD TBA TODO NA VAT VS
+    AI API ASCII CD CPU CSS CSV DNA DNS DVD FTP GPS GPU GUI HTML HTTP HTTPS ID IDE IP IT JPEG JPG JSON
+    LAN LED MP3 OK OS PC PDF PHP PIN PNG RAM ROM SMS SQL SSH SSL TCP TLS TV UDP UI URL URI USB UTC GMT
+    UTF UX VPN WAN XML YAML ZIP ISO IEC IEEE ANSI ASTM NIST W3C DIN EU NATO USA
     KB MB GB TB PB KW MW GW KWH MWH GWH KV MV HZ KHZ MHZ GHZ DB
-    MUST SHALL SHOULD MAY NOT REQUIRED RECOMMENDED OPTIONAL NOTE WARNING CAUTION IMPORTANT
     """.split()
 )
 
-#: Words that never form a compound worth flagging ("in to" / "into", "may be" / "maybe", "set
-#: up" / "setup" are different words, not variant spellings).
+#: What readers of one language know besides (country and organisation names as that language
+#: abbreviates them, everyday abbreviations, the labels of notes written in capitals).
+KNOWN_ACRONYMS_BY_LANGUAGE = {
+    "en": frozenset(
+        """
+        CEO CFO CTO FAQ GDP HR NASA UK UN US AM PM BC AD CV DIY FYI NB PS PTO RSVP TBD TBA TODO NA VAT VS
+        MUST SHALL SHOULD MAY NOT REQUIRED RECOMMENDED OPTIONAL NOTE WARNING CAUTION IMPORTANT
+        """.split()
+    ),
+    "de": frozenset("BRD DDR UNO GB AG KG GMBH EDV PKW LKW MWST USW HINWEIS ACHTUNG WARNUNG VORSICHT WICHTIG".split()),
+    "fr": frozenset("ONU UE OTAN TVA PME SA SARL NB PS RAS ATTENTION REMARQUE NOTE AVERTISSEMENT IMPORTANT".split()),
+    "es": frozenset("ONU UE OTAN EEUU IVA PYME SA SL NOTA AVISO ADVERTENCIA IMPORTANTE".split()),
+    "it": frozenset("ONU UE IVA SPA SRL NB NOTA ATTENZIONE AVVISO IMPORTANTE".split()),
+    "pt": frozenset("ONU UE OTAN EUA IVA LTDA SA NOTA AVISO ATENCAO IMPORTANTE".split()),
+    "nl": frozenset("VN BTW BV NV NB LET OP OPMERKING WAARSCHUWING BELANGRIJK".split()),
+}
+
+#: The abbreviations an English reader knows (the international ones and the English list).
+KNOWN_ACRONYMS = INTERNATIONAL_ACRONYMS | KNOWN_ACRONYMS_BY_LANGUAGE["en"]
+
+
+def known_acronym(term: str, languages: "set[str] | frozenset[str]" = frozenset({"en"})) -> bool:
+    """Whether readers of any of ``languages`` know ``term`` without an expansion.
+
+    >>> known_acronym("UK"), known_acronym("UK", {"de"}), known_acronym("PDF", {"fr"}), known_acronym("ONU", {"fr"})
+    (True, False, True, True)
+    """
+    t = term.upper()
+    return t in INTERNATIONAL_ACRONYMS or any(t in KNOWN_ACRONYMS_BY_LANGUAGE.get(lang, ()) for lang in languages)
+
+
+#: English words that never form a compound worth flagging ("in to" / "into", "may be" /
+#: "maybe", "set up" / "setup" are different words, not variant spellings).
 FUNCTION_WORDS = frozenset(
     """
     a an the this that these those some any every each no all both either neither one another other
@@ -51,10 +93,20 @@ FUNCTION_WORDS = frozenset(
     """.split()
 )
 
-_ACRONYM = re.compile(r"(?<![\w\-&/.])(?P<core>[A-Z][A-Z0-9&]*[A-Z0-9])(?P<plural>s?)(?![\w\-])")
+# not inside a path or a format: "APT::Get", "Origin::URSPRUNG", "HH:MM:SS", "YYYY-MM-DD"
+_ACRONYM = re.compile(r"(?<![\w\-&/.])(?<!::)(?<![A-Z]:)(?P<core>[A-Z][A-Z0-9&]*[A-Z0-9])(?P<plural>s?)(?![\w\-])(?!::)(?!:[A-Z])")
 _ROMAN = re.compile(r"^(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$")
-_GLOSSARY = re.compile(r"^\s*(?P<short>[A-Z][A-Za-z0-9&]{1,9})\s*(?::|=|\t|\u2013|\u2014|-{1,2}|\s+means\s)\s*(?P<long>[^\n]+)$")
-_SMALL = frozenset("of and the for in on to a an by with from or".split())
+_GLOSSARY = re.compile(r"^\s*(?P<short>[A-Z][A-Za-z0-9&]{1,9})\s*(?::|=|\t|\u2013|\u2014|-{1,2}|\s+(?:means|bedeutet|signifie|significa|betekent)\s)\s*(?P<long>[^\n]+)$")
+#: Words an acronym's initials may skip, in the languages of the word lists.
+_SMALL = frozenset(
+    """of and the for in on to a an by with from or
+    der die das des dem den und für von zu zur zum im mit
+    de du des la le les l d et pour en à au aux sur par
+    del el los las y para por con
+    di della delle dei e per il lo
+    do da dos das e em para com
+    van het een en voor op met""".split()
+)
 
 
 def _is_acronym(core: str) -> bool:
@@ -73,16 +125,26 @@ def _emphasis(token: str, lower_words: set[str], common: frozenset[str]) -> bool
     return low in lower_words or (len(low) >= 4 and (low in common or low.rstrip("s") in common))
 
 
-def _shouting(text: str) -> bool:
-    letters = [c for c in text if c.isalpha()]
-    return len(letters) >= 12 and sum(c.isupper() for c in letters) / len(letters) > 0.6
+def _shouting(text: str, heading: bool = False) -> bool:
+    """Text written in capitals: most of twelve letters or more, or a whole heading of five
+    letters or more ("SINOPSIS", "BEISPIELE": a man page's section names in any language)."""
+    upper = sum(map(str.isupper, text))
+    if upper < 5:
+        return False
+    letters = sum(map(str.isalpha, text))
+    if heading and upper >= letters:
+        return True
+    return letters >= 12 and upper / letters > 0.6
 
 
 def _initials_match(short: str, long: str) -> bool:
-    words = [w for w in re.findall(r"[A-Za-z][\w\-]*", long)[: len(short) + 4]]
+    """Whether the words of ``long`` start with the letters of ``short``, skipping small words
+    ("Organisation des Nations Unies" for ONU) and elided articles ("l'Union")."""
+    ws = [w.replace("\u2019", "'").rsplit("'", 1)[-1] for w in _words.words(long) if w[0].isalpha()]
+    ws = [w for w in ws[: len(short) + 4] if w]
     letters = "".join(c for c in short if c.isalpha()).lower()
-    initials = "".join(w[0].lower() for w in words if w.lower() not in _SMALL)
-    parts = "".join(p[0].lower() for w in words if w.lower() not in _SMALL for p in w.split("-") if p)
+    initials = "".join(w[0].lower() for w in ws if w.lower() not in _SMALL)
+    parts = "".join(p[0].lower() for w in ws if w.lower() not in _SMALL for p in w.split("-") if p)
     return initials.startswith(letters) or parts.startswith(letters)
 
 
@@ -95,10 +157,38 @@ def _expansion(span: str, short: str) -> str:
 
 
 def _norm(expansion: str) -> str:
-    words = re.sub(r"[\-\u2010-\u2015]", " ", expansion.lower()).split()
+    """The form two English expansions compare by: lower case, hyphens as spaces, the last
+    word's plural "s" dropped."""
+    words = _expansion_words(expansion)
     if words and words[-1].endswith("s") and not words[-1].endswith("ss"):
         words[-1] = words[-1][:-1]
     return " ".join(words)
+
+
+def _expansion_words(expansion: str) -> list[str]:
+    return re.sub(r"[\-\u2010-\u2015]", " ", expansion.lower()).split()
+
+
+def _same_expansion(a: str, b: str, english: bool) -> bool:
+    """Whether two expansions of an acronym are one. Other languages than English inflect
+    every word ("Allgemeine Geschäftsbedingung" / "Allgemeinen Geschäftsbedingungen"): there
+    each pair of words may differ in their last three letters.
+
+    >>> _same_expansion("Allgemeinen Geschäftsbedingungen", "Allgemeine Geschäftsbedingung", False)
+    True
+    >>> _same_expansion("Technische Universität", "Technischer Überwachungsverein", False)
+    False
+    """
+    if english:
+        return _norm(a) == _norm(b)
+    wa, wb = _expansion_words(a), _expansion_words(b)
+    if len(wa) != len(wb):
+        return False
+    for x, y in zip(wa, wb):
+        common = len(os.path.commonprefix([x, y]))
+        if common < min(len(x), len(y)) - 3 or common < min(4, len(x), len(y)):
+            return False
+    return True
 
 
 @dataclass
@@ -129,20 +219,78 @@ def find_acronyms(doc: Document) -> dict[str, AcronymInfo]:
                     long = re.split(r"[.;(]", m.group("long"))[0].strip()
                     info.definitions.append((u.order, u.id, long, line_start + m.start("short"), line_start + m.end()))
                     info.glossary.add(u.id)
-    lower_words = {w for u in units for w in re.findall(r"\b[a-z]{2,}\b", u.text)}
+    english = {u.id: is_english(u, doc) for u in units}
+    lower_words = _ordinary_words(units, english)
     common = common_words()
+    shouted = {u.id for u in units if _shouting(u.text, u.kind in ("section", "title"))}
+    # a heading of one word in capitals names its section ("see the section SINOPSIS")
+    names = {u.text.strip() for u in units if u.id in shouted and u.kind in ("section", "title")}
+    defined: dict[str, list[tuple[int, int]]] = {}
+    for info in out.values():
+        for _o, uid, _l, s, e in info.definitions:
+            defined.setdefault(uid, []).append((s, e))
     for u in units:
-        if _shouting(u.text):
+        if u.id in shouted:
             continue
-        defined_here = [(s, e) for info in out.values() for o, uid, _, s, e in info.definitions if uid == u.id]
-        for m in _ACRONYM.finditer(u.text):
+        defined_here = defined.get(u.id, ())
+        matches = list(_ACRONYM.finditer(u.text))
+        emphatic = _emphatic(u.text, matches, lower_words, common)
+        for m in matches:
             core = m.group("core")
             if not _is_acronym(core) or any(s <= m.start() < e for s, e in defined_here) or u.text[m.start() - 1 : m.start()] == "[":
                 continue
-            if not (core in out and out[core].definitions) and _emphasis(core + m.group("plural"), lower_words, common):
+            if not (core in out and out[core].definitions) and (
+                    _emphasis(core + m.group("plural"), lower_words, common) or core in names or m.start() in emphatic
+                    or (not english[u.id] and _surname(u.text, m.start(), core))):
                 continue
             out.setdefault(core, AcronymInfo(core)).uses.append((u.order, u.id, m.start(), m.end()))
     return out
+
+
+def _emphatic(text: str, matches: list[re.Match[str]], lower_words: set[str], common: frozenset[str]) -> set[int]:
+    """Where a phrase is written in capitals ("Es gibt KEINE HAFTUNG", "NO WARRANTY WHATSOEVER"):
+    the starts of its words of five letters or more, when one of its words is an ordinary word
+    in capitals. Works without a word list of the language."""
+    out: set[int] = set()
+    run: list[re.Match[str]] = []
+    for m in [*matches, None]:
+        if m is not None and run and text[run[-1].end() : m.start()] in (" ", "\u00a0"):
+            run.append(m)
+            continue
+        if len(run) > 1 and any(_emphasis(r.group(0), lower_words, common) for r in run):
+            out.update(r.start() for r in run if len(r.group(0)) >= 5 and r.group(0).isalpha())
+        run = [m] if m is not None else []
+    return out
+
+
+def _surname(text: str, start: int, core: str) -> bool:
+    """A family name in capitals after a given name ("Ariel VARDI", "Jean DUPONT"), as French,
+    Italian and Spanish documents write authors; asked for units not in English only."""
+    prev = _PREV_WORD.search(text, 0, start)
+    if prev is None or not core.isalpha() or len(core) < 4:
+        return False
+    name = prev.group(1)
+    return name[0].isupper() and name[1:].islower()
+
+
+_PREV_WORD = re.compile(r"(?<![\w\-])([^\W\d_][^\W\d_]+) $")
+
+
+def _ordinary_words(units: list[Unit], english: dict[str, bool]) -> set[str]:
+    """The words the document writes in ordinary case, lower-cased: a token in capitals that
+    is one of them ("ALL", "NICHT") is emphasis, not an acronym. In English only lower-case
+    words count ("It" starts a sentence, "IT" is a department); other languages capitalise
+    nouns ("Beispiele", "OPTIONEN" / "Optionen"), so a capitalised word counts there. A word
+    is a run of letters between non-word characters ("www.iana.org" writes "iana")."""
+    out = {w for w in set(_ORDINARY.findall("\n".join(u.text for u in units if english[u.id]))) if w.islower()}
+    other = "\n".join(u.text for u in units if not english[u.id])
+    for w in set(_ORDINARY.findall(other)):
+        if w.islower() or (w[0].isupper() and w[1:].islower()):
+            out.add(w.lower())
+    return out
+
+
+_ORDINARY = re.compile(r"(?<!\w)[^\W\d_]{2,}(?!\w)")
 
 
 def _lines(text: str):
@@ -156,10 +304,17 @@ def acronym_findings(doc: Document) -> list[Finding]:
     """Undefined acronyms, acronyms defined twice, and acronyms used before their definition."""
     out: list[Finding] = []
     kinds = {u.id: u.kind for u in doc.units}
+    language: dict[str, str] = {}
+
+    def lang(uid: str) -> str:
+        if uid not in language:
+            language[uid] = unit_language(doc.unit(uid), doc)
+        return language[uid]
+
     for term, info in sorted(find_acronyms(doc).items()):
         uses = [x for x in info.uses if kinds.get(x[1]) not in ("title",)]
         if not info.definitions:
-            if term in KNOWN_ACRONYMS or term.upper() in KNOWN_ACRONYMS or not uses:
+            if not uses or known_acronym(term, {lang(x[1]) for x in uses}):
                 continue
             order, uid, s, e = uses[0]
             units = list(dict.fromkeys(x[1] for x in uses))
@@ -169,11 +324,13 @@ def acronym_findings(doc: Document) -> list[Finding]:
             continue
         info.definitions.sort(key=lambda d: (d[0], d[3]))
         first = info.definitions[0]
-        forms = {}
+        english = all(lang(d[1]) == "en" for d in info.definitions)
+        forms: list[tuple[int, str, str, int, int]] = []  # one definition per distinct expansion
         for d in info.definitions:
-            forms.setdefault(_norm(d[2]), d)
+            if not any(_same_expansion(d[2], f[2], english) for f in forms):
+                forms.append(d)
         if len(forms) > 1:
-            d2 = list(forms.values())[1]
+            d2 = forms[1]
             out.append(Finding("acronym_redefined", "warning", d2[1],
                                f"{term} is spelled out as '{first[2]}' and as '{d2[2]}'",
                                term, [d[1] for d in info.definitions if d[1] != d2[1]], d2[3], d2[4]))
@@ -193,9 +350,6 @@ def acronym_findings(doc: Document) -> list[Finding]:
 
 # --- variant spellings -----------------------------------------------------------------------
 
-_WORDS = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*|[^\sA-Za-z]+")
-
-
 @dataclass
 class _Form:
     count: int = 0
@@ -212,42 +366,70 @@ def _note(forms: dict[str, dict[str, _Form]], key: str, form: str, unit: Unit, s
         f.first = (unit.id, start, end)
 
 
+def _letters(word: str) -> bool:
+    """Letters only (combining marks included): "sha256", "30-day" and "www.iana.org" are not
+    terms spelled two ways."""
+    return bool(word) and (word.isalpha() or all(c.isalpha() or unicodedata.category(c)[0] == "M" for c in word))
+
+
+def _compound(parts: list[str], english: bool) -> bool:
+    """A hyphenated word of two parts, letters only, worth comparing with its closed form (in
+    English, not one made of function words: "in-to", "set-up")."""
+    return (len(parts) == 2 and _letters(parts[0]) and _letters(parts[1])
+            and not (english and any(p in FUNCTION_WORDS for p in parts)))
+
+
+def _tokens(text: str, english: bool) -> list[tuple[str, int, int]]:
+    """The words of ``text`` as ``(plain form, start, end)``; an English possessive as its
+    noun ("Hitch Hiker's Guide": "hitch hiker")."""
+    low = text.lower()
+    if len(low) == len(text) and not _words.UNPLAIN.search(text):
+        toks = [(m.group(), m.start(), m.end()) for m in _words.finditer(low)]
+    else:  # a soft hyphen or a letter whose lower case is longer ("İ"): word by word
+        toks = [(_words.plain(m.group()), m.start(), m.end()) for m in _words.finditer(text)]
+    if english and "'" in low:
+        toks = [(w[:-2], s, e - 2) if w.endswith("'s") and len(w) > 2 else (w, s, e) for w, s, e in toks]
+    return toks
+
+
 def variant_findings(doc: Document) -> list[Finding]:
-    """Terms written as two words, hyphenated and closed up ("data set", "data-set", "dataset")."""
+    """Terms written hyphenated and closed up ("E-Mail" / "Email"), in every language, and in
+    English also as two words ("data set", "data-set", "dataset")."""
     closed: dict[str, list[tuple[Unit, int, int]]] = {}
     hyphened: set[str] = set()
-    tokens: list[tuple[Unit, list[re.Match[str]]]] = []
+    tokens: list[tuple[Unit, bool, list[tuple[str, int, int]]]] = []
     for u in doc.units:
         if not u.text or u.meta.get("absent_in") == "accepted":
             continue
-        toks = list(_WORDS.finditer(u.text))
-        tokens.append((u, toks))
-        for t in toks:
-            w = t.group(0).lower()
-            if not w[0].isalpha():
-                continue
-            parts = w.split("-")
-            if len(parts) == 1:
-                closed.setdefault(w, []).append((u, t.start(), t.end()))
-            elif len(parts) == 2 and not any(p in FUNCTION_WORDS for p in parts):
+        english = is_english(u, doc)
+        toks = _tokens(u.text, english)
+        tokens.append((u, english, toks))
+        for w, start, end in toks:
+            if "-" not in w:
+                if w.isalpha() or _letters(w):
+                    closed.setdefault(w, []).append((u, start, end))
+            elif english and w[0].isalpha() and _compound(parts := w.split("-"), english):
                 hyphened.add("".join(parts))
     forms: dict[str, dict[str, _Form]] = {}
-    for u, toks in tokens:
-        for i, t in enumerate(toks):
-            w = t.group(0).lower()
+    for u, english, toks in tokens:
+        for i, (w, start, end) in enumerate(toks):
             if not w[0].isalpha():
                 continue
-            parts = w.split("-")
-            if len(parts) == 2 and not any(p in FUNCTION_WORDS for p in parts):
-                _note(forms, "".join(parts), w, u, t.start(), t.end())
+            if "-" in w:
+                parts = w.split("-")
+                if _compound(parts, english):
+                    _note(forms, "".join(parts), w, u, start, end)
+                continue
+            if not english:  # "und er" / "under", "en torno" / "entorno": joins are English only
+                continue
             nxt = toks[i + 1] if i + 1 < len(toks) else None
-            if len(parts) != 1 or nxt is None or u.text[t.end() : nxt.start()] not in (" ", "\u00a0"):
+            if nxt is None or u.text[end : nxt[1]] not in (" ", "\u00a0"):
                 continue
-            a, b = w, nxt.group(0).lower()
-            if not b[0].isalpha() or "-" in b or len(a) < 2 or len(b) < 2 or a in FUNCTION_WORDS or b in FUNCTION_WORDS:
+            a, b = w, nxt[0]
+            if len(a) < 2 or len(b) < 2 or a in FUNCTION_WORDS or b in FUNCTION_WORDS or not (a + b in closed or a + b in hyphened):
                 continue
-            if a + b in closed or a + b in hyphened:
-                _note(forms, a + b, f"{a} {b}", u, t.start(), nxt.end())
+            if _letters(a) and _letters(b):
+                _note(forms, a + b, f"{a} {b}", u, start, nxt[2])
     for key in forms:
         for u, s, e in closed.get(key, ()):
             _note(forms, key, key, u, s, e)
