@@ -1,4 +1,6 @@
-"""The ``ledger`` command line: a thin shell over the same functions the HTTP API calls.
+"""The ``ledger`` command line: parse the arguments, call the orchestration layer
+(:mod:`addin_backend.service`, the functions the HTTP API calls), print the answer as JSON or as
+text (:mod:`addin_backend.cli_text`) and map errors to exit codes.
 
 Start-up stays fast: each command imports what it needs when it runs, so ``ledger units``
 never imports spaCy or torch.
@@ -38,9 +40,9 @@ def _fail(exc: Exception, path: str | None, as_json: bool) -> int:
 
 
 def _read(path: str):
-    from adapters import read_path
+    from .service.files import read_document
 
-    return read_path(path)
+    return read_document(path)
 
 
 # --- commands -------------------------------------------------------------------------------
@@ -93,51 +95,87 @@ def cmd_graph(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     try:
         doc = _read(args.file)
-        from .commands import run_check
+        from .service.checks import check_report
 
-        return run_check(doc, as_json=args.json)
+        report = check_report(doc)
     except Exception as exc:
         return _fail(exc, args.file, args.json)
+    if args.json:
+        _emit_json(report)
+    else:
+        from .cli_text import print_check
+
+        print_check(doc, report, sys.stdout)
+    return 0
+
+
+def _progress(semantic: bool):
+    from .cli_text import graph_progress
+    from .service.graphs import scope_for, stages_of
+
+    return graph_progress(stages_of(scope_for(semantic)))
 
 
 def cmd_context(args: argparse.Namespace) -> int:
     try:
-        doc = _read(args.file)
-        from .commands import run_context
+        from .service.context import document_context, parse_weights
 
-        return run_context(
-            doc, target=args.target, find=args.find, instruction=args.instruction, budget=args.budget,
-            strategy=args.strategy, weights=args.weights, semantic=not args.no_semantic, as_json=args.json,
+        weights = parse_weights(args.weights, name="--weights")
+        doc = _read(args.file)
+        semantic = not args.no_semantic
+        report = document_context(
+            doc, instruction=args.instruction, target=args.target, selection=args.find, budget=args.budget,
+            strategy=args.strategy, weights=weights, semantic=semantic, with_text=False,
+            progress=_progress(semantic),
         )
     except Exception as exc:
         return _fail(exc, args.file, args.json)
+    if args.json:
+        _emit_json(report)
+    else:
+        from .cli_text import print_context
+
+        print_context(report, sys.stdout)
+    return 0
 
 
 def cmd_edit(args: argparse.Namespace) -> int:
     try:
-        doc = _read(args.file)
-        from .commands import run_edit
-
         if not args.output and not args.dry_run:
             from .errors import InvalidRequestError
 
             raise InvalidRequestError("give -o OUT for the edited file (or --dry-run to write nothing)")
-        return run_edit(
+        doc = _read(args.file)
+        from .service.edits import edit_file
+
+        semantic = not args.no_semantic
+        report = edit_file(
             args.file, doc, instruction=args.instruction, engine=args.engine, author=args.author,
             output=None if args.dry_run else args.output, target=args.target, budget=args.budget,
-            semantic=not args.no_semantic, as_json=args.json,
+            semantic=semantic, progress=_progress(semantic),
         )
     except Exception as exc:
         return _fail(exc, args.file, args.json)
+    if args.json:
+        _emit_json(report)
+    else:
+        from .cli_text import print_edit
+
+        print_edit(doc, report, sys.stdout)
+    return 0
 
 
 def cmd_resolve(args: argparse.Namespace) -> int:
     try:
-        from .commands import run_resolve
+        from .service.files import read_bytes, write_bytes
+        from .service.revisions import resolve
 
-        return run_resolve(args.file, args.output, args.command)
+        write_bytes(args.output, resolve(read_bytes(args.file), args.command))
     except Exception as exc:
         return _fail(exc, args.file, False)
+    verb = "accepted" if args.command == "accept" else "rejected"
+    sys.stdout.write(f"{verb} every tracked change; wrote {args.output}\n")
+    return 0
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

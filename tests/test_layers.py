@@ -42,3 +42,89 @@ def test_namespace_uris_stay_in_the_adapters_xml_modules():
         if "schemas.openxmlformats.org/wordprocessingml" in text or "urn:oasis:names:tc:opendocument:xmlns" in text:
             offenders.append(p)
     assert offenders == []
+
+
+# --- the orchestration layer -------------------------------------------------------------------
+# The doors (cli, api, serve; a future mcp) sit on top and call the service; the service sits on
+# the engines (graph, retrieval, edits and the rules beside them), which never call upward.
+
+PACKAGE = "addin_backend"
+DOORS = ("addin_backend.cli", "addin_backend.cli_text", "addin_backend.serve", "addin_backend.api",
+         "addin_backend.mcp")
+SERVICE = "addin_backend.service"
+#: What a door reaches only through the service.
+ENGINES = ("addin_backend.graph", "addin_backend.retrieval", "addin_backend.edits", "addin_backend.impact",
+           "addin_backend.checks", "addin_backend.verify")
+FRAMEWORKS = {"flask", "argparse", "werkzeug", "gunicorn"}
+#: Known exceptions, each with its reason. ``ledger graph`` still runs the graph package's own
+#: command (build, export, summary); it moves to ``service.graphs`` + ``cli_text`` with that file.
+ALLOWED = {("addin_backend.cli", "addin_backend.graph.command"),
+           ("addin_backend.cli", "addin_backend.graph.command.run_graph_command")}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _absolute_imports(path: Path) -> set[str]:
+    """Every module ``path`` imports, dotted and absolute (relative imports resolved;
+    ``from . import x`` counts as ``package.x``)."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            out.add(mod)
+            out.update(f"{mod}.{a.name}" for a in node.names)
+    return out
+
+
+def _within(module: str, prefixes: tuple[str, ...] | str) -> bool:
+    prefixes = (prefixes,) if isinstance(prefixes, str) else prefixes
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
+
+
+def _layer(module: str) -> str:
+    if _within(module, DOORS):
+        return "door"
+    if _within(module, SERVICE):
+        return "service"
+    return "engine"
+
+
+def _backend_modules() -> list[tuple[str, Path]]:
+    return [(_module_name(p), p) for p in sorted((ROOT / PACKAGE).rglob("*.py"))]
+
+
+def test_the_import_resolver_sees_relative_imports():
+    mods = _absolute_imports(ROOT / "addin_backend" / "api" / "edits.py")
+    assert "addin_backend.service.edits" in mods and "flask" in mods
+
+
+def test_doors_reach_the_engines_only_through_the_service():
+    offenders = [(m, i) for m, p in _backend_modules() if _layer(m) == "door"
+                 for i in _absolute_imports(p) if _within(i, ENGINES) and (m, i) not in ALLOWED]
+    assert offenders == []
+
+
+def test_the_service_knows_no_door_and_no_web_or_argument_framework():
+    offenders = [(m, i) for m, p in _backend_modules() if _layer(m) == "service"
+                 for i in _absolute_imports(p) if _within(i, DOORS) or i.split(".")[0] in FRAMEWORKS]
+    assert offenders == []
+
+
+def test_engines_never_call_up_into_the_service_or_the_doors():
+    offenders = [(m, i) for m, p in _backend_modules() if _layer(m) == "engine"
+                 for i in _absolute_imports(p)
+                 if _within(i, DOORS) or _within(i, SERVICE) or i.split(".")[0] in FRAMEWORKS]
+    assert offenders == []

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify
 
-from .. import service
+from ..service.checks import check_stored
 from .context import int_arg, store
 
 __all__ = ["bp"]
@@ -14,5 +14,4 @@ bp = Blueprint("check", __name__, url_prefix="/api/v1/documents")
 @bp.get("/<document_id>/check")
 def check(document_id: str) -> Response:
     revision = int_arg("revision", None, minimum=1)
-    findings = service.check(store(), document_id, revision)
-    return jsonify(document=document_id, revision=revision, findings=findings)
+    return jsonify(check_stored(store(), document_id, revision))

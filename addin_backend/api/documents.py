@@ -8,7 +8,8 @@ from flask import Blueprint, Response, current_app, jsonify, request, send_file,
 
 from adapters.model import UNIT_KINDS, VIEWS
 
-from .. import analysis, documents
+from .. import documents
+from ..service import graph_job
 from ..errors import InvalidRequestError
 from .context import choice_arg, int_arg, limits, runner, store
 from .jobs import job_view
@@ -43,10 +44,10 @@ def _document_view(meta: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
 def upload() -> tuple[Response, int, dict[str, str]]:
     data, filename = _upload_body()
     meta, doc = documents.upload(store(), data, filename=filename, limits=limits())
-    builder = analysis.graph_builder()
-    job = analysis.start_graph_job(runner(), meta["id"], doc, builder=builder,
+    builder = graph_job.graph_builder()
+    job = graph_job.start_graph_job(runner(), meta["id"], doc, builder=builder,
                                    semantic=current_app.config["GRAPH_SEMANTIC"],
-                                   stages=analysis.graph_stages() if builder else ())
+                                   stages=graph_job.graph_stages() if builder else ())
     body = _document_view(meta, job)
     return jsonify(body), 201, {"Location": body["links"]["self"]}
 
@@ -54,7 +55,7 @@ def upload() -> tuple[Response, int, dict[str, str]]:
 @bp.get("/<document_id>")
 def status(document_id: str) -> Response:
     meta = documents.get_meta(store(), document_id)
-    return jsonify(_document_view(meta, runner().get(analysis.graph_job_id(document_id))))
+    return jsonify(_document_view(meta, runner().get(graph_job.graph_job_id(document_id))))
 
 
 @bp.delete("/<document_id>")

@@ -5,7 +5,8 @@ import io
 
 from flask import Blueprint, Response, current_app, g, jsonify, send_file, url_for
 
-from .. import edits_service
+from ..service import edits as service_edits
+from ..service import revisions
 from .context import json_body, runner, store
 from .jobs import job_view
 
@@ -18,7 +19,7 @@ bp = Blueprint("edits", __name__, url_prefix="/api/v1/documents")
 def propose(document_id: str) -> tuple[Response, int, dict[str, str]]:
     body = json_body("ProposalRequest")
     params = {"engine": "rules", **body, "semantic": current_app.config["GRAPH_SEMANTIC"]}
-    proposal, job = edits_service.request_proposal(store(), runner(), document_id, params)
+    proposal, job = service_edits.request_proposal(store(), runner(), document_id, params)
     if job is not None:
         return jsonify(job=job_view(job)), 202, {"Location": url_for("jobs.job", job_id=job["id"])}
     where = url_for("edits.proposal", document_id=document_id, proposal_id=proposal["id"])  # type: ignore[index]
@@ -27,14 +28,14 @@ def propose(document_id: str) -> tuple[Response, int, dict[str, str]]:
 
 @bp.get("/<document_id>/proposals/<proposal_id>")
 def proposal(document_id: str, proposal_id: str) -> Response:
-    return jsonify(edits_service.get_proposal(store(), document_id, proposal_id))
+    return jsonify(service_edits.get_proposal(store(), document_id, proposal_id))
 
 
 @bp.post("/<document_id>/apply")
 def apply(document_id: str) -> tuple[Response, int, dict[str, str]]:
     body = json_body("ApplyRequest")
     pid = body.get("proposal_id")
-    out = edits_service.apply(
+    out = service_edits.apply(
         store(), document_id, author=body["author"].strip(), who=g.get("client", "-"),
         audit_log=current_app.config["AUDIT_LOG"], proposal_id=pid, keep=body.get("operations") if pid else None,
         operations=None if pid else body["operations"], instruction=body.get("instruction"),
@@ -45,5 +46,5 @@ def apply(document_id: str) -> tuple[Response, int, dict[str, str]]:
 
 @bp.get("/<document_id>/revisions/<int:rev>/file")
 def revision_file(document_id: str, rev: int) -> Response:
-    data, media, name = edits_service.revision_file(store(), document_id, rev)
+    data, media, name = revisions.revision_file(store(), document_id, rev)
     return send_file(io.BytesIO(data), mimetype=media, as_attachment=True, download_name=name)

@@ -5,7 +5,8 @@ import os
 
 from flask import Blueprint, Response, current_app, jsonify
 
-from .. import __version__, analysis
+from .. import __version__
+from ..service.graph_job import graph_builder
 from ..documents import MEDIA_TYPES
 from .context import store
 from .openapi import build_spec
@@ -25,7 +26,7 @@ def openapi() -> Response:
 @bp.get("/version")
 def version() -> Response:
     return jsonify(name="ledger", version=__version__, api="v1", formats=list(MEDIA_TYPES),
-                   store=store().kind, graph=analysis.graph_builder() is not None)
+                   store=store().kind, graph=graph_builder() is not None)
 
 
 @health.get("/healthz")

@@ -10,6 +10,7 @@ from typing import Any
 from adapters.model import EDIT_OPS, UNIT_KINDS, VIEWS
 
 from ..documents import MEDIA_TYPES
+from ..service.context import EDGE_WEIGHTS, MAX_HOPS, WEIGHTS_SPEC
 
 __all__ = ["SCHEMAS", "EDGE_TYPES", "STRATEGIES", "ENGINES", "VIEW_KEYS", "ref", "nullable", "STR", "INT", "ID"]
 
@@ -18,7 +19,7 @@ __all__ = ["SCHEMAS", "EDGE_TYPES", "STRATEGIES", "ENGINES", "VIEW_KEYS", "ref",
 EDGE_TYPES = ("CONTAINS", "REFERENCES", "DEPENDS", "RELATED")
 STRATEGIES = ("ledger", "full", "window", "flat_rag", "hier_rag")
 ENGINES = ("rules", "llm", "auto")
-#: Display keys of an answered operation (``edits_service.VIEW_KEYS``), accepted back and dropped.
+#: Display keys of an answered operation (``service.edits.VIEW_KEYS``), accepted back and dropped.
 VIEW_KEYS = ("unit_label", "unit_kind", "after_label", "before_label", "dest_text")
 
 
@@ -135,6 +136,20 @@ _OFFSET = {"type": "integer", "minimum": 0}
 _BUDGET = {"type": "integer", "minimum": 1, "maximum": 1_000_000}
 _INSTRUCTION = {"type": "string", "minLength": 1, "maxLength": 4000, "pattern": "\\S"}
 _EDGE = {"enum": list(EDGE_TYPES)}
+#: Retrieval weights, as ``ledger context --weights`` takes them: the spec string, or the same as
+#: an object. Both forms describe exactly what ``service.context.parse_weights`` accepts.
+_WEIGHT = {"type": "number", "minimum": 0}
+_WEIGHTS = {
+    "description": "Edge-type priorities and their decay per hop, as ledger context --weights takes them: "
+                   "'REFERENCES=100,DEPENDS=50,CONTAINS=30,RELATED=10,decay=0.5,max_hops=2' (any subset, "
+                   "names in any case), or the same as an object",
+    "oneOf": [
+        {"type": "string", "maxLength": 500, "pattern": f"^(?:{WEIGHTS_SPEC})?$"},
+        {"type": "object", "additionalProperties": False,
+         "properties": {**{w: _WEIGHT for w in EDGE_WEIGHTS}, "decay": {"type": "number", "minimum": 0, "maximum": 1},
+                        "max_hops": {"type": "integer", "minimum": 0, "maximum": MAX_HOPS}}},
+    ],
+}
 _OP_FIELDS: dict[str, Any] = {
     "id": {"type": "string", "maxLength": 200}, "op": {"enum": list(EDIT_OPS)}, "unit": _UNIT_ID,
     "text": _TEXT, "start": _OFFSET, "end": _OFFSET, "old": _TEXT, "after": _UNIT_ID, "before_unit": _UNIT_ID,
@@ -213,7 +228,7 @@ SCHEMAS.update({
     "ContextRequest": {
         "type": "object", "required": ["instruction"], "additionalProperties": False,
         "properties": {"instruction": _INSTRUCTION, "target": _UNIT_ID, "selection": _ref("Selection"),
-                       "budget": _BUDGET, "strategy": {"enum": list(STRATEGIES)}},
+                       "budget": _BUDGET, "strategy": {"enum": list(STRATEGIES)}, "weights": _WEIGHTS},
     },
     "Context": {
         "type": "object",

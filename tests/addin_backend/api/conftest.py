@@ -6,7 +6,8 @@ import os
 import pytest
 
 from adapters.model import Anchor, Document, Unit
-from addin_backend import analysis, documents
+from addin_backend import documents
+from addin_backend.service import graph_job
 
 
 @pytest.fixture(autouse=True)
@@ -54,5 +55,5 @@ def seed(app, data: bytes = b"PK\x03\x04 original bytes", doc: Document | None =
     store, runner = app.extensions["ledger.store"], app.extensions["ledger.jobs"]
     doc = doc or sample_document()
     meta = documents.keep(store, data, doc, filename="agreement.docx")
-    analysis.start_graph_job(runner, meta["id"], doc, builder=None, semantic=False)
+    graph_job.start_graph_job(runner, meta["id"], doc, builder=None, semantic=False)
     return meta["id"]

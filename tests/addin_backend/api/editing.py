@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from adapters.model import Document
-from addin_backend import analysis, documents
+from addin_backend import documents
+from addin_backend.service import graph_job
 
 __all__ = ["module_app", "upload", "wait_job", "keep_with_graph", "running_job", "app", "client", "report"]
 
@@ -49,8 +50,8 @@ def keep_with_graph(app, doc: Document, data: bytes = b"PK\x03\x04 hand-built") 
     then DEPENDS); returns the document id once the graph is complete."""
     store, runner = app.extensions["ledger.store"], app.extensions["ledger.jobs"]
     meta = documents.keep(store, data, doc, filename="report.docx")
-    job = analysis.start_graph_job(runner, meta["id"], doc, builder=analysis.graph_builder(), semantic=False,
-                                   stages=analysis.graph_stages())
+    job = graph_job.start_graph_job(runner, meta["id"], doc, builder=graph_job.graph_builder(), semantic=False,
+                                   stages=graph_job.graph_stages())
     assert wait_job(app.test_client(), job)["status"] == "done"
     return meta["id"]
 
@@ -60,7 +61,7 @@ def running_job(app, doc: Document, graph=None) -> str:
     ready, or only the early graph ``graph`` is stored. Returns the document id."""
     store, runner = app.extensions["ledger.store"], app.extensions["ledger.jobs"]
     meta = documents.keep(store, b"PK\x03\x04 hand-built", doc, filename="report.docx")
-    rec = runner.create(meta["id"], analysis.GRAPH_JOB, "references", name=analysis.GRAPH_JOB, status="running",
+    rec = runner.create(meta["id"], graph_job.GRAPH_JOB, "references", name=graph_job.GRAPH_JOB, status="running",
                         progress=0.4)
     if graph is not None:
         import networkx as nx

@@ -11,7 +11,8 @@ import networkx as nx
 import pytest
 
 from adapters import read
-from addin_backend import analysis, audit
+from addin_backend import audit
+from addin_backend.service import graph_job
 from addin_backend.checks import check_document
 from addin_backend.edits.pipeline import plan_edit
 from addin_backend.graph import FAST_STAGES, build_graph
@@ -123,7 +124,7 @@ def test_while_the_graph_grows_a_proposal_is_a_job_whose_result_is_the_proposal(
     full = build_graph(doc, semantic=False)
     full.graph["complete"] = True
     store.put_json(doc_id, "graph", nx.node_link_data(full, edges="edges"))
-    rec = runner.get(analysis.graph_job_id(doc_id))
+    rec = runner.get(graph_job.graph_job_id(doc_id))
     store.put_json(doc_id, f"job:{rec['id']}", {**rec, "status": "done", "progress": 1.0})
     done = wait_job(client, job, limit=60)
     assert done["status"] == "done" and done["stages"] == ["graph", "plan"], done

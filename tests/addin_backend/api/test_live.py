@@ -15,7 +15,8 @@ import pytest
 import requests
 
 from adapters.model import Document
-from addin_backend import analysis, documents
+from addin_backend import documents
+from addin_backend.service import graph_job
 from addin_backend.jobs import JobRunner, Progress
 from addin_backend.store import open_store
 from tests.addin_backend.api.bad_inputs import BAD_INPUTS, MARKER, bad_input
@@ -48,7 +49,7 @@ def _get(server: LedgerServer, path: str, **kw) -> requests.Response:
 def _seed(store, doc: Document | None = None) -> str:
     doc = doc or sample_document()
     meta = documents.keep(store, b"PK\x03\x04 seeded", doc, filename="seeded.docx")
-    analysis.start_graph_job(JobRunner(store), meta["id"], doc, builder=None, semantic=False)
+    graph_job.start_graph_job(JobRunner(store), meta["id"], doc, builder=None, semantic=False)
     return meta["id"]
 
 
@@ -158,7 +159,7 @@ def test_a_redis_store_serves_what_another_process_wrote(tmp_path, redis_url):
 
 
 def test_schemathesis_finds_the_live_server_conforms_to_its_openapi_document(live, tmp_path):
-    from addin_backend.edits_service import propose
+    from addin_backend.service.edits import propose
     from addin_backend.graph import FAST_STAGES, build_graph
 
     store = open_store(None, str(live.folder / "data"))

@@ -54,14 +54,14 @@ def test_every_reference_resolves(make_app):
 
 
 def test_the_names_spelled_in_the_document_are_the_backends():
-    from addin_backend import edits_service
+    from addin_backend.service import edits as service_edits
     from addin_backend.api import openapi
     from addin_backend.edits.engines import ENGINE_NAMES
     from addin_backend.graph import EDGE_TYPES
     from addin_backend.retrieval import STRATEGIES
 
     assert openapi.EDGE_TYPES == EDGE_TYPES and openapi.STRATEGIES == STRATEGIES
-    assert set(openapi.ENGINES) == set(ENGINE_NAMES) and openapi.VIEW_KEYS == edits_service.VIEW_KEYS
+    assert set(openapi.ENGINES) == set(ENGINE_NAMES) and openapi.VIEW_KEYS == service_edits.VIEW_KEYS
 
 
 def test_every_json_body_has_a_schema_and_every_post_declares_its_errors(make_app):

@@ -8,11 +8,11 @@ import networkx as nx
 import pytest
 
 from adapters.model import Document, Unit
-from addin_backend import analysis
+from addin_backend.service import graph_job
 from addin_backend.errors import UnknownUnitError
 from addin_backend.jobs import JobRunner
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _doc() -> Document:
@@ -50,30 +50,30 @@ def _wait(runner: JobRunner, job_id: str) -> dict:
 
 def test_graph_builder_is_absent_exactly_while_the_graph_package_is():
     installed = (ROOT / "addin_backend" / "graph" / "__init__.py").is_file()
-    assert (analysis.graph_builder() is not None) == installed
+    assert (graph_job.graph_builder() is not None) == installed
 
 
 def test_without_the_graph_package_the_job_is_done_after_read(store):
     store.put("d1", {})
-    job = analysis.start_graph_job(JobRunner(store), "d1", _doc(), builder=None, semantic=True)
+    job = graph_job.start_graph_job(JobRunner(store), "d1", _doc(), builder=None, semantic=True)
     assert (job["id"], job["status"], job["stage"], job["progress"]) == ("d1-graph", "done", "read", 1.0)
     assert job["result"] == {"graph": None, "reason": "the graph package is not installed"}
     assert JobRunner(store).get("d1-graph") == job
-    assert analysis.load_graph(store, "d1") is None
+    assert graph_job.load_graph(store, "d1") is None
 
 
 def test_with_a_builder_the_job_runs_its_stages_and_keeps_the_graph(store):
     store.put("d1", {})
     runner = JobRunner(store)
-    job = analysis.start_graph_job(runner, "d1", _doc(), builder=contains_graph, semantic=False,
+    job = graph_job.start_graph_job(runner, "d1", _doc(), builder=contains_graph, semantic=False,
                                    stages=("contains", "references"))
-    assert (job["stage"], job["progress"], job["stage_progress"]) == ("read", analysis.READ_SHARE, None)
+    assert (job["stage"], job["progress"], job["stage_progress"]) == ("read", graph_job.READ_SHARE, None)
     rec = _wait(runner, job["id"])
     runner.shutdown()
     assert rec["status"] == "done" and rec["stages"] == ["read", "nodes", "contains", "references"]
     assert (rec["stage"], rec["stage_progress"], rec["progress"]) == ("references", 0.5, 1.0)
     assert rec["result"] == {"graph": {"nodes": 3, "edges": 1, "semantic": False, "complete": True}}
-    graph = analysis.load_graph(store, "d1")
+    graph = graph_job.load_graph(store, "d1")
     assert isinstance(graph, nx.MultiDiGraph)
     assert list(graph.edges(keys=True, data="type")) == [("sec-1", "p-1", "CONTAINS", "CONTAINS")]
     assert graph.nodes["sec-2"] == {"kind": "section", "label": "Section 2"}
@@ -92,12 +92,12 @@ def test_overall_progress_follows_the_published_stage_order(store):
         return nx.MultiDiGraph()
 
     stages = ("contains", "references", "depends", "related")
-    rec = _wait(runner, analysis.start_graph_job(runner, "d1", _doc(), builder=builder, semantic=True,
+    rec = _wait(runner, graph_job.start_graph_job(runner, "d1", _doc(), builder=builder, semantic=True,
                                                  stages=stages)["id"])
     runner.shutdown()
     assert rec["status"] == "done"
-    share = 1 - analysis.READ_SHARE
-    expected = [analysis.READ_SHARE + share * (i + f) / 4 for i in range(4) for f in (0.0, 0.5, 1.0)]
+    share = 1 - graph_job.READ_SHARE
+    expected = [graph_job.READ_SHARE + share * (i + f) / 4 for i in range(4) for f in (0.0, 0.5, 1.0)]
     assert overall == pytest.approx(expected)
 
 
@@ -109,13 +109,13 @@ def test_a_failing_builder_fails_the_job_with_its_code(store):
         progress("references", 0.3)
         raise UnknownUnitError("a reference points at no unit")
 
-    rec = _wait(runner, analysis.start_graph_job(runner, "d1", _doc(), builder=broken, semantic=True,
+    rec = _wait(runner, graph_job.start_graph_job(runner, "d1", _doc(), builder=broken, semantic=True,
                                                  stages=("contains", "references"))["id"])
     runner.shutdown()
     assert (rec["status"], rec["stage"], rec["error"]["code"]) == ("failed", "references", "unknown_unit")
-    assert rec["progress"] == pytest.approx(analysis.READ_SHARE + 0.9 * (1 + 0.3) / 2)
+    assert rec["progress"] == pytest.approx(graph_job.READ_SHARE + 0.9 * (1 + 0.3) / 2)
     assert rec["stage_progress"] == 0.3
-    assert analysis.load_graph(store, "d1") is None
+    assert graph_job.load_graph(store, "d1") is None
 
 
 def _report():
@@ -136,7 +136,7 @@ def test_the_real_builder_publishes_the_fast_graph_before_the_slow_stages():
     def publish(G):
         seen.append(("publish", sorted({k for _, _, k in G.edges(keys=True)}), list(G.graph["stages"])))
 
-    G = analysis.build_in_stages(_report(), semantic=False, progress=progress, publish=publish)
+    G = graph_job.build_in_stages(_report(), semantic=False, progress=progress, publish=publish)
     at = next(i for i, s in enumerate(seen) if s[0] == "publish")
     assert seen[at] == ("publish", ["CONTAINS", "REFERENCES"], ["contains", "references"])
     assert {s[1] for s in seen[:at]} == {"contains", "references"}
@@ -157,10 +157,10 @@ def test_the_upload_job_stores_the_early_graph_then_the_complete_one(store, monk
 
     monkeypatch.setattr(store, "put_json", recording)
     runner = JobRunner(store)
-    rec = _wait(runner, analysis.start_graph_job(runner, "d1", _report(), builder=analysis.graph_builder(),
-                                                 semantic=False, stages=analysis.graph_stages())["id"])
+    rec = _wait(runner, graph_job.start_graph_job(runner, "d1", _report(), builder=graph_job.graph_builder(),
+                                                 semantic=False, stages=graph_job.graph_stages())["id"])
     runner.shutdown()
     assert rec["status"] == "done" and rec["result"]["graph"]["complete"] is True
     assert written == [(False, ["contains", "references"]), (True, ["contains", "references", "depends"])]
-    graph = analysis.load_graph(store, "d1")
-    assert analysis.is_complete(graph) and ("p-2", "p-1", "DEPENDS") in set(graph.edges(keys=True))
+    graph = graph_job.load_graph(store, "d1")
+    assert graph_job.is_complete(graph) and ("p-2", "p-1", "DEPENDS") in set(graph.edges(keys=True))

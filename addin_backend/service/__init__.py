@@ -1,0 +1,25 @@
+"""The orchestration layer: what ``ledger``, the HTTP API and (later) ``ledger mcp`` do, once.
+
+The command line (``cli.py``) and the Flask views (``api/``) parse their input, call a function
+here and present its answer; none of them builds a graph, finds a target or writes an edit on
+its own, so the same inputs give the same output whichever door they came through. Functions
+take typed parameters (a :class:`~adapters.model.Document`, ids, strings, the store) and
+return JSON-able results; nothing here knows Flask or argparse.
+
+Modules, each named for what it holds:
+
+- :mod:`.graphs` — the graph scopes (``"full"``, ``"no_related"``, ``"fast"``): the one place
+  that names the stage sets and builds a graph of one; the graph as JSON, GraphML or PNG.
+- :mod:`.graph_job` — the upload's background graph job and the graph it stores; the stored
+  graph a request uses (:func:`~.graph_job.document_graph`).
+- :mod:`.context` — the targets of an instruction and the context retrieval packs for it.
+- :mod:`.impact` — what an edit of a unit or selection touches, on the stored graph.
+- :mod:`.edits` — plan, propose (keep), apply (write tracked changes) and ``edit`` = propose
+  then apply, on a stored upload or a file.
+- :mod:`.revisions` — applied revisions in the store, and accepting/rejecting tracked changes.
+- :mod:`.checks` — document-wide findings of a document, an upload or a revision.
+- :mod:`.files` — documents on disk: reading one, writing an output file.
+- :mod:`.jsonable` — results as strict JSON (no Infinity/NaN).
+
+Importing this package imports none of them (``ledger units`` stays fast).
+"""

@@ -1,0 +1,424 @@
+"""Edits: plan an instruction, keep it as a proposal, apply operations as tracked changes, and
+``edit`` = propose then apply in one go (``ledger edit``).
+
+A plan is :func:`edits.pipeline.plan_edit` on the document; :func:`proposal_view` is how it is
+answered (``POST /documents/{id}/proposals``), and :func:`propose` keeps that in the document's
+scope as ``proposal:<id>``. Writing is :func:`write_operations`, the one step both doors take:
+the chosen operations (proposal JSON) get the author and date, are validated, written into the
+ORIGINAL package with :func:`edits.pipeline.apply_plan`, and verified as applied. :func:`apply`
+keeps the result as a revision of an upload (every revision starts from the original upload: to
+build on an edit, upload the edited file); :func:`edit` writes it into a file. So ``ledger
+edit`` gives exactly the operations, findings and tracked changes of propose followed by apply.
+"""
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from dataclasses import dataclass, field
+from dataclasses import replace as dc_replace
+from datetime import datetime, timezone
+from functools import partial
+from typing import Any, Callable, Sequence
+
+import networkx as nx
+
+from adapters.model import Document, Edit, Unit
+
+from .. import audit, documents
+from ..errors import InvalidRequestError, UnknownDocumentError, UnknownProposalError
+from ..findings import Finding, count_by_severity
+from ..jobs import JobRunner, Progress
+from ..store import Store
+from . import graphs
+from .context import DEFAULT_BUDGET, Selection
+from .graph_job import document_graph, load_graph, wait_for_graph
+from .jsonable import json_safe
+from .revisions import keep_revision, next_revision
+
+__all__ = [
+    "VIEW_KEYS",
+    "PROPOSAL_JOB",
+    "operation_view",
+    "plan",
+    "proposal_view",
+    "propose",
+    "request_proposal",
+    "get_proposal",
+    "Written",
+    "write_operations",
+    "apply",
+    "Edited",
+    "edit",
+    "edit_file",
+]
+
+#: Keys a response adds to an operation for display; a client may send them back, they are dropped.
+VIEW_KEYS = ("unit_label", "unit_kind", "after_label", "before_label", "dest_text")
+PROPOSAL_JOB = "proposal"
+DEFAULT_AUTHOR = "LEDGER"
+_KIND_NAMES = {"section": "Heading", "paragraph": "Paragraph", "list_item": "List item", "caption": "Caption",
+               "figure": "Figure", "table": "Table", "equation": "Equation", "footnote": "Footnote",
+               "endnote": "Endnote", "title": "Title"}
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _edit_date() -> str:
+    """The date a tracked change carries: UTC, seconds, ``Z``."""
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def _name(u: Unit | None) -> str | None:
+    """What a client shows for a unit: its label, else its kind and first words."""
+    if u is None:
+        return None
+    if u.label:
+        return u.label
+    words = " ".join(u.text.split())
+    return f"{_KIND_NAMES.get(u.kind, u.kind)}: {words[:40]}{'…' if len(words) > 40 else ''}"
+
+
+def operation_view(doc: Document, e: Edit) -> dict[str, Any]:
+    """An operation as the API answers it: ``Edit.to_json()`` plus what a client needs to show
+    and place it: ``old`` (= ``before[start:end]`` for a replace), ``unit_label``, ``unit_kind``,
+    and for a move ``after_label`` or ``before_label`` with ``dest_text``, the destination's text.
+    """
+    out = e.to_json()
+    unit = doc.get(e.unit) if e.unit else None
+    if e.op == "replace" and e.before is not None and e.start is not None and e.end is not None:
+        out["old"] = e.before[e.start:e.end]
+    out["unit_label"] = _name(unit)
+    out["unit_kind"] = unit.kind if unit else None
+    if e.op == "move":
+        dest = doc.get(e.after or e.before_unit or "")
+        out["after_label" if e.after else "before_label"] = _name(dest)
+        out["dest_text"] = dest.text if dest else None
+    return out
+
+
+# --- planning and proposals -----------------------------------------------------------------
+
+
+def plan(doc: Document, G: nx.MultiDiGraph, *, instruction: str, target: str | None = None,
+         selection: Selection | None = None, engine: str = "rules", author: str | None = None,
+         budget: int = DEFAULT_BUDGET, semantic: bool = True) -> Any:
+    """Plan ``instruction`` on ``doc`` (its graph ``G``); nothing is written or kept.
+
+    A selection (``{text, unit?, start?, end?}`` or the text) gives the engine the unit it lies in
+    (for "this paragraph") and the text. The engine's own operations get ``source`` = its name.
+    Returns the :class:`edits.pipeline.EditPlan`.
+
+    :raise InstructionNotUnderstoodError, UnknownUnitError, InvalidRequestError,
+        EngineUnavailableError: from the pipeline.
+    """
+    from ..edits.pipeline import plan_edit
+    from ..impact import resolve_target
+
+    sel_text = None
+    if selection:
+        sel = {"text": selection} if isinstance(selection, str) else dict(selection)
+        found = resolve_target(doc, None, sel)
+        sel_text = sel.get("text")
+        target = target if target is not None else found.units[0]
+    p = plan_edit(doc, G, instruction, engine=engine, author=author or DEFAULT_AUTHOR, target=target,
+                  selection=sel_text, budget=budget, semantic=semantic)
+    p.operations = [e if e.source else dc_replace(e, source=p.engine) for e in p.operations]
+    return p
+
+
+def proposal_view(doc: Document, p: Any, *, pid: str | None, doc_id: str | None, author: str | None,
+                  complete: bool) -> dict[str, Any]:
+    """A plan as the Proposal JSON (``ROUTES.md``): every operation in the order a writer applies
+    them (the engine's ``op-N``, then the propagated ``prop-N``; ``propagated`` lists those)."""
+    tokens = p.tokens()
+    warnings = list(p.warnings)
+    if not complete:
+        warnings.append("the dependency graph was incomplete (its job stopped before DEPENDS and RELATED): "
+                        "edits that depend on definitions may be missing")
+    return json_safe({
+        "id": pid,
+        "document": doc_id,
+        "instruction": p.instruction,
+        "engine": p.engine,
+        "author": author or DEFAULT_AUTHOR,
+        "explanation": p.explanation,
+        "targets": list(p.targets),
+        "operations": [operation_view(doc, e) for e in p.edits],
+        "propagated": [e.id for e in p.propagated],
+        "findings": [f.to_json() for f in p.findings],
+        "warnings": warnings,
+        "renumbered": dict(p.renumbered),
+        "context": [{"id": c.id, "label": c.label, "edge": c.edge, "hops": c.hops, "tokens": c.tokens,
+                     "reason": c.reason} for c in (p.context.context if p.context is not None else ())],
+        "context_tokens": tokens["context"],
+        "document_tokens": tokens["document"],
+        "budget": tokens["budget"],
+        "usage": tokens["llm"],
+        "graph_complete": complete,
+        "created": _now(),
+    })
+
+
+def propose(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGraph, *, instruction: str,
+            target: str | None = None, selection: Selection | None = None, engine: str = "rules",
+            author: str | None = None, budget: int = DEFAULT_BUDGET, semantic: bool = True) -> dict[str, Any]:
+    """:func:`plan` on an upload, kept as ``proposal:<id>``; returns the Proposal.
+
+    :raise InstructionNotUnderstoodError, UnknownUnitError, InvalidRequestError,
+        EngineUnavailableError: from the pipeline.
+    :raise UnknownDocumentError: the document expired meanwhile.
+    """
+    p = plan(doc, G, instruction=instruction, target=target, selection=selection, engine=engine, author=author,
+             budget=budget, semantic=semantic)
+    pid = secrets.token_hex(8)
+    view = proposal_view(doc, p, pid=pid, doc_id=doc_id, author=author, complete=graphs.is_complete(G))
+    if not store.put_json(doc_id, f"proposal:{pid}", view, create=False):
+        raise UnknownDocumentError(f"no document {doc_id!r} (never uploaded, deleted or expired)")
+    return view
+
+
+def _proposal_job(store: Store, runner: JobRunner, doc_id: str, request: dict[str, Any], timeout: float,
+                  progress: Progress) -> dict[str, Any]:
+    def waiting(details: dict[str, Any]) -> None:
+        progress("graph", 0.8 * float(details.get("progress") or 0.0), stage_fraction=details.get("progress"))
+
+    doc = documents.load(store, doc_id)
+    G = wait_for_graph(store, runner, doc_id, doc, timeout=timeout, on_wait=waiting)
+    progress("plan", 0.8, stage_fraction=0.0)
+    return propose(store, doc_id, doc, G, **request)
+
+
+def request_proposal(store: Store, runner: JobRunner, doc_id: str, request: dict[str, Any], *,
+                     wait_timeout: float = 600.0) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """``(proposal, None)`` when the complete graph is there, else ``(None, job)``: a job that
+    waits for the graph, then plans; its result is the proposal.
+
+    The request's target is checked at once, so an unknown unit is a 404 in either case.
+
+    :raise UnknownDocumentError, UnknownUnitError, InvalidRequestError, ...: as :func:`propose`.
+    """
+    from ..errors import GraphNotReadyError
+    from ..impact import resolve_target
+
+    doc = documents.load(store, doc_id)
+    if request.get("target") is not None or request.get("selection"):
+        resolve_target(doc, request.get("target"), request.get("selection"))
+    try:
+        G = document_graph(store, runner, doc_id, doc, complete=True)
+    except GraphNotReadyError:
+        rec = runner.create(doc_id, PROPOSAL_JOB, "graph")
+        runner.start(rec, partial(_proposal_job, store, runner, doc_id, request, wait_timeout))
+        return None, rec
+    return propose(store, doc_id, doc, G, **request), None
+
+
+def get_proposal(store: Store, doc_id: str, pid: str) -> dict[str, Any]:
+    """A kept proposal.
+
+    :raise UnknownDocumentError: no such document.
+    :raise UnknownProposalError: no such proposal of it.
+    """
+    documents.get_meta(store, doc_id)
+    view = store.get_json(doc_id, f"proposal:{pid}")
+    if view is None:
+        raise UnknownProposalError(f"document {doc_id!r} has no proposal {pid!r}", proposal=pid)
+    return view
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+
+def _chosen(view: dict[str, Any], keep: Sequence[str] | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The proposal's operations to apply, and those skipped because their source was left out."""
+    ops = view["operations"]
+    if keep is None:
+        return ops, []
+    ids = {op["id"] for op in ops}
+    unknown = [k for k in keep if k not in ids]
+    if unknown:
+        raise InvalidRequestError(f"proposal {view['id']} has no operation {unknown[0]!r}", operation=unknown[0])
+    wanted = set(keep)
+    chosen: list[dict[str, Any]] = []
+    skipped: list[dict[str, Any]] = []
+    for op in ops:
+        if op["id"] not in wanted:
+            continue
+        src = op.get("source")
+        if src in ids and src not in {c["id"] for c in chosen}:
+            skipped.append({"id": op["id"], "reason": f"{op['id']} follows from {src}, which was left out"})
+            continue
+        chosen.append(op)
+    return chosen, skipped
+
+
+def _as_edits(ops: list[dict[str, Any]], author: str, date: str, default_source: str | None) -> list[Edit]:
+    from ..edits.operations import edits_from_json
+
+    edits = edits_from_json([{k: v for k, v in op.items() if k not in VIEW_KEYS} for op in ops])
+    return [dc_replace(e, author=author, date=date, source=e.source or default_source) for e in edits]
+
+
+def _unique_ids(ops: list[Edit]) -> list[Edit]:
+    """Every operation with an id of its own: a missing or repeated id becomes ``op-N``
+    (a ``rename`` given directly expands into several replaces without ids)."""
+    counts = Counter(e.id for e in ops if e.id)
+    used = set(counts)
+    out = []
+    for i, e in enumerate(ops):
+        if not e.id or counts[e.id] > 1:
+            n = i + 1
+            while f"op-{n}" in used:
+                n += 1
+            used.add(f"op-{n}")
+            e = dc_replace(e, id=f"op-{n}")
+        out.append(e)
+    return out
+
+
+@dataclass
+class Written:
+    """Operations as written (author, date, ids), the written package, and the findings: the
+    verification of the operations as applied plus what reading the written file back showed."""
+
+    operations: list[Edit]
+    data: bytes
+    findings: list[Finding]
+
+
+def write_operations(original: bytes, doc: Document, G: nx.MultiDiGraph | None, chosen: list[dict[str, Any]], *,
+                     author: str, date: str | None = None, default_source: str | None = None,
+                     semantic: bool = True) -> Written:
+    """Write operations (Operation JSON, as a proposal lists them) into ``original`` as tracked
+    changes by ``author`` dated ``date`` (default: now); ``G`` is the document's graph (``None``:
+    verification without it, and no drift check).
+
+    :raise InvalidRequestError: malformed operations.
+    :raise UnknownUnitError: an operation naming a unit the document does not have.
+    :raise EditConflictError: an operation's ``before`` is not the unit's text.
+    :raise EngineUnavailableError: the tracked-change writer is not installed.
+    """
+    from ..edits.operations import apply_to_document, validate_edits
+    from ..edits.pipeline import apply_plan, merge_findings
+    from ..findings import sort_findings
+    from ..verify import verify
+
+    ops = _unique_ids(validate_edits(doc, _as_edits(chosen, author, date or _edit_date(), default_source)))
+    written = apply_plan(original, doc, ops)
+    checked = verify(doc, apply_to_document(doc, ops), G, ops, semantic=semantic and G is not None)
+    order = {u.id: u.order for u in doc.units}
+    return Written(ops, written.data, sort_findings(merge_findings(checked, written.findings), order))
+
+
+def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
+          proposal_id: str | None = None, keep: Sequence[str] | None = None,
+          operations: list[dict[str, Any]] | None = None, instruction: str | None = None,
+          semantic: bool = True, date: str | None = None) -> dict[str, Any]:
+    """Write operations into the original upload as tracked changes by ``author``; keep the result.
+
+    The operations are a proposal's (all, or the ids in ``keep``; a propagated operation whose
+    source is left out is skipped too) or ``operations`` given as Edit JSON; they are written
+    by :func:`write_operations` on the graph the upload's job stored. The apply is recorded in
+    the audit log (``who`` is the client's key fingerprint).
+
+    Returns ``{document, revision, author, instruction, proposal, operations, skipped, findings, created}``.
+
+    :raise UnknownProposalError, UnknownDocumentError, UnknownUnitError: nothing to apply to.
+    :raise InvalidRequestError: malformed operations, or none left to apply.
+    :raise EditConflictError: an operation's ``before`` is not the unit's text in the upload.
+    :raise EngineUnavailableError: the tracked-change writer is not installed.
+    """
+    skipped: list[dict[str, Any]] = []
+    if proposal_id is not None:
+        view = get_proposal(store, doc_id, proposal_id)
+        chosen, skipped = _chosen(view, keep)
+        instruction = instruction or view["instruction"]
+        default_source = view["engine"]
+    else:
+        chosen, default_source = list(operations or []), "client"
+    original, _meta = documents.original(store, doc_id)
+    doc = documents.load(store, doc_id)
+    if not chosen:
+        why = "; ".join(f"{s['id']}: {s['reason']}" for s in skipped)
+        raise InvalidRequestError("no operation left to apply" + (f" ({why})" if why else ""), skipped=skipped)
+    written = write_operations(original, doc, load_graph(store, doc_id), chosen, author=author, date=date,
+                               default_source=default_source, semantic=semantic)
+    rev = next_revision(store, doc_id)
+    record = {"document": doc_id, "revision": rev, "author": author, "instruction": instruction,
+              "proposal": proposal_id, "operations": [operation_view(doc, e) for e in written.operations],
+              "skipped": skipped, "findings": [f.to_json() for f in written.findings], "created": _now()}
+    keep_revision(store, doc_id, rev, written.data, record)
+    audit.record(audit_log, who=who, document=doc_id, instruction=instruction, operations=written.operations,
+                 author=author)
+    return json_safe(record)
+
+
+# --- edit = propose, then apply ------------------------------------------------------------
+
+
+@dataclass
+class Edited:
+    """What :func:`edit` did: the plan, its Proposal JSON, and what was written (``None`` on a
+    dry run, or when the plan has no operation)."""
+
+    plan: Any  # edits.pipeline.EditPlan
+    proposal: dict[str, Any]
+    written: Written | None = None
+    findings: list[Finding] = field(default_factory=list)
+
+
+def edit(doc: Document, original: bytes, G: nx.MultiDiGraph, *, instruction: str, target: str | None = None,
+         selection: Selection | None = None, engine: str = "rules", author: str = DEFAULT_AUTHOR,
+         budget: int = DEFAULT_BUDGET, semantic: bool = True, write: bool = True,
+         date: str | None = None) -> Edited:
+    """:func:`plan` (as :func:`propose` does), then :func:`write_operations` on every operation of
+    the proposal (as :func:`apply` with no ``keep`` does); ``write=False`` stops after the plan.
+
+    ``findings`` are the proposal's, then those of the apply that it did not already list
+    (:func:`edits.pipeline.merge_findings`: same kind, unit and related units).
+
+    :raise InstructionNotUnderstoodError, UnknownUnitError, InvalidRequestError, EditConflictError,
+        EngineUnavailableError: as :func:`propose` and :func:`apply`.
+    """
+    from ..edits.pipeline import merge_findings
+
+    p = plan(doc, G, instruction=instruction, target=target, selection=selection, engine=engine, author=author,
+             budget=budget, semantic=semantic)
+    view = proposal_view(doc, p, pid=None, doc_id=None, author=author, complete=graphs.is_complete(G))
+    written = None
+    if write and view["operations"]:
+        written = write_operations(original, doc, G, view["operations"], author=author, date=date,
+                                   default_source=view["engine"], semantic=semantic)
+    findings = merge_findings(list(p.findings), written.findings) if written else list(p.findings)
+    return Edited(p, view, written, findings)
+
+
+def edit_file(path: str, doc: Document, *, instruction: str, output: str | None, target: str | None = None,
+              selection: Selection | None = None, engine: str = "rules", author: str = DEFAULT_AUTHOR,
+              budget: int = DEFAULT_BUDGET, semantic: bool = True, date: str | None = None,
+              progress: Callable[[str, float], None] | None = None) -> dict[str, Any]:
+    """``ledger edit``: :func:`edit` on the file ``path`` (read as ``doc``) with its graph built
+    in the scope of ``semantic``, written into ``output`` (``None``: a dry run, nothing written;
+    a plan without operations writes the file unchanged).
+
+    Returns the report: ``instruction, engine, explanation, targets, operations`` (the engine's, as
+    written), ``propagated`` (as written), ``renumbered, findings, tokens, context, path, output,
+    counts`` (and ``warnings`` when there are some).
+    """
+    from .files import read_bytes, write_bytes
+
+    original = read_bytes(path)
+    G = graphs.build(doc, graphs.scope_for(semantic), progress=progress)
+    done = edit(doc, original, G, instruction=instruction, target=target, selection=selection, engine=engine,
+                author=author, budget=budget, semantic=semantic, write=output is not None, date=date)
+    if output is not None:
+        write_bytes(output, done.written.data if done.written else original)
+    report = done.plan.to_json()
+    if done.written is not None:
+        propagated = {e.id for e in done.plan.propagated}
+        report["operations"] = [e.to_json() for e in done.written.operations if e.id not in propagated]
+        report["propagated"] = [e.to_json() for e in done.written.operations if e.id in propagated]
+    report.update({"path": path, "output": output, "findings": [f.to_json() for f in done.findings],
+                   "counts": count_by_severity(done.findings)})
+    return json_safe(report)

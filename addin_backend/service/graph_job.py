@@ -1,0 +1,180 @@
+"""The upload's background graph job, the graph it keeps in the store, and the stored graph a
+request uses.
+
+The job (id ``<document>-graph``) has the stages ``read`` (done during the upload, so the
+request can answer bad input with a 4xx at once) and then the graph's stages, each with its
+own fraction (``stage_progress``); the job's overall ``progress`` follows the graph package's
+stage order (``STAGES``). First answer fast: the ``"fast"`` scope (CONTAINS, REFERENCES) is
+stored as soon as it is built (``graph["complete"]`` false), and the graph is stored again
+with the rest of its scope (``"full"``, or ``"no_related"`` when ``semantic`` is off) as
+``complete``. While the graph package is not installed the job is recorded as done after
+``read``, with ``result.graph = null``.
+
+:func:`document_graph` is the graph every route and proposal works on: the stored one, or,
+when the job ended without storing one, the fast scope built on the spot.
+"""
+from __future__ import annotations
+
+import importlib.util
+import time
+from functools import partial
+from typing import Any, Callable
+
+import networkx as nx
+
+from adapters.model import Document
+
+from .. import documents
+from ..errors import GraphNotReadyError
+from ..jobs import JobCancelled, JobRunner, Progress
+from ..store import Store
+from . import graphs
+from .graphs import is_complete
+
+__all__ = ["GRAPH_JOB", "READ_SHARE", "graph_builder", "graph_stages", "graph_job_id", "start_graph_job",
+           "build_in_stages", "load_graph", "is_complete", "document_graph", "wait_for_graph"]
+
+GRAPH_JOB = "graph"
+#: The share of the job's progress that the (already finished) read stage stands for.
+READ_SHARE = 0.1
+
+GraphBuilder = Callable[..., Any]
+
+
+def graph_builder() -> GraphBuilder | None:
+    """:func:`build_in_stages`, or ``None`` while the graph package is not installed.
+
+    A graph package that exists but fails to import is a bug and raises, rather than quietly
+    serving documents without graphs.
+    """
+    spec = importlib.util.find_spec(f"{__package__.rpartition('.')[0]}.graph")
+    if spec is None or spec.origin is None:  # absent, or an empty folder (a namespace package)
+        return None
+    from .. import graph  # noqa: F401  (fails loudly when the package is broken)
+
+    return build_in_stages
+
+
+def build_in_stages(doc: Document, *, semantic: bool, progress: Callable[[str, float], None],
+                    publish: Callable[[Any], None] | None = None) -> Any:
+    """The graph builder of the upload job: the fast scope, ``publish(G)``, then the rest of
+    :func:`graphs.scope_for(semantic) <graphs.scope_for>`.
+
+    ``publish`` receives the graph with CONTAINS and REFERENCES only (no model loaded yet), so
+    the graph route can answer while DEPENDS (spaCy) and RELATED (embeddings) are built.
+    """
+    G = graphs.build(doc, "fast", progress=progress)
+    if publish is not None:
+        publish(G)
+    return graphs.extend(G, doc, graphs.scope_for(semantic), progress=progress)
+
+
+def graph_stages() -> tuple[str, ...]:
+    """The graph package's stages in the order they run (empty when it publishes none)."""
+    from .. import graph  # type: ignore[attr-defined]
+
+    return tuple(getattr(graph, "STAGES", ()))
+
+
+def graph_job_id(doc_id: str) -> str:
+    """The id of a document's graph job (one per document)."""
+    return f"{doc_id}-{GRAPH_JOB}"
+
+
+def start_graph_job(runner: JobRunner, doc_id: str, doc: Document, *, builder: GraphBuilder | None,
+                    semantic: bool, stages: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Record the document's graph job and start it; returns the job record as first written.
+
+    ``stages`` is the builder's stage order (:func:`graph_stages`), used for the overall
+    progress; a stage outside it leaves the overall progress where it was.
+    """
+    if builder is None:
+        return runner.create(doc_id, GRAPH_JOB, "read", name=GRAPH_JOB, status="done", progress=1.0,
+                             result={"graph": None, "reason": "the graph package is not installed"})
+    record = runner.create(doc_id, GRAPH_JOB, "read", name=GRAPH_JOB, progress=READ_SHARE)
+    runner.start(record, partial(_build, runner.store, doc_id, doc, builder, semantic, stages))
+    return record
+
+
+def _build(store: Store, doc_id: str, doc: Document, builder: GraphBuilder, semantic: bool,
+           stages: tuple[str, ...], progress: Progress) -> dict[str, Any]:
+    def on_progress(stage: str, fraction: float) -> None:
+        overall = progress.record["progress"]
+        if stage in stages:
+            overall = READ_SHARE + (1.0 - READ_SHARE) * (stages.index(stage) + fraction) / len(stages)
+        progress(stage, overall, stage_fraction=fraction)
+
+    def keep(graph: Any, complete: bool) -> None:
+        graph.graph["complete"] = complete
+        if not store.put_json(doc_id, "graph", nx.node_link_data(graph, edges="edges"), create=False):
+            raise JobCancelled(doc_id)
+
+    kwargs = {"publish": partial(keep, complete=False)} if builder is build_in_stages else {}
+    graph = builder(doc, semantic=semantic, progress=on_progress, **kwargs)
+    keep(graph, True)
+    return {"graph": {"nodes": graph.number_of_nodes(), "edges": graph.number_of_edges(),
+                      "semantic": semantic, "complete": True}}
+
+
+def load_graph(store: Store, doc_id: str) -> nx.MultiDiGraph | None:
+    """The document's graph as a networkx MultiDiGraph, or ``None`` while it is not built.
+
+    :func:`is_complete` tells whether it is the final graph or the early, fast one.
+    """
+    data = store.get_json(doc_id, "graph")
+    if data is None:
+        return None
+    return nx.node_link_graph(data, directed=True, multigraph=True, edges="edges")
+
+
+def document_graph(store: Store, runner: JobRunner, doc_id: str, doc: Document | None = None, *,
+                   complete: bool = False) -> nx.MultiDiGraph:
+    """The stored graph of a document (``G.graph["complete"]`` says whether it is final).
+
+    With ``complete=True`` the early graph (the fast scope) is not enough while the job is still
+    building the rest. When the job ended without storing a graph (the graph package was absent,
+    or the job failed), the fast scope is built here (no model needed).
+
+    :raise GraphNotReadyError: the job is still running and has not stored what is needed;
+        ``details.job`` names it.
+    :raise UnknownDocumentError: no such document.
+    """
+    G = load_graph(store, doc_id)
+    if G is not None and (not complete or is_complete(G)):
+        return G
+    if G is None:
+        documents.get_meta(store, doc_id)  # an unknown document is unknown_document, not unknown_job
+    job = runner.get(graph_job_id(doc_id))
+    if job["status"] in ("queued", "running"):
+        what = "the complete graph" if G is not None else "a graph"
+        raise GraphNotReadyError(
+            f"the document's graph job has not stored {what} yet (stage {job['stage']}, "
+            f"{int(100 * job['progress'])}%); follow the job and ask again",
+            job=job["id"], status=job["status"], stage=job["stage"], progress=job["progress"])
+    if G is not None:
+        return G  # the job failed after the fast stages: what it stored is what there is
+    G = graphs.build(doc if doc is not None else documents.load(store, doc_id), "fast")
+    G.graph["complete"] = False
+    return G
+
+
+def wait_for_graph(store: Store, runner: JobRunner, doc_id: str, doc: Document | None = None, *,
+                   timeout: float = 600.0, poll: float = 0.25,
+                   on_wait: Callable[[dict[str, Any]], None] | None = None) -> nx.MultiDiGraph:
+    """:func:`document_graph` with ``complete=True``, waiting (up to ``timeout`` s) for the job.
+
+    ``on_wait(details)`` is called on each wait with the graph job's status, stage and progress
+    (a background job reports them as its own progress).
+
+    :raise GraphNotReadyError: still not complete after ``timeout`` seconds.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return document_graph(store, runner, doc_id, doc, complete=True)
+        except GraphNotReadyError as exc:
+            if time.monotonic() > deadline:
+                raise
+            if on_wait is not None:
+                on_wait(dict(exc.details))
+            time.sleep(poll)
