@@ -38,7 +38,7 @@ import bisect
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from adapters.model import Document, Unit
 
@@ -703,6 +703,10 @@ _NOT_USERS = ("section", "title")
 def _first_use(text: str, d: Definition, english: bool) -> re.Match[str] | None:
     """The first use of ``d``'s term in ``text`` (none inside a longer name, none of a Latin
     letter outside mathematics)."""
+    return next(_uses_in(text, d, english), None)
+
+
+def _uses_in(text: str, d: Definition, english: bool) -> Iterator[re.Match[str]]:
     pat = usage_pattern(d.term, d.kind, d.case_sensitive, english)
     for m in pat.finditer(text):
         if (d.kind == "notation" and len(d.term) == 1 and d.term.isascii()
@@ -711,8 +715,7 @@ def _first_use(text: str, d: Definition, english: bool) -> re.Match[str] | None:
         if (english and d.kind == "term" and d.case_sensitive and d.term[:1].isupper()
                 and _inside_name(text, m.start(), m.end())):
             continue  # English capitalises names, not nouns: "Service Level Agreement" holds no "Agreement"
-        return m
-    return None
+        yield m
 
 
 # --- the registry ------------------------------------------------------------------------------
@@ -1004,17 +1007,30 @@ def _find(
             continue
         own = defined_in.get(u.id, ())
         english = is_english(u, doc)
+        found: list[tuple[str, int, list[re.Match[str]]]] = []
+        mine: list[tuple[int, int, str]] = []
         for key in sorted(hits, key=rank.__getitem__):
-            if key in own:
-                continue  # a unit that defines a term uses its own definition
+            if key in own:  # a unit that defines a term uses its own definition
+                d = next(d for _, uid, d in registry[key] if uid == u.id)
+                mine.extend((m.start(), m.end(), key) for m in _uses_in(u.text, d, english))
+                continue
             orders, entries = definers[key]
             at = bisect.bisect_left(orders, u.order)
             if at == 0:
                 continue  # defined only later (or here)
-            m = _first_use(u.text, entries[at - 1][2], english)
+            ms = list(_uses_in(u.text, entries[at - 1][2], english))
+            if ms:
+                found.append((key, at, ms))
+        spans = mine + [(m.start(), m.end(), key) for key, _, ms in found for m in ms] if found and (mine or len(found) > 1) else []
+        for key, at, ms in found:
+            # the longest defined name wins: "Maximum Stream Data" is no use of "Stream Data"; an
+            # acronym keeps its meaning inside a compound ("ECN counts" uses ECN)
+            nest = spans if definers[key][1][0][2].kind != "acronym" else ()
+            m = next((m for m in ms if not any(a <= m.start() and m.end() <= b and b - a > m.end() - m.start()
+                                               and k != key for a, b, k in nest)), None)
             if m is None:
                 continue
-            _, uid, d = _pick(entries, at, m.group(0))
+            _, uid, d = _pick(definers[key][1], at, m.group(0))
             out.append(Usage(u.id, uid, m.group(0), m.start(), m.end(), d))
     return out
 

@@ -250,3 +250,18 @@ def test_registry_key_follows_the_content_not_the_length():
     assert registry_key(a.units) != registry_key(b.units)
     assert registry_key(a.units) == registry_key(_doc("The Service Level Agreement (SLA) applies.",
                                                       "The SLA is public.").units)
+
+
+def test_the_longest_defined_term_wins_where_terms_nest():
+    doc = _doc("Stream Data:", "The bytes of the stream.", "Maximum Stream Data:", "The most bytes a peer may send.",
+               "The Maximum Stream Data field limits the Stream Data sent.",
+               styles={0: "Definition Term", 2: "Definition Term"})
+    assert usages(doc) == [("u4", "u0", "Stream Data"), ("u4", "u2", "Maximum Stream Data")]
+
+
+def test_an_acronym_inside_a_longer_defined_name_is_still_used():
+    doc = _doc("Endpoints test for Explicit Congestion Notification (ECN) support.", "ECN Counts:",
+               "The three ECN counts of an ACK frame.", "Enough packets are sent for received ECN counts to be clear.",
+               styles={1: "Definition Term"})
+    assert usages(doc) == [("u1", "u0", "ECN"), ("u2", "u0", "ECN"), ("u2", "u1", "ECN counts"),
+                           ("u3", "u0", "ECN"), ("u3", "u1", "ECN counts")]
