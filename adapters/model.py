@@ -159,6 +159,16 @@ def _tuples(value: Any) -> Any:
     return value
 
 
+_ODF_REFERENCES = ("bookmark_ref", "reference_ref", "sequence_ref", "note_ref")
+_ODF_FORMAT = re.compile(r'text:reference-format="([^"]*)"')
+#: ODF ``text:reference-format`` -> what the result shows (see :attr:`Field.shows`).
+_ODF_SHOWS = {
+    "number": "number", "number-all-superior": "number", "number-no-superior": "number", "value": "number",
+    "category-and-value": "label", "caption": "caption", "text": "text", "chapter": "chapter",
+    "page": "page", "direction": "direction",
+}
+
+
 @dataclass
 class Field:
     """A field held by a unit: a caption number, a cross-reference, a hyperlink.
@@ -177,6 +187,37 @@ class Field:
     result: str = ""
     start: int = 0
     end: int = 0
+
+    @property
+    def shows(self) -> str | None:
+        """What of its target a reference field's result shows, from its code.
+
+        ``number`` (the target's number: ODF ``number``, ``number-all-superior``,
+        ``number-no-superior``, ``value``; Word ``REF \\r``/``\\n``/``\\w``, ``NOTEREF``),
+        ``label`` ("Table 1": ODF ``category-and-value``), ``text`` (the bookmarked text, or
+        a whole caption: ODF ``text``, Word ``REF`` without a number switch), ``chapter``
+        (the number of the heading the target is under), ``caption`` (a caption's text after
+        its number), ``page`` and ``direction`` ("above"/"below"); None when unknown.
+
+        >>> Field("bookmark_ref", 'text:bookmark-ref text:ref-name="x" text:reference-format="chapter"').shows
+        'chapter'
+        >>> [Field("ref", c).shows for c in (r"REF _Ref1 \\r \\h", r"REF _Ref1 \\h", r"REF _Ref1 \\p")]
+        ['number', 'text', 'direction']
+        """
+        kind = self.kind
+        if kind in _ODF_REFERENCES:
+            m = _ODF_FORMAT.search(self.code)
+            return _ODF_SHOWS.get(m.group(1)) if m else None
+        if kind == "ref":
+            switches = set(re.findall(r"\\([a-zA-Z])", self.code))
+            if switches & {"r", "n", "w"}:
+                return "number"
+            return "direction" if "p" in switches else "text"
+        if kind == "pageref":
+            return "page"
+        if kind == "noteref":
+            return "number"
+        return None
 
     @property
     def is_reference(self) -> bool:

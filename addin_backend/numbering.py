@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from adapters.labels import caption_label, leading_label
-from adapters.model import Document, Unit
+from adapters.model import Document, Field, Unit
 
 from .graph.label_index import list_keys, unit_keys
 from .graph.lexicon import FAMILIES, canonical_label
@@ -29,6 +29,7 @@ __all__ = [
     "unit_key",
     "label_of",
     "number_span",
+    "shown_entry",
     "shown_number",
 ]
 
@@ -460,3 +461,40 @@ def shown_number(unit: Unit) -> tuple[str, int, int, str] | None:
     word_end = lead + len(text[lead:].split(None, 1)[0]) if text[lead:].split() else lead
     span = number_span(text, word_end, min(len(text), word_end + len(got[1]) + 3), got[1])
     return (got[1], *span, "typed") if span else None
+
+
+#: Reference results that show no number of their target (a page, "above", a caption's text).
+_NO_NUMBER = ("page", "direction", "caption")
+
+
+def shown_entry(f: Field, doc: Document, renum: "Renumbering") -> Entry | None:
+    """The entry (before the edit) whose number the result of reference field ``f`` shows.
+
+    By what the field shows (:attr:`adapters.model.Field.shows`): the target's own entry for
+    a number or label; for a chapter, the entry of the heading the target is under (the
+    target itself when it is one); for text, the target's entry only when the referenced
+    text holds its number (a caption "Figure 3", not a heading numbered automatically);
+    none for a page, a direction or a caption's text.
+    """
+    shows = f.shows
+    if shows in _NO_NUMBER or not f.target_unit:
+        return None
+    if shows == "chapter":
+        target = doc.get(f.target_unit)
+        if target is None:
+            return None
+        units = doc.units
+        i = target.order if 0 <= target.order < len(units) and units[target.order] is target else units.index(target)
+        while i >= 0 and units[i].kind != "section":
+            i -= 1
+        return renum.entry_of_unit(units[i].id) if i >= 0 else None
+    entry = renum.entry_of_unit(f.target_unit)
+    if shows == "text" and entry is not None:
+        target = doc.get(f.target_unit)
+        shown = shown_number(target) if target is not None else None
+        if shown is None:
+            return None
+        mark = next((b for b in target.bookmarks if b.name == f.target), None) if target is not None else None
+        if mark is not None and mark.end > mark.start and not (mark.start <= shown[1] and shown[2] <= mark.end):
+            return None  # the bookmark holds the caption's title, not its number
+    return entry

@@ -31,7 +31,7 @@ from .graph.definitions import definition_registry
 from .graph.edges import DEPENDS, RELATED
 from .graph.label_index import LabelIndex, build_label_index, parse_label
 from .graph.mentions import Resolved, resolve_unit
-from .numbering import Renumbering, label_of, number_span, renumber, shown_number
+from .numbering import Renumbering, label_of, number_span, renumber, shown_entry, shown_number
 
 __all__ = ["DRIFT_THRESHOLD", "DRIFT_FLOOR", "Finding", "after_index", "relabel", "semantic_drift", "verify"]
 
@@ -180,7 +180,7 @@ def _references(before: Document, after: Document, renum: Renumbering, edits_by_
                         m.text, sorted(deleted_entities[ent].units), start, start + len(m.text),
                     ))
                     break
-        out.extend(_field_findings(u, renum, alive))
+        out.extend(_field_findings(u, before, renum, alive))
     gone = [(f.unit, f.start, f.end) for f in out if f.kind == "reference_to_deleted"]
     out = [f for f in out if f.kind != "broken_reference" or not any(
         uid == f.unit and s < f.end and f.start < e for uid, s, e in gone)]  # type: ignore[operator]
@@ -200,7 +200,7 @@ def _labels(doc: Document, ids: Iterable[str]) -> list[str]:
     return [(doc.get(i).label if doc.get(i) is not None and doc.get(i).label else i) for i in ids]  # type: ignore[union-attr]
 
 
-def _field_findings(u: Unit, renum: Renumbering, alive: set[str]) -> list[Finding]:
+def _field_findings(u: Unit, before: Document, renum: Renumbering, alive: set[str]) -> list[Finding]:
     out = []
     for f in u.fields:
         if not f.is_reference or f.kind in _NOT_REFERENCE_FIELDS or not f.target_unit:
@@ -214,6 +214,7 @@ def _field_findings(u: Unit, renum: Renumbering, alive: set[str]) -> list[Findin
                                f"the {f.kind} field '{shown}' points at {what}, which the edit deletes",
                                shown, related, f.start, f.end))
             continue
+        entry = shown_entry(f, before, renum)  # a chapter, a page... (Field.shows)
         if entry is None or entry.number is None:
             continue
         new = renum.new_number(entry.family, entry.number)

@@ -8,6 +8,8 @@ Prints one JSON object per file on stdout. Ops (default ``paragraphs``):
   accepted    paragraph texts after Accept All
   rejected    paragraph texts after Reject All (on a fresh load)
   fields      text fields: service names and presentation strings
+  refreshed_fields  cross-reference fields in body order: the cached result, then what
+              LibreOffice shows after refreshing the fields ({"cached", "shown", "name", "part"})
   frames      paragraphs of the text frames (Word text boxes), frame by frame
   notes       footnote texts then endnote texts, in order
   accepted_frames, rejected_frames, accepted_notes, rejected_notes, accepted_paragraphs,
@@ -200,7 +202,31 @@ def notes(doc):
     return out
 
 
-_VIEWS = {"frames": frames, "notes": notes, "paragraphs": paragraphs}
+def _reference_fields(doc):
+    out = []
+    enum = doc.getText().createEnumeration()
+    while enum.hasMoreElements():
+        par = enum.nextElement()
+        if not par.supportsService("com.sun.star.text.Paragraph"):
+            continue
+        portions = par.createEnumeration()
+        while portions.hasMoreElements():
+            por = portions.nextElement()
+            if por.TextPortionType == "TextField" and por.TextField.supportsService("com.sun.star.text.TextField.GetReference"):
+                out.append(por.TextField)
+    return out
+
+
+def refreshed_fields(doc):
+    """Each cross-reference's cached result and LibreOffice's own after a refresh."""
+    found = _reference_fields(doc)
+    cached = [f.getPresentation(False) for f in found]
+    doc.getTextFields().refresh()
+    return [{"cached": c, "shown": f.getPresentation(False), "name": f.SourceName, "part": f.ReferenceFieldPart}
+            for c, f in zip(cached, _reference_fields(doc))]
+
+
+_VIEWS = {"frames": frames, "notes": notes, "paragraphs": paragraphs, "refreshed_fields": refreshed_fields}
 
 
 def fields(doc):

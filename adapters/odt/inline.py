@@ -14,6 +14,9 @@ XML through the walk's segments. Conventions follow what LibreOffice writes:
   deleted: LibreOffice's stacked form (a region with the ``text:deletion`` and a copy of the
   ``text:insertion``) is written and the other author's region is split around the edit;
 * fields and note citations are atoms: an edit may remove one whole, never cut into it;
+  a new cached result of a field (a reference renumbered) is written as the field deleted
+  and a copy of it, showing the new result, inserted (``field=`` of
+  :func:`replace_in_paragraph`), so the field survives Accept All;
 * bookmarks, reference marks, index marks, comments and frames inside a deleted span stay
   in the text (they move to the deletion point).
 
@@ -51,7 +54,10 @@ from .odfxml import prefixed, qn
 from .textmap import FIELD_KINDS, rejected_segments, walk_paragraph
 from .tracking import Tracker
 
-__all__ = ["replace_in_paragraph", "canonicalize", "atom_spans", "spell_space_at", "MILESTONE", "KEEP_OUT", "SPLITTABLE"]
+__all__ = [
+    "replace_in_paragraph", "canonicalize", "atom_spans", "field_atoms", "spell_space_at", "MILESTONE", "KEEP_OUT",
+    "SPLITTABLE", "rewritable",
+]
 
 #: A temporary element that marks a place while the tree is cut; never written out.
 MILESTONE = "ledger-milestone"
@@ -175,19 +181,29 @@ def _atom_span(p, segs, offs, i) -> tuple[Any, int, int]:
 
 def atom_spans(t: Tracker, p: etree._Element) -> list[tuple[int, int]]:
     """The ``(start, end)`` of every field and note citation shown in ``p`` (edits keep them whole)."""
+    return [(start, end) for start, end, _ in field_atoms(t, p)]
+
+
+def field_atoms(t: Tracker, p: etree._Element) -> list[tuple[int, int, Any]]:
+    """Every field and note citation shown in ``p``: ``(start, end, element)``."""
     segs = t.walk(p).segments
     offs = _offsets(segs)
-    out: list[tuple[int, int]] = []
+    out: list[tuple[int, int, Any]] = []
     i = 0
     while i < len(segs):
         if segs[i].field is None:
             i += 1
             continue
-        _, start, end = _atom_span(p, segs, offs, i)
-        out.append((start, end))
+        atom, start, end = _atom_span(p, segs, offs, i)
+        out.append((start, end, atom))
         while i < len(segs) and offs[i] < end:
             i += 1
     return out
+
+
+def rewritable(atom: Any) -> bool:
+    """Whether a new result of this atom may be written as a copy of it (a field, not a note)."""
+    return atom is not None and atom.tag != _NOTE
 
 
 def _cut_error(atom: Any) -> AnchorError:
@@ -419,8 +435,13 @@ def _insertion_spot(p, segs, offs, a: int) -> etree._Element:
     return m
 
 
-def _insert(t: Tracker, p, spot, fmt, text: str, after_space: bool, author, date, tracking: bool) -> None:
+def _insert(t: Tracker, p, spot, fmt, text: str, after_space: bool, author, date, tracking: bool,
+            field: Any = None) -> None:
     items = text_items(text, after_space)
+    if field is not None:  # the field again, showing the new text
+        el = shallow_copy(field)
+        append_items(el, items)
+        items = [el]
     payload: list[Item]
     if fmt:
         outer = inner = shallow_copy(fmt[-1])
@@ -456,10 +477,13 @@ def replace_in_paragraph(
     author: str | None,
     date: str | None,
     tracking: bool = True,
+    field: Any = None,
 ) -> None:
     """Replace ``[a, b)`` of the paragraph's accepted text by ``text`` as tracked changes.
 
     With ``tracking=False`` the edit is made in place (for copies that are inserted whole).
+    ``field`` (the field element that ``[a, b)`` spans exactly) makes the inserted text the
+    new result of a copy of that field.
 
     :raise AnchorError: the span cuts into a field, a note citation or an element that
         cannot be split.
@@ -488,7 +512,7 @@ def replace_in_paragraph(
             segs = t.walk(p).segments
             spot = _insertion_spot(p, segs, _offsets(segs), a)
             fmt = []
-        _insert(t, p, spot, fmt, text, a == 0 or cur[a - 1] == " ", author, date, tracking)
+        _insert(t, p, spot, fmt, text, a == 0 or cur[a - 1] == " ", author, date, tracking, field)
     if spot is not None and spot.tag == MILESTONE:
         detach(spot)
     w = t.walk(p)

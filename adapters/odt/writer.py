@@ -5,7 +5,9 @@ through the reader's own anchors and text walk, and writes:
 
 * ``replace`` / ``set_text``: the minimal word-level diff (:mod:`adapters.textdiff`),
   each changed word a ``text:deletion`` + ``text:insertion`` inside its paragraph
-  (:mod:`adapters.odt.inline`), formatting kept on both sides;
+  (:mod:`adapters.odt.inline`), formatting kept on both sides; a ``replace`` inside a
+  field's result (a renumbered reference: "Appendix [A -> B]"), or of all of it, deletes the field and inserts
+  a copy of it showing the new result, so the field is kept;
 * ``insert_after``: a new paragraph (heading, list item) whose text and paragraph break are
   one ``text:insertion``; ``delete``: the paragraph (or table, or note citation) and its
   paragraph mark in one ``text:deletion``; ``move``: a deletion where the unit was and an
@@ -43,7 +45,7 @@ from ..model import Document, Edit, Unit, descendant_ids
 from ..package import ODT, open_package
 from ..repack import rewrite_zip
 from ..textdiff import word_changes
-from .inline import atom_spans, replace_in_paragraph
+from .inline import atom_spans, field_atoms, replace_in_paragraph, rewritable
 from .reader import load_context, read_package
 from .anchors import follow
 from .textmap import resolve_anchor
@@ -133,25 +135,32 @@ class _Writer:
                     k += n
                     atoms = atom_spans(self.t, paras[i])
                     for a, b, rep in word_changes(text, new_i, atoms=atoms):
-                        ops.setdefault(i, []).append((a, b, rep, e))
+                        ops.setdefault(i, []).append((a, b, rep, e, None))
                 continue
             start, end = int(e.start or 0), int(e.end or 0)
             i = max(j for j, base in enumerate(bases) if base <= start)
             a, b = start - bases[i], end - bases[i]
             if b > len(texts[i]):
                 raise AnchorError(f"replace {start}..{end} crosses a paragraph boundary of unit {unit.id}")
-            atoms = atom_spans(self.t, paras[i])
-            for s, f in atoms:
+            atoms = field_atoms(self.t, paras[i])
+            within = next(((s, f, el) for s, f, el in atoms if s <= a and b <= f and s < f), None)
+            if within is not None and rewritable(within[2]):
+                # a new cached result of a field (a renumbered reference): the field is rewritten
+                s, f, el = within
+                new = texts[i][s:a] + (e.text or "") + texts[i][b:f]
+                ops.setdefault(i, []).append((s, f, new, e, el))
+                continue
+            for s, f, _ in atoms:
                 if (s < a < f) or (s < b < f):
                     raise AnchorError(f"replace {start}..{end} of unit {unit.id} cuts into a field or note citation")
-            inner = [(s - a, f - a) for s, f in atoms if a <= s and f <= b]
+            inner = [(s - a, f - a) for s, f, _ in atoms if a <= s and f <= b]
             for x, y, rep in word_changes(texts[i][a:b], e.text or "", atoms=inner):
-                ops.setdefault(i, []).append((a + x, a + y, rep, e))
+                ops.setdefault(i, []).append((a + x, a + y, rep, e, None))
         copies = set(self.moved.values())
         for i, lst in ops.items():
             tracking = paras[i] not in copies
-            for a, b, rep, e in sorted(lst, key=lambda o: (o[0], o[1]), reverse=True):
-                replace_in_paragraph(self.t, paras[i], a, b, rep, e.author, e.date or _now(), tracking)
+            for a, b, rep, e, field in sorted(lst, key=lambda o: (o[0], o[1]), reverse=True):
+                replace_in_paragraph(self.t, paras[i], a, b, rep, e.author, e.date or _now(), tracking, field)
 
     # -- all edits ----------------------------------------------------------------------------
 

@@ -37,6 +37,7 @@ from ..numbering import (
     label_of,
     number_span,
     renumber,
+    shown_entry,
     shown_number,
     unit_key,
 )
@@ -307,6 +308,7 @@ class _Renumberer:
                         shown, [f.target_unit], f.start, f.end,
                     ))
                 continue
+            entry = shown_entry(f, self.plan.doc, self.renum)  # a chapter, a page... (Field.shows)
             if entry is None or entry.key not in self.renum.changes:
                 continue
             new = self.renum.changes[entry.key]  # type: ignore[index]

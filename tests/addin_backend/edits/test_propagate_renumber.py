@@ -199,3 +199,41 @@ def test_text_only_edits_propagate_nothing_structural():
     at = text.index("balances")
     prop = propagate(doc, None, [Edit("replace", unit="p5", start=at, end=at + 8, text="tallies", before=text)])
     assert prop.edits == [] and prop.findings == []
+
+
+
+def _odf_ref(doc, uid: str, where: str, shown: str, target: str, fmt: str, kind: str = "bookmark_ref") -> None:
+    """An ODF reference field showing ``shown`` at the start of ``where`` (unique in ``uid``)."""
+    from adapters.model import Field
+
+    start = doc.unit(uid).text.index(where)
+    assert doc.unit(uid).text.startswith(shown, start)
+    doc.unit(uid).fields.append(Field(
+        kind, f'text:{kind.replace("_", "-")} text:ref-name="r_{target}" text:reference-format="{fmt}"',
+        f"r_{target}", target, shown, start, start + len(shown)))
+
+
+def test_reference_fields_renumber_by_what_they_show():
+    """A field re-renders as LibreOffice does: a number or a chapter changes; the text of a
+    heading numbered automatically, a page number and a caption's title do not."""
+    from .docs import make_doc
+
+    doc = make_doc([
+        ("s1", "section", "Overview", None, "Section 1", "1", "Heading 1", None, 1),
+        ("s2", "section", "Phase 2 rollout", None, "Section 2", "2", "Heading 1", None, 1),
+        ("s3", "section", "Results", None, "Section 3", "3", "Heading 1", None, 1),
+        ("c1", "caption", "Figure 1: Chart", "s3", "Figure 1", "1", "Caption"),
+        ("p1", "paragraph", "See section 2 (p. 2), 'Phase 2 rollout', chapter 3; the figure of chapter 3, "
+         "'Chart' and Figure 1.", "s3"),
+    ], fmt="odt")
+    _odf_ref(doc, "p1", "2 (p.", "2", "s2", "number")
+    _odf_ref(doc, "p1", "2),", "2", "s2", "page")
+    _odf_ref(doc, "p1", "Phase 2 rollout'", "Phase 2 rollout", "s2", "text")
+    _odf_ref(doc, "p1", "3;", "3", "s3", "chapter")
+    _odf_ref(doc, "p1", "3, 'Chart'", "3", "c1", "chapter", kind="sequence_ref")
+    _odf_ref(doc, "p1", "Chart'", "Chart", "c1", "caption", kind="sequence_ref")
+    _odf_ref(doc, "p1", "Figure 1.", "Figure 1", "c1", "category-and-value", kind="sequence_ref")
+    prop, after, changed = _result(doc, delete(doc, "s1"))
+    assert changed == {"p1": "See section 1 (p. 2), 'Phase 2 rollout', chapter 2; the figure of chapter 2, "
+                             "'Chart' and Figure 1."}
+    assert prop.findings == []
