@@ -118,6 +118,32 @@ def test_external_entity_is_refused():
         parse_xml(xxe, "content.xml")
 
 
+OOO3_MATH = (b'<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE math:math PUBLIC "-//OpenOffice.org//DTD Modified W3C '
+             b'MathML 1.01//EN" "math.dtd">\n<math:math xmlns:math="http://www.w3.org/1998/Math/MathML">'
+             b"<math:mi>E</math:mi></math:math>")
+
+
+@pytest.mark.parametrize("doctype", [
+    b'<!DOCTYPE math:math PUBLIC "-//OpenOffice.org//DTD Modified W3C MathML 1.01//EN" "math.dtd">',
+    b"<!DOCTYPE r SYSTEM 'r.dtd'>",
+    b"<!DOCTYPE r>",
+])
+def test_a_doctype_naming_only_an_external_dtd_is_read_without_loading_it(doctype):
+    root = parse_xml(OOO3_MATH if b"math" in doctype else b'<?xml version="1.0"?>' + doctype + b"<r>text</r>", "content.xml")
+    assert "".join(root.itertext()) in ("E", "text")
+    assert root.getroottree().docinfo.externalDTD is None  # never loaded
+
+
+@pytest.mark.parametrize("xml", [
+    b'<?xml version="1.0"?><!DOCTYPE r SYSTEM "r.dtd" [<!ATTLIST r a CDATA "x">]><r/>',  # an internal subset
+    b'<?xml version="1.0"?><!DOCTYPE r [ ]><r/>',
+    b'<?xml version="1.0"?><!DOCTYPE r SYSTEM "r.dtd"><r>&x;</r>',  # an entity only the DTD defines
+])
+def test_internal_subsets_and_entities_of_an_external_dtd_are_refused(xml):
+    with pytest.raises(UnsafeXmlError):
+        parse_xml(xml, "content.xml")
+
+
 def test_deep_nesting_is_refused():
     deep = b"<a>" * 5000 + b"</a>" * 5000
     with pytest.raises(UnsafeXmlError, match="deeply"):

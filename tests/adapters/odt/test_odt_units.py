@@ -167,6 +167,36 @@ def test_formula_object_is_an_equation_with_its_starmath_text():
     assert doc.units[0].meta["object"] == "Object 1"
 
 
+#: The document type declaration OpenOffice.org 3 writes at the top of every formula object.
+OOO3_MATH_DOCTYPE = b'<!DOCTYPE math:math PUBLIC "-//OpenOffice.org//DTD Modified W3C MathML 1.01//EN" "math.dtd">'
+
+
+def _as_ooo3_formula(mathml: bytes) -> bytes:
+    """A MathML part as OpenOffice.org 3 writes it: the DOCTYPE, then ``math:``-prefixed elements."""
+    import re
+
+    body = mathml.split(b"?>", 1)[1] if mathml.startswith(b"<?xml") else mathml
+    body = re.sub(rb"<(/?)(?!math:)([A-Za-z])", rb"<\1math:\2", body)
+    body = body.replace(b'xmlns="http://www.w3.org/1998/Math/MathML"', b'xmlns:math="http://www.w3.org/1998/Math/MathML"')
+    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + OOO3_MATH_DOCTYPE + b"\n" + body
+
+
+def test_formula_object_with_an_external_dtd_is_read_without_it():
+    """The formula object of an OpenOffice.org 3 file names math.dtd: read, never loaded."""
+    src = corpus_file("formula.odt").read_bytes()
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(src)) as zin, zipfile.ZipFile(out, "w") as zout:
+        for info in zin.infolist():
+            data = zin.read(info.filename)
+            if info.filename == "Object 1/content.xml":
+                data = _as_ooo3_formula(data)
+                assert data.count(b"<!DOCTYPE") == 1 and b"<math:annotation" in data
+            zout.writestr(info, data)
+    doc = adapters.read(out.getvalue())
+    assert kinds(doc) == [("equation", "E = m cdot c^2")]
+    assert doc.units[0].meta["object"] == "Object 1"
+
+
 def test_numbered_equation_and_numbered_statement():
     frame = ('<draw:frame draw:name="F1" text:anchor-type="as-char"><draw:object xlink:href="./Object 1" '
              'xlink:type="simple"/></draw:frame>')
