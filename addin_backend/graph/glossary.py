@@ -27,7 +27,7 @@ from adapters.model import Unit
 
 from .label_index import _CODE_STYLE
 
-__all__ = ["is_terminology_heading", "term_of_line", "structural_definitions"]
+__all__ = ["is_term_style", "is_terminology_heading", "term_of_line", "structural_definitions"]
 
 _TERMINOLOGY_WORDS = frozenset(
     """terminology terms term definitions definition glossary abbreviations abbreviation acronyms acronym
@@ -47,6 +47,16 @@ _NUMBER_PREFIX = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)+\.?|[A-Z]\.
 _WORDS = re.compile(r"[^\W\d_]+", re.UNICODE)
 
 
+def is_term_style(style: str | None) -> bool:
+    """Whether a paragraph style holds terms.
+
+    >>> [is_term_style(s) for s in ("Definition Term", "Definition_20_Term", "DefinitionTerm", "Term(s)",
+    ...     "Glossary", "Definition", "Determination", "Terminal Output", None)]
+    [True, True, True, True, True, False, False, False, False]
+    """
+    return bool(style and _TERM_STYLE.search(style))
+
+
 def is_terminology_heading(title: str) -> bool:
     """Whether a heading names a terminology section, in English, German, French, Spanish or Italian.
 
@@ -63,7 +73,9 @@ def is_terminology_heading(title: str) -> bool:
     )
 
 
-_TERM_STYLE = re.compile(r"(?i)term(?!inal)|glossar|begriff|benennung|t[ée]rmino|\bdt\b")
+#: Term and glossary styles: "Definition Term", "Definition_20_Term", "DefinitionTerm", "Term(s)",
+#: "Glossary", "Begriff", "Término"; not "Terminal" or "Determination".
+_TERM_STYLE = re.compile(r"(?i:(?:\b|_)terms?\b|glossar|begriff|benennung|t[ée]rmino|\bdt\b)|Terms?(?![a-z])")
 _GLOSSARY_STYLE = re.compile(r"(?i)glossar")
 #: Words a term line does not start with: lead-ins, notes, examples, steps ("For example:").
 _NOT_TERM_START = frozenset(
@@ -216,7 +228,7 @@ def structural_definitions(
                         got.append(d)
         elif u.kind in ("paragraph", "list_item") and not _is_code(u):
             text = u.text.strip()
-            styled = bool(u.style and _TERM_STYLE.search(u.style))
+            styled = is_term_style(u.style)
             inline = styled and bool(_GLOSSARY_STYLE.search(u.style or "")) or in_terminology(u)
             follows = (
                 nxt is not None and nxt.kind == "paragraph" and not _is_code(nxt)
