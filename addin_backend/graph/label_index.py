@@ -173,6 +173,9 @@ class LabelIndex:
     #: Whether the document numbers its own parts with "§" (a contract's "§ 5 Haftung"); if not,
     #: a "§ 202" in its text cites a statute.
     section_sign: bool = False
+    #: Whether any heading or clause carries a number (a paragraph merely opening with one does
+    #: not): where none does, "section 7" is not this document's.
+    numbered_sections: bool = False
 
     def resolve(self, family: str, number: str) -> str | None:
         hits = self.entries.get((family, number))
@@ -199,7 +202,7 @@ def build_label_index(units: Iterable[Unit]) -> LabelIndex:
     """
     cand: dict[tuple[str, str], list[tuple[tuple[int, int, int], str]]] = {}
     front: list[str] = []
-    section_sign = False
+    section_sign = numbered = False
     for u in units:
         if u.kind == "title" or (u.style and "subtitle" in u.style.lower()):
             front.append(u.text)
@@ -208,10 +211,11 @@ def build_label_index(units: Iterable[Unit]) -> LabelIndex:
             shown = (u.label, u.number, u.meta.get("list_label"), u.text)
             section_sign = any(x and x.lstrip().startswith("§") for x in shown) and any(
                 k[0] == "section" for k, _ in keys)
+        numbered = numbered or any(k[0] == "section" and r <= 2 for k, r in keys)
         for key, rank in keys:
             kind_rank = _KIND_RANK.get(key[0], {}).get(u.kind, 2)
             cand.setdefault(key, []).append(((rank, kind_rank, u.order), u.id))
-    idx = LabelIndex(front=tuple(front), section_sign=section_sign)
+    idx = LabelIndex(front=tuple(front), section_sign=section_sign, numbered_sections=numbered)
     for key, lst in cand.items():
         lst.sort()
         idx.entries[key] = [uid for _, uid in lst]

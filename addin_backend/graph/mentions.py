@@ -192,6 +192,29 @@ def _cited_work(text: str, start: int, end: int) -> str:
     return work_key(m.group("id")) if m else ""
 
 
+# A named work in German, French or Spanish ("in den Debian-Richtlinien, Kapitel 9.2.2", "la
+# Charte Debian, chapitre 9.2.2", "Abschnitt 11.4 der Debian-Policy"): a document noun with a
+# name, written before the label and a comma or after it in the genitive.
+_DOC_NOUN_ML = (
+    r"(?:richtlinien?|policy|handbuch|handb(?:u|\u00fc)cher|spezifikation(?:en)?|norm(?:en)?|dokumentation|anleitung|"
+    r"charte|manuel|guide|norme|sp(?:\u00e9|e)cification|documentation|directive|r(?:\u00e8|e)glement|"
+    r"manual|gu(?:\u00ed|i)a|norma|especificaci(?:\u00f3|o)n|documentaci(?:\u00f3|o)n|pol(?:\u00ed|i)tica|reglamento|directiva)"
+)
+_NAMED_WORK_ML = (
+    rf"(?:(?-i:[A-Z][\w\-]*)-{_DOC_NOUN_ML}"  # Debian-Richtlinien, Debian-Policy
+    rf"|(?:(?-i:[A-Z][\w\-]*)\s+){{1,3}}{_DOC_NOUN_ML}"  # Debian Policy
+    rf"|{_DOC_NOUN_ML}(?:\s+(?-i:[A-Z][\w\-]*)){{1,3}})"  # Charte Debian
+)
+_NAMED_BEFORE_ML = re.compile(
+    rf"{_NAMED_WORK_ML}\s*,\s*(?:(?:in|im|dans|en)\s+(?:seinem|ihrem|son|sa|su)\s+)?$", re.I)
+_NAMED_AFTER_ML = re.compile(rf"\s+(?:der|des|de\s+la|du|de|del)\s+{_NAMED_WORK_ML}\b", re.I)
+
+
+def _is_named_work(text: str, start: int, end: int) -> bool:
+    before = text[max(0, start - 80) : start]
+    return bool(("," in before and _NAMED_BEFORE_ML.search(before)) or _NAMED_AFTER_ML.match(text, end))
+
+
 def _is_law(word: str, text: str, end: int) -> bool:
     return bool(_LAW_WORD.match(word)) and bool(_LAW_AFTER.match(text[end : end + 80]))
 
@@ -381,7 +404,7 @@ def _scan(text: str) -> tuple[Mention, ...]:
             # "Eq. (1)": the closing parenthesis belongs to the label.
             while end < len(text) and text[end] == ")" and text[start:end].count("(") > text[start:end].count(")"):
                 end += 1
-        if (_is_external(text, start, end) or _is_law(word, text, end)
+        if (_is_external(text, start, end) or _is_law(word, text, end) or _is_named_work(text, start, end)
                 or (external_end >= 0 and _CHAIN.match(text, external_end, start))):
             external_end = end  # "VA Handbook 6500.6, Appendix C, paragraph 9, Appendix D": one citation
             found.append(Mention(start, end, text[start:end], word, family, tuple(items), literal=literal,
@@ -563,10 +586,13 @@ def _weak(unit: Unit, m: Mention, index: LabelIndex) -> bool:
     """Mentions that are not findings when they resolve to nothing: a plural word with a single
     number ("Basic Exponential Equations (4.4)" names a topic and its textbook section),
     mentions in footnotes and endnotes, where bibliographic citations live ("Gaiman, Don't Panic,
-    Chapter 14." cites a book), and "§ 202" in a document that does not number its own parts
-    with "§" (it cites a statute the text has named)."""
+    Chapter 14." cites a book), "§ 202" in a document that does not number its own parts with
+    "§" (it cites a statute the text has named), and a section number in a document that
+    numbers no section at all ("the man page from section 7"): nothing here says it is this
+    document's."""
     return ((PLURAL.match(m.word) is not None and len(m.items) == 1) or unit.kind in _NOTE_KINDS
-            or (m.word.startswith("§") and not index.section_sign))
+            or (m.word.startswith("§") and not index.section_sign)
+            or (m.family == "section" and not index.numbered_sections))
 
 
 def resolve_unit(unit: Unit, index: LabelIndex) -> tuple[list[Resolved], list[BrokenReference]]:

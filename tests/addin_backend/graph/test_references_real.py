@@ -140,3 +140,26 @@ def test_renumbering_reaches_bare_numbers_in_reference_columns():
     changed = {doc.unit(e.unit).text[e.start:e.end]: e.text for e in plan.propagated if e.unit == table3.id}
     assert changed.get("19.2") == "19.1" and changed.get("19.20") == "19.19"
     assert any(f.kind == "reference_to_deleted" and f.unit == table3.id for f in plan.findings)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Benutzerkonten, die in den Debian-Richtlinien, Kapitel 9.2.2 beschrieben sind.",
+        "Die Beschreibung ist unter Abschnitt 11.4 der Debian-Policy erhältlich.",
+        "Elle est documentée dans la Charte Debian, chapitre 9.2.2.",
+        "La Charte Debian, dans son chapitre 9.2.2, fait une distinction.",
+        "Como indica la Guía Debian, sección 4, el paquete se instala.",
+    ],
+)
+def test_named_works_in_other_languages_are_other_documents(text):
+    assert find_mentions(text) == ()
+
+
+def test_a_section_number_is_no_finding_where_the_document_numbers_no_section():
+    units = [Unit("s1", "section", "BESCHREIBUNG", 0),
+             Unit("p1", "paragraph", "Zeigt die Handbuchseite für das Makropaket man aus Abschnitt 7 an.", 1, parent="s1"),
+             Unit("p2", "paragraph", "Siehe Tabelle 4.", 2, parent="s1")]
+    index = build_label_index(units)
+    assert resolve_unit(units[1], index) == ([], [])
+    assert [b.label for b in resolve_unit(units[2], index)[1]] == ["Table 4"]  # a table it lacks is still one
