@@ -172,7 +172,7 @@ _APPOSED = re.compile(
     rf"(?<=[A-Za-z]),\s+(?P<sym>{_IDENT}),\s+(?:is|are|was|were|has|have|represents|denotes|holds|contains|"
     r"gives|can|must|should|may|will|indicates|measures)\b"
 )
-_IDENT_HINT = re.compile(r"[A-Za-z0-9][._][A-Za-z_]|[a-z][A-Z]|\w\([A-Z][,)]")  # a cheap test before the identifier rules
+_IDENT_HINT = re.compile(r"[a-z][A-Z]|\w\.[A-Za-z]|\w\([A-Z][,)]")  # a cheap test before the identifier rules
 _SUBJECT_SYM = re.compile(
     rf"(?:{_SENT}|(?<=,\s)(?:and\s+)?|(?<=;\s))(?:[Tt]he\s+(?:value|constant|variable|field|parameter|function|quantity|symbol)\s+)?"
     rf"(?P<sym>{_CALL}|{_IDENT})(?:\[[^\]\s]{{1,20}}\])?\s+(?:is|are|represents|denotes|indicates|means|refers\s+to|"
@@ -454,7 +454,7 @@ def _symbols(text: str) -> list[Definition]:
     """Code identifiers in apposition (``The RTT sample, latest_rtt, is``) or as a subject
     (``Hash.length is its output length``, ``pk(X) represents``)."""
     out: list[Definition] = []
-    if not _IDENT_HINT.search(text):
+    if "_" not in text and not _IDENT_HINT.search(text):
         return out
     for m in _APPOSED.finditer(text):
         sym = m.group("sym")

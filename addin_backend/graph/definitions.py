@@ -455,7 +455,7 @@ def _find(
             continue
         own = defined_in.get(u.id, ())
         english = is_english(u, doc)
-        found: list[tuple[str, int, list[re.Match[str]]]] = []
+        found: list[tuple[str, int, list[re.Match[str]], Iterator[re.Match[str]]]] = []
         mine: list[tuple[int, int, str]] = []
         for key in sorted(hits, key=rank.__getitem__):
             if key in own:  # a unit that defines a term uses its own definition
@@ -466,11 +466,16 @@ def _find(
             at = bisect.bisect_left(orders, u.order)
             if at == 0:
                 continue  # defined only later (or here)
-            ms = list(_uses_in(u.text, entries[at - 1][2], english))
-            if ms:
-                found.append((key, at, ms))
-        spans = mine + [(m.start(), m.end(), key) for key, _, ms in found for m in ms] if found and (mine or len(found) > 1) else []
-        for key, at, ms in found:
+            it = _uses_in(u.text, entries[at - 1][2], english)
+            first = next(it, None)
+            if first is not None:
+                found.append((key, at, [first], it))
+        nested = bool(found) and (bool(mine) or len(found) > 1)
+        if nested:  # every use of every term, to see which sit inside a longer one
+            for f in found:
+                f[2].extend(f[3])
+        spans = mine + [(m.start(), m.end(), key) for key, _, ms, _ in found for m in ms] if nested else []
+        for key, at, ms, _ in found:
             # the longest defined name wins: "Maximum Stream Data" is no use of "Stream Data"; an
             # acronym keeps its meaning inside a compound ("ECN counts" uses ECN)
             nest = spans if definers[key][1][0][2].kind != "acronym" else ()
