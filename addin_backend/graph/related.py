@@ -7,6 +7,16 @@ least :data:`THRESHOLD` and stands out from what both units share with the rest 
 (:func:`required_deviations`), and no REFERENCES, DEPENDS or CONTAINS edge (nor an ancestor
 chain) already links it; strongest first, at most :data:`CAP` per node.
 
+Some units say nothing by similarity: entries of a reference list (every one is "Author,
+"Title", RFC n, DOI, date"), lines of code, grammar or ASCII art (one line of a listing, alike
+in shape to the next), and sentences cut from one template that differ in an identifier only
+("... syntax: e.g., 'max-age=5'" / "... 'min-fresh=5'"). The first two are not embedded at all
+(:func:`unembedded`: cheaper, and each unit's deviations are then measured against the units
+it could be paired with, not against hundreds of listing lines it is unlike anyway); a
+template pair is embedded, each half may be related to other units, but never paired with the
+other (:func:`template_key`); a template filled in :data:`BOILERPLATE` times or more (the
+field labels of a registration form) is paired with nothing.
+
 Why relative: all units of one document share its subject and style, which lifts every
 pairwise cosine (in the benchmark, paragraphs of one domain section score 0.5-0.8 with each
 other). A fixed cosine cut either links whole sections to each other or misses the pairs on a
@@ -19,6 +29,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from typing import Callable, Iterable, Sequence
 
 import networkx as nx
@@ -26,6 +37,7 @@ import networkx as nx
 from adapters.model import Document, Unit
 
 from .edges import CONTAINS, RELATED, add_edge, remove_out_edges
+from .label_index import _CODE_STYLE, typed_heading
 from .text import sentences
 
 __all__ = [
@@ -35,6 +47,12 @@ __all__ = [
     "SMALL_DOC_THRESHOLD",
     "MAX_WORDS",
     "CAP",
+    "BOILERPLATE",
+    "is_code_line",
+    "is_reference_entry",
+    "reference_list_sections",
+    "unembedded",
+    "template_key",
     "unit_summary",
     "summaries",
     "scored_pairs",
@@ -62,12 +80,180 @@ RELATIVE = 1.0
 MIN_UNITS = 30
 #: The cosine cut for small documents: near-paraphrases only.
 SMALL_DOC_THRESHOLD = 0.75
+#: A template filled in this many times or more (a form's field labels, a clause repeated in
+#: every registration) is boilerplate: none of its instances is paired with anything.
+BOILERPLATE = 3
 #: At most this many RELATED neighbours per unit.
 CAP = 5
 #: Words of a paragraph that are embedded (MiniLM reads at most 256 word pieces).
 MAX_WORDS = 120
 _CITATION = re.compile(r"\s*\[[^\[\]]{1,40}\]|\s*\((?:[A-Z][^()]{0,60}?,?\s+(?:19|20)\d{2}[a-z]?)\)")
 _STRUCTURAL = re.compile(r"^(?:In|Throughout)\s+this\s+(?:section|chapter|clause|paper|subsection),?\s*", re.I)
+
+
+#: Paragraph styles of reference-list entries: Word's "Bibliography", "Bibliography Entry",
+#: "References", LibreOffice's "Bibliography 1", "Literaturverzeichnis", "Bibliografía".
+_BIB_STYLE = re.compile(r"bibliogra|literatur|referen[cz]|r[ée]f[ée]rences|works\s*cited", re.I)
+#: Titles of reference-list sections, optionally qualified ("Normative References").
+_BIB_TITLE = re.compile(
+    r"(?:(?:normative|informative|cited|further|other|selected|additional)\s+)?"
+    r"(?:references?|bibliography|bibliographie|bibliograf[íi]a|bibliografie|literature(?:\s+cited)?"
+    r"|literatur(?:verzeichnis)?|literatuur(?:lijst)?|works\s+cited|referencias(?:\s+bibliogr[áa]ficas)?"
+    r"|r[ée]f[ée]rences(?:\s+bibliographiques)?|riferimenti(?:\s+bibliografici)?|refer[êe]ncias"
+    r"|quellen(?:verzeichnis)?|sources\s+cited)",
+    re.I,
+)
+#: What a reference entry carries besides its authors: a year, a URL, a DOI, a document
+#: number or a quoted title.
+_BIB_EVIDENCE = re.compile(
+    r"\b(?:1[5-9]|20)\d\d[a-z]?\b|https?://|<?www\.|\bdoi\b|\b(?:RFC|ISO|IEEE|ISBN|ISSN)\b"
+    r"|[\"\u201c\u201e][^\"\u201c\u201d\u201e]{3,}[\"\u201d\u201c]",
+    re.I,
+)
+#: A reference entry by its shape: a bracketed tag ("[RFC9110] Fielding, R., ...", "[12] ..."),
+#: or an author-first entry ("Smith, J. A., and Lee, K. (2019). ...", "Gaiman, Neil (2003). ...").
+_BIB_TAG = re.compile(
+    r"\s*\[[^\[\]\n]{1,40}\][.:]?(?:\t|\s{2,}|\s+(?="  # the tag, then a tab, or an author, or a title
+    r"[A-Z][\w'\u2019\-]+,\s+[A-Z]|(?:[A-Z]\.\s*)+[A-Z][\w'\u2019\-]+(?:,|\s+and\b|\s+&)|[\"\u201c]))"
+)
+_BIB_AUTHOR = re.compile(
+    r"\s*[A-Z\u00c0-\u024f][\w'\u2019\-]+,\s+(?:"
+    r"(?:[A-Z]\.\s*(?:-?[A-Z]\.\s*)?)+(?:,|&|and\b|\(|et\b)"  # "Smith, J. A., and ...", "Koh, K., & ..."
+    r"|[A-Z][\w'\u2019\-]+(?:\s+[A-Z]\.)*(?:,\s*\w+)?\.?\s*\((?:1[5-9]|20)\d\d[a-z]?\)\.)"  # "Gaiman, Neil (2003)."
+)
+#: Lines that read as code or grammar (each pattern matches a whole line, stripped).
+_CODE_LINES = [
+    re.compile(p)
+    for p in (
+        # ABNF rules, pseudo-code assignments, BNF: "name = rule / rule", "x += 1", "a ::= b"
+        r"[A-Za-z_$][\w.$\-]*(?:\s*\[[^\]]*\])?\s*(?:=/?|::=|:=|\+=|-=|<-)\s*\S.*(?<![.!?])",
+        # a line that opens or closes a block: "struct {", "};", "} ClientHello;"
+        r"[{}].*|.*\{",
+        # lower-case keyword statements: "if (x):", "while (y) {", "else:", "return x;"
+        r"(?:if|elif|while|for|switch|select)\s*\(.*|(?:else|try|finally)\s*[:{]?|return\b.*;",
+        r"(?:def|function|class)\s+\w+\s*[({:].*",
+        # a call: "max(kTimeThreshold * max(smoothed_rtt, latest_rtt), kGranularity)"
+        r"[A-Za-z_$][\w.$]*\((?:[^()]|\([^()]*\))*\)\s*[;:{]?",
+        # box drawing: "+-----+", "|  Start  |", "Loss or |"
+        r"[|+].*|.*[|]|.*-\+",
+    )
+]
+#: A declaration ending in ";": "opaque random[32];", "ProtocolVersion legacy_version = 0x0303;".
+_DECLARATION = re.compile(r"(?:[\w<>\[\].]+\s+){1,3}[\w<>\[\]().^\-]+\s*(?:=\s*[^;]+)?;")
+_CODE_MARK = re.compile(r"[<>\[\]=_\d]|[a-z][A-Z]")
+#: Characters of ASCII art and operators: a line mostly made of them is a drawing or a formula.
+_ART = re.compile(r"[-+|/\\<>=*_{}\[\]()#:;^~.,!@%&'\"`0-9]")
+
+
+def _reads_as_code(line: str) -> bool:
+    line = line.strip()
+    if any(p.fullmatch(line) for p in _CODE_LINES):
+        return True
+    if _DECLARATION.fullmatch(line) and _CODE_MARK.search(line):
+        return True
+    chars = len(line) - line.count(" ") - line.count("\t")
+    return chars >= 3 and len(_ART.findall(line)) / chars > 0.5
+
+
+#: A token that names rather than says: with an underscore, a digit, an inner capital or
+#: an operator inside (``max_ack_delay``, ``RFC9110``, ``ClientHello``, ``max-age=5``, ``a.b``).
+_IDENT = re.compile(r"\S*(?:_|\d|[a-z][A-Z]|[=:/]\w|\w\.\w|\(\))\S*")
+#: A quoted value: straight, curly, guillemets, backticks (not an apostrophe inside a word).
+_QUOTED = re.compile(
+    r"(?<!\w)'[^'\n]{1,60}'(?!\w)|\"[^\"\n]{1,60}\"|\u201c[^\u201d\n]{1,60}\u201d"
+    r"|\u2018[^\u2019\n]{1,60}\u2019(?!\w)|`[^`\n]{1,60}`|\u00ab[^\u00bb\n]{1,60}\u00bb"
+    r"|\u201e[^\u201c\u201d\n]{1,60}[\u201c\u201d]"
+)
+
+
+def is_code_line(unit: Unit) -> bool:
+    """A paragraph of code, grammar or ASCII art: in a code/preformatted style, or most of its
+    lines read as code (:data:`_CODE_LINES`, a declaration ending in ";") or are mostly
+    operators and digits (ASCII art, formulas).
+
+    >>> is_code_line(Unit("p-1", "paragraph", "Cache-Control   = #cache-directive", 0))
+    True
+    >>> is_code_line(Unit("p-2", "paragraph", "The cache directive is case-insensitive.", 1))
+    False
+    """
+    if unit.style and _CODE_STYLE.search(unit.style):
+        return True
+    lines = [ln for ln in unit.text.split("\n") if ln.strip()]
+    if not lines:
+        return False
+    return 2 * sum(_reads_as_code(ln) for ln in lines) > len(lines)
+
+
+def _section_title(unit: Unit) -> str:
+    title = (unit.title or unit.text or "").strip()
+    typed = typed_heading(title)
+    return (typed[1] if typed else title).strip(" .:")
+
+
+def reference_list_sections(doc: Document) -> set[str]:
+    """Ids of the sections that are reference lists ("References", "7.2. Informative References",
+    "Bibliografía", "Literaturverzeichnis") and of the sections inside them."""
+    out: set[str] = set()
+    for u in doc.units:  # a section comes before the sections it contains
+        if u.kind == "section" and (u.parent in out or _BIB_TITLE.fullmatch(_section_title(u))):
+            out.add(u.id)
+    return out
+
+
+def is_reference_entry(unit: Unit, in_reference_list: bool = False) -> bool:
+    """An entry of a reference list: inside a reference-list section (``in_reference_list``), in
+    a bibliography style, or shaped as one (a bracketed tag or an author-first opening, and a
+    year, URL, DOI, document number or quoted title).
+
+    >>> is_reference_entry(Unit("p-1", "paragraph",
+    ...     '[RFC9111]\tFielding, R., Ed., "HTTP Caching", STD 98, RFC 9111, June 2022.', 0))
+    True
+    >>> is_reference_entry(Unit("p-2", "paragraph", "[RFC9111] defines how caches store responses.", 1))
+    False
+    """
+    if unit.kind not in ("paragraph", "list_item"):
+        return False
+    if in_reference_list or (unit.style and _BIB_STYLE.search(unit.style)):
+        return True
+    text = unit.text
+    if len(text) > 600:
+        return False
+    tag = _BIB_TAG.match(text)  # the evidence after the tag: "[RFC2119]" is no document number
+    if tag:
+        return bool(_BIB_EVIDENCE.search(text, tag.end()))
+    return bool(_BIB_AUTHOR.match(text)) and bool(_BIB_EVIDENCE.search(text))
+
+
+def unembedded(doc: Document) -> set[str]:
+    """Ids of the units RELATED leaves out: reference-list sections and entries, code lines."""
+    lists = reference_list_sections(doc)
+    out = set(lists)
+    for u in doc.units:
+        if u.kind not in ("paragraph", "list_item"):
+            continue
+        if is_reference_entry(u, u.parent in lists) or is_code_line(u):
+            out.add(u.id)
+    return out
+
+
+def template_key(text: str) -> str:
+    """The text with its identifiers, quoted values and numbers masked (a run of them as one),
+    lower-cased: two texts with one key are one template filled in twice, or one text
+    repeated, a pair that says nothing.
+
+    >>> a = "This directive uses the token form of the argument syntax: e.g., 'max-age=5'."
+    >>> template_key(a) == template_key(a.replace("max-age", "min-fresh"))
+    True
+    >>> template_key("The client sends a request.") == template_key("The server sends a reply.")
+    False
+    """
+    text = _QUOTED.sub(" \u2022 ", text)
+    words: list[str] = []
+    for w in text.split():
+        w = "\u2022" if _IDENT.fullmatch(w) else w.lower()
+        if w != "\u2022" or not words or words[-1] != "\u2022":  # "a@b.c, +1.408" is one value
+            words.append(w)
+    return " ".join(words)
 
 
 def _clip(text: str, words: int = MAX_WORDS) -> str:
@@ -107,14 +293,18 @@ def unit_summary(
     captions: dict[str, Unit] | None = None,
     before: str | None = None,
     children: dict[str | None, list[Unit]] | None = None,
+    left_out: set[str] | None = None,
 ) -> str | None:
     """The short text a unit is embedded by, or ``None`` for units not embedded.
 
-    ``before`` is the text of the paragraph preceding the unit (an equation's description).
+    ``before`` is the text of the paragraph preceding the unit (an equation's description);
+    ``left_out`` the ids :func:`unembedded` names (computed when not given), which are not
+    embedded and do not make a section's summary.
     """
     captions = captions if captions is not None else _captions(doc)
+    left_out = left_out if left_out is not None else unembedded(doc)
     kind = unit.kind
-    if kind == "title":
+    if kind == "title" or unit.id in left_out:
         return None
     if kind == "caption":
         if unit.id in {c.id for c in captions.values()}:
@@ -125,7 +315,7 @@ def unit_summary(
         body = []
         kids = children.get(unit.id, []) if children is not None else doc.children(unit.id)
         for c in kids:
-            if c.kind in ("paragraph", "list_item") and c.text.strip():
+            if c.kind in ("paragraph", "list_item") and c.text.strip() and c.id not in left_out:
                 body.append(_first_sentences(c.text, 2))
                 if sum(len(b.split()) for b in body) >= 40:
                     break
@@ -155,10 +345,11 @@ def summaries(doc: Document) -> dict[str, str]:
     kids: dict[str | None, list[Unit]] = {}
     for u in doc.units:
         kids.setdefault(u.parent, []).append(u)
+    left_out = unembedded(doc)
     out = {}
     before = None
     for u in doc.units:
-        s = unit_summary(u, doc, captions=caps, before=before, children=kids)
+        s = unit_summary(u, doc, captions=caps, before=before, children=kids, left_out=left_out)
         if s:
             out[u.id] = s
         if u.kind == "paragraph":
@@ -211,7 +402,9 @@ def scored_pairs(
     progress: Callable[[float], None] | None = None,
 ) -> list[tuple[str, str, float, float]]:
     """Every unordered pair ``(a, b, cosine, deviations)`` with cosine >= ``floor`` (and
-    deviations >= ``min_deviations``) that no other edge links, in document order;
+    deviations >= ``min_deviations``) that no other edge links, that is no template pair and
+    holds no boilerplate (:func:`template_key`, :data:`BOILERPLATE`), among the units
+    :func:`summaries` embeds, in document order;
     ``deviations`` is how far the cosine stands above the mean similarity of both units, in
     their standard deviations (the smaller of the two)."""
     import numpy as np
@@ -225,6 +418,10 @@ def scored_pairs(
     vecs = embed_texts([summ[i] for i in ids], progress=progress)
     mu, sd = _row_stats(vecs)
     anc = {i: _ancestors(G, i) for i in ids}
+    keys = {i: template_key(summ[i]) for i in ids}
+    repeats = Counter(keys.values())
+    boilerplate = {i for i in ids if repeats[keys[i]] >= BOILERPLATE}
+
     out: list[tuple[str, str, float, float]] = []
     block = 512
     for lo in range(0, len(ids), block):
@@ -239,6 +436,8 @@ def scored_pairs(
             if c <= i:
                 continue
             a, b = ids[i], ids[c]
+            if a in boilerplate or b in boilerplate or keys[a] == keys[b]:
+                continue
             if a in anc[b] or b in anc[a] or _linked(G, a, b):
                 continue
             out.append((a, b, round(float(sims[r, c]), 4), round(float(devs[r, c]), 3)))

@@ -1,0 +1,175 @@
+"""RELATED leaves out what says nothing by similarity: reference entries, code lines, template pairs."""
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from adapters.model import Document, Unit
+from addin_backend.graph import related as R
+
+
+def _p(text: str, style: str | None = "Normal", kind: str = "paragraph") -> Unit:
+    return Unit("p", kind, text, 0, style=style)
+
+
+# --- code, grammar and drawings ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", [
+    "Cache-Control   = #cache-directive",                         # ABNF
+    "cache-directive = token [ \"=\" ( token / quoted-string ) ]",
+    "rttvar = 3/4 * rttvar + 1/4 * rttvar_sample",                # pseudo-code assignment
+    "struct {",
+    "} ClientHello;",
+    "};",
+    "ProtocolVersion legacy_version = 0x0303;",                   # a declaration
+    "opaque random[32];",
+    "if (latest_rtt >= min_rtt + ack_delay):",
+    "max(kTimeThreshold * max(smoothed_rtt, latest_rtt), kGranularity)",
+    " +------------+     Loss or       +------------+",           # ASCII art
+    " | Congestion |  ECN-CE increase  |  Recovery  |",
+    "void main() {\n    printf(\"Hello world\");\n}",               # one unit, three lines
+])
+def test_lines_that_read_as_code_are_code(text):
+    assert R.is_code_line(_p(text))
+
+
+@pytest.mark.parametrize("text", [
+    "The Cache-Control header field lists directives that caches must obey.",
+    "A cache MUST NOT store a response to a request that has the no-store directive.",
+    "If the sender does not receive an acknowledgment (for example, because the path failed), it retransmits.",
+    "for each packet that was sent:",                             # a prose list item in lower case
+    "the server hello;",
+    "Antwort = das Ergebnis der Anfrage, wie in Abschnitt 4 beschrieben.",  # a sentence: its full stop
+    "Le serveur répond avec le code 200 lorsque la requête aboutit.",
+])
+def test_prose_is_not_code(text):
+    assert not R.is_code_line(_p(text))
+
+
+@pytest.mark.parametrize("style", ["Source Code", "HTML Preformatted", "Preformatted Text", "Code", "Plain Text"])
+def test_a_code_style_makes_code_whatever_the_text(style):
+    assert R.is_code_line(_p("Start the service and wait for the prompt", style=style))
+
+
+# --- reference lists -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", [
+    '[RFC9111]\tFielding, R., Ed., Nottingham, M., Ed., and J. Reschke, Ed., "HTTP Caching", STD 98, '
+    "RFC 9111, June 2022.",
+    "[RFC2119]\tRFC 2119, <https://www.rfc-editor.org/info/rfc2119>.",
+    '[12] A. Smith and B. Jones, "Congestion control at scale," in Proc. SIGCOMM, 2019, pp. 1-12.',
+    "Smith, D. M., Eade, R., & Pohlmann, H. (2013). A comparison of full-field and anomaly initialization. "
+    "Climate Dynamics, 41, 3325-3338.",
+    "Gaiman, Neil (2003). Don't Panic: Douglas Adams and the Hitchhiker's Guide to the Galaxy. Titan Books.",
+])
+def test_entries_shaped_as_references_are_references(text):
+    assert R.is_reference_entry(_p(text))
+
+
+@pytest.mark.parametrize("text", [
+    "[RFC9111] defines how caches store and reuse responses.",
+    "Paris, France (2019) was the venue of the second meeting.",
+    "However, J. Smith (2019) showed that shared caches fail under load.",
+    "Smith, the editor, asked for a new draft.",
+])
+def test_prose_that_cites_is_no_reference_entry(text):
+    assert not R.is_reference_entry(_p(text))
+
+
+def test_a_bibliography_style_or_a_reference_list_makes_an_entry():
+    assert R.is_reference_entry(_p("Anything at all", style="Bibliography"))
+    assert R.is_reference_entry(_p("Anything at all", style="Literaturverzeichnis"))
+    assert R.is_reference_entry(_p("Anything at all"), in_reference_list=True)
+    assert not R.is_reference_entry(_p("Anything at all", kind="section"), in_reference_list=True)
+
+
+def _doc(units: list[Unit]) -> Document:
+    return Document("docx", [Unit(u.id, u.kind, u.text, i, title=u.title, parent=u.parent, style=u.style)
+                             for i, u in enumerate(units)])
+
+
+@pytest.mark.parametrize("title", [
+    "References", "13.1.  Normative References", "Informative References", "Bibliography", "Bibliografía",
+    "Literaturverzeichnis", "Références", "Works Cited",
+])
+def test_reference_list_sections_by_their_title(title):
+    doc = _doc([
+        Unit("s1", "section", "Caching", 0, title="Caching"),
+        Unit("s2", "section", title, 0, title=title),
+        Unit("s3", "section", "Further reading", 0, title="Further reading", parent="s2"),
+    ])
+    assert R.reference_list_sections(doc) == {"s2", "s3"}
+
+
+@pytest.mark.parametrize("title", ["Configuration Reference", "Cross-References", "Referencing Other Sections"])
+def test_sections_that_merely_mention_references_are_not_lists(title):
+    assert not R.reference_list_sections(_doc([Unit("s", "section", title, 0, title=title)]))
+
+
+# --- what is embedded ----------------------------------------------------------------------------
+
+
+def _standard() -> Document:
+    return _doc([
+        Unit("s1", "section", "Cache-Control", 0, title="Cache-Control"),
+        Unit("c1", "paragraph", "Cache-Control   = #cache-directive", 0, parent="s1", style="Normal"),
+        Unit("p1", "paragraph", "The Cache-Control header field lists directives for caches along the chain.",
+             0, parent="s1", style="Normal"),
+        Unit("s2", "section", "References", 0, title="References"),
+        Unit("b1", "paragraph", "This section lists the documents cited above.", 0, parent="s2", style="Normal"),
+        Unit("b2", "paragraph", '[RFC9111]\tFielding, R., "HTTP Caching", RFC 9111, June 2022.', 0,
+             parent="s2", style="Normal"),
+    ])
+
+
+def test_reference_lists_and_code_lines_are_not_embedded():
+    doc = _standard()
+    assert R.unembedded(doc) == {"c1", "s2", "b1", "b2"}
+    summ = R.summaries(doc)
+    assert set(summ) == {"s1", "p1"}
+    assert "#cache-directive" not in summ["s1"]  # a section is summed up by its prose
+    assert R.unit_summary(doc.unit("c1"), doc) is None
+
+
+# --- template pairs ------------------------------------------------------------------------------
+
+
+def test_template_key_masks_identifiers_quoted_values_and_numbers():
+    a = "This directive uses the token form of the argument syntax: e.g., 'max-age=5'."
+    assert R.template_key(a) == R.template_key(a.replace("max-age", "min-fresh"))
+    b = "An endpoint MUST treat receipt of this frame as a connection error of type FRAME_ENCODING_ERROR."
+    assert R.template_key(b) == R.template_key(b.replace("FRAME_ENCODING_ERROR", "STREAM_STATE_ERROR"))
+    assert R.template_key("The timer fires after 3 seconds.") == R.template_key("The timer fires after 10 seconds.")
+    assert R.template_key("The client's request is sent first.") != R.template_key("The server's reply is sent first.")
+    assert R.template_key("The client sends a request.") != R.template_key("The server sends a reply.")
+
+
+def test_a_template_pair_is_never_scored_but_its_halves_pair_with_others(monkeypatch):
+    texts = {
+        "a": "This directive uses the token form of the argument syntax: e.g., 'max-age=5'.",
+        "b": "This directive uses the token form of the argument syntax: e.g., 'min-fresh=5'.",
+        "c": "A directive with a token argument is written as its name, an equals sign and the value.",
+    }
+    doc = Document("docx", [Unit(k, "paragraph", t, i, style="Normal") for i, (k, t) in enumerate(texts.items())])
+    same = np.array([1.0, 0.0], dtype=np.float32)
+    monkeypatch.setattr("addin_backend.nlp.embed_texts", lambda ts, progress=None: np.vstack([same] * len(ts)))
+    G = nx.MultiDiGraph()
+    G.add_nodes_from(texts)
+    pairs = {(a, b) for a, b, _cos, _dev in R.scored_pairs(doc, G)}
+    assert pairs == {("a", "c"), ("b", "c")}
+
+
+def test_a_template_filled_in_three_times_is_boilerplate_and_pairs_with_nothing(monkeypatch):
+    labels = ["Explanation of attribute:", "Type of attribute:"] * 3
+    texts = labels + ["The attribute names the grammar that matched the input."]
+    doc = Document("docx", [Unit(f"u{i}", "paragraph", t, i, style="Normal") for i, t in enumerate(texts)])
+    same = np.array([1.0, 0.0], dtype=np.float32)
+    monkeypatch.setattr("addin_backend.nlp.embed_texts", lambda ts, progress=None: np.vstack([same] * len(ts)))
+    G = nx.MultiDiGraph()
+    G.add_nodes_from(u.id for u in doc.units)
+    assert R.scored_pairs(doc, G) == []
+    monkeypatch.setattr(R, "BOILERPLATE", 4)  # twice or three times is a template pair only
+    assert ("u0", "u1") in {(a, b) for a, b, _c, _d in R.scored_pairs(doc, G)}
