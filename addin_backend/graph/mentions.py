@@ -11,14 +11,14 @@ offsets).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
 from adapters.model import Document, Unit
 
 from ..nlp import FACTS
 from .label_index import LabelIndex, build_label_index, parse_label, unit_keys
-from .lexicon import FAMILIES, NUM, PLURAL, WORD_ALT, canonical_label, family_of, norm_number
+from .lexicon import FAMILIES, NUM, PLURAL, WORD_ALT, WORD_START, canonical_label, family_of, norm_number
 
 __all__ = [
     "FAMILIES",
@@ -49,10 +49,11 @@ _AND_OR = r"(?:and|or|und|oder|sowie|et|ou|y|e|o|u)"
 _SEP_LIST = rf"(?:\s*,\s*(?:{_AND_OR}\s+)?|\s+{_AND_OR}\s+|\s*&\s*)"
 _SEP_RANGE = r"(?:\s*[-\u2013\u2014]\s*|\s+(?:to|through|thru|bis|\u00e0|a|al|hasta)\s+)"
 _MENTION = re.compile(
-    rf"(?<![\w§\-])(?P<word>§§|§|{WORD_ALT})(?:[ \t\u00a0~]|(?<=[.§]))\s*"
+    rf"{WORD_START}(?<![\w§\-])(?P<word>§§|§|{WORD_ALT})(?:[ \t\u00a0~]|(?<=[.§]))\s*"
     rf"(?P<items>{_ITEM}(?:(?:{_SEP_RANGE}|{_SEP_LIST}){_ITEM})*)"
 )
 _SEP_RANGE_RE = re.compile(_SEP_RANGE)
+_SEP_LIST_RE = re.compile(_SEP_LIST)
 _DOTTED = re.compile(r"\d\.\d|\b[A-Z]\.\d")
 _ITEM_RE = re.compile(rf"(?P<sep>{_SEP_RANGE}|{_SEP_LIST})?(?P<item>{_ITEM})")
 _NUM_IN_ITEM = re.compile(NUM)
@@ -407,8 +408,13 @@ def _scan(text: str) -> tuple[Mention, ...]:
         if (_is_external(text, start, end) or _is_law(word, text, end) or _is_named_work(text, start, end)
                 or (external_end >= 0 and _CHAIN.match(text, external_end, start))):
             external_end = end  # "VA Handbook 6500.6, Appendix C, paragraph 9, Appendix D": one citation
+            cited = _cited_work(text, start, end)
+            prev = found[-1] if found else None
+            if prev is not None and prev.external is None and _SEP_LIST_RE.fullmatch(text, prev.end, start):
+                found[-1] = replace(prev, external=cited)  # "Section 5 and Appendix C of [RFC8618]": both
             found.append(Mention(start, end, text[start:end], word, family, tuple(items), literal=literal,
-                                 external=_cited_work(text, start, end)))
+                                 external=cited))
+            taken.append((start, end))
             continue
         found.append(Mention(start, end, text[start:end], word, family, tuple(items), literal=literal))
         taken.append((start, end))
@@ -432,8 +438,10 @@ def _scan(text: str) -> tuple[Mention, ...]:
     return tuple(found)
 
 
-def _internal(text: str) -> tuple[Mention, ...]:
-    return tuple(m for m in FACTS.memo("mentions+cited", text, _scan) if m.external is None)
+def _split(text: str) -> tuple[tuple[Mention, ...], tuple[Mention, ...]]:
+    """A text's mentions of this document's parts, and of other works' parts."""
+    found = _scan(text)
+    return tuple(m for m in found if m.external is None), tuple(m for m in found if m.external is not None)
 
 
 def find_citations(text: str) -> tuple[Mention, ...]:
@@ -443,7 +451,7 @@ def find_citations(text: str) -> tuple[Mention, ...]:
     >>> [(m.text, m.external) for m in find_citations("See Section 4.2 of RFC 6787 and § 823 BGB.")]
     [('Section 4.2', 'RFC6787'), ('§ 823', '')]
     """
-    return tuple(m for m in FACTS.memo("mentions+cited", text, _scan) if m.external is not None)
+    return FACTS.memo("mentions", text, _split)[1]
 
 
 def find_mentions(text: str) -> tuple[Mention, ...]:
@@ -456,7 +464,7 @@ def find_mentions(text: str) -> tuple[Mention, ...]:
     >>> [i.number for i in find_mentions("Compare Equations (1) and (3).")[0].items]
     ['1', '3']
     """
-    return FACTS.memo("mentions", text, _internal)
+    return FACTS.memo("mentions", text, _split)[0]
 
 
 # --- the mentions a unit makes ----------------------------------------------------------------

@@ -163,3 +163,9 @@ def test_a_section_number_is_no_finding_where_the_document_numbers_no_section():
     index = build_label_index(units)
     assert resolve_unit(units[1], index) == ([], [])
     assert [b.label for b in resolve_unit(units[2], index)[1]] == ["Table 4"]  # a table it lacks is still one
+
+
+def test_labels_joined_before_a_citation_belong_to_the_cited_work():
+    text = "The format is described in Section 5 and Appendix C of [RFC8618]; see also Section 4."
+    assert [m.text for m in find_mentions(text)] == ["Section 4"]
+    assert [(m.text, m.external) for m in find_citations(text)] == [("Section 5", "RFC8618"), ("Appendix C", "RFC8618")]
