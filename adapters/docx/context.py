@@ -59,6 +59,8 @@ class PackageContext:
     #: Rendered note marks by ("footnote"|"endnote", w:id), in citation order of the main part.
     note_marks: Mapping[tuple[str, str], str] = field(default_factory=dict)
     strict: bool = False
+    #: ``w:themeFontLang/@w:val`` of the settings: the editing language the file was made in.
+    theme_lang: str | None = None
 
     def root(self, part: str):
         """A parsed part (transitional vocabulary) held by the context."""
@@ -198,4 +200,10 @@ def load_context(pkg: Package, warnings: list[str]) -> PackageContext:
         endnote_format=end,
         note_marks=MappingProxyType(_note_marks(main, foot, end)),
         strict=strict,
+        theme_lang=_theme_lang(settings),
     )
+
+
+def _theme_lang(settings) -> str | None:
+    el = settings.find(qn("w:themeFontLang")) if settings is not None else None
+    return (el.get(w_attr("val")) or None) if el is not None else None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..lang import known, majority
 from ..labels import caption_label, leading_label, section_label, seq_label
 from ..model import Anchor, Document, Field, IdMaker, Revision, Unit
 from .numbering import ListCounters
@@ -118,6 +119,22 @@ class _Converter:
             ilvl = style.ilvl  # None: the level whose w:pStyle names the style
         return self.counters.next_label(num_id, ilvl, style.chain)
 
+    def _language(self, paras: list[Paragraph]) -> str | None:
+        """The language of most characters: each run's ``w:lang`` (or its character style's),
+        else its paragraph style chain's, else the document defaults' (``w:docDefaults``)."""
+        styles = self.styles
+        counts: list[tuple[str | None, int]] = []
+        for p in paras:
+            fallback = styles.para(p.scan.style_id).lang or styles.default_lang
+            langs = p.scan.langs
+            if len(langs) <= 1 and len(paras) == 1:  # the usual case: one language
+                return known(next(iter(langs), None) or fallback)
+            if not langs:
+                counts.append((fallback, 0))
+            for tag, n in langs.items():
+                counts.append((tag or fallback, n))
+        return majority(counts)
+
     # blocks --------------------------------------------------------------------------------
 
     def blocks(self, blocks: list[Block], where: str) -> None:
@@ -148,6 +165,9 @@ class _Converter:
         meta = _paragraph_meta(group, where)
         if numbered is not None:
             meta["list_label"] = numbered[0]
+        lang = self._language(group)
+        if lang:
+            meta["lang"] = lang
         kwargs: dict[str, Any] = {
             "kind": "paragraph",
             "text": text,
@@ -256,6 +276,9 @@ class _Converter:
         for p in paras:
             self._number(p)
         meta: dict[str, Any] = {"cells": _cell_grid(table)}
+        lang = self._language(paras)
+        if lang:
+            meta["lang"] = lang
         if table.floating:
             meta["floating"] = True
         if any(_nested_floating(table)):
@@ -315,7 +338,7 @@ class _Converter:
                 "number": mark or None,
                 "parent": citing,
                 "anchor": Anchor(note.part, f"#{nid}"),
-                "meta": {},
+                "meta": {"lang": lang} if (lang := self._language(paras)) else {},
             }
             note_units[(kind, nid)] = self._add(kwargs, paras, _bases(paras)).id
         for f, kind, nid in self.note_fields:
@@ -467,5 +490,16 @@ def to_units(body: DocxBody) -> Document:
         revisions=revisions,
         comments=comments,
         warnings=list(body.warnings),
-        meta={"main_part": body.context.main_part, "strict": body.context.strict},
+        meta=_document_meta(body),
     )
+
+
+def _document_meta(body: DocxBody) -> dict[str, Any]:
+    """The main part, strictness, and the default language (``w:docDefaults``, else the
+    settings' ``w:themeFontLang``: the editing language Word made the file in)."""
+    ctx = body.context
+    meta: dict[str, Any] = {"main_part": ctx.main_part, "strict": ctx.strict}
+    lang = known(ctx.styles.default_lang) or known(ctx.theme_lang)
+    if lang:
+        meta["language"] = lang
+    return meta

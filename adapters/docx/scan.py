@@ -71,6 +71,9 @@ class ParagraphScan:
     open_fields: tuple[str, ...] = ()
     acc_len: int = 0
     section_break: bool = False
+    #: Accepted characters per run language (``w:lang`` of the run or its character style;
+    #: None: the run sets none, so the paragraph style's applies).
+    langs: dict[str | None, int] = field(default_factory=dict)
 
     def text(self, bit: int = ACCEPTED) -> str:
         return "".join([s.text for s in self.segments if s.views & bit])

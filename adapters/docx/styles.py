@@ -34,6 +34,8 @@ class StyleInfo:
     ilvl: int | None = None
     vanish: bool | None = None
     is_default: bool = False
+    #: ``w:rPr/w:lang/@w:val``: the language of its (Latin-script) text.
+    lang: str | None = None
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,8 @@ class ParaStyle:
     role: str | None = None
     #: The style ids of the ``basedOn`` chain, this style first.
     chain: tuple[str, ...] = ()
+    #: The language its runs take (``w:lang`` of the chain), None when the chain sets none.
+    lang: str | None = None
 
 
 _NO_STYLE = ParaStyle(None, None)
@@ -62,11 +66,14 @@ _NO_STYLE = ParaStyle(None, None)
 class StyleSheet:
     """Styles by id, with resolved paragraph styles and character-style hiddenness cached."""
 
-    def __init__(self, styles: Mapping[str, StyleInfo], default_para: str | None) -> None:
+    def __init__(self, styles: Mapping[str, StyleInfo], default_para: str | None, default_lang: str | None = None) -> None:
         self.styles = MappingProxyType(dict(styles))
         self.default_para = default_para
+        #: ``w:docDefaults/w:rPrDefault`` language: what text no style tags is in.
+        self.default_lang = default_lang
         self._para: dict[str | None, ParaStyle] = {}
         self._char_vanish: dict[str, bool | None] = {}
+        self._char_lang: dict[str, str | None] = {}
 
     def name(self, style_id: str | None) -> str | None:
         """The style's display name (its id when it declares none)."""
@@ -109,6 +116,7 @@ class StyleSheet:
             num_holder = next((s for s in chain if s.num_id is not None), None)
             ilvl = next((s.ilvl for s in chain if s.ilvl is not None), None)
             vanish = next((s.vanish for s in chain if s.vanish is not None), False)
+            lang = next((s.lang for s in chain if s.lang is not None), None)
             names = [(s.name or "").lower() for s in chain]
             role = None
             if "title" in names:
@@ -124,6 +132,7 @@ class StyleSheet:
                 vanish=bool(vanish),
                 role=role,
                 chain=tuple(s.style_id for s in chain),
+                lang=lang,
             )
         self._para[style_id] = res
         return res
@@ -135,6 +144,15 @@ class StyleSheet:
         val = next((s.vanish for s in self._chain(style_id) if s.vanish is not None), None)
         self._char_vanish[style_id] = val
         return val
+
+    def char_lang(self, style_id: str) -> str | None:
+        """The language a character style (through its chain) gives its runs; ``None`` when silent."""
+        try:
+            return self._char_lang[style_id]
+        except KeyError:
+            val = next((s.lang for s in self._chain(style_id) if s.lang is not None), None)
+            self._char_lang[style_id] = val
+            return val
 
     def numbering_style_num(self, style_id: str) -> str | None:
         """The ``w:numId`` a numbering style points at (for ``w:numStyleLink``)."""
@@ -173,6 +191,10 @@ def parse_styles(data: bytes, warnings: list[str], part: str = "word/styles.xml"
         return EMPTY_STYLES
     styles: dict[str, StyleInfo] = {}
     default_para = None
+    default_lang = None
+    lang_el = root.find(f"{qn('w:docDefaults')}/{qn('w:rPrDefault')}/{qn('w:rPr')}/{qn('w:lang')}")
+    if lang_el is not None:
+        default_lang = lang_el.get(_VAL) or None
     type_attr = qn("w:type")
     for st in root.iterchildren(qn("w:style")):
         if st.get(type_attr) == "table":
@@ -187,7 +209,7 @@ def parse_styles(data: bytes, warnings: list[str], part: str = "word/styles.xml"
         styles[info.style_id] = info
         if info.type == "paragraph" and info.is_default and default_para is None:
             default_para = info.style_id
-    return StyleSheet(styles, default_para)
+    return StyleSheet(styles, default_para, default_lang)
 
 
 def _child_val(el, tag: str) -> str | None:
@@ -216,11 +238,13 @@ def _style_info(st) -> StyleInfo | None:
             lv = num_pr.find(qn("w:ilvl"))
             if lv is not None:
                 ilvl = _int(lv.get(_VAL))
+    lang = None
     rpr = st.find(qn("w:rPr"))
     if rpr is not None:
         v = rpr.find(qn("w:vanish"))
         if v is not None:
             vanish = _on(v)
+        lang = _child_val(rpr, "w:lang") or None
     return StyleInfo(
         style_id=sid,
         name=_child_val(st, "w:name") or "",
@@ -231,4 +255,5 @@ def _style_info(st) -> StyleInfo | None:
         ilvl=ilvl,
         vanish=vanish,
         is_default=st.get(qn("w:default")) in ("1", "true", "on"),
+        lang=lang,
     )

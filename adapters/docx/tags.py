@@ -98,6 +98,7 @@ __all__ = [
     "W_TRPR",
     "W_TXBXCONTENT",
     "W_VANISH",
+    "W_LANG",
     "W_VMERGE",
     "XML_SPACE",
 ]
@@ -118,6 +119,7 @@ W_FOOTNOTEREFERENCE, W_ENDNOTEREFERENCE = _W + "footnoteReference", _W + "endnot
 W_COMMENTREFERENCE = _W + "commentReference"
 W_DRAWING, W_PICT, W_OBJECT, W_TXBXCONTENT = (_W + t for t in ("drawing", "pict", "object", "txbxContent"))
 W_VANISH, W_RSTYLE, W_RPRCHANGE, W_PPRCHANGE = (_W + t for t in ("vanish", "rStyle", "rPrChange", "pPrChange"))
+W_LANG = _W + "lang"
 W_PSTYLE, W_NUMPR, W_NUMID, W_ILVL, W_OUTLINELVL = (_W + t for t in ("pStyle", "numPr", "numId", "ilvl", "outlineLvl"))
 W_RUBY, W_RUBYBASE = _W + "ruby", _W + "rubyBase"
 W_GRIDSPAN, W_VMERGE, W_HMERGE, W_GRIDBEFORE, W_GRIDAFTER = (_W + t for t in ("gridSpan", "vMerge", "hMerge", "gridBefore", "gridAfter"))

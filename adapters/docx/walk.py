@@ -48,6 +48,7 @@ from .tags import (
     W_HYPERLINK,
     W_ILVL,
     W_INS,
+    W_LANG,
     W_INSTRTEXT,
     W_MOVEFROM,
     W_MOVETO,
@@ -127,6 +128,7 @@ class Walker:
         self._rev: Any = None
         self._para_hidden = False
         self._acc = 0
+        self._lang: str | None = None
         self._para = {
             W_R: self._run,
             W_INS: self._revision,
@@ -248,6 +250,8 @@ class Walker:
 
     def _run(self, r) -> None:
         hidden = self._para_hidden
+        self._lang = None
+        start = self._acc
         for ch in r:
             tag = ch.tag
             if tag == W_T:
@@ -257,6 +261,10 @@ class Walker:
                 hidden = self._run_props(ch, r)
             else:
                 self._run_child(ch, tag, hidden)
+        n = self._acc - start
+        if n:
+            langs = self._scan.langs
+            langs[self._lang] = langs.get(self._lang, 0) + n
 
     def _run_child(self, ch, tag, hidden: bool) -> None:
         if tag == W_INSTRTEXT or tag == W_DELINSTRTEXT:
@@ -305,16 +313,21 @@ class Walker:
             self._unknown(ch)
 
     def _run_props(self, rpr, r) -> bool:
+        """Whether the run is hidden; its language goes to ``self._lang``."""
         vanish = None
         rstyle = None
+        lang = None
         for c in rpr:
             tag = c.tag
             if tag == W_VANISH:
                 vanish = _on(c)
             elif tag == W_RSTYLE:
                 rstyle = c.get(VAL)
+            elif tag == W_LANG:
+                lang = c.get(VAL)
             elif tag == W_RPRCHANGE:
                 self._scan.revisions.append(("format_change", c, _run_text(r)))
+        self._lang = lang or (self.styles.char_lang(rstyle) if rstyle else None)
         if vanish is not None:
             return vanish
         if rstyle:

@@ -26,6 +26,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..labels import caption_label, leading_label, section_number_and_label, seq_label
+from ..lang import known, majority
 from ..model import Anchor, Bookmark, Comment, Document, IdMaker, Unit
 from .body import Body, Frame, Index, Note, Paragraph, Table
 from .changes import rejected_lines
@@ -43,6 +44,7 @@ __all__ = ["to_units"]
 
 _SEQUENCE = qn("text:sequence")
 _NAME = qn("text:name")
+_STYLE_NAME = qn("text:style-name")
 _HREF = qn("xlink:href")
 _CAPTION_STYLES = {"caption", "figure", "table", "illustration", "drawing", "text"}
 _EQ_NUMBER = re.compile(r"^\s*\(?\s*(\d+(?:[.\-]\d+)*)\s*\)?\s*$")
@@ -66,6 +68,7 @@ class _Converter:
         self.notes: list[tuple[Note, Unit | None]] = []
         self.captions: list[Unit] = []  # captions still looking for their figure or table
         self._formula: dict[str, bool] = {}
+        self._para_lang: dict[str | None, str | None] = {}  # paragraph style -> its language
 
     # -- units --------------------------------------------------------------------------------
 
@@ -207,6 +210,9 @@ class _Converter:
             meta: dict[str, Any] = dict(list_meta)
             if label:
                 meta["list_label"] = label
+            lang = self.language([p])
+            if lang:
+                meta["lang"] = lang
             if list_style:
                 meta["list_style"] = list_style
             if p.section:
@@ -287,6 +293,33 @@ class _Converter:
         if lead is not None:
             return "paragraph", None, lead[1], lead[0]
         return "paragraph", None, None, None
+
+    def language(self, paras: list[Paragraph]) -> str | None:
+        """The language of most characters of the paragraphs: the paragraph's style (through
+        its parents, then the default style), or a span's character style where it sets one
+        (the innermost span wins)."""
+        styles = self.ctx.styles
+        cache = self._para_lang
+        counts: list[tuple[str | None, int]] = []
+        for p in paras:
+            try:
+                base = cache[p.style]
+            except KeyError:
+                base = cache[p.style] = styles.language("paragraph", p.style)
+            spans = [ev for ev in p.events if ev.kind == "lang"] if p.events else None
+            if not spans:
+                if len(paras) == 1:
+                    return known(base)
+                counts.append((base, len(p.text)))
+                continue
+            n = len(p.text)
+            tags = [base] * n
+            for ev in sorted(spans, key=lambda e: e.start - e.end):  # outer spans first
+                tag = styles.language("text", ev.node.get(_STYLE_NAME))
+                tags[ev.start : ev.end] = [tag] * (min(ev.end, n) - ev.start)
+            for tag in dict.fromkeys(tags):
+                counts.append((tag, tags.count(tag)))
+        return majority(counts)
 
     # -- frames, formulas, captions -----------------------------------------------------------
 
@@ -383,6 +416,9 @@ class _Converter:
                     spans.append([r, c, cell.rowspan, cell.colspan])
             grid.append(cells)
         meta: dict[str, Any] = {"cells": grid, "rows": len(t.rows), "columns": max((len(r) for r in t.rows), default=0)}
+        lang = self.language(paras)
+        if lang:
+            meta["lang"] = lang
         for key, value in (("header_rows", t.header_rows), ("spans", spans), ("name", t.name),
                            ("section", t.section), ("cell_labels", cell_labels)):
             if value:
@@ -430,6 +466,9 @@ class _Converter:
             meta: dict[str, Any] = {"citation": note.citation}
             if note.id:
                 meta["note_id"] = note.id
+            lang = self.language(paras)
+            if lang:
+                meta["lang"] = lang
             unit = self.add(
                 cls,
                 text,
@@ -464,6 +503,9 @@ class _Converter:
     # -- the whole document -------------------------------------------------------------------
 
     def run(self, body: Body) -> Document:
+        default = known(self.ctx.styles.default_language())
+        if default:  # the default paragraph style's language, else meta.xml's dc:language
+            self.doc.meta["language"] = default
         self.index.index_paragraphs(body.blocks)
         self.doc.warnings.extend(body.warnings)
         self.blocks(body.blocks)

@@ -13,7 +13,7 @@ from lxml import etree
 
 from .odfxml import qn
 
-__all__ = ["Style", "LevelStyle", "ListStyle", "StyleSheet", "read_styles"]
+__all__ = ["Style", "LevelStyle", "ListStyle", "StyleSheet", "language_tag", "read_styles"]
 
 _STYLE = qn("style:style")
 _LIST_STYLE = qn("text:list-style")
@@ -43,6 +43,9 @@ _A_BULLET = qn("text:bullet-char")
 _A_LETTER_SYNC = qn("style:num-letter-sync")
 _A_LIST_FORMAT = qn("loext:num-list-format")
 _A_CONSECUTIVE = qn("text:consecutive-numbering")
+_A_LANGUAGE = qn("fo:language")
+_A_COUNTRY = qn("fo:country")
+_DEFAULT_STYLE = qn("style:default-style")
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,9 @@ class Style:
     outline_level: int | None = None
     hidden: bool | None = None
     automatic: bool = False
+    #: The language tag its text properties set (``fo:language`` + ``fo:country``: "de-DE";
+    #: "zxx" for no language), None when it sets none.
+    language: str | None = None
 
 
 @dataclass(frozen=True)
@@ -127,14 +133,36 @@ def _list_style(el: etree._Element, name: str) -> ListStyle:
     return ListStyle(name=name, levels=levels, consecutive=el.get(_A_CONSECUTIVE) == "true")
 
 
+def language_tag(props: etree._Element) -> str | None:
+    """The tag of ``style:text-properties``: ``fo:language`` with ``fo:country`` ("de-DE").
+
+    ``style:language-asian``/``-complex`` are for text in other scripts; Latin text takes
+    ``fo:language``. "zxx" (or "none") is kept: it says the text has no language.
+
+    >>> language_tag(etree.Element(_TEXT_PROPS, {_A_LANGUAGE: "es", _A_COUNTRY: "AR"}))
+    'es-AR'
+    >>> language_tag(etree.Element(_TEXT_PROPS, {_A_LANGUAGE: "zxx", _A_COUNTRY: "none"}))
+    'zxx'
+    """
+    lang = props.get(_A_LANGUAGE)
+    if not lang:
+        return None
+    if lang.lower() == "none":
+        return "zxx"
+    country = props.get(_A_COUNTRY)
+    return f"{lang}-{country}" if country and country.lower() != "none" and lang != "zxx" else lang
+
+
 def _style(el: etree._Element, automatic: bool) -> Style:
     name = el.get(_A_NAME, "")
     hidden = None
+    language = None
     for child in el:
         if child.tag == _TEXT_PROPS:
             value = child.get(_A_DISPLAY_NONE)
             if value is not None:
                 hidden = value == "none"
+            language = language_tag(child)
     outline = el.get(_A_OUTLINE)
     return Style(
         name=name,
@@ -145,6 +173,7 @@ def _style(el: etree._Element, automatic: bool) -> Style:
         outline_level=None if outline is None else _int(outline, 0),
         hidden=hidden,
         automatic=automatic,
+        language=language,
     )
 
 
@@ -164,6 +193,9 @@ class StyleSheet:
         self.outline: ListStyle = ListStyle(name="Outline")
         self._cache: dict[tuple[str, str, str], object] = {}
         self._outline_styles: dict[str, int] | None = None
+        self._spans: dict[str, tuple[bool, str | None]] = {}
+        #: ``style:default-style`` elements by family.
+        self._defaults: dict[str, etree._Element] = {}
 
     def _style(self, family: str, name: str, automatic: bool) -> Style | None:
         key = (family, name, automatic)
@@ -278,6 +310,32 @@ class StyleSheet:
             self._outline_styles = chosen
         return self._outline_styles.get(style.name)
 
+    def default_language(self) -> str | None:
+        """The language the default paragraph style gives (the document's default), if any."""
+        key = ("paragraph", "", "#default-language")
+        if key not in self._cache:
+            el = self._defaults.get("paragraph")
+            props = el.find(_TEXT_PROPS) if el is not None else None
+            self._cache[key] = language_tag(props) if props is not None else None
+        return self._cache[key]  # type: ignore[return-value]
+
+    def language(self, family: str, name: str | None) -> str | None:
+        """The language a style gives its text, through its parents; a paragraph style falls
+        back on the default style. A text style that sets none returns None (the text keeps
+        its paragraph's)."""
+        value = self._lookup(family, name, "language")
+        if value is None and family == "paragraph":
+            return self.default_language()
+        return value  # type: ignore[return-value]
+
+    def span(self, name: str) -> tuple[bool, str | None]:
+        """``(hidden, language)`` of a character style: one cached look-up per span."""
+        try:
+            return self._spans[name]
+        except KeyError:
+            got = self._spans[name] = (self.hidden("text", name), self.language("text", name))
+            return got
+
     def hidden(self, family: str, name: str | None) -> bool:
         return bool(self._lookup(family, name, "hidden"))
 
@@ -324,6 +382,8 @@ def _read_container(sheet: StyleSheet, container: etree._Element | None, automat
                 sheet._list_elements[name] = el
         elif tag == _OUTLINE_STYLE:
             sheet.outline = _list_style(el, el.get(_A_NAME, "Outline"))
+        elif tag == _DEFAULT_STYLE and not automatic:
+            sheet._defaults.setdefault(el.get(_A_FAMILY, ""), el)
 
 
 def read_styles(content: etree._Element, styles: etree._Element | None) -> StyleSheet:

@@ -151,7 +151,8 @@ class Event(NamedTuple):
     ``kind`` is one of ``bookmark``, ``bookmark-start``, ``bookmark-end``, ``reference-mark``
     (and its ``-start``/``-end``), ``field`` (``end`` is the end offset), ``note``,
     ``annotation``, ``annotation-end``, ``frame``, ``change``, ``change-start``,
-    ``change-end``, ``hidden`` (a range hidden by a character style), ``link``, ``unknown``.
+    ``change-end``, ``hidden`` (a range hidden by a character style), ``lang`` (a range whose
+    character style sets a language), ``link``, ``unknown``.
     """
 
     kind: str
@@ -284,11 +285,18 @@ class InlineWalker:
         if tag in _WRAPPERS:
             if tag == _SPAN:
                 style = el.get(_STYLE_NAME)
-                if style and self.ctx.styles.hidden("text", style):
-                    start = self.length
-                    self.children(el)
-                    self.events.append(Event("hidden", start, self.length, el))
-                    return
+                if style:
+                    hidden, lang = self.ctx.styles.span(style)
+                    if hidden:
+                        start = self.length
+                        self.children(el)
+                        self.events.append(Event("hidden", start, self.length, el))
+                        return
+                    if lang is not None:  # a span in another language than its paragraph
+                        start = self.length
+                        self.children(el)
+                        self.events.append(Event("lang", start, self.length, el))
+                        return
             elif tag == _A:
                 start = self.length
                 self.children(el)
