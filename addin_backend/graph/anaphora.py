@@ -6,13 +6,26 @@ a word can be, and in which form) and number agreement, to tell a demonstrative 
 ("this approach works") from a pronoun ("this works") and to get the head noun's lemma; no
 tagger runs. Anaphors found in a text are cached per text.
 
+Besides demonstratives, a reader takes up what came before with: idioms at the head of a
+sentence ("In this context,", "For this reason,", "To that end,"), a verb phrase ("When doing
+so,"), a manner ("as above", "as per above"), a comparison at the head of a unit ("Another
+validator is ...", "both validators", "Other methods ...", "Similar considerations ..."), "the
+steps above", and "that" as a determiner ("from that request", "Then, that set is ..."): told
+from the conjunction and the relative pronoun by the word before it and by agreement.
+
 The antecedent is the unit that introduces the referent, read within the anaphor's section: the
-nearest preceding unit (within a window) that uses the head noun other than anaphorically;
-failing that, for a phrase in a unit's first sentence, the previous content unit. A unit that
-opens with "Similarly," or "Otherwise," reads against the previous content unit; "the above
-rules" against the list or displayed block above. Code lines, figures and captions are shown,
-not read: a run of them is one step of the window, and a fallback past them lands on the
-paragraph that leads into them. The word lists are English: other units are not read.
+nearest preceding unit (within a window) that uses the head noun other than anaphorically (for a
+comparison, any use: "Another validator" compares with "One such validator"); "the above
+requirement" with no unit naming one, the nearest that states a rule (MUST, shall); failing
+that, for a phrase in a unit's first sentence, the previous content unit, past a note ("Note
+that ..." is an aside). A "that" inside a sentence ("after that time") reads only against the
+unit just before, when it names the thing. A unit that opens with "Similarly," or "Otherwise,"
+reads against the previous content unit; "the above rules" against the list or displayed block
+above. Code lines, figures and captions are shown, not read: a run of them is one step of the
+window, and a fallback past them lands on the paragraph that leads into them. An anaphor whose
+head the unit already used stays inside the unit, unless that use is the unit's own opening
+"The X ..." with nothing to say which ("The compression codings do not define any parameters.
+... these compression codings"). The word lists are English: other units are not read.
 """
 from __future__ import annotations
 
@@ -52,9 +65,11 @@ CONTENT_KINDS = ("paragraph", "list_item", "caption", "figure", "table", "equati
 @dataclass(frozen=True)
 class Anaphor:
     """A phrase pointing back: ``kind`` is ``np`` ("these results"), ``pronoun`` ("It ..."),
-    ``phrase`` ("as described above", "all of the above") or ``connective`` (a unit that opens
-    with "Similarly," or "Otherwise,"); ``head`` is the head noun's lemma when there is one;
-    ``first`` says whether it sits in the unit's first sentence."""
+    ``phrase`` ("as described above", "all of the above", "doing so", "as above"),
+    ``connective`` (a unit that opens with "Similarly," or "Otherwise,"), ``idiom`` ("In this
+    case,"), ``comparative`` ("Another validator") or ``distal`` ("that" inside a sentence:
+    "from that request", "after that time"); ``head`` is the head noun's lemma when there is
+    one; ``first`` says whether it sits in the unit's first sentence."""
 
     start: int
     end: int
@@ -78,7 +93,7 @@ class Antecedent:
 _DET = re.compile(
     r"(?<![\w-])(?P<det>this|these|those|such(?:\s+an?)?|the\s+(?:proposed|above|aforementioned|"
     r"above-mentioned|preceding|foregoing|said|resulting|latter|former|described|"
-    r"presented|introduced|suggested|outlined))(?=\s+[A-Za-z])",
+    r"presented|introduced|suggested|outlined))(?=\s+[\"\u201c]?[A-Za-z])",
     re.I,
 )
 _INITIAL = re.compile(r"^[\"'\u201c(]*(?P<p>It|They|This|These|That|Those|Such|The\s+latter|The\s+former)\b")
@@ -92,16 +107,25 @@ _EXPLETIVE = re.compile(
 #: comparator and is left out (the comma is required).
 _CONNECTIVE = re.compile(
     r"^[\"'\u201c(]*(?P<c>Similarly|Likewise|Conversely|Otherwise|Analogously|Correspondingly|"
-    r"In\s+the\s+same\s+way|In\s+contrast|By\s+contrast)\s*,"
+    r"In\s+the\s+same\s+way|In\s+contrast|By\s+contrast|If\s+so|If\s+not)\s*,"
 )
 #: "the above", "the preceding", "the foregoing": what is displayed above (a list, a figure).
 _SPATIAL = re.compile(r"^(?:all\s+of\s+)?the\s+(?:above|preceding|foregoing)(?![\w-])", re.I)
+#: "the steps above", "the ABNF above": a noun phrase placed by "above" at its end (not "the
+#: nodes above it", "the node above the root": a preposition with its object).
+_POST_ABOVE = re.compile(
+    r"(?<![\w-])(?P<det>the|these|those)\s+(?P<np>(?:[A-Za-z][\w-]*\s+){0,3}?[A-Za-z][\w-]*)\s+above"
+    r"(?=\s*(?:[.,;:)]|$)|\s+(?:also|because|could|can|is|are|was|were|has|have|MUST|SHOULD|MAY|SHALL)\b)",
+    re.I,
+)
 _BARE_SPATIAL = re.compile(r"(?<![\w-])the\s+(?:above|foregoing)(?=\s*(?:[.,;:)]|$))", re.I)
 _PHRASE = re.compile(
     r"\b(?:as\s+)?(?:described|discussed|explained|mentioned|noted|shown|stated|outlined|presented|"
     r"illustrated|specified|defined|introduced|seen|given|detailed|set\s+out|set\s+forth)\s+"
     r"(?:above|earlier|before|previously|in\s+the\s+(?:previous|preceding)\s+(?:section|paragraph|subsection|clause))\b"
-    r"|\b(?:see\s+above|aforementioned|previously\s+(?:described|discussed|mentioned|defined|introduced))\b",
+    r"|\b(?:see\s+above|aforementioned|previously\s+(?:described|discussed|mentioned|defined|introduced))\b"
+    r"|\b(?:listed|enumerated|offered|provided|cited|indicated|summari[sz]ed|covered|identified|established|"
+    r"referenced|depicted|proposed|reviewed|considered|quoted)\s+above\b(?!\s+(?:the|a|an)\b)",
     re.I,
 )
 
@@ -111,7 +135,7 @@ _DOC_HEADS = frozenset(
     """section subsection chapter paper work document article agreement standard specification
     paragraph subparagraph sentence
     report study clause subclause annex appendix part thesis contract policy guide manual book
-    letter note memo proposal deed schedule exhibit regulation directive act code page""".split()
+    letter note memo proposal deed schedule exhibit regulation act code page""".split()
 )
 #: Heads of idioms ("in this case", "at this point", "for this reason"): idioms only right after
 #: the determiner or its adjectives; a noun before them makes a compound that points back
@@ -121,15 +145,20 @@ _IDIOM_HEADS = frozenset(
     week day moment date""".split()
 )
 _SELF_HEADS = _DOC_HEADS | _IDIOM_HEADS
+#: Idiom heads that with "this"/"these" mean the present ("at this time", "this year"), not a
+#: pointer; "that time" points back.
+_NOW_HEADS = frozenset("time moment date day week month year".split())
+#: "such a way that", "such a time as": the clause that follows says what is meant.
+_CATAPHORIC_AFTER = re.compile(r"\s+(?:that|as)\b", re.I)
 #: Heads naming a kind of unit: "this table" is the nearest table before the anaphor.
 _KIND_HEADS = {"figure": ("figure",), "table": ("table",), "equation": ("equation",), "formula": ("equation",)}
 #: Anaphors after a unit's first sentence usually point inside the unit: search less far back.
 LATER_WINDOW = 3
-_PHRASE_HEAD = re.compile(r"(?i:\b(?:the|this|these|those|that)\s+)(?P<noun>[A-Za-z][\w\-]*)\s+$")
+_PHRASE_HEAD = re.compile(r"(?i:\b(?:the|this|these|those|that)\s+)(?:[A-Za-z][\w\-]*\s+){0,2}?(?P<noun>[A-Za-z][\w\-]*)\s+$")
 _OF_HEADS = frozenset("type kind sort form class set number amount use combination version variant family group".split())
 
 
-_NEXT_WORD = re.compile(r"\s+([A-Za-z][\w\-']*)")
+_NEXT_WORD = re.compile(r"\s+[\"\u201c]?([A-Za-z][\w\-']*)")
 #: Words that cannot start the noun phrase of a demonstrative: "This is", "These can", "this of".
 _NOT_NP = frozenset(
     """is are was were be been being has have had can could will would may might must should shall
@@ -147,41 +176,167 @@ def _peek(sent: str, m: re.Match[str], group: str = "det") -> str | None:
     if not nxt:
         return None
     w = nxt.group(1).lower()
-    if w in _SELF_HEADS or (m.group(group).lower().startswith("such") and w in ("as", "that")):
+    det = m.group(group).lower()
+    if w in _DOC_HEADS or (det.startswith("such") and w in ("as", "that")):
         return None
+    if w == "order" and re.search(r"(?i)\bin\s+$", sent[: m.start(group)]):
+        return None  # "in that order": the order just given
+    idiom = w if w in _IDIOM_HEADS else w[:-1] if w.endswith("s") and w[:-1] in _IDIOM_HEADS else None
+    if idiom:
+        if (det in ("this", "these") and idiom in _NOW_HEADS) or _CATAPHORIC_AFTER.match(sent, nxt.end(1)):
+            return None
+        if det.startswith("the"):
+            return None  # "the latter case" and the like: no idiom
+        return "idiom"
     if w in _NOT_NP:
         return "bare"
     return "det"
 
 
-def _candidates(text: str) -> list[tuple[int, int, str, int]]:
-    """``(start, end, kind, sentence index)`` of regex candidates, before any tagging."""
-    out: list[tuple[int, int, str, int]] = []
+#: A verb phrase taken up again: "Doing so, ...", "When doing so, ...", "To do so, ..." at the head
+#: of a sentence (later in the sentence, "doing so" takes up that sentence's own verb).
+_DO_SO = re.compile(
+    r"^[\"'\u201c(]*(?:(?:and|but|also|however|instead),?\s+)?(?:(?:when|while|by|in|before|after|without|upon|on|"
+    r"for|instead\s+of|rather\s+than)\s+)?(?P<p>doing\s+so|to\s+do\s+so)\b",
+    re.I,
+)
+#: Words without one of which :data:`_PHRASE` cannot match.
+_PHRASE_WORDS = ("earlier", "before", "previous", "preceding", "aforementioned")
+#: "as above", "as per above", "per above": done or meant the way described above.
+_AS_ABOVE = re.compile(r"(?<![\w-])(?:as\s+(?:per\s+)?|per\s+)above(?![\w-])", re.I)
+#: A comparison with what came before, at the head of a unit: "Another validator is ...", "Both
+#: validators are ...", "Other methods are possible", "Similar considerations apply" (after a
+#: fronted phrase: "In most cases, both validators"). "Other than X", "Similar to X" name their own.
+_COMPARATIVE = re.compile(
+    r"^[\"'\u201c(]*(?:[A-Z][^,;:.()]{0,40},\s+)?(?P<c>[Aa]nother|[Bb]oth|[Oo]ther(?!\s+than\b)|[Ss]imilar(?!\s+to\b))"
+    r"(?=\s+[\"\u201c]?[A-Za-z])"
+)
+_THAT = re.compile(r"(?<![\w-])that(?=\s+[\"\u201c]?[A-Za-z])", re.I)
+_WORD_BEFORE = re.compile(r"([A-Za-z][\w-]*)$")
+#: Prepositions after which "that" is a determiner ("from that request", "after that time").
+_PREPOSITIONS = frozenset(
+    """to for with from at on of by into onto upon about after before during within without under
+    over through throughout via against toward towards beyond until among between across behind
+    like unlike per in inside outside around along beside despite regarding concerning past""".split()
+)
+#: Verbs that take a "that" clause ("indicates that", "ensures that"): the "that" after them is
+#: a conjunction, not a determiner.
+_CLAUSE_VERBS = frozenset(
+    """indicate ensure require mean note state specify assume expect know show imply suggest
+    recommend verify check determine guarantee signal say believe claim confirm demand find hope
+    prove mandate warn decide understand realize realise recognize recognise learn detect observe
+    infer conclude argue agree acknowledge admit assert demonstrate establish illustrate notice
+    predict reflect remember report reveal stipulate suppose think request ask advise insist
+    propose prefer feel fear doubt declare dictate presume estimate emphasize stress explain
+    clarify announce discover mention see hear arrange trust wish promise add remark caution
+    accept deny anticipate imagine order direct allow provide assure convince inform tell remind
+    notify teach warrant certify""".split()
+)
+
+
+#: Words after which a word that is both noun and verb is the verb: the infinitive marker,
+#: modals, subject pronouns, adverbs between a subject and its verb.
+_VERB_CUES = frozenset(
+    """to can could may might must shall should will would cannot it they he she we you i who which that
+    then also either only not never always first simply instead therefore thus still just often
+    usually generally typically immediately subsequently""".split()
+)
+
+
+def _that_is_determiner(sent: str, at: int) -> str | None:
+    """Whether the "that" at ``sent[at:]`` (not sentence-initial) is a determiner: after a
+    preposition ("to that request") or a verb that takes no clause ("updates that request"):
+    ``"object"``; after a fronted phrase ("Then, that set is ..."): ``"subject"``; else None
+    (a conjunction or a relative pronoun: "indicates that caches", "a field that carries")."""
+    tail = sent[:at].rstrip()
+    if tail.endswith(","):
+        # after a short fronted phrase ("Then, that set is ..."); after a longer one the comma
+        # more likely closes an aside and "that" opens a relative clause
+        return "subject" if len(tail.split()) <= 4 else None
+    m = _WORD_BEFORE.search(tail)
+    if not m:
+        return None
+    w = m.group(1).lower()
+    if w in _PREPOSITIONS:
+        return "object"
+    if w in _CLOSED or w in _PREDICATE:
+        return None
+    cls = _classes(w)
+    verb = cls.get("verb")
+    if not verb or verb[0] in _CLAUSE_VERBS or _verb_form(w, cls) == "ed":
+        return None
+    noun = cls.get("noun")
+    if noun:
+        # a noun as well ("service", "updates", "ratchets"): a verb only after what a verb
+        # follows ("to either service", "It then updates", "MUST update"); else "that" opens a
+        # relative clause ("the application ratchets that member D will use")
+        before = tail[: m.start()].split()
+        if not (before and before[-1].lower().strip("(\"'") in _VERB_CUES):
+            return None
+    return "object"
+
+
+def _candidates(text: str) -> list[tuple[int, int, str, int, int]]:
+    """``(start, end, kind, sentence index, sentence start)`` of regex candidates, before any
+    tagging."""
+    out: list[tuple[int, int, str, int, int]] = []
     c = _CONNECTIVE.match(text)
     if c:
-        out.append((c.start("c"), c.end("c"), "connective", 0))
+        out.append((c.start("c"), c.end("c"), "connective", 0, 0))
+    low = text.lower()  # the costlier patterns run only where their words occur
+    above = "above" in low or "foregoing" in low
+    phrase = above or any(w in low for w in _PHRASE_WORDS)
+    that = "that" in low
     for si, (a, b) in enumerate(sentences(text)):
         sent = text[a:b]
+
+        def add(start: int, end: int, kind: str) -> None:
+            out.append((a + start, a + end, kind, si, a))
+
+        def det(m: re.Match[str], group: str, kind: str | None) -> None:
+            if kind == "idiom":
+                nxt = _NEXT_WORD.match(sent, m.end(group))
+                add(m.start(group), nxt.end(1), "idiom")
+            elif kind:
+                add(m.start(group), m.end(group), kind)
+
         m = _INITIAL.match(sent)
         if m:
             p = m.group("p")
             if p in ("It", "They") and si == 0:
                 if not (p == "It" and _EXPLETIVE.match(sent[m.start("p") :])):
-                    out.append((a + m.start("p"), a + m.end("p"), "pronoun", si))
+                    add(m.start("p"), m.end("p"), "pronoun")
             elif p == "That":
-                kind = _peek(sent, m, "p")
-                if kind:
-                    out.append((a + m.start("p"), a + m.end("p"), kind, si))
+                det(m, "p", _peek(sent, m, "p"))
         for d in _DET.finditer(sent):
             kind = _peek(sent, d)
             if kind == "bare" and _SPATIAL.match(d.group("det")):
                 kind = "spatial"  # "other than the above MUST": wherever it stands
-            if kind:
-                out.append((a + d.start("det"), a + d.end("det"), kind, si))
-        for d in _BARE_SPATIAL.finditer(sent):
-            out.append((a + d.start(), a + d.end(), "spatial", si))
-        for ph in _PHRASE.finditer(sent):
-            out.append((a + ph.start(), a + ph.end(), "phrase", si))
+            det(d, "det", kind)
+        for t in _THAT.finditer(sent) if that else ():
+            if t.start() and not (m and m.group("p") == "That" and m.start("p") == t.start()):
+                role = _that_is_determiner(sent, t.start())
+                if role:
+                    kind = _peek(sent, t, 0)
+                    det(t, 0, "idiom" if kind == "idiom" else f"that-{role}" if kind == "det" else None)
+        if above:
+            for d in _BARE_SPATIAL.finditer(sent):
+                add(d.start(), d.end(), "spatial")
+            for d in _POST_ABOVE.finditer(sent):
+                if not any(w.lower() in _CLOSED or w.lower() in _DOC_HEADS for w in d.group("np").split()):
+                    add(d.start(), d.end(), "post-above")
+            for ph in _AS_ABOVE.finditer(sent):
+                add(ph.start(), ph.end(), "manner")
+        if phrase:
+            for ph in _PHRASE.finditer(sent):
+                add(ph.start(), ph.end(), "phrase")
+        do = _DO_SO.match(sent)
+        if do:
+            add(do.start("p"), do.end("p"), "manner")
+        if si == 0:
+            cm = _COMPARATIVE.match(sent)
+            if cm:
+                add(cm.start("c"), cm.end("c"), "comparative")
     return out
 
 
@@ -211,11 +366,12 @@ _QUANT = frozenset(
     """two three four five six seven eight nine ten several many few more most other first second
     third last final next""".split()
 )
-_NP_WORD = re.compile(r"[ \t\u00a0]+([A-Za-z0-9][\w'\u2019]*(?:-[\w'\u2019]+)*)")
+#: A word of a noun phrase; a quoted coinage counts ('such "timing attacks"').
+_NP_WORD = re.compile(r"[ \t\u00a0]+[\"\u201c]?([A-Za-z0-9][\w'\u2019]*(?:-[\w'\u2019]+)*)")
 _CONTRACTION = re.compile(r"(?i)n['\u2019]t$|['\u2019](?:re|ve|ll|d|m)$")
 _POSSESSIVE = re.compile(r"['\u2019]s?$")
-_SINGULAR_DET = ("this", "that", "such a", "such an")
-_PLURAL_DET = ("these", "those")
+_SINGULAR_DET = ("this", "that", "such a", "such an", "another")
+_PLURAL_DET = ("these", "those", "both", "other")
 
 
 def _det_number(det: str) -> str | None:
@@ -344,8 +500,10 @@ def _np_after(text: str, end: int, det: str | None, depth: int = 0) -> tuple[str
                 if form == "s":
                     if det_number == "sg" or (det_number is None and not (nxt and nxt.lower() in _AUX)):
                         break  # "this approach works", "such license applies"; but "these test results"
-                elif cls and (not noun or "adj" in cls or "adv" in cls) and not _modifier(cls, nxt):
-                    break  # "this License prior to"; but "these parameter header fields"
+                elif cls and (not noun or "adj" in cls or "adv" in cls) and not _modifier(cls, nxt) and not (
+                    noun and (nxt or "").lower() == "of"
+                ):
+                    break  # "this License prior to"; but "these parameter header fields", "that initial set of"
                 elif form == "base" and det_number != "sg" and _object_like(nxt):
                     break  # "the methods combine the", but "such a patent license to"
         lemma = noun[0] if noun else low
@@ -384,9 +542,45 @@ def _sentence_initial(text: str, start: int) -> bool:
     return not text[:start].strip() or bool(re.search(r"[.!?:][\"'\u201d)]*$", head))
 
 
-def _build(text: str, cands: list[tuple[int, int, str, int]]) -> tuple[Anaphor, ...]:
+#: What may stand before an idiom that opens its sentence: a conjunction or adverb, a preposition
+#: ("In this case", "For this reason", "And at that point").
+_IDIOM_LEAD = re.compile(
+    r"^[\W]*(?:(?:and|but|so|also|even|only|then|thus|however|again)\W+)?(?:(?:in|for|at|to|on|from|under|by|with|"
+    r"after|before|until|beyond|during|of|up\s+to)\s+)?(?:all\s+)?$",
+    re.I,
+)
+#: A condition or time clause earlier in the sentence: an idiom after it speaks of that clause
+#: ("If the timer expires, the connection closes at that point").
+_SUBORDINATOR = re.compile(r"\b(?:if|when|whenever|unless|once|while|where|because|since|whether|as\s+soon\s+as)\b", re.I)
+#: A cataphor that claims what follows a colon ("the following directives have such an effect:").
+_FOLLOWING = re.compile(r"\bthe\s+following\b|\bas\s+follows\b", re.I)
+
+
+def _plural_at(text: str, end: int) -> bool:
+    """Whether the word that ends at ``end`` is a plural noun."""
+    m = re.search(r"([A-Za-z][\w'-]*)$", text[max(0, end - 40) : end])
+    if not m:
+        return False
+    w = m.group(1)
+    noun = _classes(w).get("noun")
+    return bool(noun[1]) if noun else bool(not _classes(w) and re.search(r"[^su]s$", w.lower()))
+
+
+def _finite(word: str | None, *, past: bool = True) -> bool:
+    """Whether a word after a noun phrase opens a predicate ("is", "MAY", "contains", "closed";
+    not ``past``: a form in -ed may be a participle after the noun, "the value reported")."""
+    if word is None:
+        return False
+    low = word.lower()
+    if low in _AUX or low in _PREDICATE or word.isupper() and low in ("may", "must", "shall", "should"):
+        return True
+    cls = _classes(low)
+    return "noun" not in cls and _verb_form(low, cls) in (("s", "ed") if past else ("s",))
+
+
+def _build(text: str, cands: list[tuple[int, int, str, int, int]]) -> tuple[Anaphor, ...]:
     out: list[Anaphor] = []
-    for start, end, kind, si in cands:
+    for start, end, kind, si, sent_start in cands:
         first = si == 0
         if kind == "pronoun":
             out.append(Anaphor(start, end, text[start:end], "pronoun", None, first))
@@ -398,24 +592,63 @@ def _build(text: str, cands: list[tuple[int, int, str, int]]) -> tuple[Anaphor, 
         if kind == "phrase":
             out.append(_phrase(text, start, end, first))
             continue
-        if kind in ("connective", "spatial"):
+        if kind == "post-above":
+            last = text[start:end].split()[-2]
+            if _verb_form(last, _classes(last)) in ("ed", "ing") and "noun" not in _classes(last):
+                continue  # "the exceptions listed above": the participle's phrase
+            out.append(Anaphor(start, end, text[start:end], "phrase", noun_lemma(last), first))
+            continue
+        if kind in ("connective", "spatial", "manner"):
             out.append(Anaphor(start, end, text[start:end], "connective" if kind == "connective" else "phrase", None, first))
             continue
-        got = _np_after(text, end, text[start:end])
+        lead = text[sent_start:start]
+        if kind == "idiom":
+            if first and _IDIOM_LEAD.match(lead):
+                out.append(Anaphor(start, end, text[start:end], "idiom", None, first))
+            elif first and text[start:end].lower().startswith(("that", "those")) and not _SUBORDINATOR.search(lead):
+                noun = text[start:end].split()[-1].lower()
+                out.append(Anaphor(start, end, text[start:end], "distal", noun_lemma(noun), first))
+            continue  # later in the unit, or after the clause it speaks of: the unit's own
+        if kind == "that-object" and (not first or _SUBORDINATOR.search(lead)):
+            continue  # "If a packet is lost, ... recover from that loss": the clause before
+        det = text[start:end]
+        if kind.startswith("that-"):
+            det = "that"
+        got = _np_after(text, end, det)
         if got is None:
             continue  # "this section", "this Agreement": the document itself
         head, end_off = got
+        if kind in ("comparative", "that-object", "that-subject"):
+            if head is None:
+                continue
+            nxt = _NP_WORD.match(text, end_off)
+            word = nxt.group(1) if nxt else None
+            if kind == "comparative" and (
+                (det.lower() == "both" and not _plural_at(text, end_off)) or (word or "").lower() in ("and", "or")
+            ):
+                continue  # "Both sender and receiver": a coordination, not a pair named before
+            of = re.search(r"\s+of\s", text[end:end_off])  # "that set of responses": "set" agrees with "that"
+            own_end = end + of.start() if of else end_off
+            if kind != "comparative" and (
+                _plural_at(text, own_end)
+                or (kind == "that-object" and _finite(word))
+                or (kind == "that-subject" and not _finite(word))
+            ):
+                continue  # "indicates that caches store", "ensures that state is kept": a clause
         if head is None:
             if first and _sentence_initial(text, start):
                 out.append(Anaphor(start, end, text[start:end], "pronoun", None, first))
             continue
         if text[end : end + 4].lower().strip() == "as" or head in _DOC_HEADS:
             continue
-        if text[end_off : end_off + 3].lstrip().startswith(":"):
+        if text[end_off : end_off + 3].lstrip().startswith(":") and not _FOLLOWING.search(text, sent_start, start):
             continue  # "in one of these ways:": it points at what follows
         if text[start:end_off].isupper():
             continue  # "FUTURE REVISIONS OF THIS LICENSE": a heading in capitals names, it does not point
-        out.append(Anaphor(start, end_off, text[start:end_off], "np", head, first))
+        if text[end_off : end_off + 1] in ('"', "\u201d") and re.search(r"[\"\u201c]", text[start:end_off]):
+            end_off += 1  # the closing quote of a quoted coinage
+        what = {"comparative": "comparative", "that-object": "distal"}.get(kind, "np")
+        out.append(Anaphor(start, end_off, text[start:end_off], what, head, first))
     out.sort(key=lambda a: a.start)
     dedup: list[Anaphor] = []
     for a in out:
@@ -429,7 +662,9 @@ def _phrase(text: str, start: int, end: int, first: bool) -> Anaphor:
     """"the method described above" (the head before), "As described above, the procedure ..."
     (the fronted phrase speaks of the subject that follows it), or a bare "as noted above"."""
     m = _PHRASE_HEAD.search(text, max(0, start - 40), start)
-    if m and m.group("noun").lower() not in _SELF_HEADS:
+    if m and m.group("noun").lower() not in _SELF_HEADS and not any(
+        w.lower() in _CLOSED for w in text[m.start() : m.start("noun")].split()[1:]
+    ):
         return Anaphor(m.start(), end, text[m.start() : end], "phrase", noun_lemma(m.group("noun")), first)
     after = _AFTER_PHRASE.match(text, end)
     if after:
@@ -461,6 +696,10 @@ _DISPLAY_KINDS = ("caption", "figure", "table", "equation")
 _DISPLAY_HEADS = frozenset(
     "example function formula equation expression code pseudocode listing snippet diagram illustration".split()
 )
+
+
+#: A note: an aside, after which the discussion resumes.
+_NOTE = re.compile(r"(?i)^[\"'(]*note(?:\s+that\b|\s*:)")
 
 
 def _displayed(u: Unit) -> bool:
@@ -543,15 +782,19 @@ class _Layout:
             return k
         return None
 
-    def previous(self, i: int) -> int | None:
+    def previous(self, i: int, *, past_notes: bool = False) -> int | None:
         """The previous content unit in ``i``'s section; past a displayed block, the paragraph
-        that leads into it (code lines and captions between a lead-in and the anaphor)."""
+        that leads into it (code lines and captions between a lead-in and the anaphor);
+        ``past_notes``: past a note ("Note that ...", "Note: "), an aside, what came before it."""
         j = i - 1
         if j < 0 or self.section[j] != self.section[i]:
             return None  # the anaphor opens its section: a heading is no antecedent
         if self.display[j]:
             lead = self.lead_in(j)
             return j if lead is None else lead
+        if past_notes and _NOTE.match(self.seq[j].text) and not _NOTE.match(self.seq[i].text):
+            before = self.previous(j)
+            return j if before is None else before
         return j
 
 
@@ -629,16 +872,48 @@ def _name(u: Unit) -> str:
     return u.kind.replace("_", " ")
 
 
-def _head_search(a: Anaphor, lay: _Layout, i: int, window: int, facts) -> tuple[int, str] | None:
-    """The nearest earlier unit of the section that uses the head noun other than anaphorically."""
+def _head_search(a: Anaphor, lay: _Layout, i: int, window: int, facts, *, any_use: bool = False) -> tuple[int, str] | None:
+    """The nearest earlier unit of the section that uses the head noun other than anaphorically
+    (``any_use``: or anaphorically too, for a comparison: "Another validator" compares with the
+    validator just named, whether or not "One such validator" named it)."""
     forms = set(noun_forms(a.head))
     for j in lay.back(i, window):
         v = lay.seq[j]
         if forms & word_set(v.text):
-            m = _plain_occurrence(v.text, a.head, len(v.text), facts.get(v.text, ()))
+            m = _plain_occurrence(v.text, a.head, len(v.text), () if any_use else facts.get(v.text, ()))
             if m:
                 return j, snippet(v.text, m.start(), m.end())
     return None
+
+
+#: Heads that name a rule: failing a unit that names it, "the above requirement" is the nearest
+#: unit that states one (with MUST, SHALL, REQUIRED, SHOULD, must or shall).
+_RULE_HEADS = frozenset("requirement restriction constraint prohibition obligation".split())
+_NORMATIVE = re.compile(r"(?<![\w-])(?:MUST|SHALL|REQUIRED|SHOULD|must|shall)(?![\w-])")
+
+
+def _rule_search(lay: _Layout, i: int, window: int) -> int | None:
+    for j in lay.back(i, window):
+        if not lay.display[j] and _NORMATIVE.search(lay.seq[j].text):
+            return j
+    return None
+
+
+def _opening_mention(text: str, a: Anaphor) -> bool:
+    """Whether the only earlier uses of the anaphor's head in its unit are in the unit's opening
+    definite noun phrase, itself unexplained: "The compression codings do not define any
+    parameters. ... any of these compression codings" (but not "The attacks commonly known as
+    Slowloris ...": a phrase that says which)."""
+    m = re.match(r"[\"'\u201c(]*The(?=\s)", text)
+    got = _np_after(text, m.end(), "the") if m else None
+    if not got or got[0] != a.head:
+        return False
+    nxt = _NP_WORD.match(text, got[1])
+    if not (nxt and _finite(nxt.group(1), past=False)) or text[got[1] : nxt.start(1)].strip():
+        return False
+    return _plain_occurrence(text[: a.start], a.head, a.start, ()) is not None and not forms_pattern(a.head).search(
+        text, got[1], a.start
+    )
 
 
 def _displayed_block(a: Anaphor, lay: _Layout, i: int, window: int, facts) -> tuple[int, str] | None:
@@ -711,8 +986,25 @@ def _resolve_one(u: Unit, a: Anaphor, lay: _Layout, i: int, window: int, facts) 
                 return j, v.label or v.kind, 0.7
         return None
     if a.head and a.head not in _KIND_HEADS and _plain_occurrence(u.text, a.head, a.start, facts[u.text]):
-        return None  # the antecedent is earlier in the same unit ("nontrivial examples ... these examples")
-    if _SPATIAL.match(a.text) and (a.first or a.head):
+        if a.kind != "np" or not _opening_mention(u.text, a):
+            return None  # the antecedent is earlier in the same unit ("nontrivial examples ... these examples")
+        # the unit opens with "The X do ...", itself pointing back: the anaphor names what it names
+        got = _head_search(a, lay, i, WINDOW, facts)
+        return None if got is None else (got[0], got[1], 0.7)
+    if a.kind == "distal":
+        # "from that request", "after that time" inside a sentence: only the unit just before,
+        # when it names the thing (else the sentence's own clauses are the likelier referent)
+        j = lay.previous(i)
+        t = seq[j].text if j is not None else ""
+        m = _plain_occurrence(t, a.head, len(t), ()) if set(noun_forms(a.head)) & word_set(t) else None
+        return None if m is None else (j, snippet(t, m.start(), m.end()), 0.6)
+    if a.kind == "comparative":
+        got = _head_search(a, lay, i, window, facts, any_use=True)
+        if got is None and a.text.lower().startswith("similar"):
+            j = lay.previous(i)  # "Similar considerations apply to ...": like "Similarly,"
+            return None if j is None else (j, f"previous {_name(seq[j])}", 0.5)
+        return None if got is None else (got[0], f"compared with {got[1]}", 0.6)
+    if (_SPATIAL.match(a.text) or (_POST_ABOVE.fullmatch(a.text) and not _PHRASE.search(a.text))) and (a.first or a.head):
         # a bare "the above" after the unit's first sentence speaks of the sentences before it
         got = _displayed_block(a, lay, i, window, facts)
         if got:
@@ -730,9 +1022,17 @@ def _resolve_one(u: Unit, a: Anaphor, lay: _Layout, i: int, window: int, facts) 
         got = _head_search(a, lay, i, window, facts)
         if got:
             return got[0], got[1], 0.8
-    if a.first and (a.kind in ("pronoun", "phrase") or a.head):
-        j = lay.previous(i)
+        if a.head in _RULE_HEADS and a.first and not _NORMATIVE.search(u.text, 0, a.start):
+            j = _rule_search(lay, i, window)
+            if j is not None:
+                return j, f"a rule: {preview(seq[j].text, 40)}", 0.6
+    if a.first and (a.kind in ("pronoun", "phrase", "idiom") or a.head):
+        j = lay.previous(i, past_notes=True)  # no word to go by: the thread of the discussion
         if j is not None:
-            what = f"previous {_name(seq[j])}" if j == i - 1 else f"the {_name(seq[j])} leading into the display"
+            what = (
+                f"previous {_name(seq[j])}" if j == i - 1
+                else f"the {_name(seq[j])} before the note" if _NOTE.match(seq[i - 1].text)
+                else f"the {_name(seq[j])} leading into the display"
+            )
             return j, what, 0.6 if a.kind == "pronoun" else 0.5
     return None

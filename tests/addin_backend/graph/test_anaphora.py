@@ -40,7 +40,8 @@ def test_phrases_and_sentence_initial_pronouns():
     "In this section we describe the system.",  # the document itself
     "This Agreement governs the Services.",
     "Tools such as parsers help.",
-    "In this case the cache is cold.",
+    "At this time, no extensions are defined.",  # "this time": the present, not a pointer
+    "The cache is cold. In this case it is refilled.",  # an idiom after the first sentence: the unit's own
     "The Contractor shall comply with this paragraph in full.",  # the document's own part
 ])
 def test_not_anaphora(text):
@@ -288,7 +289,7 @@ def test_units_in_another_language_are_not_read():
     ("It is possible for a malicious member of a group to fragment the group.", []),  # extraposed subject
     ("It is OPTIONAL for a recognizer resource to support enrolled grammars.", []),
     ("This design point significantly simplifies loss detection.", [("This design point", "np", "point", True)]),
-    ("At this point the cache is warm.", []),  # the idiom
+    ("At this point the cache is warm.", [("this point", "idiom", None, True)]),  # the idiom points back
     ("This version of QUIC uses the long header.", []),  # a version of a name: the document's subject
     ("These prosody parameter header fields MAY also be sent.",
      [("These prosody parameter header fields", "np", "fields", True)]),
@@ -306,3 +307,147 @@ def test_window_after_counts_a_run_of_code_lines_as_one_step():
                  *[("paragraph", f"Paragraph {k}.") for k in range(10)])
     reach = window_after(doc, [0], 8)
     assert "u20" in reach and "u27" in reach and "u28" not in reach  # 20 code lines: one step
+
+
+# --- what a reader takes up besides demonstratives -----------------------------------------------
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("In this context, a cache has understood a method if it implements it.", [("this context", "idiom", None, True)]),
+    ("For this reason, endpoints MUST retain two sets of keys.", [("this reason", "idiom", None, True)]),
+    ("To that end, short field names are encouraged.", [("that end", "idiom", None, True)]),
+    ("The resource does not cease to exist at, before, or after that time.", [("that time", "distal", "time", True)]),
+    ("If the timer expires, the connection is closed at that point.", []),  # the clause before it
+    ("When doing so, the cache MUST add each header field.", [("doing so", "phrase", None, True)]),
+    ("A client MAY retry, but doing so wastes bandwidth.", []),  # takes up its own sentence's verb
+    ("If the value (after discarding the other members, as per above) is invalid, ignore it.",
+     [("as per above", "phrase", None, True)]),
+    ("The components, once determined as above, are recombined.", [("as above", "phrase", None, True)]),
+])
+def test_idioms_verb_phrases_and_manners(text, expected):
+    assert found(text) == expected
+
+
+def test_an_idiom_or_doing_so_at_the_head_of_a_unit_reads_against_the_previous_unit():
+    doc = _doc(
+        "Caches are required to update a stored response's header fields from a newer response.",
+        "When doing so, the cache MUST replace the field values that are already present.",
+        "A cache MUST NOT store a response unless the method is understood by the cache.",
+        "In this context, a cache has understood a method if it implements its caching behavior.",
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u1", "u0"), ("u3", "u2")]
+
+
+def test_a_note_is_an_aside_that_a_fallback_passes_over():
+    doc = _units(
+        ("paragraph", "A cache MUST NOT store a response to a request unless:"),
+        ("list_item", "the request method is understood by the cache;"),
+        ("list_item", "the response status code is final."),
+        ("paragraph", "Note that an extension can override any of the requirements listed."),
+        ("paragraph", "In this context, a cache has understood a method if it implements its caching behavior."),
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u4", "u2")]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Another validator is the entity tag given in an ETag field.", [("Another validator", "comparative", "validator", True)]),
+    ("In most cases, both validators are sent.", [("both validators", "comparative", "validator", True)]),
+    ("Other methods of probing paths are possible.", [("Other methods", "comparative", "method", True)]),
+    ("Similar considerations apply to stored request data.",
+     [("Similar considerations", "comparative", "consideration", True)]),
+    ("Both sender and receiver MUST encrypt their messages.", []),  # a coordination
+    ("Other than updating the identifier, the packet is unchanged.", []),
+    ("If a member finds that another member's credential has expired, it sends a removal.", []),  # not at the head
+])
+def test_comparisons_at_the_head_of_a_unit(text, expected):
+    assert found(text) == expected
+
+
+def test_a_comparison_compares_with_the_last_mention_even_an_anaphoric_one():
+    doc = _doc(
+        "A cache then adds precondition header fields that carry validator metadata.",
+        "One such validator is the timestamp given in a Last-Modified field.",
+        "Another validator is the entity tag given in an ETag field.",
+        "A client MUST send the relevant entity tags if they were provided.",
+        "In most cases, both validators are generated in validation requests.",
+        "Other timers are not affected.",  # nothing to compare with: no link
+    )
+    got = [(s, t) for s, t, _, _ in resolved(doc)]
+    assert ("u2", "u1") in got and ("u4", "u2") in got
+    assert not any(s == "u5" for s, _ in got)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("The proxy is requested to either service that request from a valid cache.",
+     [("that request", "distal", "request", True)]),
+    ("Then, that initial set of stored responses is further filtered.",
+     [("that initial set of stored responses", "np", "response", True)]),
+    ("The flag indicates that caches MUST NOT store it.", []),  # a conjunction after a verb of saying
+    ("It ensures that state is kept.", [("It", "pronoun", None, True)]),  # a clause: "state is kept"
+    ("Updating header fields that affect the result can confuse a cache.", []),  # a relative pronoun
+    ("The ratchets that member D will use are shown.", []),
+    ("A server MAY delay its reply so that clients retry.", []),
+    ("It then updates that request with precondition fields.", [("It", "pronoun", None, True), ("that request", "distal", "request", True)]),
+    ("Each value is concatenated with the next one, in that order.", []),
+])
+def test_that_as_a_determiner(text, expected):
+    assert found(text) == expected
+
+
+def test_a_that_inside_a_sentence_reads_only_against_the_unit_just_before():
+    doc = _doc(
+        "When making a request to a proxy, a client MUST send the target URI in absolute form.",
+        "The proxy is requested to either service that request from a valid cache or forward it.",
+        "A server SHOULD log the event.",
+        "Each value is weighted by the preference for that encoding.",  # no encoding just before
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u1", "u0")]
+
+
+def test_a_quoted_coinage_and_a_lowercase_directive_are_noun_phrases():
+    assert found('Such "timing attacks" can be mitigated.') == [('Such "timing attacks"', "np", "attack", True)]
+    doc = _doc(
+        "The no-store request directive indicates that a cache MUST NOT store any part of the request.",
+        "This directive is not a reliable or sufficient mechanism for ensuring privacy.",
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u1", "u0")]
+
+
+def test_the_above_requirement_is_the_nearest_unit_that_states_a_rule():
+    doc = _doc(
+        "Once a response is stale, a cache MUST NOT reuse it until it has been validated.",
+        "The directive ought to be used by servers if failure to validate could cause incorrect operation.",
+        "The directive also permits a shared cache to reuse a response, subject to the above requirement.",
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u2", "u0")]
+
+
+def test_the_steps_above_and_the_list_above():
+    assert found("We follow the steps above because it removes state.") == [("the steps above", "phrase", "steps", True)]
+    assert found("A member knows the keys of all the nodes above it in the tree.") == []  # a preposition
+    doc = _units(
+        ("paragraph", "A server reconstructs the target URI from these steps:"),
+        ("list_item", "the scheme is taken from the configuration;"),
+        ("list_item", "the authority is taken from the Host field."),
+        ("paragraph", "A server SHOULD log the result."),
+        ("paragraph", "Aside from the exceptions given in the list above, the server MUST reject the message."),
+    )
+    assert ("u4", "u0") in [(s, t) for s, t, _, _ in resolved(doc)]
+
+
+def test_a_colon_after_an_anaphor_is_claimed_by_the_following():
+    assert found("In this specification, the following directives have such an effect: public, private.") == [
+        ("such an effect", "np", "effect", True)]
+    assert found("You may convey the object code in one of these ways:") == []
+
+
+def test_an_unexplained_opening_the_x_lets_a_later_anaphor_point_back():
+    doc = _units(
+        ("paragraph", "The following transfer coding names for compression are defined:"),
+        ("paragraph", "gzip", "Definition Term"),
+        ("paragraph", "See the algorithm of the same name.", "Definition"),
+        ("paragraph", "The compression codings do not define any parameters. Parameters with any of these "
+                      "compression codings SHOULD be treated as an error."),
+        ("paragraph", "The attacks commonly known as Slowloris keep connections open. These attacks are cheap."),
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u3", "u0")]  # not u4: "commonly known as" says which
