@@ -143,7 +143,10 @@ def _starts() -> str:
 WORD_START = f"(?=[{re.escape(_starts())}])" if _starts() else ""
 
 # One number: "2", "2.1.3", "3b", "A.2", "B" (letters and roman numerals: sections only).
-NUM = r"\d+[A-Za-z]?(?:\.\d+[A-Za-z]?)*(?![\w])|[A-Z](?:\.\d+)+(?![\w])|[A-Z](?![\w])|[IVXLC]{1,6}(?![\w])"
+# Not a number: one joined to a word by a hyphen ("Example 1-RTT", "a 3-way handshake"), or a
+# letter before ".Y" (the placeholder "Section X.Y").
+NUM = (r"\d+[A-Za-z]?(?:\.\d+[A-Za-z]?)*(?![\w]|-[^\W\d_])|[A-Z](?:\.\d+)+(?![\w])|[A-Z](?![\w]|\.[^\W\d_])"
+       r"|[IVXLC]{1,6}(?![\w]|\.[^\W\d_])")
 # An item: a number, "(1)" for equations, and a trailing sub-part "(b)" / "(iii)" that is not
 # part of the minimal span.
 @lru_cache(maxsize=1024)

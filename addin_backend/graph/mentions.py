@@ -110,12 +110,13 @@ _CITE_BEFORE = re.compile(
 _DOC_NOUN = (
     r"(?:specification|standard|recommendation|paper|article|report|act|regulation|directive|convention|code|"
     r"treaty|law|rfc|guidelines?|datasheet|data\s+sheet|manual|handbook|textbook|book|thesis|dissertation|"
-    r"proceedings|documentation|catalogue|catalog)"
+    r"proceedings|documentation|catalogue|catalog|format|protocol|language|syntax)"
 )
 # Another party's document ("the supplier's quality handbook", "the Customer's Security Policy").
 _OWNED_DOC = rf"(?:{_DOC_NOUN}|proposal|contract|agreement|policy|terms)"
 _CITE_AFTER = re.compile(
-    rf"^(?:\s*\([a-z0-9]{{1,4}}\))*\s*,?\s*(?:of|in|from)\s+(?:"
+    # sub-parts "(b)", or the cited part's quoted title: 'Section 5.8 ("Retry Packet Integrity") of [QUIC-TLS]'
+    rf"^(?:\s*\([a-z0-9]{{1,4}}\))*(?:\s*\(\s*[\"\u201c][^()]{{1,80}}[\"\u201d]\s*\))?\s*,?\s*(?:of|in|from)\s+(?:"
     rf"\[|\(?{_STD}\b|ref(?:erence)?s?\.?\s*\[?\d"
     rf"|(?:the\s+)?[A-Z][\w\-]+(?:\s+and\s+[A-Z][\w\-]+)?\s+(?:et\s+al\b|\(\d{{4}}|\[\d)"
     rf"|(?:the\s+)?(?!this\b|these\b|the\s+present\b)(?:[A-Z][\w/\-.]*\s+)(?:[A-Z0-9][\w/\-.]*\s+){{0,5}}"
@@ -594,11 +595,13 @@ def _weak(unit: Unit, m: Mention, index: LabelIndex) -> bool:
     """Mentions that are not findings when they resolve to nothing: a plural word with a single
     number ("Basic Exponential Equations (4.4)" names a topic and its textbook section),
     mentions in footnotes and endnotes, where bibliographic citations live ("Gaiman, Don't Panic,
-    Chapter 14." cites a book), "§ 202" in a document that does not number its own parts with
+    Chapter 14." cites a book), a caption's title ("Figure 31: Verification Results Example 1"
+    names what it shows), "§ 202" in a document that does not number its own parts with
     "§" (it cites a statute the text has named), and a section number in a document that
     numbers no section at all ("the man page from section 7"): nothing here says it is this
     document's."""
     return ((PLURAL.match(m.word) is not None and len(m.items) == 1) or unit.kind in _NOTE_KINDS
+            or unit.kind == "caption"
             or (m.word.startswith("§") and not index.section_sign)
             or (m.family == "section" and not index.numbered_sections))
 

@@ -169,3 +169,23 @@ def test_labels_joined_before_a_citation_belong_to_the_cited_work():
     text = "The format is described in Section 5 and Appendix C of [RFC8618]; see also Section 4."
     assert [m.text for m in find_mentions(text)] == ["Section 4"]
     assert [(m.text, m.external) for m in find_citations(text)] == [("Section 5", "RFC8618"), ("Appendix C", "RFC8618")]
+
+
+@pytest.mark.parametrize(
+    "text, internal",
+    [
+        ("Figure 5: Example 1-RTT Handshake", ["Figure 5"]),  # '1-RTT' is a word, not Example 1
+        ("For brevity, [HX.Y] is to be taken to refer to Section X.Y of RFC 2616.", []),  # a placeholder
+        ("as described in Section 2.4.1 of the Speech Grammar Markup Format", []),
+        ('Defined in Section 5.8 ("Retry Packet Integrity") of [QUIC-TLS].', []),
+        ("Table 2-1 and Section IV; then Appendix A.", ["Table 2-1", "Section IV", "Appendix A"]),
+    ],
+)
+def test_numbers_that_are_words_placeholders_or_parts_of_named_formats(text, internal):
+    assert [m.text for m in find_mentions(text)] == internal
+
+
+def test_a_caption_title_naming_an_example_is_no_broken_reference():
+    units = [Unit("s1", "section", "Examples", 0, label="Section 1", number="1"),
+             Unit("c1", "caption", "Figure 31: Verification Results Example 1", 1, label="Figure 31", parent="s1")]
+    assert resolve_unit(units[1], build_label_index(units)) == ([], [])
