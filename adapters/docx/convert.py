@@ -140,19 +140,27 @@ class _Converter:
     def blocks(self, blocks: list[Block], where: str) -> None:
         i = 0
         n = len(blocks)
+        # Whether the accepted text so far runs on into the next paragraph: its mark is deleted
+        # in the accepted view. Paragraphs and tables deleted whole let it flow past them.
+        flowing = False
         while i < n:
             b = blocks[i]
             if isinstance(b, Table):
                 self.table(b, where)
+                flowing = flowing and all(not (p.presence & ACCEPTED) for p in b.paragraphs)
                 i += 1
                 continue
             group = [b]
             while _chains(group[-1]) and i + len(group) < n and isinstance(blocks[i + len(group)], Paragraph):
                 group.append(blocks[i + len(group)])
-            self.paragraphs(group, where)
+            self.paragraphs(group, where, absorbing=flowing)
+            if any(p.presence & ACCEPTED and p.scan.acc_len for p in group):
+                flowing = not group[-1].scan.mark_views & ACCEPTED
+            elif group[-1].scan.mark_views & ACCEPTED:
+                flowing = False
             i += len(group)
 
-    def paragraphs(self, group: list[Paragraph], where: str) -> None:
+    def paragraphs(self, group: list[Paragraph], where: str, absorbing: bool = False) -> None:
         """One unit (plus its figures and text boxes) from a paragraph or a merged group."""
         items = [(p.el, p.scan.segments, p.scan.mark_views, p.presence) for p in group]
         text = "".join([s.text for s in join_segments(items, ACCEPTED)])
@@ -163,6 +171,10 @@ class _Converter:
         style = self.styles.para(scan.style_id)
         numbered = [self._number(p) for p in group][-1]
         meta = _paragraph_meta(group, where)
+        if absorbing and not text and rejected:
+            # The mark that ends a merge in the accepted view (paragraphs deleted up to a table:
+            # Word keeps the last mark and joins the text above into it): no line of its own.
+            meta["absent_in"] = "accepted"
         if numbered is not None:
             meta["list_label"] = numbered[0]
         lang = self._language(group)
