@@ -2,16 +2,20 @@
 
 Both writers turn a ``replace``/``set_text`` into these changes, so that a changed word is a
 deletion of the old word plus an insertion of the new one, never the whole paragraph. Text is
-cut into words, runs of white space and single other characters, and ``difflib`` aligns the
-two token lists. ``atoms`` are spans of the old text that must stay whole (fields, note
-citations): each is one token, so a diff either keeps it or replaces it entirely. Nothing
-here knows XML.
+cut into words (:mod:`adapters.words`: "30-day", "don't", "3.5" are one word each, as in the
+task pane and the LibreOffice bridge, so all three mark the same spans), runs of white space
+and single other characters, and ``difflib`` aligns the two token lists. ``atoms`` are spans
+of the old text that must stay whole (fields, note citations): each is one token, so a diff
+either keeps it or replaces it entirely. Nothing here knows XML.
 """
 from __future__ import annotations
 
 import difflib
 import re
-from typing import Sequence
+from typing import Iterator, Sequence
+
+from . import words as _words
+from .text import SPACE
 
 __all__ = ["Change", "Span", "tokenize", "word_changes", "line_changes"]
 
@@ -20,7 +24,20 @@ Change = tuple[int, int, str]
 #: ``(start, end)`` of a piece of a text.
 Span = tuple[int, int]
 
-_TOKEN = re.compile(r"\w+|\s+|[^\w\s]", re.UNICODE)
+# between words: runs of white space (Unicode's, as adapters.text spells it for all three
+# runtimes) and single other characters
+_GAP = re.compile(f"[{SPACE}]+|[^{SPACE}]")
+
+
+def _tokens(text: str, pos: int) -> Iterator[Span]:
+    """The tokens of ``text`` (words, white space runs, single other characters), shifted by ``pos``."""
+    at = 0
+    for m in _words.finditer(text):
+        a, b = m.span()
+        yield from ((g.start() + pos, g.end() + pos) for g in _GAP.finditer(text, at, a))
+        yield a + pos, b + pos
+        at = b
+    yield from ((g.start() + pos, g.end() + pos) for g in _GAP.finditer(text, at))
 
 
 def _spans(text: str, atoms: Sequence[Span] = ()) -> list[Span]:
@@ -30,11 +47,11 @@ def _spans(text: str, atoms: Sequence[Span] = ()) -> list[Span]:
     for start, end in sorted(atoms):
         if start < pos:
             continue
-        out.extend((m.start() + pos, m.end() + pos) for m in _TOKEN.finditer(text[pos:start]))
+        out.extend(_tokens(text[pos:start], pos))
         if end > start:
             out.append((start, end))
         pos = end
-    out.extend((m.start() + pos, m.end() + pos) for m in _TOKEN.finditer(text[pos:]))
+    out.extend(_tokens(text[pos:], pos))
     return out
 
 
@@ -44,6 +61,8 @@ def tokenize(text: str, atoms: Sequence[Span] = ()) -> list[str]:
 
     >>> tokenize("Hello,  world!")
     ['Hello', ',', '  ', 'world', '!']
+    >>> tokenize("a 30-day term, don't")
+    ['a', ' ', '30-day', ' ', 'term', ',', ' ', "don't"]
     >>> tokenize("a [1] b", [(2, 5)])
     ['a', ' ', '[1]', ' ', 'b']
     """
@@ -75,6 +94,8 @@ def word_changes(old: str, new: str, offset: int = 0, atoms: Sequence[Span] = ()
 
     >>> word_changes("the red car", "the blue car")
     [(4, 7, 'blue')]
+    >>> word_changes("a 30-day term", "a 60-day term")
+    [(2, 8, '60-day')]
     >>> word_changes("a b", "a b c")
     [(3, 3, ' c')]
     >>> word_changes("see [1] here", "see [1] there", atoms=[(4, 7)])

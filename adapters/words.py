@@ -21,12 +21,14 @@ written without spaces (Chinese, Japanese, Thai) give one word per run: there is
 segmentation here, and no NLP. Spans are Python string offsets (code points); JavaScript
 counts UTF-16 units, so a client comparing spans converts astral characters.
 
-``tests/vectors/words.json`` is the specification: ``[{"text": ..., "words": [[start, end],
-...]}, ...]``, run by the Python tests and meant for the task pane's and the LibreOffice
-bridge's tokenizers too. The task pane (static/js/textplan.js) and the bridge
-(ledger_client.py) already keep hyphenated compounds, contractions and decimals whole; they
-also join at any comma, and split at U+00AD, U+2010/U+2011, U+00B7 (and the bridge at
-combining marks), which this definition does not.
+``tests/vectors/words.json`` is the specification: ``[{"note": ..., "text": ..., "words":
+[[start, end], ...]}, ...]`` in code points, run by three runtimes: here
+(tests/adapters/test_words.py), the task pane's copy (``wordSpans``/``tokenize`` in
+static/js/textplan.js, tests/js/vectors.test.mjs, which converts UTF-16 offsets) and the
+LibreOffice bridge's (``word_spans``/``tokenize`` in ledger_client.py, which cannot import this
+package; tests/clients/test_bridge_client.py, also under LibreOffice's own Python). The
+server's tracked changes (:mod:`adapters.textdiff`) and both clients cut their word-level
+diffs with it, so all three mark the same spans.
 
 >>> words("Die Straße schließt um 17.30 Uhr; don't e-mail l'homme, 3,5 % mehr.")
 ['Die', 'Straße', 'schließt', 'um', '17.30', 'Uhr', "don't", 'e-mail', "l'homme", '3,5', 'mehr']

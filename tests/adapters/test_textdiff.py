@@ -7,7 +7,10 @@ from adapters.textdiff import line_changes, tokenize, word_changes
 
 
 def test_tokens_are_words_blanks_and_single_punctuation():
-    assert tokenize("It's 3.5 km—far!") == ["It", "'", "s", " ", "3", ".", "5", " ", "km", "—", "far", "!"]
+    # words as adapters.words cuts them (the pane and the bridge do the same): "It's" and "3.5"
+    # are one word each; a dash between words is punctuation
+    assert tokenize("It's 3.5 km—far!") == ["It's", " ", "3.5", " ", "km", "—", "far", "!"]
+    assert tokenize("e\u0301te\u0301 a--b -5") == ["e\u0301te\u0301", " ", "a", "-", "-", "b", " ", "-", "5"]
     assert "".join(tokenize("  two  spaces\tand\u2028breaks ")) == "  two  spaces\tand\u2028breaks "
 
 
@@ -19,6 +22,11 @@ def test_tokens_are_words_blanks_and_single_punctuation():
         ("the big cat", "the cat", [(4, 8, "")]),
         ("Colour, colour.", "Color, colour!", [(0, 6, "Color"), (14, 15, "!")]),
         ("same", "same", []),
+        # a changed compound, contraction or decimal is one whole-word change, as the pane marks it
+        ("a 30-day term", "a 60-day term", [(2, 8, "60-day")]),
+        ("we don't pay", "we can't pay", [(3, 8, "can't")]),
+        ("rate 3.5 %", "rate 3.75 %", [(5, 8, "3.75")]),
+        ("l'homme et la femme", "l'enfant et la femme", [(0, 7, "l'enfant")]),
     ],
 )
 def test_word_changes_are_minimal_and_word_sized(old, new, changes):

@@ -74,6 +74,18 @@ def test_replace_across_runs_with_different_formatting_deletes_each_piece_with_i
     ]
 
 
+def test_a_compound_contraction_or_decimal_changes_as_one_whole_word_keeping_each_runs_formatting():
+    # adapters.words keeps "30-day", "don't", "3.5" whole, as the task pane and the bridge do
+    data = _docx(_p(_r("Give "), _r("30", "<w:b/>"), _r("-day notice; don't pay 3.5 %.")))
+    w = write_edits(data, lambda d: [ed("set_text", d.units[0].id, text="Give 60-day notice; do not pay 3.75 %.")])
+    assert _runs(w.xml().find(f".//{W_P}")) == [
+        ("", "Give ", ""), ("del", "30", "b"), ("del", "-day", ""), ("ins", "60-day", "b"), ("", " notice; ", ""),
+        ("del", "don't", ""), ("ins", "do not", ""), ("", " pay ", ""), ("del", "3.5", ""), ("ins", "3.75", ""),
+        ("", " %.", ""),
+    ]
+    assert w.expected == ["Give 60-day notice; do not pay 3.75 %."]
+
+
 def test_set_text_is_a_word_level_diff_not_a_paragraph_rewrite():
     data = _docx(_p(_r("The committee approved the budget on Monday.")))
     w = write_edits(data, lambda d: [ed("set_text", d.units[0].id, text="The board approved the new budget on Friday.")])

@@ -119,6 +119,15 @@ def test_words_across_spans_keep_each_span(written):
     assert [[(s.get(qn("text:style-name")), s.text) for s in r] for r in regions] == [[("T1", "italic")], [("T3", "bold")]]
 
 
+def test_a_compound_cut_by_a_span_changes_whole_and_keeps_each_piece_s_span(written):
+    root = _content(written["whole_words_across_a_span"].out)
+    regions = xpath(root, "//text:deletion/text:p")
+    assert ["".join(r.itertext()) for r in regions] == ["30-day", "don't", "3.5"]
+    assert [(s.get(qn("text:style-name")), s.text, s.tail) for s in regions[0]] == [("T1", "30", "-day")]
+    inserted = xpath(root, "//text:change-start")[0].getnext()
+    assert (inserted.get(qn("text:style-name")), inserted.text) == ("T1", "60-day")  # the first piece's span
+
+
 def test_fields_are_left_whole(written):
     c = written["word_next_to_a_field"]
     before, after = _content(c.data), _content(c.out)

@@ -164,6 +164,15 @@ CASES: list[Case] = [
         [("Delete", "Ann", "italic"), ("Insert", "Ann", "plain"), ("Delete", "Ann", "bold"), ("Insert", "Ann", "strong")],
     ),
     Case(
+        # a compound, a contraction and a decimal change as whole words (adapters.words), even
+        # when a span cuts the compound: each deleted piece keeps its span
+        "whole_words_across_a_span",
+        lambda: odt(p('Give <text:span text:style-name="T1">30</text:span>-day notice; don\'t pay 3.5 %.'), auto=_SPANS),
+        lambda d: [_e("set_text", d.units[0], text="Give 60-day notice; do not pay 3.75 %.")],
+        [("Delete", "Ann", "30-day"), ("Insert", "Ann", "60-day"), ("Delete", "Ann", "don't"), ("Insert", "Ann", "do not"),
+         ("Delete", "Ann", "3.5"), ("Insert", "Ann", "3.75")],
+    ),
+    Case(
         "word_next_to_a_field",
         _corpus("referenceToText.odt"),
         lambda d: [_rep(d, "A reference to", "reference", "pointer"),
