@@ -1,6 +1,6 @@
 // Operations (adapters.model.Edit JSON, see ROUTES.md "Operation") -> a plan of Word calls:
 // which paragraphs to find, and what to do inside each at word level. Pure, no Office.js.
-import { hunksForOperation, lines, locateInLine, normalizeText, occurrences, paragraphProbe } from "./textplan.js";
+import { codePointCount, hunksForOperation, lines, locateInLine, normalizeText, occurrences, paragraphProbe } from "./textplan.js";
 
 /** Unit kinds whose structure (a table grid, a picture, an equation object) cannot be
  * deleted, inserted or moved through paragraph text. */
@@ -65,7 +65,7 @@ export function planOperations(ops, units = []) {
     if (op.op === "replace" || op.op === "set_text") {
       const before = unitText(op, index);
       if (before == null) { fail("the operation does not carry the unit's text"); continue; }
-      if (op.op === "replace" && (op.end ?? 0) > before.length) { fail("the span runs past the unit's text"); continue; }
+      if (op.op === "replace" && (op.end ?? 0) > codePointCount(before)) { fail("the span runs past the unit's text"); continue; }
       const ls = lines(before);
       for (const h of hunksForOperation({ ...op, before })) {
         const li = ls.findIndex((l) => h.start >= l.start && h.end <= l.end);

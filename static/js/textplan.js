@@ -4,12 +4,18 @@
 /** Word's body/paragraph/range search() refuses strings longer than this. */
 export const WORD_SEARCH_LIMIT = 255;
 
-const SPACE = /[\s\u00a0\u000b\u200b\ufeff]+/g;
+// Unicode's White_Space, spelled out (JavaScript's \s also takes U+FEFF, Python's U+001C..U+001F),
+// and the invisible characters readers and editors keep or drop: adapters/text.py.
+const WHITE = "\\t\\n\\u000b\\u000c\\r\\u0085 \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+const SPACE = new RegExp(`[${WHITE}]+`, "g");
+const INVISIBLE = /[\u00ad\u200b\u2060\ufeff]/g;
 
-/** Text as compared between LEDGER's units and Word's paragraphs: one space for any run of
- * whitespace (tabs, line breaks, no-break spaces), trimmed. */
+/** Text as compared between LEDGER's units and Word's paragraphs (adapters/text.py squash; the
+ * specification is tests/vectors/normalise.json): invisible characters (soft hyphen, zero-width
+ * space, word joiner, BOM) dropped, NFC, one space for any run of white space (tabs, line
+ * breaks, no-break spaces), trimmed. */
 export function normalizeText(s) {
-  return String(s ?? "").replace(SPACE, " ").trim();
+  return String(s ?? "").replace(INVISIBLE, "").normalize("NFC").replace(SPACE, " ").replace(/^ | $/g, "");
 }
 
 /** A string as Word's search() reads it (no wildcards): ^ is Word's escape character, tabs,
@@ -67,9 +73,62 @@ export function occurrences(haystack, needle) {
   return out;
 }
 
-/** Words, whitespace runs and single punctuation marks, in order. */
+// One word, as adapters/words.py defines it (the specification is tests/vectors/words.json, run
+// here, in Python and in the LibreOffice bridge): letters, digits, combining marks and "_",
+// kept whole across ONE joiner between two word characters -- a hyphen (also U+2010, U+2011),
+// an apostrophe (also U+2019), a full stop, the middle dot, the soft hyphen, ZWNJ, ZWJ, the
+// Hebrew geresh and gershayim, or a comma between two digits.
+const WORD_CHAR = "[\\p{L}\\p{N}\\p{M}_]";
+const JOIN = "(?:['\\u2019.\\u00b7\\u00ad\\u200c\\u200d\\u05f3\\u05f4\\u2010\\u2011-]|(?<=\\p{Nd}),(?=\\p{Nd}))";
+const WORD_SRC = `${WORD_CHAR}+(?:${JOIN}${WORD_CHAR}+)*`;
+const WORD = new RegExp(WORD_SRC, "gu");
+const TOKEN = new RegExp(`[${WHITE}]+|${WORD_SRC}|[^${WHITE}]`, "gu");
+
+/** Words, whitespace runs and single other characters, in order (adapters/textdiff.py cuts
+ * the server's tracked changes the same way). */
 export function tokenize(s) {
-  return String(s).match(/\s+|[\p{L}\p{N}\p{M}_]+(?:['\u2019.,-][\p{L}\p{N}\p{M}_]+)*|[^\s]/gu) || [];
+  return String(s).match(TOKEN) || [];
+}
+
+const isHigh = (c) => c >= 0xd800 && c <= 0xdbff;
+const isLow = (c) => c >= 0xdc00 && c <= 0xdfff;
+
+/** How many code points ``s.slice(from, to)`` holds (Python's unit for offsets; JavaScript
+ * strings count UTF-16 units, two for a character beyond U+FFFF). */
+export function codePointCount(s, from = 0, to = s.length) {
+  let n = to - from;
+  for (let i = from + 1; i < to; i += 1) if (isLow(s.charCodeAt(i)) && isHigh(s.charCodeAt(i - 1))) n -= 1;
+  return n;
+}
+
+/** The UTF-16 index of code point offset ``cp`` in ``s`` (an offset the server sent). */
+export function utf16Index(s, cp) {
+  let i = 0;
+  for (let k = 0; k < cp && i < s.length; k += 1) {
+    i += isHigh(s.charCodeAt(i)) && i + 1 < s.length && isLow(s.charCodeAt(i + 1)) ? 2 : 1;
+  }
+  return i;
+}
+
+/** The ``[start, end]`` of each word of ``s``, in code points as the server counts them. */
+export function wordSpans(s) {
+  s = String(s);
+  const out = [];
+  let unit = 0;
+  let cp = 0;
+  for (const m of s.matchAll(WORD)) {
+    cp += codePointCount(s, unit, m.index);
+    const start = cp;
+    unit = m.index + m[0].length;
+    cp += codePointCount(s, m.index, unit);
+    out.push([start, cp]);
+  }
+  return out;
+}
+
+/** The words of ``s``, as written. */
+export function words(s) {
+  return String(s).match(WORD) || [];
 }
 
 const MAX_DIFF_CELLS = 4_000_000;
@@ -169,12 +228,14 @@ export function widenHunk(line, h) {
 }
 
 /** Hunks over ``op.before`` that an operation makes: ``replace`` diffs ``old`` against
- * ``text`` inside its span; ``set_text`` diffs the whole unit. */
+ * ``text`` inside its span; ``set_text`` diffs the whole unit. The operation's ``start`` and
+ * ``end`` count code points (the server's offsets); the hunks count UTF-16 units, as
+ * JavaScript's and Word's strings do. */
 export function hunksForOperation(op) {
   const before = String(op.before ?? "");
   if (op.op === "replace") {
-    const start = op.start ?? 0;
-    const end = op.end ?? start;
+    const start = utf16Index(before, op.start ?? 0);
+    const end = utf16Index(before, op.end ?? op.start ?? 0);
     const old = before.slice(start, end);
     return wordDiff(old, op.text ?? "").map((h) => ({ start: h.start + start, end: h.end + start, text: h.text }));
   }

@@ -1,7 +1,7 @@
 // DOM rendering of the pane: messages, progress, outline, dependency panel, preview, findings,
 // graph, settings. Only text nodes for server strings (no HTML injection), except the graph SVG,
 // which graph.js escapes.
-import { wordDiff } from "./textplan.js";
+import { utf16Index, wordDiff } from "./textplan.js";
 import { EDGE_COLORS, edgeCounts, graphSvg } from "./graph.js";
 
 const $ = (id) => document.getElementById(id);
@@ -118,8 +118,8 @@ function diffNodes(old, text) {
 export function operationView(op) {
   const before = op.before ?? "";
   if (op.op === "replace") {
-    const s = op.start ?? 0;
-    const e = op.end ?? s;
+    const s = utf16Index(before, op.start ?? 0); // the server counts code points
+    const e = utf16Index(before, op.end ?? op.start ?? 0);
     const ctxStart = Math.max(0, before.lastIndexOf(" ", Math.max(0, s - 60)));
     const ctxEnd = before.indexOf(" ", Math.min(before.length, e + 60));
     const head = before.slice(ctxStart, s);
