@@ -1,19 +1,78 @@
 """The bridge's UNO-free half (manifest/libreoffice/pythonpath/ledger_client.py): settings,
-word-level hunks and the messages of HTTP failures, against a real backend on loopback."""
+word-level hunks, its copies of the word tokenizer and the text normaliser (against the
+server's specifications tests/vectors/words.json and normalise.json, in this Python and in
+LibreOffice's own) and the messages of HTTP failures, against a real backend on loopback."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from tests.conftest import corpus_file
+from tests.libreoffice import SYSTEM_PYTHON
 from tests.servers import LedgerServer, free_port
 
 from .helpers import ROOT
 
-sys.path.insert(0, str(ROOT / "manifest" / "libreoffice" / "pythonpath"))
-from ledger_client import BridgeError, LedgerClient, hunks, load_config  # noqa: E402
+PYTHONPATH = ROOT / "manifest" / "libreoffice" / "pythonpath"
+sys.path.insert(0, str(PYTHONPATH))
+import ledger_client  # noqa: E402
+from ledger_client import BridgeError, LedgerClient, hunks, load_config, normalize, tokenize, word_spans  # noqa: E402
+
+VECTORS = ROOT / "tests" / "vectors"
+WORDS = json.loads((VECTORS / "words.json").read_text(encoding="utf-8"))
+NORMALISE = json.loads((VECTORS / "normalise.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", WORDS, ids=[c["note"] for c in WORDS])
+def test_word_vectors(case):
+    assert [list(s) for s in word_spans(case["text"])] == case["words"]
+    toks = tokenize(case["text"])
+    assert "".join(toks) == case["text"]
+    assert [t for t in toks if word_spans(t) == [(0, len(t))]] == [case["text"][a:b] for a, b in case["words"]]
+
+
+@pytest.mark.parametrize("case", NORMALISE, ids=[c["note"] for c in NORMALISE])
+def test_normalise_vectors(case):
+    assert normalize(case["text"]) == case["squash"]
+
+
+def test_the_bridge_copies_match_the_servers_definitions():
+    from adapters import text, textdiff
+    from adapters._marks import MARKS
+
+    assert ledger_client._marks() == MARKS
+    samples = [c["text"] for c in WORDS + NORMALISE]
+    samples.append("Give 30-day notice; don't pay 3,5\u00a0% \u2014 e\u0301te\u0301, a--b.\n\tDaten\u00adbank\u001f\ufeff")
+    for sample in samples:  # the diff's tokens too, white space runs and single characters included
+        assert tokenize(sample) == textdiff.tokenize(sample), sample
+        assert normalize(sample) == text.squash(sample), sample
+
+
+_RUN_VECTORS = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from ledger_client import normalize, word_spans
+words = json.load(open(sys.argv[2], encoding="utf-8"))
+norm = json.load(open(sys.argv[3], encoding="utf-8"))
+bad = [c["note"] for c in words if [list(s) for s in word_spans(c["text"])] != c["words"]]
+bad += [c["note"] for c in norm if normalize(c["text"]) != c["squash"]]
+print(json.dumps(bad))
+"""
+
+
+@pytest.mark.skipif(not Path(SYSTEM_PYTHON).exists(), reason="no system python3 (LibreOffice's)")
+def test_the_vectors_hold_in_libreoffices_python():
+    out = subprocess.run(
+        [SYSTEM_PYTHON, "-I", "-c", _RUN_VECTORS, str(PYTHONPATH), str(VECTORS / "words.json"), str(VECTORS / "normalise.json")],
+        capture_output=True, text=True, timeout=120, env={"PATH": os.environ.get("PATH", "")},
+    )
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == []
 
 
 def test_settings_file_then_environment(tmp_path):
@@ -34,6 +93,9 @@ def test_hunks_are_word_level():
     assert hunks({"op": "set_text", "before": before, "text": "Payment is due within 45 days of the receipt date."}) == [
         (22, 24, "45"), (37, 44, "receipt")]
     assert hunks({"op": "delete", "before": before}) == []
+    # a compound, a contraction or a decimal changes whole, as the server's tracked copy does
+    assert hunks({"op": "set_text", "before": "a 30-day term", "text": "a 60-day term"}) == [(2, 8, "60-day")]
+    assert hunks({"op": "set_text", "before": "e\u0301te\u0301 3.5", "text": "e\u0301te\u0301 3.75"}) == [(6, 9, "3.75")]
 
 
 def test_failures_are_sentences(tmp_path):

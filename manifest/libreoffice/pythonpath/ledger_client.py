@@ -4,11 +4,14 @@ and word-level hunks of the operations. Runs inside LibreOffice's Python; stdlib
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import os
 import re
 import socket
+import sys
 import time
+import unicodedata
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -24,6 +27,7 @@ __all__ = [
     "normalize",
     "split_lines",
     "tokenize",
+    "word_spans",
 ]
 
 #: Settings and the environment variables that override the options file.
@@ -203,17 +207,64 @@ class LedgerClient:
         return self.request("GET", path, raw=True)[1]
 
 
-_SPACE = re.compile(r"[\s\u00a0\u200b\ufeff]+")
-_TOKEN = re.compile(r"\s+|[\w]+(?:['\u2019.,-][\w]+)*|[^\s]", re.UNICODE)
+# The server's definitions, copied (this module cannot import the server's packages): the
+# specifications tests/vectors/normalise.json and tests/vectors/words.json keep the copies equal.
+# Unicode's White_Space, spelled out (Python's \s also takes U+001C..U+001F), and the invisible
+# characters readers and editors keep or drop (adapters/text.py).
+_WHITE = "\t\n\u000b\u000c\r\u0085 \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+_SPACE = re.compile(f"[{_WHITE}]+")
+_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u2060\ufeff"))
+# A word (adapters/words.py): letters, digits, combining marks and "_", whole across ONE joiner
+# between two word characters (hyphen, U+2010/U+2011, apostrophe, U+2019, full stop, middle dot,
+# soft hyphen, ZWNJ, ZWJ, geresh, gershayim, or a comma between digits).
+_JOIN = "(?:['\u2019.\u00b7\u00ad\u200c\u200d\u05f3\u05f4\u2010\u2011-]|(?<=\\d),(?=\\d))"
 
 
 def normalize(text: str) -> str:
-    """One space for any run of whitespace, trimmed (how unit and paragraph texts compare)."""
-    return _SPACE.sub(" ", text or "").strip()
+    """How unit and paragraph texts compare (adapters/text.py ``squash``): invisible characters
+    dropped, NFC, one space for any run of white space, trimmed.
+
+    >>> normalize(" Daten\\u00adbank\\u00a0 und\\u000bso ")
+    'Datenbank und so'
+    """
+    t = text or ""
+    if not t.isascii():
+        t = unicodedata.normalize("NFC", t.translate(_INVISIBLE))
+    return _SPACE.sub(" ", t).strip(" ")
+
+
+def _marks() -> str:
+    """The combining marks (general category M) as a class body, from this Python's tables."""
+    ranges = []
+    for cp in range(sys.maxunicode + 1):
+        if unicodedata.category(chr(cp))[0] == "M":
+            if ranges and ranges[-1][1] == cp - 1:
+                ranges[-1][1] = cp
+            else:
+                ranges.append([cp, cp])
+    return "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in ranges)
+
+
+@functools.lru_cache(maxsize=1)
+def _patterns():
+    """``(word, token)`` patterns; built on first use (the marks table takes half a second)."""
+    char = f"[\\w{_marks()}]"
+    word = f"{char}+(?:{_JOIN}{char}+)*"
+    return re.compile(word), re.compile(f"[{_WHITE}]+|{word}|[^{_WHITE}]")
+
+
+def word_spans(text: str) -> list:
+    """``[(start, end)]`` of each word of ``text`` (code points, as the server counts).
+
+    >>> word_spans("a 30-day term, don't")
+    [(0, 1), (2, 8), (9, 13), (15, 20)]
+    """
+    return [m.span() for m in _patterns()[0].finditer(text or "")]
 
 
 def tokenize(text: str) -> list:
-    return _TOKEN.findall(text or "")
+    """Words, runs of white space and single other characters (adapters/textdiff.py's tokens)."""
+    return _patterns()[1].findall(text or "")
 
 
 def split_lines(text: str) -> list:
