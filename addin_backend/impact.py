@@ -15,6 +15,7 @@ from typing import Any, Iterable, Sequence
 import networkx as nx
 
 from adapters.model import Document
+from adapters.text import loose_pattern, squash
 
 from .errors import InvalidRequestError, UnknownUnitError
 
@@ -25,7 +26,6 @@ DEFAULT_DEPTH = 2
 IMPACT_TYPES = ("REFERENCES", "DEPENDS")
 _HARD = ("REFERENCES", "DEPENDS")
 _ROOT = "document"
-_WS = re.compile(r"\s+")
 
 
 @dataclass
@@ -46,14 +46,14 @@ class Target:
 
 
 def _locate(text: str, wanted: str) -> tuple[int, int] | None:
-    """The span of ``wanted`` in ``text``: exactly, else with any run of spaces matching any other."""
+    """The span of ``wanted`` in ``text``: exactly, else as :func:`adapters.text.loose_pattern`
+    finds it (any run of white space matching any other, either kind of quote or dash)."""
     at = text.find(wanted)
     if at >= 0:
         return at, at + len(wanted)
-    words = wanted.split()
-    if not words:
+    if not wanted.strip():
         return None
-    m = re.search(r"\s+".join(re.escape(w) for w in words), text)
+    m = loose_pattern(wanted).search(text)
     return (m.start(), m.end()) if m else None
 
 
@@ -84,7 +84,7 @@ def resolve_target(doc: Document, unit: str | None = None, selection: dict[str, 
             raise InvalidRequestError("a selection gives both start and end, or neither")
         if start is not None and not 0 <= start <= end <= len(u.text):
             raise InvalidRequestError(f"selection {start}..{end} lies outside unit {uid} ({len(u.text)} characters)")
-        if start is not None and _WS.sub(" ", u.text[start:end]).strip() == _WS.sub(" ", text).strip():
+        if start is not None and squash(u.text[start:end]) == squash(text):
             span: tuple[int, int] | None = (start, end)
         else:
             span = _locate(u.text, text.strip()) if text.strip() else None

@@ -10,7 +10,9 @@ import re
 from datetime import datetime, timezone
 from typing import Any
 
+from adapters import words
 from adapters.model import EDIT_OPS, Document, Edit, Unit
+from adapters.text import QUOTES, loose_pattern
 from addin_backend.errors import InvalidRequestError, UnknownUnitError
 
 __all__ = ["EDIT_SCHEMA", "INSERTABLE_KINDS", "RESPONSE_SCHEMA", "edit_from_spec", "get_unit", "now_iso"]
@@ -69,24 +71,11 @@ def get_unit(doc: Document, unit_id: Any, what: str = "unit") -> Unit:
     return unit
 
 
-def _loose_rx(text: str) -> re.Pattern[str]:
-    """A pattern for text as an engine quotes it: any whitespace, either kind of quote or dash."""
-    classes = {"'": "['\u2018\u2019]", '"': '["\u201c\u201d]', "-": "[-\u2013\u2014]"}
-    out = []
-    for piece in re.split(r"(\s+)", text):
-        if piece.isspace():
-            out.append(r"\s+")
-        else:
-            for c in piece:
-                key = {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"}.get(c, c)
-                out.append(classes.get(key, re.escape(c)))
-    return re.compile("".join(out))
-
-
 def _find_span(unit: Unit, old: str, occurrence: int | None) -> tuple[int, int]:
     spans = [(m.start(), m.end()) for m in re.finditer(re.escape(old), unit.text)] if old else []
     if not spans and old.strip():
-        spans = [(m.start(), m.end()) for m in _loose_rx(old.strip()).finditer(unit.text)]
+        # as an engine quotes it: any white space, either kind of quote or dash (adapters.text)
+        spans = [(m.start(), m.end()) for m in loose_pattern(old).finditer(unit.text)]
     if not spans:
         raise InvalidRequestError(
             f"{old!r} does not occur in unit {unit.id}, whose text is {unit.text[:300]!r}", unit=unit.id
@@ -109,32 +98,38 @@ def _find_span(unit: Unit, old: str, occurrence: int | None) -> tuple[int, int]:
 def _trim_to_words(before: str, start: int, end: int, text: str) -> tuple[int, int, str]:
     """Shrink a replacement to the words that change: "kept 30 days" -> "kept 45 days" is 30 -> 45.
 
-    Cuts fall only between words (or a word and punctuation), and quotes compare alike, so a
-    model writing ``'`` for the document's ``’`` does not change the apostrophe.
+    Cuts fall only between words of both texts (:mod:`adapters.words`: "30-day", "don't", "3.5"
+    are one word each, so a change inside one replaces it whole, as the writers and the clients
+    mark it), and quotes compare alike (:data:`adapters.text.QUOTES`), so a model writing ``'``
+    for the document's ``’`` does not change the apostrophe.
 
     >>> _trim_to_words("kept for 30 days.", 0, 17, "kept for 45 days.")
     (9, 11, '45')
     >>> _trim_to_words("a widget’s lid", 2, 14, "gadget's lid")
-    (2, 8, 'gadget')
+    (2, 10, 'gadget’s')
+    >>> _trim_to_words("a 30-day notice", 0, 15, "a 60-day notice")
+    (2, 8, '60-day')
     """
     old = before[start:end]
-    same = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"'})
-    a, b = old.translate(same), text.translate(same)
-
-    def cut_ok(i: int) -> bool:
-        return i in (0, len(old)) or not (old[i - 1].isalnum() and old[i].isalnum())
-
-    p = 0
-    while p < min(len(a), len(b)) and a[p] == b[p]:
-        p += 1
-    while p > 0 and not cut_ok(p):
+    a, b = old.translate(QUOTES), text.translate(QUOTES)
+    in_old = {i for s, e in words.spans(old) for i in range(s + 1, e)}
+    in_new = {i for s, e in words.spans(text) for i in range(s + 1, e)}  # "30 days" -> "30-day" is whole
+    p0 = 0
+    while p0 < min(len(a), len(b)) and a[p0] == b[p0]:
+        p0 += 1
+    p = p0
+    while p > 0 and (p in in_old or p in in_new):
         p -= 1
-    s = 0
-    while s < min(len(a), len(b)) - p and a[len(a) - 1 - s] == b[len(b) - 1 - s]:
-        s += 1
-    while s > 0 and not cut_ok(len(old) - s):
+    s0 = 0
+    while s0 < min(len(a), len(b)) - p and a[len(a) - 1 - s0] == b[len(b) - 1 - s0]:
+        s0 += 1
+    s = s0
+    while s > 0 and (len(old) - s in in_old or len(text) - s in in_new):
         s -= 1
-    return start + p, end - s, text[p : len(text) - s]
+    # the parts of a changed word that only compare alike keep the document's quotes
+    p1 = min(p0, len(old) - s0, len(text) - s0)
+    new = old[p:p1] + text[p1 : len(text) - s0] + old[len(old) - s0 : len(old) - s]
+    return start + p, end - s, new
 
 
 def edit_from_spec(

@@ -14,14 +14,14 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from adapters import words as _words
 from adapters.model import Document, Unit
+from adapters.text import loose
 
 from ..errors import UnknownUnitError
 
 __all__ = ["Candidate", "Targets", "match_selection", "match_labels", "match_semantic", "identify_targets"]
 
-_WS = re.compile(r"\s+")
-_WORD = re.compile(r"\w+")
 _BREAKS = re.compile(r"[\r\n\v\u2028\u2029\f]+")
 
 
@@ -44,7 +44,9 @@ class Targets:
 
 
 def _norm(text: str) -> str:
-    return _WS.sub(" ", text).strip().lower()
+    """A selection and a unit compare as typed and document text do (:func:`adapters.text.loose`):
+    a selection may come from a copy whose quotes, dashes or spaces an editor changed."""
+    return loose(text)
 
 
 def _searchable(doc: Document) -> list[tuple[Unit, str]]:
@@ -84,12 +86,12 @@ def match_selection(doc: Document, selection: str, *, min_score: float = 0.6) ->
 
 
 def _fuzzy(units: list[tuple[Unit, str]], piece: str, min_score: float) -> Candidate | None:
-    words = set(_WORD.findall(piece))
+    words = set(_words.words(piece))
     if not words:
         return None
     shortlist = sorted(
         units,
-        key=lambda ut: -len(words & set(_WORD.findall(ut[1]))) / len(words),
+        key=lambda ut: -len(words & set(_words.words(ut[1]))) / len(words),
     )[:12]
     best: Candidate | None = None
     for unit, text in shortlist:

@@ -5,6 +5,8 @@ import json
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from adapters.model import EDIT_OPS, Edit
 from addin_backend.edits import (
@@ -202,10 +204,27 @@ def test_spec_replace_locates_the_words_and_trims_to_what_changes(contract):
         24, 26, "30", "45", "The retention period is 30 days after closure.", None)
     curly = edit_from_spec(contract, {"op": "replace", "unit": "p2", "old": "widget's owner", "text": "gadget's owner"},
                            author="Ana")
-    assert (curly.start, curly.end, curly.old, curly.text) == (57, 63, "widget", "gadget")
+    # "widget’s" is one word (adapters.words): the change covers it whole and keeps the document's apostrophe
+    assert (curly.start, curly.end, curly.old, curly.text) == (57, 65, "widget\u2019s", "gadget\u2019s")
+    compound = edit_from_spec(contract, {"op": "replace", "unit": "p3", "old": "30 days", "text": "30-day"}, author="Ana")
+    assert (compound.start, compound.end, compound.old, compound.text) == (24, 31, "30 days", "30-day")
     second = edit_from_spec(contract, {"op": "replace", "unit": "p1", "old": "Ledger", "occurrence": 2, "text": "Journal"},
                             author="Ana")
     assert (second.start, second.end) == (47, 53)
+
+
+@settings(max_examples=300, deadline=None)
+@given(*[st.text(alphabet=st.sampled_from("ab 3-.,'\u2019\u201c\"\u0301"), max_size=10)] * 4)
+def test_a_trimmed_replace_gives_the_same_text_and_cuts_only_between_words(pre, old, suf, new):
+    from adapters import words
+    from adapters.text import QUOTES
+    from addin_backend.edits.specs import _trim_to_words
+
+    before = pre + old + suf
+    start, end, text = _trim_to_words(before, len(pre), len(pre) + len(old), new)
+    assert (before[:start] + text + before[end:]).translate(QUOTES) == (pre + new + suf).translate(QUOTES)
+    for cut in (start - len(pre), end - len(pre)):
+        assert not any(a < cut < b for a, b in words.spans(old))
 
 
 @pytest.mark.parametrize(
