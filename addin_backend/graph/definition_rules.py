@@ -3,9 +3,13 @@
 * contract style (``"Term" means``, ``(hereinafter the "Agreement")``, ``(the "Supplier")``)
   and its German, French and Spanish equivalents (``im Folgenden „Vertrag“``, ``ci-après « le
   Contrat »``, ``en adelante, «el Contrato»``);
-* quoted terms as standards introduce them: ``A "shared cache" is a cache that``, ``... are
-  "probing frames"``, ``... is called a "generation"``, ``... via a "sender ratchet".``,
-  ``a set of "session keys" (the secrets derived ...)``;
+* quoted terms as standards introduce them: ``A "shared cache" is a cache that``, ``The
+  "authority-form" of request-target is only used for``, ``... are "probing frames"``, ``... is
+  called a "generation"``, ``... via a "sender ratchet".``, ``a set of "session keys" (the
+  secrets derived ...)``, a gloss in apposition (``the use of "persistent connections",
+  allowing ...``), a verb and its gloss (``MAY "pipeline" its requests (i.e., send ...)``: its
+  uses are inflected), a state and its condition (``A cache is "disconnected" when ...``); a
+  quote in an example (``(e.g., an "incomplete close" in TLS ...)``) only mentions a term;
 * naming phrases: ``referred to as PMTU probes``, ``is known as the anti-amplification limit``,
   ``the term X refers to``;
 * definitional sentences: ``A limited on-path attacker is an off-path attacker that ...``,
@@ -13,8 +17,10 @@
   identification is the process of ...``, paper style (``we define X as``, ``X is defined as``,
   ``X, denoted Y``, ``let Y denote``);
 * symbols: in apposition (``The RTT sample, latest_rtt, is``), in parentheses after their name
-  (``timer granularity (kGranularity)``), as a sentence's subject (``Hash.length is its output
-  length``, ``pk(X) represents``);
+  (``timer granularity (kGranularity)``; a grammar's rule name, ``horizontal tab (obs-fold)``,
+  which the registry keeps only where the document's code uses it), as a sentence's subject
+  (``Hash.length is its output length``, ``pk(X) represents``; not ``current_age is defined in
+  Section 4.2.3``, a pointer), assigned in a code line (:func:`find_assignments`);
 * Schwartz-Hearst acronyms (``Service Level Agreement (SLA)``, ``probe timeout (PTO; see ...)``).
 
 A common English word is a defined term only when it is quoted, written with a capital as a
@@ -31,8 +37,8 @@ from dataclasses import dataclass, replace
 from ..nlp import FACTS, common_words, noun_lemma
 from .text import sentences
 
-__all__ = ["Definition", "STATEMENTS", "find_definitions", "is_common_word", "term_ok", "acronym_ok", "ident_ok",
-           "is_identifier", "has_function_word", "Q_OPEN", "Q_CLOSE"]
+__all__ = ["Definition", "STATEMENTS", "is_statement", "find_definitions", "find_assignments", "is_common_word",
+           "term_ok", "acronym_ok", "ident_ok", "is_identifier", "has_function_word", "Q_OPEN", "Q_CLOSE"]
 
 
 @dataclass(frozen=True)
@@ -94,12 +100,32 @@ _PAREN_FILLER = re.compile(
 # "true" gives a value, not a term); after an indefinite article the quote must end the phrase
 # (a "key_share" extension names a value of something else).
 _NAMED_BEFORE = re.compile(
-    r"\b(?:called|termed|named|dubbed|(?:also\s+)?known\s+as|referred\s+to\s+as)\s+(?:(?:a|an|the)\s+)?$", re.I
+    r"\b(?:called|termed|named|dubbed|(?:also\s+)?known\s+as|referred\s+to\s+as|defined\s+as)\s+(?:(?:a|an|the)\s+)?$",
+    re.I,
 )
 _COPULA_BEFORE = re.compile(r"\b(?:is|are)\s+(?P<art>(?:a|an|the)\s+)?$")
 _ARTICLE_BEFORE = re.compile(r"\b(?:a|an|A|An)\s+$")
 _LEAD_ARTICLE = re.compile(r"(?:(?:A|An|The)\s+)?$")
-_SUBJECT_AFTER = re.compile(r"\s+(?:is|are)\s+(?:a|an|the|any|one|defined|used)\b")
+# A quoted subject: "The "X" [of Y] is [only] a/the/used ...".
+_SUBJECT_AFTER = re.compile(
+    r"(?:\s+of\s+(?:(?:a|an|the)\s+)?[\w\-]+)?\s+(?:is|are)\s+"
+    r"(?:(?:only|also|then|typically|usually|always|often|generally|commonly|primarily|mainly)\s+)?"
+    r"(?:a|an|the|any|one|defined|used)\b"
+)
+#: "X is defined in Section 4.2.3", "(defined in [RFC5234])": a pointer to a definition elsewhere.
+_POINTER_AFTER = re.compile(
+    r"\s*,?\s+(?:is|are)\s+(?:(?:formally|also|further|fully)\s+)?(?:defined|described|specified|explained|discussed)"
+    r"\s+(?:in|by)\s+(?:Sections?\b|Appendix\b|Annex\b|Clause\b|Chapter\b|\[|RFC\s?\d)"
+)
+# A state defined by its condition: "A cache is "disconnected" when ...", "Request methods are
+# considered "safe" if ...". The subject is generic: an indefinite article or a bare plural that
+# opens the sentence ("The goodness measure is "confidence" if present" gives a value).
+_COND_AFTER = re.compile(r"\s+(?:when|whenever|if|once|while|as\s+long\s+as)\b")
+_COND_BEFORE = re.compile(
+    r"(?:\b(?:A|An)\s+(?:[\w\-]+\s+){1,4}?(?:is|becomes)"
+    r"|\b(?!(?:The|This|These|Those|Its|Their|Our|Such|All|Some|Both)\b)[A-Z][\w\-]*(?:\s+[\w\-]+){0,3}?s"
+    r"\s+(?:are|become))\s+(?:(?:considered|said\s+to\s+be|deemed)\s+)?$"
+)
 _OR_BETWEEN = re.compile(r"\s*,?\s+or\s+(?:(?:a|an|the)\s+)?$")
 _END_AFTER = re.compile(
     r"\s*(?:[,.;:)!?]|$)|\s+(?:and|or|but|that|which|who|whose|is|are|was|were|to|for|in|of|with|from|by|on|"
@@ -118,7 +144,37 @@ def _chain_end(text: str, at: int) -> str:
 
 _GLOSS_AFTER = re.compile(
     r"\s+\((?!see\b|e\.g|cf\.|section|figure|table|\d|RFC)(?:i\.e\.|that\s+is|[a-z])"
+    # a gloss in apposition: "persistent connections", allowing ...; "version intolerance" in which ...
+    r"|,\s+(?:i\.e\.|that\s+is|meaning|allowing|where|wherein|whereby|in\s+which)\b"
+    r"|\s+(?:in\s+which|wherein|whereby)\b|\s+(?:--|\u2014)\s+(?:or|i\.e\.|that\s+is)\b"
+    # a verb's gloss after its object: MAY "pipeline" its requests (i.e., send ...)
+    r"|(?:\s+[\w\-']+){1,3}\s+\((?:i\.e\.|that\s+is)"
 )
+#: A quoted word after a modal or "to" is a verb ("MAY "pipeline" its requests"): its uses are
+#: inflected ("pipelined requests").
+_VERB_BEFORE = re.compile(r"\b(?:may|must|should|can|cannot|will|shall|might|could|would|to)\s+(?:not\s+)?$", re.I)
+#: An example or a pointer in parentheses mentions a term; it does not introduce it ("(e.g., an
+#: "incomplete close" in TLS would leave the response incomplete, as described in Section 9.8)").
+_EXAMPLE_PAREN = re.compile(r"\(\s*(?:e\.g\.|for\s+example|for\s+instance|such\s+as|see\b|cf\.)", re.I)
+
+
+def _in_example(text: str, at: int) -> bool:
+    """Whether ``text[at]`` sits inside an open parenthesis of examples or pointers."""
+    open_ = text.rfind("(", max(0, at - 200), at)
+    return open_ >= 0 and ")" not in text[open_:at] and bool(_EXAMPLE_PAREN.match(text, open_))
+
+
+def _generic_subject_before(text: str, at: int) -> int | None:
+    """Where a generic subject with its copula ("A cache is", "Request methods are considered")
+    that opens a sentence ends at ``at``; ``None`` if there is none."""
+    lo = max(0, at - 80)
+    m = _COND_BEFORE.search(text, lo, at)
+    if m is None:
+        return None
+    rest = text[: m.start()].rstrip()
+    return m.start() if not rest or rest[-1] in ".!?:" else None
+
+
 # Unquoted naming phrases: the name runs to the end of the clause, at most four words.
 _NP = r"[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,3}?"
 _NAMED_NP = re.compile(
@@ -129,7 +185,10 @@ _WE_DEFINE = re.compile(
     r"\b(?:[Ww]e\s+(?:formally\s+|now\s+|further\s+|first\s+|also\s+)?define|^\s*Define)\s+"
     r"(?P<term>(?:the\s+|a\s+|an\s+|our\s+)?[\w\-]+(?:\s+[\w\-]+){0,5}?)\s+(?:as|to\s+be)\b"
 )
-_IS_DEFINED = re.compile(r"\s*,?\s+(?:is|are)\s+(?:formally\s+)?defined\s+(?:as|to\s+be|by)\b|,\s+defined\s+as\b")
+_IS_DEFINED = re.compile(
+    r"\s*,?\s+(?:is|are)\s+(?:formally\s+)?defined\s+(?:as|to\s+be|by(?!\s+(?:Sections?\b|Appendix\b|\[|RFC\s?\d)))\b"
+    r"|,\s+defined\s+as\b"
+)
 _DENOTED = re.compile(
     r",?\s+(?:denoted(?:\s+by|\s+as)?|written\s+as)\s+(?:the\s+symbol\s+)?"
     r"(?P<sym>\$[^$]{1,20}\$|[^\s,.;:()]{1,12}(?:\([^\s()]{1,8}\))?)"
@@ -167,6 +226,12 @@ _COPULA_ARTICLE = re.compile(r"\s(?:is|are)\s(?:a|an|the)\s")
 # single-letter arguments (``node_pub[i]``, ``pk(X)``).
 _IDENT = r"(?:[A-Za-z][A-Za-z0-9]*(?:[._][A-Za-z_][A-Za-z0-9]*)+|[a-z]+[A-Z][A-Za-z0-9]*)"
 _IDENT_RE = re.compile(rf"^{_IDENT}$")
+#: A grammar's rule name, a lowercase compound ("obs-fold", "int-range"); English has these too
+#: ("big-endian", "third-party"), so it names a thing only where the code uses it (the registry).
+_CODE_NAME = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$")
+#: A code line that assigns an identifier ("corrected_age_value = age_value + response_delay;"),
+#: not an attribute's literal value (targetNamespace="urn:...") or a comparison.
+_ASSIGN = re.compile(rf"^\s*(?P<sym>{_IDENT})(?:\[[^\]\s]{{1,20}}\])?\s*:?=(?!=)(?!\s*[\"'])")
 _CALL = r"[A-Za-z][\w.]*\([A-Z](?:,\s*[A-Z])*\)"
 _APPOSED = re.compile(
     rf"(?<=[A-Za-z]),\s+(?P<sym>{_IDENT}),\s+(?:is|are|was|were|has|have|represents|denotes|holds|contains|"
@@ -324,6 +389,14 @@ def _parens(text: str) -> list[Definition]:
             start = got[1] if got else m.start()
             out.append(Definition(short, "notation", start, m.end(), text[start : m.end()], True, 0.85, how="symbol"))
             continue
+        if (_CODE_NAME.match(short) and short == first.strip()
+                and _WORD_THEN_SPACE.search(text, max(0, m.start() - 3), m.start())):
+            # "... with at least one space or horizontal tab (obs-fold)": a grammar's name for the
+            # thing described; the registry keeps it where the document's code uses the name
+            got = _np_before(text, m.start(), max(0, m.start() - 80))
+            start = got[1] if got else m.start()
+            out.append(Definition(short, "notation", start, m.end(), text[start : m.end()], True, 0.8, how="codename"))
+            continue
         if _acronym_ok(short):
             head = text[max(0, m.start() - 120) : m.start()]
             head = re.split(r"[.;:!?()\[\]]\s", head)[-1].rstrip().rstrip(_Q_CLOSE)
@@ -350,7 +423,7 @@ def _parens(text: str) -> list[Definition]:
 
 #: Rules that read a phrase as introduced where it is written (no defining verb): they define
 #: only where the term appears for the first time, and only words (not identifiers).
-_INTRODUCING = frozenset({"copula", "article", "gloss", "subject"})
+_INTRODUCING = frozenset({"copula", "article", "gloss", "subject", "verb"})
 _WORDS_ONLY = re.compile(r"^[^\W\d_]+(?:[ \-][^\W\d_]+)*$")
 
 
@@ -393,19 +466,28 @@ def _quoted_terms(text: str) -> list[Definition]:
             how, start, score = "named", q.start() - len(before) + m.start(), 0.95
         elif last_how and _OR_BETWEEN.fullmatch(text[last_end : q.start()]):
             how, start = last_how, out[-1].start  # called "enum" or "enumerated"
+        elif _SUBJECT_AFTER.match(after) and _opens_sentence(text, q.start()) and not _POINTER_AFTER.match(after):
+            how = "subject"  # A "shared cache" is a cache that ...; The "authority-form" of X is only used ...
+            start = q.start() - len(before) + _LEAD_ARTICLE.search(before).start()
+        elif _COND_AFTER.match(after) and (at := _generic_subject_before(text, q.start())) is not None:
+            how, start = "condition", at  # A cache is "disconnected" when ...
         elif _END_AFTER.match(_chain_end(text, q.end())):
             m = _COPULA_BEFORE.search(before)
             if m and (m.group("art") or " " in term):
                 how, start = "copula", q.start() - len(before) + m.start()
             elif (m := _ARTICLE_BEFORE.search(before)) is not None:
                 how, start, score = "article", q.start() - len(before) + m.start(), 0.85
-        if how is None and _SUBJECT_AFTER.match(after) and _opens_sentence(text, q.start()):
-            how = "subject"
         if how is None and _GLOSS_AFTER.match(after):
             how, score = "gloss", 0.85
-        if how in _INTRODUCING and not _introduced_ok(term):
-            how = None  # a "close_notify" is a quoted name in use, a "closed" state a value
-        elif how is not None and term.lower() in _LITERALS:
+            if " " not in term and term.islower() and _VERB_BEFORE.search(before):
+                how = "verb"  # a client MAY "pipeline" its requests (i.e., ...)
+        if how in _INTRODUCING and _in_example(text, q.start()):
+            how = None  # (e.g., an "incomplete close" in TLS ...): a mention, not the introduction
+        if how in ("verb", "condition"):
+            ok = bool(_WORDS_ONLY.match(term))  # marked words, however common; not an identifier
+        else:  # a "close_notify" is a quoted name in use, a "closed" state a value
+            ok = how not in _INTRODUCING or _introduced_ok(term)
+        if not ok or (how is not None and term.lower() in _LITERALS):
             how = None  # "true" means ...: a value's meaning, not a term
         if how is None:
             last_how = None
@@ -464,7 +546,7 @@ def _symbols(text: str) -> list[Definition]:
             out.append(Definition(sym, "notation", start, m.end(), text[start : m.end()], True, 0.85, how="apposition"))
     for m in _SUBJECT_SYM.finditer(text):
         sym = m.group("sym")
-        if _ident_ok(sym):
+        if _ident_ok(sym) and not _POINTER_AFTER.match(text, m.end("sym")):  # "current_age is defined in Section 4.2.3"
             out.append(Definition(sym, "notation", m.start("sym"), m.end(), text[m.start("sym") : m.end()], True, 0.85,
                                   how="subject"))
     return out
@@ -481,6 +563,8 @@ def _paper_terms(text: str) -> list[Definition]:
     for a, b in sentences(text) if cues else ():
         sent = text[a:b]
         for m in _IS_DEFINED.finditer(sent):
+            if sent[m.end() :].lstrip()[:1] in _QUOTE_CHARS:
+                continue  # status codes 'are defined as "heuristically cacheable"': the quote is the term
             got = _np_before(text, a + m.start(), a)
             if not got:
                 continue
@@ -573,13 +657,36 @@ def find_definitions(text: str) -> tuple[Definition, ...]:
     return FACTS.memo("definitions", text, _scan)
 
 
+def find_assignments(text: str) -> tuple[Definition, ...]:
+    """The identifier a code line assigns: pseudo-code defines the values it computes.
+
+    >>> [(d.term, d.how) for d in find_assignments("  corrected_age_value = age_value + response_delay;")]
+    [('corrected_age_value', 'assign')]
+    >>> find_assignments('  targetNamespace="urn:ietf:params:xml:ns:mrcpv2"'), find_assignments("if (a_b == 0)")
+    ((), ())
+    """
+    m = _ASSIGN.match(text) if "=" in text else None
+    if m is None or not _ident_ok(m.group("sym")):
+        return ()
+    sym = m.group("sym")
+    return (Definition(sym, "notation", m.start("sym"), m.end(), text[m.start("sym") : m.end()].strip(), True, 0.8,
+                       how="assign"),)
+
+
 #: Definitions by statement ("X" means, we define X as, a definition list): a later one
 #: redefines the term. Every other rule (an acronym's expansion, a quoted or named phrase, a
 #: definitional sentence) reads an introduction, and a term is introduced once: after its first
 #: definition the same phrase is a repeat.
 _STATEMENTS = frozenset({"means", "hereinafter", "paren", "define", "defined", "denoted", "let", "term", "list", "entry",
                          "table", "heading"})
+#: A quoted term as the subject of a defining sentence ('A "shared cache" is a cache that') or
+#: defined by its condition ('A cache is "disconnected" when') is a statement too.
+_QUOTED_STATEMENTS = frozenset({"subject", "condition"})
 
+
+def is_statement(d: Definition) -> bool:
+    """Whether ``d`` defines by statement (see ``_STATEMENTS``), not by introducing a phrase."""
+    return d.how in _STATEMENTS or (d.quoted and d.how in _QUOTED_STATEMENTS)
 
 
 STATEMENTS = _STATEMENTS

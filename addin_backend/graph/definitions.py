@@ -8,14 +8,20 @@ registry (:func:`definition_registry`) gathers them with the document-wide facts
 which uses make edges.
 
 Which uses a unit has (:func:`find_usages`): every later use of the term, in its plural and
-possessive forms for English units, tied to the nearest earlier definition written as the use
-is written; a repeated introduction (an acronym expanded again) is no new definition. A unit
-that defines a term itself does not use it, and where defined names nest the longest wins.
+possessive forms for English units (a defined verb's forms: "pipelined"), tied to the nearest
+earlier definition written as the use is written; a repeated introduction (an acronym expanded
+again) is no new definition. A unit that defines a term itself does not use it, and where
+defined names nest the longest wins. Two uses English words make that are no uses: the
+singular of a one-word plural term modifying a noun ("a Host header field" for "headers"), and
+a common adjective defined as a state ('A stream is considered "idle" if') used other than as
+a predicate ("idle timeout"). A code listing's reads of the variables it assigns are not
+dependencies either.
 """
 from __future__ import annotations
 
 import bisect
 import re
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Iterable, Iterator, Sequence
@@ -23,16 +29,18 @@ from typing import Iterable, Iterator, Sequence
 from adapters.model import Document, Unit
 
 from ..language import is_english, primary
+from ..nlp import word_classes
 from .definition_rules import (
     Q_CLOSE,
     Q_OPEN,
-    STATEMENTS,
     Definition,
     acronym_ok,
+    find_assignments,
     find_definitions,
     has_function_word,
     is_common_word,
     is_identifier,
+    is_statement,
     term_ok,
 )
 from .glossary import structural_definitions
@@ -84,15 +92,24 @@ def _plural_forms(word: str) -> str:
     return rf"{re.escape(word)}s?{_POSSESSIVE}"
 
 
+def _verb_forms(word: str) -> str:
+    """A regex for an English verb's forms ("pipeline": pipelines, pipelined, pipelining)."""
+    if word.endswith("e"):
+        return rf"{re.escape(word[:-1])}(?:e|es|ed|ing)"
+    return rf"{re.escape(word)}(?:s|es|ed|ing)?"
+
+
 @lru_cache(maxsize=8192)
-def usage_pattern(term: str, kind: str, case_sensitive: bool, english: bool = True) -> re.Pattern[str]:
+def usage_pattern(term: str, kind: str, case_sensitive: bool, english: bool = True, verb: bool = False) -> re.Pattern[str]:
     """How a later unit's use of a term is recognised (English plural and possessive forms for
-    English text; the exact form otherwise).
+    English text, a verb's forms for a defined verb; the exact form otherwise).
 
     >>> bool(usage_pattern("Ack-eliciting packets", "term", False).search("an ack-eliciting packet is sent"))
     True
     >>> bool(usage_pattern("policy", "term", True).search("the policies")), bool(usage_pattern("policy", "term", True, False).search("the policies"))
     (True, False)
+    >>> bool(usage_pattern("pipeline", "term", True, True, True).search("pipelined requests"))
+    True
     """
     if kind == "notation":
         call = re.match(r"^([A-Za-z][\w.]*)\(", term)
@@ -104,6 +121,8 @@ def usage_pattern(term: str, kind: str, case_sensitive: bool, english: bool = Tr
         last = term.split()[-1]
         if kind == "acronym" or (case_sensitive and last[:1].isupper() and last.isupper()):
             words[-1] = rf"{re.escape(last)}(?:s|es)?{_POSSESSIVE}"
+        elif verb and len(words) == 1 and last.isalpha():
+            words[-1] = _verb_forms(last)
         elif last[-1:].isalpha():
             words[-1] = _plural_forms(last)
     if case_sensitive and words and term[:1].islower():
@@ -118,8 +137,11 @@ def _probe(term: str) -> str | None:
     return max(words, key=len).lower() if words else None
 
 
-def _probe_forms(probe: str) -> set[str]:
+def _probe_forms(probe: str, verb: bool = False) -> set[str]:
     forms = {probe, probe + "s", probe + "es"}
+    if verb:
+        stem = probe[:-1] if probe.endswith("e") else probe
+        forms |= {stem + "ed", stem + "ing"}
     if probe.endswith("s"):
         forms.add(probe[:-1])
     if probe.endswith("y"):
@@ -162,15 +184,69 @@ def _first_use(text: str, d: Definition, english: bool) -> re.Match[str] | None:
     return next(_uses_in(text, d, english), None)
 
 
+#: Words that may follow a noun that is not a modifier ("the header is", "headers of"), and
+#: those before an adjective used as a predicate ("it is disconnected", "considered safe").
+_AFTER_NOUN = frozenset(
+    """is are was were be been has have had can cannot may must should will would could might shall does do did
+    that which who whom whose where when while and or but nor of in on at to for from with by as than then if so
+    not no into onto upon over under after before between without within via per""".split()
+)
+_PREDICATE_BEFORE = re.compile(
+    r"\b(?:is|are|be|been|being|was|were|become|becomes|became|remain|remains|considered|deemed|not|longer)"
+    r"\s+(?:[a-z]+ly\s+)?$", re.I
+)
+_NEXT_WORD = re.compile(r"\s+([a-z][\w\-]*)")
+
+
+@lru_cache(maxsize=4096)
+def _plain_word(term: str) -> bool:
+    """A common English word written alone (see :func:`is_common_word`)."""
+    return " " not in term and is_common_word(term)
+
+
+def _modifier(text: str, m: re.Match[str]) -> bool:
+    """Whether this use of a one-word plural term is its singular modifying a noun ("a Host
+    header field" is no use of "headers"): a noun before a noun names another thing."""
+    if m.group(0).rstrip("'\u2019").endswith(("s", "S")):
+        return False
+    nxt = _NEXT_WORD.match(text, m.end())
+    if not nxt or nxt.group(1) in _AFTER_NOUN or nxt.group(1).endswith("ing"):
+        return False
+    return "noun" in word_classes(nxt.group(1))  # "header field"; not "epoch allow", "epoch during"
+
+
+@lru_cache(maxsize=8192)
+def _reader(term: str, kind: str, case_sensitive: bool, english: bool, how: str) -> tuple[re.Pattern[str], int]:
+    """The pattern of a term's uses and which checks its matches need (bits of ``_LETTER``...)."""
+    checks = 0
+    if kind == "notation" and len(term) == 1 and term.isascii():
+        checks |= _LETTER
+    if english and kind == "term" and case_sensitive and term[:1].isupper():
+        checks |= _NAME
+    if english and kind == "term" and term.endswith("s") and " " not in term:
+        checks |= _PLURAL_WORD
+    if how == "condition" and _plain_word(term):
+        checks |= _PREDICATE
+    return usage_pattern(term, kind, case_sensitive, english, how == "verb"), checks
+
+
+_LETTER, _NAME, _PLURAL_WORD, _PREDICATE = 1, 2, 4, 8
+
+
 def _uses_in(text: str, d: Definition, english: bool) -> Iterator[re.Match[str]]:
-    pat = usage_pattern(d.term, d.kind, d.case_sensitive, english)
+    pat, checks = _reader(d.term, d.kind, d.case_sensitive, english, d.how)
     for m in pat.finditer(text):
-        if (d.kind == "notation" and len(d.term) == 1 and d.term.isascii()
-                and not _math_context(text, m.start(), m.end())):
+        if not checks:
+            yield m
+            continue
+        if checks & _LETTER and not _math_context(text, m.start(), m.end()):
             continue  # a Latin letter is also a word ("a", "I"); a Greek one in prose is the symbol
-        if (english and d.kind == "term" and d.case_sensitive and d.term[:1].isupper()
-                and _inside_name(text, m.start(), m.end())):
+        if checks & _NAME and _inside_name(text, m.start(), m.end()):
             continue  # English capitalises names, not nouns: "Service Level Agreement" holds no "Agreement"
+        if checks & _PLURAL_WORD and _modifier(text, m):
+            continue
+        if checks & _PREDICATE and not _PREDICATE_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+            continue  # a common adjective defined as a state ("is "idle" if") is used as one: "is idle", not "idle timeout"
         yield m
 
 
@@ -185,6 +261,10 @@ _TOPIC_MIN_UNITS = 40
 #: (counted as the units holding each term's longest word) links once per section.
 DOMINANT_SHARE = 0.10
 _DOMINANT_MIN_EDGES = 50
+#: Fewer links than this into one definer are no hub, whatever their share of a short
+#: document's links: a term used in a dozen paragraphs is an ordinary dependency (a topic's
+#: definer is thinned all the same).
+_DOMINANT_MIN_LINKS = 20
 
 
 def _structural(unit: Unit, term: str, start: int, end: int, how: str, body: str, glossary: bool) -> Definition | None:
@@ -226,6 +306,21 @@ class Registry(dict):
 
     uses: tuple[Usage, ...] | None = None
     units: list[Unit] | None = None
+    content: tuple | None = None
+
+
+def _content(units: Sequence[Unit]) -> tuple:
+    """Everything the registry reads of the units (what :func:`registry_key` fingerprints, plus
+    order and language tag): equal contents give equal registries."""
+    return tuple([(u.id, u.kind, u.style, u.parent, u.title, u.text, len(u.meta.get("cells") or ()), u.order,
+                   u.meta.get("lang")) for u in units])
+
+
+#: The last registries built, by content. An incremental update reads the registry of the
+#: document before the edit, which building its graph computed already; so do checks that
+#: compare a document before and after an edit.
+_RECENT: OrderedDict[tuple, Registry] = OrderedDict()
+_RECENT_SIZE = 4
 
 
 def definition_registry(units: Iterable[Unit]) -> dict[str, list[tuple[int, str, Definition]]]:
@@ -243,32 +338,123 @@ def definition_registry(units: Iterable[Unit]) -> dict[str, list[tuple[int, str,
       meets it on every page: it links once per section, from the section's first unit using it.
     * ``linked_from``: the units whose uses link (``None``: all). Besides topics, a dominant
       definer, one that would receive more than :data:`DOMINANT_SHARE` of the document's
-      definition links and more than twice an even share of them (an introduction expanding the
-      acronyms everyone uses, a glossary table), has its terms linked once per section, then
-      once per chapter, then once, until it is not dominant. Exact uses
-      of a term quoted in a defining statement (``"Agreement" means``, ``(the "Supplier")``)
-      always link: the document asks its reader to read them as defined.
+      definition links, more than twice an even share of them and more than a few
+      (an introduction expanding the acronyms everyone uses, a glossary table), has its terms
+      linked once per section, then once per chapter, then once, until it is not dominant.
+      Exact uses of a term quoted in a defining statement (``"Agreement" means``, ``(the
+      "Supplier")``, ``A "shared cache" is a cache that``) always link: the document asks its
+      reader to read them as defined; they neither count towards dominance nor are thinned.
+
+    Code lines define the identifiers they assign where the name is new (see
+    :func:`find_assignments`). The last few registries are kept by content: the registry of the
+    document before an edit, which an incremental update compares, is not built twice.
     """
     units = list(units)
+    content = _content(units)
+    reg = _RECENT.get(content)
+    if reg is not None:
+        _RECENT.move_to_end(content)
+        return reg
+    reg = _build_registry(units)
+    reg.content = content
+    _RECENT[content] = reg
+    while len(_RECENT) > _RECENT_SIZE:
+        _RECENT.popitem(last=False)
+    return reg
+
+
+def _build_registry(units: list[Unit]) -> Registry:
     by_id = {u.id: u for u in units}
     reg = Registry()
     struct = structural_definitions(units, _structural)
-    for u in units:
-        # code and preformatted lines hold declarations, not the prose that defines
-        ds = [] if (u.style and _CODE_STYLE.search(u.style)) else list(find_definitions(u.text))
+    mentions = _Mentions(units)
+    assigned: set[str] = set()
+    for i, u in enumerate(units):
+        if u.style and _code_style(u.style):  # code lines define by assignment, not by the prose rules
+            if not (u.text and "=" in u.text):
+                ds = []
+            else:
+                ds = [d for d in find_assignments(u.text) if mentions.introduced_near(d.term, i, by_id)]
+                assigned.update(d.key for d in ds)
+        else:
+            ds = find_definitions(u.text)
+            if ds:
+                ds = [d for d in ds if d.how != "codename" or mentions.names_code(d.term, i)]
         if u.id in struct:
             have = {d.key for d in ds}
-            ds += [d for d in struct[u.id] if d.key not in have]
+            ds = [*ds, *(d for d in struct[u.id] if d.key not in have)]
         for d in ds:
             reg.setdefault(d.key, []).append((u.order, u.id, d))
     for lst in reg.values():
         lst.sort(key=lambda x: (x[0], x[1]))
+    for key in assigned:  # an assignment defines a name no earlier unit defines; later ones use it
+        lst = reg[key]
+        reg[key] = lst[:1] + [e for e in lst[1:] if e[2].how != "assign"]
     _add_scopes(reg, by_id)
     uses = _find(units, reg, units, None, None)
     if uses:
         uses = _add_policy(reg, units, by_id, uses)
     reg.uses, reg.units = tuple(uses), units
     return reg
+
+
+def _is_code(u: Unit) -> bool:
+    """Code and preformatted lines (by their style)."""
+    return bool(u.style) and _code_style(u.style)
+
+
+@lru_cache(maxsize=1024)
+def _code_style(style: str) -> bool:
+    return bool(_CODE_STYLE.search(style))
+
+
+def _find_name(text: str, term: str) -> int:
+    """Where ``term`` first occurs in ``text`` as a whole name (not inside "x_term" or "term-y"); -1 if not."""
+    at = text.find(term)
+    while at >= 0:
+        end = at + len(term)
+        if not (at and (text[at - 1].isalnum() or text[at - 1] in "_-")) and not (
+                end < len(text) and (text[end].isalnum() or text[end] in "_-")):
+            return at
+        at = text.find(term, at + 1)
+    return -1
+
+
+class _Mentions:
+    """Where a name is first mentioned and which names the code uses: the document facts that
+    decide whether a name in code or in parentheses is introduced (read on demand, once)."""
+
+    def __init__(self, units: Sequence[Unit]) -> None:
+        self.units = units
+        self._full: str | None = None
+        self._starts: list[int] = []
+        self._code: str | None = None
+
+    def first(self, term: str) -> int:
+        """The index of the first unit that mentions ``term`` as a whole name."""
+        if self._full is None:
+            texts = [u.text or "" for u in self.units]
+            at = 0
+            for t in texts:
+                self._starts.append(at)
+                at += len(t) + 1
+            self._full = "\n".join(texts)
+        at = _find_name(self._full, term)
+        return bisect.bisect_right(self._starts, at) - 1 if at >= 0 else len(self.units)
+
+    def names_code(self, term: str, at: int) -> bool:
+        """Whether a name in parentheses ("(obs-fold)") names the document's code, where it is
+        first mentioned: its grammar uses the name, and no earlier unit does."""
+        if self._code is None:
+            self._code = "\n".join([u.text for u in self.units if u.style and u.text and _code_style(u.style)])
+        return _find_name(self._code, term) >= 0 and self.first(term) == at
+
+    def introduced_near(self, term: str, at: int, by_id: dict[str, Unit]) -> bool:
+        """Whether the name a code line assigns is new there: no unit outside its section mentions
+        it before ("the "corrected_age_value"" in the list above the formula is its introduction;
+        a secret of the key schedule computed again in a later section is not)."""
+        first = self.first(term)
+        return first >= at or _section_of(self.units[first], by_id) == _section_of(self.units[at], by_id)
 
 
 def _add_scopes(reg: dict, by_id: dict[str, Unit]) -> None:
@@ -322,7 +508,8 @@ def _add_policy(reg: dict, units: list[Unit], by_id: dict[str, Unit], uses: list
     """Set ``topic`` and ``linked_from`` (see :func:`definition_registry`); the uses, re-tied
     to the updated definitions."""
     titles = [u.text for u in units if u.kind == "title" and u.text]
-    n_prose = sum(1 for u in units if _prose(u))
+    prose = {u.id for u in units if _prose(u)}
+    n_prose = len(prose)
     by_key: dict[str, list[Usage]] = {}
     for x in uses:
         if not (x.definition.scope and _inside(x.source, x.definition.scope, by_id)):
@@ -331,7 +518,7 @@ def _add_policy(reg: dict, units: list[Unit], by_id: dict[str, Unit], uses: list
 
     def exempt(x: Usage) -> bool:
         d = x.definition
-        return d.quoted and d.how in STATEMENTS and x.used == d.term
+        return d.quoted and is_statement(d) and x.used == d.term
 
     def allowed(key: str, level: str) -> frozenset[str]:
         first: dict[str | None, str] = {}
@@ -346,7 +533,7 @@ def _add_policy(reg: dict, units: list[Unit], by_id: dict[str, Unit], uses: list
     topics = set()
     for key, xs in by_key.items():
         d0 = reg[key][0][2]
-        prose_users = len({x.source for x in xs if _prose(by_id[x.source])})
+        prose_users = len({x.source for x in xs if x.source in prose})
         if any(_in_title(t, d0) for t in titles) or (
             n_prose >= _TOPIC_MIN_UNITS and prose_users >= TOPIC_SHARE * n_prose
         ):
@@ -354,27 +541,38 @@ def _add_policy(reg: dict, units: list[Unit], by_id: dict[str, Unit], uses: list
             level[key] = 0
     linked = {k: allowed(k, _LEVELS[v]) for k, v in level.items()}
 
-    def links_to() -> dict[str, set[str]]:
+    # each use with whether it is exempt; the definers of a topic's thinnable uses
+    flagged = {key: [(x, exempt(x)) for x in xs] for key, xs in by_key.items()}
+    topic_definers = {x.definer for key in topics for x, ex in flagged[key] if not ex}
+
+    def links_to() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+        """Each definer's linking units, all and those whose link may be thinned."""
         pairs: dict[str, set[str]] = {}
-        for key, xs in by_key.items():
+        free: dict[str, set[str]] = {}
+        for key, xs in flagged.items():
             ok = linked.get(key)
-            for x in xs:
+            for x, ex in xs:
                 if ok is None or x.source in ok:
                     pairs.setdefault(x.definer, set()).add(x.source)
-        return pairs
+                    if not ex:
+                        free.setdefault(x.definer, set()).add(x.source)
+        return pairs, free
 
-    # A definer is dominant when it holds more than a tenth of the links and more than twice an
-    # even share: where a few definers share the links evenly (a short report with five
-    # acronyms) none is thinned, since thinning one would only push the others over.
+    # A definer is dominant when the links it may lose (not the exempt ones, which stay) are more
+    # than a tenth of the links, more than twice an even share and more than a few: where a few
+    # definers share the links evenly (a short report with five acronyms) none is thinned, since
+    # thinning one would only push the others over.
     for _ in range(2 * len(_LEVELS)):
-        pairs = links_to()
+        pairs, free = links_to()
         total = sum(len(v) for v in pairs.values())
         if total < _DOMINANT_MIN_EDGES:
             break
-        over = {uid for uid, v in pairs.items() if len(v) > DOMINANT_SHARE * total and len(v) > 2 * total / len(pairs)}
+        cap = max(DOMINANT_SHARE * total, 2 * total / len(pairs))
+        over = {uid for uid, v in free.items()
+                if len(v) > cap and (len(v) > _DOMINANT_MIN_LINKS or uid in topic_definers)}
         changed = False
-        for key, xs in by_key.items():
-            if not any(x.definer in over and not exempt(x) for x in xs):
+        for key, xs in flagged.items():
+            if not any(x.definer in over and not ex for x, ex in xs):
                 continue
             nxt = level.get(key, -1) + 1
             if nxt < len(_LEVELS):
@@ -391,14 +589,18 @@ def _add_policy(reg: dict, units: list[Unit], by_id: dict[str, Unit], uses: list
             new[(uid, key)] = d
     if not new:
         return uses
-    return [replace(x, definition=new.get((x.definer, x.definition.key), x.definition)) for x in uses]
+    out = []
+    for x in uses:  # Usage(...) rather than dataclasses.replace, which costs more than the rest here
+        d = new.get((x.definer, x.definition.key))
+        out.append(x if d is None else Usage(x.source, x.definer, x.used, x.start, x.end, d))
+    return out
 
 
 def _definers(entries: list[tuple[int, str, Definition]]) -> list[tuple[int, str, Definition]]:
     """The entries that define: a repeated introduction (an acronym expanded again) is not one."""
     out = []
     for e in entries:
-        if out and e[2].how not in STATEMENTS:
+        if out and not is_statement(e[2]):
             continue
         out.append(e)
     return out
@@ -443,9 +645,9 @@ def _find(
         if probe is None:
             always.append(k)
             continue
-        for f in _probe_forms(probe):
+        for f in _probe_forms(probe, entries[0][2].how == "verb"):
             by_word.setdefault(f, []).append(k)
-    probe_words = by_word.keys()
+    probe_words = frozenset(by_word)  # a set: intersecting two sets is cheaper than a set and a view
     out: list[Usage] = []
     for u in todo:
         hits = set(always)
@@ -455,6 +657,7 @@ def _find(
             continue
         own = defined_in.get(u.id, ())
         english = is_english(u, doc)
+        code = _is_code(u)
         found: list[tuple[str, int, list[re.Match[str]], Iterator[re.Match[str]]]] = []
         mine: list[tuple[int, int, str]] = []
         for key in sorted(hits, key=rank.__getitem__):
@@ -484,6 +687,8 @@ def _find(
             if m is None:
                 continue
             _, uid, d = _pick(definers[key][1], at, m.group(0))
+            if code and d.how == "assign":
+                continue  # a listing reads the variables it assigns: part of one piece of code
             out.append(Usage(u.id, uid, m.group(0), m.start(), m.end(), d))
     return out
 
@@ -500,7 +705,7 @@ def find_usages(
     own_units = getattr(registry, "units", None)
     if (
         cached is not None and own_units is not None and len(own_units) == len(doc.units)
-        and all(a is b for a, b in zip(own_units, doc.units))
+        and (all(a is b for a, b in zip(own_units, doc.units)) or registry.content == _content(doc.units))
         and primary(doc.meta.get("language")) in (None, "en")
     ):
         ids = None if units is None else {u.id for u in units}

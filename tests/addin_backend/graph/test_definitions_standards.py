@@ -265,3 +265,130 @@ def test_an_acronym_inside_a_longer_defined_name_is_still_used():
                styles={1: "Definition Term"})
     assert usages(doc) == [("u1", "u0", "ECN"), ("u2", "u0", "ECN"), ("u2", "u1", "ECN counts"),
                            ("u3", "u0", "ECN"), ("u3", "u1", "ECN counts")]
+
+
+# --- how standards introduce terms (held-out HTTP specifications) ------------------------------
+
+
+def test_a_quoted_subject_with_a_complement_defines_the_term():
+    assert terms('The "authority-form" of request-target is only used for CONNECT requests.') == ["authority-form"]
+    assert terms('The "cache key" is the information a cache uses to choose a response.') == ["cache key"]
+    # a pointer to the definition elsewhere defines nothing
+    assert terms('The "cache key" is defined in Section 2 of [CACHING].') == []
+    assert terms("freshness_lifetime is defined in Section 4.2.1; current_age is defined in Section 4.2.3.") == []
+
+
+def test_a_state_defined_by_its_condition():
+    assert terms('A cache is "disconnected" when it cannot contact the origin server.') == ["disconnected"]
+    assert terms('Request methods are considered "safe" if their defined semantics are essentially read-only.') == [
+        "safe"]
+    # a particular subject gives a value, not a term
+    assert terms('The goodness measure is "confidence" if present; otherwise, it is a measure.') == []
+    assert terms('The legal values in the response are "existing" if the server prefers to share.') == []
+
+
+def test_a_common_adjective_defined_as_a_state_is_used_as_a_predicate():
+    doc = _doc('A stream is considered "idle" if it has not yet been created.',
+               "An endpoint restarts its idle timer when a packet is received.",
+               "A sender MAY close a stream that is idle.")
+    assert usages(doc) == [("u2", "u0", "idle")]
+
+
+def test_a_gloss_in_apposition_and_a_defined_verb_with_its_forms():
+    assert terms('HTTP/1.1 defaults to the use of "persistent connections", allowing multiple requests and '
+                 'responses to be carried over a single connection.') == ["persistent connections"]
+    text = ('A client that supports persistent connections MAY "pipeline" its requests (i.e., send multiple '
+            'requests without waiting for each response).')
+    assert [(d.term, d.how) for d in find_definitions(text)] == [("pipeline", "verb")]
+    doc = _doc(text, "An intermediary that receives pipelined requests MAY pipeline those requests.",
+               "Idempotent methods are significant to pipelining.")
+    assert usages(doc) == [("u1", "u0", "pipelined"), ("u2", "u0", "pipelining")]
+
+
+def test_a_quote_in_an_example_mentions_a_term_the_later_definition_introduces():
+    doc = _doc('A response is complete unless an error was indicated (e.g., an "incomplete close" in TLS would '
+               'leave the response incomplete, as described in Section 9.8).',
+               'An implementation might generate an "incomplete close" by sending a closure alert.',
+               "A client detecting an incomplete close SHOULD recover gracefully.")
+    assert terms(doc.units[0].text) == []
+    assert usages(doc) == [("u2", "u1", "incomplete close")]
+
+
+def test_defined_as_a_quoted_phrase_names_the_phrase_not_the_subject():
+    assert terms('Heuristics can only be used on responses whose status codes are defined as '
+                 '"heuristically cacheable" (e.g., 200).') == ["heuristically cacheable"]
+
+
+def test_a_grammar_name_in_parentheses_is_defined_where_the_code_uses_it():
+    doc = _doc("Field values could be extended over multiple lines by preceding each extra line with at least one "
+               "space or horizontal tab (obs-fold).", "  obs-fold     = OWS CRLF RWS",
+               "A server that receives an obs-fold in a request message MUST reject it.",
+               styles={1: "Source Code"})
+    assert ("u2", "u0", "obs-fold") in usages(doc)
+    # the same shape in English prose, with no code naming it, defines nothing
+    english = _doc("The bytes are sent in network byte (big-endian) order.", "Receivers decode big-endian values.")
+    assert usages(english) == []
+
+
+def test_a_code_line_defines_the_identifier_it_assigns_where_the_name_is_new():
+    doc = _doc('the "corrected_age_value", if all of the caches along the response path implement HTTP/1.1.',
+               "  corrected_age_value = age_value + response_delay;",
+               "The corrected_age_value MAY be used as the corrected_initial_age.",
+               "  corrected_initial_age = max(apparent_age, corrected_age_value);",
+               "  current_age = corrected_initial_age + resident_time;",
+               "The current_age is then the corrected_initial_age plus the resident time.",
+               styles={1: "Source Code", 3: "Source Code", 4: "Source Code"}, kinds={0: "list_item"})
+    got = usages(doc)
+    assert ("u2", "u1", "corrected_age_value") in got and ("u5", "u3", "corrected_initial_age") in got
+    assert ("u5", "u4", "current_age") in got
+    assert not any(src == "u4" and used == "corrected_initial_age" for src, _, used in got)  # the listing itself
+
+
+def test_a_later_assignment_of_a_name_introduced_elsewhere_defines_nothing():
+    doc = _doc("init_secret:", "The secret that initialises the next epoch.",
+               "Part 2", "  init_secret = context.export(label, length)",
+               "Use the init_secret from the previous epoch.",
+               styles={0: "Definition Term", 1: "Definition", 3: "Source Code"},
+               kinds={2: "section"}, parents={3: "u2", 4: "u2"})
+    assert ("u4", "u0", "init_secret") in usages(doc)
+    assert not any(definer == "u3" for _, definer, _ in usages(doc))
+
+
+def test_the_singular_of_a_one_word_plural_term_modifying_a_noun_is_no_use():
+    doc = _doc('Header field lines (collectively referred to as the "headers") follow the start-line.',
+               "A client MUST send a Host header field in every request.",
+               "A recipient parses the headers before the content.")
+    assert usages(doc) == [("u2", "u0", "headers")]
+
+
+def test_a_defining_sentence_links_from_every_exact_use_in_a_short_document():
+    """A quoted subject definition ('A "shared cache" is a cache that ...') is a statement: its
+    exact uses all link however many, and a rare term defined beside it ("private cache") is
+    not thinned for the frequent one."""
+    units = [Unit("d", "paragraph", 'A "shared cache" is a cache that stores responses for reuse by more than one '
+                                    'user. A "private cache", in contrast, is dedicated to a single user.', 0)]
+    for s, long in enumerate(_LOCAL[:8]):
+        short = long.split("(")[1].rstrip(")")
+        units.append(Unit(f"s{s}", "section", f"Part {s}", 0, level=1))
+        units.append(Unit(f"p{s}0", "paragraph", f"This part introduces the {long} gauge.", 0, parent=f"s{s}"))
+        units.append(Unit(f"p{s}a", "paragraph", f"A shared cache MUST NOT store response {s}.", 0, parent=f"s{s}"))
+        units.append(Unit(f"p{s}b", "paragraph", f"Then the shared cache forwards request {s}.", 0, parent=f"s{s}"))
+        for p in range(1, 6):
+            units.append(Unit(f"p{s}{p}", "paragraph", f"Step {p} reads the {short} gauge.", 0, parent=f"s{s}"))
+    units.append(Unit("z", "paragraph", "Because private caches serve one user, they can be used to track it.", 0))
+    for i, u in enumerate(units):
+        u.order = i
+    got = {(u, v) for u, v, _ in edges(Document("docx", units))}
+    assert len(got) >= 50  # enough links for a hub to be thinned
+    assert {(f"p{s}{x}", "d") for s in range(8) for x in "ab"} | {("z", "d")} <= got
+
+
+def test_the_registry_of_equal_content_is_built_once():
+    a = _doc("The Service Level Agreement (SLA) applies.", "The SLA is public.")
+    b = _doc("The Service Level Agreement (SLA) applies.", "The SLA is public.")
+    reg = definition_registry(a.units)
+    assert definition_registry(b.units) is reg  # an incremental update reads the old document's again
+    assert [(x.source, x.definer) for x in find_usages(b, reg)] == [("u1", "u0")]
+    b.units[1].text = "The SLA is private; the SLA binds."
+    fresh = definition_registry(b.units)
+    assert fresh is not reg and [(x.source, x.used) for x in find_usages(b, fresh)] == [("u1", "SLA")]
