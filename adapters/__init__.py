@@ -11,7 +11,7 @@ from typing import Sequence
 
 from .errors import AdapterError, CorruptDocumentError
 from .model import Document, Edit
-from .package import DEFAULT_LIMITS, DOCX, ODT, Limits, open_package
+from .package import DEFAULT_LIMITS, DOCX, ODT, Limits, check_size, open_package
 
 __all__ = ["read", "read_path", "write", "accept_all", "reject_all", "AdapterError", "Document", "Limits"]
 
@@ -36,6 +36,7 @@ def read(data: bytes, *, path: str | None = None, limits: Limits = DEFAULT_LIMIT
         raise CorruptDocumentError(
             f"the document could not be interpreted ({type(exc).__name__}: {exc})"
         ) from exc
+    check_size(doc, limits)
     doc.path = path
     return doc
 
