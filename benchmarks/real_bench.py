@@ -338,7 +338,9 @@ def score_depends(doc, G, cases: list[dict], negatives: list[dict], al: Alignmen
     total = Tally()
     for t in kinds.values():
         total.add(t)
-    into = Counter(v for (_, v) in edges)
+    # the rule: no unit takes more than 10% of the edges, unless they are exact uses of
+    # a quoted definition (those are counted apart)
+    into = Counter(v for (_, v), d in edges.items() if not d.get("quoted"))
     top_unit, top_n = into.most_common(1)[0] if into else (None, 0)
     top = doc.get(top_unit) if top_unit else None
     return {

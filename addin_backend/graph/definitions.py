@@ -261,10 +261,6 @@ _TOPIC_MIN_UNITS = 40
 #: (counted as the units holding each term's longest word) links once per section.
 DOMINANT_SHARE = 0.10
 _DOMINANT_MIN_EDGES = 50
-#: Fewer links than this into one definer are no hub, whatever their share of a short
-#: document's links: a term used in a dozen paragraphs is an ordinary dependency (a topic's
-#: definer is thinned all the same).
-_DOMINANT_MIN_LINKS = 20
 
 
 def _structural(unit: Unit, term: str, start: int, end: int, how: str, body: str, glossary: bool) -> Definition | None:
@@ -338,8 +334,8 @@ def definition_registry(units: Iterable[Unit]) -> dict[str, list[tuple[int, str,
       meets it on every page: it links once per section, from the section's first unit using it.
     * ``linked_from``: the units whose uses link (``None``: all). Besides topics, a dominant
       definer, one that would receive more than :data:`DOMINANT_SHARE` of the document's
-      definition links, more than twice an even share of them and more than a few
-      (an introduction expanding the acronyms everyone uses, a glossary table), has its terms
+      definition links (an introduction expanding the acronyms everyone uses, a glossary table,
+      the one definition a short document turns on), has its terms
       linked once per section, then once per chapter, then once, until it is not dominant.
       Exact uses of a term quoted in a defining statement (``"Agreement" means``, ``(the
       "Supplier")``, ``A "shared cache" is a cache that``) always link: the document asks its
@@ -516,9 +512,7 @@ def _add_policy(reg: dict, units: list[Unit], by_id: dict[str, Unit], uses: list
             by_key.setdefault(x.definition.key, []).append(x)
     part = {"section": lambda u: _section_of(u, by_id), "chapter": lambda u: _chapter_of(u, by_id), "document": lambda u: None}
 
-    def exempt(x: Usage) -> bool:
-        d = x.definition
-        return d.quoted and is_statement(d) and x.used == d.term
+    exempt = quoted_use
 
     def allowed(key: str, level: str) -> frozenset[str]:
         first: dict[str | None, str] = {}
@@ -559,17 +553,15 @@ def _add_policy(reg: dict, units: list[Unit], by_id: dict[str, Unit], uses: list
         return pairs, free
 
     # A definer is dominant when the links it may lose (not the exempt ones, which stay) are more
-    # than a tenth of the links, more than twice an even share and more than a few: where a few
-    # definers share the links evenly (a short report with five acronyms) none is thinned, since
-    # thinning one would only push the others over.
+    # than a tenth of the links: then no unit holds more than a tenth of the DEPENDS edges but by
+    # exact uses of quoted definitions. Documents with few links are left as they are.
     for _ in range(2 * len(_LEVELS)):
         pairs, free = links_to()
         total = sum(len(v) for v in pairs.values())
         if total < _DOMINANT_MIN_EDGES:
             break
-        cap = max(DOMINANT_SHARE * total, 2 * total / len(pairs))
-        over = {uid for uid, v in free.items()
-                if len(v) > cap and (len(v) > _DOMINANT_MIN_LINKS or uid in topic_definers)}
+        cap = DOMINANT_SHARE * total
+        over = {uid for uid, v in free.items() if len(v) > cap}
         changed = False
         for key, xs in flagged.items():
             if not any(x.definer in over and not ex for x, ex in xs):
@@ -594,6 +586,14 @@ def _add_policy(reg: dict, units: list[Unit], by_id: dict[str, Unit], uses: list
         d = new.get((x.definer, x.definition.key))
         out.append(x if d is None else Usage(x.source, x.definer, x.used, x.start, x.end, d))
     return out
+
+
+def quoted_use(x: Usage) -> bool:
+    """An exact use of a term quoted in a defining statement (``"Agreement" means``, ``A "shared
+    cache" is a cache that``): the document asks its reader to read it as defined, so it always
+    links and counts towards no definer's dominance."""
+    d = x.definition
+    return d.quoted and is_statement(d) and x.used == d.term
 
 
 def _definers(entries: list[tuple[int, str, Definition]]) -> list[tuple[int, str, Definition]]:

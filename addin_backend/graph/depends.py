@@ -13,7 +13,7 @@ import networkx as nx
 from adapters.model import Document, Unit
 
 from .anaphora import resolve_anaphora
-from .definitions import Usage, definition_registry, find_usages
+from .definitions import Usage, definition_registry, find_usages, quoted_use
 from .edges import DEPENDS, add_edge
 
 __all__ = ["links", "add_definition_edges", "add_anaphora_edges", "add_depends_edges"]
@@ -69,6 +69,7 @@ def add_definition_edges(
             origin=_ORIGIN[d.kind],
             start=use.start,
             end=use.end,
+            quoted=quoted_use(use) or None,
         )
     return n
 

@@ -12,6 +12,8 @@ Every edge is keyed by its type (at most one edge per type per ordered pair) and
   "this table", 0.5-0.6 by fallback; RELATED: the cosine);
 - ``origin`` (optional): field, text, bare, definition, acronym, notation, anaphora, embedding;
 - ``start``/``end`` (optional): offsets of the evidence in the source unit's text.
+- ``quoted`` (optional, DEPENDS): the use is an exact use of a term quoted in a defining
+  statement, which the document asks its reader to read as defined.
 """
 from __future__ import annotations
 
