@@ -184,6 +184,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(args)
 
 
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from .mcp.stdio import serve_stdio
+
+    return serve_stdio(args.root, data_dir=args.data_dir, semantic=not args.no_semantic)
+
+
 # --- parser ---------------------------------------------------------------------------------
 
 
@@ -257,6 +263,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--cert", help="TLS certificate (PEM) for HTTPS")
     s.add_argument("--key", help="TLS private key (PEM) for HTTPS")
     s.set_defaults(func=cmd_serve)
+
+    s = sub.add_parser("mcp", help="serve MCP over stdio (Claude Desktop, VS Code): tools for agents")
+    s.add_argument("--root", action="append", default=[], metavar="DIR",
+                   help="a folder the server may read and write (repeatable; the client's roots add to them)")
+    s.add_argument("--data-dir", metavar="DIR", help="keep documents and graphs here (default: a temporary folder)")
+    s.add_argument("--no-semantic", action="store_true", help="no embeddings (no RELATED edges, no drift check)")
+    s.set_defaults(func=cmd_mcp)
     return p
 
 

@@ -30,6 +30,8 @@ __all__ = [
     "GraphNotReadyError",
     "UnknownProposalError",
     "UnknownRevisionError",
+    "PathNotAllowedError",
+    "ForbiddenOriginError",
     "ERROR_TABLE",
     "describe",
 ]
@@ -130,6 +132,18 @@ class UnknownRevisionError(LedgerError):
     code = "unknown_revision"
 
 
+class PathNotAllowedError(LedgerError):
+    """A path outside the folders a file-serving door may read and write (``ledger mcp --root``)."""
+
+    code = "path_not_allowed"
+
+
+class ForbiddenOriginError(LedgerError):
+    """A browser page from an origin ``LEDGER_CORS_ORIGINS`` does not allow (``/mcp``)."""
+
+    code = "forbidden_origin"
+
+
 #: (exception class, HTTP status, CLI exit status), most specific first.
 ERROR_TABLE: list[tuple[type[Exception], int, int]] = [
     (TooLargeError, 413, 2),
@@ -151,6 +165,8 @@ ERROR_TABLE: list[tuple[type[Exception], int, int]] = [
     (EditConflictError, 409, 3),
     (InstructionNotUnderstoodError, 422, 3),
     (EngineUnavailableError, 503, 3),
+    (PathNotAllowedError, 403, 2),
+    (ForbiddenOriginError, 403, 3),
     (InvalidRequestError, 400, 3),
     (LedgerError, 400, 3),
 ]

@@ -1,8 +1,8 @@
 """The Flask application factory: blueprints under /api/v1, health checks, the task pane.
 
 Each area is one small blueprint module (``documents``, ``jobs``, ``meta``, ``taskpane``,
-``graph``, ``retrieval``, ``edits``, ``check``); views parse the request, call a plain function of the backend
-and return JSON. Errors are answered by the handlers of ``api/errors.py`` only.
+``graph``, ``retrieval``, ``edits``, ``check``; ``mcp`` serves the MCP server at ``/mcp``); views
+parse the request, call a plain function of the backend and return JSON. Errors are answered by the handlers of ``api/errors.py`` only.
 """
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 from flask import Flask
 
 from ..jobs import JobRunner
+from ..mcp.http import bp as mcp_bp
 from ..store import open_store
 from . import check, documents, edits, graph, jobs, meta, retrieval, taskpane
 from .config import load_config
@@ -20,7 +21,8 @@ from .security import init_security
 
 __all__ = ["create_app", "BLUEPRINTS"]
 
-BLUEPRINTS = (documents.bp, graph.bp, retrieval.bp, edits.bp, check.bp, jobs.bp, meta.bp, meta.health, taskpane.bp)
+BLUEPRINTS = (documents.bp, graph.bp, retrieval.bp, edits.bp, check.bp, jobs.bp, meta.bp, meta.health, taskpane.bp,
+              mcp_bp)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:

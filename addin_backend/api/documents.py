@@ -9,7 +9,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, send_file,
 from adapters.model import UNIT_KINDS, VIEWS
 
 from .. import documents
-from ..service import graph_job
+from ..service import graph_job, uploads
 from ..errors import InvalidRequestError
 from .context import choice_arg, int_arg, limits, runner, store
 from .jobs import job_view
@@ -43,11 +43,8 @@ def _document_view(meta: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
 @bp.post("")
 def upload() -> tuple[Response, int, dict[str, str]]:
     data, filename = _upload_body()
-    meta, doc = documents.upload(store(), data, filename=filename, limits=limits())
-    builder = graph_job.graph_builder()
-    job = graph_job.start_graph_job(runner(), meta["id"], doc, builder=builder,
-                                   semantic=current_app.config["GRAPH_SEMANTIC"],
-                                   stages=graph_job.graph_stages() if builder else ())
+    meta, _doc, job = uploads.take_in(store(), runner(), data, filename=filename, limits=limits(),
+                                      semantic=current_app.config["GRAPH_SEMANTIC"])
     body = _document_view(meta, job)
     return jsonify(body), 201, {"Location": body["links"]["self"]}
 

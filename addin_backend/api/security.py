@@ -1,7 +1,7 @@
 """API keys, per-key rate limits counted in the store, CORS, request ids and the access log.
 
-Every route under ``/api/`` needs ``Authorization: Bearer KEY`` when ``LEDGER_API_KEYS`` is
-set (CORS preflights excepted: browsers send them without credentials). The rate limit is a
+Every route under ``/api/``, and the MCP server at ``/mcp``, needs ``Authorization: Bearer KEY``
+when ``LEDGER_API_KEYS`` is set (CORS preflights excepted: browsers send them without credentials). The rate limit is a
 fixed window per key (per client address without keys), counted in the store so that it
 holds across worker processes and machines. The access log names the route, the status, the
 time taken and the key's fingerprint; never a body, a query string or a key.
@@ -19,11 +19,14 @@ from flask import Flask, Response, current_app, g, request
 from flask_cors import CORS
 
 from ..errors import RateLimitedError, UnauthorizedError
+from ..mcp.http import MCP_PATH
 from .context import store
 
 __all__ = ["init_security", "fingerprint", "API_PREFIX"]
 
 API_PREFIX = "/api/"
+#: What the keys, rate limits and no-store caching guard: the API, and the MCP server at /mcp.
+GUARDED = (API_PREFIX, MCP_PATH)
 log = logging.getLogger("ledger.http")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
@@ -65,7 +68,7 @@ def _before() -> None:
     g.request_id = rid if _REQUEST_ID.match(rid) else uuid.uuid4().hex[:16]
     g.started = time.perf_counter()
     g.client = "-"
-    if not request.path.startswith(API_PREFIX) or request.method == "OPTIONS":
+    if not request.path.startswith(GUARDED) or request.method == "OPTIONS":
         return
     cfg = current_app.config
     g.client = _authenticate(cfg["API_KEYS"])
@@ -76,7 +79,7 @@ def _before() -> None:
 def _after(response: Response) -> Response:
     response.headers["X-Request-Id"] = g.get("request_id", "")
     response.headers["X-Content-Type-Options"] = "nosniff"
-    if request.path.startswith(API_PREFIX):
+    if request.path.startswith(GUARDED):
         response.headers.setdefault("Cache-Control", "no-store")
     if g.get("rate"):
         limit, remaining, reset = g.rate
@@ -99,8 +102,9 @@ def init_security(app: Flask) -> None:
     if origins:
         # Clients authenticate with a bearer header, never cookies: credentials stay off, so
         # even an allow-list of "*" never pairs a wildcard with credentials.
-        CORS(app, resources={r"/api/*": {"origins": origins}}, supports_credentials=False,
-             send_wildcard="*" in origins,
-             allow_headers=["Authorization", "Content-Type", "X-Request-Id"],
-             expose_headers=["Content-Disposition", "Location", "Retry-After", "X-Request-Id"],
+        CORS(app, resources={r"/api/*": {"origins": origins}, MCP_PATH: {"origins": origins}},
+             supports_credentials=False, send_wildcard="*" in origins,
+             allow_headers=["Authorization", "Content-Type", "X-Request-Id", "Accept", "Mcp-Protocol-Version",
+                            "Mcp-Session-Id", "Last-Event-ID"],
+             expose_headers=["Content-Disposition", "Location", "Retry-After", "X-Request-Id", "Mcp-Session-Id"],
              max_age=600)

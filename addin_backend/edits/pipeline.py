@@ -14,14 +14,14 @@ import networkx as nx
 
 from adapters.model import Document, Edit
 
-from ..errors import EngineUnavailableError
+from ..errors import EngineUnavailableError, InvalidRequestError
 from ..findings import Finding, sort_findings
 from .engines import Engine, select_engine
 from .operations import apply_to_document, validate_edits
-from .proposal import ContextItem, Usage
+from .proposal import ContextItem, Proposal, Usage
 from .propagate import propagate
 
-__all__ = ["EditPlan", "AppliedPlan", "plan_edit", "apply_plan", "merge_findings", "writer_functions", "CONTEXT_TARGETS"]
+__all__ = ["EditPlan", "AppliedPlan", "plan_edit", "plan_given", "apply_plan", "merge_findings", "writer_functions", "CONTEXT_TARGETS"]
 
 #: Retrieval starts from at most this many targets (a rename may touch hundreds of units).
 CONTEXT_TARGETS = 8
@@ -130,7 +130,6 @@ def plan_edit(
         EditConflictError, EngineUnavailableError: from the engine and validation.
     """
     from ..retrieval import retrieve
-    from ..verify import verify
 
     eng = select_engine(engine, env=env) if isinstance(engine, str) else engine
     needs_context = eng.name != "rules"
@@ -140,7 +139,73 @@ def plan_edit(
         context = retrieve(doc, G, targets[:CONTEXT_TARGETS], instruction=instruction, budget=budget, embed=embed)
     items = [ContextItem(doc.unit(c.id), f"{c.edge}: {c.reason}") for c in context.context] if context else None
     proposal = eng.propose(doc, instruction, items, author=author, target=target, selection=selection)
-    operations = [dc_replace(e, id=e.id or f"op-{i + 1}") for i, e in enumerate(validate_edits(doc, proposal.edits))]
+    return _finish(doc, G, instruction, proposal, targets, context, budget=budget, semantic=semantic, embed=embed)
+
+
+def plan_given(
+    doc: Document,
+    G: nx.MultiDiGraph,
+    edits: Sequence[Edit],
+    *,
+    instruction: str = "",
+    engine: str = "client",
+    budget: int = 1500,
+    semantic: bool = True,
+    embed: Callable[[Sequence[str]], Any] | None = None,
+) -> EditPlan:
+    """Plan edits a client wrote itself (an agent over MCP): validated, propagated and verified
+    exactly as an engine's are by :func:`plan_edit`; the context is retrieved from the units
+    they edit. Ids the client gave are kept (``op-N`` for the others).
+
+    :raise UnknownUnitError, InvalidRequestError, EditConflictError: from validation; also a
+        repeated id, or one of the ``prop-N`` form propagation gives its own edits.
+    """
+    if not edits:
+        raise InvalidRequestError("give at least one operation")
+    ids = [e.id for e in edits if e.id]
+    clash = next((i for i in ids if ids.count(i) > 1 or i.startswith("prop-")), None)
+    if clash is not None:
+        raise InvalidRequestError(f"operation id {clash!r} is repeated or has the form propagation uses (prop-N)",
+                                  operation=clash)
+    targets = list(dict.fromkeys(u for e in edits for u in (e.unit, e.after, e.before_unit) if u))
+    counts: dict[str, int] = {}
+    for e in edits:
+        counts[e.op] = counts.get(e.op, 0) + 1
+    explanation = f"{len(edits)} operation{'s' if len(edits) != 1 else ''} written by the client (" + \
+        ", ".join(f"{n} {op}" for op, n in counts.items()) + ")"
+    proposal = Proposal(list(edits), targets, explanation, engine, instruction=instruction)
+    return _finish(doc, G, instruction, proposal, None, None, budget=budget, semantic=semantic, embed=embed)
+
+
+def _with_ids(edits: list[Edit]) -> list[Edit]:
+    """Every edit with an id: the N-th edit without one gets ``op-N`` (the next free ``op-`` id
+    when the client took that one).
+
+    >>> [e.id for e in _with_ids([Edit("delete", "a"), Edit("delete", "b", id="op-2"), Edit("delete", "c")])]
+    ['op-1', 'op-2', 'op-3']
+    >>> [e.id for e in _with_ids([Edit("delete", "a"), Edit("delete", "b"), Edit("delete", "c", id="op-2")])]
+    ['op-1', 'op-3', 'op-2']
+    """
+    used = {e.id for e in edits if e.id}
+    out = []
+    for i, e in enumerate(edits):
+        if not e.id:
+            n = i + 1
+            while f"op-{n}" in used:
+                n += 1
+            used.add(f"op-{n}")
+            e = dc_replace(e, id=f"op-{n}")
+        out.append(e)
+    return out
+
+
+def _finish(doc: Document, G: nx.MultiDiGraph, instruction: str, proposal: Proposal, targets: list[str] | None,
+            context: Any, *, budget: int, semantic: bool, embed: Callable[[Sequence[str]], Any] | None) -> EditPlan:
+    """The engine's proposal made concrete, propagated and verified (the steps after the engine)."""
+    from ..retrieval import retrieve
+    from ..verify import verify
+
+    operations = _with_ids(validate_edits(doc, proposal.edits))
     if context is None and proposal.targets:
         targets = list(proposal.targets)
         context = retrieve(doc, G, targets[:CONTEXT_TARGETS], instruction=instruction, budget=budget, embed=embed)

@@ -1,4 +1,4 @@
-"""The orchestration layer: what ``ledger``, the HTTP API and (later) ``ledger mcp`` do, once.
+"""The orchestration layer: what ``ledger``, the HTTP API and ``ledger mcp`` do, once.
 
 The command line (``cli.py``) and the Flask views (``api/``) parse their input, call a function
 here and present its answer; none of them builds a graph, finds a target or writes an edit on
@@ -10,12 +10,16 @@ Modules, each named for what it holds:
 
 - :mod:`.graphs` — the graph scopes (``"full"``, ``"no_related"``, ``"fast"``): the one place
   that names the stage sets and builds a graph of one; the graph as JSON, GraphML or PNG.
+- :mod:`.uploads` — taking a document in (an upload, a file ``ledger mcp`` opens): keep it, start
+  its graph job.
 - :mod:`.graph_job` — the upload's background graph job and the graph it stores; the stored
   graph a request uses (:func:`~.graph_job.document_graph`).
 - :mod:`.context` — the targets of an instruction and the context retrieval packs for it.
+- :mod:`.lookup` — a long document a page at a time: find units by label, term or text, read
+  units in pages bounded by tokens, the top of the outline.
 - :mod:`.impact` — what an edit of a unit or selection touches, on the stored graph.
-- :mod:`.edits` — plan, propose (keep), apply (write tracked changes) and ``edit`` = propose
-  then apply, on a stored upload or a file.
+- :mod:`.edits` — plan, propose (keep; an engine's operations or a client's own), apply (write
+  tracked changes) and ``edit`` = propose then apply, on a stored upload or a file.
 - :mod:`.revisions` — applied revisions in the store, and accepting/rejecting tracked changes.
 - :mod:`.checks` — document-wide findings of a document, an upload or a revision.
 - :mod:`.files` — documents on disk: reading one, writing an output file.

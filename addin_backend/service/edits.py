@@ -42,6 +42,8 @@ __all__ = [
     "plan",
     "proposal_view",
     "propose",
+    "plan_operations",
+    "propose_operations",
     "request_proposal",
     "get_proposal",
     "Written",
@@ -161,6 +163,19 @@ def proposal_view(doc: Document, p: Any, *, pid: str | None, doc_id: str | None,
     })
 
 
+def _keep_proposal(store: Store, doc_id: str, doc: Document, p: Any, *, author: str | None,
+                   complete: bool) -> dict[str, Any]:
+    """Keep a plan's Proposal JSON as ``proposal:<id>`` in the document's scope; return it.
+
+    :raise UnknownDocumentError: the document expired meanwhile.
+    """
+    pid = secrets.token_hex(8)
+    view = proposal_view(doc, p, pid=pid, doc_id=doc_id, author=author, complete=complete)
+    if not store.put_json(doc_id, f"proposal:{pid}", view, create=False):
+        raise UnknownDocumentError(f"no document {doc_id!r} (never uploaded, deleted or expired)")
+    return view
+
+
 def propose(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGraph, *, instruction: str,
             target: str | None = None, selection: Selection | None = None, engine: str = "rules",
             author: str | None = None, budget: int = DEFAULT_BUDGET, semantic: bool = True) -> dict[str, Any]:
@@ -172,11 +187,36 @@ def propose(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGraph, *, ins
     """
     p = plan(doc, G, instruction=instruction, target=target, selection=selection, engine=engine, author=author,
              budget=budget, semantic=semantic)
-    pid = secrets.token_hex(8)
-    view = proposal_view(doc, p, pid=pid, doc_id=doc_id, author=author, complete=graphs.is_complete(G))
-    if not store.put_json(doc_id, f"proposal:{pid}", view, create=False):
-        raise UnknownDocumentError(f"no document {doc_id!r} (never uploaded, deleted or expired)")
-    return view
+    return _keep_proposal(store, doc_id, doc, p, author=author, complete=graphs.is_complete(G))
+
+
+def plan_operations(doc: Document, G: nx.MultiDiGraph, operations: list[dict[str, Any]], *,
+                    instruction: str | None = None, author: str | None = None, budget: int = DEFAULT_BUDGET,
+                    semantic: bool = True) -> Any:
+    """Plan operations a client wrote itself (Operation JSON, as ``POST /apply`` takes them):
+    validated, propagated and verified as :func:`plan` does an engine's; ``source`` ``client``.
+
+    :raise InvalidRequestError, UnknownUnitError, EditConflictError: operations that do not validate.
+    """
+    from ..edits.pipeline import plan_given
+
+    edits = _as_edits(operations, author or DEFAULT_AUTHOR, _edit_date(), "client")
+    return plan_given(doc, G, edits, instruction=instruction or "", budget=budget, semantic=semantic)
+
+
+def propose_operations(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGraph,
+                       operations: list[dict[str, Any]], *, instruction: str | None = None,
+                       author: str | None = None, budget: int = DEFAULT_BUDGET,
+                       semantic: bool = True) -> dict[str, Any]:
+    """:func:`plan_operations` on an upload, kept as ``proposal:<id>`` as :func:`propose` keeps an
+    engine's; returns the Proposal (engine ``client``), to apply with :func:`apply`.
+
+    :raise InvalidRequestError, UnknownUnitError, EditConflictError: operations that do not validate.
+    :raise UnknownDocumentError: the document expired meanwhile.
+    """
+    p = plan_operations(doc, G, operations, instruction=instruction, author=author, budget=budget,
+                        semantic=semantic)
+    return _keep_proposal(store, doc_id, doc, p, author=author, complete=graphs.is_complete(G))
 
 
 def _proposal_job(store: Store, runner: JobRunner, doc_id: str, request: dict[str, Any], timeout: float,

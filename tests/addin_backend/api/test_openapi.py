@@ -6,7 +6,8 @@ import re
 from addin_backend.api.openapi import OPERATIONS
 
 #: Routes that serve files for browsers, not the API: not in the OpenAPI document.
-NOT_API = {"/", "/taskpane/", "/manifest.xml", "/static/<path:filename>"}
+NOT_API = {"/", "/taskpane/", "/manifest.xml", "/static/<path:filename>",
+           "/mcp"}  # the MCP server (JSON-RPC over streamable HTTP), not a REST route
 
 
 def _routes(app) -> set[tuple[str, str]]:

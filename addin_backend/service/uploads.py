@@ -1,0 +1,51 @@
+"""Taking a document in: keep it in the store and start its graph job, whichever door it came
+through (``POST /documents``, and ``open_document`` of ``ledger mcp``: a file under a root, or
+an upload over HTTP).
+
+The bytes are kept exactly as they came (writers patch them later); the graph job
+(:mod:`.graph_job`) builds the fast scope first, then the rest.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from adapters.model import Document
+from adapters.package import DEFAULT_LIMITS, Limits
+
+from .. import documents
+from ..jobs import JobRunner
+from ..store import Store
+from . import graph_job
+
+__all__ = ["take_in", "read_file"]
+
+
+def take_in(store: Store, runner: JobRunner, data: bytes, *, filename: str | None = None,
+            doc: Document | None = None, limits: Limits = DEFAULT_LIMITS,
+            semantic: bool = True) -> tuple[dict[str, Any], Document, dict[str, Any]]:
+    """Keep ``data`` (read here unless ``doc`` is its model already) under a new document id and
+    start its graph job; returns ``(meta, doc, job)``.
+
+    :raise adapters.errors.AdapterError: the bytes are not a readable .docx/.odt.
+    """
+    if doc is None:
+        meta, doc = documents.upload(store, data, filename=filename, limits=limits)
+    else:
+        meta = documents.keep(store, data, doc, filename=filename)
+    builder = graph_job.graph_builder()
+    job = graph_job.start_graph_job(runner, meta["id"], doc, builder=builder, semantic=semantic,
+                                    stages=graph_job.graph_stages() if builder else ())
+    return meta, doc, job
+
+
+def read_file(path: str, *, limits: Limits = DEFAULT_LIMITS) -> tuple[bytes, Document]:
+    """The bytes of a document file and its model (the adapters' checks: exists, size, readable
+    package).
+
+    :raise adapters.errors.AdapterError: missing, too large, not a document, encrypted, …
+    """
+    from adapters import read_path
+
+    doc = read_path(path, limits=limits)
+    with open(path, "rb") as fh:
+        return fh.read(), doc
