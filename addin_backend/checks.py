@@ -1,8 +1,11 @@
 """``ledger check``: document-wide findings that need no edit to be worth reporting.
 
 Broken references (mentions of labels no unit carries, reference fields whose target is gone),
-numbering gaps and duplicates, acronyms (undefined, defined twice, used before their
-definition) and variant spellings of one term. Only the fast graph stages are needed.
+numbering gaps and duplicates, abbreviations (undefined, defined twice, used before their
+definition, never used, in several cases), variant spellings of one term, and the house-style
+checks of :mod:`addin_backend.style` (capitalisation, US/UK spelling, numbers, lists, captions
+and headings, quotes and dashes, the style sheet's own rules). Only the fast graph stages are
+needed. Every finding has an ``id``, the same for the same document and style sheet.
 """
 from __future__ import annotations
 
@@ -10,13 +13,13 @@ from collections import Counter
 
 import networkx as nx
 
+from adapters.label_grammar import parse_label
 from adapters.model import Document
 
 from .findings import Finding, sort_findings
-from .graph.lexicon import canonical_label
 from .graph.references import broken_references
 from .numbering import CAPTION_FAMILIES, collect_entries, detect_schemes, label_of
-from .terminology import acronym_findings, variant_findings
+from .terminology import acronym_findings
 
 __all__ = ["check_document", "reference_findings", "numbering_findings"]
 
@@ -42,8 +45,6 @@ def _summary(numbers: list[str]) -> str:
 def reference_findings(doc: Document, G: nx.MultiDiGraph) -> list[Finding]:
     """The graph's broken references as findings: ``broken_field``, ``missing_target`` (a figure,
     table, equation or listing that does not exist) and ``broken_reference`` (any other label)."""
-    from .graph.label_index import parse_label
-
     existing = _existing(doc)
     out = []
     for b in broken_references(G):
@@ -84,7 +85,7 @@ def numbering_findings(doc: Document) -> list[Finding]:
             if n > 1:
                 dup = [e for e in seq if e.number == num]
                 out.append(Finding("numbering_duplicate", "warning", dup[1].carrier,
-                                   f"{n} units are numbered {label_of(family, num)}", label_of(family, num),
+                                   f"{n} units are numbered {dup[1].label}", dup[1].label,
                                    [d.carrier for d in dup if d is not dup[1]]))
         nums = sorted({int(e.number) for e in seq if e.number.isdigit()})
         if nums:
@@ -92,20 +93,33 @@ def numbering_findings(doc: Document) -> list[Finding]:
             if missing:
                 after = {int(e.number): e for e in seq if e.number.isdigit()}
                 nxt = next((after[n] for n in nums if n > missing[0]), seq[0])
-                gone = ", ".join(canonical_label(family, str(m)) for m in missing[:8])
+                gone = ", ".join(label_of(family, str(m), nxt.word) for m in missing[:8])
                 out.append(Finding("numbering_gap", "warning", nxt.carrier,
                                    f"the {family} numbers skip {gone}", nxt.label, []))
     return out
 
 
-def check_document(doc: Document, G: nx.MultiDiGraph | None = None) -> list[Finding]:
+def check_document(doc: Document, G: nx.MultiDiGraph | None = None, style=None) -> list[Finding]:
     """Every document-wide finding, most severe first, then in document order.
 
-    ``G`` defaults to the fast graph (CONTAINS and REFERENCES: no model is loaded).
+    ``G`` defaults to the fast graph (CONTAINS and REFERENCES: no model is loaded); ``style`` is
+    the house :class:`~addin_backend.style.StyleSheet` (``None``: the document's own majority
+    decides every choice).
     """
+    from .style import StyleSheet, apply_exceptions, style_findings
+    from .style.hyphenation import variant_findings
+    from .style.prose import finding_id, prose
+
     if G is None:
         from .graph.build import FAST_STAGES, build_graph
 
         G = build_graph(doc, stages=FAST_STAGES)
-    findings = reference_findings(doc, G) + numbering_findings(doc) + acronym_findings(doc) + variant_findings(doc)
+    sheet = style or StyleSheet()
+    p = prose(doc)
+    words = apply_exceptions(acronym_findings(doc, sheet.known_abbreviations) + variant_findings(doc, p.units, p.lang),
+                             sheet)
+    findings = reference_findings(doc, G) + numbering_findings(doc) + words + style_findings(doc, sheet)
+    for f in findings:
+        if f.id is None:
+            f.id = finding_id(f.kind, f.places, f"{f.unit}\0{f.start}\0{f.evidence}\0{f.message}")
     return sort_findings(findings, {u.id: u.order for u in doc.units})

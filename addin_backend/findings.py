@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-__all__ = ["SEVERITIES", "FINDING_KINDS", "Finding", "count_by_severity", "sort_findings"]
+__all__ = ["SEVERITIES", "FINDING_KINDS", "Place", "Finding", "count_by_severity", "sort_findings"]
 
 #: Most severe first.
 SEVERITIES = ("error", "warning", "info")
@@ -38,12 +38,48 @@ FINDING_KINDS = {
     "acronym_redefined": "an acronym expanded twice, differently",
     "acronym_defined_twice": "an acronym expanded twice, the same way",
     "acronym_before_definition": "an acronym used before the unit that expands it",
-    "variant_spelling": "one term spelled several ways (data set / dataset / data-set)",
+    "variant_spelling": "one term spelled several ways (data set / dataset / data-set), or against the word list (on-line)",
+    "acronym_unused": "an abbreviation spelled out but never used afterwards",
+    "acronym_case": "one abbreviation written in several cases (IPsec / IPSec / IPSEC)",
+    # house style (addin_backend/style)
+    "phrase_capitalisation": "a phrase capitalised mid-sentence where the document writes it in lower case",
+    "spelling_variety": "US and UK spellings mixed, or a spelling of the other variety than the document's",
+    "number_style": "numbers of one role written as digits and as words (5 retries / five retries)",
+    "percent_style": "percentages written two ways (10 percent / 10%)",
+    "thousands_separator": "large numbers with and without a thousands separator (10,000 / 10000)",
+    "unit_spacing": "a unit of measure with and without a space before it (10 ms / 10ms)",
+    "list_punctuation": "items of one list ending in different punctuation",
+    "list_capitalisation": "items of one list starting with a capital and in lower case",
+    "caption_style": "captions labelled two ways (Figure 1: / Fig. 1.)",
+    "heading_case": "headings of one level in title case and in sentence case",
+    "quote_style": "straight and curly quotation marks mixed",
+    "dash_style": "a hyphen used as a dash, or dashes of two styles",
+    "style_term": "a term the house style sheet replaces by its preferred form",
+    "banned_term": "a term the house style sheet bans",
+    "style_abbreviation": "an abbreviation the house style sheet writes another way",
     # implicit references
     "dangling_anaphor": "an anaphor ('this approach') whose antecedent the edit rewrote or deleted",
     # writing
     "write_mismatch": "the written file does not read back as the planned edit",
 }
+
+
+@dataclass(frozen=True)
+class Place:
+    """One occurrence a finding is about: ``text`` at ``start:end`` of the unit's text, and the
+    ``replacement`` a fix writes there (``None``: nothing to write, only to look at)."""
+
+    unit: str
+    start: int
+    end: int
+    text: str
+    replacement: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"unit": self.unit, "start": self.start, "end": self.end, "text": self.text}
+        if self.replacement is not None:
+            out["replacement"] = self.replacement
+        return out
 
 
 @dataclass
@@ -52,6 +88,9 @@ class Finding:
 
     ``start``/``end`` are offsets of ``evidence`` in the unit's text (of the document the finding
     was made on) when it has a span; ``suggestion`` is a replacement text when there is one.
+    The document-wide checks also give ``places`` (every occurrence, each with the text a fix
+    writes there), ``rule`` (the house-style rule that fired, when one did) and ``id`` (stable
+    for the same document and style sheet: what ``POST .../check/fix`` names).
     """
 
     kind: str
@@ -63,6 +102,14 @@ class Finding:
     start: int | None = None
     end: int | None = None
     suggestion: str | None = None
+    places: list[Place] = field(default_factory=list)
+    rule: str | None = None
+    id: str | None = None
+
+    @property
+    def fixable(self) -> bool:
+        """Whether a fix has something to write (a place with a replacement)."""
+        return any(p.replacement is not None and p.replacement != p.text for p in self.places)
 
     def __post_init__(self) -> None:
         if self.severity not in SEVERITIES:
@@ -85,6 +132,13 @@ class Finding:
             out["start"], out["end"] = self.start, self.end
         if self.suggestion is not None:
             out["suggestion"] = self.suggestion
+        if self.id is not None:
+            out["id"] = self.id
+        if self.rule is not None:
+            out["rule"] = self.rule
+        if self.places:
+            out["places"] = [p.to_json() for p in self.places]
+            out["fixable"] = self.fixable
         return out
 
 

@@ -27,10 +27,11 @@ from dataclasses import dataclass, field
 from adapters import words as _words
 from adapters.model import Document, Unit
 
-from .findings import Finding
+from .findings import Finding, Place
 from .graph.definitions import find_definitions
 from .language import is_english, unit_language
 from .nlp import common_words
+from .style.hyphenation import FUNCTION_WORDS, variant_findings
 
 __all__ = ["KNOWN_ACRONYMS", "INTERNATIONAL_ACRONYMS", "KNOWN_ACRONYMS_BY_LANGUAGE", "FUNCTION_WORDS",
            "known_acronym", "acronym_findings", "variant_findings", "find_acronyms"]
@@ -43,7 +44,8 @@ INTERNATIONAL_ACRONYMS = frozenset(
     AI API ASCII CD CPU CSS CSV DNA DNS DVD FTP GPS GPU GUI HTML HTTP HTTPS ID IDE IP IT JPEG JPG JSON
     LAN LED MP3 OK OS PC PDF PHP PIN PNG RAM ROM SMS SQL SSH SSL TCP TLS TV UDP UI URL URI USB UTC GMT
     UTF UX VPN WAN XML YAML ZIP ISO IEC IEEE ANSI ASTM NIST W3C DIN EU NATO USA
-    KB MB GB TB PB KW MW GW KWH MWH GWH KV MV HZ KHZ MHZ GHZ DB
+    KB MB GB TB PB KW MW GW KWH MWH GWH KV MV HZ KHZ MHZ GHZ DB KIB MIB GIB TIB PIB KBPS MBPS GBPS DBM
+    WIFI PHD LATEX TEX
     """.split()
 )
 
@@ -78,23 +80,28 @@ def known_acronym(term: str, languages: "set[str] | frozenset[str]" = frozenset(
     return t in INTERNATIONAL_ACRONYMS or any(t in KNOWN_ACRONYMS_BY_LANGUAGE.get(lang, ()) for lang in languages)
 
 
-#: English words that never form a compound worth flagging ("in to" / "into", "may be" /
-#: "maybe", "set up" / "setup" are different words, not variant spellings).
-FUNCTION_WORDS = frozenset(
-    """
-    a an the this that these those some any every each no all both either neither one another other
-    such what which who whom whose where when why how whatever however wherever
-    i me my we us our you your he him his she her it its they them their
-    am is are was were be been being do does did have has had can could may might must shall should will would
-    and or but nor so yet if then than as of at by for from in into on onto off out over under up down
-    to too with without within about above below after before between through during against among
-    per via not never ever also just only very more most less least much many few here there now
-    back away around along forward aside apart together
-    """.split()
-)
-
 # not inside a path or a format: "APT::Get", "Origin::URSPRUNG", "HH:MM:SS", "YYYY-MM-DD"
 _ACRONYM = re.compile(r"(?<![\w\-&/.])(?<!::)(?<![A-Z]:)(?P<core>[A-Z][A-Z0-9&]*[A-Z0-9])(?P<plural>s?)(?![\w\-])(?!::)(?!:[A-Z])")
+#: An abbreviation in mixed case: "QoS", "DoS", "PhD" (as many capitals as small letters or
+#: more), "IPsec", "IPv6" (capitals, then a short tail). Not a name ("GitHub", "McAfee") nor a
+#: word in camel case ("ClientHello").
+_MIXED = re.compile(r"(?<![\w\-&/.])(?P<core>[A-Z](?=[A-Za-z0-9]*[a-z])[A-Za-z0-9]{1,7})(?P<plural>)(?![\w\-])")
+
+
+def _mixed_abbreviation(core: str) -> bool:
+    """
+    >>> [_mixed_abbreviation(w) for w in ("QoS", "IPsec", "DDoS", "IPv6", "GitHub", "McAfee", "ClientHello", "SLAs")]
+    [True, True, True, True, False, False, False, False]
+    """
+    upper = sum(c.isupper() for c in core)
+    lower = sum(c.islower() for c in core)
+    if upper < 2 or len(core) > 8 or not core[0].isupper() or re.fullmatch(r"[A-Z0-9&]+s", core):
+        return False  # "SLAs" is the plural of an abbreviation in capitals
+    if upper >= lower and not re.search(r"[a-z]{3}", core):
+        return True
+    return bool(re.fullmatch(r"[A-Z]{2,}[a-z]{1,3}\d*|[A-Z]{2,}v\d+", core))
+
+
 _ROMAN = re.compile(r"^(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$")
 _GLOSSARY = re.compile(r"^\s*(?P<short>[A-Z][A-Za-z0-9&]{1,9})\s*(?::|=|\t|\u2013|\u2014|-{1,2}|\s+(?:means|bedeutet|signifie|significa|betekent)\s)\s*(?P<long>[^\n]+)$")
 #: Words an acronym's initials may skip, in the languages of the word lists.
@@ -235,6 +242,8 @@ def find_acronyms(doc: Document) -> dict[str, AcronymInfo]:
         defined_here = defined.get(u.id, ())
         matches = list(_ACRONYM.finditer(u.text))
         emphatic = _emphatic(u.text, matches, lower_words, common)
+        if any(c.islower() for c in u.text):
+            matches += [m for m in _MIXED.finditer(u.text) if _mixed_abbreviation(m.group("core"))]
         for m in matches:
             core = m.group("core")
             if not _is_acronym(core) or any(s <= m.start() < e for s, e in defined_here) or u.text[m.start() - 1 : m.start()] == "[":
@@ -300,27 +309,45 @@ def _lines(text: str):
         pos += len(line) + 1
 
 
-def acronym_findings(doc: Document) -> list[Finding]:
-    """Undefined acronyms, acronyms defined twice, and acronyms used before their definition."""
+def _use_places(doc: Document, uses: list[tuple[int, str, int, int]]) -> list[Place]:
+    return [Place(uid, s, e, doc.unit(uid).text[s:e]) for _o, uid, s, e in uses]
+
+
+def _long_first(span: str, short: str) -> str | None:
+    """The expansion of a definition written "Long (SHORT)", else ``None``."""
+    m = re.fullmatch(r"(?P<long>.+?)\s*\(\s*" + re.escape(short) + r"s?\s*\)", span, re.S)
+    return m.group("long") if m else None
+
+
+def acronym_findings(doc: Document, known: "frozenset[str] | set[str]" = frozenset()) -> list[Finding]:
+    """Abbreviations used and never defined, used before the definition, defined twice (or
+    differently), defined and never used, and written in several cases ("IPsec" / "IPSec").
+    ``known`` are abbreviations the house style sheet lets go undefined. Each finding lists its
+    places; those a fix can rewrite carry the replacement (a second definition becomes the
+    abbreviation, an early use gets the definition, an unused one loses its parentheses)."""
+    from .style.prose import make_finding
+
     out: list[Finding] = []
     kinds = {u.id: u.kind for u in doc.units}
     language: dict[str, str] = {}
+    known_upper = {k.upper() for k in known}
 
     def lang(uid: str) -> str:
         if uid not in language:
             language[uid] = unit_language(doc.unit(uid), doc)
         return language[uid]
 
-    for term, info in sorted(find_acronyms(doc).items()):
+    found = find_acronyms(doc)
+    out.extend(_case_findings(doc, found))
+    for term, info in sorted(found.items()):
         uses = [x for x in info.uses if kinds.get(x[1]) not in ("title",)]
         if not info.definitions:
-            if not uses or known_acronym(term, {lang(x[1]) for x in uses}):
+            if not uses or known_acronym(term, {lang(x[1]) for x in uses}) or term.upper() in known_upper:
                 continue
-            order, uid, s, e = uses[0]
             units = list(dict.fromkeys(x[1] for x in uses))
-            out.append(Finding("undefined_acronym", "warning", uid,
-                               f"{term} is used {len(uses)} time(s) in {len(units)} unit(s) but never spelled out",
-                               term, units[1:11], s, e))
+            out.append(make_finding("undefined_acronym", "warning", _use_places(doc, uses),
+                                    f"{term} is used {len(uses)} time(s) in {len(units)} unit(s) but never spelled out",
+                                    evidence=term))
             continue
         info.definitions.sort(key=lambda d: (d[0], d[3]))
         first = info.definitions[0]
@@ -329,124 +356,67 @@ def acronym_findings(doc: Document) -> list[Finding]:
         for d in info.definitions:
             if not any(_same_expansion(d[2], f[2], english) for f in forms):
                 forms.append(d)
+        inline = [d for d in info.definitions if d[1] not in info.glossary]  # a glossary may repeat
         if len(forms) > 1:
             d2 = forms[1]
-            out.append(Finding("acronym_redefined", "warning", d2[1],
-                               f"{term} is spelled out as '{first[2]}' and as '{d2[2]}'",
-                               term, [d[1] for d in info.definitions if d[1] != d2[1]], d2[3], d2[4]))
-        elif len([d for d in info.definitions if d[1] not in info.glossary]) > 1:  # a glossary may repeat
-            d2 = [d for d in info.definitions if d[1] not in info.glossary][1]
-            out.append(Finding("acronym_defined_twice", "info", d2[1],
-                               f"{term} ('{first[2]}') is spelled out {len(info.definitions)} times",
-                               term, [d[1] for d in info.definitions if d[1] != d2[1]], d2[3], d2[4]))
+            places = [Place(d2[1], d2[3], d2[4], doc.unit(d2[1]).text[d2[3]:d2[4]])]
+            out.append(make_finding("acronym_redefined", "warning", places,
+                                    f"{term} is spelled out as '{first[2]}' and as '{d2[2]}'",
+                                    evidence=term, related=[d[1] for d in info.definitions]))
+        elif len(inline) > 1:
+            places = []
+            for d in inline[1:]:
+                span = doc.unit(d[1]).text[d[3]:d[4]]
+                long = _long_first(span, term)
+                places.append(Place(d[1], d[3], d[4], span, term if long else None))
+            out.append(make_finding("acronym_defined_twice", "info", places,
+                                    f"{term} ('{first[2]}') is spelled out {len(info.definitions)} times",
+                                    evidence=term, related=[first[1]]))
         early = [x for x in uses if x[0] < first[0] and kinds.get(x[1]) != "section"]
         if early:
             order, uid, s, e = early[0]
-            out.append(Finding("acronym_before_definition", "warning", uid,
-                               f"{term} is used here, before it is spelled out ('{first[2]}')",
-                               term, [first[1]], s, e))
+            span = doc.unit(first[1]).text[first[3]:first[4]]
+            long = _long_first(span, term) if first[1] not in info.glossary else None
+            places = [Place(uid, s, e, doc.unit(uid).text[s:e], f"{long} ({term})" if long else None)]
+            if long:
+                places.append(Place(first[1], first[3], first[4], span, term))
+            out.append(make_finding("acronym_before_definition", "warning", places,
+                                    f"{term} is used here, before it is spelled out ('{first[2]}')",
+                                    evidence=term, related=[first[1]]))
+        if not uses and inline and len(forms) == 1:
+            d = inline[0]
+            span = doc.unit(d[1]).text[d[3]:d[4]]
+            long = _long_first(span, term)
+            out.append(make_finding("acronym_unused", "info", [Place(d[1], d[3], d[4], span, long)],
+                                    f"{term} ('{first[2]}') is spelled out but never used afterwards; "
+                                    f"the abbreviation can go", evidence=term))
     return out
 
 
-# --- variant spellings -----------------------------------------------------------------------
+def _case_findings(doc: Document, found: dict[str, AcronymInfo]) -> list[Finding]:
+    """One abbreviation written in several cases: "IPsec" / "IPSec" / "IPSEC". The form of its
+    definition wins, else the most frequent."""
+    from .style.prose import make_finding
 
-@dataclass
-class _Form:
-    count: int = 0
-    units: list[str] = field(default_factory=list)
-    first: tuple[str, int, int] | None = None
-
-
-def _note(forms: dict[str, dict[str, _Form]], key: str, form: str, unit: Unit, start: int, end: int) -> None:
-    f = forms.setdefault(key, {}).setdefault(form, _Form())
-    f.count += 1
-    if unit.id not in f.units:
-        f.units.append(unit.id)
-    if f.first is None:
-        f.first = (unit.id, start, end)
-
-
-def _letters(word: str) -> bool:
-    """Letters only (combining marks included): "sha256", "30-day" and "www.iana.org" are not
-    terms spelled two ways."""
-    return bool(word) and (word.isalpha() or all(c.isalpha() or unicodedata.category(c)[0] == "M" for c in word))
-
-
-def _compound(parts: list[str], english: bool) -> bool:
-    """A hyphenated word of two parts, letters only, worth comparing with its closed form (in
-    English, not one made of function words: "in-to", "set-up")."""
-    return (len(parts) == 2 and _letters(parts[0]) and _letters(parts[1])
-            and not (english and any(p in FUNCTION_WORDS for p in parts)))
-
-
-def _tokens(text: str, english: bool) -> list[tuple[str, int, int]]:
-    """The words of ``text`` as ``(plain form, start, end)``; an English possessive as its
-    noun ("Hitch Hiker's Guide": "hitch hiker")."""
-    low = text.lower()
-    if len(low) == len(text) and not _words.UNPLAIN.search(text):
-        toks = [(m.group(), m.start(), m.end()) for m in _words.finditer(low)]
-    else:  # a soft hyphen or a letter whose lower case is longer ("İ"): word by word
-        toks = [(_words.plain(m.group()), m.start(), m.end()) for m in _words.finditer(text)]
-    if english and "'" in low:
-        toks = [(w[:-2], s, e - 2) if w.endswith("'s") and len(w) > 2 else (w, s, e) for w, s, e in toks]
-    return toks
-
-
-def variant_findings(doc: Document) -> list[Finding]:
-    """Terms written hyphenated and closed up ("E-Mail" / "Email"), in every language, and in
-    English also as two words ("data set", "data-set", "dataset")."""
-    closed: dict[str, list[tuple[Unit, int, int]]] = {}
-    hyphened: set[str] = set()
-    tokens: list[tuple[Unit, bool, list[tuple[str, int, int]]]] = []
-    for u in doc.units:
-        if not u.text or u.meta.get("absent_in") == "accepted":
-            continue
-        english = is_english(u, doc)
-        toks = _tokens(u.text, english)
-        tokens.append((u, english, toks))
-        for w, start, end in toks:
-            if "-" not in w:
-                if w.isalpha() or _letters(w):
-                    closed.setdefault(w, []).append((u, start, end))
-            elif english and w[0].isalpha() and _compound(parts := w.split("-"), english):
-                hyphened.add("".join(parts))
-    forms: dict[str, dict[str, _Form]] = {}
-    for u, english, toks in tokens:
-        for i, (w, start, end) in enumerate(toks):
-            if not w[0].isalpha():
-                continue
-            if "-" in w:
-                parts = w.split("-")
-                if _compound(parts, english):
-                    _note(forms, "".join(parts), w, u, start, end)
-                continue
-            if not english:  # "und er" / "under", "en torno" / "entorno": joins are English only
-                continue
-            nxt = toks[i + 1] if i + 1 < len(toks) else None
-            if nxt is None or u.text[end : nxt[1]] not in (" ", "\u00a0"):
-                continue
-            a, b = w, nxt[0]
-            if len(a) < 2 or len(b) < 2 or a in FUNCTION_WORDS or b in FUNCTION_WORDS or not (a + b in closed or a + b in hyphened):
-                continue
-            if _letters(a) and _letters(b):
-                _note(forms, a + b, f"{a} {b}", u, start, nxt[2])
-    for key in forms:
-        for u, s, e in closed.get(key, ()):
-            _note(forms, key, key, u, s, e)
+    groups: dict[str, list[str]] = {}
+    for term in found:
+        groups.setdefault(term.upper(), []).append(term)
     out = []
-    for key, fs in sorted(forms.items()):
-        if len(fs) < 2:
+    for _key, terms in sorted(groups.items()):
+        if len(terms) < 2:
             continue
-        ranked = sorted(fs.items(), key=lambda kv: (-kv[1].count, kv[0]))
-        rare = ranked[-1][1]
-        uid, s, e = rare.first  # type: ignore[misc]
-        listing = ", ".join(f"'{f}' ({x.count})" for f, x in ranked)
-        related = list(dict.fromkeys(x for _, f in ranked[:-1] for x in f.units))[:10]
-        # without a closed form, "low-priority" / "low priority" is usually a compound modifier
-        # before a noun and the same words elsewhere: worth a look, not a warning
-        closed_form = key in fs
-        tail = "" if closed_form else " (a hyphen before a noun may be intended)"
-        out.append(Finding("variant_spelling", "warning" if closed_form else "info", uid,
-                           f"one term spelled {len(fs)} ways: {listing}; the usual form is '{ranked[0][0]}'{tail}",
-                           doc.unit(uid).text[s:e], related, s, e, ranked[0][0]))
+        counts = {t: len(found[t].uses) + len(found[t].definitions) for t in terms}
+        defined = [t for t in terms if found[t].definitions]
+        target = defined[0] if len(defined) == 1 else max(terms, key=lambda t: (counts[t], t != t.upper()))
+        places = [Place(uid, s, e, doc.unit(uid).text[s:e], target)
+                  for t in terms if t != target for _o, uid, s, e in found[t].uses]
+        if not places:
+            continue
+        listing = ", ".join(f"'{t}' ({counts[t]})" for t in sorted(terms, key=lambda t: -counts[t]))
+        out.append(make_finding("acronym_case", "warning", places,
+                                f"one abbreviation written {len(terms)} ways: {listing}; the usual form is '{target}'"
+                                + (" (as defined)" if len(defined) == 1 else ""), evidence=places[0].text))
     return out
+
+
+# --- variant spellings: addin_backend/style/hyphenation.py ---------------------------------------

@@ -195,4 +195,4 @@ def test_manual_page_acronyms_are_whole_capital_words(manuals):
             assert not (before and words.is_word_char(before)) and not (after and words.is_word_char(after)), (name, f.evidence)
             low = f.evidence.lower()
             # not a word the page writes in ordinary case (a heading's "BEISPIELE", "Beispiele")
-            assert not low.isalpha() or not any(w.lower() == low and not w.isupper() for u in doc.units for w in words.words(u.text)), (name, f.evidence)
+            assert not low.isalpha() or not any(w.lower() == low and not w.isupper() and w != f.evidence for u in doc.units for w in words.words(u.text)), (name, f.evidence)
