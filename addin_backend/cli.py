@@ -94,14 +94,31 @@ def cmd_graph(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     try:
-        doc = _read(args.file)
-        from .service.checks import check_report
+        from .service.styles import file_style
 
-        report = check_report(doc)
+        style = file_style(args.style)
+        doc = _read(args.file)
+        if args.fix:
+            if not args.output and not args.dry_run:
+                from .errors import InvalidRequestError
+
+                raise InvalidRequestError("--fix writes a file: give -o OUT (or --dry-run)")
+            from .service.fixes import fix_file
+
+            report = fix_file(args.file, doc, kinds=args.fix, output=None if args.dry_run else args.output,
+                              author=args.author, style=style)
+        else:
+            from .service.checks import check_report
+
+            report = check_report(doc, style=style)
     except Exception as exc:
         return _fail(exc, args.file, args.json)
     if args.json:
         _emit_json(report)
+    elif args.fix:
+        from .cli_text import print_fix
+
+        print_fix(doc, report, sys.stdout)
     else:
         from .cli_text import print_check
 
@@ -218,8 +235,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--png", metavar="OUT", help="also draw the graph into a PNG")
     s.set_defaults(func=cmd_graph)
 
-    s = sub.add_parser("check", help="document-wide findings: broken references, numbering, acronyms, spellings")
+    s = sub.add_parser("check", help="document-wide findings: broken references, numbering, abbreviations, house style")
     s.add_argument("file", metavar="FILE")
+    s.add_argument("--style", metavar="STYLE.toml", help="the house style sheet (default: $LEDGER_STYLE)")
+    s.add_argument("--fix", metavar="KIND|all", help="fix these finding kinds (comma-separated) as tracked changes")
+    s.add_argument("--author", default="LEDGER", metavar="NAME", help="the author of the fixes' tracked changes")
+    s.add_argument("-o", "--output", metavar="OUT", help="where --fix writes the result")
+    s.add_argument("--dry-run", action="store_true", help="with --fix: plan, propagate and verify; write nothing")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_check)
 

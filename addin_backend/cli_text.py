@@ -8,7 +8,7 @@ from typing import IO, Any, Iterable, Sequence
 
 from adapters.model import Document, Edit
 
-__all__ = ["graph_progress", "print_findings", "tally", "print_check", "print_context", "print_edit"]
+__all__ = ["graph_progress", "print_findings", "tally", "print_check", "print_fix", "print_context", "print_edit"]
 
 
 def graph_progress(stages: Sequence[str], stream: IO[str] | None = None):
@@ -63,6 +63,20 @@ def print_check(doc: Document, report: dict[str, Any], out: IO[str]) -> None:
     """``ledger check`` as text, from :func:`service.checks.check_report`."""
     print_findings(doc, report["findings"], out)
     out.write(tally(report["findings"], report["counts"]) + "\n")
+
+
+def print_fix(doc: Document, report: dict[str, Any], out: IO[str]) -> None:
+    """``ledger check --fix`` as text, from :func:`service.fixes.fix_file`."""
+    for f in report["fixed"]:
+        out.write(f"fixed   {f['kind']:<25} {_where(doc, f.get('unit')):<18} {f['message']}\n")
+    for op in report["operations"] + report["propagated"]:
+        out.write(f"  {describe(doc, Edit.from_json(op))}\n")
+    for s in report["skipped"]:
+        out.write(f"skipped {s['finding']} in {s['unit']}: {s['reason']}\n")
+    print_findings(doc, report["findings"], out)
+    written = f" into {report['output']}" if report.get("output") else " (nothing written)"
+    out.write(f"{len(report['fixed'])} finding(s) fixed with {len(report['operations'])} change(s) and "
+              f"{len(report['propagated'])} propagated{written}; {len(report['remaining'])} finding(s) left\n")
 
 
 def print_context(report: dict[str, Any], out: IO[str]) -> None:

@@ -383,7 +383,7 @@ def acronym_findings(doc: Document, known: "frozenset[str] | set[str]" = frozens
             out.append(make_finding("acronym_before_definition", "warning", places,
                                     f"{term} is used here, before it is spelled out ('{first[2]}')",
                                     evidence=term, related=[first[1]]))
-        if not uses and inline and len(forms) == 1:
+        if not uses and inline and len(forms) == 1 and not _written_elsewhere(doc, term, inline[0]):
             d = inline[0]
             span = doc.unit(d[1]).text[d[3]:d[4]]
             long = _long_first(span, term)
@@ -391,6 +391,19 @@ def acronym_findings(doc: Document, known: "frozenset[str] | set[str]" = frozens
                                     f"{term} ('{first[2]}') is spelled out but never used afterwards; "
                                     f"the abbreviation can go", evidence=term))
     return out
+
+
+def _written_elsewhere(doc: Document, term: str, d: tuple[int, str, str, int, int]) -> bool:
+    """Whether ``term`` occurs outside its definition as a whole token, hyphens allowed inside
+    ("F-RTO algorithm"), which the use pattern of plain capitals does not read."""
+    pat = re.compile(r"(?<![\w\-])" + re.escape(term) + r"s?(?![\w\-])")
+    for u in doc.units:
+        if term not in u.text:
+            continue
+        for m in pat.finditer(u.text):
+            if not (u.id == d[1] and d[3] <= m.start() < d[4]):
+                return True
+    return False
 
 
 def _case_findings(doc: Document, found: dict[str, AcronymInfo]) -> list[Finding]:

@@ -13,8 +13,8 @@ after a colon or an opening quote) that the document also writes in lower case. 
   words: "Illegal Value for Header Field"), quoted titles;
 - captions (titles, often in title case), and German (every noun is capitalised).
 
-Only the capitalised form is reported, where the lower-case form is at least as common (and
-written twice or more): lower case is always ordinary English, while a capitalised majority is
+Only the capitalised form is reported, where the lower-case form is more common (and written
+twice or more): lower case is always ordinary English, while a capitalised majority is
 a name the document uses ("Application Data" packets and new application data). The style
 sheet's exceptions silence a phrase.
 """
@@ -155,7 +155,7 @@ def capitalisation_findings(p: Prose, sheet: StyleSheet) -> list[Finding]:
         low_places = lower.get(key)
         if not low_places:
             continue
-        if len(low_places) < max(2, len(cap_places)):
+        if len(low_places) < 2 or len(low_places) <= len(cap_places):
             continue  # a capitalised name the document also uses as ordinary words ("Application Data")
         places, want = cap_places, key
         out.append(make_finding(
