@@ -2,11 +2,16 @@
 
 Readers know numbers from fields and numbering definitions; these helpers turn them into the
 label strings of the neutral model, and recognise labels that live only in the text (a caption
-typed by hand, a paragraph opening with "Theorem 2.").
+typed by hand, a paragraph opening with "Theorem 2."). The words are the grammar's
+(:mod:`adapters.label_grammar`), and a label is printed in the word the document shows: a
+German caption "Abbildung 3: ..." is labelled "Abbildung 3" (its key is ``("figure", "3")``
+all the same), a heading with no word of its own "Section 2.1" or "Appendix A".
 """
 from __future__ import annotations
 
 import re
+
+from .label_grammar import WORDS, canonical_label, word_of
 
 __all__ = [
     "SEQ_KINDS",
@@ -21,49 +26,12 @@ __all__ = [
     "seq_label",
 ]
 
-#: Caption sequence names (Word SEQ identifiers, ODF text:sequence names) -> the word a reader cites.
-SEQ_KINDS = {
-    "figure": "Figure",
-    "fig": "Figure",
-    "illustration": "Figure",
-    "drawing": "Figure",
-    "image": "Figure",
-    "abbildung": "Figure",
-    "figura": "Figure",
-    "ilustraci\u00f3n": "Figure",
-    "ilustracion": "Figure",
-    "dibujo": "Figure",
-    "zeichnung": "Figure",
-    "dessin": "Figure",
-    "table": "Table",
-    "tabelle": "Table",
-    "tableau": "Table",
-    "tabla": "Table",
-    "tabela": "Table",
-    "tabella": "Table",
-    "cuadro": "Table",
-    "equation": "Equation",
-    "formula": "Equation",
-    "listing": "Listing",
-    "text": "Text",
-}
-
+#: Words a caption opens with ("Figure", "Fig.", "Abbildung", "Tableau"), from the grammar.
+CAPTION_WORDS = tuple(dict.fromkeys(f for w in WORDS if w.caption for f in (w.name, *w.abbrevs)))
 #: Words that open a numbered statement a reader can cite ("Theorem 2", "Definition 3.1").
-THEOREM_WORDS = (
-    "Theorem",
-    "Lemma",
-    "Definition",
-    "Proposition",
-    "Corollary",
-    "Algorithm",
-    "Example",
-    "Remark",
-    "Assumption",
-    "Conjecture",
-    "Claim",
-    "Axiom",
-    "Requirement",
-)
+THEOREM_WORDS = tuple(dict.fromkeys(w.name for w in WORDS if w.statement))
+#: Caption sequence names (Word SEQ identifiers, ODF text:sequence names) -> their family.
+SEQ_KINDS = {w.name.lower(): w.family for w in WORDS if w.family in ("figure", "table", "equation", "listing", "text")}
 
 _ROMAN = (
     (1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
@@ -72,14 +40,13 @@ _ROMAN = (
 _NUM = r"(?:[A-Z]|\d+)(?:[.\-]\d+)*"
 _LEADING = re.compile(rf"^\s*(?P<word>{'|'.join(THEOREM_WORDS)})\s+(?P<num>{_NUM})\b(?=\s*[.:(\u2014\-]|\s*$)")
 _CAPTION = re.compile(
-    rf"^\s*(?P<word>Figure|Fig\.|Table|Tab\.|Equation|Eq\.|Listing|Illustration|Drawing|Abbildung|Abb\.|Tabelle|"
-    rf"Tableau|Figura|Tabla|Cuadro|Ilustraci\u00f3n|Gleichung|\u00c9quation|Ecuaci\u00f3n)\s*(?P<num>{_NUM})\b"
+    rf"^\s*(?P<word>{'|'.join(re.escape(w) for w in sorted(CAPTION_WORDS, key=len, reverse=True))})\s*(?P<num>{_NUM})\b"
 )
-_WORDED = re.compile(r"(?P<word>(?i:appendix|annex|chapter|section|part|clause|article))\s+(?P<num>[A-Z0-9][\w.]*)")
-_CANON = {"Fig.": "Figure", "Tab.": "Table", "Eq.": "Equation", "Illustration": "Figure", "Drawing": "Figure",
-          "Abb.": "Figure", "Abbildung": "Figure", "Figura": "Figure", "Ilustraci\u00f3n": "Figure",
-          "Tabelle": "Table", "Tableau": "Table", "Tabla": "Table", "Cuadro": "Table",
-          "Gleichung": "Equation", "\u00c9quation": "Equation", "Ecuaci\u00f3n": "Equation"}
+_WORDED = re.compile(
+    rf"^\s*(?P<word>{'|'.join(re.escape(n) for n in sorted({w.name for w in WORDS if w.heading}, key=len, reverse=True))})"
+    rf"\s+(?P<num>[A-Z0-9][\w.]*?)[.):]?\s*$",
+    re.I,
+)
 
 
 def roman(n: int) -> str:
@@ -110,58 +77,61 @@ def repeated_letters(n: int) -> str:
     return chr(ord("a") + (n - 1) % 26) * ((n - 1) // 26 + 1)
 
 
-def seq_label(seq_name: str, number: str) -> str:
-    """The cited label of a caption number: ``seq_label("Figure", "3") == "Figure 3"``.
+def seq_label(seq_name: str, number: str, text: str | None = None) -> str:
+    """The cited label of a caption number, in the word the caption shows (``text``, when it
+    opens with the number's label) or else the word of its sequence:
+    ``seq_label("Figure", "3") == "Figure 3"``.
 
-    >>> seq_label("Illustration", "2")
-    'Figure 2'
-    >>> seq_label("Equation", "4")
-    'Equation (4)'
+    >>> seq_label("Illustration", "2"), seq_label("Abbildung", "1"), seq_label("fig", "5")
+    ('Illustration 2', 'Abbildung 1', 'Figure 5')
+    >>> seq_label("Equation", "4"), seq_label("Diagram", "7")
+    ('Equation (4)', 'Diagram 7')
+
+    LibreOffice names its figure sequence "Illustration" whatever the language, and shows the
+    word of the document's language:
+
+    >>> seq_label("Illustration", "1", "Abbildung 1: Image caption"), seq_label("Table", "1", "1 Prices")
+    ('Abbildung 1', 'Table 1')
     """
-    word = SEQ_KINDS.get(seq_name.strip().lower(), seq_name.strip().title() or "Item")
-    if word == "Equation":
-        return f"Equation ({number})"
-    return f"{word} {number}"
+    entry = word_of(seq_name) if seq_name.strip() else None
+    if entry is None:
+        return f"{seq_name.strip().title() or 'Item'} {number}"
+    shown = _CAPTION.match(text) if text else None
+    if shown and shown.group("num") == number and word_of(shown.group("word")).family == entry.family:  # type: ignore[union-attr]
+        return canonical_label(entry.family, number, shown.group("word"))
+    return canonical_label(entry.family, number, entry.name)
 
 
-def section_label(number: str | None) -> str | None:
-    """``"2.1"`` -> ``"Section 2.1"``; a lone letter is an appendix (``"A"`` -> ``"Appendix A"``).
+def section_label(number: str | None, shown: str | None = None) -> str | None:
+    """``"2.1"`` -> ``"Section 2.1"``; a lone letter is an appendix (``"A"`` -> ``"Appendix A"``);
+    ``shown``, the number as rendered ("Annex B."), gives the word where it carries one.
 
-    >>> section_label("A")
-    'Appendix A'
-    >>> section_label("3.2.")
-    'Section 3.2'
+    >>> section_label("A"), section_label("3.2."), section_label("B", "Annex B.")
+    ('Appendix A', 'Section 3.2', 'Annex B')
 
     A number rendered with its own word (an ODF list label "Appendix A", "Annex B:") is already
     the label:
 
-    >>> section_label("Appendix A"), section_label("Annex B:")
-    ('Appendix A', 'Annex B')
+    >>> section_label("Appendix A"), section_label("Annex B:"), section_label("Anhang C")
+    ('Appendix A', 'Annex B', 'Anhang C')
     """
+    for text in (shown, number):
+        worded = _WORDED.match(text) if text else None
+        if worded:
+            return canonical_label(word_of(worded.group("word")).family, worded.group("num"), worded.group("word"))  # type: ignore[union-attr]
     if not number:
         return None
     num = number.strip().rstrip(".):").lstrip("(")
     if not num:
         return None
-    worded = _WORDED.fullmatch(num)
-    if worded:
-        return f"{worded.group('word').title()} {worded.group('num')}"
-    if re.fullmatch(r"[A-Z]", num):
-        return f"Appendix {num}"
-    return f"Section {num}"
-
-
-_WORDED = re.compile(
-    r"^\s*(?P<word>Appendix|Annex|Chapter|Part|Article|Clause|Section|Schedule|Exhibit)\s+(?P<num>[A-Z0-9][\w.]*?)[.):]?\s*$",
-    re.I,
-)
+    return canonical_label("section", num)
 
 
 def section_number_and_label(shown: str | None) -> tuple[str | None, str | None]:
     """A heading's number and label from its rendered number, which may carry a word.
 
-    >>> section_number_and_label("Appendix A")
-    ('A', 'Appendix A')
+    >>> section_number_and_label("Appendix A"), section_number_and_label("Kapitel 3.")
+    (('A', 'Appendix A'), ('3', 'Kapitel 3'))
     >>> section_number_and_label("2.1")
     ('2.1', 'Section 2.1')
     """
@@ -169,24 +139,23 @@ def section_number_and_label(shown: str | None) -> tuple[str | None, str | None]
         return None, None
     m = _WORDED.match(shown)
     if m:
-        word = m.group("word").title()
-        return m.group("num"), f"{word} {m.group('num')}"
+        return m.group("num"), section_label(shown)
     return shown, section_label(shown)
 
 
 def caption_label(text: str) -> tuple[str, str] | None:
-    """A label typed at the start of a caption: ``"Table 2: Results"`` -> ``("Table 2", "2")``.
+    """A label typed at the start of a caption, in its word: ``"Table 2: Results"`` ->
+    ``("Table 2", "2")``; an abbreviation is printed whole.
 
-    >>> caption_label("Fig. 3 - The pipeline")
-    ('Figure 3', '3')
+    >>> caption_label("Fig. 3 - The pipeline"), caption_label("Abb. 2: Aufbau")
+    (('Figure 3', '3'), ('Abbildung 2', '2'))
     >>> caption_label("A table of results") is None
     True
     """
     m = _CAPTION.match(text)
     if not m:
         return None
-    word = _CANON.get(m.group("word"), m.group("word"))
-    return seq_label(word, m.group("num")), m.group("num")
+    return seq_label(m.group("word"), m.group("num")), m.group("num")
 
 
 _CAPTION_SEP = re.compile(r"\s*(?:[:.\u2013\u2014\-]\s*\S|$)")

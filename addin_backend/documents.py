@@ -14,12 +14,12 @@ from datetime import datetime, timezone
 from typing import Any
 
 from adapters import read
-from adapters.model import UNIT_KINDS, Document, Unit
+from adapters.model import UNIT_KINDS, Document
 from adapters.package import DEFAULT_LIMITS, Limits
 
 from .errors import InvalidRequestError, UnknownDocumentError, UnknownUnitError
-from .graph.label_index import typed_heading, unit_keys
-from .graph.lexicon import canonical_label
+from .outline import OUTLINE_KINDS
+from .outline import tree as _tree
 from .store import Store, dumps
 
 __all__ = [
@@ -42,10 +42,6 @@ MEDIA_TYPES = {
     "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
     "odt": "application/vnd.oasis.opendocument.text",
 }
-
-#: Units that make up the outline (the task pane's navigation tree).
-OUTLINE_KINDS = ("title", "section")
-
 
 def clean_filename(name: str | None) -> str | None:
     """The last path component of a client-supplied file name, bounded; ``None`` if empty.
@@ -163,100 +159,6 @@ def get_unit(doc: Document, unit_id: str) -> dict[str, Any]:
 
 
 def outline(doc: Document) -> list[dict[str, Any]]:
-    """The tree of titles and sections, with labels and numbers, for navigation.
-
-    A node's parent is its nearest ancestor that is itself in the outline, so the tree does
-    not depend on whether a reader parents sections to sections or to other units. Clause
-    headings a conversion left as text join it as ``clause`` nodes (:func:`clause_heads`).
-    """
-    nodes: dict[str, dict[str, Any]] = {}
-    roots: list[dict[str, Any]] = []
-    heads = clause_heads(doc)
-    section: dict[str, Any] | None = None
-    clauses: list[tuple[int, dict[str, Any]]] = []  # open clause nodes since the last section
-    for u in doc.units:
-        if u.kind in OUTLINE_KINDS:
-            node = {"id": u.id, "kind": u.kind, "label": u.label, "number": u.number,
-                    "title": u.title if u.title is not None else u.text, "level": u.level,
-                    "children": []}
-            nodes[u.id] = node
-            parent = _outline_parent(doc, u.parent, nodes)
-            (parent["children"] if parent else roots).append(node)
-            if u.kind == "section":
-                section, clauses = node, []
-            continue
-        num = heads.get(u.id)
-        if num is None:
-            continue
-        depth = num.count(".") + 1
-        typed = typed_heading(u.text) if u.kind == "paragraph" else None
-        title = typed[1] if typed else u.text.strip()
-        node = {"id": u.id, "kind": "clause", "label": canonical_label("section", num), "number": num,
-                "title": title.split(". ", 1)[0][:80] or u.text.strip()[:80], "level": depth, "children": []}
-        while clauses and clauses[-1][0] >= depth:
-            clauses.pop()
-        parent = clauses[-1][1] if clauses else section
-        (parent["children"] if parent else roots).append(node)
-        clauses.append((depth, node))
-    return roots
-
-
-def _shown_section_number(u: Unit) -> str | None:
-    """A heading's number, from the reader or typed before its title ("2. License Grants")."""
-    if u.number:
-        return u.number.rstrip(".")
-    words = (u.title or u.text).split(None, 1)
-    head = words[0].rstrip(".") if words else ""
-    return head if head.replace(".", "").isdigit() else None
-
-
-def clause_heads(doc: Document) -> dict[str, str]:
-    """Unit id -> number of the clause headings a conversion left as text.
-
-    Under a heading whose number a typed paragraph extends ("2.1. Grants" under "2. License
-    Grants"); in a document without headings, typed headings and clauses numbered by a list
-    ("7. Additional Terms.") when they read as the document's outline: at least three, each
-    top-level number once, and most of them followed by text of their own (a plain numbered
-    list is not an outline).
-    """
-    out: dict[str, str] = {}
-    if any(u.kind == "section" for u in doc.units):
-        prefix: str | None = None
-        for u in doc.body():
-            if u.kind == "section":
-                shown = _shown_section_number(u)
-                prefix = shown + "." if shown else None
-            elif prefix and u.kind == "paragraph":
-                for (family, num), rank in unit_keys(u):
-                    if family == "section" and rank == 2 and num.startswith(prefix):
-                        out[u.id] = num
-                        break
-        return out
-    flow = list(doc.body())
-    cands: list[tuple[int, str, int]] = []
-    for i, u in enumerate(flow):
-        if u.kind not in ("paragraph", "list_item"):
-            continue
-        for (family, num), rank in unit_keys(u):
-            if family == "section" and (rank == 2 or u.kind == "list_item"):
-                cands.append((i, num, rank))
-                break
-    tops = [num for _, num, _ in cands if "." not in num]
-    ends = [c[0] for c in cands[1:]] + [len(flow)]
-    # text of its own: units before the next clause, or a whole clause in the item ("2. Grant of ...")
-    bodies = sum(1 for (i, _, rank), end in zip(cands, ends) if end > i + 1 or rank == 3)
-    if len(cands) < 3 or len(tops) != len(set(tops)) or bodies * 2 < len(cands):
-        return out
-    return {flow[i].id: num for i, num, _ in cands}
-
-
-def _outline_parent(doc: Document, unit_id: str | None,
-                    nodes: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
-    seen: set[str] = set()
-    while unit_id is not None and unit_id not in seen:
-        if unit_id in nodes:
-            return nodes[unit_id]
-        seen.add(unit_id)
-        parent = doc.get(unit_id)
-        unit_id = parent.parent if parent else None
-    return None
+    """The tree of titles, sections and clauses, with labels and numbers, for navigation
+    (:func:`addin_backend.outline.tree`: one outline rule for the route, the graph and the edits)."""
+    return _tree(doc)

@@ -12,11 +12,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from adapters.label_grammar import FAMILIES, canonical_label, label_word, parse_label
+from adapters.label_grammar import heading_number as typed_number
 from adapters.labels import caption_label, leading_label
 from adapters.model import Document, Field, Unit
 
-from .graph.label_index import list_keys, unit_keys
-from .graph.lexicon import FAMILIES, canonical_label
+from .graph.label_index import unit_keys
+from .outline import clauses, level
 
 __all__ = [
     "CAPTION_FAMILIES",
@@ -36,17 +38,17 @@ __all__ = [
 CAPTION_FAMILIES = ("figure", "table", "equation", "listing")
 STATEMENT_FAMILIES = tuple(f for f in FAMILIES if f != "section" and f not in CAPTION_FAMILIES)
 _OBJECTS = ("figure", "table", "equation")
-_SHARED = "statement"
-_WORD_NUMBER = re.compile(r"^\s*(?:appendix|annex|chapter|section|part|article|clause)\s+([A-Z]|\d+(?:\.\d+)*)\.?\s*$", re.I)  # the sequence name when all statement kinds share one counter
+_SHARED = "statement"  # the sequence name when all statement kinds share one counter
 
 
-def label_of(family: str, number: str) -> str:
-    """The label a reader prints: ``label_of("figure", "3") == "Figure 3"``.
+def label_of(family: str, number: str, word: str | None = None) -> str:
+    """The label a reader prints: ``label_of("figure", "3") == "Figure 3"``, in ``word`` when
+    the document has one for it (:func:`adapters.label_grammar.canonical_label`).
 
-    >>> label_of("section", "A"), label_of("equation", "2"), label_of("lemma", "1")
-    ('Appendix A', 'Equation (2)', 'Lemma 1')
+    >>> label_of("section", "A"), label_of("equation", "2"), label_of("lemma", "1"), label_of("figure", "2", "Abbildung")
+    ('Appendix A', 'Equation (2)', 'Lemma 1', 'Abbildung 2')
     """
-    return canonical_label(family, number)
+    return canonical_label(family, number, word)
 
 
 def unit_key(unit: Unit) -> tuple[str, str] | None:
@@ -63,9 +65,9 @@ def unit_key(unit: Unit) -> tuple[str, str] | None:
         elif unit.kind in ("paragraph", "list_item") and fam in STATEMENT_FAMILIES:
             return fam, num
     if unit.kind == "section" and unit.number:  # a number spelled with its word ("Appendix A")
-        m = _WORD_NUMBER.match(unit.number)
-        if m:
-            return "section", m.group(1)
+        parsed = parse_label(unit.number)
+        if parsed and parsed[0] == "section":
+            return parsed
     return None
 
 
@@ -75,7 +77,8 @@ class Entry:
 
     ``carrier`` is the unit whose presence makes the number (the caption of a figure: delete the
     caption and the figure has no number; the unit itself otherwise). ``depth`` and ``appendix``
-    describe section numbers ("A.2": depth 2 in the appendix sequence).
+    describe section numbers ("A.2": depth 2 in the appendix sequence). ``word`` is the word the
+    document labels it with ("Abbildung", "Clause"), so its new label reads the same way.
     """
 
     family: str
@@ -86,6 +89,7 @@ class Entry:
     depth: int = 1
     appendix: bool = False
     inserted: bool = False
+    word: str | None = None
 
     @property
     def key(self) -> tuple[str, str | None]:
@@ -93,7 +97,7 @@ class Entry:
 
     @property
     def label(self) -> str:
-        return label_of(self.family, self.number or "?")
+        return label_of(self.family, self.number or "?", self.word)
 
 
 def _role(unit: Unit) -> str:
@@ -115,9 +119,9 @@ def collect_entries(doc: Document) -> list[Entry]:
     """
     out: list[Entry] = []
     last: dict[str, Entry] = {}
-    body = list(doc.body())
-    keys = _list_clauses(body, [unit_key(u) for u in body])
-    for u, key in zip(body, keys):
+    listed = _list_clauses(doc)
+    for u in doc.body():
+        key = unit_key(u) or listed.get(u.id)
         if key is None:
             continue
         fam, num = key
@@ -128,8 +132,9 @@ def collect_entries(doc: Document) -> list[Entry]:
             prev.roles.add(role)
             if role == "caption":
                 prev.carrier = u.id
+                prev.word = _word(u, fam) or prev.word
             continue
-        e = Entry(fam, num, [u.id], u.id, {role}, inserted=u.meta.get("edit") == "inserted")
+        e = Entry(fam, num, [u.id], u.id, {role}, inserted=u.meta.get("edit") == "inserted", word=_word(u, fam))
         if fam == "section":
             e.depth, e.appendix = _section_shape(num)
         out.append(e)
@@ -137,14 +142,17 @@ def collect_entries(doc: Document) -> list[Entry]:
     return out
 
 
-def _list_clauses(body: list[Unit], keys: list[tuple[str, str] | None]) -> list[tuple[str, str] | None]:
-    """``keys`` (each unit's :func:`unit_key`) with the clauses numbered by a list ("7. Additional
-    Terms.") added where no heading carries a number: then the list is the document's outline,
-    and Word and LibreOffice renumber it after an edit."""
-    if any(k is not None and k[0] == "section" for k in keys):
-        return keys
-    return [k if k is not None or u.kind != "list_item" else next((c for c, _ in list_keys(u)), None)
-            for u, k in zip(body, keys)]
+def _list_clauses(doc: Document) -> dict[str, tuple[str, str]]:
+    """The clauses numbered by a list ("7. Additional Terms.") where they are the outline
+    (:func:`addin_backend.outline.clauses`): Word and LibreOffice renumber them after an edit.
+    Typed clause numbers are text, which nothing renumbers."""
+    return {uid: ("section", num) for uid, num in clauses(doc).items() if doc.unit(uid).kind == "list_item"}
+
+
+def _word(unit: Unit, family: str) -> str | None:
+    """The word a unit's label is written with, if it is one of ``family``'s ("Abbildung")."""
+    word = label_word(unit.label)
+    return word if word and parse_label(unit.label) and parse_label(unit.label)[0] == family else None  # type: ignore[index]
 
 
 # --- schemes ---------------------------------------------------------------------------------
@@ -290,17 +298,20 @@ class Renumbering:
                 return e
         return None
 
+    def word(self, family: str, number: str) -> str | None:
+        """The word the entry ``(family, number)`` (before the edit) is labelled with, if any."""
+        return next((e.word for e in self.before if e.key == (family, number)), None)
+
+    def label(self, family: str, number: str, old: str | None = None) -> str:
+        """``(family, number)`` printed in the word of the entry numbered ``old`` (else ``number``)
+        before the edit: a German document's "Abbildung 3" is now "Abbildung 2"."""
+        return label_of(family, number, self.word(family, number if old is None else old))
+
     def new_number(self, family: str, number: str) -> str | None:
         """The number ``(family, number)`` has after the edit; ``None`` when it is deleted."""
         if (family, number) in self.deleted:
             return None
         return self.changes.get((family, number), number)
-
-
-def _level(u: Unit) -> int:
-    if u.level is not None:
-        return u.level
-    return (u.number or "1").strip(".").count(".") + 1
 
 
 def _after_entries(before: list[Entry], after_doc: Document) -> tuple[list[Entry], dict[tuple[str, str], Entry]]:
@@ -312,13 +323,14 @@ def _after_entries(before: list[Entry], after_doc: Document) -> tuple[list[Entry
             deleted[(e.family, e.number)] = e  # type: ignore[index]
             continue
         units = [i for i in e.units if i in pos]
-        kept.append((min(pos[i] for i in units), Entry(e.family, e.number, units, e.carrier, set(e.roles), e.depth, e.appendix)))
+        kept.append((min(pos[i] for i in units), Entry(e.family, e.number, units, e.carrier, set(e.roles), e.depth, e.appendix,
+                                                       word=e.word)))
     for u in after_doc.body():
         if u.meta.get("edit") != "inserted":
             continue
         key = unit_key(u)
         if key is not None:
-            e = Entry(key[0], key[1], [u.id], u.id, {_role(u)}, inserted=True)
+            e = Entry(key[0], key[1], [u.id], u.id, {_role(u)}, inserted=True, word=_word(u, key[0]))
             if key[0] == "section":
                 e.depth, e.appendix = _section_shape(key[1])
             kept.append((pos[u.id], e))
@@ -335,21 +347,21 @@ def _inserted_section(u: Unit, doc: Document, by_carrier: dict[str, Entry]) -> E
     it); an only child like its parent's children would be."""
     sections = [s for s in doc.body() if s.kind == "section"]
     at = next(i for i, s in enumerate(sections) if s.id == u.id)
-    level = _level(u)
+    lvl = level(u)
     parent: Unit | None = None
     for side in (reversed(sections[:at]), sections[at + 1 :]):
         for cand in side:
-            if _level(cand) < level:
+            if level(cand) < lvl:
                 parent = parent or (cand if cand.order < u.order else None)
                 break
-            if _level(cand) == level and cand.id in by_carrier:
+            if level(cand) == lvl and cand.id in by_carrier:
                 sib = by_carrier[cand.id]
-                return Entry("section", None, [u.id], u.id, {"self"}, sib.depth, sib.appendix, inserted=True)
-            if _level(cand) == level:
+                return Entry("section", None, [u.id], u.id, {"self"}, sib.depth, sib.appendix, inserted=True, word=sib.word)
+            if level(cand) == lvl:
                 return None  # an unnumbered sibling: the new heading is unnumbered too
     if parent is not None and parent.id in by_carrier:
         up = by_carrier[parent.id]
-        return Entry("section", None, [u.id], u.id, {"self"}, up.depth + 1, up.appendix, inserted=True)
+        return Entry("section", None, [u.id], u.id, {"self"}, up.depth + 1, up.appendix, inserted=True, word=up.word)
     return None
 
 
@@ -403,10 +415,6 @@ def renumber(before_doc: Document, after_doc: Document) -> Renumbering:
 
 #: Fields that number a caption (Word SEQ, ODF text:sequence).
 SEQ_FIELDS = ("seq", "sequence")
-_TYPED_HEADING = re.compile(
-    r"^\s*(?:(?i:chapter|section|clause|annex|appendix|article|part)\s+|§\s*)?"
-    r"(?P<num>\d+[A-Za-z]?(?:\.\d+)*|[A-Z](?:\.\d+)*)(?![\w])"
-)
 _TRAILING_NUMBER = re.compile(r"\(\s*(?P<num>[\w.\-]+)\s*\)\s*$")
 
 
@@ -442,11 +450,8 @@ def shown_number(unit: Unit) -> tuple[str, int, int, str] | None:
             if m:
                 return m.group(0), f.start + m.start(), f.start + m.end(), "field"
     if unit.kind == "section":
-        m = _TYPED_HEADING.match(text)
-        if m:
-            num = m.group("num").rstrip(".")
-            return num, m.start("num"), m.start("num") + len(num), "typed"
-        return None
+        typed = typed_number(text)  # the grammar the label index and the outline read it with
+        return (*typed, "typed") if typed else None
     if unit.kind == "equation":
         m = _TRAILING_NUMBER.search(text)
         return (m.group("num"), m.start("num"), m.end("num"), "typed") if m else None

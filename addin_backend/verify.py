@@ -62,7 +62,8 @@ def relabel(after: Document, renum: Renumbering) -> Document:
                 u.label = u.number = None  # its number went with a deleted caption
             continue
         fam, num = got
-        u.label, u.number = label_of(fam, num), num
+        entry = renum.entry_of_unit(u.id)
+        u.label, u.number = label_of(fam, num, entry.word if entry is not None else None), num
     return out
 
 
@@ -71,6 +72,10 @@ def after_index(relabelled: Document, renum: Renumbering) -> LabelIndex:
     stale typed "Figure 2" in a caption that is now Figure 1 must not keep "Fig. 2" resolving)."""
     numbered = {u.id for u in relabelled.units if u.id in renum.numbers or renum.entry_of_unit(u.id)}
     idx = build_label_index(u for u in relabelled.units if u.id not in numbered)
+    # what the whole document says of itself: its headings still carry numbers, its "§" is its own
+    own = build_label_index(u for u in relabelled.units if u.id in numbered)
+    idx.numbered_sections = idx.numbered_sections or own.numbered_sections
+    idx.section_sign = idx.section_sign or own.section_sign
     rank = {"figure": 0, "table": 0, "equation": 0, "section": 0, "caption": 1}
     found: dict[tuple[str, str], list[tuple[int, int, str]]] = {}
     for u in relabelled.units:
@@ -142,10 +147,10 @@ def _references(before: Document, after: Document, renum: Renumbering, edits_by_
                 continue
             key = parse_label(b.label)
             moved = renum.changes.get(key) if key else None  # type: ignore[arg-type]
-            tail = f" (the former {b.label} is now {label_of(key[0], moved)})" if moved else ""  # type: ignore[index]
+            tail = f" (the former {b.label} is now {renum.label(key[0], moved, key[1])})" if moved else ""  # type: ignore[index]
             out.append(Finding("broken_reference", "error", u.id, f"'{b.mention}' names {b.label}, which no unit "
                                f"carries after the edit{tail}", b.mention, [], b.start, b.end,
-                               label_of(key[0], moved) if moved else None))  # type: ignore[index]
+                               renum.label(key[0], moved, key[1]) if moved else None))  # type: ignore[index]
         before_targets = _by_mention(res_before)
         after_targets = _by_mention(res_after)
         for start, targets in after_targets.items():
@@ -221,8 +226,8 @@ def _field_findings(u: Unit, before: Document, renum: Renumbering, alive: set[st
         if new is not None and new != entry.number and number_span(u.text, f.start, f.end, entry.number) \
                 and not number_span(u.text, f.start, f.end, new):
             out.append(Finding("stale_field", "warning", u.id,
-                               f"the {f.kind} field shows '{shown}' but its target is now {label_of(entry.family, new)}",
-                               shown, [f.target_unit], f.start, f.end, label_of(entry.family, new)))
+                               f"the {f.kind} field shows '{shown}' but its target is now {label_of(entry.family, new, entry.word)}",
+                               shown, [f.target_unit], f.start, f.end, label_of(entry.family, new, entry.word)))
     return out
 
 
@@ -243,7 +248,7 @@ def _numbering(before: Document, after: Document, renum: Renumbering) -> list[Fi
                 continue
             out.append(Finding(
                 "numbering_mismatch", "warning", uid,
-                f"reads {label_of(e.family, shown[0])} but is {label_of(e.family, e.number)} in document order",
+                f"reads {label_of(e.family, shown[0], e.word)} but is {e.label} in document order",
                 unit.text[shown[1] : shown[2]], [], shown[1], shown[2], e.number,  # type: ignore[union-attr]
             ))
     return out

@@ -246,7 +246,7 @@ class _Converter:
             kwargs.update(kind="section", title=stripped, level=level)
             if numbered is not None and numbered[1]:
                 kwargs["number"] = numbered[1]
-                kwargs["label"] = section_label(numbered[1])
+                kwargs["label"] = section_label(numbered[1], numbered[0])
             while self.sections and self.sections[-1][0] >= level:
                 self.sections.pop()
             kwargs["parent"] = self._parent()
@@ -257,7 +257,7 @@ class _Converter:
             kwargs["kind"] = "caption"
             if seq_numbers:
                 f, number = seq_numbers[0]
-                kwargs["label"] = seq_label(f.target or "", number)
+                kwargs["label"] = seq_label(f.target or "", number, stripped)
                 kwargs["number"] = number
             else:
                 found = caption_label(text)

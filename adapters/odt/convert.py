@@ -281,7 +281,7 @@ class _Converter:
             if seq is not None:
                 shown = text[seq.start : seq.end].strip()
                 if shown:
-                    return "caption", None, shown, seq_label(seq.node.get(_NAME) or "", shown)
+                    return "caption", None, shown, seq_label(seq.node.get(_NAME) or "", shown, text.strip())
             name = (styles.display_name("paragraph", p.style) or "").lower()
             if name in _CAPTION_STYLES or name.startswith("caption"):
                 typed = caption_label(text)

@@ -66,8 +66,10 @@ class Propagation:
             "findings": [f.to_json() for f in self.findings],
         }
         if self.renumbering is not None:
+            renum = self.renumbering
             out["renumbered"] = {
-                label_of(f, old): label_of(f, new) for (f, old), new in self.renumbering.changes.items()
+                label_of(f, old, renum.word(f, old)): label_of(f, new, renum.word(f, old))
+                for (f, old), new in renum.changes.items()
             }
         return out
 
@@ -195,9 +197,9 @@ class _Renumberer:
 
     def _deleted(self, unit: Unit, key: tuple[str, str], evidence: str, start: int, end: int, how: str) -> None:
         gone = self.renum.deleted[key]
-        label = label_of(*key)
+        label = self.renum.label(*key)
         now = self.taken_numbers.get(key)
-        tail = (f" (after renumbering, {label} is the former {label_of(now.family, self._old_number(now))})"
+        tail = (f" (after renumbering, {label} is the former {self.renum.label(now.family, self._old_number(now))})"
                 if now is not None else "")
         self.plan.findings.append(Finding(
             "reference_to_deleted", "error", unit.id,
@@ -252,7 +254,7 @@ class _Renumberer:
         span = number_span(unit.text, item.start, item.end, key[1])
         if span is None:
             return
-        self.plan.replace(unit, *span, new, f"REFERENCES: {label_of(*key)} is now {label_of(key[0], new)}"
+        self.plan.replace(unit, *span, new, f"REFERENCES: {self.renum.label(*key)} is now {self.renum.label(key[0], new, key[1])}"
                           f"{' (' + m.text + ')' if suffix else ''}", self.source(key[0]))
 
     def _range(self, unit: Unit, m: Mention, a: Item, b: Item, members: list[Item]) -> None:
@@ -271,12 +273,13 @@ class _Renumberer:
             return
         news.sort(key=_natural)
         family = m.family
+        word = self.renum.word(family, olds[0])
         src = self.source(family)
         contiguous = len(news) > 1 and _contiguous(news)
         if contiguous:
-            reason = f"REFERENCES: the range {m.text} now runs from {label_of(family, news[0])} to {label_of(family, news[-1])}"
+            reason = f"REFERENCES: the range {m.text} now runs from {label_of(family, news[0], word)} to {label_of(family, news[-1], word)}"
         else:
-            reason = f"REFERENCES: the range {m.text} now names {', '.join(label_of(family, n) for n in news)}"
+            reason = f"REFERENCES: the range {m.text} now names {', '.join(label_of(family, n, word) for n in news)}"
         if contiguous:
             for item, num in ((a, news[0]), (b, news[-1])):
                 span = number_span(unit.text, item.start, item.end, item.number)
@@ -315,7 +318,7 @@ class _Renumberer:
             span = number_span(unit.text, f.start, f.end, entry.number)  # type: ignore[arg-type]
             if span is not None:
                 self.plan.replace(unit, *span, new, f"REFERENCES (field {f.target or f.kind}): "
-                                  f"{entry.label} is now {label_of(entry.family, new)}", self.source(entry.family))
+                                  f"{entry.label} is now {label_of(entry.family, new, entry.word)}", self.source(entry.family))
 
     # the numbers the entries show themselves
     def own_numbers(self) -> None:
@@ -330,7 +333,7 @@ class _Renumberer:
                     continue  # numbered automatically: the application renumbers it
                 how = "the cached result of its numbering field" if shown[3] == "field" else "its typed number"
                 self.plan.replace(unit, shown[1], shown[2], new,
-                                  f"numbering: {e.label} is now {label_of(e.family, new)} ({how})", self.source(e.family))
+                                  f"numbering: {e.label} is now {label_of(e.family, new, e.word)} ({how})", self.source(e.family))
 
     def inserted(self) -> None:
         for e in self.renum.after:
@@ -341,8 +344,8 @@ class _Renumberer:
             if typed is not None and typed[1] != e.number:
                 self.plan.findings.append(Finding(
                     "numbering_mismatch", "warning", unit.id,
-                    f"the inserted {unit.kind} reads {label_of(*typed)} but will be {e.label} in document order",
-                    unit.text[:60], [], None, None, label_of(e.family, e.number or "?"),
+                    f"the inserted {unit.kind} reads {label_of(*typed, e.word)} but will be {e.label} in document order",
+                    unit.text[:60], [], None, None, e.label,
                 ))
 
 

@@ -1,18 +1,33 @@
 """Naming units as a reader does: "Section 2.1", "Fig. 3", "Equation (2)", "the paragraph starting with".
 
-Labels resolve through the Document's labels and numbers (and, failing those, through labels
-typed at the start of captions and numbered statements), so the rules engine finds "Figure 2"
-however the reader of the format recorded it.
+Labels are read with the one grammar of labels (:mod:`adapters.label_grammar`: "Sect. 5.2.3",
+"Clause 7", "§ 4", "Annex B", "Abschnitt 3" alike) into the key space of the graph's label
+index, and resolve to the units that answer to that key: a reader's label or number, a
+heading's typed number, a caption or statement typed at a unit's start; failing those, the
+unit the label index gives (a clause a conversion left as text or numbered by a list), with
+its body where it is a clause of the outline (:func:`addin_backend.outline.clause_group`).
+So every label the graph links is a name an instruction can use.
 """
 from __future__ import annotations
 
 import re
 
-from adapters.labels import THEOREM_WORDS, caption_label, leading_label
+from adapters.label_grammar import (
+    TYPED_LABEL,
+    canonical_label,
+    label_word,
+    norm_number,
+    parse_label,
+    parse_typed_label,
+    subpart,
+    word_name,
+)
 from adapters.model import Document, Unit, descendant_ids
 from addin_backend.errors import InvalidRequestError, UnknownUnitError
 
 from ..graph.label_index import build_label_index, unit_keys
+from ..graph.mentions import find_mentions
+from ..outline import clause_group, clauses
 from .tree import body_units, enclosing_section, is_note, subtree
 
 __all__ = [
@@ -26,19 +41,8 @@ __all__ = [
     "resolve_ref",
 ]
 
-_WORDS = {
-    "section": "Section", "sec": "Section", "§": "Section", "chapter": "Section", "appendix": "Appendix",
-    "figure": "Figure", "fig": "Figure", "table": "Table", "tab": "Table", "equation": "Equation",
-    "eq": "Equation", "eqn": "Equation", "formula": "Equation", "listing": "Listing",
-    **{w.lower(): w for w in THEOREM_WORDS},
-}
-_WORD_RX = (
-    r"section|sec\.?|§|chapter|appendix|figure|fig\.?|table|tab\.?|equation|eqn?\.?|formula|listing|"
-    + "|".join(w.lower() for w in THEOREM_WORDS)
-)
-_NUM_RX = r"\(?(?:[A-Z]|\d+)(?:[.\-](?:\d+|[A-Z]))*\)?"
 #: A label as typed in an instruction ("Section 2.1", "fig. 3", "Equation (2)", "§4", "Appendix A").
-LABEL_RX = rf"(?:(?:{_WORD_RX})\s*{_NUM_RX}(?![\w]))"
+LABEL_RX = TYPED_LABEL
 _ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
     "eighth": 8, "ninth": 9, "tenth": 10, "last": -1, "final": -1,
@@ -65,46 +69,42 @@ def normalise(text: str) -> str:
 
 
 def label_key(label: str) -> tuple[str, str] | None:
-    """A label reduced to (word, number): ``"Fig. 3"`` and ``"Figure 3"`` -> ``("Figure", "3")``.
+    """A label reduced to the graph's key ``(family, number)``: ``"Fig. 3"`` and ``"Figure 3"``
+    -> ``("figure", "3")``; every sectioning word names a section.
 
-    >>> label_key("Equation (3)"), label_key("§2.1"), label_key("appendix a")
-    (('Equation', '3'), ('Section', '2.1'), ('Appendix', 'A'))
+    >>> label_key("Equation (3)"), label_key("§2.1"), label_key("appendix a"), label_key("Clause 5.2.3")
+    (('equation', '3'), ('section', '2.1'), ('section', 'A'), ('section', '5.2.3'))
     """
-    m = re.fullmatch(rf"\s*({_WORD_RX})\s*({_NUM_RX})\s*\.?", label.strip(), re.IGNORECASE)
-    if not m:
-        return None
-    word = _WORDS[m.group(1).lower().rstrip(".")]
-    num = m.group(2).strip("()").rstrip(".")
-    if len(num) == 1 and num.isalpha():
-        num = num.upper()
-    if word == "Section" and num[:1].isalpha():
-        word = "Appendix"
-    return word, num
+    return parse_typed_label(label.strip())
 
 
 def _unit_keys(unit: Unit) -> set[tuple[str, str]]:
-    keys = set()
-    if unit.label and (k := label_key(unit.label)):
-        keys.add(k)
-    if unit.kind == "section" and unit.number:
-        num = unit.number.strip().strip("()").rstrip(".")
-        keys.add(("Appendix" if num[:1].isalpha() else "Section", num))
-    if unit.kind == "caption" and (found := caption_label(unit.text)):
-        keys.add(label_key(found[0]) or ("", ""))
-    if unit.kind in ("paragraph", "list_item") and not unit.label and (found := leading_label(unit.text)):
-        keys.add(label_key(found[0]) or ("", ""))
-    return keys
+    """The keys a unit answers to by itself: its label and number, its heading's typed number, a
+    caption or statement label at its start (the label index's ranks 0 and 1)."""
+    return {k for k, rank in unit_keys(unit) if rank <= 1}
 
 
-def labels_in(doc: Document, word: str | None = None) -> list[str]:
-    """The labels a document has (of one word, e.g. ``Figure``), for helpful error messages."""
-    out = []
+def _shown(unit: Unit, key: tuple[str, str]) -> str:
+    """How the document labels ``key`` on ``unit``: its own label, else the canonical one."""
+    return unit.label if unit.label and parse_label(unit.label) == key else canonical_label(*key)
+
+
+def labels_in(doc: Document, family: str | None = None, word: str | None = None) -> list[str]:
+    """The labels a document has (of one family, e.g. ``figure``), its outline's clauses among
+    them, for helpful error messages; with ``word``, those printed with that word ("Section",
+    not "Appendix") when there are any."""
+    out: list[str] = []
+    outline = clauses(doc) if family in (None, "section") else {}
     for u in doc.units:
-        for w, n in sorted(_unit_keys(u)):
-            if w and (word is None or w == word):
-                label = f"Equation ({n})" if w == "Equation" else f"{w} {n}"
+        keys = _unit_keys(u) | ({("section", outline[u.id])} if u.id in outline else set())
+        for key in sorted(keys):
+            if family is None or key[0] == family:
+                label = _shown(u, key)
                 if label not in out:
                     out.append(label)
+    if word:
+        same = [lb for lb in out if word_name(label_word(lb) or "") == word]
+        return same or out
     return out
 
 
@@ -128,37 +128,55 @@ def group_of(doc: Document, units: list[Unit]) -> list[Unit]:
 
 
 def _typed_clause(doc: Document, key: tuple[str, str]) -> list[Unit]:
-    """What a label names where a conversion left the numbers as text: a heading that types its
-    number ("2. License Grants"), or a clause typed at a paragraph's start or numbered by a list
-    ("2.1. Grants", "7. Additional Terms.") with the units after it, up to the next clause of
-    its level or above (the graph's label index decides which unit answers to the label)."""
-    family = "section" if key[0] in ("Section", "Appendix") else key[0].lower()
-    uid = build_label_index(doc.units).resolve(family, key[1])
+    """What a label names where a conversion left the numbers as text: the unit the graph's
+    label index gives (a heading that types its number, a clause typed at a paragraph's start
+    or numbered by a list), with its body where it is a clause of the outline."""
+    uid = build_label_index(doc.units).resolve(*key)
     if uid is None:
         return []
     head = doc.unit(uid)
-    if family != "section" or head.kind == "section" or is_note(head):
+    if key[0] != "section" or head.kind == "section" or is_note(head):
         return [head]
-    depth = key[1].count(".") + 1
-    flow = body_units(doc)
-    start = next(i for i, u in enumerate(flow) if u.id == uid)
-    out = [head]
-    for u in flow[start + 1 :]:
-        levels = [num.count(".") + 1 for (fam, num), rank in unit_keys(u) if fam == "section" and rank >= 2]
-        if u.kind == "section" or any(lvl <= depth for lvl in levels):
-            break
-        out.append(u)
-    return out
+    return clause_group(doc, head)
+
+
+def _named(doc: Document, key: tuple[str, str]) -> list[Unit]:
+    """The units that answer to ``key`` themselves, else the label index's clause."""
+    return [u for u in doc.units if key in _unit_keys(u)] or _typed_clause(doc, key)
+
+
+def _part(doc: Document, key: tuple[str, str]) -> list[Unit]:
+    """A lettered part of a numbered unit ("subsection 6b"): the item lettered "b" (by its list,
+    or typed "b) ...") in what "6" names; the graph links the mention to clause 6 itself."""
+    split = subpart(key[1])
+    if split is None:
+        return []
+    letter = split[1].lower()
+    typed = re.compile(rf"\s*\(?{re.escape(letter)}[).]\s", re.I)  # "b) Convey ...", a list a conversion left as text
+    pool = [u for g in _named(doc, (key[0], split[0])) for u in subtree(doc, g.id)]
+    return [u for u in pool if u.kind in ("paragraph", "list_item") and (
+        norm_number(u.number or "").lower() == letter or (not u.number and typed.match(u.text)))][:1]
+
+
+def _range(doc: Document, text: str) -> list[Unit]:
+    """The units of a range read as the graph reads it ("Sections 8-11": 8, 9, 10 and 11),
+    when every one of them is there."""
+    found = find_mentions(text.strip())
+    if len(found) != 1 or len(found[0].items) < 2 or found[0].text != text.strip():
+        return []
+    groups = [_named(doc, (found[0].family, i.number)) for i in found[0].items]
+    return [u for g in groups for u in g] if all(groups) else []
 
 
 def _by_label(doc: Document, text: str) -> list[Unit]:
     key = label_key(text)
     if key is None:
         return []
-    hits = [u for u in doc.units if key in _unit_keys(u)] or _typed_clause(doc, key)
+    hits = _named(doc, key) or _part(doc, key) or _range(doc, text)
     if not hits:
-        have = labels_in(doc, key[0])
-        known = f"; the document has {', '.join(have[:12])}" if have else f"; the document has no {key[0].lower()} labels"
+        word = word_name(label_word(text.strip()) or "")
+        have = labels_in(doc, key[0], word)
+        known = f"; the document has {', '.join(have[:12])}" if have else f"; the document has no {key[0]} labels"
         raise UnknownUnitError(f"nothing in the document is labelled {text.strip()!r}{known}", label=text.strip())
     # a figure or table labelled like its caption is one group; keep the top-most units only
     ids = {u.id for u in hits}

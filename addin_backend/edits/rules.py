@@ -11,11 +11,11 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from adapters.label_grammar import canonical_label
 from adapters.model import Document, Edit, Unit
 from addin_backend.errors import InstructionNotUnderstoodError, InvalidRequestError, UnknownUnitError
 
 from ..graph.label_index import unit_keys
-from ..graph.lexicon import canonical_label
 from .operations import expand_rename, now_iso, scope_ids, validate_edits
 from .proposal import Proposal
 from .resolve import LABEL_RX, REF_RX, last_of, resolve_ref
@@ -376,7 +376,10 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 
 _CHANGE = r"change|update|modify|alter|amend|adjust|switch|increase|decrease|raise|lower|extend|reduce|shorten"
-_DELETE = r"delete|remove|drop|strike(?:\s+out)?|cut|erase"
+# The verbs are English; a delete is also understood in the languages the label words cover
+# ("Lösche Abschnitt 3", "Supprimer l'annexe B" is not: only "Supprime Annexe B").
+_DELETE = (r"delete|remove|drop|strike(?:\s+out)?|cut|erase|l(?:\u00f6|oe)sche(?:n)?|entferne(?:n)?|streiche(?:n)?"
+           r"|supprime(?:r|z)?|efface(?:r|z)?|elimina(?:r)?|borra(?:r)?|suprime|suprimir")
 
 #: The grammar, in the order rules are tried; the help text for unparsed instructions comes from it.
 GRAMMAR: list[Rule] = [
@@ -441,6 +444,7 @@ class _Alias:
 
 _NAMING = (
     "Units are named by label (Section 2.1, Figure 2, Table 1, Theorem 2, Appendix A, Equation (3)), "
+    "in any word the document's labels are cited with (Clause 7, Sect. 3, \u00a7 4, Annex B, Abschnitt 3), "
     "as 'the paragraph starting with ...' or '... containing ...', 'the first paragraph of Section 2', "
     "'the Methods section', or 'this paragraph' / 'this section' (the unit at the cursor). "
     "Scopes: 'everywhere', 'throughout', 'in Section 3', 'in Table 2'."

@@ -1,9 +1,9 @@
 """Walking the unit tree of a Document: subtrees, enclosing sections, levels, neighbours."""
 from __future__ import annotations
 
-import re
-
 from adapters.model import Document, Unit, descendant_ids
+
+from ..outline import level
 
 __all__ = [
     "body_units",
@@ -12,9 +12,6 @@ __all__ = [
     "section_level",
     "subtree",
 ]
-
-_HEADING_STYLE = re.compile(r"(?:heading|titre|überschrift)\s*(\d+)", re.IGNORECASE)
-
 
 def is_note(unit: Unit) -> bool:
     return unit.kind in ("footnote", "endnote")
@@ -32,13 +29,9 @@ def subtree(doc: Document, unit_id: str) -> list[Unit]:
 
 
 def section_level(unit: Unit) -> int:
-    """A section's depth: its level, else the depth of its number, else its heading style, else 1."""
-    if unit.level is not None:
-        return unit.level
-    if unit.number:
-        return unit.number.strip(".").count(".") + 1
-    m = _HEADING_STYLE.search(unit.style or "")
-    return int(m.group(1)) if m else 1
+    """A section's depth (:func:`addin_backend.outline.level`: its level, else its heading
+    style's, else the depth of its number, else 1)."""
+    return level(unit)
 
 
 def enclosing_section(doc: Document, unit: Unit) -> Unit | None:

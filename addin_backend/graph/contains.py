@@ -1,12 +1,11 @@
 """CONTAINS edges: document > sections > subsections > paragraphs, figures, tables, notes."""
 from __future__ import annotations
 
-import re
-
 import networkx as nx
 
-from adapters.model import Document, Unit
+from adapters.model import Document
 
+from ..outline import level
 from .edges import CONTAINS, DOCUMENT_ID, add_edge, edges_of_type
 
 __all__ = ["containment", "add_contains_edges", "sync_contains_edges"]
@@ -15,21 +14,13 @@ _NOTE_KINDS = ("footnote", "endnote")
 _NOTE_META = ("cited_by", "citing_unit", "cited_from")
 
 
-def _section_level(u: Unit) -> int:
-    if u.level:
-        return int(u.level)
-    if u.number and re.fullmatch(r"[\w]+(?:\.\w+)*\.?", u.number):
-        return u.number.rstrip(".").count(".") + 1
-    return 1
-
-
 def _inferred_parents(doc: Document) -> dict[str, str]:
     """Parents from heading levels, for a reader that gave none."""
     out: dict[str, str] = {}
     stack: list[tuple[int, str]] = []
     for u in doc.body():
         if u.kind == "section":
-            lvl = _section_level(u)
+            lvl = level(u)
             while stack and stack[-1][0] >= lvl:
                 stack.pop()
             if stack:

@@ -10,52 +10,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from adapters.label_grammar import heading_number, norm_number, parse_label
 from adapters.labels import caption_label, leading_label, typed_caption_label
 from adapters.model import Unit
 
-from .lexicon import NUM, WORD_ALT, family_of, norm_number
+from ..outline import CODE_STYLE as _CODE_STYLE
+from ..outline import list_clause, typed_clause, typed_heading
 
 __all__ = ["LabelIndex", "parse_label", "list_keys", "typed_heading", "typed_keys", "unit_keys", "build_label_index"]
-
-
-_LABEL = re.compile(rf"^\s*(?P<word>§|{WORD_ALT})\s*(?P<num>\(?\s*(?:{NUM})\s*\)?)\s*[.:]?\s*$")
-_GENERIC_LABEL = re.compile(r"^\s*(?P<word>[A-Za-z][\w\-]*)\s+(?P<num>\(?[\w.\-]+\)?)\s*$")
-_HEADING_WORD = re.compile(
-    rf"^\s*(?P<word>(?i:chapter|section|clause|annex|appendix|article|part)|§)\s*"
-    rf"(?P<num>\d+[A-Za-z]?(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVXLC]{{1,6}})(?![\w])"
-)
-_HEADING_NUM = re.compile(r"^\s*(?P<num>\d{1,3}(?:\.\d{1,3})*|[A-Z](?:\.\d{1,3})+)\.?(?=\s+\S|\s*$)")
-#: After a heading's number: its title, which starts with a capital (or a bracket, or a quote).
-_TITLE_START = re.compile(r"[.:)]?\s+[\u2013\u2014\-:]?\s*[A-Z(\"\u201c]")
-#: Words a title does not end with ("... the requirement in section 4 to" is a wrapped line).
-_OPEN_END = re.compile(
-    r"\b(?:a|an|the|of|to|in|on|at|by|for|from|with|and|or|that|which|is|are|means|includes|shall|must|may)$", re.I
-)
-#: Paragraph styles of code and preformatted text, whose lines are no headings.
-_CODE_STYLE = re.compile(r"preformatted|code|verbatim|source|plain\s*text|listing", re.I)
-_LIST_NUMBER = re.compile(r"(?:\d{1,3}(?:\.\d{1,3})*|[A-Z](?:\.\d{1,3})+)")
-
-
-def _title_like(text: str, period: bool = False) -> bool:
-    """Short, no sentence inside: a heading's title ("Requirements Language"); with ``period``,
-    one closed by a full stop as list-numbered clause titles are ("Additional Terms.")."""
-    words = len(text.split())
-    if len(text) > 100 or words > 14 or text[-1] in ";,:!?" or _OPEN_END.search(text.rstrip(".")):
-        return False
-    return text[-1] != "." or (period and words <= 10 and text.count(". ") == 0)
-
-
-def typed_heading(text: str) -> tuple[str, str] | None:
-    """The number and the rest of a heading typed as text: ``"2.1.  Grants"`` -> ``("2.1", "Grants")``.
-
-    >>> typed_heading("Appendix A.  Examples"), typed_heading("3 tables were read")
-    (('A', 'Examples'), None)
-    """
-    text = text.strip()
-    m = _HEADING_WORD.match(text) or _HEADING_NUM.match(text)
-    if not m or not _TITLE_START.match(text, m.end()):
-        return None
-    return norm_number(m.group("num")), text[m.end() :].lstrip(" .:)\u2013\u2014-")
 
 
 def typed_keys(text: str, style: str | None = None) -> list[tuple[tuple[str, str], int]]:
@@ -78,40 +40,15 @@ def typed_keys(text: str, style: str | None = None) -> list[tuple[tuple[str, str
     if got:
         p = parse_label(got[0])
         return [(p, 2)] if p and len(text.split()) <= 40 else []
-    heading = typed_heading(text)
-    if heading is None:
-        return []
-    num, rest = heading
-    return [(("section", num), 2 if rest and _title_like(rest) else 3)]
+    clause = typed_clause(text, style)
+    return [(("section", clause[0]), clause[1])] if clause else []
 
 
 def list_keys(unit: Unit) -> list[tuple[tuple[str, str], int]]:
     """A list item numbered "7." or "3.2" by its list is clause 7 or 3.2 where no heading is
     (clauses numbered as a list): rank 2 when its text is a title, else 3."""
-    num = norm_number(unit.number or "")
-    if not _LIST_NUMBER.fullmatch(num) or (unit.style and _CODE_STYLE.search(unit.style)):
-        return []
-    text = unit.text.strip()
-    return [(("section", num), 2 if text and _title_like(text, period=True) else 3)]
-
-
-def parse_label(label: str | None) -> tuple[str, str] | None:
-    """``(family, number)`` of a label as a reader writes it.
-
-    >>> parse_label("Section 2.1"), parse_label("Appendix A"), parse_label("Equation (2)")
-    (('section', '2.1'), ('section', 'A'), ('equation', '2'))
-    >>> parse_label("Listing 4"), parse_label("Annex B"), parse_label(None)
-    (('listing', '4'), ('section', 'B'), None)
-    """
-    if not label:
-        return None
-    m = _LABEL.match(label)
-    if m:
-        return family_of(m.group("word")), norm_number(m.group("num"))
-    m = _GENERIC_LABEL.match(label)
-    if m:
-        return m.group("word").lower(), norm_number(m.group("num"))
-    return None
+    clause = list_clause(unit)
+    return [(("section", clause[0]), clause[1])] if clause else []
 
 
 _KIND_RANK = {
@@ -133,10 +70,9 @@ def unit_keys(unit: Unit) -> list[tuple[tuple[str, str], int]]:
             num = norm_number(unit.number)
             if num and re.fullmatch(r"[\w.]+", num):
                 keys.append((("section", num), 0))
-        head = unit.title or unit.text
-        m = _HEADING_WORD.match(head) or _HEADING_NUM.match(head)
-        if m:
-            keys.append((("section", norm_number(m.group("num"))), 1))
+        typed = heading_number(unit.title or unit.text)
+        if typed:
+            keys.append((("section", typed[0]), 1))
     elif unit.kind in ("caption", "figure", "table", "equation"):
         got = caption_label(unit.text)
         if got:

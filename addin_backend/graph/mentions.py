@@ -14,11 +14,21 @@ import re
 from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
+from adapters.label_grammar import (
+    FAMILIES,
+    NUM,
+    PLURAL,
+    WORD_ALT,
+    WORD_START,
+    canonical_label,
+    family_of,
+    norm_number,
+    subpart,
+)
 from adapters.model import Document, Unit
 
 from ..nlp import FACTS
 from .label_index import LabelIndex, build_label_index, parse_label, unit_keys
-from .lexicon import FAMILIES, NUM, PLURAL, WORD_ALT, WORD_START, canonical_label, family_of, norm_number
 
 __all__ = [
     "FAMILIES",
@@ -570,10 +580,11 @@ def _lookup(index: LabelIndex, family: str, item: Item) -> tuple[str | None, str
     hit = index.resolve(family, item.number)
     if hit:
         return hit, item.number
-    if re.fullmatch(r"[\d.]+[a-z]", item.number, re.I) and item.number[-2].isdigit():
-        hit = index.resolve(family, item.number[:-1])
+    part = subpart(item.number)
+    if part:
+        hit = index.resolve(family, part[0])
         if hit:
-            return hit, item.number[:-1]
+            return hit, part[0]
     return None, item.number
 
 
@@ -672,5 +683,6 @@ def iter_mention_keys(text: str) -> Iterator[tuple[str, str]]:
             yield m.family, m.literal
         for i in m.items:
             yield m.family, i.number
-            if re.fullmatch(r"[\d.]+[a-z]", i.number, re.I):
-                yield m.family, i.number[:-1]
+            part = subpart(i.number)
+            if part:
+                yield m.family, part[0]

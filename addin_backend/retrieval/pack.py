@@ -4,8 +4,10 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+from adapters.label_grammar import heading_number as typed_number
 from adapters.model import Document, Unit
 
+from ..outline import heading_number
 from ..tokens import count_tokens, truncate_tokens
 from .expand import Candidate
 from .result import ContextItem
@@ -28,8 +30,10 @@ def _first_sentence(text: str) -> str:
 
 
 def section_summary(doc: Document, section: Unit) -> str:
-    """Heading (with its number) plus the first sentence of the section's first paragraph."""
-    head = f"{section.number} {section.text}".strip() if section.number else section.text
+    """Heading (with its number, once) plus the first sentence of the section's first paragraph."""
+    num = heading_number(section)
+    typed = typed_number(section.text)
+    head = f"{num} {section.text}".strip() if num and not (typed and typed[0] == num) else section.text
     for child in doc.children(section.id):
         if child.kind in ("paragraph", "list_item") and child.text.strip():
             return f"{head} \u2014 {truncate_tokens(_first_sentence(child.text), SUMMARY_TOKENS)}"

@@ -50,13 +50,28 @@ export function selectTab(name) {
   document.querySelectorAll("main > .panel").forEach((p) => { p.hidden = p.id !== `tab-${name}`; });
 }
 
+/** The number to show before an outline node's title: the number it shows (``node.number``,
+ * the server's one rule for "2.1", "A.1", "Section 3", "Annex B"), unless the title already
+ * begins with it, as a heading typed "2. License Grants" or "Annex B Scope" does. */
+export function outlineNumber(node) {
+  const num = node.number;
+  if (!num) return null;
+  const esc = num.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const worded = new RegExp(`^\\s*(?:\\p{L}+\\.?\\s+|§\\s*)${esc}(?![\\p{L}\\p{N}])`, "u");
+  // a bare letter is the number only when punctuation closes it ("A. Examples", not "A Guide")
+  const bare = new RegExp(`^\\s*${esc}${/^\p{L}$/u.test(num) ? "[.:)]" : "(?![\\p{L}\\p{N}])"}`, "u");
+  const title = node.title || "";
+  return worded.test(title) || bare.test(title) ? null : num;
+}
+
 export function renderOutline(outline, onPick) {
   const root = $("outline");
   root.replaceChildren();
   const add = (items, parent) => {
     for (const it of items) {
+      const num = outlineNumber(it);
       const a = el("a", { role: "button", tabindex: "0", "data-unit": it.id, onclick: () => onPick(it.id) },
-        it.number ? el("span", { class: "num" }, it.number) : null, it.title || it.label || "(untitled)");
+        num ? el("span", { class: "num" }, num) : null, it.title || it.label || "(untitled)");
       const li = el("li", {}, a);
       if (it.children?.length) {
         const ul = el("ul");

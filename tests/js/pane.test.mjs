@@ -178,3 +178,17 @@ test("graph picture: one arc per drawn edge, escaped labels, type filter", () =>
   assert.equal(all.edges.length, 4);
   assert.ok(graphSvg(graph, {}).includes("&lt;script&gt;"));
 });
+
+test("the outline shows a node's number once: not again before a title that types it", async () => {
+  const { outlineNumber } = await import("../../static/js/ui.js");
+  const shown = (number, title) => outlineNumber({ number, title });
+  assert.equal(shown("2.1", "Scope"), "2.1"); // automatic numbering: the title has no number
+  assert.equal(shown("2", "2. License Grants"), null); // typed: the title shows it
+  assert.equal(shown("A.1", "A.1 Scope"), null);
+  assert.equal(shown("3", "Section 3 Terms"), null);
+  assert.equal(shown("B", "Annex B Scope"), null);
+  assert.equal(shown("5", "§ 5 Haftung"), null);
+  assert.equal(shown("A", "A Guide to Keys"), "A"); // an article, not the appendix's letter
+  assert.equal(shown("2", "21 Things"), "2");
+  assert.equal(shown(null, "Scope"), null);
+});

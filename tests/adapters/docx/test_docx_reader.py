@@ -138,9 +138,9 @@ def test_caption_inside_a_text_box_labels_the_picture_beside_it():
     fig, cap = doc.units
     assert (fig.kind, cap.kind) == ("figure", "caption")
     assert cap.meta["container"] == "textbox" and cap.anchor.path == "0/t0/0"
-    assert (cap.label, cap.number) == ("Figure 1", "1")  # SEQ Abbildung
+    assert (cap.label, cap.number) == ("Abbildung 1", "1")  # SEQ Abbildung: the document's word
     assert cap.text.startswith("1 Daniel Schliebner: Cantor'sches Diagonalverfahren.")
-    assert (fig.label, fig.meta["caption"], cap.parent) == ("Figure 1", cap.id, fig.id)
+    assert (fig.label, fig.meta["caption"], cap.parent) == ("Abbildung 1", cap.id, fig.id)
 
 
 def test_text_boxes_follow_their_anchoring_paragraph():

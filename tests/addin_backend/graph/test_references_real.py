@@ -162,7 +162,7 @@ def test_a_section_number_is_no_finding_where_the_document_numbers_no_section():
              Unit("p2", "paragraph", "Siehe Tabelle 4.", 2, parent="s1")]
     index = build_label_index(units)
     assert resolve_unit(units[1], index) == ([], [])
-    assert [b.label for b in resolve_unit(units[2], index)[1]] == ["Table 4"]  # a table it lacks is still one
+    assert [b.label for b in resolve_unit(units[2], index)[1]] == ["Tabelle 4"]  # a table it lacks is still one, named in its word
 
 
 def test_labels_joined_before_a_citation_belong_to_the_cited_work():
