@@ -95,8 +95,8 @@ def _mixed_abbreviation(core: str) -> bool:
     """
     upper = sum(c.isupper() for c in core)
     lower = sum(c.islower() for c in core)
-    if upper < 2 or len(core) > 8 or not core[0].isupper() or re.fullmatch(r"[A-Z0-9&]+s", core):
-        return False  # "SLAs" is the plural of an abbreviation in capitals
+    if upper < 2 or len(core) > 8 or not core[0].isupper() or re.fullmatch(r"[A-Z0-9&]+(?:s|es|ed|ing|er)", core):
+        return False  # "SLAs", "XORed": an abbreviation in capitals, inflected
     if upper >= lower and not re.search(r"[a-z]{3}", core):
         return True
     return bool(re.fullmatch(r"[A-Z]{2,}[a-z]{1,3}\d*|[A-Z]{2,}v\d+", core))
@@ -210,8 +210,13 @@ class AcronymInfo:
 
 def find_acronyms(doc: Document) -> dict[str, AcronymInfo]:
     """Every acronym of ``doc`` with its definitions and uses, in document order."""
+    from .style.prose import prose
+
     out: dict[str, AcronymInfo] = {}
-    units = [u for u in doc.units if u.text and u.meta.get("absent_in") != "accepted"]
+    # prose only: code and ASCII-art legends ("CH", "SH"), reference entries ("DOI", "ACM") and
+    # the names in acknowledgements ("ACLU", "NCC Group") abbreviate nothing the reader must learn
+    credits = _credit_sections(doc)
+    units = [u for u in prose(doc).units if u.id not in credits and u.parent not in credits]
     for u in units:
         for d in find_definitions(u.text):
             if d.kind == "acronym":
@@ -253,6 +258,19 @@ def find_acronyms(doc: Document) -> dict[str, AcronymInfo]:
                     or (not english[u.id] and _surname(u.text, m.start(), core))):
                 continue
             out.setdefault(core, AcronymInfo(core)).uses.append((u.order, u.id, m.start(), m.end()))
+    return out
+
+
+_CREDITS = re.compile(r"^\W*(?:[\d.]+\s*)?(?:acknowledge?ments?|contributors?|authors?(?:'|\u2019)? addresses|authors|credits|"
+                      r"danksagung(?:en)?|remerciements|agradecimientos|ringraziamenti)\W*$", re.I)
+
+
+def _credit_sections(doc: Document) -> set[str]:
+    """Sections that thank or list people (their affiliations are names, not abbreviations)."""
+    out: set[str] = set()
+    for u in doc.units:
+        if u.kind == "section" and (u.parent in out or _CREDITS.match((u.title or u.text).strip())):
+            out.add(u.id)
     return out
 
 

@@ -9,6 +9,7 @@ after a colon or an opening quote) that the document also writes in lower case. 
   Security (TLS)");
 - the titles of the document's headings and captions ("see the Security Considerations
   section" names a heading);
+- a run opening with a capitalised article ("as The Book": a title or a name);
 - part of a longer capitalised name (the run is taken whole, and so is a title joined by small
   words: "Illegal Value for Header Field"), quoted titles;
 - captions (titles, often in title case), and German (every noun is capitalised).
@@ -29,6 +30,7 @@ from .sheet import StyleSheet
 
 __all__ = ["capitalisation_findings"]
 
+_ARTICLES = frozenset("The A An Der Die Das Le La Les El Los Las Il Lo Gli".split())
 _NO_CAPITALS_RULE = frozenset({"de", "lb"})
 _OPENERS = ".!?:;\u2022\"'\u201c\u201e\u00ab(\u2018[\n\t"
 
@@ -76,6 +78,8 @@ def _phrases(text: str) -> list[tuple[int, int, list[str]]]:
         prev_word = toks[i - 1][2] if i else ""
         mid = bool(before) and before[-1] not in _OPENERS and not (prev_word and prev_word[0].isupper() and
                                                                    text[toks[i - 1][1]:start].strip() == "")
+        if words[0] in _ARTICLES:
+            mid = False  # "Peter Jones as The Book": a capitalised article opens a title or a name
         if mid and 2 <= len(words) <= 4 and all(_capitalised(x) for w in words for x in w.split("-")):
             out.append((start, end, words))
         i = j + 1

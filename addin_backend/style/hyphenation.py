@@ -8,7 +8,9 @@ Hyphenated against closed forms are compared in every language; a term written a
 "set up" / "setup" are different words). Words are Unicode words (:mod:`adapters.words`);
 every form is whole words of the text, never a piece of a word.
 
-Not a term: an identifier in camel case ("SupportedVersions", "CipherSuite", "UpdateRtt" are
+Not compared: a quoted passage (someone else's words, a cited title), and a term whose forms
+stand side by side in one sentence (the text speaks about the spelling). Not a term: an
+identifier in camel case ("SupportedVersions", "CipherSuite", "UpdateRtt" are
 names in the protocol, not "supported versions"), a piece of an e-mail address or a URL
 ("kazuhooku@..."), a citation tag ("[QUIC-TRANSPORT]"), a function name before "(".
 
@@ -65,6 +67,7 @@ WORD_LIST: dict[str, dict[str, str]] = {
     "nl": {"email": "e-mail", "emails": "e-mails"},
 }
 
+_QUOTED = re.compile(r"\"[^\"\n]{1,200}\"|\u201c[^\u201d\n]{1,200}\u201d")
 _NOT_TEXT = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+|(?:https?|ftp)://\S+|www\.\S+|\[[^\]\s]{2,}\]")
 
 
@@ -96,6 +99,8 @@ def _tokens(text: str, english: bool) -> list[tuple[str, int, int]]:
     addresses, URLs and citation tags are left out."""
     blocked = [m.span() for m in _NOT_TEXT.finditer(text)] if ("@" in text or "//" in text or "www." in text
                                                               or "[" in text) else []
+    if '"' in text or "\u201c" in text:
+        blocked += [m.span() for m in _QUOTED.finditer(text)]  # quoted words are someone else's
     out = []
     for m in _words.finditer(text):
         s, e = m.span()
@@ -253,7 +258,7 @@ def variant_findings(doc: Document, units: list[Unit] | None = None, languages: 
     out: list[Finding] = []
     for key, k in sorted(keys.items()):
         counts = k.counts()
-        if len(counts) < 2:
+        if len(counts) < 2 or _side_by_side(k.occs):
             continue
         if defined is None:
             defined = _defined_forms(doc)
@@ -299,6 +304,24 @@ def variant_findings(doc: Document, units: list[Unit] | None = None, languages: 
                                 suggestion=usual))
     out.extend(_word_list_findings(tokens, keys, lang))
     return out
+
+
+def _side_by_side(occs: list[_Occ]) -> bool:
+    """Two forms of the term listed side by side: the text speaks about the spelling
+    ("Hitch-Hiker's Guide, Hitch Hiker's Guide and Hitchhiker's Guide are used")."""
+    by_unit: dict[str, list[_Occ]] = {}
+    for o in occs:
+        by_unit.setdefault(o.unit.id, []).append(o)
+    for lst in by_unit.values():
+        lst.sort(key=lambda o: o.start)
+        for a, b in zip(lst, lst[1:]):
+            if a.form != b.form and _LISTED.match(a.unit.text[a.end:b.start]):
+                return True
+    return False
+
+
+#: What joins forms listed side by side: "X's Guide, Y's Guide and Z", "e-mail (or email)".
+_LISTED = re.compile(r"^(?:['\u2019]s)?(?:\s+[^\W\d_]+)?\s*[,/;(]?\s*(?:and|or|nor|vs\.?|versus|und|oder|et|ou|o|y)?\s*[\"'\u201c]?$")
 
 
 def _singular(form: str) -> str:

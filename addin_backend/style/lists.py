@@ -2,10 +2,11 @@
 and some in lower case.
 
 A list is a run of list items of one level with nothing else between them (a nested list
-interrupts it without ending it). Its items but the last should end alike: all with a full stop,
+interrupts it without ending it; a numbered list that starts again is a new list). Its items but the last should end alike: all with a full stop,
 all with a semicolon or comma (the last then ends the sentence with a full stop), or all with
 nothing; an item ending with a colon, or followed by a nested list, introduces it and an item ending "; and" or
-", or" follows the legal style, neither is compared. The first words are compared when they are
+", or" follows the legal style, neither is compared; in a list of fragments without end
+punctuation, an item that is a whole sentence (eight words or more) may end with a full stop. The first words are compared when they are
 ordinary words: an abbreviation, an identifier ("max_ack_delay", "iOS"), a number or a name the
 document always capitalises keeps its case.
 """
@@ -40,11 +41,24 @@ def lists_of(doc: Document, include: set[str] | None = None) -> list[list[Unit]]
         level = u.level or 1
         for deeper in [lv for lv in open_ if lv > level]:
             out.append(open_.pop(deeper))
+        if level in open_ and _restarts(open_[level][-1], u):
+            out.append(open_.pop(level))
         open_.setdefault(level, []).append(u)
     out.extend(v for _, v in sorted(open_.items()))
     if include is not None:
         out = [[u for u in lst if u.id in include] for lst in out]
     return [lst for lst in out if len(lst) >= 2]
+
+
+def _number(u: Unit) -> int | None:
+    label = str(u.meta.get("list_label") or "").strip().rstrip(".)")
+    return int(label) if label.isdigit() else None
+
+
+def _restarts(prev: Unit, u: Unit) -> bool:
+    """A numbered list starting again ("1." after "5."): a new list."""
+    a, b = _number(prev), _number(u)
+    return a is not None and b is not None and b <= a
 
 
 _END = re.compile(r"(?P<mark>[.;,:!?]*)(?P<close>[\"'\u201d\u2019)\]]*)\s*$")
@@ -112,6 +126,8 @@ def _punctuation(items: list[Unit], opens: set[str]) -> list[Finding]:
         return []
     want = max(c, key=lambda k: (c[k], k == "period"))
     wrong = [e for e in body if e[1] != want] if len(c) > 1 else []
+    if want == "none":  # fragments take no full stop; an item that is a whole sentence does
+        wrong = [e for e in wrong if not (e[1] == "period" and len(e[0].text.split()) >= 8)]
     if last[1] not in ("colon", "legal", "other"):
         end_want = {"semicolon": "period", "comma": "period", "period": "period", "none": None}[want]
         if end_want == "period" and last[1] in ("none", "semicolon", "comma") and (want != "period" or c[want] >= 2):

@@ -8,8 +8,10 @@
 - ``percent_style``: "10 percent", "10 per cent", "10%" and "10 %" (the last is the rule in
   French and German, so the space before "%" is compared within one language only).
 - ``thousands_separator``: "10,000" against "10000" (numbers of five digits or more; four-digit
-  numbers only when the document separates others); years, identifiers ("RFC 9000", "port
-  8443"), versions, hexadecimal and code are no quantities. The separator is the language's
+  numbers only when the document separates others); only numbers that count or measure (a word
+  in lower case or a unit follows: "16384 bytes"), so years, identifiers ("RFC 9000", "port
+  8443"), house and section numbers ("6900 N. Pecos Rd.", "18 U.S.C. 2701"), versions and code
+  are left alone. The separator is the language's
   (English ",", German "." or a thin space, French a space).
 - ``unit_spacing``: "10 ms" against "10ms" for units of measure written as symbols.
 
@@ -149,11 +151,15 @@ def _percents(p: Prose, sheet: StyleSheet) -> list[Finding]:
 
 _SEPARATORS = {"en": ",", "de": ".", "nl": ".", "es": ".", "it": ".", "pt": ".", "da": ".", "fr": "\u202f",
                "sv": "\u202f", "fi": "\u202f", "pl": "\u202f", "cs": "\u202f", "ru": "\u202f", "nb": "\u202f"}
-_NUM = re.compile(r"(?<![\w.,:/\-#$@\u00a0\u202f'])(?:\d{1,3}(?:(?P<sep>[,.\u00a0\u202f'])\d{3})(?:(?P=sep)\d{3})*|\d{4,})"
+_NUM = re.compile(r"(?<![\w.,:/\-#$@\u00a0\u202f'\"\u201d\u2019)\]§])(?:\d{1,3}(?:(?P<sep>[,.\u00a0\u202f'])\d{3})(?:(?P=sep)\d{3})*|\d{4,})"
                   r"(?![\w\-/:@]|[.,]\d)")
 _ID_BEFORE = re.compile(r"(?:\b(?:RFC|STD|BCP|ISO|IEC|EN|DIN|IEEE|ANSI|FIPS|SP|port|ports|No\.?|Nr\.?|number|id|code"
                         r"|version|year|years|in|since|until|from|to|by|of|before|after|during|ca\.?)|[A-Z]{2,}|#)\s*$",
                         re.I)
+
+
+#: What follows a number that counts or measures: a word in lower case ("16384 bytes"), a unit.
+_QUANTITY_AFTER = re.compile(r"[ \u00a0](?:[a-z\u00b5\u00b0]|[KMGT]i?B\b|[kMG]Hz\b)")
 
 
 def _is_year(digits: str) -> bool:
@@ -180,6 +186,8 @@ def _thousands(p: Prose, sheet: StyleSheet) -> list[Finding]:
                 continue
             if sep is None and digits.startswith("0"):
                 continue
+            if sep is None and not _QUANTITY_AFTER.match(text, m.end()):
+                continue  # "6900 N. Pecos Rd.", "18 U.S.C. 2701": a house or section number
             by_lang.setdefault(lang, []).append((u.id, m.start(), m.end(), raw, "sep" if sep else "none"))
     out: list[Finding] = []
     for lang, items in sorted(by_lang.items()):

@@ -2,8 +2,8 @@
 its language, and findings with every place they occur.
 
 Prose is what an editor edits: paragraphs, list items, headings, captions, notes, table cells.
-Code and preformatted lines, ASCII art, reference-list entries and units deleted by a pending
-tracked change are not prose (a reference entry cites another document's title as written). A
+Code and preformatted lines, ASCII art, reference-list entries, notes that cite a source and
+units deleted by a pending tracked change are not prose (a reference entry cites another document's title as written). A
 check that reads sentences also skips tables (cells are fragments).
 """
 from __future__ import annotations
@@ -81,6 +81,9 @@ def word_cases(p: Prose) -> tuple[frozenset[str], frozenset[str]]:
     return p._cases
 
 
+#: A note that cites a source: a retrieval date, an ISBN, a DOI, a URL, pages or a volume.
+_CITATION = re.compile(r"\b(?:Retrieved|Accessed|ISBN|doi:|DOI|Vol\.|pp?\.\s*\d)|https?://|\(\d{4}(?:-\d\d){0,2}\)")
+
 _LAST: list[tuple[tuple, Prose]] = []  # the last document read: its checks share one reading
 
 
@@ -95,6 +98,8 @@ def prose(doc: Document) -> Prose:
         if not u.text or not u.text.strip() or u.meta.get("absent_in") == "accepted" or u.kind in ("figure", "equation"):
             continue
         if u.kind in ("paragraph", "list_item") and (is_code_line(u) or is_reference_entry(u, u.parent in lists)):
+            continue
+        if u.kind in ("footnote", "endnote") and _CITATION.search(u.text):
             continue
         if u.parent in lists and u.kind != "section":
             continue

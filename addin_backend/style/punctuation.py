@@ -64,7 +64,12 @@ def _curly_marks(counts: Counter) -> dict[str, str]:
 
 
 def quote_findings(p: Prose, sheet: StyleSheet) -> list[Finding]:
-    """Straight and curly quotation marks (and apostrophes) mixed in one document."""
+    """Straight and curly quotation marks mixed in one document; apostrophes apart (French
+    writes « » with straight apostrophes: two choices, not one)."""
+    return [f for family in ("quotes", "apostrophes") for f in _quote_family(p, sheet, family)]
+
+
+def _quote_family(p: Prose, sheet: StyleSheet, family: str) -> list[Finding]:
     marks: list[tuple[str, int, str, str, str]] = []  # unit, offset, char, role, style
     counts: Counter = Counter()
     for u in p.units:
@@ -77,6 +82,8 @@ def quote_findings(p: Prose, sheet: StyleSheet) -> list[Finding]:
             if got is None:
                 continue
             role, style = got
+            if (role == "apostrophe") != (family == "apostrophes"):
+                continue
             marks.append((u.id, i, text[i], role, style))
             counts[style] += 1
             if style == "curly" and role == "double":
@@ -105,9 +112,9 @@ def quote_findings(p: Prose, sheet: StyleSheet) -> list[Finding]:
         return []
     other = "straight" if want == "curly" else "curly"
     n_want = counts[want]
-    msg = (f"{len(places)} {other} quotation mark(s) or apostrophe(s) in a document that writes {n_want} {want} "
-           f"one(s); the usual style is {want}" if not rule else
-           f"{len(places)} {other} quotation mark(s) or apostrophe(s); the style sheet asks for {want} ones")
+    what = "apostrophe(s)" if family == "apostrophes" else "quotation mark(s)"
+    msg = (f"{len(places)} {other} {what} in a document that writes {n_want} {want} one(s); the usual style is "
+           f"{want}" if not rule else f"{len(places)} {other} {what}; the style sheet asks for {want} ones")
     return [make_finding("quote_style", "info", places, msg, rule=rule)]
 
 
