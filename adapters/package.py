@@ -60,10 +60,9 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
-#: Members this small are exempt from the per-member ratio (deflate's own overhead makes the
-#: ratio of a few bytes meaningless; 5,000 of them inflate to 20 MiB at most), not from the
-#: package's ratio and totals.
-RATIO_FLOOR = 4096
+#: Members this small are exempt from the per-member ratio (a small, very regular part may
+#: inflate a few hundred times), not from the package's ratio and totals, which bound many of them.
+RATIO_FLOOR = 64 * 1024
 
 # One hardened parser: no entity resolution, no DTD loading, no network, default depth limit
 # (libxml2 refuses nesting beyond 256 levels without XML_PARSE_HUGE).

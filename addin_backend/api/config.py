@@ -29,6 +29,7 @@ DEFAULTS: dict[str, Any] = {
     "CORS_ORIGINS": [],
     "MAX_UPLOAD_MB": 64,
     "RATE_LIMIT": "600/minute",
+    "AUTH_FAIL_LIMIT": "20/minute",  # requests with a wrong or missing key per client address
     "JOB_THREADS": 2,
     "JOB_STALE_SECONDS": 900,
     "GRAPH_SEMANTIC": True,
@@ -48,6 +49,7 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "LEDGER_CORS_ORIGINS": ("CORS_ORIGINS", _list),
     "LEDGER_MAX_UPLOAD_MB": ("MAX_UPLOAD_MB", float),
     "LEDGER_RATE_LIMIT": ("RATE_LIMIT", str),
+    "LEDGER_AUTH_FAIL_LIMIT": ("AUTH_FAIL_LIMIT", str),
     "LEDGER_JOB_THREADS": ("JOB_THREADS", int),
     "LEDGER_JOB_STALE_SECONDS": ("JOB_STALE_SECONDS", float),
     "LEDGER_GRAPH_SEMANTIC": ("GRAPH_SEMANTIC", _bool),
@@ -93,6 +95,7 @@ def load_config(test_config: Mapping[str, Any] | None = None,
     cfg["CORS_ORIGINS"] = _list(cfg["CORS_ORIGINS"])
     cfg["GRAPH_SEMANTIC"] = _bool(cfg["GRAPH_SEMANTIC"])
     cfg["RATE"] = parse_rate(cfg["RATE_LIMIT"])
+    cfg["AUTH_FAILURES"] = parse_rate(cfg["AUTH_FAIL_LIMIT"])
     if float(cfg["MAX_UPLOAD_MB"]) <= 0 or int(cfg["TTL_SECONDS"]) <= 0:
         raise ValueError("LEDGER_MAX_UPLOAD_MB and LEDGER_TTL_SECONDS must be positive")
     cfg["MAX_CONTENT_LENGTH"] = int(float(cfg["MAX_UPLOAD_MB"]) * 1024 * 1024)

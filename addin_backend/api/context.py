@@ -1,6 +1,8 @@
 """What a view needs from the running app: the store, the job runner, request helpers."""
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
@@ -89,13 +91,73 @@ def json_body(schema: str) -> dict[str, Any]:
 
     :raise InvalidRequestError: not JSON, or not valid (the message names the first problem).
     """
-    body = request.get_json(silent=True)
-    if body is None:
-        raise InvalidRequestError("the request body must be a JSON object (Content-Type: application/json)")
+    body = _parsed_json()
     errors = list(_validator(schema).iter_errors(body))
     if errors:
-        first = min(errors, key=lambda e: len(list(e.instance_path)))
+        first = _first_error(errors)
         where = "/".join(str(p) for p in first.instance_path) or "body"
         message = first.message if len(first.message) <= 200 else first.message[:197] + "..."
+        from .schemas import XML_CHARS, XML_CONTROL
+
+        if first.message.endswith(f'does not match "{XML_CHARS}"'):
+            bad = next(c for c in str(first.instance) if re.match(f"[{XML_CONTROL}]", c))
+            message = f"U+{ord(bad):04X} is a control character a document cannot hold"
         raise InvalidRequestError(f"{where}: {message}", field=where)
     return body
+
+
+def _first_error(errors: list[Any]) -> Any:
+    """The error to report: the shallowest one, and inside a ``oneOf`` that no branch
+    satisfies, the shallowest of the branch that failed least (its own words, not "is not
+    valid under any of the schemas")."""
+    first = min(errors, key=lambda e: len(list(e.instance_path)))
+    branches = [b for b in (getattr(first.kind, "context", None) or []) if b]
+    if type(first.kind).__name__ == "OneOfNotValid" and branches:
+        return _first_error(min(branches, key=len))
+    return first
+
+
+#: JSON bodies nest at most this deep (the schemas need 5 levels): deeper ones are refused
+#: before any recursive code (schema validation, the store's encoder) walks them.
+MAX_JSON_DEPTH = 32
+
+
+def _parsed_json() -> Any:
+    """The request body as JSON: UTF-8, at most :data:`MAX_JSON_DEPTH` levels deep, and no lone
+    surrogate (``"\\ud800"``) in any string or key, which no store or document can encode.
+
+    :raise InvalidRequestError: anything else (400 ``invalid_request``).
+    """
+    if not request.is_json:
+        raise InvalidRequestError("the request body must be a JSON object (Content-Type: application/json)")
+    raw = request.get_data(cache=True)
+    try:
+        body = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise InvalidRequestError("the request body is not UTF-8") from None
+    except RecursionError:
+        raise InvalidRequestError(f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels") from None
+    except ValueError as exc:
+        raise InvalidRequestError(f"the request body is not JSON: {str(exc)[:120]}") from None
+    stack: list[tuple[Any, str, int]] = [(body, "body", 1)]
+    while stack:  # iterative: the depth check must not recurse itself
+        value, where, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise InvalidRequestError(f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels")
+        if isinstance(value, dict):
+            for key, item in value.items():
+                _encodable(key, where)
+                stack.append((item, f"{where}/{key}"[:200], depth + 1))
+        elif isinstance(value, list):
+            stack.extend((item, f"{where}/{i}"[:200], depth + 1) for i, item in enumerate(value))
+        elif isinstance(value, str):
+            _encodable(value, where)
+    return body
+
+
+def _encodable(text: str, where: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidRequestError(f"{where.removeprefix('body/')}: a lone surrogate (an unpaired \\uD800-\\uDFFF "
+                                  "escape) is not text", field=where.removeprefix("body/")) from None

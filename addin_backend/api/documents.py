@@ -5,12 +5,13 @@ import io
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, send_file, url_for
+from werkzeug.exceptions import UnsupportedMediaType
 
 from adapters.model import UNIT_KINDS, VIEWS
 
 from .. import documents
 from ..service import graph_job, uploads
-from ..errors import InvalidRequestError
+from ..errors import ForbiddenOriginError, InvalidRequestError
 from .context import choice_arg, int_arg, limits, runner, store
 from .jobs import job_view
 
@@ -19,16 +20,33 @@ __all__ = ["bp"]
 bp = Blueprint("documents", __name__, url_prefix="/api/v1/documents")
 
 
+#: Media types a raw upload may carry. None of them is one a cross-origin page may send without
+#: a CORS preflight, so a server without keys takes no upload from another site's page.
+UPLOAD_TYPES = (*documents.MEDIA_TYPES.values(), "application/octet-stream")
+
+
 def _upload_body() -> tuple[bytes, str | None]:
     """The uploaded bytes and file name: a multipart ``file`` part, or the raw body.
 
+    A raw body needs one of :data:`UPLOAD_TYPES`; a multipart form, which any page may post,
+    is taken only without an ``Origin`` or from this server's own or an allowed origin.
+
+    :raise UnsupportedMediaType: no document media type (415 ``unsupported_media_type``).
+    :raise ForbiddenOriginError: a multipart form posted by another site's page.
     :raise InvalidRequestError: a multipart request without a ``file`` part.
     """
     if request.mimetype == "multipart/form-data":
+        origin = request.headers.get("Origin")
+        allowed = current_app.config["CORS_ORIGINS"]
+        if origin is not None and origin != request.host_url.rstrip("/") and "*" not in allowed and origin not in allowed:
+            raise ForbiddenOriginError("a multipart upload from another site's page (LEDGER_CORS_ORIGINS)")
         part = request.files.get("file")
         if part is None:
             raise InvalidRequestError("a multipart upload needs a part named 'file'")
         return part.read(), part.filename
+    if request.mimetype not in UPLOAD_TYPES:
+        raise UnsupportedMediaType(f"send the document as {', '.join(UPLOAD_TYPES)} "
+                                   f"(Content-Type), or as a multipart form with a 'file' part")
     return request.get_data(cache=False), request.args.get("filename")
 
 

@@ -129,12 +129,16 @@ SCHEMAS: dict[str, dict[str, Any]] = {
 }
 
 _NULL_STR = _nullable("string")
-_TEXT = {"type": "string", "maxLength": 100_000}
-_NAME = {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "\\S"}
+#: The characters XML 1.0 cannot hold (C0 controls but tab, newline and carriage return;
+#: U+FFFE, U+FFFF), and the pattern of text written into a document, which must have none.
+XML_CONTROL = "\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\ufffe\\uffff"
+XML_CHARS = f"^[^{XML_CONTROL}]*$"
+_TEXT = {"type": "string", "maxLength": 100_000, "pattern": XML_CHARS}
+_NAME = {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "\\S", "allOf": [{"pattern": XML_CHARS}]}
 _UNIT_ID = {"type": "string", "minLength": 1, "maxLength": 200}
 _OFFSET = {"type": "integer", "minimum": 0}
 _BUDGET = {"type": "integer", "minimum": 1, "maximum": 1_000_000}
-_INSTRUCTION = {"type": "string", "minLength": 1, "maxLength": 4000, "pattern": "\\S"}
+_INSTRUCTION = {"type": "string", "minLength": 1, "maxLength": 4000, "pattern": "\\S", "allOf": [{"pattern": XML_CHARS}]}
 _EDGE = {"enum": list(EDGE_TYPES)}
 #: Retrieval weights, as ``ledger context --weights`` takes them: the spec string, or the same as
 #: an object. Both forms describe exactly what ``service.context.parse_weights`` accepts.
@@ -154,8 +158,8 @@ _OP_FIELDS: dict[str, Any] = {
     "id": {"type": "string", "maxLength": 200}, "op": {"enum": list(EDIT_OPS)}, "unit": _UNIT_ID,
     "text": _TEXT, "start": _OFFSET, "end": _OFFSET, "old": _TEXT, "after": _UNIT_ID, "before_unit": _UNIT_ID,
     "kind": {"enum": list(UNIT_KINDS)}, "style": {"type": "string", "maxLength": 255},
-    "author": {"type": "string", "maxLength": 255}, "date": {"type": "string", "maxLength": 64},
-    "reason": {"type": "string", "maxLength": 2000}, "before": _TEXT, "source": {"type": "string", "maxLength": 200},
+    "author": {"type": "string", "maxLength": 255, "pattern": XML_CHARS}, "date": {"type": "string", "maxLength": 64},
+    "reason": {"type": "string", "maxLength": 2000, "pattern": XML_CHARS}, "before": _TEXT, "source": {"type": "string", "maxLength": 200},
 }
 
 SCHEMAS.update({

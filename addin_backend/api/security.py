@@ -40,16 +40,29 @@ def fingerprint(secret: str) -> str:
     return "key:" + hashlib.sha256(secret.encode("utf-8")).hexdigest()[:12]
 
 
-def _authenticate(keys: list[str]) -> str:
-    """The client's identity; raises :class:`UnauthorizedError` when keys are set and none matches."""
+def _authenticate(keys: list[str], failures: tuple[int, int] | None) -> str:
+    """The client's identity; raises :class:`UnauthorizedError` when keys are set and none matches.
+
+    ``failures`` (``LEDGER_AUTH_FAIL_LIMIT``, default 20/minute) bounds the requests with a wrong
+    or missing key that one client address may make per window; past that the address gets 429
+    until the window ends, whatever key it sends, so keys cannot be guessed quickly.
+    """
     if not keys:
         return "anonymous"
+    limit, window = failures or (1 << 62, 1)
+    slot = int(time.time() // window)
+    counter = f"authfail:ip:{request.remote_addr}:{window}:{slot}"
+    retry = (slot + 1) * window - int(time.time())
+    if store().count(counter) >= limit:
+        raise RateLimitedError(f"more than {limit} requests with a wrong API key in {window} s; retry later",
+                               retry_after=retry)
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     token = token.strip()
     if scheme.lower() == "bearer" and token:
         for key in keys:
             if hmac.compare_digest(token.encode("utf-8"), key.encode("utf-8")):
                 return fingerprint(key)
+    store().incr(counter, window)
     raise UnauthorizedError("send a valid API key as 'Authorization: Bearer KEY'")
 
 
@@ -71,7 +84,7 @@ def _before() -> None:
     if not request.path.startswith(GUARDED) or request.method == "OPTIONS":
         return
     cfg = current_app.config
-    g.client = _authenticate(cfg["API_KEYS"])
+    g.client = _authenticate(cfg["API_KEYS"], cfg.get("AUTH_FAILURES"))
     if cfg["RATE"]:
         _check_rate(g.client, *cfg["RATE"])
 
@@ -87,11 +100,22 @@ def _after(response: Response) -> Response:
         response.headers["X-RateLimit-Remaining"] = str(remaining)
         response.headers["X-RateLimit-Reset"] = str(reset)
     elapsed = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
-    rule = request.url_rule.rule if request.url_rule else request.path
+    # An unmatched path is the client's text: escaped, so "%0A" cannot start a forged log line.
+    rule = request.url_rule.rule if request.url_rule else _printable(request.path)
     log.info("%s %s %s %.1fms client=%s rid=%s%s", request.method, rule, response.status_code,
              elapsed, g.get("client", "-"), g.get("request_id", "-"),
              f" error={g.error_code}" if g.get("error_code") else "")
     return response
+
+
+def _printable(text: str, limit: int = 200) -> str:
+    """Text for one log line: control and other unprintable characters (and backslashes) escaped.
+
+    >>> _printable("/x\\n2026-01-01 INFO forged")
+    '/x\\\\n2026-01-01 INFO forged'
+    """
+    out = "".join(c if c.isprintable() and c != "\\" else c.encode("unicode_escape").decode("ascii") for c in text[:limit])
+    return out + ("..." if len(text) > limit else "")
 
 
 def init_security(app: Flask) -> None:

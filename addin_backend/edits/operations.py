@@ -240,6 +240,7 @@ def validate_edits(doc: Document, edits: Iterable[Edit]) -> list[Edit]:
     :raise EditConflictError: an edit whose ``before`` is not the unit's current text.
     """
     out: list[Edit] = []
+    idle: list[str] = []  # edits that change nothing: a rename with no match, a replace by the same text
     for i, e in enumerate(edits):
         where = f"edit {i + 1} ({getattr(e, 'op', '?')})"
         if not isinstance(e, Edit):
@@ -249,14 +250,22 @@ def validate_edits(doc: Document, edits: Iterable[Edit]) -> list[Edit]:
         except ValueError as exc:
             raise InvalidRequestError(f"{where}: {exc}", edit=i) from exc
         if e.op == "rename":
-            out.extend(
-                expand_rename(
-                    doc, e.old, e.text, scope=e.unit, author=e.author, date=e.date,  # type: ignore[arg-type]
-                    reason=e.reason, source=e.source,
-                )
+            renamed = expand_rename(
+                doc, e.old, e.text, scope=e.unit, author=e.author, date=e.date,  # type: ignore[arg-type]
+                reason=e.reason, source=e.source,
             )
+            if not renamed:
+                idle.append(f"{where}: {e.old!r} does not occur")
+            out.extend(renamed)
         else:
-            out.append(_check_one(doc, e, where))
+            checked = _check_one(doc, e, where)
+            if checked.op == "replace" and checked.before[checked.start:checked.end] == checked.text:  # type: ignore[index]
+                idle.append(f"{where}: replaces text by the same text")
+                continue
+            out.append(checked)
+    if idle and not out:
+        # nothing would be written: no empty revision
+        raise InvalidRequestError("no edit changes the document (" + "; ".join(idle[:5]) + ")")
     _check_together(out)
     return out
 

@@ -152,7 +152,10 @@ def recase(occurrence: str, old_form: str, new_form: str) -> str:
 
     The new term keeps the case it was given for occurrences written like the old term; others
     follow their own pattern (``ledger`` -> ``journal``, ``LEDGER`` -> ``JOURNAL``). A new term with
-    irregular capitals (``iPhone``, ``GraphQL``) keeps them, except in an all-capitals context.
+    irregular capitals (``iPhone``, ``GraphQL``) keeps them, except in an all-capitals context and
+    in a lower-case occurrence of a term given capitalised: renaming ``Lorem`` (as a sentence
+    begins) to ``ZZLoremZZ`` writes ``zzloremzz`` where the text says ``lorem``, not the given
+    capitals in every form. A new term in capitals (an acronym) keeps them everywhere.
 
     >>> recase("ledger", "Ledger", "Journal"), recase("LEDGER", "Ledger", "Journal")
     ('journal', 'JOURNAL')
@@ -160,12 +163,16 @@ def recase(occurrence: str, old_form: str, new_form: str) -> str:
     ('Gadget', 'Gadget')
     >>> recase("Widget", "widget", "GraphQL"), recase("WIDGET", "widget", "GraphQL")
     ('GraphQL', 'GRAPHQL')
+    >>> recase("Lorem", "Lorem", "ZZLoremZZ"), recase("lorem", "Lorem", "ZZLoremZZ"), recase("lorem", "Lorem", "NASA")
+    ('ZZLoremZZ', 'zzloremzz', 'NASA')
     """
     occ_p, old_p, new_p = case_pattern(occurrence), case_pattern(old_form), case_pattern(new_form)
     if occ_p == old_p:
         return new_form
     if occ_p == "upper":
         return new_form.upper()
+    if new_p == "mixed" and occ_p == "lower" and old_p in ("title", "sentence"):
+        return new_form.lower()
     if new_p in ("mixed", "upper"):
         return new_form
     if occ_p == "mixed":

@@ -55,6 +55,10 @@ class Store(ABC):
         """Add one to a counter that vanishes ``window`` seconds after its first increment."""
 
     @abstractmethod
+    def count(self, key: str) -> int:
+        """A counter's value without adding to it (0 when it is not there or its window ended)."""
+
+    @abstractmethod
     def ping(self) -> None:
         """Return when the store answers; raise :class:`StoreUnavailableError` otherwise."""
 

@@ -81,6 +81,11 @@ class RedisStore(Store):
             value, _ = pipe.execute()
         return int(value)
 
+    def count(self, key: str) -> int:
+        with self._guard():
+            value = self._client.get(f"{self._prefix}c:{key}")
+        return int(value or 0)
+
     def ping(self) -> None:
         with self._guard():
             self._client.ping()

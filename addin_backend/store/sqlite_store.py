@@ -136,6 +136,11 @@ class SqliteStore(Store):
             ).fetchone()
         return int(value)
 
+    def count(self, key: str) -> int:
+        with self._tx(write=False) as db:
+            row = db.execute("SELECT value FROM counters WHERE key = ? AND expires > ?", (key, time.time())).fetchone()
+        return 0 if row is None else int(row[0])
+
     def ping(self) -> None:
         with self._tx(write=False) as db:
             db.execute("SELECT count(*) FROM scopes WHERE expires < 0").fetchone()

@@ -25,7 +25,8 @@ def client(app):
 
 def _healthy(client) -> None:
     assert client.get("/readyz").json == {"status": "ready", "store": "sqlite"}
-    good = client.post("/api/v1/documents", data=corpus_file("lorem.odt").read_bytes())
+    good = client.post("/api/v1/documents", data=corpus_file("lorem.odt").read_bytes(),
+                       content_type="application/vnd.oasis.opendocument.text")
     assert good.status_code == 201, good.json
 
 
