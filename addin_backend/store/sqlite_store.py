@@ -31,7 +31,9 @@ CREATE UNIQUE INDEX IF NOT EXISTS entries_key ON entries (scope, name);
 CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL, expires REAL NOT NULL);
 """
 
-#: Expired rows are swept at most this often per process (reads ignore them meanwhile).
+#: Expired rows are swept at most this often per process (reads ignore them meanwhile), by
+#: writes and by a background thread, so an expired document leaves the disk within this time
+#: even when no request comes.
 _SWEEP_SECONDS = 60.0
 
 
@@ -40,13 +42,20 @@ class SqliteStore(Store):
 
     kind = "sqlite"
 
-    def __init__(self, path: str, ttl: int = DEFAULT_TTL, busy_timeout: float = 30.0) -> None:
+    def __init__(self, path: str, ttl: int = DEFAULT_TTL, busy_timeout: float = 30.0,
+                 sweep_seconds: float | None = None) -> None:
         super().__init__(ttl)
         self.path = path
         self._busy_timeout = busy_timeout
         self._local = threading.local()
         self._last_sweep = 0.0
+        self.sweep_seconds = sweep_seconds or min(_SWEEP_SECONDS, max(1.0, ttl / 4))
+        self._sweeper_pid = 0
+        self._stop = threading.Event()
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        if not os.path.exists(path):
+            # documents are private: the file (and the -wal/-shm files SQLite makes alike) 0600
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
         with self._tx() as db:
             for statement in filter(str.strip, _SCHEMA.split(";")):
                 db.execute(statement)
@@ -58,8 +67,38 @@ class SqliteStore(Store):
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA secure_delete=ON")  # deleted documents are overwritten, not left in free pages
             self._local.conn, self._local.pid = conn, os.getpid()
+            self._start_sweeper()
         return conn
+
+    def _start_sweeper(self) -> None:
+        """One daemon thread per process that sweeps every ``sweep_seconds``."""
+        if self._sweeper_pid == os.getpid():
+            return
+        self._sweeper_pid = os.getpid()
+        stop = self._stop = threading.Event()
+
+        def loop() -> None:
+            while not stop.wait(self.sweep_seconds):
+                try:
+                    self.sweep()
+                except Exception:  # a busy or vanished database: the next round tries again
+                    pass
+
+        threading.Thread(target=loop, name="ledger-store-sweeper", daemon=True).start()
+
+    def sweep(self) -> int:
+        """Remove expired scopes and counters now; returns how many scopes went. What they held
+        is overwritten (``secure_delete``) and the write-ahead log truncated."""
+        now = time.time()
+        with self._tx() as db:
+            gone = db.execute("DELETE FROM scopes WHERE expires <= ?", (now,)).rowcount
+            db.execute("DELETE FROM counters WHERE expires <= ?", (now,))
+        self._last_sweep = now
+        if gone:
+            self._connection().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return gone
 
     @contextmanager
     def _tx(self, write: bool = True) -> Iterator[sqlite3.Connection]:
@@ -146,14 +185,16 @@ class SqliteStore(Store):
             db.execute("SELECT count(*) FROM scopes WHERE expires < 0").fetchone()
 
     def close(self) -> None:
+        self._stop.set()
+        self._sweeper_pid = 0
         conn = getattr(self._local, "conn", None)
         if conn is not None and self._local.pid == os.getpid():
             conn.close()
         self._local = threading.local()
 
     def _sweep(self, db: sqlite3.Connection, now: float) -> None:
-        """Drop expired scopes (their entries cascade) and counters, at most once a minute."""
-        if now - self._last_sweep < _SWEEP_SECONDS:
+        """Drop expired scopes (their entries cascade) and counters, at most every ``sweep_seconds``."""
+        if now - self._last_sweep < self.sweep_seconds:
             return
         self._last_sweep = now
         db.execute("DELETE FROM scopes WHERE expires <= ?", (now,))
