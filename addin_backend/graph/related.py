@@ -409,13 +409,15 @@ def scored_pairs(
     their standard deviations (the smaller of the two)."""
     import numpy as np
 
+    from ..embedders import related_backend
     from ..nlp import embed_texts
 
     summ = summaries(doc)
     ids = [u.id for u in doc.units if u.id in summ]
     if len(ids) < 2:
         return []
-    vecs = embed_texts([summ[i] for i in ids], progress=progress)
+    # int8 here: its edges agree with torch's within the calibration's tolerance (embed_bench)
+    vecs = embed_texts([summ[i] for i in ids], progress=progress, backend=related_backend())
     mu, sd = _row_stats(vecs)
     anc = {i: _ancestors(G, i) for i in ids}
     keys = {i: template_key(summ[i]) for i in ids}
