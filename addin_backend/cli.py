@@ -210,6 +210,24 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 # --- parser ---------------------------------------------------------------------------------
 
 
+def cmd_worker(args: argparse.Namespace) -> int:
+    from .worker import main_worker
+
+    return main_worker(args)
+
+
+def _user_embedding_cache() -> None:
+    """Embeddings of the command line persist in the user's cache folder (opened only when a
+    command embeds), unless ``LEDGER_EMBEDDING_CACHE`` names another file or ``off``."""
+    import os
+
+    if os.environ.get("LEDGER_EMBEDDING_CACHE") is None:
+        from .embedders import cache_home
+        from .nlp import configure_embedding_cache
+
+        configure_embedding_cache(os.path.join(cache_home(), "embeddings.sqlite3"))
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ledger",
@@ -286,6 +304,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--key", help="TLS private key (PEM) for HTTPS")
     s.set_defaults(func=cmd_serve)
 
+    s = sub.add_parser("worker", help="run queued graph and proposal jobs (needs LEDGER_STORE=redis://...)")
+    s.add_argument("--queues", metavar="Q,...", help="queues to serve, in order (default edits,small,large)")
+    s.add_argument("--burst", action="store_true", help="quit when the queues are empty")
+    s.add_argument("--name", help="the worker's name (default host.pid)")
+    s.add_argument("--max-jobs", type=int, metavar="N", help="quit after N jobs (a supervisor restarts it)")
+    s.add_argument("--heartbeat", type=int, default=5, metavar="S",
+                   help="seconds between heartbeats while a job runs (default 5)")
+    s.add_argument("--no-preload", action="store_true", help="load the models at the first job, not at start")
+    s.add_argument("--health", action="store_true", help="check the queues and their workers; exit 0 when healthy")
+    s.add_argument("--local", action="store_true", help="with --health: count only this machine's workers")
+    s.add_argument("--max-wait", type=float, default=300.0, metavar="S",
+                   help="with --health: unhealthy when a job has waited longer (default 300)")
+    s.add_argument("--json", action="store_true", help="with --health: one line of JSON")
+    s.set_defaults(func=cmd_worker)
+
     s = sub.add_parser("mcp", help="serve MCP over stdio (Claude Desktop, VS Code): tools for agents")
     s.add_argument("--root", action="append", default=[], metavar="DIR",
                    help="a folder the server may read and write (repeatable; the client's roots add to them)")
@@ -298,6 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    _user_embedding_cache()
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

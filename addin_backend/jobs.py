@@ -6,6 +6,13 @@ on. Any worker can therefore answer a poll, and deleting the document deletes it
 next progress report of a job whose scope is gone raises :class:`JobCancelled` inside the job,
 which stops it quietly. A job whose record has not moved for ``stale_after`` seconds (its
 worker died) is reported as failed with the code ``job_lost``.
+
+That is the embedded default (SQLite, nothing else to start). With a Redis store the jobs can go
+to a real queue instead (:func:`make_runner`, :mod:`addin_backend.job_queue`): the web workers
+only enqueue and answer, ``ledger worker`` processes on any machine run them, and the records
+stay in the store as here. Work is handed over as a *task* (:meth:`JobRunner.submit`): a
+module-level function ``task(store, runner, progress, **kwargs)`` with JSON-able ``kwargs``, so
+that either runner can carry it.
 """
 from __future__ import annotations
 
@@ -18,16 +25,21 @@ import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
+from functools import partial
 from typing import Any, Callable
 
 from .errors import UnknownJobError, describe
 from .store import Store
 
-__all__ = ["JobRunner", "JobCancelled", "Progress", "STATUSES", "scope_of"]
+__all__ = ["JobRunner", "JobCancelled", "Progress", "STATUSES", "JOB_MODES", "scope_of", "task_path",
+           "make_runner"]
 
 log = logging.getLogger("ledger.jobs")
 
 STATUSES = ("queued", "running", "done", "failed")
+#: ``LEDGER_JOBS``: ``threads`` (each web worker's pool), ``queue`` (RQ, needs Redis), ``auto``
+#: (the queue when the store is Redis, else threads).
+JOB_MODES = ("auto", "threads", "queue")
 _FINAL = ("done", "failed")
 #: Progress is written when it moved this much, or the stage changed, or this long passed.
 _MIN_STEP = 0.01
@@ -96,6 +108,12 @@ class Progress:
                 return
             self._write()
 
+    def touch(self) -> None:
+        """Write the record as it is, with a fresh ``updated``: the job is alive (a worker's
+        heartbeat between progress reports). Raises :class:`JobCancelled` as a report would."""
+        with self._lock:
+            self._write()
+
     def finish(self, status: str, **fields: Any) -> None:
         with self._lock:
             self.record.update(status=status, **fields)
@@ -115,8 +133,23 @@ def _clamp(value: float) -> float:
     return min(1.0, max(0.0, float(value)))
 
 
+def task_path(task: Callable[..., Any]) -> str:
+    """``module:function`` of a task, as a queue carries it.
+
+    >>> task_path(scope_of)
+    'addin_backend.jobs:scope_of'
+    """
+    name = getattr(task, "__qualname__", "")
+    if not name or "<" in name or "." in name:
+        raise TypeError(f"a task must be a module-level function, not {task!r}")
+    return f"{task.__module__}:{name}"
+
+
 class JobRunner:
     """Starts jobs on a per-process thread pool and reads job records back from the store."""
+
+    #: ``threads`` here; ``queue`` for :class:`addin_backend.job_queue.QueueRunner`.
+    mode = "threads"
 
     def __init__(self, store: Store, threads: int = 2, stale_after: float = 900.0) -> None:
         self.store = store
@@ -160,6 +193,26 @@ class JobRunner:
         if not self.store.put_json(scope, _key(rec["id"]), rec, create=False):
             raise UnknownJobError(f"no scope {scope!r} to hold the job")
         return rec
+
+    def submit(self, record: dict[str, Any], task: Callable[..., dict[str, Any] | None], *,
+               tokens: int = 0, interactive: bool = False, after: str | None = None,
+               local: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        """Run ``task(store, runner, progress, **kwargs, **local)`` in the background for a record
+        made by :meth:`create` (as :meth:`start` runs a callable).
+
+        ``task`` must be a module-level function and ``kwargs`` JSON-able: a queue carries them to
+        another process. ``tokens`` (the document's size), ``interactive`` (a person waits for
+        it: a proposal) and ``after`` (a job id whose end this one waits for) order the work on a
+        queue; here every job starts at once. ``local`` holds in-process shortcuts (the parsed
+        document) that a queue does not carry; the task must work without them.
+        """
+        task_path(task)
+        self.start(record, partial(task, self.store, self, **kwargs, **(local or {})))
+
+    def cancel(self, scope: str) -> int:
+        """Drop the queued jobs of a deleted document; returns how many. Here none wait: a
+        running job stops at its next progress report (:class:`JobCancelled`)."""
+        return 0
 
     def start(self, record: dict[str, Any], fn: Callable[[Progress], dict[str, Any] | None]) -> None:
         """Run ``fn(progress)`` in the background for a record made by :meth:`create`.
@@ -219,3 +272,25 @@ class JobRunner:
             if self._pool is not None and self._pid == os.getpid():
                 self._pool.shutdown(wait=wait, cancel_futures=True)
             self._pool = None
+
+
+def make_runner(store: Store, *, mode: str = "auto", threads: int = 2, stale_after: float = 900.0,
+                **queue_options: Any) -> JobRunner:
+    """The job runner of ``mode`` (:data:`JOB_MODES`) on ``store``.
+
+    ``queue_options`` go to :class:`~addin_backend.job_queue.QueueRunner` (``retries``,
+    ``timeout``, ``large_tokens``).
+
+    :raise ValueError: an unknown mode, or ``queue`` on a store that is not Redis.
+    """
+    if mode not in JOB_MODES:
+        raise ValueError(f"LEDGER_JOBS must be one of {', '.join(JOB_MODES)}, not {mode!r}")
+    if mode == "auto":
+        mode = "queue" if store.kind == "redis" else "threads"
+    if mode == "threads":
+        return JobRunner(store, threads, stale_after)
+    if store.kind != "redis":
+        raise ValueError("LEDGER_JOBS=queue needs LEDGER_STORE=redis://... (the queue lives in Redis)")
+    from .job_queue import QueueRunner
+
+    return QueueRunner(store, stale_after=stale_after, **queue_options)  # type: ignore[arg-type]

@@ -11,7 +11,13 @@ per second and p50/p95 per route.
 
     python -m benchmarks.load [--workers 2] [--clients 8] [--requests 400] [--duration 120]
                               [--edits 80] [--edit-duration 180]
-                              [--store sqlite|redis] [--https] [--semantic] [--files F ...]
+                              [--store sqlite|redis] [--queue [--job-workers 2]]
+                              [--https] [--semantic] [--files F ...]
+
+``--queue`` is the scale-out mode: a redis-server, the web workers only enqueue (``LEDGER_JOBS=
+queue``) and ``--job-workers`` ``ledger worker`` processes run the graph and proposal jobs; it
+also prints the time to a complete graph under load (job record created -> done, p50/p95/max)
+and the job workers' memory. ``--store redis`` alone keeps the jobs in the web workers' threads.
 
 Exits 1 when any request failed. Loopback only; nothing else is contacted.
 """
@@ -32,7 +38,7 @@ from pathlib import Path
 import requests
 
 from tests.conftest import corpus_file
-from tests.servers import LedgerServer, RedisServer, self_signed_cert
+from tests.servers import LedgerServer, RedisServer, WorkerProcess, self_signed_cert
 
 __all__ = ["main", "DEFAULT_FILES", "edit_instruction"]
 
@@ -237,8 +243,12 @@ def _print_edits(edits: _EditRun, wall: float, clients: int) -> None:
     print(f"edit errors {errors}" + (f"  {json.dumps(dict(edits.errors))}" if errors else ""))
 
 
-def _wait_for_jobs(server: LedgerServer, ids: list[str], limit: float) -> Counter[str]:
-    """Poll every upload's graph job until all have ended or ``limit`` seconds passed."""
+def _wait_for_jobs(server: LedgerServer, ids: list[str], limit: float,
+                   durations: list[float] | None = None) -> Counter[str]:
+    """Poll every upload's graph job until all have ended or ``limit`` seconds passed; the
+    seconds each took (record created -> last written) go to ``durations``."""
+    from datetime import datetime
+
     session = requests.Session()
     session.headers["Authorization"] = f"Bearer {KEY}"
     pending, outcome = list(ids), Counter()
@@ -246,10 +256,12 @@ def _wait_for_jobs(server: LedgerServer, ids: list[str], limit: float) -> Counte
     while pending and time.monotonic() < deadline:
         still = []
         for doc_id in pending:
-            status = session.get(f"{server.url}/api/v1/jobs/{doc_id}-graph", timeout=30,
-                                 verify=server.verify).json()["status"]
-            if status in ("done", "failed"):
-                outcome[status] += 1
+            job = session.get(f"{server.url}/api/v1/jobs/{doc_id}-graph", timeout=30, verify=server.verify).json()
+            if job["status"] in ("done", "failed"):
+                outcome[job["status"]] += 1
+                if durations is not None and job["status"] == "done":
+                    durations.append((datetime.fromisoformat(job["updated"])
+                                      - datetime.fromisoformat(job["created"])).total_seconds())
             else:
                 still.append(doc_id)
         pending = still
@@ -263,6 +275,23 @@ def _rss(server: LedgerServer) -> str:
     return ", ".join(f"{pid}: {kib / 1024:.0f} MiB" for pid, kib in sorted(server.rss_kib().items()))
 
 
+def _pid_rss(pids: list[int]) -> str:
+    out = []
+    for pid in pids:
+        try:
+            kib = next(int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                       if line.startswith("VmRSS:"))
+        except (OSError, StopIteration):
+            continue
+        out.append(f"{pid}: {kib / 1024:.0f} MiB")
+    return ", ".join(out)
+
+
+def _growth(before: dict[int, int], after: dict[int, int]) -> float:
+    """The largest growth of a web worker's memory, in MiB, between two readings."""
+    return max(((after[p] - before[p]) / 1024 for p in before if p in after), default=0.0)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.load", description=__doc__.split("\n")[0])
     p.add_argument("--workers", type=int, default=2)
@@ -271,6 +300,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--requests", type=int, default=400)
     p.add_argument("--duration", type=float, default=120.0, help="stop sending after this many seconds")
     p.add_argument("--store", choices=("sqlite", "redis"), default="sqlite")
+    p.add_argument("--queue", action="store_true", help="jobs on RQ (Redis) run by --job-workers ledger workers")
+    p.add_argument("--job-workers", type=int, default=2, help="ledger worker processes in --queue mode")
     p.add_argument("--https", action="store_true", help="serve with a self-signed certificate")
     p.add_argument("--semantic", action="store_true", help="graph jobs with RELATED (embeddings)")
     p.add_argument("--files", nargs="+", metavar="F", help="documents to upload (default: corpus mix)")
@@ -284,17 +315,25 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="ledger-load-")))
         env = {"LEDGER_API_KEYS": KEY, "LEDGER_RATE_LIMIT": "off",
                "LEDGER_GRAPH_SEMANTIC": "1" if args.semantic else "0"}
+        if args.queue:
+            args.store = "redis"
         if args.store == "redis":
             env["LEDGER_STORE"] = stack.enter_context(RedisServer(folder / "redis")).url
+            env["LEDGER_JOBS"] = "queue" if args.queue else "threads"
         cert = key = None
         if args.https:
             cert, key = self_signed_cert(folder / "tls")
         server = stack.enter_context(LedgerServer(folder / "server", workers=args.workers,
                                                   threads=args.threads, env=env, cert=cert, key=key))
+        job_workers = [stack.enter_context(WorkerProcess(folder / f"worker{i}", env["LEDGER_STORE"], env=env))
+                       for i in range(args.job_workers if args.queue else 0)]
+        for w in job_workers:
+            w.ready(300)
         warm = _Run(2 * args.workers, time.monotonic() + 60)
         for _ in range(2 * args.workers):  # first uploads import the readers in each worker
             _client(server, bodies, warm)
         rss_before = _rss(server)
+        kib_rounds = [server.rss_kib()]
 
         # The load goes out in rounds, with the workers' memory read after each: stable memory
         # means the later rounds do not keep growing it.
@@ -309,17 +348,23 @@ def main(argv: list[str] | None = None) -> int:
             for c in clients:
                 c.join()
             rounds.append((len(run.latencies), time.perf_counter() - started, _rss(server)))
+            kib_rounds.append(server.rss_kib())
         wall = time.perf_counter() - started
-        jobs = _wait_for_jobs(server, run.ids, limit=300)
+        graph_s: list[float] = []
+        jobs = _wait_for_jobs(server, run.ids, limit=600 if args.queue else 300, durations=graph_s)
         rss_jobs = _rss(server)
+        workers_rss_jobs = _pid_rss([w.pid for w in job_workers])
         edits, edit_wall = _edit_phase(server, run, args.clients, args.edits, args.edit_duration)
         rss_edits = _rss(server)
+        kib_rounds.append(server.rss_kib())
+        workers_rss_edits = _pid_rss([w.pid for w in job_workers])
 
     done = len(run.latencies)
     errors = sum(run.errors.values()) + sum(warm.errors.values())
     ms = [1000 * s for s in run.latencies] or [0.0]
     size = sum(len(b) for _, b in bodies) / len(bodies) / 1024
-    print(f"ledger load: {args.workers} workers x {args.threads} threads, store {args.store}, "
+    jobs_where = f"{args.job_workers} ledger workers (RQ)" if args.queue else "threads in the web workers"
+    print(f"ledger load: {args.workers} workers x {args.threads} threads, store {args.store}, jobs on {jobs_where}, "
           f"{'https' if args.https else 'http'}, {args.clients} clients, {len(bodies)} documents "
           f"(mean {size:.0f} KiB), graph {'with' if args.semantic else 'without'} RELATED")
     print(f"requests   {done} in {wall:.2f} s  ->  {done / wall:.1f} req/s")
@@ -327,6 +372,9 @@ def main(argv: list[str] | None = None) -> int:
           f"p99 {_percentile(ms, 0.99):.1f} ms  max {max(ms):.1f} ms  mean {statistics.fmean(ms):.1f} ms")
     print(f"errors     {errors}" + (f"  {json.dumps(dict(run.errors + warm.errors))}" if errors else ""))
     print(f"graph jobs {json.dumps(dict(jobs))}")
+    if graph_s:
+        print(f"complete graph under load (upload -> job done): p50 {_percentile(graph_s, 0.5):.2f} s  "
+              f"p95 {_percentile(graph_s, 0.95):.2f} s  max {max(graph_s):.2f} s  ({len(graph_s)} jobs)")
     print(f"worker RSS after warm-up:  {rss_before}")
     for n, (count, t, rss) in enumerate(rounds, 1):
         print(f"worker RSS after round {n}:  {rss}   ({count} requests, {t:.1f} s)")
@@ -334,6 +382,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.edits:
         _print_edits(edits, edit_wall, args.clients)
         print(f"worker RSS after editing:  {rss_edits}")
+    print(f"web worker memory growth: round 1 -> round {ROUNDS} {_growth(kib_rounds[1], kib_rounds[ROUNDS]):+.1f} MiB, "
+          f"round 1 -> after editing {_growth(kib_rounds[1], kib_rounds[-1]):+.1f} MiB")
+    if job_workers:
+        print(f"ledger worker RSS after the jobs: {workers_rss_jobs}; after editing: {workers_rss_edits}")
     return 1 if errors or sum(edits.errors.values()) or (args.edits and not edits.cycles) else 0
 
 

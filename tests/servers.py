@@ -1,4 +1,4 @@
-"""Real servers on loopback for tests and benchmarks: redis-server, and `ledger serve` (gunicorn).
+"""Real servers on loopback for tests and benchmarks: redis-server, `ledger serve` (gunicorn) and `ledger worker`.
 
 Each server gets a free port and its own temporary folder, and is stopped (by its own pid)
 when the ``with`` block ends.
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import requests
 
-__all__ = ["free_port", "RedisServer", "LedgerServer", "self_signed_cert", "ROOT"]
+__all__ = ["free_port", "RedisServer", "LedgerServer", "WorkerProcess", "self_signed_cert", "ROOT"]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -167,3 +167,64 @@ class LedgerServer:
             except OSError:
                 continue
         return out
+
+
+class WorkerProcess:
+    """``ledger worker`` on the Redis ``store_url``, with its own data folder and log file.
+
+    ``args`` are extra options (``--queues``, ``--burst``, ``--heartbeat``); ``env`` adds
+    ``LEDGER_*`` settings. ``ready()`` waits until the worker has registered with RQ.
+    """
+
+    def __init__(self, folder: Path, store_url: str, *, args: list[str] | None = None,
+                 env: dict[str, str] | None = None, name: str | None = None) -> None:
+        self.folder = Path(folder)
+        self.store_url = store_url
+        self.args = list(args or [])
+        self.env = env or {}
+        self.name = name
+        self.log = self.folder / "worker.log"
+        self.proc: subprocess.Popen | None = None
+
+    def __enter__(self) -> "WorkerProcess":
+        self.folder.mkdir(parents=True, exist_ok=True)
+        cmd = [sys.executable, "-m", "addin_backend.cli", "worker", *self.args]
+        if self.name:
+            cmd += ["--name", self.name]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LEDGER_")}
+        env.update({"LEDGER_STORE": self.store_url, "LEDGER_DATA_DIR": str(self.folder / "data"),
+                    "PYTHONPATH": str(ROOT)}, **self.env)
+        self._out = open(self.log, "ab")
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=self._out, stderr=subprocess.STDOUT)
+        return self
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def ready(self, timeout: float = 120.0) -> "WorkerProcess":
+        """Wait until RQ lists this worker (its models are loaded by then)."""
+        import redis
+        from rq import Worker
+
+        conn = redis.Redis.from_url(self.store_url)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if any(w.pid == self.pid for w in Worker.all(connection=conn)):
+                return self
+            if self.proc is not None and self.proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        raise RuntimeError(f"ledger worker did not start:\n{self.log.read_text()[-3000:]}")
+
+    def kill(self) -> None:
+        """``kill -9``: no clean-up, no goodbye to RQ."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc is not None:
+            _stop(self.proc, grace=30.0)
+            self._out.close()

@@ -11,7 +11,8 @@ from typing import Any
 
 from flask import Flask
 
-from ..jobs import JobRunner
+from ..jobs import make_runner
+from ..nlp import configure_embedding_cache
 from ..mcp.http import bp as mcp_bp
 from ..store import open_store
 from . import check, documents, edits, graph, jobs, meta, retrieval, taskpane
@@ -40,7 +41,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     os.makedirs(cfg["DATA_DIR"], exist_ok=True)
     store = open_store(cfg["STORE"], cfg["DATA_DIR"], int(cfg["TTL_SECONDS"]))
     app.extensions["ledger.store"] = store
-    app.extensions["ledger.jobs"] = JobRunner(store, int(cfg["JOB_THREADS"]), float(cfg["JOB_STALE_SECONDS"]))
+    app.extensions["ledger.jobs"] = make_runner(
+        store, mode=cfg["JOBS"], threads=int(cfg["JOB_THREADS"]), stale_after=float(cfg["JOB_STALE_SECONDS"]),
+        retries=int(cfg["JOB_RETRIES"]), timeout=int(cfg["JOB_TIMEOUT"]), large_tokens=int(cfg["QUEUE_LARGE_TOKENS"]))
+    if os.environ.get("LEDGER_EMBEDDING_CACHE") is None:  # embeddings computed once per data folder
+        configure_embedding_cache(os.path.join(cfg["DATA_DIR"], "embeddings.sqlite3"))
     register_error_handlers(app)
     init_security(app)
     for blueprint in BLUEPRINTS:

@@ -32,6 +32,10 @@ DEFAULTS: dict[str, Any] = {
     "AUTH_FAIL_LIMIT": "20/minute",  # requests with a wrong or missing key per client address
     "JOB_THREADS": 2,
     "JOB_STALE_SECONDS": 900,
+    "JOBS": "auto",  # threads | queue (RQ on the Redis store) | auto: the queue when the store is Redis
+    "JOB_RETRIES": 2,  # runs again of a queued job whose worker died
+    "JOB_TIMEOUT": 1800,  # seconds one run of a queued job may take
+    "QUEUE_LARGE_TOKENS": 20_000,  # graph jobs of larger documents go to the "large" queue
     "GRAPH_SEMANTIC": True,
     "SSE_POLL_SECONDS": 0.25,
     "SSE_MAX_SECONDS": 600,
@@ -52,6 +56,10 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "LEDGER_AUTH_FAIL_LIMIT": ("AUTH_FAIL_LIMIT", str),
     "LEDGER_JOB_THREADS": ("JOB_THREADS", int),
     "LEDGER_JOB_STALE_SECONDS": ("JOB_STALE_SECONDS", float),
+    "LEDGER_JOBS": ("JOBS", str),
+    "LEDGER_JOB_RETRIES": ("JOB_RETRIES", int),
+    "LEDGER_JOB_TIMEOUT": ("JOB_TIMEOUT", int),
+    "LEDGER_QUEUE_LARGE_TOKENS": ("QUEUE_LARGE_TOKENS", int),
     "LEDGER_GRAPH_SEMANTIC": ("GRAPH_SEMANTIC", _bool),
     "LEDGER_STATIC_DIR": ("STATIC_DIR", str),
     "LEDGER_MANIFEST": ("MANIFEST_PATH", str),
@@ -96,6 +104,9 @@ def load_config(test_config: Mapping[str, Any] | None = None,
     cfg["GRAPH_SEMANTIC"] = _bool(cfg["GRAPH_SEMANTIC"])
     cfg["RATE"] = parse_rate(cfg["RATE_LIMIT"])
     cfg["AUTH_FAILURES"] = parse_rate(cfg["AUTH_FAIL_LIMIT"])
+    cfg["JOBS"] = str(cfg["JOBS"]).strip().lower()
+    if cfg["JOBS"] not in ("auto", "threads", "queue"):
+        raise ValueError(f"LEDGER_JOBS must be auto, threads or queue, not {cfg['JOBS']!r}")
     if float(cfg["MAX_UPLOAD_MB"]) <= 0 or int(cfg["TTL_SECONDS"]) <= 0:
         raise ValueError("LEDGER_MAX_UPLOAD_MB and LEDGER_TTL_SECONDS must be positive")
     cfg["MAX_CONTENT_LENGTH"] = int(float(cfg["MAX_UPLOAD_MB"]) * 1024 * 1024)

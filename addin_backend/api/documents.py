@@ -76,6 +76,7 @@ def status(document_id: str) -> Response:
 @bp.delete("/<document_id>")
 def delete(document_id: str) -> tuple[str, int]:
     documents.delete(store(), document_id)
+    runner().cancel(document_id)  # its queued jobs never start
     return "", 204
 
 

@@ -17,7 +17,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
 from datetime import datetime, timezone
-from functools import partial
 from typing import Any, Callable, Sequence
 
 import networkx as nx
@@ -31,7 +30,7 @@ from ..jobs import JobRunner, Progress
 from ..store import Store
 from . import graphs
 from .context import DEFAULT_BUDGET, Selection
-from .graph_job import document_graph, load_graph, wait_for_graph
+from .graph_job import document_graph, graph_job_id, load_graph, wait_for_graph
 from .jsonable import json_safe
 from .revisions import keep_revision, next_revision
 
@@ -219,8 +218,9 @@ def propose_operations(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGr
     return _keep_proposal(store, doc_id, doc, p, author=author, complete=graphs.is_complete(G))
 
 
-def _proposal_job(store: Store, runner: JobRunner, doc_id: str, request: dict[str, Any], timeout: float,
-                  progress: Progress) -> dict[str, Any]:
+def _proposal_job(store: Store, runner: JobRunner, progress: Progress, *, doc_id: str, request: dict[str, Any],
+                  timeout: float) -> dict[str, Any]:
+    """The proposal job as a task (:meth:`JobRunner.submit`): wait for the complete graph, plan."""
     def waiting(details: dict[str, Any]) -> None:
         progress("graph", 0.8 * float(details.get("progress") or 0.0), stage_fraction=details.get("progress"))
 
@@ -249,7 +249,9 @@ def request_proposal(store: Store, runner: JobRunner, doc_id: str, request: dict
         G = document_graph(store, runner, doc_id, doc, complete=True)
     except GraphNotReadyError:
         rec = runner.create(doc_id, PROPOSAL_JOB, "graph")
-        runner.start(rec, partial(_proposal_job, store, runner, doc_id, request, wait_timeout))
+        # on a queue it runs once the graph job has ended (no worker waits for a queued graph)
+        runner.submit(rec, _proposal_job, interactive=True, after=graph_job_id(doc_id), doc_id=doc_id,
+                      request=request, timeout=wait_timeout)
         return None, rec
     return propose(store, doc_id, doc, G, **request), None
 

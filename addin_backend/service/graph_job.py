@@ -12,6 +12,11 @@ with the rest of its scope (``"full"``, or ``"no_related"`` when ``semantic`` is
 
 :func:`document_graph` is the graph every route and proposal works on: the stored one, or,
 when the job ended without storing one, the fast scope built on the spot.
+
+The job is a task (:func:`run_graph_job`): the web worker's thread pool runs it with the parsed
+document at hand, a ``ledger worker`` (the queue, with a Redis store) reads the document back
+from the store; a document of more than ``LEDGER_QUEUE_LARGE_TOKENS`` tokens
+(:func:`estimated_tokens`) goes to the ``large`` queue so that it never holds up small ones.
 """
 from __future__ import annotations
 
@@ -32,7 +37,7 @@ from . import graphs
 from .graphs import is_complete
 
 __all__ = ["GRAPH_JOB", "READ_SHARE", "graph_builder", "graph_stages", "graph_job_id", "start_graph_job",
-           "build_in_stages", "load_graph", "is_complete", "document_graph", "wait_for_graph"]
+           "estimated_tokens", "run_graph_job", "build_in_stages", "load_graph", "is_complete", "document_graph", "wait_for_graph"]
 
 GRAPH_JOB = "graph"
 #: The share of the job's progress that the (already finished) read stage stands for.
@@ -92,8 +97,34 @@ def start_graph_job(runner: JobRunner, doc_id: str, doc: Document, *, builder: G
         return runner.create(doc_id, GRAPH_JOB, "read", name=GRAPH_JOB, status="done", progress=1.0,
                              result={"graph": None, "reason": "the graph package is not installed"})
     record = runner.create(doc_id, GRAPH_JOB, "read", name=GRAPH_JOB, progress=READ_SHARE)
-    runner.start(record, partial(_build, runner.store, doc_id, doc, builder, semantic, stages))
+    if builder is build_in_stages:  # a task a queue can carry to a `ledger worker`
+        runner.submit(record, run_graph_job, tokens=estimated_tokens(doc), local={"doc": doc},
+                      doc_id=doc_id, semantic=semantic, stages=list(stages))
+    else:  # a caller's own builder (tests) runs in this process
+        runner.start(record, partial(_build, runner.store, doc_id, doc, builder, semantic, stages))
     return record
+
+
+def estimated_tokens(doc: Document) -> int:
+    """About how many tokens a document has (characters / 4): what picks its job's queue."""
+    return sum(len(u.text) for u in doc.units) // 4
+
+
+def run_graph_job(store: Store, runner: JobRunner, progress: Progress, *, doc_id: str, semantic: bool,
+                  stages: list[str], doc: Document | None = None) -> dict[str, Any]:
+    """The graph job as a task (:meth:`JobRunner.submit`): in this process with the parsed
+    ``doc``, or on a ``ledger worker`` that reads it back from the store.
+
+    :raise UnknownDocumentError: the document is gone (the job then stops quietly).
+    """
+    if doc is None:
+        from ..errors import UnknownDocumentError
+
+        try:
+            doc = documents.load(store, doc_id)
+        except UnknownDocumentError:
+            raise JobCancelled(doc_id) from None
+    return _build(store, doc_id, doc, build_in_stages, semantic, tuple(stages), progress)
 
 
 def _build(store: Store, doc_id: str, doc: Document, builder: GraphBuilder, semantic: bool,
