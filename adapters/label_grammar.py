@@ -33,6 +33,7 @@ __all__ = [
     "WORD_ALT",
     "WORD_START",
     "NUM",
+    "OWN_NUM",
     "PLURAL",
     "NAME_ALT",
     "TYPED_LABEL",
@@ -256,6 +257,11 @@ WORD_START = f"(?=[{re.escape(_starts())}])" if _starts() else ""
 # letter before ".Y" (the placeholder "Section X.Y").
 NUM = (r"\d+[A-Za-z]?(?:\.\d+[A-Za-z]?)*(?![\w]|-[^\W\d_])|[A-Z](?:\.\d+)+(?![\w])|[A-Z](?![\w]|\.[^\W\d_])"
        r"|[IVXLC]{1,6}(?![\w]|\.[^\W\d_])")
+
+
+#: A number as a caption or a statement types it after its word, for itself ("Table 3-1",
+#: "Theorem A.2"): chapter-style hyphens are part of it.
+OWN_NUM = r"(?:[A-Z]|\d+)(?:[.\-]\d+)*"
 
 
 def _fold(text: str) -> str:

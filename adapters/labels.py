@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .label_grammar import WORDS, canonical_label, word_of
+from .label_grammar import OWN_NUM, WORDS, canonical_label, word_of
 
 __all__ = [
     "SEQ_KINDS",
@@ -37,10 +37,9 @@ _ROMAN = (
     (1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
     (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"),
 )
-_NUM = r"(?:[A-Z]|\d+)(?:[.\-]\d+)*"
-_LEADING = re.compile(rf"^\s*(?P<word>{'|'.join(THEOREM_WORDS)})\s+(?P<num>{_NUM})\b(?=\s*[.:(\u2014\-]|\s*$)")
+_LEADING = re.compile(rf"^\s*(?P<word>{'|'.join(THEOREM_WORDS)})\s+(?P<num>{OWN_NUM})\b(?=\s*[.:(\u2014\-]|\s*$)")
 _CAPTION = re.compile(
-    rf"^\s*(?P<word>{'|'.join(re.escape(w) for w in sorted(CAPTION_WORDS, key=len, reverse=True))})\s*(?P<num>{_NUM})\b"
+    rf"^\s*(?P<word>{'|'.join(re.escape(w) for w in sorted(CAPTION_WORDS, key=len, reverse=True))})\s*(?P<num>{OWN_NUM})\b"
 )
 _WORDED = re.compile(
     rf"^\s*(?P<word>{'|'.join(re.escape(n) for n in sorted({w.name for w in WORDS if w.heading}, key=len, reverse=True))})"
