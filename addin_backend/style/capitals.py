@@ -45,15 +45,20 @@ _TITLE_GLUE = frozenset("of for the and in on to with a an at by from or de".spl
 def _in_title(text: str, toks: list[tuple[int, int, str]], i: int, j: int) -> bool:
     """Whether the run ``toks[i..j]`` is part of a title-case name joined by small words
     ("Illegal Value for Header Field", "Department of Veterans Affairs")."""
+    def joined(a: int, b: int) -> bool:
+        return text[toks[a][1]:toks[b][0]] in (" ", "\u00a0")
+
     k = i - 1
-    while k >= 0 and toks[k][2].lower() in _TITLE_GLUE and toks[k][2].islower():
+    while k >= 0 and toks[k][2].lower() in _TITLE_GLUE and toks[k][2].islower() and joined(k, k + 1):
         k -= 1
-    if k < i - 1 and k >= 0 and _capitalised(toks[k][2].split("-")[0]) and k != i - 1:
-        return True
+    if k < i - 1 and k >= 0 and _capitalised(toks[k][2].split("-")[0]) and joined(k, k + 1):
+        before = text[:toks[k][0]].rstrip()
+        if before and before[-1] not in ".!?:\n":  # not the word that opens the sentence ("Once a ...")
+            return True
     k = j + 1
-    while k < len(toks) and toks[k][2] in _TITLE_GLUE:
+    while k < len(toks) and toks[k][2] in _TITLE_GLUE and joined(k - 1, k):
         k += 1
-    return k > j + 1 and k < len(toks) and _capitalised(toks[k][2].split("-")[0])
+    return k > j + 1 and k < len(toks) and joined(k - 1, k) and _capitalised(toks[k][2].split("-")[0])
 
 
 def _phrases(text: str) -> list[tuple[int, int, list[str]]]:

@@ -154,7 +154,7 @@ _SEPARATORS = {"en": ",", "de": ".", "nl": ".", "es": ".", "it": ".", "pt": ".",
 _NUM = re.compile(r"(?<![\w.,:/\-#$@\u00a0\u202f'\"\u201d\u2019)\]§])(?:\d{1,3}(?:(?P<sep>[,.\u00a0\u202f'])\d{3})(?:(?P=sep)\d{3})*|\d{4,})"
                   r"(?![\w\-/:@]|[.,]\d)")
 _ID_BEFORE = re.compile(r"(?:\b(?:RFC|STD|BCP|ISO|IEC|EN|DIN|IEEE|ANSI|FIPS|SP|port|ports|No\.?|Nr\.?|number|id|code"
-                        r"|version|year|years|in|since|until|from|to|by|of|before|after|during|ca\.?)|[A-Z]{2,}|#)\s*$",
+                        r"|version|year|years|ca\.?)|(?-i:[A-Z]{2,})|#)\s*$",
                         re.I)
 
 
@@ -199,12 +199,16 @@ def _thousands(p: Prose, sheet: StyleSheet) -> list[Finding]:
             want = "none" if sheet.thousands == "none" else "sep"
             sep_char = sheet.thousands if sheet.thousands != "none" else sep_char
         elif grouped and plain:
-            big_plain = [x for x in plain if len(x[3]) >= 5]
-            want = "sep" if len(grouped) >= len(big_plain) else "none"
+            # four-digit numbers count only where the document groups one ("1,200" beside "1200")
+            four = any(len(re.sub(r"\D", "", g[3])) == 4 for g in grouped)
+            comparable = [x for x in plain if four or len(x[3]) >= 5]
+            if comparable:
+                want = "sep" if len(grouped) >= len(comparable) else "none"
         if want is None:
             continue
         if want == "sep":
-            wrong = [x for x in plain if len(x[3]) >= 5 or (grouped and any(len(re.sub(r"\D", "", g[3])) == 4 for g in grouped))]
+            four = sheet.thousands is not None or any(len(re.sub(r"\D", "", g[3])) == 4 for g in grouped)
+            wrong = [x for x in plain if len(x[3]) >= 5 or four]
             places = [Place(uid, s, e, t, _group(t, sep_char)) for uid, s, e, t, _ in wrong]
         else:
             places = [Place(uid, s, e, t, re.sub(r"\D", "", t)) for uid, s, e, t, _ in grouped]

@@ -150,9 +150,9 @@ def spelling_findings(p: Prose, sheet: StyleSheet) -> list[Finding]:
     if variety is None:
         tagged = variety_of_tag(tag)
         uk_all, us_all = n_uk + n_ise, n_us + n_ize
-        if tagged == "us" and uk_all >= 5 and uk_all >= 4 * us_all:
+        if tagged == "us" and uk_all >= 5 and uk_all >= 2 * us_all:
             tagged, why = "uk", f" (the document is tagged {tag}, but its text is British throughout)"
-        elif tagged in ("uk", "oxford") and n_us >= 5 and n_us >= 4 * n_uk:
+        elif tagged in ("uk", "oxford") and n_us >= 5 and n_us >= 2 * n_uk:
             tagged, why = "us", f" (the document is tagged {tag}, but its text is American throughout)"
         variety = tagged
         if variety is not None and not why:
