@@ -167,13 +167,16 @@ def _norm(expansion: str) -> str:
     """The form two English expansions compare by: lower case, hyphens as spaces, the last
     word's plural "s" dropped."""
     words = _expansion_words(expansion)
-    if words and words[-1].endswith("s") and not words[-1].endswith("ss"):
+    if words and words[-1].endswith("ies") and len(words[-1]) > 4:
+        words[-1] = words[-1][:-3] + "y"  # "authorities" / "authority"
+    elif words and words[-1].endswith("s") and not words[-1].endswith("ss"):
         words[-1] = words[-1][:-1]
     return " ".join(words)
 
 
 def _expansion_words(expansion: str) -> list[str]:
-    return re.sub(r"[\-\u2010-\u2015]", " ", expansion.lower()).split()
+    """The words of an expansion, lower case, without quotes ("Associated Data\"")."""
+    return re.sub(r"[\-\u2010-\u2015\"\u201c\u201d]", " ", expansion.lower()).split()
 
 
 def _same_expansion(a: str, b: str, english: bool) -> bool:
@@ -219,7 +222,7 @@ def find_acronyms(doc: Document) -> dict[str, AcronymInfo]:
     units = [u for u in prose(doc).units if u.id not in credits and u.parent not in credits]
     for u in units:
         for d in find_definitions(u.text):
-            if d.kind == "acronym":
+            if d.kind == "acronym" and not _glued(u.text, d):
                 out.setdefault(d.term, AcronymInfo(d.term)).definitions.append(
                     (u.order, u.id, _expansion(d.span, d.term), d.start, d.end))
         for line_start, line in _lines(u.text):
@@ -411,10 +414,16 @@ def acronym_findings(doc: Document, known: "frozenset[str] | set[str]" = frozens
     return out
 
 
+def _glued(text: str, d) -> bool:
+    """A parenthesis glued to a word is no definition: "(EC)DHE" names ECDHE and DHE at once."""
+    after = text[d.end:d.end + 1]
+    return (d.span.endswith(")") and after.isalnum()) or (d.span.startswith(d.term) and text[d.start - 1:d.start] == ")")
+
+
 def _written_elsewhere(doc: Document, term: str, d: tuple[int, str, str, int, int]) -> bool:
-    """Whether ``term`` occurs outside its definition as a whole token, hyphens allowed inside
-    ("F-RTO algorithm"), which the use pattern of plain capitals does not read."""
-    pat = re.compile(r"(?<![\w\-])" + re.escape(term) + r"s?(?![\w\-])")
+    """Whether ``term`` occurs outside its definition as a whole token, joined by hyphens or not
+    ("F-RTO algorithm", "HKDF-Expand"), which the use pattern of plain capitals does not read."""
+    pat = re.compile(r"(?<![\w])" + re.escape(term) + r"s?(?!\w)")
     for u in doc.units:
         if term not in u.text:
             continue

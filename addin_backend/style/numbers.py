@@ -162,6 +162,22 @@ _ID_BEFORE = re.compile(r"(?:\b(?:RFC|STD|BCP|ISO|IEC|EN|DIN|IEEE|ANSI|FIPS|SP|p
 _QUANTITY_AFTER = re.compile(r"[ \u00a0](?:[a-z\u00b5\u00b0]|[KMGT]i?B\b|[kMG]Hz\b)")
 
 
+#: Words a quantity follows ("a limit of 16384 bytes", "up to 65536 bytes"); after any other word
+#: a number labels what the word names ("stream 4000000", "Nevada 89086").
+_BEFORE_QUANTITY = frozenset("""of to than about at by for with from in into up over under least most is are was
+    were be been has have had and or nor but approximately roughly nearly almost exactly only just some all
+    the a an every each first last next another additional extra maximum minimum max min limit total
+    around below above between within without uses use using send sends sent receive receives holds""".split())
+
+
+def _quantity_before(text: str, start: int) -> bool:
+    before = text[:start].rstrip()
+    if not before or before[-1] in "(,:;=<>~\u2264\u2265\u2248\n":
+        return True
+    m = re.search(r"([^\W\d_]+)$", before)
+    return bool(m) and m.group(1).lower() in _BEFORE_QUANTITY
+
+
 def _is_year(digits: str) -> bool:
     return len(digits) == 4 and 1500 <= int(digits) <= 2199
 
@@ -186,8 +202,8 @@ def _thousands(p: Prose, sheet: StyleSheet) -> list[Finding]:
                 continue
             if sep is None and digits.startswith("0"):
                 continue
-            if sep is None and not _QUANTITY_AFTER.match(text, m.end()):
-                continue  # "6900 N. Pecos Rd.", "18 U.S.C. 2701": a house or section number
+            if sep is None and not (_QUANTITY_AFTER.match(text, m.end()) and _quantity_before(text, m.start())):
+                continue  # "6900 N. Pecos Rd.", "Nevada 89086", "stream 4000000": a label, not a quantity
             by_lang.setdefault(lang, []).append((u.id, m.start(), m.end(), raw, "sep" if sep else "none"))
     out: list[Finding] = []
     for lang, items in sorted(by_lang.items()):
