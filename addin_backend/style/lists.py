@@ -18,7 +18,7 @@ from collections import Counter
 from adapters.model import Document, Unit
 
 from ..findings import Finding, Place
-from .prose import Prose, make_finding, word_cases
+from .prose import Prose, known_word, make_finding, word_cases
 from .sheet import StyleSheet
 
 __all__ = ["list_findings", "lists_of"]
@@ -95,7 +95,7 @@ def _first_word(text: str, lower: set[str], names: set[str]) -> tuple[str, int] 
     low = w.lower()
     if w.islower():
         return ("lower", at)
-    if w[0].isupper() and w[1:].islower() and low in lower and low not in names:
+    if w[0].isupper() and w[1:].islower() and (low in lower or known_word(low)) and low not in names:
         return ("upper", at)
     return None
 

@@ -5,7 +5,8 @@ tag when it names a region (``en-US``, ``en-GB``, ``en-GB-oxendict``, ``en-AU``,
 the document's own majority. A tag yields to decisive text, as a template's default does: a
 document tagged ``en-US`` whose every variant word is British is British (the finding says so).
 UK spelling writes "-ise" or, in the Oxford style (``en-GB-oxendict``, and Canadian), "-ize";
-in a UK document "-ise" and "-ize" are compared with each other, the majority deciding.
+in a UK document "-ise" and "-ize" are compared with each other, the majority deciding (a style
+sheet's ``en-GB`` means "-ise").
 
 The words are those of :mod:`.spelling_pairs` (SCOWL: each pair two real spellings of one word;
 words both varieties share, such as "program", "license" or "meter", are never flagged). Only
@@ -163,8 +164,8 @@ def spelling_findings(p: Prose, sheet: StyleSheet) -> list[Finding]:
         else:
             variety = "us" if n_ize >= n_ise else "uk"
         why = " (the document's usual spelling)"
-    if variety == "uk" and n_ize > n_ise:
-        variety = "oxford"  # British with -ize: the Oxford spelling
+    if variety == "uk" and n_ize > n_ise and not sheet.variety:
+        variety = "oxford"  # British with -ize: the Oxford spelling (a sheet says en-GB-oxendict for it)
     us_map, uk_map = pairs()
     wrong: dict[str, list[Place]] = {}
     if variety == "us":
