@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .errors import AdapterError, CorruptDocumentError
-from .model import Document, Edit
+from .model import Document, Edit, Note
 from .package import DEFAULT_LIMITS, DOCX, ODT, Limits, check_size, open_package
 
 __all__ = ["read", "read_path", "write", "accept_all", "reject_all", "AdapterError", "Document", "Limits"]
@@ -68,9 +68,11 @@ def _format_module(data: bytes, module: str):
     return import_module(f".{open_package(data).format}.{module}", __name__)
 
 
-def write(original: bytes, edits: Sequence[Edit], *, document: Document | None = None) -> bytes:
-    """The package with the edits written as tracked changes (``<format>/writer.py``)."""
-    return _format_module(original, "writer").write(original, edits, document=document)
+def write(original: bytes, edits: Sequence[Edit], *, document: Document | None = None,
+          notes: Sequence[Note] = ()) -> bytes:
+    """The package with the edits written as tracked changes (``<format>/writer.py``), and
+    ``notes`` as comments on what they changed."""
+    return _format_module(original, "writer").write(original, edits, document=document, notes=notes)
 
 
 def accept_all(data: bytes) -> bytes:

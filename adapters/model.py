@@ -30,6 +30,7 @@ __all__ = [
     "Edit",
     "Field",
     "IdMaker",
+    "Note",
     "Revision",
     "Unit",
     "descendant_ids",
@@ -264,6 +265,32 @@ class Comment:
     text: str
     unit: str | None = None
     anchor_text: str = ""
+
+
+@dataclass
+class Note:
+    """A comment a writer adds beside the edits (why a change was made, or what needs a human).
+
+    It is anchored on what the edit with id ``edit`` changed, or, for a finding, on
+    ``evidence`` in unit ``unit`` (the occurrence nearest ``start``; the whole unit when the
+    evidence is not found). ``parent`` names the note it replies to (a Word thread); a reply
+    sits where its parent does. ``author`` is the edit's author; ``initials`` say who wrote
+    the text (``LEDGER``).
+    """
+
+    id: str
+    text: str
+    author: str = "LEDGER"
+    initials: str = "LEDGER"
+    date: str | None = None
+    edit: str | None = None
+    unit: str | None = None
+    start: int | None = None
+    evidence: str = ""
+    parent: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v not in (None, "")}
 
 
 @dataclass

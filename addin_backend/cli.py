@@ -169,7 +169,8 @@ def cmd_edit(args: argparse.Namespace) -> int:
         report = edit_file(
             args.file, doc, instruction=args.instruction, engine=args.engine, author=args.author,
             output=None if args.dry_run else args.output, target=args.target, budget=args.budget,
-            semantic=semantic, progress=_progress(semantic),
+            semantic=semantic, progress=_progress(semantic), comments=not args.no_comments,
+            threads=args.comment_threads,
         )
     except Exception as exc:
         return _fail(exc, args.file, args.json)
@@ -179,6 +180,23 @@ def cmd_edit(args: argparse.Namespace) -> int:
         from .cli_text import print_edit
 
         print_edit(doc, report, sys.stdout)
+    return 0
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    try:
+        from .service.files import read_bytes
+        from .service.review import review_files
+
+        report = review_files(read_bytes(args.file), read_bytes(args.against))
+    except Exception as exc:
+        return _fail(exc, args.file, args.json)
+    if args.json:
+        _emit_json(report)
+    else:
+        from .cli_text import print_review
+
+        print_review(report, sys.stdout)
     return 0
 
 
@@ -286,8 +304,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-semantic", action="store_true", help="no embeddings (no RELATED edges, no drift check)")
     s.add_argument("-o", "--output", metavar="OUT", help="where to write the result (required unless --dry-run)")
     s.add_argument("--dry-run", action="store_true", help="plan, propagate and verify; write nothing")
+    s.add_argument("--no-comments", action="store_true", help="no comment saying why on each change")
+    s.add_argument("--comment-threads", action="store_true",
+                   help="propagated changes as replies to their operation's comment (default: their own comments)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_edit)
+
+    s = sub.add_parser("review", help="which of LEDGER's changes a reviewer accepted, rejected or left, and what that breaks")
+    s.add_argument("file", metavar="REVIEWED", help="the document as it came back from review")
+    s.add_argument("--against", required=True, metavar="EDITED", help="the file ledger edit wrote")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_review)
 
     for name, verb in (("accept", "accept"), ("reject", "reject")):
         s = sub.add_parser(name, help=f"{verb} every tracked change")

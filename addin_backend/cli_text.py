@@ -8,7 +8,7 @@ from typing import IO, Any, Iterable, Sequence
 
 from adapters.model import Document, Edit
 
-__all__ = ["graph_progress", "print_findings", "tally", "print_check", "print_fix", "print_context", "print_edit"]
+__all__ = ["graph_progress", "print_findings", "tally", "print_check", "print_fix", "print_context", "print_edit", "print_review"]
 
 
 def graph_progress(stages: Sequence[str], stream: IO[str] | None = None):
@@ -124,3 +124,15 @@ def print_edit(doc: Document, report: dict[str, Any], out: IO[str]) -> None:
     done = f"wrote {report['output']}" if report["output"] else "dry run: nothing written"
     out.write(f"{tally(report['findings'], report['counts'])}; context {tok['context']} tokens of "
               f"{tok['document']}; {done}\n")
+
+
+def print_review(report: dict[str, Any], out: IO[str]) -> None:
+    """The review as text: one line per operation, then the findings."""
+    for o in report["operations"]:
+        out.write(f"{o['status']:<9} {o['id']:<8} {o['op']:<12} {o.get('unit') or '':<18} {o.get('reason') or ''}\n")
+    c = report["counts"]
+    out.write(f"{c['accepted']} accepted, {c['rejected']} rejected, {c['pending']} pending"
+              f"{'' if report.get('exact') else ' (closest match: the text was also changed by hand)'}\n")
+    for f in report["findings"]:
+        out.write(f"{f['severity']:<8} {f['kind']:<22} {f.get('unit') or '':<18} {f['message']}\n")
+    out.write("consistent\n" if report["consistent"] else "NOT consistent: the review leaves errors the edit did not\n")

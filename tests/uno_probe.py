@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -100,6 +101,74 @@ def stop_office(proc, desktop) -> None:
 def load(desktop, path: str):
     url = uno.systemPathToFileUrl(os.path.abspath(path))
     return desktop.loadComponentFromURL(url, "_blank", 0, (_prop("Hidden", True), _prop("ReadOnly", False)))
+
+
+_FILTERS = {".docx": "MS Word 2007 XML", ".odt": "writer8"}
+
+
+def has_comments(path: str) -> bool:
+    """Whether a .docx/.odt holds comments. LibreOffice's no-GUI build (Debian's
+    libreoffice-writer-nogui) has no .ui files and aborts when a view lays out a comment window,
+    so such a file is opened as a model without a view (:func:`load_model`)."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            names = set(z.namelist())
+            if any(n.startswith("word/comments") for n in names):
+                return True
+            return "content.xml" in names and b"office:annotation" in z.read("content.xml")
+    except (OSError, zipfile.BadZipFile):
+        return False
+
+
+def load_model(ctx, path: str):
+    """The document as a model without a view (no layout, no comment windows)."""
+    doc = ctx.ServiceManager.createInstanceWithContext("com.sun.star.text.TextDocument", ctx)
+    flt = _FILTERS.get(os.path.splitext(path)[1].lower(), "MS Word 2007 XML")
+    doc.load((_prop("URL", uno.systemPathToFileUrl(os.path.abspath(path))), _prop("FilterName", flt)))
+    return doc
+
+
+def load_any(ctx, desktop, path: str):
+    """A view for a file without comments, a model for one with comments (see :func:`has_comments`)."""
+    return load_model(ctx, path) if has_comments(path) else load(desktop, path)
+
+
+def load_for_dispatch(ctx, desktop, path: str):
+    """A document in a view, for Accept All / Reject All: a file with comments is opened from a
+    copy without them (the text and its tracked changes stay as they are)."""
+    if not has_comments(path):
+        return load(desktop, path)
+    return load(desktop, strip_comments(path))
+
+
+_ODF_NOTES = (re.compile(rb"<office:annotation[\s>].*?</office:annotation>", re.S), re.compile(rb"<office:annotation-end\b[^>]*/>"))
+_WORD_MARKS = (re.compile(rb"<w:commentRange(?:Start|End)\b[^>]*/>"),
+               re.compile(rb"<w:r\b(?:(?!</w:r>).)*?<w:commentReference\b[^>]*/>(?:(?!</w:r>).)*?</w:r>", re.S))
+_WORD_COMMENT = re.compile(rb"<w:comment\b.*?</w:comment>", re.S)
+
+
+def strip_comments(path: str) -> str:
+    """A temporary copy of a .docx/.odt without its comments."""
+    import tempfile
+    import zipfile
+
+    fd, tmp = tempfile.mkstemp(suffix=os.path.splitext(path)[1].lower())
+    os.close(fd)
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            if info.filename == "content.xml":
+                for rx in _ODF_NOTES:
+                    data = rx.sub(b"", data)
+            elif info.filename.startswith("word/comments.xml"):
+                data = _WORD_COMMENT.sub(b"", data)
+            elif info.filename.startswith("word/") and info.filename.endswith(".xml"):
+                for rx in _WORD_MARKS:
+                    data = rx.sub(b"", data)
+            dst.writestr(info, data)
+    return tmp
 
 
 def _paragraph_info(par) -> dict:
@@ -248,7 +317,7 @@ def main(argv):
             ops = ops.split(",") if ops else ["paragraphs"]
             result = {"file": path}
             try:
-                doc = load(desktop, path)
+                doc = load_any(ctx, desktop, path)
                 if doc is None:
                     raise RuntimeError("LibreOffice could not load the file")
                 for op in ops:
@@ -262,7 +331,7 @@ def main(argv):
                         result[op] = _VIEWS[op](doc)
                     elif op.partition("_")[0] in ("accepted", "rejected"):
                         view, _, what = op.partition("_")
-                        d2 = load(desktop, path)
+                        d2 = load_for_dispatch(ctx, desktop, path)
                         cmd = ".uno:AcceptAllTrackedChanges" if view == "accepted" else ".uno:RejectAllTrackedChanges"
                         _dispatch(ctx, d2, cmd)
                         result[op] = _VIEWS[what](d2) if what else [p["text"] for p in paragraphs(d2)]

@@ -168,6 +168,8 @@ class Stamp:
     author: str
     date: str | None
     ids: IdCounter = field(repr=False, default_factory=lambda: IdCounter(set()))
+    #: every revision element made with this stamp (where a comment on the edit is anchored)
+    made: list[Any] = field(repr=False, default_factory=list, compare=False)
 
     def attrs(self) -> dict[str, str]:
         out = {ID: self.ids(), AUTHOR: self.author}
@@ -180,6 +182,7 @@ class Stamp:
         el = etree.Element(tag)
         for k, v in self.attrs().items():
             el.set(k, v)
+        self.made.append(el)
         return el
 
 

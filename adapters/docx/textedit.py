@@ -26,7 +26,7 @@ from .revision_xml import Stamp, clean_mark_rpr, escape_revision, isolate, make_
 from .tags import AUTHOR, W_INS, W_MOVETO, W_P, W_PPR, W_R, W_RPR, WP_DOCPR
 from .textmap import ACCEPTED, Segment, items_segments
 
-__all__ = ["UnitTarget", "apply_changes", "replace_figure"]
+__all__ = ["UnitTarget", "apply_changes", "replace_figure", "span_runs"]
 
 #: Segment kinds that are a run child a deletion may wrap.
 _RUN_KINDS = ("text", "tab", "break", "symbol", "hyphen", "note")
@@ -217,3 +217,20 @@ def replace_figure(target: UnitTarget, new_alt: str, stamp: Stamp, next_docpr: l
     ins.append(new_run)
     wrapper.addnext(ins)
     escape_revision(ins, stamp)
+
+
+def span_runs(target: UnitTarget, context: Any, start: int, end: int) -> tuple[Any, Any] | None:
+    """The first and last run that show ``start..end`` of the unit's accepted text, each split
+    out of its run (where a comment on that text is anchored); None when nothing there is a run."""
+
+    def pieces() -> list[tuple[Segment, int, int]]:
+        pos = _positions(target.segments(context))
+        return [(s, max(start, a) - a, min(end, b) - a) for s, a, b, _p in pos
+                if a < end and start < b and s.kind in _RUN_KINDS and s.text]
+
+    found = pieces()
+    if not found:
+        return None
+    last = _isolate_segment(*found[-1])
+    first = _isolate_segment(*pieces()[0])
+    return first, last

@@ -15,7 +15,11 @@ each operation maps to WordprocessingML:
   moves with its descendants, as ``apply_to_document`` moves it.
 
 ``w:trackRevisions`` is turned on in the settings part (a package without one gets one). Every
-revision gets a fresh ``w:id`` above all ids of the package, the edit's author and date. On
+revision gets a fresh ``w:id`` above all ids of the package, the edit's author and date.
+``notes`` (:class:`~adapters.model.Note`) become Word comments (:mod:`.comments_xml`): one on
+what an edit changed (the revision elements its stamp made; a move on its destination), or on
+a finding's evidence in a unit, replies threaded under their parent; existing comments stay
+as they are. On
 any error nothing is returned and an :class:`~adapters.errors.AdapterError` says why; the
 input bytes are never changed. Parts other than the text parts an edit touches and settings
 are copied byte for byte (:func:`adapters.repack.rewrite_zip`).
@@ -35,19 +39,20 @@ from typing import Any, Sequence
 from lxml import etree
 
 from ..errors import AdapterError, AnchorError, UnsupportedFormatError
-from ..model import Document, Edit, Unit
+from ..model import Document, Edit, Note, Unit
 from ..package import DOCX, Package, open_package
 from ..repack import rewrite_zip
 from ..textdiff import line_changes, word_changes
 from .blockedit import container_of, delete_paragraph, delete_table, mark_paragraph_groups, new_paragraph
 from .blocks import iter_blocks
+from .comments_xml import CommentParts, place_range
 from .context import load_context, read_rels, rels_part_name
 from .moves import MoveResult, move_blocks
 from .oxml import NSMAP, load_part, qn, serialize_part
 from .reader import read_package
 from .revision_xml import IdCounter, Stamp, clean_mark_rpr, set_track_revisions, used_ids, wrap_in_del
-from .tags import W_DEL, W_INS, W_P, W_PPR, W_PSTYLE, W_R, W_RPR, W_SECTPR, W_TBL, WP_DOCPR, VAL
-from .textedit import UnitTarget, apply_changes, replace_figure
+from .tags import W_DEL, W_INS, W_MOVEFROM, W_MOVETO, W_P, W_PPR, W_PSTYLE, W_R, W_RPR, W_SECTPR, W_TBL, W_TRPR, WP_DOCPR, VAL
+from .textedit import UnitTarget, apply_changes, replace_figure, span_runs
 from .textmap import ACCEPTED, BOTH, Walker, resolve_items
 
 __all__ = ["write", "accept_all", "reject_all"]
@@ -71,11 +76,13 @@ def reject_all(data: bytes) -> bytes:
     return _reject(data)
 
 
-def write(original: bytes, edits: Sequence[Edit], *, document: Document | None = None) -> bytes:
-    """The package with ``edits`` written as tracked changes.
+def write(original: bytes, edits: Sequence[Edit], *, document: Document | None = None,
+          notes: Sequence[Note] = ()) -> bytes:
+    """The package with ``edits`` written as tracked changes (and ``notes`` as comments).
 
     ``edits`` are concrete (validated and normalised by the backend); ``document`` is the
     reader's view of ``original`` (read again when None: unit ids are stable for the same bytes).
+    A note on an edit names the edit's ``id``; a note whose edit or unit is not there is left out.
 
     :raise AnchorError: an edit names a unit whose text no longer matches the package, or a
         change the writer cannot place (a paragraph break, an equation, a field structure).
@@ -85,7 +92,7 @@ def write(original: bytes, edits: Sequence[Edit], *, document: Document | None =
     if pkg.format != DOCX:
         raise UnsupportedFormatError("the DOCX writer was given a package that is not a .docx")
     try:
-        return _Writer(pkg, document).run(list(edits))
+        return _Writer(pkg, document).run(list(edits), list(notes))
     except (AdapterError, MemoryError, RecursionError):
         raise
     except Exception as exc:  # a writer bug on odd input must still be a clear error
@@ -108,6 +115,7 @@ class _Writer:
         self.placed_after: dict[str, Any] = {}
         self.inserted: dict[Any, tuple[str, Stamp]] = {}
         self.deleted: dict[Any, tuple[str, Stamp]] = {}
+        self.stamps: dict[int, Stamp] = {}  # id(edit) -> its one stamp
         main = self.ctx.root(self.ctx.main_part)
         self.next_docpr = [max([_int(d.get("id")) for d in main.iter(WP_DOCPR)] + [0]) + 1]
 
@@ -142,7 +150,8 @@ class _Writer:
 
     # the run -------------------------------------------------------------------------------
 
-    def run(self, edits: list[Edit]) -> bytes:
+    def run(self, edits: list[Edit], notes: list[Note] | None = None) -> bytes:
+        notes = notes or []
         for i, e in enumerate(edits):
             if e.op not in _OPS:
                 raise AdapterError(f"the writer takes concrete edits ({', '.join(_OPS)}), not {e.op!r}")
@@ -163,6 +172,9 @@ class _Writer:
                     self.target(u.id)
             if e.op == "insert_after":
                 self.templates[id(e)] = self._template_paragraph(e)
+        for n in notes:
+            if n.unit and not n.edit and self.doc.get(n.unit) is not None and self.doc.get(n.unit).anchor is not None:
+                self.target(n.unit)
         self._frozen = None
         self.edited = {e.unit for e in edits if e.op in ("replace", "set_text")}
         for e in edits:
@@ -177,10 +189,15 @@ class _Writer:
         mark_paragraph_groups(self.inserted)
         mark_paragraph_groups(self.deleted)
         self._text_edits(edits)
+        self.comments = self._notes(edits, notes) if notes else None
         return self._package(bool(edits))
 
     def stamp(self, e: Edit) -> Stamp:
-        return Stamp(e.author or "LEDGER", e.date, self.ids)
+        """The edit's stamp (one per edit: it keeps the elements the edit made)."""
+        st = self.stamps.get(id(e))
+        if st is None:
+            st = self.stamps[id(e)] = Stamp(e.author or "LEDGER", e.date, self.ids)
+        return st
 
     # text ----------------------------------------------------------------------------------
 
@@ -387,6 +404,77 @@ class _Writer:
             if t.figure is not None:
                 t.figure = result.emap.get(id(t.figure))
 
+    # comments ------------------------------------------------------------------------------
+
+    def _edit_span(self, e: Edit, order: dict[int, tuple[str, int]]) -> tuple[Any, Any] | None:
+        """The first and last element the edit changed that a comment can wrap (a move: its
+        destination; a change of a paragraph mark only: that paragraph)."""
+        st = self.stamps.get(id(e))
+        if st is None:
+            return None
+        wanted = (W_INS, W_MOVETO) if e.op == "move" else (W_INS, W_DEL, W_MOVEFROM, W_MOVETO)
+        content, marks = [], []
+        for el in st.made:
+            where = order.get(id(el))
+            if where is None:
+                continue  # removed again (text the author had inserted, changed in place)
+            parent = el.getparent()
+            if el.tag in wanted and parent.tag not in (W_RPR, W_TRPR):
+                content.append((where, el))
+            elif parent.tag == W_RPR and parent.getparent() is not None and parent.getparent().tag == W_PPR:
+                marks.append((where, parent.getparent().getparent()))
+        chosen = content or marks
+        if not chosen:
+            return None
+        part = min(chosen, key=lambda c: (c[0][0] != self.ctx.main_part, c[0]))[0][0]
+        here = sorted((c for c in chosen if c[0][0] == part), key=lambda c: c[0][1])
+        return here[0][1], here[-1][1]
+
+    def _unit_span(self, n: Note) -> tuple[Any, Any] | None:
+        """The runs that show a finding's evidence in its unit (nearest ``start``), else the whole unit."""
+        target = self.targets.get(n.unit or "")
+        if target is None:
+            return None
+        text = target.text(self.ctx)
+        spans = []
+        if n.evidence:
+            at = text.find(n.evidence)
+            while at >= 0:
+                spans.append((at, at + len(n.evidence)))
+                at = text.find(n.evidence, at + 1)
+        start, end = min(spans, key=lambda s: abs(s[0] - (n.start or 0))) if spans else (0, len(text))
+        return span_runs(target, self.ctx, start, end) if end > start else None
+
+    def _notes(self, edits: list[Edit], notes: list[Note]) -> CommentParts | None:
+        parts = sorted(self.touched | {self.targets[n.unit].part for n in notes if n.unit and n.unit in self.targets})
+        alive: list[Any] = []
+        order: dict[int, tuple[str, int]] = {}
+        for part in parts:
+            for i, el in enumerate(self.ctx.parts[part].iter()):
+                alive.append(el)
+                order[id(el)] = (part, i)
+        by_id = {e.id: e for e in edits if e.id}
+        raw = [self.pkg.read(n) for n in self.pkg.names if n.endswith(".xml")]
+        comments = CommentParts(self.pkg, self.ctx, self.ids, raw)
+        para_of: dict[str, str] = {}
+        placed: list[tuple[Any, Any, str]] = []
+        for n in notes:
+            if n.edit:
+                e = by_id.get(n.edit)
+                span = self._edit_span(e, order) if e is not None else None
+            else:
+                span = self._unit_span(n)
+            if span is None:
+                continue
+            cid, para = comments.comment(n.text, n.author or "LEDGER", n.initials or "LEDGER", n.date,
+                                         para_of.get(n.parent or ""))
+            para_of[n.id] = para
+            place_range(span[0], span[1], cid, comments.ref_style)  # now: later splits keep it
+            placed.append((span[0], span[1], cid))
+        if placed:
+            self.touched.update(parts)
+        return comments if placed else None
+
     # package -------------------------------------------------------------------------------
 
     def _package(self, any_edit: bool) -> bytes:
@@ -397,6 +485,8 @@ class _Writer:
         add: list[tuple[str, bytes]] = []
         if any_edit:
             self._settings(changed, add)
+        if self.comments is not None:
+            self.comments.write(changed, add)
         return rewrite_zip(self.pkg.data, changed, add) if changed or add else self.pkg.data
 
     def _settings(self, changed: dict[str, bytes], add: list[tuple[str, bytes]]) -> None:

@@ -92,6 +92,8 @@ class _Structure:
         #: (block, author, date, move) for every block deleted, written at the end
         self.deletions: list[tuple[Any, str | None, str | None, bool]] = []
         self.notes: list[tuple[Any, Edit]] = []
+        #: id(block) -> the edit that deletes or moves it (the owner of its deletion region)
+        self.edit_of: dict[int, Edit] = {}
         #: blocks that deletions and moves will take out (an insertion must not lean on them)
         self.doomed: set[Any] = set()
 
@@ -240,7 +242,9 @@ class _Structure:
         if kind == "list_item":
             chain = list_chain(ref) or self._nearest_list_chain(ref)
         self.place([el], chain, ref, True)
+        self.t.owners = (e,)
         self.mark_inserted([el], e.author, e.date or self.w.now())
+        self.t.owners = ()
         self.placed_after[unit.id] = el
 
     def _nearest_list_chain(self, ref: Any) -> list[Any]:
@@ -331,10 +335,13 @@ class _Structure:
                 if isinstance(o.tag, str):
                     self.w.moved[o] = n
         self.place(copies, chain, ref, after)
+        self.t.owners = (e,)
         self.mark_inserted(copies, e.author, e.date or self.w.now())
+        self.t.owners = ()
         if e.after:
             self.placed_after[e.after] = copies[-1]
         for b in blocks:
+            self.edit_of[id(b)] = e
             self.deletions.append((b, e.author, e.date or self.w.now(), True))
 
     # -- deletion --
@@ -349,6 +356,7 @@ class _Structure:
             raise AnchorError(f"unit {unit.id} is a {unit.kind}: delete its paragraph or caption instead")
         if _has_changes(self.t, [el]):
             raise AnchorError(f"unit {unit.id} holds another tracked change; it cannot be deleted")
+        self.edit_of[id(el)] = e
         self.deletions.append((el, e.author, e.date or self.w.now(), False))
 
     def flush_deletions(self) -> None:
@@ -380,7 +388,9 @@ class _Structure:
             if ev is None:
                 continue
             end = ev.start + sum(len(seg.text) for seg in w.segments if seg.field is note)
+            self.t.owners = (e,)
             replace_in_paragraph(self.t, para, ev.start, end, "", e.author, e.date or self.w.now())
+            self.t.owners = ()
 
     def delete_run(self, run: list[tuple[Any, str | None, str | None, bool]], use_next: bool) -> None:
         """Delete adjacent blocks as one region: the marker opens the paragraph after them
@@ -388,6 +398,12 @@ class _Structure:
         t = self.t
         blocks = [item[0] for item in run]
         _, author, date, _ = run[0]
+        owners: list[Edit] = []
+        for b in blocks:
+            e = self.edit_of.get(id(b))
+            if e is not None and not any(o is e for o in owners):
+                owners.append(e)
+        t.owners = tuple(owners)
         nxt = neighbour(blocks[-1], True) if use_next else None
         prev = neighbour(blocks[0], False) if nxt is None else None
         if nxt is None and prev is None:
@@ -396,6 +412,7 @@ class _Structure:
             last = blocks[-1]
             if len(blocks) > 1 and last.tag in PARAS:
                 self.delete_run(run[:-1], use_next=True)
+                t.owners = tuple(owners)
             else:
                 last = None
             for b in blocks if last is None else [last]:
@@ -403,6 +420,7 @@ class _Structure:
                     text = "".join(seg.text for seg in t.walk(p).segments)
                     if text:
                         replace_in_paragraph(t, p, 0, len(text), "", author, date)
+            t.owners = ()
             return
         chains = [list_chain(b) for b in blocks]
         kept: list[Any] = []
@@ -436,6 +454,7 @@ class _Structure:
             prev.append(mk)
         for k in kept:
             insert_before(mk, k)
+        t.owners = ()
         t.touch()
 
 

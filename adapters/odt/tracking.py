@@ -46,6 +46,10 @@ class Tracker:
         self.office_text = ctx.office_text
         self.ids = ChangeIds(ctx.content)
         self._dirty = False
+        #: the edits the regions made now belong to (set by the writer around each edit)
+        self.owners: tuple[Any, ...] = ()
+        #: id(edit) -> ids of the regions it made (where a comment on the edit is anchored)
+        self.owned: dict[int, list[str]] = {}
 
     # -- regions ------------------------------------------------------------------------------
 
@@ -63,6 +67,8 @@ class Tracker:
     ) -> str:
         """Add a changed region and register it in the context; return its id."""
         rid = self.ids.new()
+        for owner in self.owners:
+            self.owned.setdefault(id(owner), []).append(rid)
         el = make_region(self.tracked, rid, kind, author, date, content, inserted_info)
         self._register(rid, kind, author, date, el, tuple(content), inserted_info is not None and kind == "deletion")
         return rid

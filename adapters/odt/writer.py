@@ -13,7 +13,9 @@ through the reader's own anchors and text walk, and writes:
   paragraph mark in one ``text:deletion``; ``move``: a deletion where the unit was and an
   insertion of a copy where it goes (:mod:`adapters.odt.blocks`).
 
-Only ``content.xml`` changes; every other member is copied byte for byte
+``notes`` (:class:`~adapters.model.Note`) become comments (:mod:`.annotations`): on the change
+markers of the regions an edit made (a move: its destination), or on a finding's evidence in
+its unit. Only ``content.xml`` changes; every other member is copied byte for byte
 (:func:`adapters.repack.rewrite_zip`). The output is read back before it is returned: it must
 read as a document, and its rejected view must be the input's. Any failure raises an
 :class:`~adapters.errors.AdapterError` and leaves the caller's bytes as they were.
@@ -41,13 +43,14 @@ from typing import Any, Sequence
 from lxml import etree
 
 from ..errors import AdapterError, AnchorError, UnsupportedFormatError
-from ..model import Document, Edit, Unit, descendant_ids
+from ..model import Document, Edit, Note, Unit, descendant_ids
 from ..package import ODT, open_package
 from ..repack import rewrite_zip
 from ..textdiff import word_changes
 from .inline import atom_spans, field_atoms, replace_in_paragraph, rewritable
 from .reader import load_context, read_package
 from .anchors import follow
+from .changes_xml import detach
 from .textmap import resolve_anchor
 from .tracking import Tracker
 
@@ -160,9 +163,75 @@ class _Writer:
         for i, lst in ops.items():
             tracking = paras[i] not in copies
             for a, b, rep, e, field in sorted(lst, key=lambda o: (o[0], o[1]), reverse=True):
+                self.t.owners = (e,)
                 replace_in_paragraph(self.t, paras[i], a, b, rep, e.author, e.date or _now(), tracking, field)
+                self.t.owners = ()
 
     # -- all edits ----------------------------------------------------------------------------
+
+    # -- comments -----------------------------------------------------------------------------
+
+    def annotate(self, edits: Sequence[Edit], notes: Sequence[Note]) -> int:
+        """Write the notes as comments; returns how many were placed."""
+        from .annotations import Annotator
+
+        an = Annotator(self.ctx.content)
+        by_id = {e.id: e for e in edits if e.id}
+        for n in notes:
+            author, initials = n.author or "LEDGER", n.initials or "LEDGER"
+            if n.edit:
+                e = by_id.get(n.edit)
+                rids = list(self.t.owned.get(id(e), ())) if e is not None else []
+                if e is not None and e.op == "move":
+                    rids = [r for r in rids if self.ctx.change_kinds.get(r) == "insertion"]
+                span = an.markers(self.ctx.office_text, rids)
+                if span is not None:
+                    an.wrap(*an.elements(n.text, author, initials, n.date), *span)
+            elif n.unit and n.unit in self.located:
+                self._annotate_unit(an, n)
+        return an.count
+
+    def _annotate_unit(self, an: Any, n: Note) -> None:
+        """A comment on a finding's evidence (nearest ``start``) in the unit's paragraphs."""
+        from .inline import _mark_after, _mark_before, _offsets
+
+        paras = [self.moved.get(p, p) for p in self.located[n.unit][1]]  # type: ignore[index]
+        texts = ["".join(s.text for s in self.t.walk(p).segments) for p in paras]
+        if not paras:
+            return
+        joined = "\n".join(texts)
+        spans = []
+        if n.evidence:
+            at = joined.find(n.evidence)
+            while at >= 0:
+                spans.append(at)
+                at = joined.find(n.evidence, at + 1)
+        start = min(spans, key=lambda x: abs(x - (n.start or 0))) if spans else 0
+        i, base = 0, 0
+        while i + 1 < len(texts) and base + len(texts[i]) < start:
+            base += len(texts[i]) + 1
+            i += 1
+        p, text = paras[i], texts[i]
+        a = start - base
+        b = min(len(text), a + len(n.evidence)) if spans else len(text)
+        ann, end = an.elements(n.text, n.author or "LEDGER", n.initials or "LEDGER", n.date)
+        try:
+            if b <= a:
+                raise AnchorError("nothing to wrap")
+            segs = self.t.walk(p).segments
+            mb = _mark_after(p, segs, _offsets(segs), b)
+            self.t.touch()
+            segs = self.t.walk(p).segments
+            ma = _mark_before(p, segs, _offsets(segs), a)
+            an.at_milestones(ann, end, ma, mb)
+        except AdapterError:
+            for m in p.iter("ledger-milestone"):
+                detach(m)
+                break
+            p.insert(0, ann)
+            ann.tail, p.text = p.text, None
+            p.append(end)
+        self.t.touch()
 
     def apply(self, edits: Sequence[Edit]) -> None:
         by_unit: dict[str, list[Edit]] = {}
@@ -195,8 +264,9 @@ def _rejected_text(doc: Document) -> list[str]:
     return [line for line in doc.lines("rejected", body) if line.strip()]
 
 
-def write(original: bytes, edits: Sequence[Edit], *, document: Document | None = None) -> bytes:
-    """The package with the edits written as tracked changes.
+def write(original: bytes, edits: Sequence[Edit], *, document: Document | None = None,
+          notes: Sequence[Note] = ()) -> bytes:
+    """The package with the edits written as tracked changes (and ``notes`` as comments).
 
     :param original: the .odt bytes the edits were made against.
     :param edits: concrete edits (validated and normalised by the backend); ids are those of
@@ -214,7 +284,13 @@ def write(original: bytes, edits: Sequence[Edit], *, document: Document | None =
     ctx = load_context(pkg)
     w = _Writer(ctx, document)
     try:
+        unit_notes = [n for n in notes if n.unit and not n.edit and document.get(n.unit) is not None
+                      and document.get(n.unit).anchor is not None and document.get(n.unit).anchor.part == "content.xml"
+                      and document.get(n.unit).kind not in ("figure", "equation")]
+        w.locate([Edit(op="delete", unit=n.unit) for n in unit_notes])
         w.apply(list(edits))
+        if notes:
+            w.annotate(list(edits), list(notes))
     except AdapterError:
         raise
     except (MemoryError, RecursionError):

@@ -6,6 +6,7 @@ import io
 from flask import Blueprint, Response, current_app, g, jsonify, send_file, url_for
 
 from ..service import edits as service_edits
+from ..service import review as service_review
 from ..service import revisions
 from .context import json_body, runner, store
 from .jobs import job_view
@@ -39,7 +40,8 @@ def apply(document_id: str) -> tuple[Response, int, dict[str, str]]:
         store(), document_id, author=body["author"].strip(), who=g.get("client", "-"),
         audit_log=current_app.config["AUDIT_LOG"], proposal_id=pid, keep=body.get("operations") if pid else None,
         operations=None if pid else body["operations"], instruction=body.get("instruction"),
-        semantic=current_app.config["GRAPH_SEMANTIC"])
+        semantic=current_app.config["GRAPH_SEMANTIC"], comments=body.get("comments", True),
+        threads=body.get("comment_threads", False))
     download = url_for("edits.revision_file", document_id=document_id, rev=out["revision"])
     return jsonify(**out, download=download), 201, {"Location": download}
 
@@ -48,3 +50,22 @@ def apply(document_id: str) -> tuple[Response, int, dict[str, str]]:
 def revision_file(document_id: str, rev: int) -> Response:
     data, media, name = revisions.revision_file(store(), document_id, rev)
     return send_file(io.BytesIO(data), mimetype=media, as_attachment=True, download_name=name)
+
+
+@bp.post("/<document_id>/revisions/<int:rev>/review")
+def review(document_id: str, rev: int) -> Response:
+    """The reviewed file (raw body, or a multipart ``file`` part) judged against the revision."""
+    from flask import request
+
+    from ..errors import InvalidRequestError
+
+    if request.mimetype == "multipart/form-data":
+        part = request.files.get("file")
+        if part is None:
+            raise InvalidRequestError("a multipart upload needs a part named 'file'")
+        data = part.read()
+    else:
+        data = request.get_data(cache=False)
+    if not data:
+        raise InvalidRequestError("send the reviewed document as the request body")
+    return jsonify(service_review.review_revision(store(), document_id, rev, data))

@@ -12,7 +12,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import networkx as nx
 
-from adapters.model import Document, Edit
+from adapters.model import Document, Edit, Note
 
 from ..errors import EngineUnavailableError, InvalidRequestError
 from ..findings import Finding, sort_findings
@@ -245,8 +245,9 @@ def writer_functions():
     return write, accept_all, reject_all
 
 
-def apply_plan(original: bytes, doc: Document, operations: Sequence[Edit]) -> AppliedPlan:
-    """Write ``operations`` (a plan's ``edits``) into ``original`` as tracked changes.
+def apply_plan(original: bytes, doc: Document, operations: Sequence[Edit], notes: Sequence[Note] = ()) -> AppliedPlan:
+    """Write ``operations`` (a plan's ``edits``) into ``original`` as tracked changes, and
+    ``notes`` (:mod:`.comments`: why each change was made) as comments on them.
 
     The result is read back: its accepted view must equal the neutral result of the edits and its
     rejected view the original text (checked when the input has no tracked changes of its own);
@@ -262,7 +263,7 @@ def apply_plan(original: bytes, doc: Document, operations: Sequence[Edit]) -> Ap
 
     write, _, _ = writer_functions()
     ops = validate_edits(doc, list(operations))
-    data = write(original, ops, document=doc)
+    data = write(original, ops, document=doc, notes=list(notes)) if notes else write(original, ops, document=doc)
     back = read(data)
     findings: list[Finding] = []
     expected = apply_to_document(doc, ops).lines()

@@ -54,7 +54,7 @@ __all__ = [
 ]
 
 #: Keys a response adds to an operation for display; a client may send them back, they are dropped.
-VIEW_KEYS = ("unit_label", "unit_kind", "after_label", "before_label", "dest_text")
+VIEW_KEYS = ("unit_label", "unit_kind", "after_label", "before_label", "dest_text", "comment")
 PROPOSAL_JOB = "proposal"
 DEFAULT_AUTHOR = "LEDGER"
 _KIND_NAMES = {"section": "Heading", "paragraph": "Paragraph", "list_item": "List item", "caption": "Caption",
@@ -81,12 +81,15 @@ def _name(u: Unit | None) -> str | None:
     return f"{_KIND_NAMES.get(u.kind, u.kind)}: {words[:40]}{'…' if len(words) > 40 else ''}"
 
 
-def operation_view(doc: Document, e: Edit) -> dict[str, Any]:
+def operation_view(doc: Document, e: Edit, comment: str | None = None) -> dict[str, Any]:
     """An operation as the API answers it: ``Edit.to_json()`` plus what a client needs to show
     and place it: ``old`` (= ``before[start:end]`` for a replace), ``unit_label``, ``unit_kind``,
-    and for a move ``after_label`` or ``before_label`` with ``dest_text``, the destination's text.
+    for a move ``after_label`` or ``before_label`` with ``dest_text``, the destination's text,
+    and ``comment``, the text of the comment that says why (:mod:`edits.comments`).
     """
     out = e.to_json()
+    if comment:
+        out["comment"] = comment
     unit = doc.get(e.unit) if e.unit else None
     if e.op == "replace" and e.before is not None and e.start is not None and e.end is not None:
         out["old"] = e.before[e.start:e.end]
@@ -133,8 +136,12 @@ def proposal_view(doc: Document, p: Any, *, pid: str | None, doc_id: str | None,
                   complete: bool) -> dict[str, Any]:
     """A plan as the Proposal JSON (``ROUTES.md``): every operation in the order a writer applies
     them (the engine's ``op-N``, then the propagated ``prop-N``; ``propagated`` lists those)."""
+    from ..edits.comments import comment_notes, note_map
+
     tokens = p.tokens()
     warnings = list(p.warnings)
+    notes = comment_notes(doc, p.edits, p.findings, instruction=p.instruction)
+    texts = note_map(notes)
     if not complete:
         warnings.append("the dependency graph was incomplete (its job stopped before DEPENDS and RELATED): "
                         "edits that depend on definitions may be missing")
@@ -146,9 +153,10 @@ def proposal_view(doc: Document, p: Any, *, pid: str | None, doc_id: str | None,
         "author": author or DEFAULT_AUTHOR,
         "explanation": p.explanation,
         "targets": list(p.targets),
-        "operations": [operation_view(doc, e) for e in p.edits],
+        "operations": [operation_view(doc, e, texts.get(e.id or "")) for e in p.edits],
         "propagated": [e.id for e in p.propagated],
         "findings": [f.to_json() for f in p.findings],
+        "notes": [n.to_json() for n in notes if n.unit],
         "warnings": warnings,
         "renumbered": dict(p.renumbered),
         "context": [{"id": c.id, "label": c.label, "edge": c.edge, "hops": c.hops, "tokens": c.tokens,
@@ -322,19 +330,31 @@ def _unique_ids(ops: list[Edit]) -> list[Edit]:
 @dataclass
 class Written:
     """Operations as written (author, date, ids), the written package, and the findings: the
-    verification of the operations as applied plus what reading the written file back showed."""
+    verification of the operations as applied plus what reading the written file back showed;
+    ``notes`` are the comments written with them (empty with comments off)."""
 
     operations: list[Edit]
     data: bytes
     findings: list[Finding]
+    notes: list[Any] = field(default_factory=list)
+
+    def comment(self, edit_id: str | None) -> str | None:
+        """The text of the comment on an operation."""
+        return next((n.text for n in self.notes if n.edit == edit_id and not n.parent), None)
 
 
 def write_operations(original: bytes, doc: Document, G: nx.MultiDiGraph | None, chosen: list[dict[str, Any]], *,
                      author: str, date: str | None = None, default_source: str | None = None,
-                     semantic: bool = True) -> Written:
+                     semantic: bool = True, instruction: str | None = None, comments: bool = True,
+                     threads: bool = False, known: Sequence[Finding] = ()) -> Written:
     """Write operations (Operation JSON, as a proposal lists them) into ``original`` as tracked
     changes by ``author`` dated ``date`` (default: now); ``G`` is the document's graph (``None``:
     verification without it, and no drift check).
+
+    With ``comments`` (the default) every change carries a comment saying why
+    (:func:`edits.comments.comment_notes`: one per operation, propagated changes as their own
+    short comments or, with ``threads``, as replies; findings that need a human at their place:
+    those of this verification, worded as in ``known``, the plan's, where both see one).
 
     :raise InvalidRequestError: malformed operations.
     :raise UnknownUnitError: an operation naming a unit the document does not have.
@@ -346,17 +366,24 @@ def write_operations(original: bytes, doc: Document, G: nx.MultiDiGraph | None, 
     from ..findings import sort_findings
     from ..verify import verify
 
+    from ..edits.comments import comment_notes, note_map
+    from ..review import embed_record
+
     ops = _unique_ids(validate_edits(doc, _as_edits(chosen, author, date or _edit_date(), default_source)))
-    written = apply_plan(original, doc, ops)
     checked = verify(doc, apply_to_document(doc, ops), G, ops, semantic=semantic and G is not None)
+    notes = comment_notes(doc, ops, merge_findings(list(known), checked), instruction=instruction, threads=threads)
+    written = apply_plan(original, doc, ops, notes if comments else [])
+    data = embed_record(written.data, ops, note_map(notes), instruction=instruction)
     order = {u.id: u.order for u in doc.units}
-    return Written(ops, written.data, sort_findings(merge_findings(checked, written.findings), order))
+    return Written(ops, data, sort_findings(merge_findings(checked, written.findings), order),
+                   notes if comments else [])
 
 
 def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
           proposal_id: str | None = None, keep: Sequence[str] | None = None,
           operations: list[dict[str, Any]] | None = None, instruction: str | None = None,
-          semantic: bool = True, date: str | None = None) -> dict[str, Any]:
+          semantic: bool = True, date: str | None = None, comments: bool = True,
+          threads: bool = False) -> dict[str, Any]:
     """Write operations into the original upload as tracked changes by ``author``; keep the result.
 
     The operations are a proposal's (all, or the ids in ``keep``; a propagated operation whose
@@ -385,11 +412,14 @@ def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
         why = "; ".join(f"{s['id']}: {s['reason']}" for s in skipped)
         raise InvalidRequestError("no operation left to apply" + (f" ({why})" if why else ""), skipped=skipped)
     written = write_operations(original, doc, load_graph(store, doc_id), chosen, author=author, date=date,
-                               default_source=default_source, semantic=semantic)
+                               default_source=default_source, semantic=semantic, instruction=instruction,
+                               comments=comments, threads=threads)
     rev = next_revision(store, doc_id)
     record = {"document": doc_id, "revision": rev, "author": author, "instruction": instruction,
-              "proposal": proposal_id, "operations": [operation_view(doc, e) for e in written.operations],
-              "skipped": skipped, "findings": [f.to_json() for f in written.findings], "created": _now()}
+              "proposal": proposal_id,
+              "operations": [operation_view(doc, e, written.comment(e.id)) for e in written.operations],
+              "skipped": skipped, "findings": [f.to_json() for f in written.findings],
+              "comments": [n.to_json() for n in written.notes], "created": _now()}
     keep_revision(store, doc_id, rev, written.data, record)
     audit.record(audit_log, who=who, document=doc_id, instruction=instruction, operations=written.operations,
                  author=author)
@@ -413,7 +443,7 @@ class Edited:
 def edit(doc: Document, original: bytes, G: nx.MultiDiGraph, *, instruction: str, target: str | None = None,
          selection: Selection | None = None, engine: str = "rules", author: str = DEFAULT_AUTHOR,
          budget: int = DEFAULT_BUDGET, semantic: bool = True, write: bool = True,
-         date: str | None = None) -> Edited:
+         date: str | None = None, comments: bool = True, threads: bool = False) -> Edited:
     """:func:`plan` (as :func:`propose` does), then :func:`write_operations` on every operation of
     the proposal (as :func:`apply` with no ``keep`` does); ``write=False`` stops after the plan.
 
@@ -431,7 +461,8 @@ def edit(doc: Document, original: bytes, G: nx.MultiDiGraph, *, instruction: str
     written = None
     if write and view["operations"]:
         written = write_operations(original, doc, G, view["operations"], author=author, date=date,
-                                   default_source=view["engine"], semantic=semantic)
+                                   default_source=view["engine"], semantic=semantic, instruction=instruction,
+                                   comments=comments, threads=threads, known=p.findings)
     findings = merge_findings(list(p.findings), written.findings) if written else list(p.findings)
     return Edited(p, view, written, findings)
 
@@ -439,7 +470,8 @@ def edit(doc: Document, original: bytes, G: nx.MultiDiGraph, *, instruction: str
 def edit_file(path: str, doc: Document, *, instruction: str, output: str | None, target: str | None = None,
               selection: Selection | None = None, engine: str = "rules", author: str = DEFAULT_AUTHOR,
               budget: int = DEFAULT_BUDGET, semantic: bool = True, date: str | None = None,
-              progress: Callable[[str, float], None] | None = None) -> dict[str, Any]:
+              progress: Callable[[str, float], None] | None = None, comments: bool = True,
+              threads: bool = False) -> dict[str, Any]:
     """``ledger edit``: :func:`edit` on the file ``path`` (read as ``doc``) with its graph built
     in the scope of ``semantic``, written into ``output`` (``None``: a dry run, nothing written;
     a plan without operations writes the file unchanged).
@@ -453,7 +485,8 @@ def edit_file(path: str, doc: Document, *, instruction: str, output: str | None,
     original = read_bytes(path)
     G = graphs.build(doc, graphs.scope_for(semantic), progress=progress)
     done = edit(doc, original, G, instruction=instruction, target=target, selection=selection, engine=engine,
-                author=author, budget=budget, semantic=semantic, write=output is not None, date=date)
+                author=author, budget=budget, semantic=semantic, write=output is not None, date=date,
+                comments=comments, threads=threads)
     if output is not None:
         write_bytes(output, done.written.data if done.written else original)
     report = done.plan.to_json()
@@ -461,6 +494,7 @@ def edit_file(path: str, doc: Document, *, instruction: str, output: str | None,
         propagated = {e.id for e in done.plan.propagated}
         report["operations"] = [e.to_json() for e in done.written.operations if e.id not in propagated]
         report["propagated"] = [e.to_json() for e in done.written.operations if e.id in propagated]
+        report["comments"] = [n.to_json() for n in done.written.notes]
     report.update({"path": path, "output": output, "findings": [f.to_json() for f in done.findings],
                    "counts": count_by_severity(done.findings)})
     return json_safe(report)

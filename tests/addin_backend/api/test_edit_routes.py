@@ -24,7 +24,7 @@ from tests.conftest import corpus_file
 
 
 UNKNOWN = "0123456789abcdef01234567"
-VIEW = {"unit_label", "unit_kind", "after_label", "before_label", "dest_text"}
+VIEW = {"unit_label", "unit_kind", "after_label", "before_label", "dest_text", "comment"}
 REF_TEXT = "A reference to Some text, A list item and A header."
 
 
