@@ -1,17 +1,51 @@
-"""Blueprint ``check``: document-wide findings of an upload or of one of its applied revisions."""
+"""Blueprint ``check``: document-wide findings of an upload or of one of its applied revisions,
+their fixes as tracked changes, and the house style sheets teams upload."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 
+from ..errors import InvalidRequestError
 from ..service.checks import check_stored
-from .context import int_arg, store
+from ..service.fixes import fix_stored
+from ..service.styles import get_style, put_style, resolve_style
+from .context import int_arg, json_body, store
 
 __all__ = ["bp"]
 
-bp = Blueprint("check", __name__, url_prefix="/api/v1/documents")
+bp = Blueprint("check", __name__)
 
 
-@bp.get("/<document_id>/check")
+@bp.get("/api/v1/documents/<document_id>/check")
 def check(document_id: str) -> Response:
     revision = int_arg("revision", None, minimum=1)
-    return jsonify(check_stored(store(), document_id, revision))
+    return jsonify(check_stored(store(), document_id, revision, style=request.args.get("style") or None))
+
+
+@bp.post("/api/v1/documents/<document_id>/check/fix")
+def fix(document_id: str):
+    body = json_body("FixRequest")
+    sheet = resolve_style(store(), body.get("style"))
+    out = fix_stored(store(), document_id, ids=body.get("findings"), kinds=body.get("kinds"),
+                     author=body.get("author"), style=sheet, apply=bool(body.get("apply")),
+                     who=g.get("client", "anonymous"), audit_log=current_app.config["AUDIT_LOG"])
+    if body.get("apply"):
+        download = url_for("edits.revision_file", document_id=document_id, rev=out["revision"])
+        return jsonify(**out, download=download), 201, {"Location": download}
+    return jsonify(out), 201
+
+
+@bp.put("/api/v1/styles/<name>")
+def upload_style(name: str) -> tuple[Response, int]:
+    raw = request.get_data(cache=False)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidRequestError("a style sheet is UTF-8 TOML text") from None
+    if not text.strip():
+        raise InvalidRequestError("send the style sheet's TOML as the request body")
+    return jsonify(put_style(store(), name, text)), 201
+
+
+@bp.get("/api/v1/styles/<name>")
+def read_style(name: str) -> Response:
+    return jsonify(get_style(store(), name))

@@ -155,20 +155,30 @@ OPERATIONS: list[tuple[str, str, dict[str, Any]]] = [
         "responses": {200: {"description": "The file (attachment <name>.ledger.docx or .odt)",
                             "content": {media: _BINARY for media in MEDIA_TYPES.values()}},
                       404: None}}),
-    ("/api/v1/documents/{document_id}/revisions/{rev}/review", "post", {
-        "operationId": "reviewRevision",
-        "summary": "The revision's file as it came back from review: each operation accepted, rejected or "
-                   "pending, and the findings of what the review leaves",
-        "parameters": [_DOC, {"name": "rev", "in": "path", "required": True,
-                              "schema": {"type": "integer", "minimum": 1}}],
-        "requestBody": {"required": True, "content": {media: _BINARY for media in MEDIA_TYPES.values()}},
-        "responses": {200: _json("Review", "The review"), 400: None, 404: None, 413: None, 422: None}}),
     ("/api/v1/documents/{document_id}/check", "get", {
         "operationId": "checkDocument",
         "summary": "Document-wide findings (broken references, numbering, acronyms, spellings) of the upload "
                    "or of a revision",
-        "parameters": [_DOC, _query("revision", {"type": "integer", "minimum": 1}, "Check this applied revision")],
+        "parameters": [_DOC, _query("revision", {"type": "integer", "minimum": 1}, "Check this applied revision"),
+                       _query("style", _ID, "The uploaded house style sheet to check against (default: LEDGER_STYLE)")],
         "responses": {200: _json("Check", "The findings"), 400: None, 404: None}}),
+    ("/api/v1/documents/{document_id}/check/fix", "post", {
+        "operationId": "fixFindings",
+        "summary": "Fix findings of the check as tracked changes: a proposal to preview (apply it with /apply), "
+                   "or applied at once",
+        "parameters": [_DOC], "requestBody": _body("FixRequest"),
+        "responses": {201: _json("Proposal", "The fixes as a proposal (or, with apply, the Applied revision)"),
+                      400: None, 404: None, 409: None, 422: None}}),
+    ("/api/v1/styles/{name}", "put", {
+        "operationId": "putStyleSheet", "summary": "Upload a team's house style sheet (TOML); checked on the way in",
+        "parameters": [_path_param("name")],
+        "requestBody": {"required": True, "content": {"application/toml": {"schema": _STR},
+                                                      "text/plain": {"schema": _STR}}},
+        "responses": {201: _json("StyleSheet", "The sheet as read"), 400: None}}),
+    ("/api/v1/styles/{name}", "get", {
+        "operationId": "getStyleSheet", "summary": "An uploaded house style sheet",
+        "parameters": [_path_param("name")],
+        "responses": {200: _json("StyleSheet", "The sheet"), 400: None}}),
     ("/api/v1/jobs/{job_id}", "get", {
         "operationId": "getJob", "summary": "Poll a job: status, stage, progress fraction",
         "parameters": [_path_param("job_id")], "responses": {200: _json("Job", "The job"), 404: None}}),

@@ -20,7 +20,7 @@ EDGE_TYPES = ("CONTAINS", "REFERENCES", "DEPENDS", "RELATED")
 STRATEGIES = ("ledger", "full", "window", "flat_rag", "hier_rag")
 ENGINES = ("rules", "llm", "auto")
 #: Display keys of an answered operation (``service.edits.VIEW_KEYS``), accepted back and dropped.
-VIEW_KEYS = ("unit_label", "unit_kind", "after_label", "before_label", "dest_text", "comment")
+VIEW_KEYS = ("unit_label", "unit_kind", "after_label", "before_label", "dest_text")
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -33,9 +33,6 @@ def _nullable(kind: str) -> dict[str, Any]:
 
 _STR, _INT = {"type": "string"}, {"type": "integer"}
 _ID = {"type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9_.-]+$"}
-
-#: Apply's switches for the comments that say why (on by default; replies instead of own comments).
-_COMMENT_FLAGS = {"comments": {"type": "boolean"}, "comment_threads": {"type": "boolean"}}
 
 SCHEMAS: dict[str, dict[str, Any]] = {
     "Error": {
@@ -275,7 +272,12 @@ SCHEMAS.update({
         "type": "object", "required": ["code", "kind", "severity", "unit", "message"],
         "properties": {"code": _STR, "kind": _STR, "severity": {"enum": ["error", "warning", "info"]},
                        "unit": _NULL_STR, "message": _STR, "evidence": _STR,
-                       "related": {"type": "array", "items": _STR}, "start": _INT, "end": _INT, "suggestion": _STR},
+                       "related": {"type": "array", "items": _STR}, "start": _INT, "end": _INT, "suggestion": _STR,
+                       "id": _STR, "rule": _STR, "fixable": {"type": "boolean"},
+                       "places": {"type": "array", "items": {
+                           "type": "object", "required": ["unit", "start", "end", "text"],
+                           "properties": {"unit": _STR, "start": _INT, "end": _INT, "text": _STR,
+                                          "replacement": _STR}}}},
     },
     "Proposal": {
         "type": "object",
@@ -304,11 +306,10 @@ SCHEMAS.update({
             {"type": "object", "required": ["proposal_id", "author"], "additionalProperties": False,
              "properties": {"proposal_id": _ID, "author": _NAME, "instruction": _INSTRUCTION,
                             "operations": {"type": "array", "items": {"type": "string", "minLength": 1},
-                                           "minItems": 1, "uniqueItems": True}, **_COMMENT_FLAGS}},
+                                           "minItems": 1, "uniqueItems": True}}},
             {"type": "object", "required": ["operations", "author"], "additionalProperties": False,
              "properties": {"author": _NAME, "instruction": _INSTRUCTION,
-                            "operations": {"type": "array", "items": _ref("OperationIn"), "minItems": 1},
-                            **_COMMENT_FLAGS}},
+                            "operations": {"type": "array", "items": _ref("OperationIn"), "minItems": 1}}},
         ],
     },
     "Applied": {
@@ -325,22 +326,23 @@ SCHEMAS.update({
             "created": {"type": "string", "format": "date-time"}, "download": _STR,
         },
     },
-    "Review": {
-        "type": "object", "required": ["document", "revision", "operations", "findings", "consistent", "exact", "counts"],
-        "properties": {
-            "document": _STR, "revision": {"type": "integer"},
-            "operations": {"type": "array", "items": {
-                "type": "object", "required": ["id", "unit", "status", "reason"],
-                "properties": {"id": _STR, "unit": _NULL_STR, "op": _STR,
-                               "status": {"enum": ["accepted", "rejected", "pending"]}, "reason": _STR}}},
-            "findings": {"type": "array", "items": _ref("Finding")},
-            "consistent": {"type": "boolean"}, "exact": {"type": "boolean"}, "counts": {"type": "object"},
-        },
-    },
     "Check": {
         "type": "object", "required": ["document", "revision", "findings"],
-        "properties": {"document": _STR, "revision": _nullable("integer"),
+        "properties": {"document": _STR, "revision": _nullable("integer"), "style": _STR,
                        "findings": {"type": "array", "items": _ref("Finding")}},
+    },
+    "FixRequest": {
+        "type": "object", "additionalProperties": False,
+        "description": "The findings to fix, by the ids the check gave them, or by kind ('all': every kind); "
+                       "style: an uploaded style sheet's name; apply: write at once instead of a proposal",
+        "properties": {"findings": {"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1,
+                                    "uniqueItems": True},
+                       "kinds": {"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1},
+                       "author": _NAME, "style": _ID, "apply": {"type": "boolean"}},
+    },
+    "StyleSheet": {
+        "type": "object", "required": ["name", "sheet"],
+        "properties": {"name": _STR, "sheet": {"type": "object"}, "toml": _STR},
     },
 })
 
