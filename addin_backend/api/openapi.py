@@ -155,6 +155,14 @@ OPERATIONS: list[tuple[str, str, dict[str, Any]]] = [
         "responses": {200: {"description": "The file (attachment <name>.ledger.docx or .odt)",
                             "content": {media: _BINARY for media in MEDIA_TYPES.values()}},
                       404: None}}),
+    ("/api/v1/documents/{document_id}/revisions/{rev}/review", "post", {
+        "operationId": "reviewRevision",
+        "summary": "The revision's file as it came back from review: each operation accepted, rejected or "
+                   "pending, and the findings of what the review leaves",
+        "parameters": [_DOC, {"name": "rev", "in": "path", "required": True,
+                              "schema": {"type": "integer", "minimum": 1}}],
+        "requestBody": {"required": True, "content": {media: _BINARY for media in MEDIA_TYPES.values()}},
+        "responses": {200: _json("Review", "The review"), 400: None, 404: None, 413: None, 422: None}}),
     ("/api/v1/documents/{document_id}/check", "get", {
         "operationId": "checkDocument",
         "summary": "Document-wide findings (broken references, numbering, acronyms, spellings) of the upload "

@@ -20,7 +20,7 @@ EDGE_TYPES = ("CONTAINS", "REFERENCES", "DEPENDS", "RELATED")
 STRATEGIES = ("ledger", "full", "window", "flat_rag", "hier_rag")
 ENGINES = ("rules", "llm", "auto")
 #: Display keys of an answered operation (``service.edits.VIEW_KEYS``), accepted back and dropped.
-VIEW_KEYS = ("unit_label", "unit_kind", "after_label", "before_label", "dest_text")
+VIEW_KEYS = ("unit_label", "unit_kind", "after_label", "before_label", "dest_text", "comment")
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -33,6 +33,9 @@ def _nullable(kind: str) -> dict[str, Any]:
 
 _STR, _INT = {"type": "string"}, {"type": "integer"}
 _ID = {"type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9_.-]+$"}
+
+#: Apply's switches for the comments that say why (on by default; replies instead of own comments).
+_COMMENT_FLAGS = {"comments": {"type": "boolean"}, "comment_threads": {"type": "boolean"}}
 
 SCHEMAS: dict[str, dict[str, Any]] = {
     "Error": {
@@ -306,10 +309,11 @@ SCHEMAS.update({
             {"type": "object", "required": ["proposal_id", "author"], "additionalProperties": False,
              "properties": {"proposal_id": _ID, "author": _NAME, "instruction": _INSTRUCTION,
                             "operations": {"type": "array", "items": {"type": "string", "minLength": 1},
-                                           "minItems": 1, "uniqueItems": True}}},
+                                           "minItems": 1, "uniqueItems": True}, **_COMMENT_FLAGS}},
             {"type": "object", "required": ["operations", "author"], "additionalProperties": False,
              "properties": {"author": _NAME, "instruction": _INSTRUCTION,
-                            "operations": {"type": "array", "items": _ref("OperationIn"), "minItems": 1}}},
+                            "operations": {"type": "array", "items": _ref("OperationIn"), "minItems": 1},
+                            **_COMMENT_FLAGS}},
         ],
     },
     "Applied": {
@@ -324,6 +328,18 @@ SCHEMAS.update({
                                                    "properties": {"id": _STR, "reason": _STR}}},
             "findings": {"type": "array", "items": _ref("Finding")},
             "created": {"type": "string", "format": "date-time"}, "download": _STR,
+        },
+    },
+    "Review": {
+        "type": "object", "required": ["document", "revision", "operations", "findings", "consistent", "exact", "counts"],
+        "properties": {
+            "document": _STR, "revision": {"type": "integer"},
+            "operations": {"type": "array", "items": {
+                "type": "object", "required": ["id", "unit", "status", "reason"],
+                "properties": {"id": _STR, "unit": _NULL_STR, "op": _STR,
+                               "status": {"enum": ["accepted", "rejected", "pending"]}, "reason": _STR}}},
+            "findings": {"type": "array", "items": _ref("Finding")},
+            "consistent": {"type": "boolean"}, "exact": {"type": "boolean"}, "counts": {"type": "object"},
         },
     },
     "Check": {
