@@ -19,7 +19,7 @@ LEDGER_PUBLIC_URL ?= https://localhost:8750
 JS_DIR   := tests/js
 JS_STAMP := $(JS_DIR)/node_modules/.installed
 
-.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-load-queue bench-embed bench-first bench-graph bench-real worker clean
+.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-load-queue bench-embed bench-first bench-graph bench-real worker fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -73,6 +73,12 @@ test: system-deps venv node-deps clients
 
 test-fast: venv
 	$(BIN)/python -m pytest -m "not slow"
+
+# Coverage-guided fuzzing (atheris) of the package door, both readers, both writers and the upload
+# route, seeded from the corpus; ends with "fuzz: T targets, I inputs, C crashes" (exit 1 on a crash).
+FUZZ_SECONDS ?= 60
+fuzz: venv
+	LEDGER_CORPUS=$(CORPUS) $(BIN)/python -m tests.fuzz.run --seconds $(FUZZ_SECONDS)
 
 # Synthetic benchmark documents (5K-100K tokens, .docx + .odt + ground truth); git-ignored.
 bench-data: venv

@@ -214,7 +214,7 @@ class Package:
                                            f"(limits: {lim.max_member_bytes} per part, {lim.max_total_bytes} in all)")
                     if out.tell() > ratio_cap:
                         raise ZipBombError(f"part {name!r} inflates more than {lim.max_ratio}x")
-        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError) as exc:
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, ValueError) as exc:
             raise CorruptDocumentError(f"part {name!r} cannot be unpacked: {exc}") from None
         data = out.getvalue()
         self._inflated += len(data)

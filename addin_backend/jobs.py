@@ -7,6 +7,12 @@ next progress report of a job whose scope is gone raises :class:`JobCancelled` i
 which stops it quietly. A job whose record has not moved for ``stale_after`` seconds (its
 worker died) is reported as failed with the code ``job_lost``.
 
+In this embedded mode every process heartbeats the records of its queued and running jobs every
+:data:`HEARTBEAT_SECONDS` (a record so kept says ``"beat"``), so a worker killed with its jobs is
+noticed within :data:`LOST_AFTER` seconds, not ``stale_after``: any worker then reports them
+``failed`` (``job_lost``), and what waited on them (a proposal on its graph) stops waiting.
+The job threads are daemon threads: a stopping worker does not wait for a blocked job.
+
 That is the embedded default (SQLite, nothing else to start). With a Redis store the jobs can go
 to a real queue instead (:func:`make_runner`, :mod:`addin_backend.job_queue`): the web workers
 only enqueue and answer, ``ledger worker`` processes on any machine run them, and the records
@@ -19,11 +25,11 @@ from __future__ import annotations
 import copy
 import logging
 import os
+import queue
 import secrets
 import threading
 import time
 import traceback
-from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from functools import partial
 from typing import Any, Callable
@@ -44,6 +50,10 @@ _FINAL = ("done", "failed")
 #: Progress is written when it moved this much, or the stage changed, or this long passed.
 _MIN_STEP = 0.01
 _MIN_INTERVAL = 1.0
+#: Seconds between a process's heartbeats of its jobs, and the silence after which a job whose
+#: record carries ``beat`` counts as lost (several missed beats: a busy store may delay one).
+HEARTBEAT_SECONDS = 2.0
+LOST_AFTER = 15.0
 
 
 class JobCancelled(Exception):
@@ -155,17 +165,29 @@ class JobRunner:
         self.store = store
         self.threads = max(1, threads)
         self.stale_after = stale_after
-        self._pool: ThreadPoolExecutor | None = None
+        self._pool: _DaemonPool | None = None
         self._pid = 0
         self._lock = threading.Lock()
+        self._live: dict[str, Progress] = {}  # this process's queued and running jobs, heartbeaten
 
-    def _executor(self) -> ThreadPoolExecutor:
+    def _executor(self) -> "_DaemonPool":
         # A pool made before a fork has no threads in the child: make one per process.
         with self._lock:
             if self._pool is None or self._pid != os.getpid():
-                self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="ledger-job")
+                self._pool = _DaemonPool(self.threads, "ledger-job", self._beat)
                 self._pid = os.getpid()
+                self._live = {}
             return self._pool
+
+    def _beat(self) -> None:
+        """One heartbeat: touch the record of every queued or running job of this process."""
+        for job_id, progress in list(self._live.items()):
+            try:
+                progress.touch()
+            except JobCancelled:
+                self._live.pop(job_id, None)
+            except Exception as exc:  # a busy store: the next beat tries again
+                log.warning("heartbeat of job %s failed: %s", job_id, type(exc).__name__)
 
     def create(self, scope: str, kind: str, stage: str, *, name: str | None = None,
                status: str = "queued", progress: float = 0.0,
@@ -223,9 +245,18 @@ class JobRunner:
         reported as ``internal_error``.
         """
         # A deep copy: the job thread must not mutate the record the caller is answering with.
-        self._executor().submit(self._run, Progress(self.store, copy.deepcopy(record)), fn)
+        progress = Progress(self.store, {**copy.deepcopy(record), "beat": HEARTBEAT_SECONDS})
+        pool = self._executor()
+        self._live[record["id"]] = progress
+        pool.submit(self._run, progress, fn)
 
     def _run(self, progress: Progress, fn: Callable[[Progress], dict[str, Any] | None]) -> None:
+        try:
+            self._work(progress, fn)
+        finally:
+            self._live.pop(progress.record["id"], None)
+
+    def _work(self, progress: Progress, fn: Callable[[Progress], dict[str, Any] | None]) -> None:
         rec = progress.record
         started = time.monotonic()
         try:
@@ -261,7 +292,7 @@ class JobRunner:
             raise UnknownJobError(f"no job {job_id!r}")
         if rec["status"] not in _FINAL:
             age = time.time() - datetime.fromisoformat(rec["updated"]).timestamp()
-            if age > self.stale_after:
+            if age > (min(self.stale_after, LOST_AFTER) if rec.get("beat") else self.stale_after):
                 rec["status"] = "failed"
                 rec["error"] = {"code": "job_lost",
                                 "message": f"the job made no progress for {int(age)} s; its worker stopped"}
@@ -270,8 +301,55 @@ class JobRunner:
     def shutdown(self, wait: bool = True) -> None:
         with self._lock:
             if self._pool is not None and self._pid == os.getpid():
-                self._pool.shutdown(wait=wait, cancel_futures=True)
+                self._pool.shutdown(wait=wait)
             self._pool = None
+
+
+class _DaemonPool:
+    """A fixed set of daemon threads taking work from one queue, and a heartbeat thread.
+
+    Unlike :class:`concurrent.futures.ThreadPoolExecutor`, whose threads the interpreter joins
+    at exit, a process that stops here does not wait for a job blocked in I/O (its record is
+    then lost within :data:`LOST_AFTER` seconds, as if the process had been killed).
+    """
+
+    def __init__(self, threads: int, prefix: str, beat: Callable[[], None]) -> None:
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._stop = threading.Event()
+        self._threads = [threading.Thread(target=self._work, name=f"{prefix}_{i}", daemon=True) for i in range(threads)]
+        for t in self._threads:
+            t.start()
+
+        def heartbeat() -> None:
+            while not self._stop.wait(HEARTBEAT_SECONDS):
+                beat()
+
+        threading.Thread(target=heartbeat, name=f"{prefix}-heartbeat", daemon=True).start()
+
+    def submit(self, fn: Callable[..., None], *args: Any) -> None:
+        self._queue.put((fn, args))
+
+    def _work(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None or self._stop.is_set():
+                return
+            fn, args = item
+            try:
+                fn(*args)
+            except Exception:  # _run catches what jobs raise; this only keeps the thread alive
+                log.exception("job thread")
+
+    def shutdown(self, wait: bool = True, timeout: float = 5.0) -> None:
+        """Stop taking work (queued jobs are dropped); with ``wait``, give running jobs up to
+        ``timeout`` seconds to end, never more."""
+        self._stop.set()
+        for _ in self._threads:
+            self._queue.put(None)
+        if wait:
+            deadline = time.monotonic() + timeout
+            for t in self._threads:
+                t.join(max(0.0, deadline - time.monotonic()))
 
 
 def make_runner(store: Store, *, mode: str = "auto", threads: int = 2, stale_after: float = 900.0,

@@ -28,6 +28,8 @@ DEFAULTS: dict[str, Any] = {
     "API_KEYS": [],
     "CORS_ORIGINS": [],
     "MAX_UPLOAD_MB": 64,
+    "MAX_UNITS": 50_000,  # units a document may have (adapters.package.Limits.max_units)
+    "MAX_TEXT_CHARS": 4_000_000,  # characters of text a document may have
     "RATE_LIMIT": "600/minute",
     "AUTH_FAIL_LIMIT": "20/minute",  # requests with a wrong or missing key per client address
     "JOB_THREADS": 2,
@@ -52,6 +54,8 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "LEDGER_API_KEYS": ("API_KEYS", _list),
     "LEDGER_CORS_ORIGINS": ("CORS_ORIGINS", _list),
     "LEDGER_MAX_UPLOAD_MB": ("MAX_UPLOAD_MB", float),
+    "LEDGER_MAX_UNITS": ("MAX_UNITS", int),
+    "LEDGER_MAX_TEXT_CHARS": ("MAX_TEXT_CHARS", int),
     "LEDGER_RATE_LIMIT": ("RATE_LIMIT", str),
     "LEDGER_AUTH_FAIL_LIMIT": ("AUTH_FAIL_LIMIT", str),
     "LEDGER_JOB_THREADS": ("JOB_THREADS", int),

@@ -27,8 +27,11 @@ def runner() -> JobRunner:
 
 
 def limits() -> Limits:
-    """The adapters' limits with the upload size limit of this app."""
-    return replace(DEFAULT_LIMITS, max_input_bytes=current_app.config["MAX_CONTENT_LENGTH"])
+    """The adapters' limits with the upload size, unit and text limits of this app."""
+    cfg = current_app.config
+    return replace(DEFAULT_LIMITS, max_input_bytes=cfg["MAX_CONTENT_LENGTH"],
+                   max_units=int(cfg.get("MAX_UNITS", DEFAULT_LIMITS.max_units)),
+                   max_text_chars=int(cfg.get("MAX_TEXT_CHARS", DEFAULT_LIMITS.max_text_chars)))
 
 
 def int_arg(name: str, default: int | None, minimum: int = 0, maximum: int | None = None) -> int | None:

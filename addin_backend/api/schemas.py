@@ -74,6 +74,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "result": _nullable("object"),
             "created": {"type": "string", "format": "date-time"},
             "updated": {"type": "string", "format": "date-time"},
+            "beat": {"type": "number", "description": "seconds between the heartbeats of the process that holds the "
+                     "job (embedded mode); silent for 15 s, the job is failed with job_lost"},
             "links": {"type": "object", "required": ["self", "events"],
                       "properties": {"self": _STR, "events": _STR}},
         },

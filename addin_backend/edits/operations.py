@@ -222,7 +222,7 @@ def _check_together(edits: list[Edit]) -> None:
     for uid, lst in spans.items():
         lst.sort()
         for (a0, a1), (b0, b1) in zip(lst, lst[1:]):
-            if b0 < a1:
+            if b0 < a1 or b0 == a0 == a1 == b1:  # two insertions at one point have no order
                 raise InvalidRequestError(f"unit {uid} gets overlapping replacements at {a0}..{a1} and {b0}..{b1}")
     for e in edits:
         refs = {e.after, e.before_unit} | ({e.unit} if e.op != "delete" else set())

@@ -168,3 +168,14 @@ def test_a_rename_to_a_term_with_inner_capitals_follows_lower_case_occurrences(s
     pairs = {(op["old"], op["text"]) for op in r.json["operations"] if op["op"] == "replace"}
     assert ("Lorem", "ZZLoremZZ") in pairs and ("lorem", "zzloremzz") in pairs
     assert ("lorem", "ZZLoremZZ") not in pairs
+
+
+# --- caps ----------------------------------------------------------------------------------
+
+
+def test_an_upload_over_the_unit_or_text_cap_is_413_too_large_naming_the_setting(make_app):
+    data = corpus_file("lorem.odt").read_bytes()
+    for settings, name in (({"MAX_UNITS": 2}, "LEDGER_MAX_UNITS"), ({"MAX_TEXT_CHARS": 100}, "LEDGER_MAX_TEXT_CHARS")):
+        client = make_app(**settings).test_client()
+        r = client.post("/api/v1/documents", data=data, content_type="application/vnd.oasis.opendocument.text")
+        assert name in _error(r, 413, "too_large")
