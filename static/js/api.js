@@ -139,6 +139,9 @@ export class LedgerApi {
     return this.request("GET", `/api/v1/documents/${doc(id)}/check${revision != null ? `?revision=${encodeURIComponent(revision)}` : ""}`);
   }
 
+  /** Fixes of check findings as a proposal to preview (``{findings: [ids]}`` or ``{kinds}``). */
+  fixFindings(id, body) { return this.request("POST", `/api/v1/documents/${doc(id)}/check/fix`, { json: body }); }
+
   /** Bytes of a file route (the revision with tracked changes). */
   async bytes(path) {
     const res = await this.request("GET", path, { raw: true });

@@ -10,6 +10,7 @@ import { dependencies, graphFromUnits, impactItems, preview, unitForParagraph } 
 import { backendBase, loadSettings, saveSettings } from "./settings.js";
 import { applyOperations, replaceWithFile, selectUnit, selectedParagraph } from "./word.js";
 import * as ui from "./ui.js";
+import { renderCheck } from "./checkfix.js";
 
 const ROUTE = {
   graph: routeKey("GET", "/api/v1/documents/{}/graph"),
@@ -17,6 +18,7 @@ const ROUTE = {
   proposals: routeKey("POST", "/api/v1/documents/{}/proposals"),
   apply: routeKey("POST", "/api/v1/documents/{}/apply"),
   check: routeKey("GET", "/api/v1/documents/{}/check"),
+  fix: routeKey("POST", "/api/v1/documents/{}/check/fix"),
 };
 
 /** Events that do not change the pane's state (body[data-state]). */
@@ -314,8 +316,27 @@ export class TaskPane {
       ui.showProgress("Checking…", null);
       const res = await this.api.check(this.doc.id, this.applied?.revision ?? null);
       ui.hideProgress();
-      ui.renderFindings(document.getElementById("findings"), res.findings || [], (id) => this.jump(id));
+      renderCheck(document.getElementById("findings"), res.findings || [], {
+        onPick: (id) => this.jump(id), onFix: this.has("fix") ? (ids, label) => this.fix(ids, label) : null });
       this.emit("checked", { findings: (res.findings || []).length });
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  /** Check findings -> a proposal shown in the preview; Apply writes it as tracked changes. */
+  async fix(ids, label = "Fix") {
+    await this.sync();
+    if (!this.doc) return;
+    ui.hidePreview();
+    ui.showProgress("Preparing the fixes…", null);
+    this.emit("proposing", { fix: ids.length });
+    try {
+      this.proposal = await this.api.fixFindings(this.doc.id, { findings: ids, author: this.settings.author || undefined });
+      ui.hideProgress();
+      ui.selectTab("edit");
+      ui.renderPreview(this.proposal, this.settings.author);
+      this.emit("preview", { proposal: this.proposal.id, operations: (this.proposal.operations || []).length, fix: label });
     } catch (err) {
       this.fail(err);
     }
