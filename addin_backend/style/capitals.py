@@ -11,7 +11,8 @@ after a colon or an opening quote) that the document also writes in lower case. 
   section" names a heading);
 - a run opening with a capitalised article ("as The Book": a title or a name);
 - part of a longer capitalised name (the run is taken whole, and so is a title joined by small
-  words: "Illegal Value for Header Field"), quoted titles;
+  words: "Illegal Value for Header Field", and a capitalised enumeration: "Composure, Coaching,
+  and Commitment Management tools"), quoted titles;
 - captions (titles, often in title case), and German (every noun is capitalised).
 
 Only the capitalised form is reported, where the lower-case form is more common (and written
@@ -48,6 +49,14 @@ def _in_title(text: str, toks: list[tuple[int, int, str]], i: int, j: int) -> bo
     def joined(a: int, b: int) -> bool:
         return text[toks[a][1]:toks[b][0]] in (" ", "\u00a0")
 
+    # an enumeration of capitalised names: "(Composure, Coaching, and Commitment Management tools"
+    k = i - 1
+    while k >= 0 and toks[k][2] in ("and", "or") and joined(k, k + 1):
+        k -= 1
+    if 0 <= k < i and text[toks[k][1]:toks[k][1] + 1] == "," and _capitalised(toks[k][2]):
+        before = text[:toks[k][0]].rstrip()
+        if before and before[-1] not in ".!?:\n":
+            return True
     k = i - 1
     while k >= 0 and toks[k][2].lower() in _TITLE_GLUE and toks[k][2].islower() and joined(k, k + 1):
         k -= 1
