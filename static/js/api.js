@@ -142,6 +142,13 @@ export class LedgerApi {
   /** Fixes of check findings as a proposal to preview (``{findings: [ids]}`` or ``{kinds}``). */
   fixFindings(id, body) { return this.request("POST", `/api/v1/documents/${doc(id)}/check/fix`, { json: body }); }
 
+  /** What a reviewer did: the reviewed file's bytes judged against an applied revision
+   * (``{operations: [{id, unit, status, reason}], findings, consistent, exact, counts}``). */
+  async review(id, revision, bytes, contentType = DOCX_TYPE) {
+    const path = `/api/v1/documents/${doc(id)}/revisions/${encodeURIComponent(revision)}/review`;
+    return this.fetchUpload(path, bytes, contentType);
+  }
+
   /** Bytes of a file route (the revision with tracked changes). */
   async bytes(path) {
     const res = await this.request("GET", path, { raw: true });

@@ -8,7 +8,7 @@ import { readDocument, sha256Hex, toBase64 } from "./file.js";
 import { exclusive, queued } from "./guard.js";
 import { dependencies, graphFromUnits, impactItems, preview, unitForParagraph } from "./deps.js";
 import { backendBase, loadSettings, saveSettings } from "./settings.js";
-import { applyOperations, replaceWithFile, selectUnit, selectedParagraph } from "./word.js";
+import { applyOperations, replaceWithFile, resolveTrackedChange, selectUnit, selectedParagraph, supports, trackedChanges } from "./word.js";
 import * as ui from "./ui.js";
 import { renderCheck } from "./checkfix.js";
 
@@ -19,10 +19,11 @@ const ROUTE = {
   apply: routeKey("POST", "/api/v1/documents/{}/apply"),
   check: routeKey("GET", "/api/v1/documents/{}/check"),
   fix: routeKey("POST", "/api/v1/documents/{}/check/fix"),
+  review: routeKey("POST", "/api/v1/documents/{}/revisions/{}/review"),
 };
 
 /** Events that do not change the pane's state (body[data-state]). */
-const SIDE_EVENTS = new Set(["selection", "jump", "checked"]);
+const SIDE_EVENTS = new Set(["selection", "jump", "checked", "review-listed", "change-resolved"]);
 
 const KIND_NAMES = { section: "Heading", paragraph: "Paragraph", list_item: "List item", caption: "Caption", figure: "Figure",
                      table: "Table", equation: "Equation", footnote: "Footnote", endnote: "Endnote", title: "Title" };
@@ -51,6 +52,8 @@ export class TaskPane {
     this.preview = exclusive(this.preview);
     this.apply = exclusive(this.apply);
     this.check = exclusive(this.check);
+    this.reviewRound = exclusive(this.reviewRound);
+    this.reviewed = null; // the last applied revision: {doc, revision, operations}
   }
 
   makeApi() {
@@ -107,6 +110,7 @@ export class TaskPane {
     on("btn-settings-close", "click", () => ui.selectTab("edit"));
     on("settings-form", "submit", (e) => { e.preventDefault(); this.saveSettings(); });
     on("btn-refresh", "click", () => this.sync(true));
+    on("btn-review", "click", () => this.reviewRound());
     on("btn-preview", "click", () => this.preview());
     on("btn-discard", "click", () => { this.proposal = null; ui.hidePreview(); });
     on("btn-apply", "click", () => this.apply());
@@ -272,7 +276,7 @@ export class TaskPane {
       const res = await this.api.apply(this.doc.id, { proposal_id: this.proposal.id, operations: keep, author: this.settings.author,
                                                        instruction: this.proposal.instruction });
       this.applied = res;
-      const out = await applyOperations(this.Word, res.operations, this.units);
+      const out = await applyOperations(this.Word, res.operations, this.units, { comments: supports(this.Office, "1.4") });
       ui.hideProgress();
       if (out.failures.length) {
         ui.showFallback(`${out.failures.length} change(s) could not be placed word by word, so nothing was changed in Word.`,
@@ -285,7 +289,9 @@ export class TaskPane {
       ui.showMessage(`${out.applied} change(s) applied as tracked changes. Review them in Word: Review > Accept or Reject.`, "success");
       ui.renderFindings(document.getElementById("findings"), res.findings || [], (id) => this.jump(id));
       this.sha = null; // the document changed: the next action uploads it again
-      this.emit("applied", { applied: out.applied, revision: res.revision });
+      this.reviewed = { doc: this.doc.id, revision: res.revision, operations: res.operations };
+      this.emit("applied", { applied: out.applied, revision: res.revision, comments: out.comments ?? 0 });
+      await this.listReview();
     } catch (err) {
       this.fail(err);
     }
@@ -303,6 +309,49 @@ export class TaskPane {
       ui.showMessage("The document now holds the server's tracked copy; review the changes in Word.", "success");
       this.sha = null;
       this.emit("applied", { fallback: true, revision: this.applied.revision });
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  /** LEDGER's pending tracked changes with their reasons (WordApi 1.6), else a pointer to
+   * Word's own Review pane. */
+  async listReview() {
+    if (!this.reviewed) return;
+    try {
+      const changes = supports(this.Office, "1.6") ? await trackedChanges(this.Word, this.reviewed.operations) : null;
+      ui.renderReviewChanges(changes, (c, accept) => this.decide(c, accept));
+      this.emit("review-listed", { changes: changes ? changes.filter((c) => c.op).length : null });
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  async decide(change, accept) {
+    try {
+      await resolveTrackedChange(this.Word, change.index, accept);
+      this.emit("change-resolved", { op: change.op, accept });
+      await this.listReview();
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  /** The review round trip: the document as it is now (after the reviewer's decisions) goes
+   * to the server, which says for each operation of the revision whether it was accepted,
+   * rejected or is pending, and what the result breaks. */
+  async reviewRound() {
+    if (!this.reviewed) { ui.showMessage("Apply an edit first: the review compares the document with what LEDGER wrote.", "info"); return; }
+    if (!this.has("review")) { this.fail(new LedgerError("not_found", "POST /api/v1/documents/{id}/revisions/{rev}/review")); return; }
+    try {
+      ui.showProgress("Reading the reviewed document…", 0);
+      const bytes = await readDocument(this.Office, { sliceSize: this.settings.sliceKiB * 1024 });
+      ui.showProgress("Checking the review…", null);
+      const res = await this.api.review(this.reviewed.doc, this.reviewed.revision, bytes);
+      ui.hideProgress();
+      ui.renderReviewResult(res, (id) => this.jump(id));
+      this.sha = null; // the next action uploads the reviewed document
+      this.emit("reviewed", { counts: res.counts, consistent: res.consistent, operations: res.operations });
     } catch (err) {
       this.fail(err);
     }

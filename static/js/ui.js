@@ -227,3 +227,35 @@ export function showSettingsErrors(errors) {
 }
 
 export { $ };
+
+const STATUS_NAMES = { accepted: "Accepted", rejected: "Rejected", pending: "Pending" };
+
+/** LEDGER's pending tracked changes (WordApi 1.6) with their reasons and Accept/Reject
+ * buttons; ``changes`` null: the host has no such API, Word's own Review pane does it. */
+export function renderReviewChanges(changes, onDecide) {
+  $("review").hidden = false;
+  const mine = (changes || []).filter((c) => c.op);
+  $("review-note").textContent = changes == null
+    ? "Accept or reject the changes in Word: Review > Tracked Changes (this Word has no tracked-change API for add-ins)."
+    : mine.length ? `${mine.length} tracked change${mine.length === 1 ? "" : "s"} by LEDGER waiting for review.`
+      : "No tracked change by LEDGER is waiting.";
+  $("review-changes").replaceChildren(...mine.map((c) => el("li", { class: "op", "data-change": String(c.index), "data-op": c.op },
+    el("div", { class: "op-head" },
+      el("span", { class: "pill" }, /add|insert/i.test(String(c.type)) ? "Inserted" : "Deleted"),
+      el("span", { class: "unit-label" }, c.text)),
+    el("div", { class: "op-why" }, el("b", {}, "Why: "), c.reason || "the instruction"),
+    el("div", { class: "row end" },
+      el("button", { class: "btn", type: "button", "data-decide": "reject", onclick: () => onDecide(c, false) }, "Reject"),
+      el("button", { class: "btn primary", type: "button", "data-decide": "accept", onclick: () => onDecide(c, true) }, "Accept")))));
+}
+
+/** The review round trip's answer: each operation's status, and the findings of what it leaves. */
+export function renderReviewResult(res, onPick) {
+  $("review").hidden = false;
+  const c = res.counts || {};
+  $("review-summary").textContent = `${c.accepted ?? 0} accepted, ${c.rejected ?? 0} rejected, ${c.pending ?? 0} pending`
+    + (res.consistent ? " · the document is consistent." : " · the review leaves problems to fix:");
+  $("review-statuses").replaceChildren(...(res.operations || []).map((o) => el("li", { class: `status ${o.status}`, "data-op": o.id, "data-status": o.status },
+    el("span", { class: "pill" }, STATUS_NAMES[o.status] || o.status), el("span", {}, o.reason || o.id))));
+  renderFindings($("review-findings"), res.new_findings || [], onPick, false);
+}

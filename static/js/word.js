@@ -92,12 +92,38 @@ async function locateRanges(context, steps, paragraphs) {
   return { located: pending, failures };
 }
 
+/** Whether the host offers a WordApi requirement set (``1.4``: comments, ``1.6``: tracked
+ * changes one by one); false outside Office. */
+export function supports(Office, version) {
+  return !!Office?.context?.requirements?.isSetSupported?.("WordApi", version);
+}
+
+/** Adds each operation's ``comment`` (the server's text: what changed and why) to the first
+ * range that operation changed; one comment per operation. */
+function commenter(ops) {
+  const texts = new Map((ops || []).filter((o) => o.comment && o.id).map((o) => [o.id, o.comment]));
+  const done = new Set();
+  let count = 0;
+  return {
+    add(opId, range) {
+      const text = texts.get(opId);
+      if (!text || done.has(opId) || !range?.insertComment) return;
+      done.add(opId);
+      range.insertComment(text);
+      count += 1;
+    },
+    get count() { return count; },
+  };
+}
+
 /** Applies ``ops`` (ROUTES.md Operations) to the open document as tracked changes.
  *
  * Change tracking is switched to ``trackAll`` first; then every paragraph and every word
  * range is found before anything changes, so a plan that cannot be placed changes nothing.
- * Returns ``{applied: n, failures: []}`` or ``{applied: 0, failures: [{op, reason}]}``. */
-export async function applyOperations(Word, ops, units = []) {
+ * With ``comments`` (WordApi 1.4) each operation's ``comment`` becomes a Word comment on the
+ * words it changed (before a deletion, on the words it deletes).
+ * Returns ``{applied: n, comments: n, failures: []}`` or ``{applied: 0, failures: [{op, reason}]}``. */
+export async function applyOperations(Word, ops, units = [], { comments = false } = {}) {
   const plan = planOperations(ops, units);
   if (plan.problems.length) return { applied: 0, failures: plan.problems };
   if (!plan.steps.length) return { applied: 0, failures: [] };
@@ -110,13 +136,14 @@ export async function applyOperations(Word, ops, units = []) {
       const edits = plan.steps.filter((s) => s.type === "edit");
       const { located, failures: f2 } = await locateRanges(context, edits, paragraphs);
       if (f2.length) return { applied: 0, failures: f2 };
+      const notes = commenter(comments ? ops : []);
       // Later words first inside a paragraph, so the ranges found stay where they were.
       located.sort((a, b) => (a.s.target === b.s.target ? b.s.start - a.s.start : 0));
       for (const { s, para, range } of located) {
-        if (s.kind === "start") para.insertText(s.text, "Start");
-        else if (s.kind === "insert") range.insertText(s.text, s.location);
-        else if (s.text === "") range.delete();
-        else range.insertText(s.text, "Replace");
+        if (s.kind === "start") notes.add(s.op, para.insertText(s.text, "Start"));
+        else if (s.kind === "insert") notes.add(s.op, range.insertText(s.text, s.location));
+        else if (s.text === "") { notes.add(s.op, range); range.delete(); }
+        else notes.add(s.op, range.insertText(s.text, "Replace"));
       }
       for (const s of plan.steps) {
         if (s.type === "insert_paragraph") {
@@ -124,21 +151,22 @@ export async function applyOperations(Word, ops, units = []) {
           for (const text of s.lines) {
             anchor = anchor.insertParagraph(text, "After");
             if (s.style) anchor.style = s.style;
+            notes.add(s.op, anchor.getRange?.());
           }
         } else if (s.type === "delete_paragraph") {
-          s.targets.forEach((k) => paragraphs.get(k).delete());
+          s.targets.forEach((k) => { notes.add(s.op, paragraphs.get(k).getRange?.()); paragraphs.get(k).delete(); });
         } else if (s.type === "move") {
           let anchor = paragraphs.get(s.dest);
           if (s.location === "After") {
-            for (const text of s.lines) anchor = anchor.insertParagraph(text, "After");
+            for (const text of s.lines) { anchor = anchor.insertParagraph(text, "After"); notes.add(s.op, anchor.getRange?.()); }
           } else {
-            for (const text of s.lines) anchor.insertParagraph(text, "Before");
+            for (const text of s.lines) notes.add(s.op, anchor.insertParagraph(text, "Before").getRange?.());
           }
           s.targets.forEach((k) => paragraphs.get(k).delete());
         }
       }
       await context.sync();
-      return { applied: plan.steps.length, failures: [] };
+      return { applied: plan.steps.length, ...(comments ? { comments: notes.count } : {}), failures: [] };
     });
   } catch (err) {
     return { applied: 0, failures: [{ op: null, reason: wordError(err) }] };
@@ -179,6 +207,48 @@ export async function selectUnit(Word, unit, units = []) {
     const p = paragraphs.get(unit.id);
     if (!p) return false;
     p.select();
+    await context.sync();
+    return true;
+  });
+}
+
+/** The tracked changes Word holds (WordApi 1.6), each matched to the LEDGER operation it
+ * comes from by its words (a deletion's text is the words the operation replaced, an
+ * insertion's the words it wrote): ``[{index, type, text, author, date, op, reason}]``;
+ * ``op`` is null for a change LEDGER did not make. */
+export async function trackedChanges(Word, ops = []) {
+  return Word.run(async (context) => {
+    const tc = context.document.body.getTrackedChanges();
+    tc.load("items");
+    await context.sync();
+    tc.items.forEach((c) => c.load("author,date,text,type"));
+    await context.sync();
+    const used = new Set();
+    const norm = (t) => normalizeText(String(t ?? ""));
+    // the words an operation removed and wrote (Word's changes are its word-level pieces)
+    const sides = (o, added) => norm(added ? (o.op === "delete" ? "" : o.text)
+      : (o.old ?? (o.op === "delete" || o.op === "set_text" ? o.before : "")));
+    return tc.items.map((c, index) => {
+      const added = /add|insert/i.test(String(c.type));
+      const text = norm(c.text);
+      const op = (ops || []).find((o) => text && !used.has(`${o.id}:${added}`) && sides(o, added) === text)
+        || (ops || []).find((o) => text && sides(o, added).includes(text));
+      if (op) used.add(`${op.id}:${added}`);
+      return { index, type: c.type, text: c.text, author: c.author, date: c.date, op: op?.id ?? null,
+               reason: op ? (op.comment || op.reason || "") : "" };
+    });
+  });
+}
+
+/** Accepts (``accept`` true) or rejects the ``index``-th tracked change (WordApi 1.6). */
+export async function resolveTrackedChange(Word, index, accept) {
+  return Word.run(async (context) => {
+    const tc = context.document.body.getTrackedChanges();
+    tc.load("items");
+    await context.sync();
+    const change = tc.items[index];
+    if (!change) return false;
+    if (accept) change.accept(); else change.reject();
     await context.sync();
     return true;
   });

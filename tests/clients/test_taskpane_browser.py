@@ -175,3 +175,28 @@ def test_pane_check_lists_the_servers_findings(server, output_dir):
     assert any(e["phase"] == "checked" for e in res["events"]), res.get("message")
     checked = next(e for e in res["events"] if e["phase"] == "checked")
     assert len(res["findings"]) == max(checked["findings"], 1)  # "No problems found." when there are none
+
+
+def test_pane_comments_each_change_and_walks_the_review(server, output_dir):
+    """WordApi 1.4: every change gets its comment (the server's words: what and why); 1.6: the
+    pane lists LEDGER's pending tracked changes with their reasons, accepts and rejects them one
+    by one, and after the reviewer is done sends the document back for the review round trip."""
+    require_route(server, "POST", "/api/v1/documents/{id}/revisions/{rev}/review")
+    path = corpus_file("referenceAllInOne.odt")
+    host = {**_host(path), "account": "Ada (Office account)", "wordApi": "1.6"}
+    res = run_pane(server, output_dir / "clients" / "pane-review", host, scenario="review",
+                   instruction='Replace "A reference" with "One reference"', decisions=["accept"])
+    assert res["message"] is None or "error" not in res["message"].lower(), res["message"]
+    comments = res["comments"]
+    assert [c["range"] for c in comments] == ["One"]
+    assert comments[0]["text"] == "'A reference' → 'One reference' (instruction: Replace \"A reference\" with \"One reference\")"
+    # the review list: LEDGER's two tracked changes (the deleted and the inserted word), with the reason
+    assert [(c["kind"], c["text"]) for c in res["reviewList"]] == [("Deleted", "A"), ("Inserted", "One")]
+    assert all(c["why"] == f"Why: {comments[0]['text']}" for c in res["reviewList"])
+    assert [(d["text"], d["decision"]) for d in res["decisions"]] == [("A", "accepted")]
+    assert [c["text"] for c in res["reviewListAfter"]] == ["One"]
+    calls = [c["api"] for c in res["calls"]]
+    assert "range.insertComment" in calls and "trackedChange.accept" in calls
+    # the round trip: the server's file as Word holds it now, every operation classified
+    assert [s["status"] for s in res["statuses"]] == ["pending"]
+    assert res["reviewSummary"].startswith("0 accepted, 0 rejected, 1 pending")

@@ -16,7 +16,9 @@ function unescape(q) {
  * ``{text, deleted, style}`` and ``doc.revisions`` what was changed with tracking on. */
 export function makeWord(texts) {
   const calls = [];
-  const doc = { paragraphs: texts.map((text) => ({ text, deleted: false, style: "Normal" })), revisions: [], tracking: "Off" };
+  const doc = { paragraphs: texts.map((text) => ({ text, deleted: false, style: "Normal" })), revisions: [], tracking: "Off",
+                comments: [], decided: [] };
+  const decided = new Set(); // the revisions a reviewer accepted or rejected
   const created = [];
   const mock = (data) => {
     const m = new OfficeMockObject({ ...data, host: HOST }, HOST);
@@ -27,6 +29,11 @@ export function makeWord(texts) {
   const revise = (type, text) => {
     if (doc.tracking !== "TrackAll") throw new Error(`untracked ${type} of "${text}" (changeTrackingMode is ${doc.tracking})`);
     doc.revisions.push({ type, text });
+  };
+  const comment = (p, start, end) => (text) => {
+    calls.push({ api: "range.insertComment", text, range: p.text.slice(start, end) });
+    doc.comments.push({ text, range: p.text.slice(start, end), paragraph: p });
+    return mock({ content: text });
   };
 
   function paragraphMock(p) {
@@ -49,6 +56,7 @@ export function makeWord(texts) {
       },
       delete: () => { calls.push({ api: "paragraph.delete", text: p.text }); revise("paragraph_deletion", p.text); p.deleted = true; },
       select: () => calls.push({ api: "paragraph.select", text: p.text }),
+      getRange: () => rangeMock(p, 0, p.text.length),
     });
   }
 
@@ -62,12 +70,14 @@ export function makeWord(texts) {
           revise("deletion", p.text.slice(start, end));
           revise("insertion", text);
           p.text = p.text.slice(0, start) + text + p.text.slice(end);
-        } else {
-          revise("insertion", text);
-          const at = loc === "Before" || loc === "Start" ? start : end;
-          p.text = p.text.slice(0, at) + text + p.text.slice(at);
+          return rangeMock(p, start, start + text.length);
         }
+        revise("insertion", text);
+        const at = loc === "Before" || loc === "Start" ? start : end;
+        p.text = p.text.slice(0, at) + text + p.text.slice(at);
+        return rangeMock(p, at, at + text.length);
       },
+      insertComment: (text) => comment(p, start, end)(text),
       delete: () => {
         calls.push({ api: "range.delete", range: p.text.slice(start, end) });
         revise("deletion", p.text.slice(start, end));
@@ -101,6 +111,11 @@ export function makeWord(texts) {
       body: {
         search: (q, opts) => { calls.push({ api: "body.search", text: q, options: opts }); return searchIn(live(), q); },
         insertFileFromBase64: (b64, loc) => { calls.push({ api: "body.insertFileFromBase64", length: b64.length, location: loc }); },
+        getTrackedChanges: () => mock({ items: doc.revisions.filter((r) => !decided.has(r)).map((r) => mock({
+          type: /insertion/.test(r.type) ? "Added" : "Deleted", text: r.text, author: "Unknown", date: "2026-12-01T00:00:00Z",
+          accept: () => { calls.push({ api: "trackedChange.accept", text: r.text }); decided.add(r); doc.decided.push({ ...r, decision: "accept" }); },
+          reject: () => { calls.push({ api: "trackedChange.reject", text: r.text }); decided.add(r); doc.decided.push({ ...r, decision: "reject" }); },
+        })) }),
       },
       getSelection: () => mock({ paragraphs: { getFirst: () => paragraphMock(live()[doc.selection ?? 0]) } }),
     },

@@ -10,17 +10,26 @@
   const doc = {
     paragraphs: cfg.paragraphs.map((p) => ({ text: typeof p === "string" ? p : p.text, style: p.style || "Normal", deleted: false })),
     revisions: [],
+    comments: [],
     tracking: "Off",
     selection: 0,
   };
   window.__wordDoc = doc;
-  const bytes = Uint8Array.from(atob(cfg.fileBase64 || ""), (c) => c.charCodeAt(0));
+  let bytes = Uint8Array.from(atob(cfg.fileBase64 || ""), (c) => c.charCodeAt(0));
   const handlers = [];
   const live = () => doc.paragraphs.filter((p) => !p.deleted);
 
   function revise(type, text) {
     if (doc.tracking !== "TrackAll") record({ api: "UNTRACKED", type, text });
     doc.revisions.push({ type, text, tracked: doc.tracking === "TrackAll" });
+  }
+
+  const decided = new Map(); // revision -> "accepted" | "rejected" (WordApi 1.6 review)
+  window.__wordDecisions = () => doc.revisions.filter((r) => decided.has(r)).map((r) => ({ ...r, decision: decided.get(r) }));
+
+  function insertComment(p, s, e, text) {
+    record({ api: "range.insertComment", text, range: p.text.slice(s, e), tracking: doc.tracking });
+    doc.comments.push({ text, range: p.text.slice(s, e), author: cfg.account || "Unknown" });
   }
 
   class ClientObject {
@@ -88,6 +97,18 @@
       return new Paragraph(this._ctx, np);
     }
     delete() { record({ api: "paragraph.delete", paragraph: this._p.text, tracking: doc.tracking }); revise("paragraph_deletion", this._p.text); this._p.deleted = true; }
+    getRange() { return new Range(this._ctx, this._p, 0, this._p.text.length); }
+  }
+
+  // WordApi 1.6: the tracked changes of the body, accepted or rejected one by one
+  class TrackedChange extends ClientObject {
+    constructor(ctx, r) { super(ctx); this._r = r; }
+    get type() { this._need("type"); return /insertion/.test(this._r.type) ? "Added" : "Deleted"; }
+    get text() { this._need("text"); return this._r.text; }
+    get author() { this._need("author"); return cfg.account || "Unknown"; }
+    get date() { this._need("date"); return "2026-12-01T00:00:00.000Z"; }
+    accept() { record({ api: "trackedChange.accept", text: this._r.text }); decided.set(this._r, "accepted"); }
+    reject() { record({ api: "trackedChange.reject", text: this._r.text }); decided.set(this._r, "rejected"); }
   }
 
   class Range extends ClientObject {
@@ -103,13 +124,14 @@
         if (old) revise("deletion", old);
         if (text) revise("insertion", text);
         this._p.text = this._p.text.slice(0, this._s) + text + this._p.text.slice(this._e);
-      } else {
-        revise("insertion", text);
-        const at = loc === "Before" || loc === "Start" ? this._s : this._e;
-        this._p.text = this._p.text.slice(0, at) + text + this._p.text.slice(at);
+        return new Range(this._ctx, this._p, this._s, this._s + text.length);
       }
-      return this;
+      revise("insertion", text);
+      const at = loc === "Before" || loc === "Start" ? this._s : this._e;
+      this._p.text = this._p.text.slice(0, at) + text + this._p.text.slice(at);
+      return new Range(this._ctx, this._p, at, at + text.length);
     }
+    insertComment(text) { insertComment(this._p, this._s, this._e, text); return {}; }
     delete() {
       const old = this._p.text.slice(this._s, this._e);
       record({ api: "range.delete", range: old, tracking: doc.tracking });
@@ -129,6 +151,11 @@
         body: {
           search: (q, o) => search(ctx, live(), q, o, "body.search"),
           insertFileFromBase64: (b64, loc) => { record({ api: "body.insertFileFromBase64", length: b64.length, location: loc, tracking: doc.tracking }); },
+          getTrackedChanges: () => {
+            if (!(Number(cfg.wordApi || 1.4) >= 1.6)) throw new Error("ApiNotFound: getTrackedChanges needs WordApi 1.6");
+            record({ api: "body.getTrackedChanges" });
+            return new Collection(ctx, doc.revisions.filter((r) => r.tracked && !decided.has(r)).map((r) => new TrackedChange(ctx, r)));
+          },
         },
         getSelection: () => new Range(ctx, live()[doc.selection] || live()[0], 0, 0),
       };
@@ -161,7 +188,7 @@
       return new Promise((resolve) => setTimeout(() => { if (cb) cb(info); resolve(info); }, 10));
     },
     context: {
-      requirements: { isSetSupported: (name, v) => name === "WordApi" && Number(v) <= 1.4 },
+      requirements: { isSetSupported: (name, v) => name === "WordApi" && Number(v) <= Number(cfg.wordApi || 1.4) },
       document: {
         url: cfg.url,
         getFileAsync: (type, options, cb) => {
@@ -197,5 +224,8 @@
       handlers.filter((h) => h.type === "documentSelectionChanged").forEach((h) => h.handler({ type: "documentSelectionChanged" }));
     },
     texts: () => live().map((p) => p.text),
+    /** What getFileAsync returns from now on: the document as the reviewer left it. */
+    setFile(base64) { bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)); },
+    comments: () => doc.comments,
   };
 })();

@@ -125,6 +125,44 @@ try {
       out.message = (await page.isVisible("#message")) ? await page.textContent("#message-text") : null;
       await shot(page, "taskpane-applied.png");
     }
+    if (out.state === "ready" && cfg.scenario === "review") {
+      // apply with comments (WordApi 1.4), review each change in the pane (1.6), then the round trip
+      await page.fill("#instruction", cfg.instruction);
+      let n = await page.evaluate(() => window.__ledgerEvents.length);
+      await page.click("#btn-preview");
+      await page.waitForFunction((k) => window.__ledgerEvents.slice(k).some((e) => ["preview", "error"].includes(e.phase)), n, { timeout: 60000 });
+      n = await page.evaluate(() => window.__ledgerEvents.length);
+      await page.click("#btn-apply");
+      await page.waitForFunction((k) => window.__ledgerEvents.slice(k).some((e) => ["review-listed", "apply-failed", "error"].includes(e.phase)), n, { timeout: 60000 });
+      const listed = async () => page.$$eval("#review-changes li", (els) => els.map((li) => ({
+        op: li.dataset.op, kind: li.querySelector(".pill")?.textContent, text: li.querySelector(".unit-label")?.textContent,
+        why: li.querySelector(".op-why")?.textContent })));
+      out.reviewList = await listed();
+      out.reviewNote = await page.textContent("#review-note");
+      await shot(page, "taskpane-review.png");
+      for (const decision of cfg.decisions || []) {
+        const k = await page.evaluate(() => window.__ledgerEvents.length);
+        await page.click(`#review-changes li >> nth=0 >> button[data-decide="${decision}"]`);
+        await page.waitForFunction((j) => window.__ledgerEvents.slice(j).filter((e) => e.phase === "review-listed").length > 0, k, { timeout: 30000 });
+      }
+      out.reviewListAfter = await listed();
+      out.decisions = await page.evaluate(() => window.__wordDecisions());
+      // the reviewer saves; the document Word now holds is the server's revision as reviewed
+      const uploaded = (await page.evaluate(() => window.__ledgerEvents)).find((e) => e.phase === "uploaded");
+      const applied = (await page.evaluate(() => window.__ledgerEvents)).find((e) => e.phase === "applied");
+      const file = await fetch(`${cfg.url}/api/v1/documents/${uploaded.document}/revisions/${applied.revision}/file`);
+      const b64 = Buffer.from(await file.arrayBuffer()).toString("base64");
+      await page.evaluate((b) => window.__ledgerHost.setFile(b), cfg.reviewedBase64 || b64);
+      n = await page.evaluate(() => window.__ledgerEvents.length);
+      await page.click("#btn-review");
+      await page.waitForFunction((k) => window.__ledgerEvents.slice(k).some((e) => ["reviewed", "error"].includes(e.phase)), n, { timeout: 60000 });
+      out.statuses = await page.$$eval("#review-statuses li", (els) => els.map((li) => ({ op: li.dataset.op, status: li.dataset.status,
+        text: li.textContent.trim() })));
+      out.reviewSummary = await page.textContent("#review-summary");
+      out.comments = await page.evaluate(() => window.__ledgerHost.comments());
+      out.message = (await page.isVisible("#message")) ? await page.textContent("#message-text") : null;
+      await shot(page, "taskpane-review-result.png");
+    }
     if (out.state === "ready" && cfg.scenario === "check") {
       await page.click('.tabs button[data-tab="check"]');
       const n = await page.evaluate(() => window.__ledgerEvents.length);
