@@ -124,12 +124,19 @@ def _is_acronym(core: str) -> bool:
 
 
 def _emphasis(token: str, lower_words: set[str], common: frozenset[str]) -> bool:
-    """A word in capitals rather than an acronym: a common English word of four letters or more
-    ("ANYONE", "FIGURES"), or a word the document also writes in lower case ("ALL", "END")."""
+    """A word in capitals rather than an acronym: an English word of four letters or more
+    ("ANYONE", "FIGURES", a protocol constant "PADDING"), or a word the document also writes in
+    lower case ("ALL", "END")."""
     low = token.lower()
     if not low.isalpha():
         return False
-    return low in lower_words or (len(low) >= 4 and (low in common or low.rstrip("s") in common))
+    if low in lower_words or (len(low) >= 4 and (low in common or low.rstrip("s") in common)):
+        return True
+    if len(low) >= 5:
+        from .nlp import word_classes
+
+        return bool(word_classes(low))
+    return False
 
 
 def _shouting(text: str, heading: bool = False) -> bool:
@@ -225,6 +232,13 @@ def find_acronyms(doc: Document) -> dict[str, AcronymInfo]:
             if d.kind == "acronym" and not _glued(u.text, d):
                 out.setdefault(d.term, AcronymInfo(d.term)).definitions.append(
                     (u.order, u.id, _expansion(d.span, d.term), d.start, d.end))
+        for m in _CAMEL_DEF.finditer(u.text):
+            short, long = m.group("short"), m.group("long")
+            caps = "".join(c for c in long if c.isupper())
+            if short not in out or not any(d[1] == u.id for d in out[short].definitions):
+                if caps == short or (caps.startswith(short) and len(short) >= 2):
+                    out.setdefault(short, AcronymInfo(short)).definitions.append(
+                        (u.order, u.id, long, m.start(), m.end()))
         for line_start, line in _lines(u.text):
             m = _GLOSSARY.match(line)
             if m and _is_acronym(m.group("short")) and _initials_match(m.group("short"), m.group("long")):
@@ -414,10 +428,15 @@ def acronym_findings(doc: Document, known: "frozenset[str] | set[str]" = frozens
     return out
 
 
+#: "CH (ClientHello)", "HRR (HelloRetryRequest)": an abbreviation of a name in camel case, whose
+#: capitals spell it.
+_CAMEL_DEF = re.compile(r"(?<![\w\-])(?P<short>[A-Z][A-Z0-9]{1,9}) \((?P<long>[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+)\)")
+
+
 def _glued(text: str, d) -> bool:
     """A parenthesis glued to a word is no definition: "(EC)DHE" names ECDHE and DHE at once."""
     after = text[d.end:d.end + 1]
-    return (d.span.endswith(")") and after.isalnum()) or (d.span.startswith(d.term) and text[d.start - 1:d.start] == ")")
+    return (d.span.endswith(")") and after.isalpha()) or (d.span.startswith(d.term) and text[d.start - 1:d.start] == ")")
 
 
 def _written_elsewhere(doc: Document, term: str, d: tuple[int, str, str, int, int]) -> bool:
