@@ -218,8 +218,20 @@ class AcronymInfo:
     uses: list[tuple[int, str, int, int]] = field(default_factory=list)  # order, unit, start, end
 
 
+_LAST_FOUND: list = []  # the last document's acronyms: the checks that need them share one reading
+
+
 def find_acronyms(doc: Document) -> dict[str, AcronymInfo]:
     """Every acronym of ``doc`` with its definitions and uses, in document order."""
+    key = (id(doc), tuple((u.id, u.text) for u in doc.units))
+    if _LAST_FOUND and _LAST_FOUND[0][0] == key and _LAST_FOUND[0][1] is doc:
+        return _LAST_FOUND[0][2]
+    out = _find_acronyms(doc)
+    _LAST_FOUND[:] = [(key, doc, out)]
+    return out
+
+
+def _find_acronyms(doc: Document) -> dict[str, AcronymInfo]:
     from .style.prose import prose
 
     out: dict[str, AcronymInfo] = {}
