@@ -30,10 +30,15 @@ def gunicorn_options(args: argparse.Namespace) -> dict[str, object]:
         "bind": f"[{args.host}]:{args.port}" if ":" in args.host else f"{args.host}:{args.port}",
         "workers": max(1, args.workers),
         "threads": max(1, args.threads),
-        "worker_class": "gthread",
+        # gthread whose poller reads each whole request before a thread takes it (slow clients
+        # hold no thread; gunicorn's own errors are JSON): addin_backend/http_worker.py
+        "worker_class": "addin_backend.http_worker.BufferingThreadWorker",
         "timeout": 120,
-        "graceful_timeout": 30,
+        "graceful_timeout": 10,  # in-flight requests get 10 s at shutdown; job threads are daemons
         "keepalive": 5,
+        # a worker is replaced after about this many requests: what big requests took is given back
+        "max_requests": 2000,
+        "max_requests_jitter": 200,
         "preload_app": False,  # each worker opens its own store connections and job threads
     }
     if args.cert:
