@@ -1,7 +1,8 @@
 """Slow clients cannot exhaust a real server (issue 16): with 64 connections that sent headers
-announcing a 1 MB body and then trickle 2 bytes at a time, and 32 open event streams, ``/healthz``
-and an upload still answer within 1 s on the default 1 x 4 server. gunicorn's own refusals (an
-over-long URL) are JSON."""
+announcing a 1 MB body and then trickle 2 bytes at a time, and 32 event-stream connections (of a
+job that is done: each stream answers and ends), ``/healthz`` and an upload still answer within
+1 s on the default 1 x 4 server. (An event stream of a *running* job still holds a thread while
+it is open: not covered here.) gunicorn's own refusals (an over-long URL) are JSON."""
 from __future__ import annotations
 
 import socket
