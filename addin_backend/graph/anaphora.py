@@ -6,38 +6,55 @@ a word can be, and in which form) and number agreement, to tell a demonstrative 
 ("this approach works") from a pronoun ("this works") and to get the head noun's lemma; no
 tagger runs. Anaphors found in a text are cached per text.
 
-Besides demonstratives, a reader takes up what came before with: idioms at the head of a
-sentence ("In this context,", "For this reason,", "To that end,"), a verb phrase ("When doing
-so,"), a manner ("as above", "as per above"), a comparison at the head of a unit ("Another
-validator is ...", "both validators", "Other methods ...", "Similar considerations ..."), "the
-steps above", and "that" as a determiner ("from that request", "Then, that set is ..."): told
-from the conjunction and the relative pronoun by the word before it and by agreement.
+Besides demonstratives, a reader takes up what came before with: idioms ("In this context,",
+"For this reason,", "To that end,"; inside a first sentence with no clause of its own before
+them: "Tag 55799 is defined for this purpose"), a verb phrase ("When doing so,"), a manner ("as
+above", "as per above"), a possessive opening a unit ("Its only argument is ..."), comparative
+anaphora at the head of a sentence ("Another validator is ...", "Both validators", "Other
+methods ...", "Similar considerations ...", "Additional elements ...", "The second set of
+examples", "As with non-negative indexes, ...") or inside one ("a similar function", "in both
+windows"; "the same X" and an inner "additional X" mostly say identity and "more of", and are
+left out), "the steps above", "the example above with ...", and "that" as a determiner ("from
+that request", "Then, that set is ..."): told from the conjunction and the relative pronoun by
+the word before it and by agreement. An aside's label ("Note: ") is no part of the sentence.
 
 The antecedent is the unit that introduces the referent, read within the anaphor's section: the
-nearest preceding unit (within a window) that uses the head noun other than anaphorically (for a
-comparison, any use: "Another validator" compares with "One such validator"); "the above
-requirement" with no unit naming one, the nearest that states a rule (MUST, shall); failing
-that, for a phrase in a unit's first sentence, the previous content unit, past a note ("Note
-that ..." is an aside). A "that" inside a sentence ("after that time") reads only against the
-unit just before, when it names the thing. A unit that opens with "Similarly," or "Otherwise,"
-reads against the previous content unit; "the above rules" against the list or displayed block
-above. Code lines, figures and captions are shown, not read: a run of them is one step of the
-window, and a fallback past them lands on the paragraph that leads into them. An anaphor whose
-head the unit already used stays inside the unit, unless that use is the unit's own opening
-"The X ..." with nothing to say which ("The compression codings do not define any parameters.
-... these compression codings"). The word lists are English: other units are not read.
+nearest preceding unit (within a window) that mentions it other than anaphorically, by the
+anaphor's compound ("this status code") before its head alone, an introducing mention ("an
+unsigned integer "argument"", "a new subregistry") before a given one ("the argument"), a
+compound's mention by an anaphor of its own followed to what that one names; for a comparison,
+any use, even by a word built on the head ("Other attacks" after "attackers can ..."), and
+"both X" inside a sentence only where a unit introduced the pair ("Two flow-control windows");
+"the above requirement" with no unit naming one, the nearest that states a rule (MUST, shall);
+failing that, for a phrase in a unit's first sentence, the previous content unit, past a note
+("Note that ..." is an aside). A "that" inside a sentence ("after that time") reads only
+against the unit just before, when it names the thing. A unit that opens with "Similarly," or
+"Otherwise," reads against the previous content unit ("Similarly," even across a heading: it
+compares with the section before); "the above rules" against the list or displayed block above.
+Code lines, figures and captions are shown, not read: a run of them is one step of the window,
+as is a list or a definition list; a mention in a caption or code line, and a fallback past
+them, land on the paragraph that leads into them, and "This header field contains ..." right
+after the example it follows is that example. In a definition-list entry an anaphor is the
+entry's own term ("This alert is returned if ..."), however many entries before say the same.
+An anaphor whose head the unit already used stays inside the unit, unless that use is the
+unit's own opening "The X ..." with nothing to say which ("The compression codings do not
+define any parameters. ... these compression codings"). Reference-list entries hold cited
+titles, not discourse. The word lists are English: other units are not read.
 """
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from adapters.model import Document, Unit
 
 from ..language import is_english
 from ..nlp import FACTS, noun_lemma, word_classes
 from .label_index import _CODE_STYLE  # the one list of code and preformatted styles
+from .glossary import is_term_style, term_of_line
+from .related import is_reference_entry
 from .text import forms_pattern, noun_forms, preview, sentences, snippet, word_set
 
 __all__ = [
@@ -54,7 +71,7 @@ __all__ = [
 ]
 
 #: How many preceding content units are searched for an antecedent (a run of code lines, a
-#: figure or a table with its caption, counts as one).
+#: figure or a table with its caption, a list, counts as one).
 WINDOW = 8
 #: The most units a window may span, however long its runs.
 REACH = 200
@@ -67,7 +84,8 @@ class Anaphor:
     """A phrase pointing back: ``kind`` is ``np`` ("these results"), ``pronoun`` ("It ..."),
     ``phrase`` ("as described above", "all of the above", "doing so", "as above"),
     ``connective`` (a unit that opens with "Similarly," or "Otherwise,"), ``idiom`` ("In this
-    case,"), ``comparative`` ("Another validator") or ``distal`` ("that" inside a sentence:
+    case,"), ``comparative`` ("Another validator" heading a sentence), ``comparison`` ("a
+    similar function" inside one) or ``distal`` ("that" inside a sentence:
     "from that request", "after that time"); ``head`` is the head noun's lemma when there is
     one; ``first`` says whether it sits in the unit's first sentence."""
 
@@ -96,7 +114,9 @@ _DET = re.compile(
     r"presented|introduced|suggested|outlined))(?=\s+[\"\u201c]?[A-Za-z])",
     re.I,
 )
-_INITIAL = re.compile(r"^[\"'\u201c(]*(?P<p>It|They|This|These|That|Those|Such|The\s+latter|The\s+former)\b")
+_INITIAL = re.compile(r"^[\"'\u201c(]*(?P<p>It|Its|They|Their|This|These|That|Those|Such|The\s+latter|The\s+former)\b")
+#: A label that opens a unit as an aside ("Note: ", "Example: "): the sentence starts after it.
+_ASIDE = re.compile(r"(?:Note|Notes|NOTE|Note\s+well|Remark|Example|Rationale|Comment|Caution|Warning)\s*:\s+(?=[\"'\u201c(]*[A-Z])")
 _EXPLETIVE = re.compile(
     r"^It\s+(?:is|was|has\s+been|will\s+be|would\s+be|can\s+be|could\s+be|may\s+be|might\s+be|"
     r"should\s+be|must\s+be|seems|seemed|appears|appeared|follows|remains|turns\s+out)\b"
@@ -105,8 +125,11 @@ _EXPLETIVE = re.compile(
 #: A unit that opens with a comparison or a condition on what came before ("Similarly, ...",
 #: "Otherwise, ..."): it reads against the previous content unit. "Similarly to X" names its own
 #: comparator and is left out (the comma is required).
-_CONNECTIVE = re.compile(
-    r"^[\"'\u201c(]*(?P<c>Similarly|Likewise|Conversely|Otherwise|Analogously|Correspondingly|"
+#: Connectives of likeness: they compare with what came before even across a heading (a section
+#: "Simple Response" that opens "Similarly, a response ..." after "Simple Request").
+_LIKENESS = re.compile(r"^(?:Similarly|Likewise|Analogously|Correspondingly|In\s+the\s+same\s+way)$")
+_CONNECTIVE = re.compile(  # matched where the first sentence starts
+    r"[\"'\u201c(]*(?P<c>Similarly|Likewise|Conversely|Otherwise|Analogously|Correspondingly|"
     r"In\s+the\s+same\s+way|In\s+contrast|By\s+contrast|If\s+so|If\s+not)\s*,"
 )
 #: "the above", "the preceding", "the foregoing": what is displayed above (a list, a figure).
@@ -115,7 +138,10 @@ _SPATIAL = re.compile(r"^(?:all\s+of\s+)?the\s+(?:above|preceding|foregoing)(?![
 #: nodes above it", "the node above the root": a preposition with its object).
 _POST_ABOVE = re.compile(
     r"(?<![\w-])(?P<det>the|these|those)\s+(?P<np>(?:[A-Za-z][\w-]*\s+){0,3}?[A-Za-z][\w-]*)\s+above"
-    r"(?=\s*(?:[.,;:)]|$)|\s+(?:also|because|could|can|is|are|was|were|has|have|MUST|SHOULD|MAY|SHALL)\b)",
+    r"(?=\s*(?:[.,;:)]|$)|\s+(?:also|because|could|can|is|are|was|were|has|have|MUST|SHOULD|MAY|SHALL|"
+    # "above" is an adverb before a preposition or a verb ("The example above with the query $.o
+    # shows"), a preposition before its object ("the nodes above it")
+    r"with|in|for|from|by|on|shows?|illustrates?|demonstrates?|describes?|uses?|contains?|applies|apply)\b)",
     re.I,
 )
 _BARE_SPATIAL = re.compile(r"(?<![\w-])the\s+(?:above|foregoing)(?=\s*(?:[.,;:)]|$))", re.I)
@@ -129,14 +155,17 @@ _PHRASE = re.compile(
     re.I,
 )
 
-#: Heads that point at the document itself or a part of it ("this section", "this Agreement"),
-#: wherever they stand in the noun phrase ("this design document").
+#: Heads that point at the document itself or a part of it ("this section", "this Agreement").
 _DOC_HEADS = frozenset(
     """section subsection chapter paper work document article agreement standard specification
     paragraph subparagraph sentence
     report study clause subclause annex appendix part thesis contract policy guide manual book
     letter note memo proposal deed schedule exhibit regulation act code page""".split()
 )
+#: Of those, the heads that name the document whatever modifies them ("this design document");
+#: a modifier before the others names another thing ("this status code", "this header section",
+#: "this key schedule", "this security policy").
+_DOC_HEADS_ANYWHERE = frozenset("document specification memo paper thesis agreement contract".split())
 #: Heads of idioms ("in this case", "at this point", "for this reason"): idioms only right after
 #: the determiner or its adjectives; a noun before them makes a compound that points back
 #: ("this design point", "this test case").
@@ -151,11 +180,15 @@ _NOW_HEADS = frozenset("time moment date day week month year".split())
 #: "such a way that", "such a time as": the clause that follows says what is meant.
 _CATAPHORIC_AFTER = re.compile(r"\s+(?:that|as)\b", re.I)
 #: Heads naming a kind of unit: "this table" is the nearest table before the anaphor.
-_KIND_HEADS = {"figure": ("figure",), "table": ("table",), "equation": ("equation",), "formula": ("equation",)}
+_KIND_HEADS = {"figure": ("figure",), "table": ("table",), "equation": ("equation",), "formula": ("equation",),
+               "diagram": ("figure",), "illustration": ("figure",), "drawing": ("figure",), "picture": ("figure",)}
 #: Anaphors after a unit's first sentence usually point inside the unit: search less far back.
 LATER_WINDOW = 3
 _PHRASE_HEAD = re.compile(r"(?i:\b(?:the|this|these|those|that)\s+)(?:[A-Za-z][\w\-]*\s+){0,2}?(?P<noun>[A-Za-z][\w\-]*)\s+$")
-_OF_HEADS = frozenset("type kind sort form class set number amount use combination version variant family group".split())
+_OF_HEADS = frozenset(
+    """type kind sort form class set number amount use combination version variant family group revision edition
+    release update draft""".split()
+)
 
 
 _NEXT_WORD = re.compile(r"\s+[\"\u201c]?([A-Za-z][\w\-']*)")
@@ -204,13 +237,28 @@ _DO_SO = re.compile(
 _PHRASE_WORDS = ("earlier", "before", "previous", "preceding", "aforementioned")
 #: "as above", "as per above", "per above": done or meant the way described above.
 _AS_ABOVE = re.compile(r"(?<![\w-])(?:as\s+(?:per\s+)?|per\s+)above(?![\w-])", re.I)
-#: A comparison with what came before, at the head of a unit: "Another validator is ...", "Both
-#: validators are ...", "Other methods are possible", "Similar considerations apply" (after a
-#: fronted phrase: "In most cases, both validators"). "Other than X", "Similar to X" name their own.
+#: Comparative anaphora: a comparison with what came before (the set it extends, the thing it is
+#: like), at the head of a sentence: "Another validator is ...", "Both validators are ...",
+#: "Other methods are possible", "Similar considerations apply", "Additional elements can be
+#: defined", "The second set of examples" (an ordinal presupposes the first), "As with
+#: non-negative indexes, ..." (after a fronted phrase: "In most cases, both validators"). "Other
+#: than X", "Similar to X" name their own comparator. "The same X" is left out: it mostly says
+#: that things are identical ("all leaves at the same depth", "share the same session with").
 _COMPARATIVE = re.compile(
-    r"^[\"'\u201c(]*(?:[A-Z][^,;:.()]{0,40},\s+)?(?P<c>[Aa]nother|[Bb]oth|[Oo]ther(?!\s+than\b)|[Ss]imilar(?!\s+to\b))"
+    r"^[\"'\u201c(]*(?:[A-Z][^,;:.()]{0,40},\s+)?(?P<c>[Aa]nother|[Bb]oth|[Oo]ther(?!\s+than\b)|[Ss]imilar(?!\s+to\b)|"
+    r"Additional|Further|[Aa]\s+similar|[Tt]he\s+(?:second|third|remaining)|[Aa]s\s+with(?:\s+(?:the|an?))?)"
     r"(?=\s+[\"\u201c]?[A-Za-z])"
 )
+#: Comparisons inside a sentence: "MUST provide a similar function", ", as with the similar
+#: shorthand of", "reduces the space available in both windows" (a pair named before: see
+#: :func:`_pair_search`). Left out there: "other", which mostly picks the second of a pair the
+#: sentence names ("one endpoint ... the other endpoint"), and "additional", mostly "more of"
+#: ("additional information", "an additional round trip").
+_COMPARATIVE_IN = re.compile(
+    r"(?<![\w-])(?P<c>(?:a|an)\s+similar|similar|both|as\s+with(?:\s+(?:the|an?))?)(?=\s+[\"\u201c]?[A-Za-z])",
+    re.I,
+)
+
 _THAT = re.compile(r"(?<![\w-])that(?=\s+[\"\u201c]?[A-Za-z])", re.I)
 _WORD_BEFORE = re.compile(r"([A-Za-z][\w-]*)$")
 #: Prepositions after which "that" is a determiner ("from that request", "after that time").
@@ -280,14 +328,21 @@ def _candidates(text: str) -> list[tuple[int, int, str, int, int]]:
     """``(start, end, kind, sentence index, sentence start)`` of regex candidates, before any
     tagging."""
     out: list[tuple[int, int, str, int, int]] = []
-    c = _CONNECTIVE.match(text)
+    spans = sentences(text)
+    if spans:  # "Note: Similarly, ...": the first sentence starts after an aside's label
+        lab = _ASIDE.match(text, spans[0][0])
+        if lab and lab.end() < spans[0][1]:
+            spans[0] = (lab.end(), spans[0][1])
+    c = _CONNECTIVE.match(text, spans[0][0]) if spans else None
     if c:
-        out.append((c.start("c"), c.end("c"), "connective", 0, 0))
+        out.append((c.start("c"), c.end("c"), "connective", 0, spans[0][0]))
     low = text.lower()  # the costlier patterns run only where their words occur
     above = "above" in low or "foregoing" in low
     phrase = above or any(w in low for w in _PHRASE_WORDS)
     that = "that" in low
-    for si, (a, b) in enumerate(sentences(text)):
+    heads = _HEAD_WORDS.search(low) is not None  # a comparison may head a sentence
+    compare = _IN_WORDS.search(low) is not None
+    for si, (a, b) in enumerate(spans):
         sent = text[a:b]
 
         def add(start: int, end: int, kind: str) -> None:
@@ -303,7 +358,7 @@ def _candidates(text: str) -> list[tuple[int, int, str, int, int]]:
         m = _INITIAL.match(sent)
         if m:
             p = m.group("p")
-            if p in ("It", "They") and si == 0:
+            if p in ("It", "They", "Its", "Their") and si == 0:
                 if not (p == "It" and _EXPLETIVE.match(sent[m.start("p") :])):
                     add(m.start("p"), m.end("p"), "pronoun")
             elif p == "That":
@@ -333,10 +388,12 @@ def _candidates(text: str) -> list[tuple[int, int, str, int, int]]:
         do = _DO_SO.match(sent)
         if do:
             add(do.start("p"), do.end("p"), "manner")
-        if si == 0:
-            cm = _COMPARATIVE.match(sent)
-            if cm:
-                add(cm.start("c"), cm.end("c"), "comparative")
+        cm = _COMPARATIVE.match(sent) if heads and _HEAD_WORDS.search(low, a, b) else None
+        if cm:
+            add(cm.start("c"), cm.end("c"), "comparative")
+        for cm2 in _COMPARATIVE_IN.finditer(sent) if compare else ():
+            if not (cm and cm2.start() < cm.end()):
+                add(cm2.start("c"), cm2.end("c"), "comparative-in")
     return out
 
 
@@ -381,12 +438,18 @@ def _det_number(det: str) -> str | None:
 
 def _classes(word: str) -> dict[str, tuple[str, bool]]:
     """Word classes of a word; a hyphenated compound is read by its last part ("two-stage",
-    "look-ups" -> noun "look-up")."""
+    "look-ups" -> noun "look-up"); a plural the word lists hold as a noun of its own ("elements",
+    "windows") is the plural of its singular."""
     low = word.lower()
     got = word_classes(low)
     if not got and "-" in low:
         prefix, last = low.rsplit("-", 1)
         got = {k: (f"{prefix}-{v[0]}", v[1]) for k, v in word_classes(last).items() if k != "verb"}
+    noun = got.get("noun")
+    if noun and noun == (low, False) and low.endswith("s") and not low.endswith(("ss", "us", "is")):
+        one = word_classes(low[:-1]).get("noun")
+        if one and one[0] == low[:-1]:
+            got = {**got, "noun": (low[:-1], True)}
     return got
 
 
@@ -501,13 +564,15 @@ def _np_after(text: str, end: int, det: str | None, depth: int = 0) -> tuple[str
                     if det_number == "sg" or (det_number is None and not (nxt and nxt.lower() in _AUX)):
                         break  # "this approach works", "such license applies"; but "these test results"
                 elif cls and (not noun or "adj" in cls or "adv" in cls) and not _modifier(cls, nxt) and not (
-                    noun and (nxt or "").lower() == "of"
+                    noun and ((nxt or "").lower() == "of" or _finite(nxt))
                 ):
-                    break  # "this License prior to"; but "these parameter header fields", "that initial set of"
+                    break  # "this License prior to"; but "these parameter header fields", "that initial set of",
+                    # "this header field contains" (a noun before the predicate ends the phrase)
                 elif form == "base" and det_number != "sg" and _object_like(nxt):
                     break  # "the methods combine the", but "such a patent license to"
         lemma = noun[0] if noun else low
-        if low in _DOC_HEADS or lemma in _DOC_HEADS or (head is None and (low in _IDIOM_HEADS or lemma in _IDIOM_HEADS)):
+        if (low in _DOC_HEADS_ANYWHERE or lemma in _DOC_HEADS_ANYWHERE
+                or (head is None and (low in _SELF_HEADS or lemma in _SELF_HEADS))):
             return None
         head = noun[0] if noun else low if acronym else noun_lemma(low)
         head_word = w
@@ -552,6 +617,21 @@ _IDIOM_LEAD = re.compile(
 #: A condition or time clause earlier in the sentence: an idiom after it speaks of that clause
 #: ("If the timer expires, the connection closes at that point").
 _SUBORDINATOR = re.compile(r"\b(?:if|when|whenever|unless|once|while|where|because|since|whether|as\s+soon\s+as)\b", re.I)
+#: A clause before an idiom inside its sentence, which the idiom may speak of ("X is sent; in this
+#: case", "X, and in this case"): then it is the sentence's own.
+_CLAUSE_BEFORE = re.compile(r"[,;:(]|\b(?:and|or|but|so)\s*$", re.I)
+#: The words without which :data:`_COMPARATIVE` and :data:`_COMPARATIVE_IN` cannot match.
+_HEAD_WORDS = re.compile(r"other|both|similar|additional|further|second|third|remaining|as with")
+_IN_WORDS = re.compile(r"similar|both|as with")
+#: What names the comparator after a comparative's noun phrase, by comparative ("the same key
+#: as", "similar checks to", "additional fields beyond", "the same value for all", "other
+#: methods than"); "another", "both" take none.
+_COMPARATOR = {
+    "similar": re.compile(r"\s+(?:to|as)\b", re.I),
+    "additional": re.compile(r"\s+(?:to|beyond|than)\b", re.I),
+    "other": re.compile(r"\s+than\b", re.I),
+}
+_COMPARATOR["further"] = _COMPARATOR["additional"]
 #: A cataphor that claims what follows a colon ("the following directives have such an effect:").
 _FOLLOWING = re.compile(r"\bthe\s+following\b|\bas\s+follows\b", re.I)
 
@@ -603,7 +683,12 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int]]) -> tuple[Anap
             continue
         lead = text[sent_start:start]
         if kind == "idiom":
-            if first and _IDIOM_LEAD.match(lead):
+            if first and (_IDIOM_LEAD.match(lead) or (
+                text[start:end].lower().startswith(("this", "these")) and not _SUBORDINATOR.search(lead)
+                and not _CLAUSE_BEFORE.search(lead)
+            )):
+                # "In this case, ...", and in a sentence that has no clause of its own before it
+                # ("Tag number 55799 is defined for this purpose"): what came before
                 out.append(Anaphor(start, end, text[start:end], "idiom", None, first))
             elif first and text[start:end].lower().startswith(("that", "those")) and not _SUBORDINATOR.search(lead):
                 noun = text[start:end].split()[-1].lower()
@@ -614,22 +699,28 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int]]) -> tuple[Anap
         det = text[start:end]
         if kind.startswith("that-"):
             det = "that"
-        got = _np_after(text, end, det)
+        np_det = det
+        if det.lower().startswith("as with"):  # the object of "as with": a bare plural, or its own article
+            np_det = {"the": None, "a": "such a", "an": "such a"}.get(det.lower().split()[-1], "these")
+        got = _np_after(text, end, np_det)
         if got is None:
             continue  # "this section", "this Agreement": the document itself
         head, end_off = got
-        if kind in ("comparative", "that-object", "that-subject"):
+        if kind in ("comparative", "comparative-in", "that-object", "that-subject"):
             if head is None:
                 continue
             nxt = _NP_WORD.match(text, end_off)
             word = nxt.group(1) if nxt else None
-            if kind == "comparative" and (
-                (det.lower() == "both" and not _plural_at(text, end_off)) or (word or "").lower() in ("and", "or")
+            low_det = det.lower().split()
+            if kind.startswith("comparative") and (
+                (low_det[0] == "both" and not _plural_at(text, end_off)) or (word or "").lower() in ("and", "or")
             ):
                 continue  # "Both sender and receiver": a coordination, not a pair named before
+            if kind.startswith("comparative") and low_det[-1] in _COMPARATOR and _COMPARATOR[low_det[-1]].match(text, end_off):
+                continue  # "the same key as", "similar checks to": the comparator is named
             of = re.search(r"\s+of\s", text[end:end_off])  # "that set of responses": "set" agrees with "that"
             own_end = end + of.start() if of else end_off
-            if kind != "comparative" and (
+            if not kind.startswith("comparative") and (
                 _plural_at(text, own_end)
                 or (kind == "that-object" and _finite(word))
                 or (kind == "that-subject" and not _finite(word))
@@ -639,7 +730,7 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int]]) -> tuple[Anap
             if first and _sentence_initial(text, start):
                 out.append(Anaphor(start, end, text[start:end], "pronoun", None, first))
             continue
-        if text[end : end + 4].lower().strip() == "as" or head in _DOC_HEADS:
+        if text[end : end + 4].lower().strip() == "as" or head in _DOC_HEADS_ANYWHERE:
             continue
         if text[end_off : end_off + 3].lstrip().startswith(":") and not _FOLLOWING.search(text, sent_start, start):
             continue  # "in one of these ways:": it points at what follows
@@ -647,7 +738,7 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int]]) -> tuple[Anap
             continue  # "FUTURE REVISIONS OF THIS LICENSE": a heading in capitals names, it does not point
         if text[end_off : end_off + 1] in ('"', "\u201d") and re.search(r"[\"\u201c]", text[start:end_off]):
             end_off += 1  # the closing quote of a quoted coinage
-        what = {"comparative": "comparative", "that-object": "distal"}.get(kind, "np")
+        what = {"comparative": "comparative", "comparative-in": "comparison", "that-object": "distal"}.get(kind, "np")
         out.append(Anaphor(start, end_off, text[start:end_off], what, head, first))
     out.sort(key=lambda a: a.start)
     dedup: list[Anaphor] = []
@@ -702,6 +793,34 @@ _DISPLAY_HEADS = frozenset(
 _NOTE = re.compile(r"(?i)^[\"'(]*note(?:\s+that\b|\s*:)")
 
 
+def _term_line(u: Unit) -> bool:
+    """A definition list's term line: in a term style, or a short term ending in a colon."""
+    if u.kind != "paragraph" or not u.text:
+        return False
+    if u.style and _term_style(u.style):
+        return True
+    t = u.text.rstrip()
+    return len(t) <= 60 and t.endswith(":") and term_of_line(t) is not None
+
+
+@lru_cache(maxsize=256)
+def _term_style(style: str) -> bool:
+    return is_term_style(style)
+
+
+def _listed(seq: list[Unit], section: list[int]) -> tuple[list[bool], list[bool]]:
+    """Which units are list items: those of lists, and the term lines of a definition list with
+    the paragraph that defines each ("Function Name:" / "A lowercase ASCII string ..."); and
+    which are such definitions."""
+    out = [u.kind == "list_item" for u in seq]
+    defines = [False] * len(seq)
+    for k, u in enumerate(seq):
+        if _term_line(u) and k + 1 < len(seq) and section[k + 1] == section[k] and seq[k + 1].kind == "paragraph" \
+                and not _displayed(seq[k + 1]) and not _term_line(seq[k + 1]):
+            out[k] = out[k + 1] = defines[k + 1] = True
+    return out, defines
+
+
 def _displayed(u: Unit) -> bool:
     return u.kind in _DISPLAY_KINDS or (u.kind == "paragraph" and bool(u.style) and bool(_CODE_STYLE.search(u.style)))
 
@@ -731,6 +850,7 @@ class _Layout:
     display: list[bool]
     listed: list[bool]
     step: list[int]
+    defines: list[bool]
     subject: str | None = None
 
     @classmethod
@@ -746,13 +866,14 @@ class _Layout:
                 seq.append(u)
                 section.append(sec)
         display = [_displayed(u) for u in seq]
-        listed = [u.kind == "list_item" for u in seq]
+        listed, defines = _listed(seq, section)
         step: list[int] = []
         n = 0
         for k in range(len(seq)):
-            n += not (k > 0 and section[k] == section[k - 1] and display[k] and display[k - 1])
+            n += not (k > 0 and section[k] == section[k - 1] and (
+                (display[k] and display[k - 1]) or (listed[k] and listed[k - 1])))
             step.append(n)
-        return cls(seq, section, display, listed, step, _title_head(title))
+        return cls(seq, section, display, listed, step, defines, _title_head(title))
 
     def back(self, i: int, window: int, *, cross: bool = False) -> Iterable[int]:
         """The positions before ``i`` within ``window`` steps (and ``REACH`` units), nearest
@@ -782,12 +903,13 @@ class _Layout:
             return k
         return None
 
-    def previous(self, i: int, *, past_notes: bool = False) -> int | None:
-        """The previous content unit in ``i``'s section; past a displayed block, the paragraph
-        that leads into it (code lines and captions between a lead-in and the anaphor);
-        ``past_notes``: past a note ("Note that ...", "Note: "), an aside, what came before it."""
+    def previous(self, i: int, *, past_notes: bool = False, cross: bool = False) -> int | None:
+        """The previous content unit in ``i``'s section (``cross``: in any); past a displayed
+        block, the paragraph that leads into it (code lines and captions between a lead-in and
+        the anaphor); ``past_notes``: past a note ("Note that ...", "Note: "), an aside, what
+        came before it."""
         j = i - 1
-        if j < 0 or self.section[j] != self.section[i]:
+        if j < 0 or (self.section[j] != self.section[i] and not cross):
             return None  # the anaphor opens its section: a heading is no antecedent
         if self.display[j]:
             lead = self.lead_in(j)
@@ -817,10 +939,9 @@ _IDIOM_USE = re.compile(r"(?i:\bfor\s)$")
 _NAME_PART = re.compile(r"[.@/][A-Za-z]")
 
 
-def _plain_occurrence(text: str, head: str, before: int, skip: tuple[Anaphor, ...]) -> re.Match[str] | None:
-    """The last use of ``head`` in ``text[:before]`` that is not itself part of an anaphor, nor
+def _plain_occurrences(text: str, head: str, before: int, skip: tuple[Anaphor, ...]) -> Iterator[re.Match[str]]:
+    """The uses of ``head`` in ``text[:before]`` that are not themselves part of an anaphor, nor
     an idiom ("for example") or part of a name ("example.com")."""
-    last = None
     for m in forms_pattern(head).finditer(text, 0, before):
         if any(a.start <= m.start() < a.end for a in skip):
             continue
@@ -828,7 +949,14 @@ def _plain_occurrence(text: str, head: str, before: int, skip: tuple[Anaphor, ..
             continue
         if _NAME_PART.match(text, m.end()):
             continue
-        last = m
+        yield m
+
+
+def _plain_occurrence(text: str, head: str, before: int, skip: tuple[Anaphor, ...]) -> re.Match[str] | None:
+    """The last of :func:`_plain_occurrences`."""
+    last = None
+    for last in _plain_occurrences(text, head, before, skip):
+        pass
     return last
 
 
@@ -846,13 +974,16 @@ def resolve_anaphora(
     lay = _Layout.of(doc)
     seq = lay.seq
     pos = {u.id: i for i, u in enumerate(seq)}
-    todo = [u for u in (units if units is not None else seq) if u.id in pos and is_english(u, doc)]
+    todo = [u for u in (units if units is not None else seq) if u.id in pos]
     own = sorted({u.text for u in todo})
-    facts = dict(zip(own, find_anaphors(own)))
+    facts = _Facts(zip(own, find_anaphors(own)))
+    # only the English units with anaphors read the units before them (the language is asked
+    # only of those); a reference-list entry's words are a cited title ("Additional TLS 1.3
+    # results from Chrome"), no discourse
+    todo = [u for u in todo if facts[u.text] and is_english(u, doc) and not is_reference_entry(u)]
     need: set[str] = set()
     for u in todo:
-        if facts[u.text]:  # only the units with anaphors read the units before them
-            need.update(seq[j].text for j in lay.back(pos[u.id], window, cross=True))
+        need.update(seq[j].text for j in lay.back(pos[u.id], window, cross=True))
     more = sorted(need - facts.keys())
     facts.update(zip(more, find_anaphors(more)))
     if progress:
@@ -872,17 +1003,139 @@ def _name(u: Unit) -> str:
     return u.kind.replace("_", " ")
 
 
-def _head_search(a: Anaphor, lay: _Layout, i: int, window: int, facts, *, any_use: bool = False) -> tuple[int, str] | None:
-    """The nearest earlier unit of the section that uses the head noun other than anaphorically
-    (``any_use``: or anaphorically too, for a comparison: "Another validator" compares with the
-    validator just named, whether or not "One such validator" named it)."""
+class _Facts(dict):
+    """Text -> its anaphors, found on demand for texts outside the windows read up front."""
+
+    def __missing__(self, text: str) -> tuple[Anaphor, ...]:
+        got = self[text] = anaphors_of(text)
+        return got
+
+
+def _pointing(anaphors: tuple[Anaphor, ...]) -> tuple[Anaphor, ...]:
+    """The anaphors whose words are no mention of their own: a comparison ("Additional status
+    codes", "Other methods") introduces new things of its kind, which later phrases take up."""
+    return tuple(b for b in anaphors if b.kind not in ("comparative", "comparison"))
+
+
+def _modifier_of(a: Anaphor) -> str | None:
+    """The word that modifies the head in the anaphor's noun phrase ("status" in "this status
+    code", "header" in "these prosody parameter header fields"), if any."""
+    words = re.findall(r"[A-Za-z][\w-]*", a.text)
+    if len(words) < 3 or words[-2].lower() in _CLOSED or words[-2].lower() in _QUANT:
+        return None
+    return words[-2] if set(noun_forms(a.head)) & {words[-1].lower()} else None
+
+
+@lru_cache(maxsize=4096)
+def _compound_pattern(modifier: str, head: str) -> re.Pattern[str]:
+    alts = "|".join(re.escape(f) for f in sorted(noun_forms(head), key=len, reverse=True))
+    return re.compile(rf"(?<![\w-]){re.escape(modifier)}[\s-]+(?:{alts})(?![\w-])", re.I)
+
+
+@lru_cache(maxsize=4096)
+def _family_pattern(head: str) -> re.Pattern[str]:
+    """Any word of the head's family: its forms, and words built on it ("attack": attackers)."""
+    stem = head[:-1] if head.endswith("e") and len(head) > 5 else head
+    return re.compile(rf"(?<![\w-]){re.escape(stem)}[a-z]{{0,5}}(?![\w-])", re.I)
+
+
+def _head_search(
+    a: Anaphor, lay: _Layout, i: int, window: int, facts, *, any_use: bool = False, depth: int = 0
+) -> tuple[int, str] | None:
+    """The unit that introduces what the anaphor's noun names: the nearest earlier unit of the
+    section that mentions it, by the anaphor's compound ("this status code": "The 303 (See Other)
+    status code indicates") before its head alone. Where the compound's only mention is itself
+    an anaphor ("Registries for managing these extension points"), what that one points to by
+    its words (a chain of mentions leads to the first), or its own unit when it points inside
+    it (after its unit's first sentence). A bare head is not followed so: parallel entries each
+    say "This field is only present if ...", each of its own field.
+
+    ``any_use`` (a comparison): any mention, even an anaphoric one, and a word built on the head
+    ("Other attacks" compares with what "attackers can attempt"): "Another validator" compares
+    with the validator just named, whether or not "One such validator" named it.
+    """
+    forms = set(noun_forms(a.head))
+    mod = _modifier_of(a)
+    passes: list[re.Pattern[str] | None] = []
+    if mod:
+        passes.append(_compound_pattern(mod, a.head))
+    if a.head not in _DOC_HEADS:  # "this header section": not any "Section 4"
+        passes.append(None)
+    if any_use and len(a.head) >= 5:
+        passes.append(_family_pattern(a.head))
+    for pat in passes:
+        given: tuple[int, re.Match[str]] | None = None  # the nearest mention, when it is a definite one
+        for j in lay.back(i, window):
+            v = lay.seq[j]
+            if pat is None:
+                if not forms & word_set(v.text):
+                    continue
+                skip = () if any_use else _pointing(facts[v.text])
+                ms = list(_plain_occurrences(v.text, a.head, len(v.text), skip))
+                # an introducing mention ("several vectors") before a given one ("the vector")
+                m = next((x for x in reversed(ms) if _NEW.search(v.text, max(0, x.start() - 40), x.start())),
+                         ms[-1] if ms else None)
+            elif pat.search(v.text) is None:
+                continue
+            else:
+                skip = () if any_use else _pointing(facts[v.text])
+                hits = list(pat.finditer(v.text))
+                m = next((x for x in hits if not any(b.start <= x.start() < b.end for b in skip)), None)
+                if m is None and pat is passes[0] and mod and depth < 2:
+                    # the compound named only by an anaphor of its own: follow it
+                    b = next(b for b in skip if any(b.start <= x.start() < b.end for x in hits))
+                    got = _resolve_one(v, b, lay, j, WINDOW, facts, depth=depth + 1)
+                    if got is None and not b.first:
+                        return j, f"{b.text} (its own referent)"
+                    if got is not None and got[2] >= 0.7:  # by its words, not by a fallback
+                        return got[0], f"{got[1]} (via {b.text})"
+            if m and not any_use and not _NEW.search(v.text, max(0, m.start() - 40), m.start()):
+                # "the argument", "argument values": not introduced there; an earlier "an unsigned
+                # integer "argument"" introduces it (failing one, the nearest mention)
+                given = given or (j, m)
+                continue
+            if m:
+                return _mention(lay, j, m)
+        if given:
+            return _mention(lay, *given)
+    return None
+
+
+#: What introduces a thing (new information): an indefinite article, a number or a quantifier
+#: ("an unsigned integer", "several vectors", "a new "Function Extensions" subregistry"), or the
+#: quotes that coin its name; a definite mention ("the argument") takes up what is known.
+_NEW = re.compile(
+    r"(?i)(?:(?<![\w-])(?:a|an|one|two|three|four|several|multiple|some|new|various|many)\s+(?:[\w\-\"\u201c\u201d]+\s+){0,2}"
+    r"[\"\u201c]?|[\"\u201c])$"
+)
+
+
+def _mention(lay: _Layout, j: int, m: re.Match[str]) -> tuple[int, str]:
+    v = lay.seq[j]
+    lead = lay.lead_in(j) if lay.display[j] else None
+    if lead is not None:  # a caption or code line: the paragraph that introduces the display
+        return lead, f"the display after {preview(lay.seq[lead].text, 40)} ({snippet(v.text, m.start(), m.end())})"
+    return j, snippet(v.text, m.start(), m.end())
+
+
+#: Comparatives that extend what was just said, named or not.
+_EXTENDS = frozenset("similar additional further".split())
+#: A pair introduced as such: "Two flow-control windows are applicable", "either of the windows",
+#: "a pair of keys".
+_PAIR = re.compile(r"(?i)(?<![\w-])(?:two|2|pair\s+of|either(?:\s+of)?)\s+(?:[\w-]+\s+){0,3}?$")
+
+
+def _pair_search(a: Anaphor, lay: _Layout, i: int, window: int) -> tuple[int, str] | None:
+    """"both windows" inside a sentence: the nearest unit that introduces the pair ("Two
+    flow-control windows are applicable"); without one, "both endpoints", "in both directions"
+    are the pair every connection has, no anaphor."""
     forms = set(noun_forms(a.head))
     for j in lay.back(i, window):
-        v = lay.seq[j]
-        if forms & word_set(v.text):
-            m = _plain_occurrence(v.text, a.head, len(v.text), () if any_use else facts.get(v.text, ()))
-            if m:
-                return j, snippet(v.text, m.start(), m.end())
+        t = lay.seq[j].text
+        if forms & word_set(t):
+            for m in forms_pattern(a.head).finditer(t):
+                if _PAIR.search(t, max(0, m.start() - 40), m.start()):
+                    return j, snippet(t, m.start(), m.end())
     return None
 
 
@@ -942,7 +1195,7 @@ def _displayed_block(a: Anaphor, lay: _Layout, i: int, window: int, facts) -> tu
             units = [*lay.run(j), *([lay.lead_in(j)] if lay.lead_in(j) is not None else [])]
             for k in units:
                 t = lay.seq[k].text
-                if forms & word_set(t) and _plain_occurrence(t, a.head, len(t), facts.get(t, ())):
+                if forms & word_set(t) and _plain_occurrence(t, a.head, len(t), _pointing(facts[t])):
                     return target(j)
         shown = a.head in _DISPLAY_HEADS
         fits = [j for j in runs if (lay.display[j] and not _enumerated(lay, j)) == shown]
@@ -959,7 +1212,9 @@ def _enumerated(lay: _Layout, j: int) -> bool:
     return len(_ENUMERATION.findall(text)) >= 2
 
 
-def _resolve_one(u: Unit, a: Anaphor, lay: _Layout, i: int, window: int, facts) -> tuple[int, str, float] | None:
+def _resolve_one(
+    u: Unit, a: Anaphor, lay: _Layout, i: int, window: int, facts, *, depth: int = 0
+) -> tuple[int, str, float] | None:
     """``(antecedent position, evidence, score)`` for one anaphor, or ``None``.
 
     "this protocol" in a document whose title is a protocol names the document's subject. Then,
@@ -975,6 +1230,8 @@ def _resolve_one(u: Unit, a: Anaphor, lay: _Layout, i: int, window: int, facts) 
         return None  # "this protocol" in "The MLS Protocol": the document's subject, like "this document"
     if a.kind == "connective":
         j = lay.previous(i)
+        if j is None and _LIKENESS.match(a.text):
+            j = lay.previous(i, cross=True)  # "Similarly," opening a section: like the section before
         return None if j is None else (j, f"previous {_name(seq[j])}", 0.6)
     if not a.first:
         window = min(window, LATER_WINDOW)
@@ -982,15 +1239,20 @@ def _resolve_one(u: Unit, a: Anaphor, lay: _Layout, i: int, window: int, facts) 
         kinds = _KIND_HEADS[a.head]
         for j in lay.back(i, window, cross=True):
             v = seq[j]
-            if v.kind in kinds or (v.kind == "caption" and (v.label or v.text).lower().startswith(a.head)):
+            if v.kind in kinds or (v.kind == "caption" and (v.label or v.text).lower().startswith((a.head, *kinds))):
                 return j, v.label or v.kind, 0.7
         return None
-    if a.head and a.head not in _KIND_HEADS and _plain_occurrence(u.text, a.head, a.start, facts[u.text]):
+    if (a.head and a.head not in _KIND_HEADS and not a.text.lower().startswith("as with")
+            and _plain_occurrence(u.text, a.head, a.start, _pointing(facts[u.text]))):
         if a.kind != "np" or not _opening_mention(u.text, a):
             return None  # the antecedent is earlier in the same unit ("nontrivial examples ... these examples")
         # the unit opens with "The X do ...", itself pointing back: the anaphor names what it names
-        got = _head_search(a, lay, i, WINDOW, facts)
+        got = _head_search(a, lay, i, WINDOW, facts, depth=depth)
         return None if got is None else (got[0], got[1], 0.7)
+    if lay.defines[i] and a.kind in ("np", "pronoun", "distal") and (a.head is None or a.head not in _KIND_HEADS):
+        # in a definition list, "This field is only present if ...", "It is sent when ...": the
+        # entry's own term ("Pad Length:"), however many entries before say the same
+        return i - 1, f"the term {preview(seq[i - 1].text, 40)}", 0.7
     if a.kind == "distal":
         # "from that request", "after that time" inside a sentence: only the unit just before,
         # when it names the thing (else the sentence's own clauses are the likelier referent)
@@ -998,12 +1260,19 @@ def _resolve_one(u: Unit, a: Anaphor, lay: _Layout, i: int, window: int, facts) 
         t = seq[j].text if j is not None else ""
         m = _plain_occurrence(t, a.head, len(t), ()) if set(noun_forms(a.head)) & word_set(t) else None
         return None if m is None else (j, snippet(t, m.start(), m.end()), 0.6)
-    if a.kind == "comparative":
-        got = _head_search(a, lay, i, window, facts, any_use=True)
-        if got is None and a.text.lower().startswith("similar"):
-            j = lay.previous(i)  # "Similar considerations apply to ...": like "Similarly,"
+    if a.kind in ("comparative", "comparison"):
+        if a.kind == "comparison" and a.text.lower().startswith("both"):
+            got = _pair_search(a, lay, i, window)
+            return None if got is None else (got[0], f"the pair: {got[1]}", 0.6)
+        got = _head_search(a, lay, i, window, facts, any_use=True, depth=depth)
+        if got is not None:
+            return got[0], f"compared with {got[1]}", 0.6
+        if a.kind == "comparative" and a.first and a.text.split()[-2 if a.text.lower().startswith("a ") else 0].lower() in _EXTENDS:
+            # "Similar considerations apply", "Additional elements can be defined": like, or more
+            # than, what was just said ("Other timers", "Both validators" need them named)
+            j = lay.previous(i)
             return None if j is None else (j, f"previous {_name(seq[j])}", 0.5)
-        return None if got is None else (got[0], f"compared with {got[1]}", 0.6)
+        return None
     if (_SPATIAL.match(a.text) or (_POST_ABOVE.fullmatch(a.text) and not _PHRASE.search(a.text))) and (a.first or a.head):
         # a bare "the above" after the unit's first sentence speaks of the sentences before it
         got = _displayed_block(a, lay, i, window, facts)
@@ -1016,10 +1285,15 @@ def _resolve_one(u: Unit, a: Anaphor, lay: _Layout, i: int, window: int, facts) 
             if lay.display[j]:
                 lead = lay.lead_in(j)
                 return (j, f"{_name(seq[j])}", 0.7) if lead is None else (lead, "example shown after it", 0.7)
-        got = _head_search(a, lay, i, window, facts)
+        got = _head_search(a, lay, i, window, facts, depth=depth)
         return None if got is None else (got[0], got[1], 0.8)
+    if a.head and a.kind == "np" and a.start == 0 and i > 0 and lay.display[i - 1] and lay.section[i - 1] == lay.section[i]:
+        # "This header field contains two challenges" right after the example it speaks of: what
+        # was just shown is what "this" points at; the paragraph that leads into it introduces it
+        lead = lay.lead_in(i - 1)
+        return (i - 1, _name(seq[i - 1]), 0.7) if lead is None else (lead, f"the display after {preview(seq[lead].text, 40)}", 0.7)
     if a.head:
-        got = _head_search(a, lay, i, window, facts)
+        got = _head_search(a, lay, i, window, facts, depth=depth)
         if got:
             return got[0], got[1], 0.8
         if a.head in _RULE_HEADS and a.first and not _NORMATIVE.search(u.text, 0, a.start):

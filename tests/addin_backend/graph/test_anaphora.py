@@ -292,7 +292,7 @@ def test_units_in_another_language_are_not_read():
     ("At this point the cache is warm.", [("this point", "idiom", None, True)]),  # the idiom points back
     ("This version of QUIC uses the long header.", []),  # a version of a name: the document's subject
     ("These prosody parameter header fields MAY also be sent.",
-     [("These prosody parameter header fields", "np", "fields", True)]),
+     [("These prosody parameter header fields", "np", "field", True)]),
     ("Every tree here is a complete tree of depth d. This structure is unique.",
      [("This structure", "np", "structure", False)]),  # "d." ends a sentence: it is no initial
 ])
@@ -451,3 +451,153 @@ def test_an_unexplained_opening_the_x_lets_a_later_anaphor_point_back():
         ("paragraph", "The attacks commonly known as Slowloris keep connections open. These attacks are cheap."),
     )
     assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u3", "u0")]  # not u4: "commonly known as" says which
+
+
+# --- comparative anaphora, idioms inside a sentence, possessives, asides -------------------------
+
+@pytest.mark.parametrize("text, expected", [
+    ("Additional elements of the extended data model can be defined via the registries.",
+     [("Additional elements", "comparative", "element", True)]),
+    ("The second set of examples shows some complete queries.",
+     [("The second set of examples", "comparative", "example", True)]),
+    ("A negative index counts backwards. As with non-negative indexes, it is not an error if none exists.",
+     [("As with non-negative indexes", "comparative", "index", False)]),
+    ("Other versions of TLS MUST provide a similar function in order to be used with QUIC.",
+     [("a similar function", "comparison", "function", True)]),  # "Other versions of TLS": a name's part
+    ("After sending a frame, the sender reduces the space available in both windows.",
+     [("both windows", "comparison", "window", True)]),
+    ("It uses the same key as the client.", [("It", "pronoun", None, True)]),  # "the same": identity, no anaphor
+    ("A client can create additional connections as replacements.", []),  # "additional" inside: "more of"
+    ("Multiple header fields with the same name MAY be present.", []),
+    ("This feature is similar to the one in TCP.", [("This feature", "np", "feature", True)]),  # comparator named
+])
+def test_comparative_anaphora(text, expected):
+    assert found(text) == expected
+
+
+def test_both_inside_a_sentence_needs_the_pair_named_before():
+    doc = _doc(
+        "Two flow-control windows are applicable: the stream window and the connection window.",
+        "After sending a flow-controlled frame, the sender reduces the space available in both windows.",
+        "A receiver MUST keep state for the stream in both directions.",  # the pair every stream has
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u1", "u0")]
+
+
+def test_a_comparison_that_extends_what_was_said_reads_against_the_previous_unit():
+    doc = _units(
+        ("paragraph", "This basic data model has been extended by the registration of simple values, such as:"),
+        ("list_item", "false, true, null, and undefined"),
+        ("paragraph", "Additional elements of the extended data model can be defined via the registries."),
+        ("paragraph", "Where it is used in a security mechanism, attackers can provoke unpredictable behavior."),
+        ("paragraph", "Other attacks can target the behavior of underlying technologies."),
+    )
+    got = [(s, t) for s, t, _, _ in resolved(doc)]
+    # "Additional" extends the list just given; "Other attacks" compares with what attackers do
+    assert ("u2", "u1") in got and ("u4", "u3") in got
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Tag number 55799 is defined for this purpose, specifically for use at the start of a stored item.",
+     [("this purpose", "idiom", None, True)]),
+    ("Note: In this context, \"processed\" means that some data was passed to a higher layer.",
+     [("this context", "idiom", None, True)]),
+    ("If the timer expires, the sender retransmits for this reason.", []),  # the clause before is the reason
+    ("Negotiation of an application protocol (TLS uses ALPN for this purpose).", []),  # an aside about its own clause
+    ("Its only argument is a nodelist.", [("Its", "pronoun", None, True)]),
+    ("Note: Similarly, a response is sent as a HEADERS frame.", [("Similarly", "connective", None, True)]),
+])
+def test_idioms_inside_a_first_sentence_possessives_and_asides(text, expected):
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("This status code is applicable to any HTTP method.", [("This status code", "np", "code", True)]),
+    ("This header field contains two challenges.", [("This header field", "np", "field", True)]),
+    ("This key schedule is used for every epoch.", [("This key schedule", "np", "schedule", True)]),
+    ("This design document describes the protocol.", []),  # the document, whatever modifies it
+    ("This revision of HTTP separates semantics from messaging.", []),  # a revision of a name: the document
+    ("The example above with the query $.o[*] shows that the order may differ.",
+     [("The example above", "phrase", "example", True)]),
+])
+def test_compounds_with_a_document_word_and_the_x_above(text, expected):
+    assert found(text) == expected
+
+
+def test_a_compound_is_sought_before_its_head():
+    doc = _doc(
+        "The 303 (See Other) status code indicates that the server is redirecting the user agent.",
+        "A user agent can perform a retrieval request targeting that URI; the response code is final.",
+        "This status code is applicable to any HTTP method.",
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc) if s == "u2"] == [("u2", "u0")]
+
+
+def test_a_diagram_is_a_figure_and_a_definition_list_one_step():
+    legend = []
+    for k in range(6):
+        legend += [("paragraph", f"F{k}:", "Definition Term"), ("paragraph", f"frame number {k}", "Definition")]
+    doc = _units(
+        ("paragraph", "The lifecycle of a stream is shown in Figure 2."),
+        ("paragraph", "   idle --> open --> closed", CODE),
+        ("caption", "Figure 2: Stream States"),
+        *legend,
+        ("paragraph", "Note that this diagram shows stream state transitions only."),
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc) if s == "u15"] == [("u15", "u2")]
+
+
+def test_an_anaphor_in_a_definition_list_entry_is_its_term():
+    doc = _units(
+        ("paragraph", "The following error alerts are defined:"),
+        ("paragraph", "unexpected_message:", "Definition Term"),
+        ("paragraph", "An inappropriate message was received. This alert should never be observed.", "Definition"),
+        ("paragraph", "bad_record_mac:", "Definition Term"),
+        ("paragraph", "This alert is returned if a record cannot be deprotected.", "Definition"),
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u2", "u1"), ("u4", "u3")]
+
+
+def test_a_demonstrative_right_after_a_display_is_the_display():
+    doc = _units(
+        ("paragraph", "Servers send the header field with at least one challenge."),
+        ("paragraph", "For instance:"),
+        ("paragraph", 'WWW-Authenticate: Basic realm="simple", Newauth realm="apps"', CODE),
+        ("paragraph", "This header field contains two challenges, one for each scheme."),
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u3", "u1")]
+
+
+def test_a_mention_by_its_own_anaphor_is_followed_and_an_introduction_wins_over_a_given_mention():
+    doc = _doc(
+        "Extensions may use new frame types, new settings, or new error codes. Registries for managing "
+        "these extension points are defined elsewhere.",
+        "Implementations MUST ignore unknown values. This means that any of these extension points can be used.",
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc) if s == "u1"] == [("u1", "u0")]
+    doc = _doc(
+        'The additional information describes how to load an unsigned integer "argument".',
+        "The initial byte and any bytes consumed to construct the argument form the head.",
+        "The meaning of this argument depends on the major type.",
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc) if s == "u2"] == [("u2", "u0")]
+
+
+def test_similarly_opening_a_section_compares_with_the_section_before():
+    doc = _units(
+        ("section", "Simple Request"),
+        ("paragraph", "A GET request is transmitted as a single HEADERS frame:"),
+        ("paragraph", "HEADERS + END_STREAM", CODE),
+        ("section", "Simple Response"),
+        ("paragraph", "Similarly, a response that includes only a header is transmitted as a HEADERS frame."),
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u4", "u1")]
+
+
+def test_a_reference_entry_holds_no_anaphora():
+    doc = _units(
+        ("paragraph", "Presentation before the working group at the meeting."),
+        ("paragraph", '[Ben17b]\tBenjamin, D., "Additional TLS 1.3 results from Chrome", 2017, <https://example.org/>.',
+         "Bibliography Entry"),
+    )
+    assert resolved(doc) == []
