@@ -2,8 +2,11 @@
 
 ``service:org.ledger.Bridge?edit`` saves the open document to bytes, asks for an instruction,
 sends both to the LEDGER server (upload -> proposals -> apply, ROUTES.md), shows what will
-change and applies the operations as tracked changes; ``?check`` lists the server's findings;
-``?settings`` says where the settings live. Every outcome is a message box (or, with
+change and applies the operations as tracked changes, each with a comment saying why (config
+``comments``, default on); ``?review``, once the reviewer is done, sends the document back and
+says which of those changes were accepted, rejected or are pending, and what the result breaks
+(the document keeps the revision it came from as the custom property ``LEDGER revision``);
+``?check`` lists the server's findings; ``?settings`` says where the settings live. Every outcome is a message box (or, with
 ``ui: "none"``, only the JSON report written to ``report``), never a traceback.
 """
 from __future__ import annotations
@@ -131,10 +134,13 @@ def _edit(ctx, cfg, ui, doc, report):
     if not ui.confirm(f"Apply these {len(ops)} change(s) as tracked changes?\n\n{_summary(ops)}"):
         report.update(ok=False, code="cancelled", message="Cancelled; nothing was changed.")
         return
-    applied = client.apply(meta["id"], proposal["id"], author, instruction)
+    comments = str(cfg.get("comments", True)).strip().lower() not in ("0", "false", "off", "no", "")
+    applied = client.apply(meta["id"], proposal["id"], author, instruction, comments=comments)
     units = client.units(meta["id"])
-    result = apply_operations(ctx, doc, applied.get("operations") or ops, author, units)
-    report.update(revision=applied.get("revision"), failures=result["failures"])
+    result = apply_operations(ctx, doc, applied.get("operations") or ops, author, units, comments=comments)
+    report.update(revision=applied.get("revision"), failures=result["failures"], comments=result.get("comments", 0))
+    if not result["failures"]:
+        _remember(doc, meta["id"], applied.get("revision"))
     if result["failures"]:
         data = client.download(applied["download"])
         suffix = FORMATS["docx" if name.lower().endswith(".docx") else "odt"][2]
@@ -150,6 +156,38 @@ def _edit(ctx, cfg, ui, doc, report):
     if findings:
         msg += "\n\nLEDGER's checks:\n" + "\n".join(f"\u2022 {f.get('message')}" for f in findings[:8])
     report.update(ok=True, applied=result["applied"], message=msg, findings=findings)
+    ui.info(msg)
+
+
+_REVISION_PROPERTY = "LEDGER revision"
+
+
+def _remember(doc, doc_id, revision):
+    """Keep ``doc_id:revision`` in the document (a custom property: it survives the save)."""
+    props = doc.getDocumentProperties().getUserDefinedProperties()
+    value = f"{doc_id}:{revision}"
+    if props.getPropertySetInfo().hasPropertyByName(_REVISION_PROPERTY):
+        props.setPropertyValue(_REVISION_PROPERTY, value)
+    else:
+        props.addProperty(_REVISION_PROPERTY, 128, value)  # PropertyAttribute.REMOVABLE
+
+
+def _review(ctx, cfg, ui, doc, report):
+    props = doc.getDocumentProperties().getUserDefinedProperties()
+    if not props.getPropertySetInfo().hasPropertyByName(_REVISION_PROPERTY):
+        raise BridgeError("no_revision", "This document holds no LEDGER edit to review: edit it with LEDGER first.")
+    doc_id, _, rev = str(props.getPropertyValue(_REVISION_PROPERTY)).rpartition(":")
+    data, media, _name = document_bytes(doc)
+    res = LedgerClient(cfg).review(doc_id, int(rev), data, media)
+    counts = res.get("counts") or {}
+    lines = [f"{counts.get('accepted', 0)} accepted, {counts.get('rejected', 0)} rejected, "
+             f"{counts.get('pending', 0)} pending."]
+    lines += [f"\u2022 {o['status']}: {o.get('reason') or o['id']}" for o in (res.get("operations") or [])[:12]]
+    problems = res.get("new_findings") or []
+    lines.append("The document is consistent." if res.get("consistent") else "The review leaves problems to fix:")
+    lines += [f"\u2022 {f.get('message')}" for f in problems[:8]]
+    msg = "\n".join(lines)
+    report.update(ok=True, review=res, message=msg)
     ui.info(msg)
 
 
@@ -176,7 +214,7 @@ def _settings(ctx, cfg, ui, doc, report):
     ui.info(msg)
 
 
-COMMANDS = {"edit": _edit, "check": _check, "settings": _settings}
+COMMANDS = {"edit": _edit, "review": _review, "check": _check, "settings": _settings}
 
 
 def run(ctx, command):

@@ -40,9 +40,10 @@ CONFIG_KEYS = {
     "report": "LEDGER_BRIDGE_REPORT",
     "ca_file": "LEDGER_CA_FILE",
     "timeout": "LEDGER_TIMEOUT",
+    "comments": "LEDGER_COMMENTS",
 }
 DEFAULTS = {"url": "http://127.0.0.1:8750", "api_key": "", "author": "", "instruction": "", "ui": "dialogs",
-            "report": "", "ca_file": "", "timeout": 60}
+            "report": "", "ca_file": "", "timeout": 60, "comments": True}
 
 MESSAGES = {
     "unreachable": "Cannot reach the LEDGER server at {url}. Check the server address ({where}) and that the server is running.",
@@ -191,11 +192,18 @@ class LedgerClient:
             return self.wait_job(res["job"])["result"]
         return res
 
-    def apply(self, doc_id: str, proposal_id: str, author: str, instruction: str = "") -> dict:
+    def apply(self, doc_id: str, proposal_id: str, author: str, instruction: str = "", comments: bool = True) -> dict:
         body = {"proposal_id": proposal_id, "author": author}
         if instruction:
             body["instruction"] = instruction
+        if not comments:
+            body["comments"] = False
         return self.request("POST", f"/api/v1/documents/{doc_id}/apply", body=body)[1]
+
+    def review(self, doc_id: str, revision: int, data: bytes, media_type: str) -> dict:
+        """What the reviewer did with the revision's operations (ROUTES.md Review)."""
+        return self.request("POST", f"/api/v1/documents/{doc_id}/revisions/{int(revision)}/review", data=data,
+                            content_type=media_type)[1]
 
     def check(self, doc_id: str) -> dict:
         return self.request("GET", f"/api/v1/documents/{doc_id}/check")[1]

@@ -275,19 +275,59 @@ def author_as(ctx, name):
         acc.commitChanges()
 
 
-def apply_operations(ctx, doc, ops, author, units=None):
+def comment_places(doc, ops, units):
+    """``[(paragraph, text)]``: where each operation's ``comment`` (the server's text: what
+    changed and why) goes, the start of the first paragraph it changes (a move: where it goes),
+    found before anything changes."""
+    loc = _Locator(doc, units)
+    by_id = {u["id"]: u for u in units or []}
+    out = []
+    for op in ops:
+        text, unit = op.get("comment"), op.get("unit")
+        if not text or not unit:
+            continue
+        target = by_id.get(op.get("after") or op.get("before_unit")) if op.get("op") == "move" else None
+        before = target.get("text") if target else op.get("before")
+        if before is None:
+            before = by_id.get(unit, {}).get("text", "")
+        lines = split_lines(before or "")
+        par = loc.find(target["id"] if target else unit, 0, lines[0][2]) if lines else None
+        if par is not None:
+            out.append((par, text))
+    return out
+
+
+def add_comments(doc, places, author):
+    """The comments at their paragraphs, by ``author`` with the initials LEDGER; how many."""
+    for par, text in places:
+        field = doc.createInstance("com.sun.star.text.textfield.Annotation")
+        field.Author = author or "LEDGER"
+        field.Initials = "LEDGER"
+        field.Content = text
+        xt = par.getText()
+        xt.insertTextContent(xt.createTextCursorByRange(par.getStart()), field, False)
+    return len(places)
+
+
+def apply_operations(ctx, doc, ops, author, units=None, comments=False):
     """Applies ROUTES.md operations as tracked changes by ``author``; ``{"applied", "failures"}``.
 
-    Nothing changes unless every operation can be placed.
+    Nothing changes unless every operation can be placed. With ``comments`` each operation's
+    ``comment`` goes at the start of the paragraph it changed (:func:`comment_places`).
     """
     actions, failures = _plan(doc, ops, units or [])
     if failures:
         return {"applied": 0, "failures": failures}
+    places = comment_places(doc, ops, units or []) if comments else []
     with author_as(ctx, author):
         doc.setPropertyValue("RecordChanges", True)
         for act in actions:
             act()
-    return {"applied": len(actions), "failures": []}
+        placed = add_comments(doc, places, author)
+    out = {"applied": len(actions), "failures": []}
+    if comments:
+        out["comments"] = placed
+    return out
 
 
 def load_into_frame(doc, data, suffix):
