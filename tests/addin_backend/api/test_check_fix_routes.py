@@ -68,3 +68,15 @@ def test_fix_errors(client, article):  # noqa: F811
     assert r.status_code == 400 and "no finding 'f-0000000000'" in r.json["error"]["message"]
     assert client.post(f"/api/v1/documents/{doc}/check/fix", json={"kinds": ["no_such_kind"]}).status_code == 400
     assert client.post(f"/api/v1/documents/{doc}/check/fix", json={"kinds": ["all"], "colour": 1}).status_code == 400
+
+
+def test_the_servers_default_style_sheet(client, article, tmp_path, monkeypatch):  # noqa: F811
+    sheet = tmp_path / "server.toml"
+    sheet.write_text('[terms]\n"hitch-hiking" = "hitchhiking"\n')
+    monkeypatch.setenv("LEDGER_STYLE", str(sheet))
+    got = client.get(f"/api/v1/documents/{article['id']}/check").json
+    assert got["style"] == "server.toml"
+    assert {f["rule"] for f in got["findings"] if f["kind"] == "style_term"} == {"server.toml:2 terms.hitch-hiking"}
+    sheet.write_text("[terms\n")
+    bad = client.get(f"/api/v1/documents/{article['id']}/check")
+    assert bad.status_code == 400 and bad.json["error"]["message"].startswith("server.toml, line 1: malformed TOML")
