@@ -99,7 +99,9 @@ export function supports(Office, version) {
 }
 
 /** Adds each operation's ``comment`` (the server's text: what changed and why) to the first
- * range that operation changed; one comment per operation. */
+ * range that operation changed; one comment per operation. Word writes an add-in's comments
+ * under the signed-in account (and has no initials for them), so the text says who wrote it:
+ * "LEDGER: …". */
 function commenter(ops) {
   const texts = new Map((ops || []).filter((o) => o.comment && o.id).map((o) => [o.id, o.comment]));
   const done = new Set();
@@ -109,7 +111,7 @@ function commenter(ops) {
       const text = texts.get(opId);
       if (!text || done.has(opId) || !range?.insertComment) return;
       done.add(opId);
-      range.insertComment(text);
+      range.insertComment(`LEDGER: ${text}`);
       count += 1;
     },
     get count() { return count; },

@@ -189,10 +189,10 @@ def test_pane_comments_each_change_and_walks_the_review(server, output_dir):
     assert res["message"] is None or "error" not in res["message"].lower(), res["message"]
     comments = res["comments"]
     assert [c["range"] for c in comments] == ["One"]
-    assert comments[0]["text"] == "'A reference' → 'One reference' (instruction: Replace \"A reference\" with \"One reference\")"
+    assert comments[0]["text"] == "LEDGER: 'A reference' → 'One reference' (instruction: Replace \"A reference\" with \"One reference\")"
     # the review list: LEDGER's two tracked changes (the deleted and the inserted word), with the reason
     assert [(c["kind"], c["text"]) for c in res["reviewList"]] == [("Deleted", "A"), ("Inserted", "One")]
-    assert all(c["why"] == f"Why: {comments[0]['text']}" for c in res["reviewList"])
+    assert all(f"LEDGER: {c['why'].removeprefix('Why: ')}" == comments[0]["text"] for c in res["reviewList"])
     assert [(d["text"], d["decision"]) for d in res["decisions"]] == [("A", "accepted")]
     assert [c["text"] for c in res["reviewListAfter"]] == ["One"]
     calls = [c["api"] for c in res["calls"]]

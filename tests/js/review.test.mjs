@@ -18,8 +18,8 @@ test("each operation's comment goes on the words it changes, once, when asked", 
   assert.deepEqual(out.failures, []);
   assert.equal(out.comments, 2);
   assert.deepEqual(doc.comments.map((c) => [c.text, c.range]), [
-    [ops[1].comment, "1"],          // on the new word
-    [ops[0].comment, gone.text],    // on the paragraph, before it is deleted
+    [`LEDGER: ${ops[1].comment}`, "1"],          // on the new word
+    [`LEDGER: ${ops[0].comment}`, gone.text],    // on the paragraph, before it is deleted
   ]);
   const i = calls.findIndex((c) => c.api === "range.insertComment" && c.range === gone.text);
   assert.ok(i < calls.findIndex((c) => c.api === "paragraph.delete"));
