@@ -218,15 +218,21 @@ def _edit_targets(server: LedgerServer, run: _Run) -> list[tuple[str, str]]:
     return out
 
 
-def _edit_phase(server: LedgerServer, run: _Run, clients: int, total: int, duration: float) -> tuple[_EditRun, float]:
+def _edit_phase(server: LedgerServer, run: _Run, clients: int, total: int, duration: float,
+                rounds: list[dict[int, int]] | None = None) -> tuple[_EditRun, float]:
+    """The edit cycles, in :data:`ROUNDS` rounds; each web worker's memory after each goes to ``rounds``."""
     targets = _edit_targets(server, run)
-    edits = _EditRun(total if targets else 0, time.monotonic() + duration)
+    edits = _EditRun(0, time.monotonic() + duration)
     started = time.perf_counter()
-    threads = [threading.Thread(target=_edit_client, args=(server, targets, edits)) for _ in range(clients)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    for r in range(1, ROUNDS + 1):
+        edits.total = (total if targets else 0) * r // ROUNDS
+        threads = [threading.Thread(target=_edit_client, args=(server, targets, edits)) for _ in range(clients)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        if rounds is not None:
+            rounds.append(server.rss_kib())
     return edits, time.perf_counter() - started
 
 
@@ -354,7 +360,8 @@ def main(argv: list[str] | None = None) -> int:
         jobs = _wait_for_jobs(server, run.ids, limit=600 if args.queue else 300, durations=graph_s)
         rss_jobs = _rss(server)
         workers_rss_jobs = _pid_rss([w.pid for w in job_workers])
-        edits, edit_wall = _edit_phase(server, run, args.clients, args.edits, args.edit_duration)
+        edit_rounds: list[dict[int, int]] = []
+        edits, edit_wall = _edit_phase(server, run, args.clients, args.edits, args.edit_duration, edit_rounds)
         rss_edits = _rss(server)
         kib_rounds.append(server.rss_kib())
         workers_rss_edits = _pid_rss([w.pid for w in job_workers])
@@ -382,8 +389,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.edits:
         _print_edits(edits, edit_wall, args.clients)
         print(f"worker RSS after editing:  {rss_edits}")
-    print(f"web worker memory growth: round 1 -> round {ROUNDS} {_growth(kib_rounds[1], kib_rounds[ROUNDS]):+.1f} MiB, "
-          f"round 1 -> after editing {_growth(kib_rounds[1], kib_rounds[-1]):+.1f} MiB")
+    print(f"web worker memory growth: upload round 1 -> round {ROUNDS} {_growth(kib_rounds[1], kib_rounds[ROUNDS]):+.1f} MiB, "
+          f"upload round 1 -> after editing {_growth(kib_rounds[1], kib_rounds[-1]):+.1f} MiB")
+    if len(edit_rounds) == ROUNDS:
+        per = ", ".join(f"{kib / 1024:.0f}" for kib in (max(r.values(), default=0) for r in edit_rounds))
+        print(f"web worker memory over the edit rounds (largest worker, MiB): {per}; "
+              f"edit round 1 -> round {ROUNDS} {_growth(edit_rounds[0], edit_rounds[-1]):+.1f} MiB")
     if job_workers:
         print(f"ledger worker RSS after the jobs: {workers_rss_jobs}; after editing: {workers_rss_edits}")
     return 1 if errors or sum(edits.errors.values()) or (args.edits and not edits.cycles) else 0
