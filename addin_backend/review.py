@@ -138,27 +138,51 @@ def _groups(ops: Sequence[Edit]) -> list[list[Edit]]:
     return out
 
 
+def _matched(a: list[str], b: list[str]) -> int:
+    """How many items of ``a`` and ``b`` line up (difflib), the common head and tail counted
+    first so that only the stretch that differs is compared.
+
+    >>> _matched("a b c d".split(), "a x c d".split())
+    3
+    """
+    from difflib import SequenceMatcher
+
+    n = min(len(a), len(b))
+    head = 0
+    while head < n and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < n - head and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
+        tail += 1
+    mid_a, mid_b = a[head:len(a) - tail], b[head:len(b) - tail]
+    if not mid_a or not mid_b:
+        return head + tail
+    sm = SequenceMatcher(None, mid_a, mid_b, autojunk=False)
+    return head + tail + sum(m.size for m in sm.get_matching_blocks())
+
+
 def classify(original: Document, ops: Sequence[Edit], target: list[str]) -> tuple[set[str], bool]:
     """The ids of the operations whose result on ``original`` reads as ``target`` (lines of every
     unit, notes included, in order), and whether that result matches exactly."""
-    from difflib import SequenceMatcher
-
     from .edits.operations import apply_to_document
 
     ops = [e for e in ops if e.id]
-    cache: dict[frozenset, int] = {}
+    target_words = " ".join(target).split()
+    cache: dict[frozenset, tuple[int, int]] = {}
 
-    def score(ids: set[str]) -> int:
+    def score(ids: set[str]) -> tuple[int, int]:
         key = frozenset(ids)
         if key not in cache:
             try:
                 lines = _all_lines(apply_to_document(original, [e for e in ops if e.id in ids]))
             except Exception:  # a subset the model cannot apply (an edit on a unit another deletes)
-                cache[key] = -(10**9)
+                cache[key] = (-(10**9), -(10**9))
             else:
-                sm = SequenceMatcher(None, lines, target, autojunk=False)
-                matched = sum(b.size for b in sm.get_matching_blocks())
-                cache[key] = 2 * matched - len(lines) - len(target)
+                exact = 2 * _matched(lines, target) - len(lines) - len(target)
+                # words first: a paragraph that a reviewer's decision merged into its neighbour
+                # (two operations sharing a paragraph mark) still shows its words
+                have = " ".join(lines).split()
+                cache[key] = (2 * _matched(have, target_words) - len(have) - len(target_words), exact)
         return cache[key]
 
     chosen: set[str] = {e.id for e in ops}  # type: ignore[misc]
@@ -176,7 +200,7 @@ def classify(original: Document, ops: Sequence[Edit], target: list[str]) -> tupl
                 chosen, changed = top[2], True
         if not changed:
             break
-    return chosen, score(chosen) == 0
+    return chosen, score(chosen) == (0, 0)
 
 
 def _pending_revisions(reviewed: Document, author: str | None, date: str | None) -> list[Any]:

@@ -139,3 +139,21 @@ def test_the_review_route(tmp_path):
     finally:
         app.extensions["ledger.jobs"].shutdown()
         app.extensions["ledger.store"].close()
+
+
+def test_word_review_of_a_section_deletion_in_a_standard(tmp_path):
+    """31 operations on an RFC: the deleted section's paragraphs, its table and a renumbered
+    reference; the reviewer accepts a third, rejects a third and leaves a third (by comment, so
+    that equal comments get equal decisions). Where two decisions meet at a paragraph mark
+    LEDGER moved up (a deleted block before a table), Word merges paragraphs and no set of
+    operations reads exactly as the result: each is then judged by its words."""
+    src = Path("/work/shared/devset/rfc/rfc9002.A.docx")
+    edited = tmp_path / "edited.docx"
+    report = _edit(_need(src), "Delete Section 7.6", edited)
+    choices = ["accept", "reject", None]
+    decide = lambda text: choices[sum(map(ord, text)) % 3]  # noqa: E731 - the same text, the same choice
+    reviewed = word_review(edited.read_bytes(), AUTHOR, decide)
+    got = review_files(reviewed, edited.read_bytes())
+    truth = _truth(report, decide)
+    assert len(truth) == 31 and set(truth.values()) == {"accepted", "rejected", "pending"}
+    assert {o["id"]: o["status"] for o in got["operations"]} == truth
