@@ -118,3 +118,23 @@ def test_failures_are_sentences(tmp_path):
             good.upload(b"not a document", "x.odt", "application/octet-stream")
         assert (err.value.code, err.value.status) == ("not_a_document", 415)
         assert err.value.message.startswith("The LEDGER server could not read this as a .docx or .odt document.")
+
+
+def test_the_bridge_client_applies_with_comments_and_reviews_the_file_that_comes_back(tmp_path):
+    """The bridge's round trip over HTTP: apply (comments on or off), then the reviewed document
+    sent back to the revision's review route."""
+    data = corpus_file("referenceAllInOne.odt").read_bytes()
+    odt = "application/vnd.oasis.opendocument.text"
+    with LedgerServer(tmp_path / "srv", workers=1, threads=2, env={"LEDGER_RATE_LIMIT": "off"}) as srv:
+        client = LedgerClient({"url": srv.url, "where": "bridge.json", "timeout": 60})
+        meta = client.upload(data, "referenceAllInOne.odt", odt)
+        proposal = client.propose(meta["id"], 'Replace "A reference" with "One reference"', "Ada Lovelace")
+        applied = client.apply(meta["id"], proposal["id"], "Ada Lovelace", comments=True)
+        assert [op.get("comment") for op in applied["operations"]] == [
+            "'A reference' → 'One reference' (instruction: Replace \"A reference\" with \"One reference\")"]
+        plain = client.apply(meta["id"], proposal["id"], "Ada Lovelace", comments=False)
+        assert plain["comments"] == [] and len(applied["comments"]) == 1
+        edited = client.download(applied["download"])
+        review = client.review(meta["id"], applied["revision"], edited, odt)
+        assert [(o["id"], o["status"]) for o in review["operations"]] == [("op-1", "pending")]
+        assert review["consistent"] is True
