@@ -93,7 +93,7 @@ class QueueRunner(JobRunner):
         self.retries = max(0, int(retries))
         self.timeout = int(timeout)
         self.large_tokens = int(large_tokens)
-        # RQ keeps bytes; the store's own client is shared by this process's threads.
+        # RQ's own client on the store's Redis (RQ reads bytes; the store's client is the store's)
         self.connection = redis.Redis.from_url(store.url, socket_timeout=30, socket_connect_timeout=5)  # type: ignore[attr-defined]
 
     def queue_for(self, tokens: int, interactive: bool) -> str:
@@ -123,12 +123,14 @@ class QueueRunner(JobRunner):
 
         from .errors import StoreUnavailableError
 
+        import redis
+
         queue = self._queue(self.queue_for(tokens, interactive))
-        depends = None
-        if after is not None and self._rq_status(after) in _ALIVE:
-            depends = Dependency(jobs=[after], allow_failure=True, enqueue_at_front=True)
         scope = scope_of(record["id"])
         try:
+            depends = None
+            if after is not None and self._rq_status(after) in _ALIVE:
+                depends = Dependency(jobs=[after], allow_failure=True, enqueue_at_front=True)
             pipe = self.connection.pipeline()
             pipe.sadd(self._jobs_key(scope), record["id"])
             pipe.expire(self._jobs_key(scope), self.store.ttl)
@@ -140,11 +142,13 @@ class QueueRunner(JobRunner):
                 job_timeout=self.timeout, result_ttl=600, failure_ttl=self.store.ttl, ttl=self.store.ttl,
                 depends_on=depends, on_failure=Callback(on_job_failure),
                 meta={"attempts": self.retries + 1})
-        except Exception as exc:  # redis errors: the job cannot run, say so in its record
-            import redis
-
-            if not isinstance(exc, redis.RedisError):
-                raise
+        except redis.RedisError as exc:  # the job cannot run: say so in its record, and 503
+            failed = {**record, "status": "failed", "updated": _now(),
+                      "error": {"code": "store_unavailable", "message": "the job could not be queued"}}
+            try:
+                self.store.put_json(scope, _key(record["id"]), failed, create=False)
+            except StoreUnavailableError:
+                pass
             raise StoreUnavailableError(f"the job queue failed: {type(exc).__name__}") from None
 
     def _rq_status(self, job_id: str) -> str | None:
@@ -224,7 +228,7 @@ def current_progress() -> Progress | None:
 
 def _resolve(path: str) -> Callable[..., Any]:
     module, _, name = path.partition(":")
-    if not module.startswith(("addin_backend.", "tests.")):  # only our own tasks run from the queue
+    if not module.startswith("addin_backend."):  # only our own tasks run from the queue
         raise ValueError(f"not a LEDGER task: {path!r}")
     return getattr(importlib.import_module(module), name)
 

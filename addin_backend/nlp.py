@@ -294,13 +294,15 @@ def embed_texts(
     and in the persistent cache (:func:`embedding_cache`); ``backend`` as :func:`get_embedder`.
 
     Only texts found in neither are encoded (the model is loaded only then), shortest first in
-    batches of ``batch_size``, so each batch pads to texts of about one length.
+    batches of ``batch_size``, so each batch pads to texts of about one length; ties in length
+    go in text order, so the same texts always make the same batches (the int8 encoder scales
+    its activations per batch).
     """
     import numpy as np
 
     key = _encoder_key(backend)
     rows: list[Any] = [EMBEDDINGS.get(key, t) for t in texts]
-    todo = sorted({t for t, r in zip(texts, rows) if r is None}, key=len)
+    todo = sorted({t for t, r in zip(texts, rows) if r is None}, key=lambda t: (len(t), t))  # one order: int8 scales are per batch
     disk = embedding_cache() if todo else None
     if disk is not None:
         found = disk.get_many(key, [text_key(t) for t in todo])

@@ -93,6 +93,7 @@ def make_worker(connection: Any, queues: Sequence[str], *, name: str | None = No
 
     from .job_queue import _serializer, queue_name
 
+    heartbeat = max(1, int(heartbeat))
     serializer = _serializer()
     rq_queues = [Queue(queue_name(q), connection=connection, serializer=serializer) for q in queues]
     return _worker_class()(rq_queues, connection=connection, name=name, serializer=serializer,

@@ -86,7 +86,7 @@ def measure(paths: Sequence[Path], backends: Sequence[str]) -> dict[str, Any]:
     for path in paths:
         doc = read_path(str(path))
         base = build_graph(doc, semantic=False)
-        texts = sorted(set(summaries(doc).values()), key=len)
+        texts = sorted(set(summaries(doc).values()), key=lambda t: (len(t), t))
         tokens = sum(count_tokens(t) for t in texts)
         row: dict[str, Any] = {"file": path.name, "embedded": len(texts), "units": len(doc.units),
                                "tokens": tokens, "backends": {}}
