@@ -302,7 +302,7 @@ def embed_texts(
 
     key = _encoder_key(backend)
     rows: list[Any] = [EMBEDDINGS.get(key, t) for t in texts]
-    todo = sorted({t for t, r in zip(texts, rows) if r is None}, key=lambda t: (len(t), t))  # one order: int8 scales are per batch
+    todo = sorted({t for t, r in zip(texts, rows) if r is None}, key=lambda t: (len(t), t))
     disk = embedding_cache() if todo else None
     if disk is not None:
         found = disk.get_many(key, [text_key(t) for t in todo])
