@@ -8,10 +8,14 @@
   called a "generation"``, ``... via a "sender ratchet".``, ``a set of "session keys" (the
   secrets derived ...)``, a gloss in apposition (``the use of "persistent connections",
   allowing ...``), a verb and its gloss (``MAY "pipeline" its requests (i.e., send ...)``: its
-  uses are inflected), a state and its condition (``A cache is "disconnected" when ...``); a
-  quote in an example (``(e.g., an "incomplete close" in TLS ...)``) only mentions a term;
+  uses are inflected), a state and its condition (``A cache is "disconnected" when ...``, ``A
+  CBOR encoding satisfies the "core deterministic encoding requirements" if``), the name of an
+  indefinite phrase that describes it (``an unsigned integer "argument"``); a quote in an example
+  (``(e.g., an "incomplete close" in TLS ...)``) only mentions a term, and an apostrophe after a
+  letter opens no quote (``the information's value``);
 * naming phrases: ``referred to as PMTU probes``, ``is known as the anti-amplification limit``,
-  ``the term X refers to``;
+  ``octet sequences, called field block fragments``, ``referred to as the head of the data item``
+  (the relational name "head", marked as a term however common), ``the term X refers to``;
 * definitional sentences: ``A limited on-path attacker is an off-path attacker that ...``,
   ``The copath of a node is ...``, ``The final size is the amount of ...``, ``Speaker
   identification is the process of ...``, paper style (``we define X as``, ``X is defined as``,
@@ -21,7 +25,12 @@
   which the registry keeps only where the document's code uses it), as a sentence's subject
   (``Hash.length is its output length``, ``pk(X) represents``; not ``current_age is defined in
   Section 4.2.3``, a pointer), assigned in a code line (:func:`find_assignments`);
-* Schwartz-Hearst acronyms (``Service Level Agreement (SLA)``, ``probe timeout (PTO; see ...)``).
+* Schwartz-Hearst acronyms (``Service Level Agreement (SLA)``, ``probe timeout (PTO; see ...)``;
+  letters that read as a Roman numeral when they spell the words' initials: ``Initialization
+  Vector (IV)``);
+* candidates for the registry (:func:`find_coinages`): a phrase quoted without a defining verb
+  (``with "bignums" representing ...``) and a compound named as what something is (``is an
+  existence test that``), which a document introduces only where it first mentions them.
 
 A common English word is a defined term only when it is quoted, written with a capital as a
 term, or marked by the writer (``we define an epoch as``): "values are defined to be ..."
@@ -33,11 +42,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Iterable
 
-from ..nlp import FACTS, common_words, noun_lemma
+from ..nlp import FACTS, common_words, noun_lemma, word_classes
 from .text import sentences
 
-__all__ = ["Definition", "STATEMENTS", "is_statement", "find_definitions", "find_assignments", "is_common_word",
+__all__ = ["Definition", "STATEMENTS", "is_statement", "find_definitions", "find_coinages", "find_assignments", "is_common_word",
            "term_ok", "acronym_ok", "ident_ok", "is_identifier", "has_function_word", "Q_OPEN", "Q_CLOSE"]
 
 
@@ -73,7 +83,8 @@ class Definition:
 # Quotes: English, German („…“), French and Spanish (« … »), single quotes.
 _Q_OPEN = "\"\u201c\u2018'\u201e\u00ab\u2039"
 _Q_CLOSE = "\"\u201d\u2019'\u201c\u00bb\u203a"
-_TERM_Q = rf"[{_Q_OPEN}]\s?(?P<term>[^\W\d_][^{_Q_CLOSE}\n]{{0,58}}?)\s?[{_Q_CLOSE}]"
+# (an apostrophe after a letter is a possessive's or a contraction's, no opening quote)
+_TERM_Q = rf"[{_Q_OPEN}](?<![^\W_][{_Q_OPEN}])\s?(?P<term>[^\W\d_][^{_Q_CLOSE}\n]{{0,58}}?)\s?[{_Q_CLOSE}]"
 _Q_PLAIN = _TERM_Q.replace("?P<term>", "")
 _QUOTED = re.compile(_TERM_Q)
 _QUOTE_CHARS = frozenset(_Q_OPEN)
@@ -105,6 +116,9 @@ _NAMED_BEFORE = re.compile(
 )
 _COPULA_BEFORE = re.compile(r"\b(?:is|are)\s+(?P<art>(?:a|an|the)\s+)?$")
 _ARTICLE_BEFORE = re.compile(r"\b(?:a|an|A|An)\s+$")
+#: A quote naming the head of an indefinite phrase that describes it: 'an unsigned integer
+#: "argument"' (the description first, then its name; however common the word).
+_APPOSED_BEFORE = re.compile(r"\b(?:a|an|A|An)\s+(?:(?!(?:of|to|for|with|in|on|by|from|and|or|the|is|are)\b)[\w-]+\s+){1,3}$")
 _LEAD_ARTICLE = re.compile(r"(?:(?:A|An|The)\s+)?$")
 # A quoted subject: "The "X" [of Y] is [only] a/the/used ...".
 _SUBJECT_AFTER = re.compile(
@@ -122,7 +136,7 @@ _POINTER_AFTER = re.compile(
 # opens the sentence ("The goodness measure is "confidence" if present" gives a value).
 _COND_AFTER = re.compile(r"\s+(?:when|whenever|if|once|while|as\s+long\s+as)\b")
 _COND_BEFORE = re.compile(
-    r"(?:\b(?:A|An)\s+(?:[\w\-]+\s+){1,4}?(?:is|becomes)"
+    r"(?:\b(?:A|An)\s+(?:[\w\-]+\s+){1,4}?(?:is|becomes|(?:satisfies|meets|fulfil?ls|conforms\s+to)(?:\s+the)?)"
     r"|\b(?!(?:The|This|These|Those|Its|Their|Our|Such|All|Some|Both)\b)[A-Z][\w\-]*(?:\s+[\w\-]+){0,3}?s"
     r"\s+(?:are|become))\s+(?:(?:considered|said\s+to\s+be|deemed)\s+)?$"
 )
@@ -177,9 +191,12 @@ def _generic_subject_before(text: str, at: int) -> int | None:
 
 # Unquoted naming phrases: the name runs to the end of the clause, at most four words.
 _NP = r"[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,3}?"
+#: "is known as the anti-amplification limit", "octet sequences, called field block fragments",
+#: "are collectively referred to as the head of the data item" (a relational name: the head of
+#: whatever data item; the term is "head").
 _NAMED_NP = re.compile(
-    rf"\b(?:(?:also\s+)?(?:referred\s+to|known)\s+as|(?:is|are)\s+(?:called|termed))\s+(?:(?:the|a|an)\s+)?"
-    rf"(?P<term>{_NP})(?=\s*(?:[,.;:)]|$))"
+    rf"\b(?:(?:also\s+)?(?:referred\s+to|known)\s+as|(?:(?:is|are)\s+)?(?:called|termed|dubbed))\s+(?P<art>(?:the|a|an)\s+)?"
+    rf"(?P<term>{_NP})(?:\s+of\s+(?:(?:the|a|an|each|any)\s+)?[\w\-]+(?:\s+[\w\-]+){{0,2}})?(?=\s*(?:[,.;:)]|$))"
 )
 _WE_DEFINE = re.compile(
     r"\b(?:[Ww]e\s+(?:formally\s+|now\s+|further\s+|first\s+|also\s+)?define|^\s*Define)\s+"
@@ -237,7 +254,8 @@ _APPOSED = re.compile(
     rf"(?<=[A-Za-z]),\s+(?P<sym>{_IDENT}),\s+(?:is|are|was|were|has|have|represents|denotes|holds|contains|"
     r"gives|can|must|should|may|will|indicates|measures)\b"
 )
-_IDENT_HINT = re.compile(r"[a-z][A-Z]|\w\.[A-Za-z]|\w\([A-Z][,)]")  # a cheap test before the identifier rules
+# a cheap test before the identifier rules: camelCase, "a.b", "f(X)" (the punctuation sought first)
+_IDENT_HINT = re.compile(r"[.(](?<=\w[.(])(?:(?<=\.)[A-Za-z]|(?<=\()[A-Z][,)])|[a-z][A-Z]")
 _SUBJECT_SYM = re.compile(
     rf"(?:{_SENT}|(?<=,\s)(?:and\s+)?|(?<=;\s))(?:[Tt]he\s+(?:value|constant|variable|field|parameter|function|quantity|symbol)\s+)?"
     rf"(?P<sym>{_CALL}|{_IDENT})(?:\[[^\]\s]{{1,20}}\])?\s+(?:is|are|represents|denotes|indicates|means|refers\s+to|"
@@ -350,6 +368,15 @@ _PREV_SHORT = re.compile(r"(?<![\w-])([A-Z][A-Za-z0-9&\-]{1,9})\s*$")
 _ARTICLE_OPENS = re.compile(r"(?:^|[.!?:]\s+)(?:A|An|The)$")
 
 
+def _spelled_numeral(short: str, text: str, at: int) -> bool:
+    """Letters that read as a Roman numeral but spell the initials of the words before them:
+    "Initialization Vector (IV)" is an acronym, "(iv)" or "Part (II)" a number."""
+    if not (2 <= len(short) <= 4 and short.isupper() and _ROMAN.match(short)):
+        return False
+    words = re.findall(r"[A-Za-z][\w-]*", text[max(0, at - 80) : at])[-len(short) :]
+    return len(words) == len(short) and all(w[0].upper() == c and w[0].isupper() for w, c in zip(words, short))
+
+
 def _has_function_word(term: str) -> bool:
     return any(w.lower() in _STOP_BACK or w.lower() in ("cannot", "the", "a", "an") for w in term.split())
 
@@ -397,7 +424,7 @@ def _parens(text: str) -> list[Definition]:
             start = got[1] if got else m.start()
             out.append(Definition(short, "notation", start, m.end(), text[start : m.end()], True, 0.8, how="codename"))
             continue
-        if _acronym_ok(short):
+        if _acronym_ok(short) or _spelled_numeral(short, text, m.start()):
             head = text[max(0, m.start() - 120) : m.start()]
             head = re.split(r"[.;:!?()\[\]]\s", head)[-1].rstrip().rstrip(_Q_CLOSE)
             max_words = min(len(short) + 5, len(short) * 2)
@@ -423,7 +450,7 @@ def _parens(text: str) -> list[Definition]:
 
 #: Rules that read a phrase as introduced where it is written (no defining verb): they define
 #: only where the term appears for the first time, and only words (not identifiers).
-_INTRODUCING = frozenset({"copula", "article", "gloss", "subject", "verb"})
+_INTRODUCING = frozenset({"copula", "article", "gloss", "subject", "verb", "apposed"})
 _WORDS_ONLY = re.compile(r"^[^\W\d_]+(?:[ \-][^\W\d_]+)*$")
 
 
@@ -477,13 +504,15 @@ def _quoted_terms(text: str) -> list[Definition]:
                 how, start = "copula", q.start() - len(before) + m.start()
             elif (m := _ARTICLE_BEFORE.search(before)) is not None:
                 how, start, score = "article", q.start() - len(before) + m.start(), 0.85
+            elif (m := _APPOSED_BEFORE.search(before)) is not None:
+                how, start, score = "apposed", q.start() - len(before) + m.start(), 0.85
         if how is None and _GLOSS_AFTER.match(after):
             how, score = "gloss", 0.85
             if " " not in term and term.islower() and _VERB_BEFORE.search(before):
                 how = "verb"  # a client MAY "pipeline" its requests (i.e., ...)
         if how in _INTRODUCING and _in_example(text, q.start()):
             how = None  # (e.g., an "incomplete close" in TLS ...): a mention, not the introduction
-        if how in ("verb", "condition"):
+        if how in ("verb", "condition", "apposed"):
             ok = bool(_WORDS_ONLY.match(term))  # marked words, however common; not an identifier
         else:  # a "close_notify" is a quoted name in use, a "closed" state a value
             ok = how not in _INTRODUCING or _introduced_ok(term)
@@ -497,6 +526,86 @@ def _quoted_terms(text: str) -> list[Definition]:
     return out
 
 
+#: Quoted words that are a literal's, not a term's: the nouns that introduce a value ("the label
+#: "quic key"", "the string "h2"", "the value "IETF"") and the words that quote a text.
+_LITERAL_BEFORE = re.compile(
+    r"(?i)\b(?:labels?|strings?|values?|keywords?|tokens?|literals?|texts?|characters?|prefix|suffix|names?|"
+    r"titled|entitled|reads?|says?|phrases?|words?|messages?|reason|column|"
+    r"(?:values?|codes?|levels?|settings?|types?|causes?)\s+of)\s*[,:]?\s*$"
+)
+
+
+#: An indefinite noun phrase whose head the quote names: 'an unsigned integer "argument"'.
+_INDEFINITE_BEFORE = re.compile(r"\b(?:a|an|A|An)\s+(?:[\w-]+\s+){0,3}$")
+#: A quote in a series ('"URI-reference", "absolute-URI", "authority", and "port"'): names
+#: listed, not a term coined.
+_SERIES = re.compile(rf"{_Q_PLAIN}\s*,\s*(?:(?:and|or)\s+)?{_Q_PLAIN}\s*,\s*(?:(?:and|or)\s+)?{_Q_PLAIN}")
+
+
+def _coinages(text: str, own: frozenset[str] | set[str]) -> tuple[Definition, ...]:
+    quotes = list(_QUOTED.finditer(text)) if any(c in text for c in _QUOTE_CHARS) else []
+    series = [(m.start(), m.end()) for m in _SERIES.finditer(text)] if len(quotes) >= 3 else []
+    out: list[Definition] = []
+    for q in quotes:
+        term = q.group("term").strip()
+        if (len(term) < 3 or term in own or term.lower() in own or not _WORDS_ONLY.match(term) or term.isupper()
+                or len(term.split()) > 4 or term.lower() in _LITERALS or _has_function_word(term)
+                or _in_example(text, q.start()) or _LITERAL_BEFORE.search(text, max(0, q.start() - 30), q.start())
+                or text[q.end() : q.end() + 2].lstrip()[:1] == "="
+                or any(a <= q.start() < b for a, b in series)):
+            continue
+        if " " not in term and "-" not in term and _inflected(term):
+            continue  # "expires", "closed": a verb's or an adjective's form quoted is a value or a state
+        if is_common_word(term) and not (_INDEFINITE_BEFORE.search(text, max(0, q.start() - 50), q.start())
+                                          and _END_AFTER.match(text, q.end())):
+            continue  # "send", "closed": a common word is coined only as the head of an indefinite phrase
+        cs = term[:1].isupper() and _capitalised_as_term_at(text, q.start() + 1)  # "Function Extensions"; not "Bigfloats" opening a sentence
+        out.append(Definition(term, "term", q.start(), q.end(), q.group(0), cs, 0.8, True, "coined"))
+    if " is a" in text or " are a" in text:
+        for m in _PREDICATE_NEW.finditer(text):
+            term = m.group("term")
+            if not _has_function_word(term) and term.lower() not in own:
+                out.append(Definition(term, "term", m.start(), m.end(), m.group(0), False, 0.8, how="predicate"))
+    return tuple(out)
+
+
+#: A compound introduced as what something is: "A query by itself in a logical context is an
+#: existence test that yields true if ..." (a new name in the predicate, told by its relative
+#: clause; the registry keeps it where the document first mentions the compound).
+_PREDICATE_NEW = re.compile(
+    r"\b(?:is|are)\s+(?:a|an)\s+(?P<term>[a-z][a-z-]{2,}\s+[a-z][a-z-]{2,})\s+(?:that|which|whose|in\s+which)\b"
+)
+
+
+def _inflected(word: str) -> bool:
+    """Whether a word is a verb's inflected form or an adjective (the word lists say), not a noun."""
+    cls = word_classes(word.lower())
+    if "noun" in cls:
+        return False  # a noun ("argument", "chunks")
+    verb = cls.get("verb")
+    return bool(verb and verb[1]) or ("adj" in cls and "noun" not in cls)
+
+
+def find_coinages(text: str, defined: Iterable[Definition] | None = None) -> tuple[Definition, ...]:
+    """The phrases ``text`` puts in quotes that no rule reads as defined: candidates for a
+    coinage, which a document introduces in quotes where it first mentions the phrase and uses
+    plainly afterwards ('with "bignums" representing arbitrarily sized integers', '"Bigfloats"
+    combine ...'), and compounds named as what something is ('is an existence test that'). Only the
+    registry can tell (the first mention is a document's fact); quoted values are left out
+    ('the label "quic key"', '"true"', a quote in an example).
+
+    >>> [(d.term, d.how) for d in find_coinages('Tags 2 and 3 extend the model with "bignums" representing integers.')]
+    [('bignums', 'coined')]
+    >>> find_coinages('The label "quic iv" is used to derive the IV.'), find_coinages('A "shared cache" is a cache that stores.')
+    ((), ())
+
+    ``defined``: what :func:`find_definitions` found in ``text``, when the caller has it.
+    """
+    if not (any(c in text for c in _QUOTE_CHARS) or " is a" in text or " are a" in text):
+        return ()
+    return _coinages(text, {d.key for d in (find_definitions(text) if defined is None else defined)})
+
+
 def _bare_terms(text: str) -> list[Definition]:
     """Unquoted naming phrases and definitional sentences (case-insensitive terms)."""
     out: list[Definition] = []
@@ -505,7 +614,9 @@ def _bare_terms(text: str) -> list[Definition]:
             term = m.group("term").strip()
             if not any(w.lower() in _STOP_BACK for w in term.split()):
                 cs = _is_symbolish(term) or (term[:1].isupper() and _capitalised_as_term_at(text, m.start("term")))
-                out.append(Definition(term, "term", m.start(), m.end(), m.group(0).strip(), cs, 0.85, how="named"))
+                # a common noun the phrase names ("referred to as the head") is marked as a term
+                how = "naming" if m.group("art") and " " not in term and "noun" in word_classes(term.lower()) else "named"
+                out.append(Definition(term, "term", m.start(), m.end(), m.group(0).strip(), cs, 0.85, how=how))
     if not _COPULA_ARTICLE.search(text):
         return out
     for st in _STARTS.finditer(text):
@@ -621,7 +732,7 @@ def _capitalised_as_term(d: Definition, text: str) -> bool:
 
 #: Statements that mark their word as a term however common it is: "we define an epoch as",
 #: "the term reader refers to".
-_MARKED = frozenset({"define", "term"})
+_MARKED = frozenset({"define", "term", "naming"})
 
 
 def _scan(text: str) -> tuple[Definition, ...]:

@@ -5,7 +5,15 @@ places, both without a model: the text of each unit (:mod:`.definition_rules`: q
 contract terms, naming phrases, definitional sentences, symbols, acronyms) and the document's
 structure (:mod:`.glossary`: definition lists, glossary tables, terminology sections). The
 registry (:func:`definition_registry`) gathers them with the document-wide facts that decide
-which uses make edges.
+which uses make edges, and the coinages only a document can confirm: writers put a new term in
+quotes where they introduce it and drop the quotes afterwards, while a value is quoted wherever
+it is given. So a quoted phrase no rule reads as defined is a term where it is the document's
+first mention of the phrase in prose, or, not a common word, the one place the document quotes it
+after at most two mentions in passing; a compound named as what something is ("is an existence
+test that") only where first mentioned. Code lines, tables, captions and reference entries quote
+values and titles: they coin nothing, and a coinage's use there is none. A common word in a
+terminology list ("Depth:", "Expected:") is used in any case; a word in capitals ("STREAM
+frames") is a name, no use of a case-free term.
 
 Which uses a unit has (:func:`find_usages`): every later use of the term, in its plural and
 possessive forms for English units (a defined verb's forms: "pipelined"), tied to the nearest
@@ -36,6 +44,7 @@ from .definition_rules import (
     Definition,
     acronym_ok,
     find_assignments,
+    find_coinages,
     find_definitions,
     has_function_word,
     is_common_word,
@@ -45,6 +54,7 @@ from .definition_rules import (
 )
 from .glossary import structural_definitions
 from .label_index import _CODE_STYLE
+from .related import is_reference_entry
 from .text import word_set
 
 __all__ = [
@@ -227,10 +237,12 @@ def _reader(term: str, kind: str, case_sensitive: bool, english: bool, how: str)
         checks |= _PLURAL_WORD
     if how == "condition" and _plain_word(term):
         checks |= _PREDICATE
+    if english and kind == "term" and not case_sensitive and not term.isupper():
+        checks |= _CAPS
     return usage_pattern(term, kind, case_sensitive, english, how == "verb"), checks
 
 
-_LETTER, _NAME, _PLURAL_WORD, _PREDICATE = 1, 2, 4, 8
+_LETTER, _NAME, _PLURAL_WORD, _PREDICATE, _CAPS = 1, 2, 4, 8, 16
 
 
 def _uses_in(text: str, d: Definition, english: bool) -> Iterator[re.Match[str]]:
@@ -245,6 +257,8 @@ def _uses_in(text: str, d: Definition, english: bool) -> Iterator[re.Match[str]]
             continue  # English capitalises names, not nouns: "Service Level Agreement" holds no "Agreement"
         if checks & _PLURAL_WORD and _modifier(text, m):
             continue
+        if checks & _CAPS and len(m.group(0)) > 1 and m.group(0).isupper():
+            continue  # "STREAM frames": a word in capitals is a name (a frame type), not the term "stream"
         if checks & _PREDICATE and not _PREDICATE_BEFORE.search(text, max(0, m.start() - 40), m.start()):
             continue  # a common adjective defined as a state ("is "idle" if") is used as one: "is idle", not "idle timeout"
         yield m
@@ -275,11 +289,9 @@ def _structural(unit: Unit, term: str, start: int, end: int, how: str, body: str
         return Definition(term, "notation", start, end, unit.text[start:end], True, 0.95, how=how)
     if acronym_ok(term) and " " not in term:
         return Definition(term, "acronym" if how == "table" else "term", start, end, unit.text[start:end], True, 0.95, how=how)
-    words = term.split()
-    if len(words) == 1 and is_common_word(term):
-        cs = True  # "Length:" names the Length field, not every length
-    else:
-        cs = False
+    # "Length:" in a field list names the Length field, not every length; in a terminology
+    # section the capital is the list's, the word the document's ("Expected:", "Depth:")
+    cs = len(term.split()) == 1 and is_common_word(term) and not glossary
     return Definition(term, "term", start, end, unit.text[start:end], cs, 0.95, how=how)
 
 
@@ -365,6 +377,7 @@ def _build_registry(units: list[Unit]) -> Registry:
     struct = structural_definitions(units, _structural)
     mentions = _Mentions(units)
     assigned: set[str] = set()
+    coined: list[tuple[int, Unit, Definition]] = []
     for i, u in enumerate(units):
         if u.style and _code_style(u.style):  # code lines define by assignment, not by the prose rules
             if not (u.text and "=" in u.text):
@@ -376,18 +389,27 @@ def _build_registry(units: list[Unit]) -> Registry:
             ds = find_definitions(u.text)
             if ds:
                 ds = [d for d in ds if d.how != "codename" or mentions.names_code(d.term, i)]
+            if u.kind not in _NOT_USERS and u.kind not in ("table", "caption"):
+                # (code lines and tables quote values; a reference entry quotes a title)
+                new = find_coinages(u.text, ds)
+                if new and not is_reference_entry(u):
+                    coined.extend((i, u, d) for d in new)
         if u.id in struct:
             have = {d.key for d in ds}
             ds = [*ds, *(d for d in struct[u.id] if d.key not in have)]
         for d in ds:
             reg.setdefault(d.key, []).append((u.order, u.id, d))
+    words_of = {u.id: word_set(u.text) for u in units}  # read once: the coinages and the uses need them
+    for i, u, d in mentions.first_mentions(coined, words_of):
+        if d.key not in reg:
+            reg[d.key] = [(u.order, u.id, d)]
     for lst in reg.values():
         lst.sort(key=lambda x: (x[0], x[1]))
     for key in assigned:  # an assignment defines a name no earlier unit defines; later ones use it
         lst = reg[key]
         reg[key] = lst[:1] + [e for e in lst[1:] if e[2].how != "assign"]
     _add_scopes(reg, by_id)
-    uses = _find(units, reg, units, None, None)
+    uses = _find(units, reg, units, None, None, words_of)
     if uses:
         uses = _add_policy(reg, units, by_id, uses)
     reg.uses, reg.units = tuple(uses), units
@@ -416,6 +438,11 @@ def _find_name(text: str, term: str) -> int:
     return -1
 
 
+#: How many units may mention a phrase in passing before the one place that quotes it says what
+#: it is (an example that uses "a positive bignum" first).
+_EARLY_MENTIONS = 2
+
+
 class _Mentions:
     """Where a name is first mentioned and which names the code uses: the document facts that
     decide whether a name in code or in parentheses is introduced (read on demand, once)."""
@@ -437,6 +464,44 @@ class _Mentions:
             self._full = "\n".join(texts)
         at = _find_name(self._full, term)
         return bisect.bisect_right(self._starts, at) - 1 if at >= 0 else len(self.units)
+
+    def first_mentions(self, found: list[tuple[int, Unit, Definition]], words_of: dict[str, frozenset[str]]
+                       ) -> list[tuple[int, Unit, Definition]]:
+        """The quoted coinages a document introduces: its first mention of the phrase in prose
+        (in any form: "bignum" before '"bignums"' is a mention; a heading, a table or a caption,
+        which name or sum up, are not), or the one place it quotes a phrase that is no common
+        word (an example may use "a positive bignum" before '"bignums" representing arbitrarily
+        sized integers' says what they are; a value is quoted wherever it is given)."""
+        if not found:
+            return []
+        quoted: dict[str, int] = {}
+        for _, _, d in found:
+            quoted[d.key] = quoted.get(d.key, 0) + 1
+        probes: dict[str, list[tuple[int, Unit, Definition]]] = {}
+        for x in found:
+            p = _probe(x[2].term)
+            if p:
+                for f in _probe_forms(p):
+                    probes.setdefault(f, []).append(x)
+        last = max(x[0] for x in found)
+        seen: dict[int, int] = {}  # how many units mention a candidate before its quote
+        words = frozenset(probes)
+        for j, v in enumerate(self.units[: last + 1]):
+            if v.kind in _NOT_USERS or v.kind in ("table", "caption") or not v.text or _is_code(v):
+                continue
+            for w in words_of[v.id] & words:
+                for x in probes[w]:
+                    i, u, d = x
+                    if j > i or seen.get(id(x), 0) > _EARLY_MENTIONS:
+                        continue
+                    end = d.start if j == i else len(v.text)
+                    pat = usage_pattern(d.term, "term", d.case_sensitive)
+                    if pat.search(v.text, 0, end):
+                        seen[id(x)] = seen.get(id(x), 0) + 1
+        return [x for x in found if _probe(x[2].term) and (
+            id(x) not in seen
+            or (x[2].how == "coined" and seen[id(x)] <= _EARLY_MENTIONS and quoted[x[2].key] == 1
+                and not is_common_word(x[2].term)))]
 
     def names_code(self, term: str, at: int) -> bool:
         """Whether a name in parentheses ("(obs-fold)") names the document's code, where it is
@@ -627,6 +692,7 @@ def _find(
     todo_units: Iterable[Unit],
     keys: Iterable[str] | None,
     doc: Document | None,
+    words_of: dict[str, frozenset[str]] | None = None,
 ) -> list[Usage]:
     todo = [u for u in todo_units if u.kind not in _NOT_USERS and u.text]
     wanted = [k for k in (list(keys) if keys is not None else list(registry)) if k in registry]
@@ -651,7 +717,7 @@ def _find(
     out: list[Usage] = []
     for u in todo:
         hits = set(always)
-        for w in word_set(u.text) & probe_words:
+        for w in (words_of[u.id] if words_of is not None else word_set(u.text)) & probe_words:
             hits.update(by_word[w])
         if not hits:
             continue
@@ -687,6 +753,8 @@ def _find(
             if m is None:
                 continue
             _, uid, d = _pick(definers[key][1], at, m.group(0))
+            if d.how == "coined" and (code or is_reference_entry(u)):
+                continue  # a coinage is a word of the prose: a grammar's token or a cited title is no use
             if code and d.how == "assign":
                 continue  # a listing reads the variables it assigns: part of one piece of code
             out.append(Usage(u.id, uid, m.group(0), m.start(), m.end(), d))

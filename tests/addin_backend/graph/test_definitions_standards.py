@@ -392,3 +392,86 @@ def test_the_registry_of_equal_content_is_built_once():
     b.units[1].text = "The SLA is private; the SLA binds."
     fresh = definition_registry(b.units)
     assert fresh is not reg and [(x.source, x.used) for x in find_usages(b, fresh)] == [("u1", "SLA")]
+
+
+# --- coinages, appositions, naming phrases, glossary words --------------------------------------
+
+
+def test_a_phrase_quoted_where_the_document_first_mentions_it_is_coined_there():
+    doc = _doc(
+        "Major types 0 and 1 carry integers.",
+        'Protocols using tags 2 and 3 extend the data model with "bignums" representing arbitrarily sized integers.',
+        "A decoder that does not understand tag 2 passes a bignum to the application as a byte string.",
+        'A CBOR encoding satisfies the "shortest form" rules when the argument is encoded in the fewest bytes.',
+        'The server sends the label "quic key" to derive the key.',  # a quoted value: no term
+        "The key derived from quic key is used once.",
+    )
+    got = usages(doc)
+    assert ("u2", "u1", "bignum") in got
+    assert not any(d == "u4" for _, d, _ in got)
+
+
+def test_a_phrase_used_before_its_quote_is_coined_only_where_quoted_once():
+    doc = _doc(
+        "The encoder writes each head first.",  # "head" before the quote, and a common word: no coinage
+        'The first byte is the "head" of the item.',
+        "A decoder reads the head.",
+        "For example, the value is marked with tag 2 to show it is a positive bignum.",  # mentioned in passing
+        'Tags 2 and 3 extend the data model with "bignums" representing arbitrarily sized integers.',
+        "Bignums are not equal to integers.",
+    )
+    got = usages(doc)
+    assert ("u5", "u4", "Bignums") in got
+    assert not any(d == "u1" for _, d, _ in got)
+
+
+def test_quotes_in_code_tables_reference_entries_and_series_coin_nothing():
+    doc = _doc(
+        'The definitions of "URI-reference", "absolute-URI", "authority", and "port" are adopted from [URI].',
+        '[HTTP]\tFielding, R., "HTTP Semantics", STD 97, RFC 9110, June 2022.',
+        "The authority and port of the URI-reference follow.",
+        "HTTP Semantics are given in [HTTP].",
+        styles={1: "Bibliography Entry"},
+    )
+    assert usages(doc) == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    ('With a few exceptions, the value describes how to load an unsigned integer "argument":', [("argument", "apposed")]),
+    ("QUIC is only able to convey an alert level of \"fatal\".", []),  # a value of something
+    ('A CBOR encoding satisfies the "core deterministic encoding requirements" if it satisfies these restrictions:',
+     [("core deterministic encoding requirements", "condition")]),
+    ("The initial byte and any additional bytes consumed to construct the argument are collectively referred to as "
+     "the head of the data item.", [("head", "naming")]),
+    ("The serialized field block is then divided into one or more octet sequences, called field block fragments.",
+     [("field block fragments", "named")]),
+    ("The method is called by the client.", []),
+    ("The label \"quic iv\" is used to derive the Initialization Vector (IV); see Section 5.3.", [("IV", "acronym")]),
+    ("Each party MUST comply with Part (II) of the annex.", []),  # a Roman numeral
+    ("the additional information's value describes how to load it", []),  # an apostrophe opens no quote
+])
+def test_appositions_naming_phrases_conditions_and_spelled_numerals(text, expected):
+    assert [(d.term, d.how) for d in find_definitions(text)] == expected
+
+
+def test_a_compound_named_as_what_something_is_where_first_mentioned():
+    doc = _doc(
+        "A query by itself in a logical context is an existence test that yields true if the query selects a node.",
+        "Use an explicit comparison rather than the negated existence test.",
+    )
+    assert usages(doc) == [("u1", "u0", "existence test")]
+
+
+def test_a_common_word_in_a_terminology_list_is_used_in_lower_case_and_a_capitalised_name_is_no_use():
+    doc = _doc(
+        "Terminology",
+        "Depth:", "The number of ancestors of a node within a value.",
+        "Stream:", "An ordered sequence of bytes.",
+        "A query with N segments produces nodes at depth N or greater.",
+        "STREAM frames carry data; each stream is ordered.",
+        kinds={0: "section"}, parents={i: "u0" for i in range(1, 7)},
+        styles={1: "Definition Term", 3: "Definition Term"},
+    )
+    got = usages(doc)
+    assert ("u5", "u1", "depth") in got and ("u6", "u3", "stream") in got
+    assert ("u6", "u3", "STREAM") not in got
