@@ -974,7 +974,8 @@ def resolve_anaphora(
     lay = _Layout.of(doc)
     seq = lay.seq
     pos = {u.id: i for i, u in enumerate(seq)}
-    todo = [u for u in (units if units is not None else seq) if u.id in pos]
+    # code lines, figures, tables and captions are shown, not read: they hold no anaphora
+    todo = [u for u in (units if units is not None else seq) if u.id in pos and not lay.display[pos[u.id]]]
     own = sorted({u.text for u in todo})
     facts = _Facts(zip(own, find_anaphors(own)))
     # only the English units with anaphors read the units before them (the language is asked
@@ -983,7 +984,7 @@ def resolve_anaphora(
     todo = [u for u in todo if facts[u.text] and is_english(u, doc) and not is_reference_entry(u)]
     need: set[str] = set()
     for u in todo:
-        need.update(seq[j].text for j in lay.back(pos[u.id], window, cross=True))
+        need.update(seq[j].text for j in lay.back(pos[u.id], window, cross=True) if not lay.display[j])
     more = sorted(need - facts.keys())
     facts.update(zip(more, find_anaphors(more)))
     if progress:
@@ -1070,7 +1071,7 @@ def _head_search(
             if pat is None:
                 if not forms & word_set(v.text):
                     continue
-                skip = () if any_use else _pointing(facts[v.text])
+                skip = () if any_use or lay.display[j] else _pointing(facts[v.text])
                 ms = list(_plain_occurrences(v.text, a.head, len(v.text), skip))
                 # an introducing mention ("several vectors") before a given one ("the vector")
                 m = next((x for x in reversed(ms) if _NEW.search(v.text, max(0, x.start() - 40), x.start())),
@@ -1078,7 +1079,7 @@ def _head_search(
             elif pat.search(v.text) is None:
                 continue
             else:
-                skip = () if any_use else _pointing(facts[v.text])
+                skip = () if any_use or lay.display[j] else _pointing(facts[v.text])
                 hits = list(pat.finditer(v.text))
                 m = next((x for x in hits if not any(b.start <= x.start() < b.end for b in skip)), None)
                 if m is None and pat is passes[0] and mod and depth < 2:
@@ -1195,7 +1196,7 @@ def _displayed_block(a: Anaphor, lay: _Layout, i: int, window: int, facts) -> tu
             units = [*lay.run(j), *([lay.lead_in(j)] if lay.lead_in(j) is not None else [])]
             for k in units:
                 t = lay.seq[k].text
-                if forms & word_set(t) and _plain_occurrence(t, a.head, len(t), _pointing(facts[t])):
+                if forms & word_set(t) and _plain_occurrence(t, a.head, len(t), () if lay.display[k] else _pointing(facts[t])):
                     return target(j)
         shown = a.head in _DISPLAY_HEADS
         fits = [j for j in runs if (lay.display[j] and not _enumerated(lay, j)) == shown]
