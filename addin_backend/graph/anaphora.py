@@ -1236,7 +1236,8 @@ def _resolve_one(
         return None if j is None else (j, f"previous {_name(seq[j])}", 0.6)
     if not a.first:
         window = min(window, LATER_WINDOW)
-    if a.head in _KIND_HEADS:
+    if a.head in _KIND_HEADS and a.kind not in ("comparative", "comparison"):
+        # ("similar figures" compares with figures named, and may be numbers: not the nearest Figure)
         kinds = _KIND_HEADS[a.head]
         for j in lay.back(i, window, cross=True):
             v = seq[j]

@@ -601,3 +601,11 @@ def test_a_reference_entry_holds_no_anaphora():
          "Bibliography Entry"),
     )
     assert resolved(doc) == []
+
+
+def test_similar_figures_compare_with_figures_named_not_the_nearest_figure():
+    doc = _units(
+        ("figure", "Timeline of signature, go-live, reviews and renewal."),
+        ("paragraph", "Tickets rarely wait. Earlier work (Smith et al., 2020) reported similar figures."),
+    )
+    assert resolved(doc) == []  # the figure just before is no antecedent: none is named
