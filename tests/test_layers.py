@@ -49,8 +49,9 @@ def test_namespace_uris_stay_in_the_adapters_xml_modules():
 # the engines (graph, retrieval, edits and the rules beside them), which never call upward.
 
 PACKAGE = "addin_backend"
-DOORS = ("addin_backend.cli", "addin_backend.cli_text", "addin_backend.serve", "addin_backend.api",
-         "addin_backend.mcp", "addin_backend.worker")
+#: Serving code is a door too: ``http_worker`` is the gunicorn worker class ``ledger serve`` runs.
+DOORS = ("addin_backend.cli", "addin_backend.cli_text", "addin_backend.serve", "addin_backend.http_worker",
+         "addin_backend.api", "addin_backend.mcp", "addin_backend.worker")
 SERVICE = "addin_backend.service"
 #: What a door reaches only through the service.
 ENGINES = ("addin_backend.graph", "addin_backend.retrieval", "addin_backend.edits", "addin_backend.impact",
