@@ -41,6 +41,7 @@ DEFAULTS: dict[str, Any] = {
     "GRAPH_SEMANTIC": True,
     "SSE_POLL_SECONDS": 0.25,
     "SSE_MAX_SECONDS": 600,
+    "SSE_PER_CLIENT": 32,  # open event streams per client (key, or address without keys) and worker process
     "STATIC_DIR": os.path.join(REPO_ROOT, "static"),
     "MANIFEST_PATH": os.path.join(REPO_ROOT, "manifest", "manifest.xml"),
     "AUDIT_LOG": None,  # DATA_DIR/audit.jsonl
@@ -65,6 +66,7 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "LEDGER_JOB_TIMEOUT": ("JOB_TIMEOUT", int),
     "LEDGER_QUEUE_LARGE_TOKENS": ("QUEUE_LARGE_TOKENS", int),
     "LEDGER_GRAPH_SEMANTIC": ("GRAPH_SEMANTIC", _bool),
+    "LEDGER_SSE_PER_CLIENT": ("SSE_PER_CLIENT", int),
     "LEDGER_STATIC_DIR": ("STATIC_DIR", str),
     "LEDGER_MANIFEST": ("MANIFEST_PATH", str),
     "LEDGER_AUDIT_LOG": ("AUDIT_LOG", str),
