@@ -13,6 +13,7 @@ __all__ = [
     "ZipBombError",
     "AnchorError",
     "FileAccessError",
+    "InvalidEditError",
 ]
 
 
@@ -109,3 +110,13 @@ class FileAccessError(AdapterError):
     """The path cannot be read: missing, a directory, or not permitted."""
 
     code = "file_not_readable"
+
+
+class InvalidEditError(AdapterError):
+    """An edit malformed in itself: an unknown operation or field, a missing field, a bad span.
+
+    The backend reports it as a 400 ``invalid_request`` naming the edit (``edits_from_json``,
+    ``validate_edits``); one that escapes unwrapped is a 400 too (``ERROR_TABLE``).
+    """
+
+    code = "invalid_edit"

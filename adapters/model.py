@@ -7,8 +7,11 @@ interpreted only by the adapter that produced it (to write tracked changes back)
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import MISSING, asdict, dataclass, field, fields
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from .errors import InvalidEditError
+from .vocabulary import REVISION_KINDS, UNIT_KINDS, VIEWS
 
 try:  # the BLAKE2 builtin alone: ``hashlib`` also loads OpenSSL, a cost every `ledger` start pays
     from _blake2 import blake2b
@@ -16,7 +19,7 @@ except ImportError:  # pragma: no cover - other Python implementations
     from hashlib import blake2b
 
 if TYPE_CHECKING:
-    from typing import Any, Iterable, Iterator
+    from typing import Any, Iterable, Iterator, Self
 
 __all__ = [
     "UNIT_KINDS",
@@ -25,44 +28,29 @@ __all__ = [
     "Anchor",
     "Bookmark",
     "Comment",
+    "ConcreteEdit",
+    "Delete",
     "Document",
+    "EDIT_FIELDS",
     "EDIT_OPS",
+    "EDIT_TYPES",
     "Edit",
+    "EditBase",
     "Field",
+    "InsertAfter",
     "IdMaker",
+    "Move",
     "Note",
+    "Rename",
+    "Replace",
     "Revision",
+    "SetText",
     "Unit",
     "descendant_ids",
+    "edit_from_json",
+    "make_edit",
     "make_unit_id",
 ]
-
-UNIT_KINDS = (
-    "section",
-    "paragraph",
-    "list_item",
-    "caption",
-    "figure",
-    "table",
-    "equation",
-    "footnote",
-    "endnote",
-    "title",
-)
-
-REVISION_KINDS = (
-    "insertion",
-    "deletion",
-    "move_from",
-    "move_to",
-    "paragraph_insertion",
-    "paragraph_deletion",
-    "format_change",
-    "paragraph_format_change",
-)
-
-#: The views of a document that has tracked changes: accepted (default) and rejected.
-VIEWS = ("accepted", "rejected")
 
 _KIND_PREFIX = {
     "section": "sec",
@@ -417,6 +405,11 @@ class Document:
             self._index = {u.id: u for u in self.units}
         return self._index[unit_id]
 
+    def reindex(self) -> None:
+        """Forget the id index, for code that replaced units in place (same count, new objects,
+        as a deep copy gives): the next :meth:`unit` rebuilds it."""
+        self._index = None
+
     def get(self, unit_id: str) -> Unit | None:
         try:
             return self.unit(unit_id)
@@ -468,43 +461,31 @@ class Document:
         )
 
 
-#: The concrete operations writers apply. ``rename`` is document-wide and is expanded into
-#: ``replace`` edits (one per occurrence) before anything is written.
-EDIT_OPS = ("replace", "set_text", "insert_after", "delete", "move", "rename")
+# --- operations --------------------------------------------------------------------------------
+#
+# One dataclass per operation, all on :class:`EditBase` (who, when, why, the unit's text when the
+# edit was made, ids); :data:`Edit` is their union, tagged by the class attribute ``op``, so
+# ``if e.op == "replace":`` narrows ``e`` to :class:`Replace` for the type checker. The JSON wire
+# format is ``{"op": ..., fields...}`` (:meth:`EditBase.to_json`, :func:`edit_from_json`).
 
-_EDIT_REQUIRED = {
-    "replace": ("unit", "start", "end", "text"),
-    "set_text": ("unit", "text"),
-    "insert_after": ("unit", "text"),
-    "delete": ("unit",),
-    "move": ("unit",),
-    "rename": ("old", "text"),
-}
+#: The fields of an edit's JSON form (any operation), in the order :meth:`EditBase.to_json` writes them.
+EDIT_FIELDS = ("op", "unit", "text", "start", "end", "old", "after", "before_unit", "kind", "style",
+               "author", "date", "reason", "before", "id", "source")
+#: Fields kept in JSON even when empty: an empty ``text`` (a deletion of words) or ``old``.
+_KEEP_EMPTY = ("text", "old")
 
 
-@dataclass
-class Edit:
-    """One change to one unit, the structure every engine produces and every writer applies.
+@dataclass(kw_only=True)
+class EditBase:
+    """What every operation carries besides its own fields.
 
-    ``replace`` swaps ``before[start:end]`` for ``text``; ``set_text`` gives the unit's whole new
-    text (the writer diffs it word by word); ``insert_after`` adds a new unit with ``text`` (and
-    ``kind``/``style``, by default those of ``unit``) after ``unit``; ``delete`` removes ``unit``;
-    ``move`` puts ``unit`` after ``after`` (or before ``before_unit``); ``rename`` changes the
-    term ``old`` to ``text`` everywhere. ``before`` is the unit's text when the edit was made, so
-    a writer can refuse an edit whose unit has changed since. ``reason`` says why: the
-    instruction, or the edge/rule that made a propagated edit necessary.
+    ``before`` is the unit's text when the edit was made, so a writer can refuse an edit whose
+    unit has changed since; ``reason`` says why (the instruction, or the edge or rule that made
+    a propagated edit necessary); ``id`` names the operation (``op-1``, ``prop-2``) and
+    ``source`` what produced it (an engine, or the id of the edit a propagated one follows from).
     """
 
-    op: str
-    unit: str | None = None
-    text: str | None = None
-    start: int | None = None
-    end: int | None = None
-    old: str | None = None
-    after: str | None = None
-    before_unit: str | None = None
-    kind: str | None = None
-    style: str | None = None
+    op: ClassVar[str]
     author: str = "LEDGER"
     date: str | None = None
     reason: str = ""
@@ -512,35 +493,180 @@ class Edit:
     id: str | None = None
     source: str | None = None
 
-    def validate(self) -> "Edit":
-        """Raise ``ValueError`` naming what is missing or inconsistent; return self."""
-        if self.op not in EDIT_OPS:
-            raise ValueError(f"unknown edit op {self.op!r}; expected one of {', '.join(EDIT_OPS)}")
-        missing = [k for k in _EDIT_REQUIRED[self.op] if getattr(self, k) is None]
-        if missing:
-            raise ValueError(f"{self.op} edit needs {', '.join(missing)}")
-        if self.op == "replace":
-            if self.start < 0 or self.end < self.start:  # type: ignore[operator]
-                raise ValueError(f"replace edit has an invalid span {self.start}..{self.end}")
-            if self.before is not None and self.end > len(self.before):  # type: ignore[operator]
-                raise ValueError("replace edit span runs past the unit's text")
-        if self.op == "move" and not (self.after or self.before_unit):
-            raise ValueError("move edit needs after or before_unit")
-        if self.kind is not None and self.kind not in UNIT_KINDS:
-            raise ValueError(f"unknown unit kind {self.kind!r}")
+    def validate(self) -> Self:
+        """Raise :class:`InvalidEditError` naming what is inconsistent; return self."""
         return self
 
-    def to_json(self) -> dict[str, Any]:
-        """The edit without its empty fields; an empty ``text``/``old`` (a deletion) is kept."""
-        return {k: v for k, v in asdict(self).items() if v is not None and (v != "" or k in ("text", "old"))}
+    def unit_refs(self) -> set[str]:
+        """The units this edit names as where it acts or lands (not the unit a delete removes)."""
+        return set()
 
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Edit":
-        """Build and validate an edit from JSON; unknown keys are an error."""
-        if not isinstance(data, dict):
-            raise ValueError("an edit must be a JSON object")
-        known = set(cls.__dataclass_fields__)
-        extra = set(data) - known
-        if extra:
-            raise ValueError(f"unknown edit field(s): {', '.join(sorted(extra))}")
-        return cls(**data).validate()
+    def to_json(self) -> dict[str, Any]:
+        """``{"op": ..., fields...}`` without empty fields; an empty ``text``/``old`` is kept."""
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        out: dict[str, Any] = {"op": self.op}
+        for k in EDIT_FIELDS[1:]:
+            v = values.get(k)
+            if v is not None and (v != "" or k in _KEEP_EMPTY):
+                out[k] = v
+        return out
+
+
+@dataclass
+class Replace(EditBase):
+    """Swap ``before[start:end]`` for ``text`` in ``unit``; ``old`` is the text it replaces (shown
+    to the user; the span is what counts)."""
+
+    op: ClassVar[Literal["replace"]] = "replace"
+    unit: str
+    start: int
+    end: int
+    text: str
+    old: str | None = None
+
+    def validate(self) -> Self:
+        if self.start < 0 or self.end < self.start:
+            raise InvalidEditError(f"replace edit has an invalid span {self.start}..{self.end}")
+        if self.before is not None and self.end > len(self.before):
+            raise InvalidEditError("replace edit span runs past the unit's text")
+        return self
+
+    def unit_refs(self) -> set[str]:
+        return {self.unit}
+
+
+@dataclass
+class SetText(EditBase):
+    """Give ``unit`` its whole new ``text`` (the writer diffs it word by word)."""
+
+    op: ClassVar[Literal["set_text"]] = "set_text"
+    unit: str
+    text: str
+
+    def unit_refs(self) -> set[str]:
+        return {self.unit}
+
+
+@dataclass
+class InsertAfter(EditBase):
+    """Add a new unit with ``text`` after ``unit``; ``kind`` and ``style`` default to those of
+    ``unit`` (the backend fills them in before anything is written)."""
+
+    op: ClassVar[Literal["insert_after"]] = "insert_after"
+    unit: str
+    text: str
+    kind: str | None = None
+    style: str | None = None
+
+    def validate(self) -> Self:
+        if self.kind is not None and self.kind not in UNIT_KINDS:
+            raise InvalidEditError(f"unknown unit kind {self.kind!r}")
+        return self
+
+    def unit_refs(self) -> set[str]:
+        return {self.unit}
+
+
+@dataclass
+class Delete(EditBase):
+    """Remove ``unit`` (its descendants are deleted by edits of their own)."""
+
+    op: ClassVar[Literal["delete"]] = "delete"
+    unit: str
+
+
+@dataclass
+class Move(EditBase):
+    """Put ``unit`` (with its descendants) after ``after``, or before ``before_unit``."""
+
+    op: ClassVar[Literal["move"]] = "move"
+    unit: str
+    after: str | None = None
+    before_unit: str | None = None
+
+    def validate(self) -> Self:
+        if not (self.after or self.before_unit):
+            raise InvalidEditError("move edit needs after or before_unit")
+        return self
+
+    def unit_refs(self) -> set[str]:
+        return {self.unit} | {u for u in (self.after, self.before_unit) if u}
+
+
+@dataclass
+class Rename(EditBase):
+    """Change the term ``old`` to ``text`` everywhere (below ``unit`` when it is given).
+
+    Document-wide: it is expanded into :class:`Replace` edits, one per occurrence, before
+    anything is written.
+    """
+
+    op: ClassVar[Literal["rename"]] = "rename"
+    old: str
+    text: str
+    unit: str | None = None
+
+    def unit_refs(self) -> set[str]:
+        return {self.unit} if self.unit else set()
+
+
+#: One change to a document: the structure every engine produces and every writer applies.
+Edit = Replace | SetText | InsertAfter | Delete | Move | Rename
+#: Operations a writer applies (a :class:`Rename` is expanded first).
+ConcreteEdit = Replace | SetText | InsertAfter | Delete | Move
+
+EDIT_TYPES: dict[str, type[Edit]] = {k.op: k for k in (Replace, SetText, InsertAfter, Delete, Move, Rename)}
+#: The operations, as the JSON ``op`` names them.
+EDIT_OPS = tuple(EDIT_TYPES)
+_WIRE_FIELDS = set(EDIT_FIELDS) - {"op"}
+_INT_FIELDS = ("start", "end")
+
+
+def make_edit(op: str, **values: Any) -> Edit:
+    """The edit of operation ``op`` with these fields, validated (a builder that picks the op at
+    run time; code that knows it calls :class:`Replace` and the others directly).
+
+    Fields of other operations are an error unless they are ``None`` (absent).
+
+    >>> make_edit("delete", unit="p-1", reason="gone")
+    Delete(author='LEDGER', date=None, reason='gone', before=None, id=None, source=None, unit='p-1')
+    >>> make_edit("delete", unit="p-1", text="x")
+    Traceback (most recent call last):
+    ...
+    adapters.errors.InvalidEditError: a delete edit has no field text
+    """
+    klass = EDIT_TYPES.get(op) if isinstance(op, str) else None
+    if klass is None:
+        raise InvalidEditError(f"unknown edit op {op!r}; expected one of {', '.join(EDIT_OPS)}")
+    own = {f.name: f for f in fields(klass) if f.init}
+    unknown = sorted(set(values) - _WIRE_FIELDS - set(own))
+    if unknown:
+        raise InvalidEditError(f"unknown edit field(s): {', '.join(unknown)}")
+    foreign = sorted(k for k, v in values.items() if k not in own and v is not None)
+    if foreign:
+        raise InvalidEditError(f"a {op} edit has no field{'s' if len(foreign) > 1 else ''} {', '.join(foreign)}")
+    given = {k: v for k, v in values.items() if k in own and v is not None}
+    missing = [f.name for f in own.values() if f.name not in given and f.default is MISSING]
+    if missing:
+        raise InvalidEditError(f"{op} edit needs {', '.join(missing)}")
+    for k, v in given.items():
+        if k in _INT_FIELDS:
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise InvalidEditError(f"{op} edit: {k} must be an integer")
+        elif not isinstance(v, str):
+            raise InvalidEditError(f"{op} edit: {k} must be a string")
+    return klass(**given).validate()
+
+
+def edit_from_json(data: Any) -> Edit:
+    """The edit a JSON object spells (``{"op": ..., fields...}``), validated.
+
+    >>> edit_from_json({"op": "replace", "unit": "p-1", "start": 0, "end": 3, "text": "New"}).to_json()
+    {'op': 'replace', 'unit': 'p-1', 'text': 'New', 'start': 0, 'end': 3, 'author': 'LEDGER'}
+
+    :raise InvalidEditError: not an object, an unknown op or field, a missing field, a bad value.
+    """
+    if not isinstance(data, dict):
+        raise InvalidEditError("an edit must be a JSON object")
+    values = dict(data)
+    return make_edit(values.pop("op", None), **values)

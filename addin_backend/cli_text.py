@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from typing import IO, Any, Iterable, Sequence
 
-from adapters.model import Document, Edit
+from adapters.model import Document, Edit, edit_from_json
 
 __all__ = ["graph_progress", "print_findings", "tally", "print_check", "print_fix", "print_context", "print_edit", "print_review"]
 
@@ -70,7 +70,7 @@ def print_fix(doc: Document, report: dict[str, Any], out: IO[str]) -> None:
     for f in report["fixed"]:
         out.write(f"fixed   {f['kind']:<25} {_where(doc, f.get('unit')):<18} {f['message']}\n")
     for op in report["operations"] + report["propagated"]:
-        out.write(f"  {describe(doc, Edit.from_json(op))}\n")
+        out.write(f"  {describe(doc, edit_from_json(op))}\n")
     for s in report["skipped"]:
         out.write(f"skipped {s['finding']} in {s['unit']}: {s['reason']}\n")
     print_findings(doc, report["findings"], out)
@@ -113,11 +113,11 @@ def print_edit(doc: Document, report: dict[str, Any], out: IO[str]) -> None:
     """``ledger edit`` as text, from :func:`service.edits.edit_file`."""
     out.write(f"{report['explanation']}\n")
     for op in report["operations"]:
-        out.write(f"  {describe(doc, Edit.from_json(op))}\n")
+        out.write(f"  {describe(doc, edit_from_json(op))}\n")
     if report["propagated"]:
         out.write(f"propagated ({len(report['propagated'])}):\n")
         for op in report["propagated"]:
-            e = Edit.from_json(op)
+            e = edit_from_json(op)
             out.write(f"  {describe(doc, e)}  [{e.reason}]\n")
     print_findings(doc, report["findings"], out)
     tok = report["tokens"]

@@ -10,6 +10,7 @@ from adapters.errors import (
     AnchorError,
     CorruptDocumentError,
     EncryptedDocumentError,
+    InvalidEditError,
     NotADocumentError,
     TooLargeError,
     UnsupportedFormatError,
@@ -28,6 +29,8 @@ __all__ = [
     "InstructionNotUnderstoodError",
     "EngineUnavailableError",
     "GraphNotReadyError",
+    "GraphFailedError",
+    "QuotaExceededError",
     "UnknownProposalError",
     "UnknownRevisionError",
     "PathNotAllowedError",
@@ -120,6 +123,19 @@ class GraphNotReadyError(LedgerError):
     code = "graph_not_ready"
 
 
+class GraphFailedError(LedgerError):
+    """The document's graph job failed: what waited for the graph fails with it (``details.job``,
+    and ``details.cause``, the graph job's own error)."""
+
+    code = "graph_failed"
+
+
+class QuotaExceededError(LedgerError):
+    """What a key keeps in the store would pass its quota (``LEDGER_QUOTA_MB``)."""
+
+    code = "quota_exceeded"
+
+
 class UnknownProposalError(LedgerError):
     """A proposal id the document does not hold (never made, or the document expired)."""
 
@@ -152,6 +168,7 @@ ERROR_TABLE: list[tuple[type[Exception], int, int]] = [
     (NotADocumentError, 415, 2),
     (AnchorError, 409, 3),
     (CorruptDocumentError, 422, 2),
+    (InvalidEditError, 400, 3),
     (AdapterError, 422, 2),
     (UnknownDocumentError, 404, 3),
     (UnknownUnitError, 404, 3),
@@ -159,6 +176,8 @@ ERROR_TABLE: list[tuple[type[Exception], int, int]] = [
     (UnknownProposalError, 404, 3),
     (UnknownRevisionError, 404, 3),
     (GraphNotReadyError, 409, 3),
+    (GraphFailedError, 409, 3),
+    (QuotaExceededError, 507, 2),
     (UnauthorizedError, 401, 3),
     (RateLimitedError, 429, 3),
     (StoreUnavailableError, 503, 3),

@@ -33,7 +33,7 @@ from collections import Counter
 from itertools import product
 from typing import Any, Sequence
 
-from adapters.model import Document, Edit
+from adapters.model import EDIT_FIELDS, Document, Edit
 
 from .findings import sort_findings
 
@@ -88,7 +88,7 @@ def read_record(data: bytes) -> dict[str, Any] | None:
 def record_edits(rec: dict[str, Any]) -> tuple[list[Edit], dict[str, str]]:
     from .edits.operations import edits_from_json
 
-    known = set(Edit.__dataclass_fields__)
+    known = set(EDIT_FIELDS)
     comments = {op.get("id"): op.get("comment") for op in rec["operations"] if op.get("comment")}
     return edits_from_json([{k: v for k, v in op.items() if k in known} for op in rec["operations"]]), comments
 

@@ -21,7 +21,7 @@ from typing import Callable, Iterable, Sequence
 
 import networkx as nx
 
-from adapters.model import Document, Edit, Unit
+from adapters.model import Document, Edit, Replace, SetText, Unit
 
 from .anaphora_check import dangling_anaphora
 from .edits.intents import Rename, definers_of, definition_users, edit_ids, norm_term, renames
@@ -54,7 +54,7 @@ Embed = Callable[[Sequence[str]], "object"]
 def relabel(after: Document, renum: Renumbering) -> Document:
     """A copy of ``after`` whose labels and numbers are those the edit gives its units."""
     out = copy.deepcopy(after)
-    out._index = None
+    out.reindex()
     for u in out.units:
         got = renum.numbers.get(u.id)
         if got is None:
@@ -89,16 +89,19 @@ def after_index(relabelled: Document, renum: Renumbering) -> LabelIndex:
 # --- offsets ---------------------------------------------------------------------------------
 
 
-def _unchanged(before_len: int, edits: list[Edit]) -> list[tuple[int, int, int]] | None:
+def _unchanged(before_len: int, edits: list[Replace | SetText]) -> list[tuple[int, int, int]] | None:
     """``(after start, after end, before start)`` of the stretches of a unit no edit touched."""
-    if any(e.op == "set_text" for e in edits):
-        return None
+    spans: list[Replace] = []
+    for e in edits:
+        if e.op == "set_text":
+            return None
+        spans.append(e)
     segs = []
     pos_b = pos_a = 0
-    for e in sorted(edits, key=lambda e: (e.start, e.end)):
-        segs.append((pos_a, pos_a + e.start - pos_b, pos_b))  # type: ignore[operator]
-        pos_a += e.start - pos_b + len(e.text or "")  # type: ignore[operator]
-        pos_b = e.end  # type: ignore[assignment]
+    for r in sorted(spans, key=lambda r: (r.start, r.end)):
+        segs.append((pos_a, pos_a + r.start - pos_b, pos_b))
+        pos_a += r.start - pos_b + len(r.text)
+        pos_b = r.end
     segs.append((pos_a, pos_a + before_len - pos_b, pos_b))
     return segs
 
@@ -126,7 +129,7 @@ def _by_mention(resolved: list[Resolved]) -> dict[int, list[str]]:
     return out
 
 
-def _references(before: Document, after: Document, renum: Renumbering, edits_by_unit: dict[str, list[Edit]],
+def _references(before: Document, after: Document, renum: Renumbering, edits_by_unit: dict[str, list[Replace | SetText]],
                 idx_before: LabelIndex, idx_after: LabelIndex) -> list[Finding]:
     out: list[Finding] = []
     alive = {u.id for u in after.units}
@@ -372,9 +375,9 @@ def verify(before_doc: Document, after_doc: Document, G_before: nx.MultiDiGraph 
     edits = list(edits)
     renum = renumber(before_doc, after_doc)
     relabelled = relabel(after_doc, renum)
-    by_unit: dict[str, list[Edit]] = {}
+    by_unit: dict[str, list[Replace | SetText]] = {}
     for e in edits:
-        if e.op in ("replace", "set_text") and e.unit:
+        if isinstance(e, (Replace, SetText)):
             by_unit.setdefault(e.unit, []).append(e)
     findings = _references(before_doc, relabelled, renum, by_unit, build_label_index(before_doc.units),
                            after_index(relabelled, renum))

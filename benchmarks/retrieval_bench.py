@@ -45,7 +45,7 @@ def run_document(path: Path, truth: dict, *, budget: int, per_category: int, sem
                  strategies: tuple[str, ...], log=print) -> list[dict[str, Any]]:
     """Every case of one document under every strategy: one record per (case step, strategy)."""
     from adapters import read_path
-    from adapters.model import Edit
+    from adapters.model import SetText
     from addin_backend.edits.operations import apply_to_document
     from addin_backend.graph import build_graph, update_graph
     from addin_backend.nlp import embed_texts
@@ -98,7 +98,7 @@ def run_document(path: Path, truth: dict, *, budget: int, per_category: int, sem
                                     required=len(required),
                                     missed=sorted(required - set(got))[:5] if strategy == "ledger" else []))
             if step.rewrite and truth_targets:
-                new_doc = apply_to_document(cur_doc, [Edit("set_text", unit=truth_targets[0], text=step.rewrite)])
+                new_doc = apply_to_document(cur_doc, [SetText(unit=truth_targets[0], text=step.rewrite)])
                 update_graph(cur_G, cur_doc, new_doc)
                 cur_doc = new_doc
     return records

@@ -39,7 +39,7 @@ from typing import Any, Sequence
 from lxml import etree
 
 from ..errors import AdapterError, AnchorError, UnsupportedFormatError
-from ..model import Document, Edit, Note, Unit
+from ..model import Anchor, ConcreteEdit, Delete, Document, Edit, InsertAfter, Move, Note, Rename, Unit
 from ..package import DOCX, Package, open_package
 from ..repack import rewrite_zip
 from ..textdiff import line_changes, word_changes
@@ -57,7 +57,6 @@ from .textmap import ACCEPTED, BOTH, Walker, resolve_items
 
 __all__ = ["write", "accept_all", "reject_all"]
 
-_OPS = ("replace", "set_text", "insert_after", "delete", "move")
 _PPR_DROP = (W_SECTPR, qn("w:pPrChange"), qn("w:framePr"))
 _SETTINGS_CT = "application/vnd.openxmlformats-officedocument.wordprocessingml.settings+xml"
 
@@ -97,6 +96,13 @@ def write(original: bytes, edits: Sequence[Edit], *, document: Document | None =
         raise
     except Exception as exc:  # a writer bug on odd input must still be a clear error
         raise AdapterError(f"the edits could not be written ({type(exc).__name__}: {exc})") from exc
+
+
+def _anchor(unit: Unit) -> Anchor:
+    """The anchor of a unit :meth:`_Writer.unit` returned (it returns anchored units only)."""
+    if unit.anchor is None:
+        raise AnchorError(f"unit {unit.id} has no anchor in this document")
+    return unit.anchor
 
 
 class _Writer:
@@ -139,7 +145,7 @@ class _Writer:
             self.targets[uid] = hit
         return hit
 
-    def check(self, e: Edit) -> None:
+    def check(self, e: ConcreteEdit) -> None:
         unit = self.unit(e.unit)
         if e.before is not None and e.before != unit.text:
             raise AnchorError(f"unit {unit.id} has changed since the edit was made")
@@ -150,20 +156,20 @@ class _Writer:
 
     # the run -------------------------------------------------------------------------------
 
-    def run(self, edits: list[Edit], notes: list[Note] | None = None) -> bytes:
+    def run(self, given: list[Edit], notes: list[Note] | None = None) -> bytes:
         notes = notes or []
-        for i, e in enumerate(edits):
-            if e.op not in _OPS:
-                raise AdapterError(f"the writer takes concrete edits ({', '.join(_OPS)}), not {e.op!r}")
+        edits: list[ConcreteEdit] = []
+        for i, e in enumerate(given):
+            if isinstance(e, Rename):
+                raise AdapterError(f"the writer takes concrete edits (renames expanded), not {e.op!r}")
             try:
-                e.validate()
-            except ValueError as exc:
+                edits.append(e.validate())
+            except AdapterError as exc:
                 raise AdapterError(f"edit {i + 1} ({e.op}): {exc}") from None
         for e in edits:  # resolve everything before the tree changes
             self.check(e)
-            for uid in (e.after, e.before_unit):
-                if uid:
-                    self.target(uid)
+            for uid in e.unit_refs():
+                self.target(uid)
             if e.op == "move":
                 for u in self._subtree(e.unit):
                     self.target(u.id)
@@ -192,7 +198,7 @@ class _Writer:
         self.comments = self._notes(edits, notes) if notes else None
         return self._package(bool(edits))
 
-    def stamp(self, e: Edit) -> Stamp:
+    def stamp(self, e: ConcreteEdit) -> Stamp:
         """The edit's stamp (one per edit: it keeps the elements the edit made)."""
         st = self.stamps.get(id(e))
         if st is None:
@@ -201,21 +207,21 @@ class _Writer:
 
     # text ----------------------------------------------------------------------------------
 
-    def _text_edits(self, edits: list[Edit]) -> None:
+    def _text_edits(self, edits: list[ConcreteEdit]) -> None:
         per_unit: dict[str, list] = {}
         for e in edits:
             if e.op == "replace":
                 before = e.before if e.before is not None else self.unit(e.unit).text
-                changes = word_changes(before[e.start : e.end], e.text, e.start)  # type: ignore[index]
+                changes = word_changes(before[e.start : e.end], e.text, e.start)
             elif e.op == "set_text":
                 before = e.before if e.before is not None else self.unit(e.unit).text
-                if before.count("\n") != e.text.count("\n"):  # type: ignore[union-attr]
+                if before.count("\n") != e.text.count("\n"):
                     raise AdapterError(f"set_text on unit {e.unit} must keep its number of paragraphs")
-                changes = line_changes(before, e.text)  # type: ignore[arg-type]
+                changes = line_changes(before, e.text)
             else:
                 continue
             stamp = self.stamp(e)
-            per_unit.setdefault(e.unit, []).extend((c, stamp) for c in changes)  # type: ignore[arg-type]
+            per_unit.setdefault(e.unit, []).extend((c, stamp) for c in changes)
         for uid, changes in per_unit.items():
             target = self.targets[uid]
             if not changes:
@@ -234,9 +240,9 @@ class _Writer:
 
     # insert --------------------------------------------------------------------------------
 
-    def _insert(self, e: Edit) -> None:
-        anchor = self.target(e.unit)  # type: ignore[arg-type]
-        ref = self.placed_after.get(e.unit)  # type: ignore[arg-type]
+    def _insert(self, e: InsertAfter) -> None:
+        anchor = self.target(e.unit)
+        ref = self.placed_after.get(e.unit)
         if ref is None:
             ref = anchor.blocks[-1]
         if anchor.path.startswith("#"):
@@ -245,17 +251,18 @@ class _Writer:
         ppr, rpr = self._template(e)
         p = new_paragraph(ppr, rpr, e.text or "", stamp)
         ref.addnext(p)
-        self.placed_after[e.unit] = p  # type: ignore[index]
+        self.placed_after[e.unit] = p
         self.inserted[p] = (W_INS, stamp)
         self.touched.add(anchor.part)
 
-    def _template_paragraph(self, e: Edit) -> Any:
+    def _template_paragraph(self, e: InsertAfter) -> Any:
         """A paragraph of the new unit's kind and style to copy properties from (the anchor
         itself when it matches, else the nearest such paragraph before it, then after it)."""
         anchor = self.unit(e.unit)
         kind = e.kind or anchor.kind
         style = e.style if e.style is not None else anchor.style
-        units = [u for u in self.doc.units if u.anchor is not None and u.anchor.part == anchor.anchor.part]  # type: ignore[union-attr]
+        part = _anchor(anchor).part
+        units = [u for u in self.doc.units if u.anchor is not None and u.anchor.part == part]
         pos = next((i for i, u in enumerate(units) if u.id == anchor.id), 0)
         order = [units[pos]] + units[:pos][::-1] + units[pos + 1 :]
         for u in order:
@@ -267,7 +274,7 @@ class _Writer:
                 return paras[-1]
         return None
 
-    def _template(self, e: Edit) -> tuple[Any, Any]:
+    def _template(self, e: InsertAfter) -> tuple[Any, Any]:
         """Paragraph and mark-run properties for a new unit of ``e.kind``/``e.style``."""
         p = self.templates.get(id(e))
         if p is not None:
@@ -292,19 +299,19 @@ class _Writer:
 
     def _inside(self, unit: Unit) -> list[Unit]:
         """Units anchored inside this unit's paragraphs (its figures and text boxes)."""
-        path = unit.anchor.path  # type: ignore[union-attr]
+        path = _anchor(unit).path
         if "-" in path.rpartition("/")[2]:
             prefix, _, span = path.rpartition("/")
             a, b = (int(x) for x in span.split("-"))
             heads = [f"{prefix}/{k}/" if prefix else f"{k}/" for k in range(a, b + 1)]
         else:
             heads = [path + "/"]
-        part = unit.anchor.part  # type: ignore[union-attr]
+        part = _anchor(unit).part
         return [u for u in self.doc.units if u.anchor is not None and u.anchor.part == part
                 and any(u.anchor.path.startswith(h) for h in heads) and u.id != unit.id]
 
-    def _delete(self, e: Edit, deleted_ids: set) -> None:
-        target = self.target(e.unit)  # type: ignore[arg-type]
+    def _delete(self, e: Delete, deleted_ids: set[str]) -> None:
+        target = self.target(e.unit)
         stamp = self.stamp(e)
         self.touched.add(target.part)
         if target.path.startswith("#") and "/" not in target.path:
@@ -351,8 +358,8 @@ class _Writer:
             stack.extend(kids.get(u.id, ()))
         return out
 
-    def _move(self, e: Edit) -> None:
-        root = self.target(e.unit)  # type: ignore[arg-type]
+    def _move(self, e: Move) -> None:
+        root = self.target(e.unit)
         container = container_of(root.blocks[0])
         blocks = list(iter_blocks(container))
         where = {id(b): i for i, b in enumerate(blocks)}
@@ -375,9 +382,11 @@ class _Writer:
             if ref is None:
                 ref = self.target(e.after).blocks[-1]
             place = "after"
-        else:
-            ref = self.target(e.before_unit).blocks[0]  # type: ignore[arg-type]
+        elif e.before_unit:
+            ref = self.target(e.before_unit).blocks[0]
             place = "before"
+        else:  # pragma: no cover - Move.validate asks for one of the two
+            raise AnchorError(f"a move of {e.unit} needs after or before_unit")
         dest = next((a for a in [ref, *ref.iterancestors()] if container_of(a) is container), None)
         if dest is None:
             raise AnchorError("a move stays inside one body, text box or note")
@@ -406,7 +415,7 @@ class _Writer:
 
     # comments ------------------------------------------------------------------------------
 
-    def _edit_span(self, e: Edit, order: dict[int, tuple[str, int]]) -> tuple[Any, Any] | None:
+    def _edit_span(self, e: ConcreteEdit, order: dict[int, tuple[str, int]]) -> tuple[Any, Any] | None:
         """The first and last element the edit changed that a comment can wrap (a move: its
         destination; a change of a paragraph mark only: that paragraph)."""
         st = self.stamps.get(id(e))
@@ -445,7 +454,7 @@ class _Writer:
         start, end = min(spans, key=lambda s: abs(s[0] - (n.start or 0))) if spans else (0, len(text))
         return span_runs(target, self.ctx, start, end) if end > start else None
 
-    def _notes(self, edits: list[Edit], notes: list[Note]) -> CommentParts | None:
+    def _notes(self, edits: list[ConcreteEdit], notes: list[Note]) -> CommentParts | None:
         parts = sorted(self.touched | {self.targets[n.unit].part for n in notes if n.unit and n.unit in self.targets})
         alive: list[Any] = []
         order: dict[int, tuple[str, int]] = {}

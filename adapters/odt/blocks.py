@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from lxml import etree
 
 from ..errors import AnchorError
-from ..model import Edit, descendant_ids
+from ..model import ConcreteEdit, Delete, InsertAfter, Move, descendant_ids
 from .changes_xml import CHANGE, CHANGE_END, CHANGE_START, append_items, detach, insert_after, insert_before, marker
 from .changes_xml import shallow_copy, strip_ids, text_items
 from .flow import (
@@ -91,13 +91,13 @@ class _Structure:
         self.placed_after: dict[str, Any] = {}
         #: (block, author, date, move) for every block deleted, written at the end
         self.deletions: list[tuple[Any, str | None, str | None, bool]] = []
-        self.notes: list[tuple[Any, Edit]] = []
+        self.notes: list[tuple[Any, ConcreteEdit]] = []
         #: id(block) -> the edit that deletes or moves it (the owner of its deletion region)
-        self.edit_of: dict[int, Edit] = {}
+        self.edit_of: dict[int, ConcreteEdit] = {}
         #: blocks that deletions and moves will take out (an insertion must not lean on them)
         self.doomed: set[Any] = set()
 
-    def doom(self, edits: list[Edit]) -> None:
+    def doom(self, edits: list[InsertAfter | Delete | Move]) -> None:
         for e in edits:
             if e.op == "move":
                 try:
@@ -226,7 +226,7 @@ class _Structure:
                 if t.ctx.change_kinds.get(r) in ("insertion", "format-change") and r != rid:
                     t.split_region(r, cs, ce)
 
-    def insert_after(self, e: Edit) -> None:
+    def insert_after(self, e: InsertAfter) -> None:
         unit = self.w.doc.unit(e.unit)
         ref = self.last_block(unit.id)
         kind = e.kind or "paragraph"
@@ -237,7 +237,7 @@ class _Structure:
         if kind == "section":
             level = self.ctx.styles.outline_level(style) or unit.level or 1
             el.set(_LEVEL, str(level))
-        append_items(el, text_items(e.text or "", True))
+        append_items(el, text_items(e.text, True))
         chain: list[Any] = []
         if kind == "list_item":
             chain = list_chain(ref) or self._nearest_list_chain(ref)
@@ -314,7 +314,7 @@ class _Structure:
         chain = list_chain(blocks[0]) if container.tag in (ITEM, HEADER) else []
         return blocks, chain
 
-    def move(self, e: Edit) -> None:
+    def move(self, e: Move) -> None:
         blocks, chain = self.run_of(e.unit)
         if _has_changes(self.t, blocks):
             raise AnchorError(f"unit {e.unit} holds another tracked change; it cannot be moved")
@@ -324,10 +324,12 @@ class _Structure:
             ref, after = self.last_block(e.after), True
             if follows(ref, blocks[0]):
                 return  # already there
-        else:
+        elif e.before_unit:
             ref, after = self.first_block(e.before_unit), False
             if follows(blocks[-1], ref):
                 return
+        else:  # pragma: no cover - Move.validate asks for one of the two
+            raise AnchorError(f"a move of {e.unit} needs after or before_unit")
         copies = [copy.deepcopy(b) for b in blocks]
         for b, c in zip(blocks, copies):
             c.tail = None
@@ -346,7 +348,7 @@ class _Structure:
 
     # -- deletion --
 
-    def delete(self, e: Edit) -> None:
+    def delete(self, e: Delete) -> None:
         unit = self.w.doc.unit(e.unit)
         el = self.w.located[unit.id][0]
         if unit.kind in ("footnote", "endnote"):
@@ -398,7 +400,7 @@ class _Structure:
         t = self.t
         blocks = [item[0] for item in run]
         _, author, date, _ = run[0]
-        owners: list[Edit] = []
+        owners: list[ConcreteEdit] = []
         for b in blocks:
             e = self.edit_of.get(id(b))
             if e is not None and not any(o is e for o in owners):
@@ -463,7 +465,7 @@ def _has_changes(t: Any, blocks: list[Any]) -> bool:
     return has_change_marks(blocks) or any(t.open_at_start(p) for b in blocks for p in block_paragraphs(b))
 
 
-def apply_structure(w: "_Writer", edits: list[Edit]) -> None:
+def apply_structure(w: "_Writer", edits: list[InsertAfter | Delete | Move]) -> None:
     """Write the ``insert_after``, ``delete`` and ``move`` edits, in their list order
     (deletions, which other edits cannot refer to, last)."""
     if not edits:

@@ -37,16 +37,16 @@ holds it; deleting or moving a figure or equation on its own is refused.
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from lxml import etree
 
 from ..errors import AdapterError, AnchorError, UnsupportedFormatError
-from ..model import Document, Edit, Note, Unit, descendant_ids
+from ..model import ConcreteEdit, Document, Edit, Note, Rename, Replace, SetText, Unit, descendant_ids
 from ..package import ODT, open_package
 from ..repack import rewrite_zip
 from ..textdiff import word_changes
+from ..vocabulary import revision_date
 from .inline import atom_spans, field_atoms, replace_in_paragraph, rewritable
 from .reader import load_context, read_package
 from .anchors import follow
@@ -61,7 +61,8 @@ WRITABLE_OPS = ("replace", "set_text", "insert_after", "delete", "move")
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).replace(microsecond=0, tzinfo=None).isoformat()
+    """A change's ``dc:date``: UTC to the second, without a zone, as LibreOffice writes it."""
+    return revision_date(zone=False)
 
 
 class _Writer:
@@ -76,18 +77,20 @@ class _Writer:
         #: unit id -> (block element, paragraphs), resolved before the tree changes
         self.located: dict[str, tuple[Any, list[Any]]] = {}
 
-    def locate(self, edits: Sequence[Edit]) -> None:
-        """Resolve every unit the edits name while the locators still hold."""
+    def locate(self, edits: Sequence[ConcreteEdit], also: Iterable[str] = ()) -> None:
+        """Resolve every unit the edits name (and the units ``also``) while the locators still hold."""
+        wanted = list(also)
         for e in edits:
-            uids = [e.unit, e.after, e.before_unit]
-            if e.op == "move" and e.unit:
-                uids += sorted(descendant_ids(self.doc.units, e.unit))
-            for uid in uids:
-                if uid and uid not in self.located:
-                    unit = self.unit(uid)
-                    el = follow(self.ctx.content, unit.anchor)
-                    paras = [] if unit.anchor.get("kind") in ("figure", "equation") else resolve_anchor(self.ctx.content, unit.anchor)
-                    self.located[uid] = (el, paras)
+            wanted += [e.unit, *sorted(e.unit_refs() - {e.unit})]
+            if e.op == "move":
+                wanted += sorted(descendant_ids(self.doc.units, e.unit))
+        for uid in wanted:
+            if uid not in self.located:
+                unit = self.unit(uid)
+                anchor = _anchor(unit)
+                el = follow(self.ctx.content, anchor)
+                paras = [] if anchor.get("kind") in ("figure", "equation") else resolve_anchor(self.ctx.content, anchor)
+                self.located[uid] = (el, paras)
 
     @staticmethod
     def now() -> str:
@@ -107,7 +110,7 @@ class _Writer:
         """The unit's paragraphs, checked against its text (the bytes must be the ones read)."""
         if unit.meta.get("absent_in") == "accepted":
             raise AnchorError(f"unit {unit.id} is a pending deletion; it cannot be edited")
-        if unit.anchor.get("kind") in ("figure", "equation"):
+        if _anchor(unit).get("kind") in ("figure", "equation"):
             raise AnchorError(f"unit {unit.id} is a {unit.kind}; its text is not paragraph text")
         paras = self.located[unit.id][1]
         text = "\n".join("".join(s.text for s in self.t.walk(p).segments) for p in paras)
@@ -117,18 +120,17 @@ class _Writer:
 
     # -- text edits ---------------------------------------------------------------------------
 
-    def text_edits(self, unit: Unit, edits: list[Edit]) -> None:
+    def text_edits(self, unit: Unit, edits: list[Replace | SetText]) -> None:
         paras = self.paragraphs(unit)
         texts = ["".join(s.text for s in self.t.walk(p).segments) for p in paras]
         bases, pos = [], 0
         for text in texts:
             bases.append(pos)
             pos += len(text) + 1
-        ops: dict[int, list[tuple[int, int, str, Edit]]] = {}
+        ops: dict[int, list[tuple[int, int, str, Replace | SetText, Any]]] = {}
         for e in edits:
             if e.op == "set_text":
-                new = e.text or ""
-                lines = new.split("\n")
+                lines = e.text.split("\n")
                 if len(lines) != sum(t.count("\n") + 1 for t in texts):
                     raise AnchorError(f"set_text must keep the {len(paras)} paragraph(s) of unit {unit.id}")
                 k = 0
@@ -140,7 +142,7 @@ class _Writer:
                     for a, b, rep in word_changes(text, new_i, atoms=atoms):
                         ops.setdefault(i, []).append((a, b, rep, e, None))
                 continue
-            start, end = int(e.start or 0), int(e.end or 0)
+            start, end = e.start, e.end
             i = max(j for j, base in enumerate(bases) if base <= start)
             a, b = start - bases[i], end - bases[i]
             if b > len(texts[i]):
@@ -150,14 +152,14 @@ class _Writer:
             if within is not None and rewritable(within[2]):
                 # a new cached result of a field (a renumbered reference): the field is rewritten
                 s, f, el = within
-                new = texts[i][s:a] + (e.text or "") + texts[i][b:f]
+                new = texts[i][s:a] + e.text + texts[i][b:f]
                 ops.setdefault(i, []).append((s, f, new, e, el))
                 continue
             for s, f, _ in atoms:
                 if (s < a < f) or (s < b < f):
                     raise AnchorError(f"replace {start}..{end} of unit {unit.id} cuts into a field or note citation")
             inner = [(s - a, f - a) for s, f, _ in atoms if a <= s and f <= b]
-            for x, y, rep in word_changes(texts[i][a:b], e.text or "", atoms=inner):
+            for x, y, rep in word_changes(texts[i][a:b], e.text, atoms=inner):
                 ops.setdefault(i, []).append((a + x, a + y, rep, e, None))
         copies = set(self.moved.values())
         for i, lst in ops.items():
@@ -171,7 +173,7 @@ class _Writer:
 
     # -- comments -----------------------------------------------------------------------------
 
-    def annotate(self, edits: Sequence[Edit], notes: Sequence[Note]) -> int:
+    def annotate(self, edits: Sequence[ConcreteEdit], notes: Sequence[Note]) -> int:
         """Write the notes as comments; returns how many were placed."""
         from .annotations import Annotator
 
@@ -188,14 +190,14 @@ class _Writer:
                 if span is not None:
                     an.wrap(*an.elements(n.text, author, initials, n.date), *span)
             elif n.unit and n.unit in self.located:
-                self._annotate_unit(an, n)
+                self._annotate_unit(an, n, n.unit)
         return an.count
 
-    def _annotate_unit(self, an: Any, n: Note) -> None:
+    def _annotate_unit(self, an: Any, n: Note, uid: str) -> None:
         """A comment on a finding's evidence (nearest ``start``) in the unit's paragraphs."""
         from .inline import _mark_after, _mark_before, _offsets
 
-        paras = [self.moved.get(p, p) for p in self.located[n.unit][1]]  # type: ignore[index]
+        paras = [self.moved.get(p, p) for p in self.located[uid][1]]
         texts = ["".join(s.text for s in self.t.walk(p).segments) for p in paras]
         if not paras:
             return
@@ -233,24 +235,37 @@ class _Writer:
             p.append(end)
         self.t.touch()
 
-    def apply(self, edits: Sequence[Edit]) -> None:
-        by_unit: dict[str, list[Edit]] = {}
+    def apply(self, edits: Sequence[ConcreteEdit]) -> None:
+        by_unit: dict[str, list[Replace | SetText]] = {}
         for e in edits:
-            if not isinstance(e, Edit):
-                raise AnchorError("an edit is not an Edit")
-            if e.op not in WRITABLE_OPS:
-                raise AnchorError(f"the writer cannot apply a {e.op!r} edit (expand renames first)")
-            if e.op in ("replace", "set_text"):
-                if e.op == "replace" and (e.start is None or e.end is None or e.text is None):
-                    raise AnchorError("a replace edit needs start, end and text")
-                by_unit.setdefault(str(e.unit), []).append(e)
+            if isinstance(e, (Replace, SetText)):
+                by_unit.setdefault(e.unit, []).append(e)
         from .blocks import apply_structure
 
         self.locate(edits)
-        apply_structure(self, [e for e in edits if e.op in ("insert_after", "delete", "move")])
+        apply_structure(self, [e for e in edits if not isinstance(e, (Replace, SetText))])
         for uid, lst in by_unit.items():
             self.text_edits(self.unit(uid), lst)
         self.t.sort_regions()
+
+
+def _anchor(unit: Unit) -> Any:
+    """The anchor of a unit :meth:`_Writer.unit` returned (it returns anchored units only)."""
+    if unit.anchor is None:
+        raise AnchorError(f"unit {unit.id} has no anchor in content.xml")
+    return unit.anchor
+
+
+def _concrete(edits: Sequence[Edit]) -> list[ConcreteEdit]:
+    """The edits, each an operation the writer applies (renames are expanded before)."""
+    out: list[ConcreteEdit] = []
+    for e in edits:
+        if isinstance(e, Rename):
+            raise AnchorError(f"the writer cannot apply a {e.op!r} edit (expand renames first)")
+        if not isinstance(e, Edit):
+            raise AnchorError("an edit is not an Edit")
+        out.append(e)
+    return out
 
 
 def _serialize(root: etree._Element) -> bytes:
@@ -278,6 +293,7 @@ def write(original: bytes, edits: Sequence[Edit], *, document: Document | None =
     pkg = open_package(original)
     if pkg.format != ODT:
         raise UnsupportedFormatError("the ODT writer needs an .odt package")
+    concrete = _concrete(edits)
     if document is None:
         document = read_package(pkg)
     pkg = open_package(original)  # a fresh parse: the writer mutates its tree
@@ -287,10 +303,10 @@ def write(original: bytes, edits: Sequence[Edit], *, document: Document | None =
         unit_notes = [n for n in notes if n.unit and not n.edit and document.get(n.unit) is not None
                       and document.get(n.unit).anchor is not None and document.get(n.unit).anchor.part == "content.xml"
                       and document.get(n.unit).kind not in ("figure", "equation")]
-        w.locate([Edit(op="delete", unit=n.unit) for n in unit_notes])
-        w.apply(list(edits))
+        w.locate([], also=[n.unit for n in unit_notes if n.unit])
+        w.apply(concrete)
         if notes:
-            w.annotate(list(edits), list(notes))
+            w.annotate(concrete, list(notes))
     except AdapterError:
         raise
     except (MemoryError, RecursionError):

@@ -93,9 +93,9 @@ def renames(doc: Document, edits: list[Edit], ids: list[str] | None = None,
     for e, eid in zip(edits, ids):
         if e.op != "replace" or not e.text or e.before is None:
             continue
-        if not _is_term_span(e.before, e.start, e.end) or "\n" in e.text:  # type: ignore[arg-type]
+        if not _is_term_span(e.before, e.start, e.end) or "\n" in e.text:
             continue
-        old = e.before[e.start : e.end]  # type: ignore[index]
+        old = e.before[e.start : e.end]
         key = (norm_term(old), norm_term(e.text))
         if key[0] == key[1]:
             continue
@@ -104,8 +104,8 @@ def renames(doc: Document, edits: list[Edit], ids: list[str] | None = None,
             r.old, r.new = old, e.text
         r.edits.append(eid)
         if e.unit not in r.units:
-            r.units.append(e.unit)  # type: ignore[arg-type]
-        r.spans.setdefault(e.unit, []).append((e.start, e.end))  # type: ignore[arg-type]
+            r.units.append(e.unit)
+        r.spans.setdefault(e.unit, []).append((e.start, e.end))
         reasons[key] = reasons.get(key, False) or e.reason.lower().startswith("rename")
     out = []
     for key, r in groups.items():
@@ -150,16 +150,16 @@ def value_changes(edits: list[Edit], ids: list[str] | None = None) -> list[Value
     for e, eid in zip(edits, ids):
         if e.op != "replace" or e.before is None or not e.text:
             continue
-        old_text = e.before[e.start : e.end]  # type: ignore[index]
+        old_text = e.before[e.start : e.end]
         ov, nv = parse_value(old_text), parse_value(e.text)
         if ov is None or nv is None:
             continue
-        ov = _with_context(e.before, e.start, e.end, ov)  # type: ignore[arg-type]
+        ov = _with_context(e.before, e.start, e.end, ov)
         if not nv.tail and not nv.prefix:
             nv = Value(ov.prefix, nv.number, ov.tail)
         if ov.number == nv.number and ov.tail == nv.tail and ov.prefix == nv.prefix:
             continue
-        out.append(ValueChange(eid, e.unit, e.start, e.end, ov, nv, old_text))  # type: ignore[arg-type]
+        out.append(ValueChange(eid, e.unit, e.start, e.end, ov, nv, old_text))
     return out
 
 

@@ -306,7 +306,7 @@ class LLMEngine:
                     ]
         targets = [e.unit for e in edits if e.unit] or ([target] if target else [])
         return Proposal(
-            edits=edits, targets=list(dict.fromkeys(targets)),  # type: ignore[arg-type]
+            edits=edits, targets=list(dict.fromkeys(targets)),
             explanation=explanation or f"{len(edits)} edit(s) proposed by the model.",
             engine="llm", instruction=instruction.strip(), usage=usage,
         )

@@ -18,7 +18,10 @@ from collections import Counter
 from dataclasses import replace as dc_replace
 from typing import Any, Iterable
 
-from adapters.model import Document, Edit, IdMaker, Unit, descendant_ids
+from adapters.errors import InvalidEditError
+from adapters.model import (
+    ConcreteEdit, Document, Edit, IdMaker, Rename, Replace, SetText, Unit, descendant_ids, edit_from_json,
+)
 from addin_backend.errors import EditConflictError, InvalidRequestError
 
 from .specs import EDIT_SCHEMA, INSERTABLE_KINDS, RESPONSE_SCHEMA, edit_from_spec, get_unit, now_iso
@@ -57,8 +60,8 @@ def edits_from_json(data: Any) -> list[Edit]:
     out = []
     for i, item in enumerate(data):
         try:
-            out.append(Edit.from_json(item))
-        except (TypeError, ValueError) as exc:
+            out.append(edit_from_json(item))
+        except InvalidEditError as exc:
             raise InvalidRequestError(f"edit {i + 1}: {exc}", edit=i) from exc
     return out
 
@@ -93,7 +96,7 @@ def expand_rename(
     date: str | None = None,
     reason: str = "",
     source: str | None = None,
-) -> list[Edit]:
+) -> list[Replace]:
     """One ``replace`` edit per occurrence of a term, in every unit (captions, cells, notes too).
 
     Plural and possessive forms and case variants follow the term (see :func:`terms.find_term`);
@@ -107,7 +110,7 @@ def expand_rename(
     ids = scope_ids(doc, scope)
     date = date or now_iso()
     reason = reason or f"rename '{old.strip()}' to '{new.strip()}'"
-    out: list[Edit] = []
+    out: list[Replace] = []
     for unit in doc.units:
         if (ids is not None and unit.id not in ids) or unit.meta.get("absent_in") == "accepted":
             continue
@@ -115,8 +118,8 @@ def expand_rename(
             if _in_field(unit, start, end):
                 continue
             out.append(
-                Edit(
-                    op="replace", unit=unit.id, start=start, end=end, text=repl, old=unit.text[start:end],
+                Replace(
+                    unit=unit.id, start=start, end=end, text=repl, old=unit.text[start:end],
                     author=author, date=date, reason=reason, before=unit.text, source=source,
                 )
             )
@@ -141,7 +144,7 @@ def _check_style(doc: Document, kind: str, style: str | None, where: str) -> Non
         )
 
 
-def _check_one(doc: Document, e: Edit, where: str) -> Edit:
+def _check_one(doc: Document, e: ConcreteEdit, where: str) -> ConcreteEdit:
     unit = get_unit(doc, e.unit)
     if e.before is not None and e.before != unit.text:
         raise EditConflictError(
@@ -153,21 +156,21 @@ def _check_one(doc: Document, e: Edit, where: str) -> Edit:
     before = unit.text
     e = dc_replace(e, before=before, date=e.date or now_iso())
     if e.op == "replace":
-        if e.end > len(before):  # type: ignore[operator]
+        if e.end > len(before):
             raise InvalidRequestError(
                 f"{where}: span {e.start}..{e.end} runs past the text of unit {unit.id} ({len(before)} characters)"
             )
-        if "\n" in before[e.start : e.end] or "\n" in (e.text or ""):  # type: ignore[index]
+        if "\n" in before[e.start : e.end] or "\n" in e.text:
             raise InvalidRequestError(f"{where}: a replace stays inside one paragraph (no line breaks)")
     elif e.op == "set_text":
-        if e.text.count("\n") != before.count("\n"):  # type: ignore[union-attr]
+        if e.text.count("\n") != before.count("\n"):
             raise InvalidRequestError(
                 f"{where}: set_text must keep the {before.count(chr(10)) + 1} paragraph(s) of unit {unit.id}"
             )
     elif e.op == "insert_after":
         if is_note(unit):
             raise InvalidRequestError(f"{where}: cannot insert a unit after a {unit.kind}")
-        if not e.text.strip() or "\n" in e.text:  # type: ignore[union-attr]
+        if not e.text.strip() or "\n" in e.text:
             raise InvalidRequestError(f"{where}: an inserted unit needs one line of non-empty text")
         kind = e.kind or (unit.kind if unit.kind in INSERTABLE_KINDS else "paragraph")
         if kind not in INSERTABLE_KINDS:
@@ -206,27 +209,26 @@ def _check_together(edits: list[Edit]) -> None:
         if e.op == "delete":
             if e.unit in deleted:
                 raise InvalidRequestError(f"unit {e.unit} is deleted twice")
-            deleted.add(e.unit)  # type: ignore[arg-type]
+            deleted.add(e.unit)
         elif e.op == "move":
             if e.unit in moved:
                 raise InvalidRequestError(f"unit {e.unit} is moved twice")
-            moved.add(e.unit)  # type: ignore[arg-type]
+            moved.add(e.unit)
         elif e.op == "set_text":
             if e.unit in whole or e.unit in spans:
                 raise InvalidRequestError(f"unit {e.unit} gets set_text together with other text edits")
-            whole.add(e.unit)  # type: ignore[arg-type]
+            whole.add(e.unit)
         elif e.op == "replace":
             if e.unit in whole:
                 raise InvalidRequestError(f"unit {e.unit} gets set_text together with other text edits")
-            spans.setdefault(e.unit, []).append((e.start, e.end))  # type: ignore[arg-type]
+            spans.setdefault(e.unit, []).append((e.start, e.end))
     for uid, lst in spans.items():
         lst.sort()
         for (a0, a1), (b0, b1) in zip(lst, lst[1:]):
             if b0 < a1 or b0 == a0 == a1 == b1:  # two insertions at one point have no order
                 raise InvalidRequestError(f"unit {uid} gets overlapping replacements at {a0}..{a1} and {b0}..{b1}")
     for e in edits:
-        refs = {e.after, e.before_unit} | ({e.unit} if e.op != "delete" else set())
-        hit = refs & deleted
+        hit = e.unit_refs() & deleted
         if hit:
             raise InvalidRequestError(f"an edit ({e.op}) refers to unit {hit.pop()}, which is deleted")
 
@@ -239,7 +241,7 @@ def validate_edits(doc: Document, edits: Iterable[Edit]) -> list[Edit]:
     :raise UnknownUnitError: an edit naming a unit the document does not have.
     :raise EditConflictError: an edit whose ``before`` is not the unit's current text.
     """
-    out: list[Edit] = []
+    out: list[Edit] = []  # concrete: no Rename
     idle: list[str] = []  # edits that change nothing: a rename with no match, a replace by the same text
     for i, e in enumerate(edits):
         where = f"edit {i + 1} ({getattr(e, 'op', '?')})"
@@ -247,19 +249,18 @@ def validate_edits(doc: Document, edits: Iterable[Edit]) -> list[Edit]:
             raise InvalidRequestError(f"{where}: not an Edit")
         try:
             e.validate()
-        except ValueError as exc:
+        except InvalidEditError as exc:
             raise InvalidRequestError(f"{where}: {exc}", edit=i) from exc
-        if e.op == "rename":
+        if isinstance(e, Rename):
             renamed = expand_rename(
-                doc, e.old, e.text, scope=e.unit, author=e.author, date=e.date,  # type: ignore[arg-type]
-                reason=e.reason, source=e.source,
+                doc, e.old, e.text, scope=e.unit, author=e.author, date=e.date, reason=e.reason, source=e.source,
             )
             if not renamed:
                 idle.append(f"{where}: {e.old!r} does not occur")
             out.extend(renamed)
         else:
             checked = _check_one(doc, e, where)
-            if checked.op == "replace" and checked.before[checked.start:checked.end] == checked.text:  # type: ignore[index]
+            if checked.op == "replace" and (checked.before or "")[checked.start:checked.end] == checked.text:
                 idle.append(f"{where}: replaces text by the same text")
                 continue
             out.append(checked)
@@ -283,19 +284,21 @@ def _shift(pos: int, changes: list[tuple[int, int, int]]) -> int:
     return pos + delta
 
 
-def _apply_text(unit: Unit, edits: list[Edit]) -> None:
+def _apply_text(unit: Unit, edits: list[Replace | SetText]) -> None:
     old = unit.text
-    if edits[0].op == "set_text":
-        unit.text = edits[0].text  # type: ignore[assignment]
+    whole = next((e for e in edits if isinstance(e, SetText)), None)
+    if whole is not None:  # alone on its unit (_check_together)
+        unit.text = whole.text
         changes = [(0, len(old), len(unit.text))]
     else:
-        ordered = sorted(edits, key=lambda e: (e.start, e.end))
-        pieces, pos, changes = [], 0, []
-        for e in ordered:
-            pieces.append(old[pos : e.start])
-            pieces.append(e.text)
-            pos = e.end  # type: ignore[assignment]
-            changes.append((e.start, e.end, len(e.text)))  # type: ignore[arg-type]
+        ordered = sorted((e for e in edits if isinstance(e, Replace)), key=lambda e: (e.start, e.end))
+        pieces: list[str] = []
+        pos, changes = 0, []
+        for r in ordered:
+            pieces.append(old[pos : r.start])
+            pieces.append(r.text)
+            pos = r.end
+            changes.append((r.start, r.end, len(r.text)))
         pieces.append(old[pos:])
         unit.text = "".join(pieces)
     for f in unit.fields:
@@ -334,13 +337,13 @@ def apply_to_document(doc: Document, edits: Iterable[Edit]) -> Document:
     """
     concrete = validate_edits(doc, edits)
     new = copy.deepcopy(doc)
-    new._index = None
+    new.reindex()
     units = new.units
     by_id = {u.id: u for u in units}
-    text_edits: dict[str, list[Edit]] = {}
+    text_edits: dict[str, list[Replace | SetText]] = {}
     for e in concrete:
-        if e.op in ("replace", "set_text"):
-            text_edits.setdefault(e.unit, []).append(e)  # type: ignore[arg-type]
+        if isinstance(e, (Replace, SetText)):
+            text_edits.setdefault(e.unit, []).append(e)
     for uid, lst in text_edits.items():
         _apply_text(by_id[uid], lst)
 
@@ -356,24 +359,25 @@ def apply_to_document(doc: Document, edits: Iterable[Edit]) -> Document:
 
     for e in concrete:
         if e.op == "insert_after":
-            idx = block_end(e.unit)  # type: ignore[arg-type]
-            uid = make_id(e.kind, e.text)  # type: ignore[arg-type]
+            kind = e.kind or "paragraph"  # _check_one filled it in
+            idx = block_end(e.unit)
+            uid = make_id(kind, e.text)
             while uid in by_id:
-                uid = make_id(e.kind, e.text)  # type: ignore[arg-type]
+                uid = make_id(kind, e.text)
             level = None
-            if e.kind == "section":
+            if kind == "section":
                 probe = Unit(id=uid, kind="section", text="", order=0, style=e.style)
                 level = section_level(probe) if e.style else _nearest_level(units, idx)
             unit = Unit(
-                id=uid, kind=e.kind, text=e.text, order=0, style=e.style, level=level,  # type: ignore[arg-type]
-                title=e.text if e.kind == "section" else None, meta={"edit": "inserted"},
+                id=uid, kind=kind, text=e.text, order=0, style=e.style, level=level,
+                title=e.text if kind == "section" else None, meta={"edit": "inserted"},
             )
             unit.parent = _parent_at(units, idx, unit)
             units.insert(idx, unit)
             by_id[uid] = unit
-            placed_after[e.unit] = uid  # type: ignore[index]
+            placed_after[e.unit] = uid
         elif e.op == "move":
-            root = by_id[e.unit]  # type: ignore[index]
+            root = by_id[e.unit]
             ids = descendant_ids(units, root.id)
             if (e.after or e.before_unit) in ids:
                 raise InvalidRequestError(
@@ -393,7 +397,7 @@ def apply_to_document(doc: Document, edits: Iterable[Edit]) -> Document:
                 root.parent = _parent_at(units, idx, root)
             root.meta["edit"] = "moved"
         elif e.op == "delete":
-            gone = by_id.pop(e.unit)  # type: ignore[arg-type]
+            gone = by_id.pop(e.unit)
             units.remove(gone)
             for u in units:
                 if u.parent == gone.id:

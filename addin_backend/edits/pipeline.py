@@ -12,7 +12,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import networkx as nx
 
-from adapters.model import Document, Edit, Note
+from adapters.model import Delete, Document, Edit, Note
 
 from ..errors import EngineUnavailableError, InvalidRequestError
 from ..findings import Finding, sort_findings
@@ -167,7 +167,7 @@ def plan_given(
     if clash is not None:
         raise InvalidRequestError(f"operation id {clash!r} is repeated or has the form propagation uses (prop-N)",
                                   operation=clash)
-    targets = list(dict.fromkeys(u for e in edits for u in (e.unit, e.after, e.before_unit) if u))
+    targets = list(dict.fromkeys(u for e in edits for u in ([e.unit] if e.unit else []) + sorted(e.unit_refs() - {e.unit})))
     counts: dict[str, int] = {}
     for e in edits:
         counts[e.op] = counts.get(e.op, 0) + 1
@@ -181,9 +181,9 @@ def _with_ids(edits: list[Edit]) -> list[Edit]:
     """Every edit with an id: the N-th edit without one gets ``op-N`` (the next free ``op-`` id
     when the client took that one).
 
-    >>> [e.id for e in _with_ids([Edit("delete", "a"), Edit("delete", "b", id="op-2"), Edit("delete", "c")])]
+    >>> [e.id for e in _with_ids([Delete("a"), Delete("b", id="op-2"), Delete("c")])]
     ['op-1', 'op-2', 'op-3']
-    >>> [e.id for e in _with_ids([Edit("delete", "a"), Edit("delete", "b"), Edit("delete", "c", id="op-2")])]
+    >>> [e.id for e in _with_ids([Delete("a"), Delete("b"), Delete("c", id="op-2")])]
     ['op-1', 'op-3', 'op-2']
     """
     used = {e.id for e in edits if e.id}

@@ -25,7 +25,7 @@ from typing import Any, Iterable
 
 import networkx as nx
 
-from adapters.model import Document, Edit, Unit, descendant_ids
+from adapters.model import Document, Edit, Replace, Unit, descendant_ids
 
 from ..findings import Finding
 from ..graph.definitions import definition_registry
@@ -83,12 +83,13 @@ class _Plan:
         self.blocked: dict[str, str] = {}
         for e in edits:
             if e.op == "replace":
-                self.spans.setdefault(e.unit, []).append((e.start, e.end))  # type: ignore[arg-type]
-            elif e.op in ("set_text", "delete"):
-                self.blocked[e.unit] = e.op  # type: ignore[index]
+                self.spans.setdefault(e.unit, []).append((e.start, e.end))
+            elif e.op == "set_text" or e.op == "delete":
+                self.blocked[e.unit] = e.op
         self.edits: list[Edit] = []
         self.findings: list[Finding] = []
-        self.defaults = edits[0] if edits else Edit("replace")
+        #: who and when the propagated edits are stamped with: those of the first edit
+        self.author, self.date = (edits[0].author, edits[0].date) if edits else ("LEDGER", None)
 
     def taken(self, unit: str, start: int, end: int) -> bool:
         """Whether ``start:end`` touches a span already edited (an insertion point inside a
@@ -116,10 +117,9 @@ class _Plan:
                 ))
             return False
         self.spans.setdefault(unit.id, []).append((start, end))
-        d = self.defaults
-        self.edits.append(Edit(
-            op="replace", unit=unit.id, start=start, end=end, text=text, old=unit.text[start:end],
-            author=d.author, date=d.date, reason=reason, before=unit.text, source=source,
+        self.edits.append(Replace(
+            unit=unit.id, start=start, end=end, text=text, old=unit.text[start:end],
+            author=self.author, date=self.date, reason=reason, before=unit.text, source=source,
             id=f"prop-{len(self.edits) + 1}",
         ))
         return True
@@ -355,19 +355,19 @@ def _sources(doc: Document, edits: list[Edit], ids: list[str], renum: Renumberin
     out: dict[str, str] = {}
     touched: set[str] = set()
     for e, eid in zip(edits, ids):
-        if e.op not in ("delete", "move", "insert_after"):
-            continue
-        out.setdefault("*", eid)
         fams: set[str] = set()
         if e.op == "insert_after":
             if e.kind == "section":
                 fams.add("section")
-            key = unit_key(Unit("probe", e.kind or "paragraph", e.text or "", 0))
+            key = unit_key(Unit("probe", e.kind or "paragraph", e.text, 0))
             if key:
                 fams.add(key[0])
-        else:
-            below = descendant_ids(doc.units, e.unit) if e.op == "move" else {e.unit}  # type: ignore[arg-type]
+        elif e.op == "delete" or e.op == "move":
+            below = descendant_ids(doc.units, e.unit) if e.op == "move" else {e.unit}
             fams |= {x.family for x in renum.before if set(x.units) & below}
+        else:
+            continue
+        out.setdefault("*", eid)
         touched |= fams
         for f in fams:
             out.setdefault(f, eid)

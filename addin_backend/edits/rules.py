@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable
+from dataclasses import replace as dc_replace
+from typing import Callable, Sequence, TypeVar
 
 from adapters.label_grammar import canonical_label
-from adapters.model import Document, Edit, Unit
+from adapters.model import Delete, Document, Edit, InsertAfter, Move, Replace, SetText, Unit
 from addin_backend.errors import InstructionNotUnderstoodError, InvalidRequestError, UnknownUnitError
 
 from ..graph.label_index import unit_keys
@@ -23,6 +24,8 @@ from .tree import body_units, enclosing_section, section_level, subtree
 from .values import find_value, parse_value
 
 __all__ = ["GRAMMAR", "Rule", "propose", "understood"]
+
+E = TypeVar("E", Replace, SetText, InsertAfter, Delete, Move)
 
 _Q = r"(?:\"[^\"]+\"|['\u2018\u2019][^'\u2018\u2019]+['\u2018\u2019]|.+?)"
 _QUOTED = r"(?:\"[^\"]+\"|['\u2018\u2019][^'\u2018\u2019]+['\u2018\u2019])"
@@ -64,10 +67,11 @@ class _Ctx:
     target: str | None
     selection: str | None
 
-    def edit(self, op: str, **kw) -> Edit:
-        return Edit(op=op, author=self.author, date=self.date, reason=self.instruction, source="rules", **kw)
+    def edit(self, e: E) -> E:
+        """The operation stamped as the rules engine's: the author, the date, the instruction."""
+        return dc_replace(e, author=self.author, date=self.date, reason=self.instruction, source="rules")
 
-    def done(self, edits: list[Edit], targets: list[Unit] | list[str], explanation: str, warnings=()) -> Proposal:
+    def done(self, edits: Sequence[Edit], targets: list[Unit] | list[str], explanation: str, warnings=()) -> Proposal:
         ids = [t if isinstance(t, str) else t.id for t in targets]
         return Proposal(
             edits=validate_edits(self.doc, edits), targets=list(dict.fromkeys(ids)), explanation=explanation,
@@ -160,7 +164,7 @@ def _change_value(c: _Ctx, old: str, new: str, ov, nv, scope, where: str, subjec
                 warnings.append(f"'{old}' also appears in {_places(c.doc, others)}, which is not about the {subject}; left unchanged")
             found = {k: v for k, v in found.items() if k in about}
     edits = [
-        c.edit("replace", unit=uid, start=h.start, end=h.end, text=h.replacement, old=h.text, before=c.doc.unit(uid).text)
+        c.edit(Replace(unit=uid, start=h.start, end=h.end, text=h.replacement, old=h.text, before=c.doc.unit(uid).text))
         for uid, hits in found.items() for h in hits
     ]
     what = f"the {subject} from {old}" if subject else old
@@ -193,7 +197,7 @@ def _h_selection(c: _Ctx, m: re.Match[str]) -> Proposal:
         raise InvalidRequestError(f"the selection {c.selection!r} is not in unit {unit.id}")
     new = _unquote(m["new"]) if m.groupdict().get("new") is not None else ""
     start, end = (at, at + len(c.selection)) if new else _swallow_space(unit.text, at, at + len(c.selection))
-    edit = c.edit("replace", unit=unit.id, start=start, end=end, text=new, old=unit.text[start:end], before=unit.text)
+    edit = c.edit(Replace(unit=unit.id, start=start, end=end, text=new, old=unit.text[start:end], before=unit.text))
     verb = f"Replace the selection with '{new}'" if new else "Delete the selection"
     return c.done([edit], [unit], f"{verb} in {_name(c.doc, unit)}.")
 
@@ -218,7 +222,7 @@ def _h_delete_text(c: _Ctx, m: re.Match[str]) -> Proposal:
             continue
         for hit in rx.finditer(u.text):
             start, end = _swallow_space(u.text, hit.start(), hit.end())
-            edits.append(c.edit("replace", unit=u.id, start=start, end=end, text="", old=u.text[start:end], before=u.text))
+            edits.append(c.edit(Replace(unit=u.id, start=start, end=end, text="", old=u.text[start:end], before=u.text)))
     if not edits:
         return c.done([], scope or [], f"'{phrase}' does not occur {where}; nothing to delete.")
     units = [e.unit for e in edits]
@@ -230,7 +234,7 @@ def _h_delete(c: _Ctx, m: re.Match[str]) -> Proposal:
     gone: list[Unit] = []
     for g in group:
         gone.extend(u for u in subtree(c.doc, g.id) if u not in gone)
-    edits = [c.edit("delete", unit=u.id, before=u.text) for u in gone]
+    edits = [c.edit(Delete(unit=u.id, before=u.text)) for u in gone]
     more = [u for u in gone if u not in group]
     if more and all(u.kind == "caption" for u in more):
         extra = " with its caption"
@@ -260,7 +264,7 @@ def _h_title(c: _Ctx, m: re.Match[str]) -> Proposal:
     else:
         lead = re.match(rf"\s*{LABEL_RX}\s*[:.\-\u2013\u2014]?\s*", text, re.IGNORECASE)
         start, end = (lead.end() if lead else 0), len(text)
-    edit = c.edit("replace", unit=unit.id, start=start, end=end, text=new, old=text[start:end], before=text)
+    edit = c.edit(Replace(unit=unit.id, start=start, end=end, text=new, old=text[start:end], before=text))
     kind = "heading" if unit.kind == "section" else "caption"
     return c.done([edit], [unit], f"Set the {kind} of {_name(c.doc, unit)} to '{new}'.")
 
@@ -270,7 +274,7 @@ def _h_set_text(c: _Ctx, m: re.Match[str]) -> Proposal:
     if len(group) != 1:
         raise InvalidRequestError(f"{m['ref']} is {len(group)} units; set the text of one paragraph at a time")
     unit, new = group[0], _unquote(m["new"])
-    return c.done([c.edit("set_text", unit=unit.id, text=new, before=unit.text)], [unit], f"Rewrite {_name(c.doc, unit)}.")
+    return c.done([c.edit(SetText(unit=unit.id, text=new, before=unit.text))], [unit], f"Rewrite {_name(c.doc, unit)}.")
 
 
 def _h_move(c: _Ctx, m: re.Match[str]) -> Proposal:
@@ -295,11 +299,11 @@ def _h_move(c: _Ctx, m: re.Match[str]) -> Proposal:
         else:
             before = first is flow[0]
     if before:
-        edits.append(c.edit("move", unit=group[0].id, before_unit=dest[0].id, before=group[0].text))
+        edits.append(c.edit(Move(unit=group[0].id, before_unit=dest[0].id, before=group[0].text)))
     else:
-        edits.append(c.edit("move", unit=group[0].id, after=last_of(c.doc, dest, moving).id, before=group[0].text))
+        edits.append(c.edit(Move(unit=group[0].id, after=last_of(c.doc, dest, moving).id, before=group[0].text)))
     for prev, unit in zip(group, group[1:]):
-        edits.append(c.edit("move", unit=unit.id, after=prev.id, before=unit.text))
+        edits.append(c.edit(Move(unit=unit.id, after=prev.id, before=unit.text)))
     dest_name = "the document" if dest_ref.strip().lower().endswith("document") else dest_ref.strip()
     return c.done(edits, group + dest, f"Move {_group_name(c.doc, group)} {where} {dest_name}.")
 
@@ -344,7 +348,7 @@ def _h_insert(c: _Ctx, m: re.Match[str]) -> Proposal:
         level = (section_level(sec) if sec else 1) + (1 if kind == "subsection" else 0)
         kind, style = "section", _heading_style(c.doc, level, sec)
     lines = [ln.strip() for ln in text.split("\n") if ln.strip()]
-    edits = [c.edit("insert_after", unit=anchor.id, text=ln, kind=kind, style=style, before=anchor.text) for ln in lines]
+    edits = [c.edit(InsertAfter(unit=anchor.id, text=ln, kind=kind, style=style, before=anchor.text)) for ln in lines]
     what = f"{len(lines)} {kind.replace('_', ' ')}s" if len(lines) > 1 else f"a {kind.replace('_', ' ')}"
     return c.done(edits, group, f"Insert {what} {where} {_group_name(c.doc, group)}.")
 
@@ -363,10 +367,10 @@ def _insert_sentence(c: _Ctx, unit: Unit, text: str, where: str) -> Proposal:
         raise InvalidRequestError(f"a sentence goes into a paragraph, and {_name(c.doc, unit)} is a {unit.kind}")
     body = unit.text
     if where in ("before", "at the start of"):
-        edit = c.edit("replace", unit=unit.id, start=0, end=0, text=text + " ", old="", before=body)
+        edit = c.edit(Replace(unit=unit.id, start=0, end=0, text=text + " ", old="", before=body))
     else:
         sep = "" if not body or body.endswith((" ", "\n")) else " "
-        edit = c.edit("replace", unit=unit.id, start=len(body), end=len(body), text=sep + text, old="", before=body)
+        edit = c.edit(Replace(unit=unit.id, start=len(body), end=len(body), text=sep + text, old="", before=body))
     side = "start" if where in ("before", "at the start of") else "end"
     return c.done([edit], [unit], f"Add a sentence at the {side} of {_name(c.doc, unit)}.")
 

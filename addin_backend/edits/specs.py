@@ -7,18 +7,15 @@ fills in what the engine does not know (``before``, ``date``, ``author``).
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
 from typing import Any
 
 from adapters import words
-from adapters.model import EDIT_OPS, Document, Edit, Unit
+from adapters.model import EDIT_OPS, Delete, Document, Edit, InsertAfter, Move, Rename, Replace, SetText, Unit
+from adapters.vocabulary import INSERTABLE_KINDS, revision_date
 from adapters.text import QUOTES, loose_pattern
 from addin_backend.errors import InvalidRequestError, UnknownUnitError
 
 __all__ = ["EDIT_SCHEMA", "INSERTABLE_KINDS", "RESPONSE_SCHEMA", "edit_from_spec", "get_unit", "now_iso"]
-
-#: Kinds of unit an edit can create from text (a figure or a table cannot be typed in).
-INSERTABLE_KINDS = ("paragraph", "list_item", "section", "caption", "equation", "title")
 
 _NULLABLE_STR = {"type": ["string", "null"]}
 
@@ -60,7 +57,7 @@ _SPEC_KEYS = set(EDIT_SCHEMA["properties"]) | {"start", "end"}
 
 def now_iso() -> str:
     """The current time as OOXML and ODF write revision dates: ``2026-07-01T09:30:00Z``."""
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return revision_date()
 
 
 def get_unit(doc: Document, unit_id: Any, what: str = "unit") -> Unit:
@@ -161,17 +158,15 @@ def edit_from_spec(
     for key in ("unit", "old", "text", "after", "before_unit", "kind", "style", "reason"):
         if key in s and not isinstance(s[key], str):
             raise InvalidRequestError(f"{op} edit: {key} must be a string")
-    fields: dict[str, Any] = {
-        "op": op, "author": author, "date": date or now_iso(), "source": source,
-        "reason": s.get("reason") or reason,
+    stamp: dict[str, Any] = {
+        "author": author, "date": date or now_iso(), "source": source, "reason": s.get("reason") or reason,
     }
     if op == "rename":
         if not s.get("old") or "text" not in s:
             raise InvalidRequestError("rename edit needs old and text")
-        fields.update(old=s["old"], text=s["text"], unit=s.get("unit"))
-        return Edit(**fields)
+        return Rename(old=s["old"], text=s["text"], unit=s.get("unit"), **stamp)
     unit = get_unit(doc, s.get("unit"))
-    fields.update(unit=unit.id, before=unit.text)
+    stamp.update(before=unit.text)
     if op == "replace":
         if "text" not in s:
             raise InvalidRequestError("replace edit needs text")
@@ -190,11 +185,14 @@ def edit_from_spec(
             start, end, text = _trim_to_words(unit.text, start, end, s["text"])
         else:
             text = s["text"]
-        fields.update(start=start, end=end, text=text, old=unit.text[start:end] if end <= len(unit.text) else None)
-    elif op in ("set_text", "insert_after"):
+        old = unit.text[start:end] if end <= len(unit.text) else None
+        return Replace(unit=unit.id, start=start, end=end, text=text, old=old, **stamp)
+    if op in ("set_text", "insert_after"):
         if "text" not in s:
             raise InvalidRequestError(f"{op} edit needs text")
-        fields.update(text=s["text"], kind=s.get("kind"), style=s.get("style"))
-    elif op == "move":
-        fields.update(after=s.get("after"), before_unit=s.get("before_unit"))
-    return Edit(**fields)
+        if op == "set_text":
+            return SetText(unit=unit.id, text=s["text"], **stamp)
+        return InsertAfter(unit=unit.id, text=s["text"], kind=s.get("kind"), style=s.get("style"), **stamp)
+    if op == "move":
+        return Move(unit=unit.id, after=s.get("after"), before_unit=s.get("before_unit"), **stamp)
+    return Delete(unit=unit.id, **stamp)

@@ -21,7 +21,7 @@ from typing import Any, Iterable, Sequence
 
 import networkx as nx
 
-from adapters.model import Document, Edit
+from adapters.model import Document, Edit, Replace
 
 from ..errors import InvalidRequestError
 from ..findings import FINDING_KINDS, Finding, count_by_severity, sort_findings
@@ -94,8 +94,8 @@ def fix_operations(doc: Document, findings: Sequence[Finding], *, author: str = 
                 skipped.append({"finding": f.id, "unit": p.unit, "reason": "a field's result (it regenerates)"})
                 continue
             spans.append((p.start, p.end))
-            ops.append(Edit(op="replace", unit=p.unit, start=p.start, end=p.end, text=p.replacement, old=p.text,
-                            author=author, date=date, reason=why, before=unit.text, source=FIX_ENGINE))
+            ops.append(Replace(unit=p.unit, start=p.start, end=p.end, text=p.replacement, old=p.text,
+                               author=author, date=date, reason=why, before=unit.text, source=FIX_ENGINE))
     return ops, skipped
 
 

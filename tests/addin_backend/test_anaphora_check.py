@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.model import Document, Edit, Unit
+from adapters.model import Delete, Document, SetText, Unit
 from addin_backend.anaphora_check import dangling_anaphora, noun_lemmas
 from addin_backend.edits.operations import apply_to_document
 from addin_backend.graph import build_graph
@@ -30,7 +30,7 @@ def test_rewriting_the_antecedent_away_from_the_head_noun_is_flagged():
     doc = _doc()
     G = build_graph(doc, semantic=False)
     assert any(d.get("origin") == "anaphora" for _, _, d in G.in_edges("p1", data=True))
-    edit = Edit("set_text", unit="p1", text="We group commits into epochs and flush them together.")
+    edit = SetText(unit="p1", text="We group commits into epochs and flush them together.")
     after = apply_to_document(doc, [edit])
     found = dangling_anaphora(doc, after, G, ["p1"])
     assert [(f.kind, f.unit, f.evidence) for f in found] == [("dangling_anaphor", "p2", "This approach")]
@@ -43,15 +43,15 @@ def test_rewriting_the_antecedent_away_from_the_head_noun_is_flagged():
 def test_an_edit_that_keeps_the_head_noun_or_touches_nothing_referred_is_clean():
     doc = _doc()
     G = build_graph(doc, semantic=False)
-    keep = apply_to_document(doc, [Edit("set_text", unit="p1", text="We propose an approach that batches commits.")])
+    keep = apply_to_document(doc, [SetText(unit="p1", text="We propose an approach that batches commits.")])
     assert dangling_anaphora(doc, keep, G, ["p1"]) == []
-    other = apply_to_document(doc, [Edit("set_text", unit="p3", text="Latency stays flat.")])
+    other = apply_to_document(doc, [SetText(unit="p3", text="Latency stays flat.")])
     assert dangling_anaphora(doc, other, G, ["p3"]) == []
 
 
 def test_deleting_the_antecedent_is_flagged():
     doc = _doc()
     G = build_graph(doc, semantic=False)
-    after = apply_to_document(doc, [Edit("delete", unit="p1")])
+    after = apply_to_document(doc, [Delete(unit="p1")])
     found = dangling_anaphora(doc, after, G, ["p1"])
     assert [(f.unit, f.severity) for f in found] == [("p2", "warning")] and "deletes" in found[0].message

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from adapters.model import Edit
+from adapters.model import edit_from_json
 from addin_backend.edits import apply_to_document
 from addin_backend.edits.pipeline import apply_plan, merge_findings, plan_edit
 from addin_backend.errors import InstructionNotUnderstoodError
@@ -122,7 +122,7 @@ def test_edit_accept_reject_commands(synth_docx, tmp_path, capsys):
     assert main(["reject", str(out), "-o", str(tmp_path / "rejected.docx")]) == 0
     original = read_path(str(synth_docx))
     assert read_path(str(tmp_path / "rejected.docx")).lines() == original.lines()
-    expected = apply_to_document(original, [Edit.from_json(e) for e in report["operations"] + report["propagated"]])
+    expected = apply_to_document(original, [edit_from_json(e) for e in report["operations"] + report["propagated"]])
     assert read_path(str(tmp_path / "accepted.docx")).lines() == expected.lines()
 
 

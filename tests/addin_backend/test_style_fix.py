@@ -214,9 +214,9 @@ def test_fix_all_in_libreoffice(tmp_path, corpus):
         report = fix_file(str(src), doc, kinds="all", output=str(out), author="Style Desk")
         assert report["operations"], src
         assert not [f for f in report["findings"] if f["kind"] == "write_mismatch"], report["findings"]
-        from adapters.model import Edit
+        from adapters.model import edit_from_json
 
-        edits = [Edit.from_json(op) for op in report["operations"] + report["propagated"]]
+        edits = [edit_from_json(op) for op in report["operations"] + report["propagated"]]
         after = apply_to_document(doc, edits)
         changed = {e.unit for e in edits}
         expected.append(({u.text for u in after.units if u.id in changed and u.kind == "paragraph"},

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from adapters.model import Edit
+from adapters.model import InsertAfter, Move, Rename, Replace, SetText
 from addin_backend.edits import apply_to_document, validate_edits
 from addin_backend.edits.propagate import propagate
 from addin_backend.findings import FINDING_KINDS, Finding
@@ -29,13 +29,13 @@ def _kinds(findings):
 
 def test_clean_bill_after_propagation():
     doc = report_doc()
-    assert _verify(doc, [Edit("move", unit="s3", before_unit="s2")]) == []
-    assert _verify(doc, [Edit("insert_after", unit="f1", text="Figure 2: Data flow", kind="caption")]) == []
+    assert _verify(doc, [Move(unit="s3", before_unit="s2")]) == []
+    assert _verify(doc, [InsertAfter(unit="f1", text="Figure 2: Data flow", kind="caption")]) == []
 
 
 def test_a_move_without_propagation_breaks_references():
     doc = report_doc()
-    got = _kinds(_verify(doc, [Edit("move", unit="s3", before_unit="s2")], propagated=False))
+    got = _kinds(_verify(doc, [Move(unit="s3", before_unit="s2")], propagated=False))
     assert got == [
         ("broken_reference", "error", "p1", "Section 2.1"),
         ("reference_retargeted", "error", "p1", "Fig. 3"),
@@ -46,10 +46,10 @@ def test_a_move_without_propagation_breaks_references():
         ("numbering_mismatch", "warning", "c3", "3"),
         ("numbering_mismatch", "warning", "c2", "2"),
     ]  # "Sections 2 and 3" still names both sections (they swap numbers): not a finding
-    broken = _verify(doc, [Edit("move", unit="s3", before_unit="s2")], propagated=False)[0]
+    broken = _verify(doc, [Move(unit="s3", before_unit="s2")], propagated=False)[0]
     assert broken.message.endswith("(the former Section 2.1 is now Section 3.1)")
     assert broken.suggestion == "Section 3.1"
-    f = _verify(doc, [Edit("move", unit="s3", before_unit="s2")], propagated=False)[4]
+    f = _verify(doc, [Move(unit="s3", before_unit="s2")], propagated=False)[4]
     assert f.message == "'Figure 2' pointed at Figure 2 before the edit and now reads as a reference to Figure 2 (formerly Figure 3)"
 
 
@@ -66,7 +66,7 @@ def test_references_to_a_deleted_unit():
 def test_a_new_broken_mention_is_reported():
     doc = report_doc()
     text = doc.unit("p5").text
-    got = _kinds(_verify(doc, [Edit("replace", unit="p5", start=len(text), end=len(text), text=" See Figure 8.",
+    got = _kinds(_verify(doc, [Replace(unit="p5", start=len(text), end=len(text), text=" See Figure 8.",
                                     before=text)]))
     assert got == [("broken_reference", "error", "p5", "Figure 8")]
 
@@ -90,7 +90,7 @@ def test_the_old_term_left_in_a_dependent_is_an_error():
 
 def test_a_new_term_containing_the_old_one_is_not_flagged():
     doc = credits_doc()
-    edits = [Edit("rename", old="Service Credit", text="Service Credit Note")]
+    edits = [Rename(old="Service Credit", text="Service Credit Note")]
     assert [f for f in _verify(doc, edits) if f.kind == "old_term"] == []
 
 
@@ -108,11 +108,11 @@ def test_drift_arithmetic_with_a_bag_of_words():
     ])
     G = build_graph(doc, stages=("contains", "references"))
     G.add_edge("p2", "p1", key="RELATED", type="RELATED", evidence="", score=0.9)
-    rewrite = Edit("set_text", unit="p2", text="Weather in spring is mild and sunny.", before=doc.unit("p2").text)
+    rewrite = SetText(unit="p2", text="Weather in spring is mild and sunny.", before=doc.unit("p2").text)
     [f] = semantic_drift(doc, apply_to_document(doc, [rewrite]), G, ["p2"], embed=_bag)
     assert (f.kind, f.severity, f.unit, f.related) == ("semantic_drift", "warning", "p2", ["p1"])
     assert "RELATED" in f.message and "drop" in f.message
-    small = Edit("replace", unit="p2", start=0, end=0, text="All ", before=doc.unit("p2").text)
+    small = Replace(unit="p2", start=0, end=0, text="All ", before=doc.unit("p2").text)
     assert semantic_drift(doc, apply_to_document(doc, [small]), G, ["p2"], embed=_bag) == []
 
 
@@ -121,7 +121,7 @@ def test_drift_with_minilm():
     doc = credits_doc()
     G = build_graph(doc, stages=("contains", "references", "depends"))
     assert ("p2", "d1") in {(u, v) for u, v, k in G.edges(keys=True) if k == "DEPENDS"}
-    rewrite = Edit("set_text", unit="p2", text="The football season starts in August with a home match.",
+    rewrite = SetText(unit="p2", text="The football season starts in August with a home match.",
                    before=doc.unit("p2").text)
     after = apply_to_document(doc, [rewrite])
     found = verify(doc, after, G, [rewrite], semantic=True)
@@ -129,7 +129,7 @@ def test_drift_with_minilm():
     assert [f.unit for f in drift] == ["p2"] and "d1" in drift[0].related
     text = doc.unit("p2").text
     at = text.index("monthly fee")
-    benign = Edit("replace", unit="p2", start=at, end=at + len("monthly fee"), text="annual fee", before=text)
+    benign = Replace(unit="p2", start=at, end=at + len("monthly fee"), text="annual fee", before=text)
     assert verify(doc, apply_to_document(doc, [benign]), G, [benign], semantic=True) == []
     assert 0.05 < DRIFT_THRESHOLD < 0.3
 
@@ -151,4 +151,4 @@ def test_a_heading_that_starts_with_a_year_is_not_a_number():
         ("s2", "section", "2020 Review", None, "Section 2", "2", "Heading 1", None, 1),
         ("p", "paragraph", "See Section 2.", "s2"),
     ])
-    assert _verify(doc, [Edit("move", unit="s2", before_unit="s1")]) == []
+    assert _verify(doc, [Move(unit="s2", before_unit="s1")]) == []

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Callable
 
 from adapters import accept_all, read, reject_all, write
-from adapters.model import Document, Edit
+from adapters.model import Delete, Document, Edit, InsertAfter, Replace, SetText
 from addin_backend.edits.operations import apply_to_document, validate_edits
 from addin_backend.errors import EditConflictError, InvalidRequestError
 
@@ -45,16 +45,16 @@ def random_edits(doc: Document, pick: Pick, author: str = "Fuzz Tester") -> list
             end = pick(start, min(len(u.text), start + 40))
             cut = u.text.find("\n", start, end)
             end = cut if cut >= 0 else end
-            edits.append(Edit("replace", u.id, text=_words(pick), start=start, end=end, author=author, date=DATE))
+            edits.append(Replace(u.id, text=_words(pick), start=start, end=end, author=author, date=DATE))
         elif op == "set_text":
             lines = u.text.split("\n")
             i = pick(0, len(lines) - 1)
             lines[i] = (lines[i] + " " + _words(pick, 2)).strip() or lines[i]
-            edits.append(Edit("set_text", u.id, text="\n".join(lines), author=author, date=DATE))
+            edits.append(SetText(u.id, text="\n".join(lines), author=author, date=DATE))
         elif op == "insert_after":
-            edits.append(Edit("insert_after", u.id, text=_words(pick) or "new", author=author, date=DATE))
+            edits.append(InsertAfter(u.id, text=_words(pick) or "new", author=author, date=DATE))
         else:
-            edits.append(Edit("delete", u.id, author=author, date=DATE))
+            edits.append(Delete(u.id, author=author, date=DATE))
     return edits
 
 

@@ -9,7 +9,7 @@ import zipfile
 import pytest
 
 from adapters.errors import CorruptDocumentError
-from adapters.model import Edit
+from adapters.model import Replace
 from addin_backend.errors import InvalidRequestError
 from tests.conftest import corpus_file
 
@@ -49,7 +49,7 @@ def test_two_insertions_at_one_point_of_a_unit_are_refused_as_contradictory():
 
     doc = read(corpus_file("zen_of_python.docx").read_bytes())
     unit = next(u for u in doc.units if u.text.strip())
-    edits = [Edit("replace", unit.id, text=t, start=1, end=1, author="A", date="2026-01-01T00:00:00Z")
+    edits = [Replace(unit.id, text=t, start=1, end=1, author="A", date="2026-01-01T00:00:00Z")
              for t in ("x", "y")]
     with pytest.raises(InvalidRequestError, match="overlapping"):
         validate_edits(doc, edits)

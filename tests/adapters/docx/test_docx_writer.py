@@ -12,7 +12,7 @@ from adapters import read
 from adapters.docx.oxml import qn
 from adapters.docx.writer import write
 from adapters.errors import AdapterError, AnchorError
-from adapters.model import Edit
+from adapters.model import Delete, Rename, Replace
 from tests.adapters.docx.docxkit import make_docx, styles_xml
 from tests.adapters.docx.writerkit import AUTHOR, DATE, ed, revision_ids, untouched_members_identical, write_edits
 
@@ -383,7 +383,7 @@ def test_a_footnote_edit_touches_only_the_footnotes_part_and_settings():
     assert read(w.out).units[-1].text == " A brief note."
     with pytest.raises(AnchorError, match="footnote"):
         doc = read(data)
-        write(data, [Edit(op="delete", unit=doc.units[-1].id, before=doc.units[-1].text, author="x")], document=doc)
+        write(data, [Delete(unit=doc.units[-1].id, before=doc.units[-1].text, author="x")], document=doc)
 
 
 def test_a_figure_alt_text_change_is_a_deleted_and_an_inserted_picture():
@@ -451,23 +451,23 @@ def test_the_original_xml_declaration_is_kept():
 def test_an_edit_whose_unit_changed_since_is_refused_and_nothing_is_written():
     data = _docx(_p(_r("Current text.")))
     doc = read(data)
-    stale = Edit(op="replace", unit=doc.units[0].id, start=0, end=3, text="X", before="Old text.", author="a")
+    stale = Replace(unit=doc.units[0].id, start=0, end=3, text="X", before="Old text.", author="a")
     with pytest.raises(AnchorError, match="has changed since"):
         write(data, [stale], document=doc)
     doc.units[0].text = "Current words."  # a document that is not the reading of these bytes
     with pytest.raises(AnchorError, match="does not match the package"):
-        write(data, [Edit(op="delete", unit=doc.units[0].id, author="a")], document=doc)
+        write(data, [Delete(unit=doc.units[0].id, author="a")], document=doc)
     other = read(_docx(_p(_r("Another document."))))
     with pytest.raises(AnchorError):
-        write(data, [Edit(op="delete", unit=other.units[0].id, author="a")])
+        write(data, [Delete(unit=other.units[0].id, author="a")])
 
 
 def test_renames_and_unknown_units_are_refused_with_adapter_errors():
     data = _docx(_p(_r("Text.")))
     with pytest.raises(AdapterError, match="concrete"):
-        write(data, [Edit(op="rename", old="Text", text="Words")])
+        write(data, [Rename(old="Text", text="Words")])
     with pytest.raises(AnchorError, match="no unit"):
-        write(data, [Edit(op="delete", unit="p-0000000000")])
+        write(data, [Delete(unit="p-0000000000")])
     with pytest.raises(AdapterError):
         write(b"not a zip", [])
 
@@ -478,7 +478,7 @@ def test_a_change_that_would_delete_a_paragraph_break_or_an_equation_is_refused(
     doc = read(data)
     u = doc.units[0]
     with pytest.raises(AnchorError, match="math"):
-        write(data, [Edit(op="replace", unit=u.id, start=0, end=len(u.text), text="gone", before=u.text, author="a")], document=doc)
+        write(data, [Replace(unit=u.id, start=0, end=len(u.text), text="gone", before=u.text, author="a")], document=doc)
 
 
 def test_an_empty_edit_list_returns_the_input_unchanged():
@@ -494,7 +494,7 @@ def test_the_adapters_package_dispatches_write_accept_and_reject_on_the_format()
 
     data = _docx(_p(_r("Words here.")))
     doc = read(data)
-    edits = [Edit(op="replace", unit=doc.units[0].id, start=0, end=5, text="Terms", before=doc.units[0].text, author="A", date=DATE)]
+    edits = [Replace(unit=doc.units[0].id, start=0, end=5, text="Terms", before=doc.units[0].text, author="A", date=DATE)]
     out = adapters.write(data, edits)
     assert out == write(data, edits, document=doc)
     assert adapters.read(adapters.accept_all(out)).lines() == ["Terms here."]
@@ -552,10 +552,10 @@ def test_malformed_or_overlapping_edits_are_adapter_errors():
     doc = read(data)
     u = doc.units[0]
     with pytest.raises(AdapterError, match="invalid span"):
-        write(data, [Edit(op="replace", unit=u.id, start=5, end=2, text="x", author="a")], document=doc)
+        write(data, [Replace(unit=u.id, start=5, end=2, text="x", author="a")], document=doc)
     with pytest.raises(AdapterError, match="overlapping"):
-        write(data, [Edit(op="replace", unit=u.id, start=0, end=9, text="A", author="a"),
-                     Edit(op="replace", unit=u.id, start=5, end=14, text="B", author="a")], document=doc)
+        write(data, [Replace(unit=u.id, start=0, end=9, text="A", author="a"),
+                     Replace(unit=u.id, start=5, end=14, text="B", author="a")], document=doc)
 
 
 def test_paragraphs_merged_by_shifted_marks_keep_the_properties_of_the_paragraph_above():

@@ -13,7 +13,7 @@ from lxml import etree
 from adapters import read
 from adapters.docx.oxml import NSMAP
 from adapters.docx.writer import write
-from adapters.model import Edit, Note
+from adapters.model import Delete, Note, Replace
 
 CORPUS = Path("/work/shared/corpus")
 TABLES = CORPUS / "pandoc/docx/table_captions_with_field.docx"
@@ -37,10 +37,10 @@ def _table_deletion(data: bytes):
     doc = read(data)
     cap1, tbl1, cap2, ref2 = (doc.unit(i) for i in ("cap-9c6b4d1050", "tbl-6ca656db9f", "cap-39d0967859", "p-116cbffbf7"))
     kw = {"author": AUTHOR, "date": DATE}
-    edits = [Edit("delete", cap1.id, before=cap1.text, id="op-1", **kw),
-             Edit("delete", tbl1.id, before=tbl1.text, id="op-2", **kw),
-             Edit("replace", cap2.id, text="1", start=6, end=7, before=cap2.text, id="prop-1", source="op-1", **kw),
-             Edit("replace", ref2.id, text="1", start=10, end=11, before=ref2.text, id="prop-2", source="op-1", **kw)]
+    edits = [Delete(cap1.id, before=cap1.text, id="op-1", **kw),
+             Delete(tbl1.id, before=tbl1.text, id="op-2", **kw),
+             Replace(cap2.id, text="1", start=6, end=7, before=cap2.text, id="prop-1", source="op-1", **kw),
+             Replace(ref2.id, text="1", start=10, end=11, before=ref2.text, id="prop-2", source="op-1", **kw)]
     notes = [Note("c-op-1", "Deleted Table 1 (instruction: Delete Table 1)", AUTHOR, date=DATE, edit="op-1"),
              Note("c-op-2", "Deleted Table 1 (instruction: Delete Table 1)", AUTHOR, date=DATE, edit="op-2"),
              Note("c-prop-1", "Table 2 → Table 1: Table 1 was deleted (caption number)", AUTHOR, date=DATE, edit="prop-1"),
@@ -114,7 +114,7 @@ def test_existing_comments_stay_as_they_are():
     data = _need(COMMENTED)
     doc = read(data)
     target = next(u for u in doc.units if "new paragraph" in u.text)
-    e = Edit("replace", target.id, text="fresh", start=target.text.index("new"), end=target.text.index("new") + 3,
+    e = Replace(target.id, text="fresh", start=target.text.index("new"), end=target.text.index("new") + 3,
              before=target.text, id="op-1", author=AUTHOR, date=DATE)
     out = write(data, [e], document=doc, notes=[Note("c-op-1", "'new' → 'fresh' (instruction: x)", AUTHOR, edit="op-1")])
     before = _xml(data, "word/comments.xml").findall(f"{{{W}}}comment")

@@ -16,7 +16,7 @@ from lxml import etree
 from adapters import read
 from adapters.docx.oxml import NSMAP, qn
 from adapters.docx.writer import accept_all, reject_all, write
-from adapters.model import Document, Edit
+from adapters.model import EDIT_TYPES, Document, Edit
 from addin_backend.edits.operations import apply_to_document, validate_edits
 
 __all__ = ["AUTHOR", "DATE", "Written", "ed", "write_edits", "part_xml", "raw_members", "untouched_members_identical", "W"]
@@ -30,7 +30,7 @@ def ed(op: str, unit: str | None = None, **kw) -> Edit:
     """An edit with the test author and date."""
     kw.setdefault("author", AUTHOR)
     kw.setdefault("date", DATE)
-    return Edit(op=op, unit=unit, **kw)
+    return EDIT_TYPES[op](unit=unit, **kw)
 
 
 @dataclass

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import adapters
-from adapters.model import Edit
+from adapters.model import Delete
 from tests.adapters.odt.odt_build import h, item, lst, lvl, odt, outline_style, p
 from tests.conftest import corpus_file
 from tests.libreoffice import probe
@@ -95,7 +95,7 @@ def _edited() -> tuple[bytes, bytes]:
     data = _fields_doc()
     doc = adapters.read(data)
     gone = [u for u in doc.units if u.title in ("Background", "Old material")]
-    ops = validate_edits(doc, [Edit("delete", unit=u.id, before=u.text) for u in gone])
+    ops = validate_edits(doc, [Delete(unit=u.id, before=u.text) for u in gone])
     prop = propagate(doc, None, ops)
     assert [f.kind for f in prop.findings] == []
     return data, adapters.write(data, ops + prop.edits, document=doc)

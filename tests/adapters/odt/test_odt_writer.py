@@ -15,7 +15,7 @@ from lxml import etree
 
 import adapters
 from adapters.errors import AnchorError, UnsupportedFormatError
-from adapters.model import Edit
+from adapters.model import Delete, Move, Rename, Replace, SetText
 from adapters.odt.odfxml import XML_ID, qn, xpath
 from adapters.odt.resolve import accept_all, reject_all
 from adapters.odt.writer import write
@@ -143,7 +143,7 @@ def test_an_edit_that_cuts_into_a_field_is_refused():
     doc = adapters.read(data)
     u = unit(doc, "A reference to")
     at = u.text.index("to Some")
-    edit = Edit(op="replace", unit=u.id, start=at, end=at + len("to Some"), text="to no", before=u.text)
+    edit = Replace(unit=u.id, start=at, end=at + len("to Some"), text="to no", before=u.text)
     with pytest.raises(AnchorError, match="cuts into a field"):
         write(data, [edit], document=doc)
 
@@ -190,9 +190,9 @@ def test_white_space_around_edits_survives():
     assert [u.text for u in doc.units] == ["One  two three four  five", "Lead and trail "]
     a, b = doc.units
     edits = validate_edits(doc, [
-        Edit(op="set_text", unit=a.id, text="One  2  three four  five!"),
-        Edit(op="replace", unit=b.id, start=0, end=4, text=" Front"),
-        Edit(op="replace", unit=b.id, start=9, end=15, text="back  "),
+        SetText(unit=a.id, text="One  2  three four  five!"),
+        Replace(unit=b.id, start=0, end=4, text=" Front"),
+        Replace(unit=b.id, start=9, end=15, text="back  "),
     ])
     out = write(data, edits, document=doc)
     again = adapters.read(out)
@@ -207,7 +207,7 @@ def test_several_edits_in_one_paragraph_and_set_text_on_a_table():
     doc = adapters.read(data)
     table = unit(doc, "Table header", "table")
     new = table.text.replace("Table header", "Head").replace("More content", "More stuff")
-    edits = validate_edits(doc, [Edit(op="set_text", unit=table.id, text=new)])
+    edits = validate_edits(doc, [SetText(unit=table.id, text=new)])
     out = write(data, edits, document=doc)
     again = adapters.read(out)
     assert unit(again, "Head", "table").text == new
@@ -221,15 +221,15 @@ def test_clear_errors():
     doc = adapters.read(data)
     u = doc.units[0]
     with pytest.raises(AnchorError, match="no unit"):
-        write(data, [Edit(op="delete", unit="p-nothere")], document=doc)
+        write(data, [Delete(unit="p-nothere")], document=doc)
     with pytest.raises(AnchorError, match="expand renames"):
-        write(data, [Edit(op="rename", old="paragraph", text="para")], document=doc)
+        write(data, [Rename(old="paragraph", text="para")], document=doc)
     other = adapters.read(corpus_file("bold.odt").read_bytes())
     with pytest.raises(AnchorError):
-        write(data, [Edit(op="replace", unit=other.units[0].id, start=0, end=4, text="x")], document=other)
+        write(data, [Replace(unit=other.units[0].id, start=0, end=4, text="x")], document=other)
     with pytest.raises(UnsupportedFormatError):
         write(corpus_file("basic.docx").read_bytes(), [])
-    edit = Edit(op="replace", unit=u.id, start=0, end=4, text="That", before=u.text)
+    edit = Replace(unit=u.id, start=0, end=4, text="That", before=u.text)
     assert write(data, [edit], document=doc) != data  # the same edit works: nothing was left half-done
     assert adapters.read(data).units[0].text == u.text
 
@@ -282,13 +282,13 @@ def test_figures_and_changed_paragraphs_are_not_deleted_or_moved_alone():
     doc = adapters.read(data)
     figure = unit(doc, "A picture", "figure")
     with pytest.raises(AnchorError, match="delete its paragraph or caption"):
-        write(data, [Edit(op="delete", unit=figure.id)], document=doc)
+        write(data, [Delete(unit=figure.id)], document=doc)
     with pytest.raises(AnchorError, match="cannot be moved"):
-        write(data, [Edit(op="move", unit=figure.id, after=unit(doc, "Second").id)], document=doc)
+        write(data, [Move(unit=figure.id, after=unit(doc, "Second").id)], document=doc)
     data = corpus_file("trackedChanges.odt").read_bytes()
     doc = adapters.read(data)
     with pytest.raises(AnchorError, match="holds another tracked change"):
-        write(data, [Edit(op="delete", unit=doc.units[0].id)], document=doc)
+        write(data, [Delete(unit=doc.units[0].id)], document=doc)
 
 
 def test_the_only_paragraph_of_a_text_box_is_not_moved_out():
@@ -296,4 +296,4 @@ def test_the_only_paragraph_of_a_text_box_is_not_moved_out():
     doc = adapters.read(data)
     caption = unit(doc, "Figure 1", "caption")
     with pytest.raises(AnchorError, match="all the text of its cell, note or text box"):
-        write(data, [Edit(op="move", unit=caption.id, before_unit=unit(doc, "A chair").id)], document=doc)
+        write(data, [Move(unit=caption.id, before_unit=unit(doc, "A chair").id)], document=doc)

@@ -9,7 +9,7 @@ import pytest
 from lxml import etree
 
 from adapters import read
-from adapters.model import Edit, Note
+from adapters.model import Note, Replace
 from adapters.odt.odfxml import qn
 from adapters.odt.writer import write
 
@@ -34,7 +34,7 @@ def _renames(doc, old: str, new: str, n: int):
     for u in doc.units:
         if old in u.text and len(out) < n:
             i = u.text.index(old)
-            out.append(Edit("replace", u.id, text=new, start=i, end=i + len(old), before=u.text,
+            out.append(Replace(u.id, text=new, start=i, end=i + len(old), before=u.text,
                             id=f"op-{len(out) + 1}", author=AUTHOR, date=DATE))
     return out
 
@@ -86,7 +86,7 @@ def test_existing_annotations_stay(tmp_path):
     doc2 = read(first)
     target = next(u for u in doc2.units if "last paragraph" in u.text)
     i = target.text.index("last")
-    again = write(first, [Edit("replace", target.id, text="final", start=i, end=i + 4, before=target.text, id="op-1",
+    again = write(first, [Replace(target.id, text="final", start=i, end=i + 4, before=target.text, id="op-1",
                                author="Grace Hopper", date=DATE)],
                   document=doc2, notes=[Note("c-op-1", "second review", "Grace Hopper", edit="op-1")])
     old = [etree.tostring(a) for a in _content(first).iter(ANN)]

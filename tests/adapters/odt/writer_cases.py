@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import adapters
-from adapters.model import Document, Edit, Unit
+from adapters.model import EDIT_TYPES, Document, Edit, Unit
 from adapters.odt.writer import write
 from addin_backend.edits.operations import validate_edits
 from tests.adapters.odt.odt_build import h, item, lst, lvl, odt, p
@@ -70,7 +70,7 @@ def _corpus(name: str) -> Callable[[], bytes]:
 
 
 def _e(op: str, u: Unit | None = None, author: str = "Ann", **kw) -> Edit:
-    return Edit(op=op, unit=u.id if u is not None else None, author=author, date="2026-03-04T05:06:07", **kw)
+    return EDIT_TYPES[op](unit=u.id if u is not None else None, author=author, date="2026-03-04T05:06:07", **kw)
 
 
 def _rep(doc: Document, start: str, old: str, new: str, author: str = "Ann", nth: int = 0) -> Edit:

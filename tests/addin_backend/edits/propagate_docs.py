@@ -2,7 +2,7 @@
 equations, sections and theorems, with mentions, ranges, lists and reference fields."""
 from __future__ import annotations
 
-from adapters.model import Document, Edit, Field
+from adapters.model import Delete, Document, Edit, Field
 
 from .docs import make_doc
 
@@ -93,7 +93,7 @@ def chapter_doc() -> Document:
 
 
 def delete(doc: Document, *ids: str) -> list[Edit]:
-    return [Edit("delete", unit=i, before=doc.unit(i).text) for i in ids]
+    return [Delete(unit=i, before=doc.unit(i).text) for i in ids]
 
 
 def texts(doc: Document, ids) -> dict[str, str]:

@@ -1,7 +1,7 @@
 """The comment texts: what changed and why, in words a reviewer reads."""
 from __future__ import annotations
 
-from adapters.model import Document, Edit, Unit
+from adapters.model import Delete, Document, Replace, Unit
 from addin_backend.edits.comments import NEEDS_HUMAN, comment_notes, note_map, operation_text
 from addin_backend.findings import Finding
 
@@ -22,10 +22,10 @@ INSTR = "Delete Figure 2"
 
 def test_a_renumbered_reference_says_which_deletion_made_it_necessary():
     doc = _doc()
-    op = Edit("delete", "cap-1", before=doc.unit("cap-1").text, id="op-1", reason=INSTR)
+    op = Delete("cap-1", before=doc.unit("cap-1").text, id="op-1", reason=INSTR)
     text = doc.unit("p-ref").text
     at = text.index("3")
-    prop = Edit("replace", "p-ref", text="2", start=at, end=at + 1, before=text, id="prop-1", source="op-1",
+    prop = Replace("p-ref", text="2", start=at, end=at + 1, before=text, id="prop-1", source="op-1",
                 reason="REFERENCES: Figure 3 is now Figure 2")
     ops = {"op-1": op, "prop-1": prop}
     assert operation_text(doc, op, ops, INSTR) == "Deleted Figure 2 'Daily demand' (instruction: Delete Figure 2)"
@@ -36,14 +36,14 @@ def test_a_renumbered_reference_says_which_deletion_made_it_necessary():
 def test_a_rename_carried_to_a_dependent_unit_names_where_the_term_is_defined():
     doc = _doc()
     d = doc.unit("p-def").text
-    op = Edit("replace", "p-def", text="residual load", start=d.index("net"), end=d.index("net") + 8, before=d,
+    op = Replace("p-def", text="residual load", start=d.index("net"), end=d.index("net") + 8, before=d,
               id="op-1", reason="Rename net load")
     t = doc.unit("p-ref").text
-    prop = Edit("replace", "p-ref", text="residual load", start=t.index("net"), end=t.index("net") + 8, before=t,
+    prop = Replace("p-ref", text="residual load", start=t.index("net"), end=t.index("net") + 8, before=t,
                 id="prop-1", source="op-1", reason="DEPENDS: uses 'net load', whose definition is renamed to 'residual load'")
     got = operation_text(doc, prop, {"op-1": op, "prop-1": prop}, "Rename net load")
     assert got == "Renamed with 'net load' → 'residual load' (defined in Section 2.1; instruction: Rename net load)"
-    plural = Edit("replace", "p-ref", text="residual loads", start=0, end=9, before="net loads peak", id="prop-2",
+    plural = Replace("p-ref", text="residual loads", start=0, end=9, before="net loads peak", id="prop-2",
                   source="op-1", reason="DEPENDS: uses 'net load'")
     assert operation_text(doc, plural, {"op-1": op}, "Rename net load") == (
         "'net loads' → 'residual loads': renamed with 'net load' → 'residual load' "
@@ -52,9 +52,9 @@ def test_a_rename_carried_to_a_dependent_unit_names_where_the_term_is_defined():
 
 def test_notes_one_per_operation_replies_on_request_and_findings_at_their_place():
     doc = _doc()
-    op = Edit("delete", "cap-1", before=doc.unit("cap-1").text, id="op-1", reason=INSTR, author="Ada", date="D")
+    op = Delete("cap-1", before=doc.unit("cap-1").text, id="op-1", reason=INSTR, author="Ada", date="D")
     t = doc.unit("p-ref").text
-    prop = Edit("replace", "p-ref", text="2", start=t.index("3"), end=t.index("3") + 1, before=t, id="prop-1",
+    prop = Replace("p-ref", text="2", start=t.index("3"), end=t.index("3") + 1, before=t, id="prop-1",
                 source="op-1", reason="REFERENCES: Figure 3 is now Figure 2", author="Ada", date="D")
     finding = Finding("reference_to_deleted", "error", "p-ref", "'Figure 2' refers to a deleted figure",
                       "Figure 2", start=10, end=18)

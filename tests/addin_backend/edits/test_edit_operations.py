@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adapters.model import EDIT_OPS, Edit
+from adapters.model import EDIT_OPS, EDIT_TYPES, Edit
 from addin_backend.edits import (
     EDIT_SCHEMA,
     RESPONSE_SCHEMA,
@@ -23,7 +23,7 @@ from tests.addin_backend.edits.docs import contract  # noqa: F401 - fixture
 
 
 def E(op, **kw):  # noqa: N802 - reads like the operation it builds
-    return Edit(op=op, author="Ana", **kw)
+    return EDIT_TYPES[op](author="Ana", **kw)
 
 
 # --- validation -----------------------------------------------------------------------------
@@ -73,8 +73,6 @@ def test_before_that_no_longer_matches_is_a_conflict(contract):
          "edit 1 (insert_after): style 'Heading 1' belongs to section units, not to a new paragraph"),
         (E("insert_after", unit="p1", text="  "), InvalidRequestError,
          "edit 1 (insert_after): an inserted unit needs one line of non-empty text"),
-        (E("delete"), InvalidRequestError, "edit 1 (delete): delete edit needs unit"),
-        (E("frobnicate", unit="p1"), InvalidRequestError, "edit 1 (frobnicate): unknown edit op 'frobnicate'"),
     ],
 )
 def test_invalid_edits_get_clear_errors(contract, edit, error, message):
@@ -269,6 +267,34 @@ def test_json_round_trip(contract):
         edits_from_json([data[0], {**data[1], "colour": "red"}])
     with pytest.raises(InvalidRequestError, match="edits must be a JSON list"):
         edits_from_json("delete everything")
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        # an operation that lacks a field, or that no class spells, exists only as JSON now
+        ({"op": "delete"}, "edit 1: delete edit needs unit"),
+        ({"op": "frobnicate", "unit": "p1"}, "edit 1: unknown edit op 'frobnicate'"),
+        ({"op": "delete", "unit": "p1", "text": "gone"}, "edit 1: a delete edit has no field text"),
+        ({"op": "replace", "unit": "p1", "start": "0", "end": 1, "text": "x"}, "edit 1: replace edit: start must be an integer"),
+        ({"op": "move", "unit": "p1"}, "edit 1: move edit needs after or before_unit"),
+        ({"op": "insert_after", "unit": "p1", "text": "x", "kind": "chart"}, "edit 1: unknown unit kind 'chart'"),
+    ],
+)
+def test_malformed_json_edits_get_clear_errors(data, message):
+    with pytest.raises(InvalidRequestError) as err:
+        edits_from_json([data])
+    assert err.value.message.startswith(message) and err.value.code == "invalid_request"
+    assert err.value.details == {"edit": 0}
+
+
+def test_an_operation_is_one_type_per_op():
+    """The JSON ``op`` picks the class; the class's fields are the operation's, and the JSON
+    comes back as it went in."""
+    data = {"op": "move", "unit": "s4", "before_unit": "s3", "author": "Ana", "id": "op-1"}
+    e = edits_from_json([data])[0]
+    assert type(e) is EDIT_TYPES["move"] and e.op == "move" and e.to_json() == data
+    assert set(EDIT_TYPES) == set(EDIT_OPS)
 
 
 def test_schema_is_strict_mode_friendly():

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.model import Edit
+from adapters.model import Delete, Move, Replace
 from addin_backend.edits import apply_to_document, validate_edits
 from addin_backend.edits.pipeline import merge_findings
 from addin_backend.edits.propagate import propagate
@@ -38,7 +38,7 @@ def test_deleting_any_numbered_unit_leaves_only_reported_references(synth):
     assert len(entries) >= 15
     for e in entries:
         gone = set().union(*(descendant_ids(doc.units, u) for u in e.units))
-        prop, findings = _run(doc, G, [Edit("delete", unit=u.id) for u in doc.units if u.id in gone])
+        prop, findings = _run(doc, G, [Delete(unit=u.id) for u in doc.units if u.id in gone])
         assert {f.kind for f in findings} <= {"reference_to_deleted"}, (e.label, [f.message for f in findings])
         cited = [u for u, _, k in G.in_edges(e.units, keys=True) if k == "REFERENCES" and u not in gone]
         if cited:
@@ -50,7 +50,7 @@ def test_moving_any_chapter_is_verified_clean(synth):
     chapters = [e for e in collect_entries(doc) if e.family == "section" and e.depth == 1 and not e.appendix]
     last = chapters[-1].carrier
     for e in chapters[:-1]:
-        prop, findings = _run(doc, G, [Edit("move", unit=e.carrier, after=last)])
+        prop, findings = _run(doc, G, [Move(unit=e.carrier, after=last)])
         assert findings == [], (e.label, [f.message for f in findings])
         assert prop.to_json()["renumbered"][e.label] == chapters[-1].label
 
@@ -70,7 +70,7 @@ def test_renaming_a_definition_reaches_its_dependents(tmp_path):
     for d, uid in terms:
         unit = doc.unit(uid)
         [(start, end, repl)] = find_term(unit.text, d.term, "zeta quantity")[:1]
-        edit = Edit("replace", unit=uid, start=start, end=end, text=repl, before=unit.text)
+        edit = Replace(unit=uid, start=start, end=end, text=repl, before=unit.text)
         prop, findings = _run(doc, G, [edit])
         users = {u for u, _, k in G.in_edges(uid, keys=True) if k == "DEPENDS" and find_term(doc.unit(u).text, d.term, "x")}
         assert users and users <= {e.unit for e in prop.edits}, d.term

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.model import Edit
+from adapters.model import Delete, InsertAfter, Move, Replace, SetText
 from addin_backend.edits import apply_to_document, validate_edits
 from addin_backend.edits.propagate import propagate
 from addin_backend.errors import UnknownUnitError
@@ -64,7 +64,7 @@ def test_references_to_the_deleted_figure_are_reported_not_removed():
 
 def test_move_section_swaps_section_and_figure_numbers():
     doc = report_doc()
-    prop, after, changed = _result(doc, [Edit("move", unit="s3", before_unit="s2")])
+    prop, after, changed = _result(doc, [Move(unit="s3", before_unit="s2")])
     assert changed == {
         "p1": "Figure 1 shows the pipeline and Figures 2-3 the results. Sections 3 and 2 give details; "
               "see Section 3.1 and Fig. 2(b).",
@@ -82,7 +82,7 @@ def test_move_section_swaps_section_and_figure_numbers():
 
 def test_inserted_caption_takes_its_place_in_the_sequence():
     doc = report_doc()
-    prop, after, changed = _result(doc, [Edit("insert_after", unit="f1", text="Figure 2: Data flow", kind="caption")])
+    prop, after, changed = _result(doc, [InsertAfter(unit="f1", text="Figure 2: Data flow", kind="caption")])
     assert changed["p3"] == "Table 1 lists the settings behind Figures 1, 3 and 4 and Eq. (2)."
     assert changed["p1"].startswith("Figure 1 shows the pipeline and Figures 3-4 the results.")
     assert changed["c3"] == "Figure 4: Results"
@@ -91,7 +91,7 @@ def test_inserted_caption_takes_its_place_in_the_sequence():
 
 def test_inserted_caption_with_a_wrong_number_is_flagged():
     doc = report_doc()
-    prop, after, _ = _result(doc, [Edit("insert_after", unit="f1", text="Figure 9: Data flow", kind="caption")])
+    prop, after, _ = _result(doc, [InsertAfter(unit="f1", text="Figure 9: Data flow", kind="caption")])
     [f] = prop.findings
     assert (f.kind, f.severity, f.suggestion) == ("numbering_mismatch", "warning", "Figure 2")
     assert after.unit(f.unit).text == "Figure 9: Data flow"
@@ -100,7 +100,7 @@ def test_inserted_caption_with_a_wrong_number_is_flagged():
 def test_inserted_heading_renumbers_the_sections_after_it():
     doc = report_doc()
     prop, after, changed = _result(
-        doc, [Edit("insert_after", unit="c1", text="Background", kind="section", style="Heading 1")])
+        doc, [InsertAfter(unit="c1", text="Background", kind="section", style="Heading 1")])
     assert changed == {
         "p1": "Figure 1 shows the pipeline and Figures 2-3 the results. Sections 3 and 4 give details; "
               "see Section 3.1 and Fig. 3(b).",
@@ -142,14 +142,14 @@ def test_typed_clause_numbers_in_headings():
 
 def test_lists_are_renumbered_item_by_item():
     doc = standard_doc()
-    prop, after, changed = _result(doc, [Edit("move", unit="c4", before_unit="c3")])
+    prop, after, changed = _result(doc, [Move(unit="c4", before_unit="c3")])
     assert changed["p21"] == "Terms are defined here and used in Clauses 4 and 3."
     assert changed["c4"] == "3 Transfer" and changed["c3"] == "4 Handshake"
 
 
 def test_per_chapter_numbering():
     doc = chapter_doc()
-    prop, after, changed = _result(doc, [Edit("move", unit="s3", before_unit="s2")])
+    prop, after, changed = _result(doc, [Move(unit="s3", before_unit="s2")])
     assert changed == {
         "p1": "Figures 3.1 and 3.2 and Figure 2.1 are discussed later.",
         "c31": "Figure 2.1: Speed", "c21": "Figure 3.1: Layout", "c22": "Figure 3.2: Flow",
@@ -171,7 +171,7 @@ def test_propagation_never_overlaps_the_original_edits():
     doc = report_doc()
     text = doc.unit("p2").text
     at = text.index("Figures 1 and 3")
-    user = Edit("replace", unit="p2", start=at, end=at + len("Figures 1 and 3"), text="Figures 1 and 3 (revised)",
+    user = Replace(unit="p2", start=at, end=at + len("Figures 1 and 3"), text="Figures 1 and 3 (revised)",
                 before=text)
     prop, after, changed = _result(doc, [user] + delete(doc, "f2", "c2"))
     assert after.unit("p2").text == "The method in Figure 2 uses Equation (1). Compare Figures 1 and 3 (revised)."
@@ -182,7 +182,7 @@ def test_propagation_never_overlaps_the_original_edits():
 
 def test_a_rewritten_unit_gets_no_propagated_edit():
     doc = report_doc()
-    rewrite = Edit("set_text", unit="p4", text="Figure 3 is gone from here too.", before=doc.unit("p4").text)
+    rewrite = SetText(unit="p4", text="Figure 3 is gone from here too.", before=doc.unit("p4").text)
     prop, after, changed = _result(doc, [rewrite] + delete(doc, "f2", "c2"))
     assert all(e.unit != "p4" for e in prop.edits)
     assert after.unit("p4").text == "Figure 3 is gone from here too."
@@ -190,14 +190,14 @@ def test_a_rewritten_unit_gets_no_propagated_edit():
 
 def test_unknown_units_are_a_clear_error():
     with pytest.raises(UnknownUnitError):
-        propagate(report_doc(), None, [Edit("delete", unit="nope")])
+        propagate(report_doc(), None, [Delete(unit="nope")])
 
 
 def test_text_only_edits_propagate_nothing_structural():
     doc = report_doc()
     text = doc.unit("p5").text
     at = text.index("balances")
-    prop = propagate(doc, None, [Edit("replace", unit="p5", start=at, end=at + 8, text="tallies", before=text)])
+    prop = propagate(doc, None, [Replace(unit="p5", start=at, end=at + 8, text="tallies", before=text)])
     assert prop.edits == [] and prop.findings == []
 
 

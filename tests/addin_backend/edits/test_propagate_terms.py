@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.model import Edit
+from adapters.model import Rename, Replace
 from addin_backend.edits import apply_to_document, validate_edits
 from addin_backend.edits.intents import renames, value_changes
 from addin_backend.edits.propagate import propagate
@@ -31,7 +31,7 @@ def rep(doc, uid, old, new, occurrence=0, reason="use 'Fee Credit'"):
     at = -1
     for _ in range(occurrence + 1):
         at = text.index(old, at + 1)
-    return Edit("replace", unit=uid, start=at, end=at + len(old), text=new, before=text, reason=reason)
+    return Replace(unit=uid, start=at, end=at + len(old), text=new, before=text, reason=reason)
 
 
 def _after(doc, edits, prop):
@@ -92,7 +92,7 @@ def test_rules_engine_rename_leaves_only_the_field_result(contract):
 
 
 def test_explicit_rename_operation_is_expanded_and_complete(contract):
-    prop = propagate(contract, None, [Edit("rename", old="widget", text="gadget")])
+    prop = propagate(contract, None, [Rename(old="widget", text="gadget")])
     assert [e.unit for e in prop.edits] == ["p8"]  # every other form was reached by expand_rename
 
 
@@ -124,5 +124,5 @@ def test_value_changes_read_the_unit_after_a_bare_number():
     doc = contract_doc()
     text = doc.unit("p4").text
     at = text.index("30")
-    [vc] = value_changes([Edit("replace", unit="p4", start=at, end=at + 2, text="45", before=text)])
+    [vc] = value_changes([Replace(unit="p4", start=at, end=at + 2, text="45", before=text)])
     assert (vc.old.number, vc.old.tail, vc.new.number, vc.new.tail) == ("30", "days", "45", "days")

@@ -14,7 +14,7 @@ KEYS = ("op", "unit", "start", "end", "old", "text", "after", "before_unit", "ki
 
 
 def proj(edit) -> tuple:
-    return tuple(getattr(edit, k) for k in KEYS if getattr(edit, k) is not None)
+    return tuple(getattr(edit, k, None) for k in KEYS if getattr(edit, k, None) is not None)
 
 
 CASES = [

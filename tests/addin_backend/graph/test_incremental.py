@@ -179,13 +179,13 @@ def test_incremental_with_related_edges_matches_a_rebuild():
 
 def test_a_unit_edited_in_place_keeps_its_id_and_still_updates_the_graph():
     """apply_to_document keeps ids of changed units: text changes must still count."""
-    from adapters.model import Edit
+    from adapters.model import SetText
     from addin_backend.edits.operations import apply_to_document
 
     doc, _ = gd.paper()
     G = build_graph(doc, semantic=False)
     target = next(u for u in doc.units if u.kind == "paragraph" and "Figure" not in u.text)
-    new = apply_to_document(doc, [Edit("set_text", unit=target.id, text=target.text + " See Figure 1 and Section 2.")])
+    new = apply_to_document(doc, [SetText(unit=target.id, text=target.text + " See Figure 1 and Section 2.")])
     assert new.unit(target.id).text != target.text
     update_graph(G, doc, new)
     assert_same(G, build_graph(new, semantic=False))

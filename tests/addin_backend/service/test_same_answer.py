@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from adapters import read, read_path
-from adapters.model import Edit
+from adapters.model import Edit, edit_from_json
 from addin_backend.cli import main
 from addin_backend.service import graphs
 from addin_backend.service.edits import VIEW_KEYS
@@ -151,7 +151,7 @@ def test_the_service_names_what_is_wrong_with_weights(uploads, client, capsys):
 
 def _edit_of(op: dict[str, Any]) -> dict[str, Any]:
     """An operation as an Edit, without the display keys and the date (each write has its own)."""
-    e = Edit.from_json({k: v for k, v in op.items() if k not in VIEW_KEYS})
+    e = edit_from_json({k: v for k, v in op.items() if k not in VIEW_KEYS})
     return {k: v for k, v in e.to_json().items() if k != "date"}
 
 
