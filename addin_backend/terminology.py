@@ -5,11 +5,15 @@ Acronym definitions are those the DEPENDS detector reads (Schwartz-Hearst "Servi
 Agreement (SLA)" and "SLA (Service Level Agreement)"), plus glossary lines ("SLA: Service Level
 Agreement", "SLA - ...", a table row "SLA<tab>Service Level Agreement") whose words' initials
 spell the acronym. An acronym is a token of 2-10 capitals and digits with at least two capitals
-(a plural "s" allowed). Not reported as undefined: abbreviations readers of the document's
-language know without an expansion (:func:`known_acronym`: :data:`INTERNATIONAL_ACRONYMS` and a
-short list per language), roman numerals, words written in capitals that the document also
-writes in ordinary case, and tokens in text written in capitals (a shouted heading is not an
-acronym list).
+(a plural "s" allowed), not a hexadecimal number. Not reported as undefined: abbreviations
+readers of the document's language know without an expansion (:func:`known_acronym`:
+:data:`INTERNATIONAL_ACRONYMS`, with the standards bodies, and a short list per language, with
+organisations known by their abbreviation and time zones), roman numerals, words written in
+capitals that the document also writes in ordinary case, tokens in text written in capitals (a
+shouted heading is not an acronym list), and what a reader needs no expansion for:
+designations ("RFC 9000"), names the document introduces or uses as names ("the FIN bit", a
+registry's "CRYPTO"), explanations a definition detector does not read ("SP (space)") and
+versions of known or defined abbreviations ("IPv6"): :mod:`.style.abbreviations`.
 
 The checks work on Unicode words (:mod:`adapters.words`) in every language. What is English
 only runs on English units (:func:`~addin_backend.language.is_english`): a term written as two
@@ -23,6 +27,7 @@ import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from typing import Callable
 
 from adapters import words as _words
 from adapters.model import Document, Unit
@@ -31,6 +36,7 @@ from .findings import Finding, Place
 from .graph.definitions import find_definitions
 from .language import is_english, unit_language
 from .nlp import common_words
+from .style.abbreviations import designation, glued_prefix, no_expansion_needed, spells, version_base
 from .style.hyphenation import FUNCTION_WORDS, variant_findings
 
 __all__ = ["KNOWN_ACRONYMS", "INTERNATIONAL_ACRONYMS", "KNOWN_ACRONYMS_BY_LANGUAGE", "FUNCTION_WORDS",
@@ -44,6 +50,8 @@ INTERNATIONAL_ACRONYMS = frozenset(
     AI API ASCII CD CPU CSS CSV DNA DNS DVD FTP GPS GPU GUI HTML HTTP HTTPS ID IDE IP IT JPEG JPG JSON
     LAN LED MP3 OK OS PC PDF PHP PIN PNG RAM ROM SMS SQL SSH SSL TCP TLS TV UDP UI URL URI USB UTC GMT
     UTF UX VPN WAN XML YAML ZIP ISO IEC IEEE ANSI ASTM NIST W3C DIN EU NATO USA
+    IETF IANA IESG IAB IRTF ITU ETSI ECMA 3GPP CEN CENELEC CERN UNESCO UNICEF FIFA OECD
+    QUIC LP VHS FIXME
     KB MB GB TB PB KW MW GW KWH MWH GWH KV MV HZ KHZ MHZ GHZ DB KIB MIB GIB TIB PIB KBPS MBPS GBPS DBM
     WIFI PHD LATEX TEX
     """.split()
@@ -55,6 +63,7 @@ KNOWN_ACRONYMS_BY_LANGUAGE = {
     "en": frozenset(
         """
         CEO CFO CTO FAQ GDP HR NASA UK UN US AM PM BC AD CV DIY FYI NB PS PTO RSVP TBD TBA TODO NA VAT VS
+        BBC CNN FBI CIA IMF WTO OPEC EST EDT CST CDT MST MDT PST PDT BST
         MUST SHALL SHOULD MAY NOT REQUIRED RECOMMENDED OPTIONAL NOTE WARNING CAUTION IMPORTANT
         """.split()
     ),
@@ -85,18 +94,28 @@ _ACRONYM = re.compile(r"(?<![\w\-&/.])(?<!::)(?<![A-Z]:)(?P<core>[A-Z][A-Z0-9&]*
 #: An abbreviation in mixed case: "QoS", "DoS", "PhD" (as many capitals as small letters or
 #: more), "IPsec", "IPv6" (capitals, then a short tail). Not a name ("GitHub", "McAfee") nor a
 #: word in camel case ("ClientHello").
-_MIXED = re.compile(r"(?<![\w\-&/.])(?P<core>[A-Z](?=[A-Za-z0-9]*[a-z])[A-Za-z0-9]{1,7})(?P<plural>)(?![\w\-])")
+_MIXED = re.compile(r"(?<![\w\-&/.])(?P<core>[A-Z](?=[A-Za-z0-9]*[a-z])[A-Za-z0-9]{1,7})(?P<plural>)(?![\w\-])(?!::)")
 
 
 def _mixed_abbreviation(core: str) -> bool:
     """
+    Not a word with a letter before it, a name ("ETag", "XPath").
+
     >>> [_mixed_abbreviation(w) for w in ("QoS", "IPsec", "DDoS", "IPv6", "GitHub", "McAfee", "ClientHello", "SLAs")]
     [True, True, True, True, False, False, False, False]
+    >>> [_mixed_abbreviation(w) for w in ("ETag", "XPath", "CoAP")]
+    [False, False, True]
     """
     upper = sum(c.isupper() for c in core)
     lower = sum(c.islower() for c in core)
     if upper < 2 or len(core) > 8 or not core[0].isupper() or re.fullmatch(r"[A-Z0-9&]+(?:s|es|ed|ing|er)", core):
         return False  # "SLAs", "XORed": an abbreviation in capitals, inflected
+    word = re.fullmatch(r"[A-Z]{1,2}([A-Z][a-z]{2,})", core)
+    if word:
+        from .style.prose import known_word
+
+        if known_word(word.group(1)):
+            return False
     if upper >= lower and not re.search(r"[a-z]{3}", core):
         return True
     return bool(re.fullmatch(r"[A-Z]{2,}[a-z]{1,3}\d*|[A-Z]{2,}v\d+", core))
@@ -118,9 +137,16 @@ _SMALL = frozenset(
 
 def _is_acronym(core: str) -> bool:
     """2-10 characters, two capitals or more, not a roman numeral, not an identifier such as
-    "RFC9110" or "ISO27001" (three digits or more)."""
+    "RFC9110" or "ISO27001" (three digits or more), not a hexadecimal number ("D7FF", "E000").
+
+    >>> [_is_acronym(t) for t in ("SLA", "MD5", "D7FF", "XIV", "RFC9110", "E4X")]
+    [True, True, False, False, False, True]
+    """
     return (2 <= len(core) <= 10 and sum(c.isupper() for c in core) >= 2 and not _ROMAN.match(core)
-            and sum(c.isdigit() for c in core) < 3)
+            and sum(c.isdigit() for c in core) < 3 and not _HEX.fullmatch(core))
+
+
+_HEX = re.compile(r"(?=[0-9A-F]*\d)[0-9A-F]{3,}")
 
 
 def _emphasis(token: str, lower_words: set[str], common: frozenset[str]) -> bool:
@@ -186,19 +212,45 @@ def _expansion_words(expansion: str) -> list[str]:
     return re.sub(r"[\-\u2010-\u2015\"\u201c\u201d]", " ", expansion.lower()).split()
 
 
-def _same_expansion(a: str, b: str, english: bool) -> bool:
+def _same_expansion(a: str, b: str, english: bool, term: str = "") -> bool:
     """Whether two expansions of an acronym are one. Other languages than English inflect
     every word ("Allgemeine Geschäftsbedingung" / "Allgemeinen Geschäftsbedingungen"): there
-    each pair of words may differ in their last three letters.
+    each pair of words may differ in their last three letters. In any language one is the
+    other where an abbreviation in it stands for words of the other ("Datagram TLS" /
+    "Datagram Transport Layer Security", "HTTP version 2"), or where one adds words after the
+    other that the abbreviation's letters do not need: the kind of thing it is ("Acknowledgement
+    message" for ACK, "... Markup Language Specification" for SSML; not "Transport Layer" /
+    "Transport Layer Security" for TLS).
 
     >>> _same_expansion("Allgemeinen Geschäftsbedingungen", "Allgemeine Geschäftsbedingung", False)
     True
     >>> _same_expansion("Technische Universität", "Technischer Überwachungsverein", False)
     False
+    >>> _same_expansion("Datagram TLS", "Datagram Transport Layer Security", True, "DTLS")
+    True
+    >>> _same_expansion("Acknowledgement", "Acknowledgement message", True, "ACK")
+    True
+    >>> _same_expansion("Transport Layer", "Transport Layer Security", True, "TLS")
+    False
     """
-    if english:
-        return _norm(a) == _norm(b)
+    a, b = _unabbreviated(a, b), _unabbreviated(b, a)
+    if english and _norm(a) == _norm(b):
+        return True
     wa, wb = _expansion_words(a), _expansion_words(b)
+    short, long = sorted((wa, wb), key=len)
+    if term and short and len(long) > len(short) and _same_words(long[:len(short)], short, english):
+        extra = long[len(short)]
+        if extra[:1] != term[-1:].lower():
+            return True
+    if english:
+        return False
+    return _same_words(wa, wb, english)
+
+
+def _same_words(wa: list[str], wb: list[str], english: bool) -> bool:
+    """Word by word the same (English: as written; other languages: but the endings)."""
+    if english:
+        return _norm(" ".join(wa)) == _norm(" ".join(wb))
     if len(wa) != len(wb):
         return False
     for x, y in zip(wa, wb):
@@ -206,6 +258,26 @@ def _same_expansion(a: str, b: str, english: bool) -> bool:
         if common < min(len(x), len(y)) - 3 or common < min(4, len(x), len(y)):
             return False
     return True
+
+
+def _unabbreviated(a: str, b: str) -> str:
+    """``a`` with each abbreviation in it that the initials of words of ``b`` spell written as
+    those words: "HTTP version 2" against "Hypertext Transfer Protocol version 2"."""
+    if not re.search(r"\b[A-Z]{2,}\b", a):
+        return a
+    wb = b.split()
+    out = []
+    for w in a.split():
+        core = w.strip(",.;()")
+        if len(core) >= 2 and core.isupper() and core.isalpha():
+            runs = ((i, j) for i in range(len(wb)) if wb[i][:1].upper() == core[0]
+                    for j in range(i + 1, min(len(wb), i + len(core)) + 1))
+            hit = next(((i, j) for i, j in runs if spells(core, " ".join(wb[i:j]))
+                        and sum(x[:1].isupper() for x in wb[i:j]) == j - i), None)
+            if hit:
+                w = " ".join(wb[hit[0]:hit[1]])
+        out.append(w)
+    return " ".join(out)
 
 
 @dataclass
@@ -216,6 +288,7 @@ class AcronymInfo:
     definitions: list[tuple[int, str, str, int, int]] = field(default_factory=list)  # order, unit, long, start, end
     glossary: set[str] = field(default_factory=set)  # units whose definition is a glossary line
     uses: list[tuple[int, str, int, int]] = field(default_factory=list)  # order, unit, start, end
+    designations: int = 0  # uses as a series name with a number ("RFC 9000"), not in ``uses``
 
 
 _LAST_FOUND: list = []  # the last document's acronyms: the checks that need them share one reading
@@ -286,7 +359,13 @@ def _find_acronyms(doc: Document) -> dict[str, AcronymInfo]:
                     _emphasis(core + m.group("plural"), lower_words, common) or core in names or m.start() in emphatic
                     or (not english[u.id] and _surname(u.text, m.start(), core))):
                 continue
-            out.setdefault(core, AcronymInfo(core)).uses.append((u.order, u.id, m.start(), m.end()))
+            if glued_prefix(u.text, m.start(), m.end()):
+                continue  # the "EC" of "(EC)DHE"
+            info = out.setdefault(core, AcronymInfo(core))
+            if designation(u.text, m.end()):
+                info.designations += 1
+                continue
+            info.uses.append((u.order, u.id, m.start(), m.end()))
     return out
 
 
@@ -386,10 +465,11 @@ def acronym_findings(doc: Document, known: "frozenset[str] | set[str]" = frozens
 
     found = find_acronyms(doc)
     out.extend(_case_findings(doc, found))
+    explained = _needs_no_expansion(doc, found, known_upper, lang)
     for term, info in sorted(found.items()):
         uses = [x for x in info.uses if kinds.get(x[1]) not in ("title",)]
         if not info.definitions:
-            if not uses or known_acronym(term, {lang(x[1]) for x in uses}) or term.upper() in known_upper:
+            if not uses or term in explained:
                 continue
             units = list(dict.fromkeys(x[1] for x in uses))
             out.append(make_finding("undefined_acronym", "warning", _use_places(doc, uses),
@@ -401,7 +481,7 @@ def acronym_findings(doc: Document, known: "frozenset[str] | set[str]" = frozens
         english = all(lang(d[1]) == "en" for d in info.definitions)
         forms: list[tuple[int, str, str, int, int]] = []  # one definition per distinct expansion
         for d in info.definitions:
-            if not any(_same_expansion(d[2], f[2], english) for f in forms):
+            if not any(_same_expansion(d[2], f[2], english, term) for f in forms):
                 forms.append(d)
         inline = [d for d in info.definitions if d[1] not in info.glossary]  # a glossary may repeat
         if len(forms) > 1:
@@ -437,6 +517,37 @@ def acronym_findings(doc: Document, known: "frozenset[str] | set[str]" = frozens
             out.append(make_finding("acronym_unused", "info", [Place(d[1], d[3], d[4], span, long)],
                                     f"{term} ('{first[2]}') is spelled out but never used afterwards; "
                                     f"the abbreviation can go", evidence=term))
+    return out
+
+
+def _needs_no_expansion(doc: Document, found: dict[str, AcronymInfo], known_upper: set[str],
+                        lang: Callable[[str], str]) -> set[str]:
+    """The abbreviations without a definition that a reader needs no expansion for: known to
+    readers of the units' languages or the house style sheet, a known or defined abbreviation
+    with a version ("IPv6", "MRCPv1" where MRCPv2 is defined), a series name written with its
+    number in half of its uses or more ("RFC 9000"), and the names and explanations
+    :func:`~addin_backend.style.abbreviations.no_expansion_needed` reads."""
+    from .style.prose import prose
+
+    out: set[str] = set()
+    defined_bases = {version_base(t) or t for t, i in found.items() if i.definitions}
+    candidates: dict[str, list[str]] = {}
+    for term, info in found.items():
+        if info.definitions or not info.uses:
+            continue
+        langs = {lang(x[1]) for x in info.uses}
+        base = version_base(term)
+        if (known_acronym(term, langs) or term.upper() in known_upper or 2 * info.designations >= len(info.uses)
+                or (base is not None and (known_acronym(base, langs) or base in defined_bases))):
+            out.add(term)
+        else:
+            candidates[term] = [x[1] for x in info.uses]
+    if candidates:
+        p = prose(doc)
+        out |= set(no_expansion_needed(doc, p.units, candidates, p.english, common_words()))
+    # a plural of a name or of a defined abbreviation: "ETags" where "ETag" is a name
+    out |= {t for t, i in found.items() if not i.definitions and t.endswith("s")
+            and (t[:-1] in out or (t[:-1] in found and found[t[:-1]].definitions))}
     return out
 
 

@@ -6,7 +6,8 @@ writes there).
   spacing variants against the document's majority and a word list, per language);
 - :mod:`.capitals`: a phrase capitalised mid-sentence where the document writes it in lower
   case, defined terms excepted;
-- abbreviations: :func:`addin_backend.terminology.acronym_findings`;
+- abbreviations: :func:`addin_backend.terminology.acronym_findings`, with :mod:`.abbreviations`
+  (what a reader needs no expansion for: designations, names, explanations);
 - :mod:`.spelling`: US against UK spelling, chosen by the language tag or the style sheet;
 - :mod:`.numbers`: digits against words in one role, "10 percent" / "10%", thousands
   separators, units with and without a space;
