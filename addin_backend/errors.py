@@ -31,6 +31,7 @@ __all__ = [
     "GraphNotReadyError",
     "GraphFailedError",
     "QuotaExceededError",
+    "UnknownStyleError",
     "UnknownProposalError",
     "UnknownRevisionError",
     "PathNotAllowedError",
@@ -142,6 +143,12 @@ class UnknownProposalError(LedgerError):
     code = "unknown_proposal"
 
 
+class UnknownStyleError(LedgerError):
+    """A style sheet name the store does not hold (never uploaded, or expired)."""
+
+    code = "unknown_style"
+
+
 class UnknownRevisionError(LedgerError):
     """A revision number the document does not hold (never applied, or the document expired)."""
 
@@ -175,6 +182,7 @@ ERROR_TABLE: list[tuple[type[Exception], int, int]] = [
     (UnknownJobError, 404, 3),
     (UnknownProposalError, 404, 3),
     (UnknownRevisionError, 404, 3),
+    (UnknownStyleError, 404, 3),
     (GraphNotReadyError, 409, 3),
     (GraphFailedError, 409, 3),
     (QuotaExceededError, 507, 2),

@@ -58,9 +58,11 @@ MIN_BODY_RATE = 256 * 1024
 HEADER_LIMIT = 1024 * 1024
 #: ``complete_length`` for a request the poller does not buffer whole in memory.
 UNBUFFERED = -1
-#: A refused body is read and dropped up to this many times the upload limit, then the
-#: connection closes.
+#: A refused body is read and dropped up to this many times the upload limit (16 MiB at least),
+#: then the connection closes: a client still sending when it closes sees a broken connection,
+#: not the answer.
 DISCARD_FACTOR = 4
+DISCARD_MIN = 16 * 1024 * 1024
 
 _CONTENT_LENGTH = re.compile(rb"(?im)^content-length[ \t]*:[ \t]*(\d{1,20})[ \t]*\r?$")
 _CHUNKED = re.compile(rb"(?im)^transfer-encoding[ \t]*:.*chunked")
@@ -327,7 +329,7 @@ class BufferingThreadWorker(gthread.ThreadWorker):
             if _EXPECT.search(state.raw, 0, end + 4):
                 return False  # the client waits for "100 Continue" and sends nothing more
             state.decided = True
-            state.discard = min(size, DISCARD_FACTOR * self.body_limit) - (len(state.raw) - end - 4)
+            state.discard = min(size, max(DISCARD_FACTOR * self.body_limit, DISCARD_MIN)) - (len(state.raw) - end - 4)
             state.deadline = request_deadline(state.discard)
             return False
         if _EXPECT.search(state.raw, 0, end + 4):

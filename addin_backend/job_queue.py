@@ -28,14 +28,13 @@ its next progress report, as in-process.
 """
 from __future__ import annotations
 
-import importlib
 import logging
 import os
 import socket
 import threading
 from typing import Any, Callable
 
-from .jobs import JobRunner, Progress, _key, _now, scope_of, task_path
+from .jobs import JobRunner, Progress, _key, _now, resolve_task, scope_of, task_path
 from .store import Store
 
 __all__ = ["QUEUES", "DEFAULT_QUEUES", "LARGE_TOKENS", "queue_name", "QueueRunner", "perform",
@@ -226,13 +225,6 @@ def current_progress() -> Progress | None:
     return _current
 
 
-def _resolve(path: str) -> Callable[..., Any]:
-    module, _, name = path.partition(":")
-    if not module.startswith("addin_backend."):  # only our own tasks run from the queue
-        raise ValueError(f"not a LEDGER task: {path!r}")
-    return getattr(importlib.import_module(module), name)
-
-
 def _worker_identity() -> dict[str, Any]:
     return {"name": os.environ.get("RQ_WORKER_ID") or f"{socket.gethostname()}.{os.getpid()}",
             "host": socket.gethostname(), "pid": os.getpid()}
@@ -263,7 +255,7 @@ def perform(job_id: str, task: str, kwargs: dict[str, Any]) -> None:
     rec["attempt"] = int(rec.get("attempt") or 0) + 1
     rec["queue"] = getattr(rq_job, "origin", None)
     progress = Progress(store, rec)
-    fn = _resolve(task)
+    fn = resolve_task(task)  # only our own tasks run from the queue
     _current = progress
     try:
         runner._run(progress, partial(fn, store, runner, **kwargs))

@@ -9,9 +9,14 @@ worker died) is reported as failed with the code ``job_lost``.
 
 In this embedded mode every process heartbeats the records of its queued and running jobs every
 :data:`HEARTBEAT_SECONDS` (a record so kept says ``"beat"``), so a worker killed with its jobs is
-noticed within :data:`LOST_AFTER` seconds, not ``stale_after``: any worker then reports them
-``failed`` (``job_lost``), and what waited on them (a proposal on its graph) stops waiting.
-The job threads are daemon threads: a stopping worker does not wait for a blocked job.
+noticed within :data:`LOST_AFTER` seconds, not ``stale_after``. A job handed over as a task
+(:meth:`JobRunner.submit`) is also listed in the store's scope :data:`OPEN_JOBS` until it ends;
+every process that serves (:meth:`JobRunner.watch`) looks there every :data:`RECOVER_SECONDS`,
+so a dead process's *queued* tasks are run again by a live one (a restarted worker included),
+once each; its *running* job is recorded ``failed`` (``job_lost``): running it again could kill
+the next worker the same way. What waited on a lost job (a proposal on its graph) fails with
+the graph's error at once. The job threads are daemon threads: a stopping worker does not wait
+for a blocked job.
 
 That is the embedded default (SQLite, nothing else to start). With a Redis store the jobs can go
 to a real queue instead (:func:`make_runner`, :mod:`addin_backend.job_queue`): the web workers
@@ -23,6 +28,7 @@ that either runner can carry it.
 from __future__ import annotations
 
 import copy
+import importlib
 import logging
 import os
 import queue
@@ -37,8 +43,8 @@ from typing import Any, Callable
 from .errors import UnknownJobError, describe
 from .store import Store
 
-__all__ = ["JobRunner", "JobCancelled", "Progress", "STATUSES", "JOB_MODES", "scope_of", "task_path",
-           "make_runner"]
+__all__ = ["JobRunner", "JobCancelled", "Progress", "STATUSES", "JOB_MODES", "OPEN_JOBS", "scope_of", "task_path",
+           "resolve_task", "make_runner"]
 
 log = logging.getLogger("ledger.jobs")
 
@@ -54,6 +60,10 @@ _MIN_INTERVAL = 1.0
 #: record carries ``beat`` counts as lost (several missed beats: a busy store may delay one).
 HEARTBEAT_SECONDS = 2.0
 LOST_AFTER = 15.0
+#: The store scope that lists the tasks not ended yet (name: job id; value: the task and its
+#: arguments), and how often a serving process looks there for those of dead processes.
+OPEN_JOBS = "jobs:open"
+RECOVER_SECONDS = 5.0
 
 
 class JobCancelled(Exception):
@@ -155,6 +165,21 @@ def task_path(task: Callable[..., Any]) -> str:
     return f"{task.__module__}:{name}"
 
 
+def resolve_task(path: str) -> Callable[..., Any]:
+    """The task function named ``module:function`` (:func:`task_path`); only LEDGER's own tasks.
+
+    >>> resolve_task("addin_backend.jobs:scope_of") is scope_of
+    True
+    >>> resolve_task("os:system")
+    Traceback (most recent call last):
+    ValueError: not a LEDGER task: 'os:system'
+    """
+    module, _, name = path.partition(":")
+    if not module.startswith("addin_backend.") or not name:
+        raise ValueError(f"not a LEDGER task: {path!r}")
+    return getattr(importlib.import_module(module), name)
+
+
 class JobRunner:
     """Starts jobs on a per-process thread pool and reads job records back from the store."""
 
@@ -169,6 +194,8 @@ class JobRunner:
         self._pid = 0
         self._lock = threading.Lock()
         self._live: dict[str, Progress] = {}  # this process's queued and running jobs, heartbeaten
+        self._listed: set[str] = set()  # those of them listed in OPEN_JOBS
+        self._recovered = 0.0
 
     def _executor(self) -> "_DaemonPool":
         # A pool made before a fork has no threads in the child: make one per process.
@@ -180,7 +207,8 @@ class JobRunner:
             return self._pool
 
     def _beat(self) -> None:
-        """One heartbeat: touch the record of every queued or running job of this process."""
+        """One heartbeat: touch the record of every queued or running job of this process (and,
+        every :data:`RECOVER_SECONDS`, take over the queued tasks of dead processes)."""
         for job_id, progress in list(self._live.items()):
             try:
                 progress.touch()
@@ -188,6 +216,67 @@ class JobRunner:
                 self._live.pop(job_id, None)
             except Exception as exc:  # a busy store: the next beat tries again
                 log.warning("heartbeat of job %s failed: %s", job_id, type(exc).__name__)
+        if time.monotonic() - self._recovered >= RECOVER_SECONDS:
+            self._recovered = time.monotonic()
+            try:
+                self.recover()
+            except Exception as exc:  # a busy store: the next round tries again
+                log.warning("looking for lost jobs failed: %s", type(exc).__name__)
+
+    def watch(self) -> None:
+        """Start this process's job threads and heartbeat now (a serving process calls it at
+        start-up), so that it takes over the queued tasks of dead processes at once, not only
+        once it has work of its own. Only the embedded mode: a queue has its own retries."""
+        if self.mode == "threads":
+            self._executor()
+            self._recovered = 0.0
+
+    def recover(self) -> int:
+        """Take over the tasks of :data:`OPEN_JOBS` whose process died (their records stopped
+        beating): a queued one runs here (``requeued`` counts how often), a running one is
+        recorded ``failed``, ``job_lost``. Each lost job is claimed by one process only. Returns
+        how many were queued again."""
+        found = []
+        for job_id in self.store.names(OPEN_JOBS):
+            if job_id in self._live:
+                continue
+            spec = self.store.get_json(OPEN_JOBS, job_id)
+            try:
+                rec = self.store.get_json(scope_of(job_id), _key(job_id))
+            except UnknownJobError:
+                rec = None
+            if spec is None or rec is None or rec["status"] in _FINAL:
+                self.store.discard(OPEN_JOBS, [job_id])  # ended, or its document is gone
+                continue
+            if _silent_for(rec) > LOST_AFTER:
+                found.append((spec.get("created") or rec["created"], job_id, spec, rec))
+        requeued = 0
+        for _created, job_id, spec, rec in sorted(found):  # in the order they were made
+            # one claim per loss: the record's last write names it, whoever sees it first wins
+            if self.store.incr(f"jobclaim:{job_id}:{rec['updated']}", 3600) != 1:
+                continue
+            if rec["status"] == "queued":
+                try:
+                    task = resolve_task(spec["task"])
+                except (ValueError, ImportError, AttributeError):
+                    self._lose(rec, "its task cannot be run here")
+                    continue
+                rec = {**rec, "requeued": int(rec.get("requeued") or 0) + 1}
+                log.info("job %s (%s) queued again: its worker stopped", job_id, rec["kind"])
+                self._listed.add(job_id)
+                self.start(rec, partial(task, self.store, self, **spec.get("kwargs", {})))
+                requeued += 1
+            else:
+                self._lose(rec, "its worker stopped while it ran")
+        return requeued
+
+    def _lose(self, rec: dict[str, Any], why: str) -> None:
+        age = int(_silent_for(rec))
+        failed = {**rec, "status": "failed", "updated": _now(),
+                  "error": {"code": "job_lost", "message": f"the job made no progress for {age} s; {why}"}}
+        self.store.put_json(rec["document"], _key(rec["id"]), failed, create=False)
+        self.store.discard(OPEN_JOBS, [rec["id"]])
+        log.info("job %s (%s) lost: %s", rec["id"], rec["kind"], why)
 
     def create(self, scope: str, kind: str, stage: str, *, name: str | None = None,
                status: str = "queued", progress: float = 0.0,
@@ -228,7 +317,10 @@ class JobRunner:
         queue; here every job starts at once. ``local`` holds in-process shortcuts (the parsed
         document) that a queue does not carry; the task must work without them.
         """
-        task_path(task)
+        path = task_path(task)
+        # listed until it ends, so that another process runs it should this one die first
+        self.store.put_json(OPEN_JOBS, record["id"], {"task": path, "kwargs": kwargs, "created": record["created"]})
+        self._listed.add(record["id"])
         self.start(record, partial(task, self.store, self, **kwargs, **(local or {})))
 
     def cancel(self, scope: str) -> int:
@@ -251,10 +343,17 @@ class JobRunner:
         pool.submit(self._run, progress, fn)
 
     def _run(self, progress: Progress, fn: Callable[[Progress], dict[str, Any] | None]) -> None:
+        job_id = progress.record["id"]
         try:
             self._work(progress, fn)
         finally:
-            self._live.pop(progress.record["id"], None)
+            self._live.pop(job_id, None)
+            if job_id in self._listed:
+                self._listed.discard(job_id)
+                try:
+                    self.store.discard(OPEN_JOBS, [job_id])
+                except Exception as exc:  # the next recovery round drops it (the record is final)
+                    log.warning("could not unlist job %s: %s", job_id, type(exc).__name__)
 
     def _work(self, progress: Progress, fn: Callable[[Progress], dict[str, Any] | None]) -> None:
         rec = progress.record
@@ -291,8 +390,10 @@ class JobRunner:
         if rec is None:
             raise UnknownJobError(f"no job {job_id!r}")
         if rec["status"] not in _FINAL:
-            age = time.time() - datetime.fromisoformat(rec["updated"]).timestamp()
+            age = _silent_for(rec)
             if age > (min(self.stale_after, LOST_AFTER) if rec.get("beat") else self.stale_after):
+                if rec["status"] == "queued" and rec.get("beat") and self.store.get(OPEN_JOBS, job_id) is not None:
+                    return rec  # a live process runs it again (recover); it is not lost
                 rec["status"] = "failed"
                 rec["error"] = {"code": "job_lost",
                                 "message": f"the job made no progress for {int(age)} s; its worker stopped"}
@@ -303,6 +404,11 @@ class JobRunner:
             if self._pool is not None and self._pid == os.getpid():
                 self._pool.shutdown(wait=wait)
             self._pool = None
+
+
+def _silent_for(rec: dict[str, Any]) -> float:
+    """Seconds since the record was last written."""
+    return time.time() - datetime.fromisoformat(rec["updated"]).timestamp()
 
 
 class _DaemonPool:

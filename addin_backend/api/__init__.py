@@ -14,6 +14,7 @@ from flask import Flask
 from ..jobs import make_runner
 from ..nlp import configure_embedding_cache
 from ..mcp.http import bp as mcp_bp
+from ..service import preload
 from ..store import open_store
 from . import check, documents, edits, graph, jobs, meta, retrieval, taskpane
 from .config import load_config
@@ -44,6 +45,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["ledger.jobs"] = make_runner(
         store, mode=cfg["JOBS"], threads=int(cfg["JOB_THREADS"]), stale_after=float(cfg["JOB_STALE_SECONDS"]),
         retries=int(cfg["JOB_RETRIES"]), timeout=int(cfg["JOB_TIMEOUT"]), large_tokens=int(cfg["QUEUE_LARGE_TOKENS"]))
+    app.extensions["ledger.jobs"].watch()  # takes over the queued jobs of a worker that died
+    preload()  # the engines, imported here, not raced for by the first requests' threads
     if os.environ.get("LEDGER_EMBEDDING_CACHE") is None:  # embeddings computed once per data folder
         configure_embedding_cache(os.path.join(cfg["DATA_DIR"], "embeddings.sqlite3"))
     register_error_handlers(app)

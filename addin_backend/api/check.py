@@ -18,7 +18,7 @@ bp = Blueprint("check", __name__)
 @bp.get("/api/v1/documents/<document_id>/check")
 def check(document_id: str) -> Response:
     revision = int_arg("revision", None, minimum=1)
-    return jsonify(check_stored(store(), document_id, revision, style=request.args.get("style") or None))
+    return jsonify(check_stored(store(), document_id, revision, style=request.args.get("style")))
 
 
 @bp.post("/api/v1/documents/<document_id>/check/fix")

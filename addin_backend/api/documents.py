@@ -15,7 +15,7 @@ from ..errors import ForbiddenOriginError, InvalidRequestError
 from .context import choice_arg, int_arg, limits, runner, store
 from .jobs import job_view
 
-__all__ = ["bp"]
+__all__ = ["bp", "document_body"]
 
 bp = Blueprint("documents", __name__, url_prefix="/api/v1/documents")
 
@@ -25,8 +25,9 @@ bp = Blueprint("documents", __name__, url_prefix="/api/v1/documents")
 UPLOAD_TYPES = (*documents.MEDIA_TYPES.values(), "application/octet-stream")
 
 
-def _upload_body() -> tuple[bytes, str | None]:
-    """The uploaded bytes and file name: a multipart ``file`` part, or the raw body.
+def document_body() -> tuple[bytes, str | None]:
+    """The bytes and file name of a document sent to the server (an upload, a reviewed file): a
+    multipart ``file`` part, or the raw body.
 
     A raw body needs one of :data:`UPLOAD_TYPES`; a multipart form, which any page may post,
     is taken only without an ``Origin`` or from this server's own or an allowed origin.
@@ -60,7 +61,7 @@ def _document_view(meta: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
 
 @bp.post("")
 def upload() -> tuple[Response, int, dict[str, str]]:
-    data, filename = _upload_body()
+    data, filename = document_body()
     meta, _doc, job = uploads.take_in(store(), runner(), data, filename=filename, limits=limits(),
                                       semantic=current_app.config["GRAPH_SEMANTIC"])
     body = _document_view(meta, job)

@@ -54,18 +54,12 @@ def revision_file(document_id: str, rev: int) -> Response:
 
 @bp.post("/<document_id>/revisions/<int:rev>/review")
 def review(document_id: str, rev: int) -> Response:
-    """The reviewed file (raw body, or a multipart ``file`` part) judged against the revision."""
-    from flask import request
-
+    """The reviewed file (raw body, or a multipart ``file`` part) judged against the revision: the
+    same media types, and the same rule for another site's pages, as an upload."""
     from ..errors import InvalidRequestError
+    from .documents import document_body
 
-    if request.mimetype == "multipart/form-data":
-        part = request.files.get("file")
-        if part is None:
-            raise InvalidRequestError("a multipart upload needs a part named 'file'")
-        data = part.read()
-    else:
-        data = request.get_data(cache=False)
+    data, _name = document_body()
     if not data:
         raise InvalidRequestError("send the reviewed document as the request body")
     return jsonify(service_review.review_revision(store(), document_id, rev, data))

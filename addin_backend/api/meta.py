@@ -20,7 +20,9 @@ health = Blueprint("health", __name__)
 @bp.get("/openapi.json")
 def openapi() -> Response:
     cfg = current_app.config
-    return jsonify(build_spec(keys=bool(cfg["API_KEYS"]), rate=bool(cfg["RATE"])))
+    # 429 on every route: a key's rate limit, or (with keys) the limit on wrong keys per address
+    limited = bool(cfg["RATE"]) or (bool(cfg["API_KEYS"]) and bool(cfg.get("AUTH_FAILURES")))
+    return jsonify(build_spec(keys=bool(cfg["API_KEYS"]), rate=limited))
 
 
 @bp.get("/version")

@@ -14,13 +14,13 @@ from adapters.model import UNIT_KINDS, VIEWS
 from .. import __version__
 from ..documents import MEDIA_TYPES
 from .schemas import EDGE_TYPES, ENGINES, SCHEMAS, STRATEGIES, VIEW_KEYS
-from .schemas import ID as _ID, INT as _INT, STR as _STR, ref as _ref
+from .schemas import ID as _ID, INT as _INT, STR as _STR, STYLE as _STYLE, ref as _ref
 
 __all__ = ["OPERATIONS", "SCHEMAS", "build_spec", "EDGE_TYPES", "STRATEGIES", "ENGINES", "VIEW_KEYS"]
 
 _ERRORS = {
     400: "Invalid request (a query parameter or body that fails validation)",
-    404: "No such document, unit, job, proposal or revision (never made, deleted or expired)",
+    404: "No such document, unit, job, proposal, revision or style sheet (never made, deleted or expired)",
     409: "The graph job has not stored a graph yet (graph_not_ready, with the job), or an operation's "
          "before no longer matches the unit (edit_conflict)",
     413: "The request is over the size limit (LEDGER_MAX_UPLOAD_MB), or an upload unpacks beyond the limits "
@@ -49,6 +49,16 @@ def _body(schema: str) -> dict[str, Any]:
 _TYPES_PATTERN = f"^({'|'.join(EDGE_TYPES)})(,({'|'.join(EDGE_TYPES)}))*$"
 _DOC = _path_param("document_id")
 _BINARY = {"schema": {"type": "string", "format": "binary"}}
+#: A document sent to the server: raw (a document media type) or a multipart form's ``file``.
+_DOCUMENT_BODY = {"required": True, "content": {
+    **{media: _BINARY for media in MEDIA_TYPES.values()},
+    "application/octet-stream": _BINARY,
+    "multipart/form-data": {"schema": {"type": "object", "required": ["file"], "properties": {
+        "file": {"type": "string", "format": "binary"}}}},
+}}
+_STYLE_NAME = {"name": "name", "in": "path", "required": True, "schema": _STYLE}
+#: A style sheet's TOML: some text.
+_TOML = {"type": "string", "pattern": "\\S"}
 
 #: (path, method, operation). Responses list only the success and the errors specific to it.
 OPERATIONS: list[tuple[str, str, dict[str, Any]]] = [
@@ -70,12 +80,7 @@ OPERATIONS: list[tuple[str, str, dict[str, Any]]] = [
         "summary": "Upload a .docx/.odt (raw body or multipart 'file'); starts the graph job",
         "parameters": [_query("filename", {"type": "string", "maxLength": 255},
                               "File name for a raw-body upload")],
-        "requestBody": {"required": True, "content": {
-            **{media: _BINARY for media in MEDIA_TYPES.values()},
-            "application/octet-stream": _BINARY,
-            "multipart/form-data": {"schema": {"type": "object", "required": ["file"], "properties": {
-                "file": {"type": "string", "format": "binary"}}}},
-        }},
+        "requestBody": _DOCUMENT_BODY,
         "responses": {201: {**_json("Document", "Read and stored; the graph job has started"),
                             "headers": {"Location": {"schema": _STR}}},
                       400: None, 413: None, 415: None, 422: None}}),
@@ -161,14 +166,14 @@ OPERATIONS: list[tuple[str, str, dict[str, Any]]] = [
                    "pending, and the findings of what the review leaves",
         "parameters": [_DOC, {"name": "rev", "in": "path", "required": True,
                               "schema": {"type": "integer", "minimum": 1}}],
-        "requestBody": {"required": True, "content": {media: _BINARY for media in MEDIA_TYPES.values()}},
-        "responses": {200: _json("Review", "The review"), 400: None, 404: None, 413: None, 422: None}}),
+        "requestBody": _DOCUMENT_BODY,
+        "responses": {200: _json("Review", "The review"), 400: None, 404: None, 413: None, 415: None, 422: None}}),
     ("/api/v1/documents/{document_id}/check", "get", {
         "operationId": "checkDocument",
         "summary": "Document-wide findings (broken references, numbering, acronyms, spellings) of the upload "
                    "or of a revision",
         "parameters": [_DOC, _query("revision", {"type": "integer", "minimum": 1}, "Check this applied revision"),
-                       _query("style", _ID, "The uploaded house style sheet to check against (default: LEDGER_STYLE)")],
+                       _query("style", _STYLE, "The uploaded house style sheet to check against (default: LEDGER_STYLE)")],
         "responses": {200: _json("Check", "The findings"), 400: None, 404: None}}),
     ("/api/v1/documents/{document_id}/check/fix", "post", {
         "operationId": "fixFindings",
@@ -179,14 +184,14 @@ OPERATIONS: list[tuple[str, str, dict[str, Any]]] = [
                       400: None, 404: None, 409: None, 422: None}}),
     ("/api/v1/styles/{name}", "put", {
         "operationId": "putStyleSheet", "summary": "Upload a team's house style sheet (TOML); checked on the way in",
-        "parameters": [_path_param("name")],
-        "requestBody": {"required": True, "content": {"application/toml": {"schema": _STR},
-                                                      "text/plain": {"schema": _STR}}},
+        "parameters": [_STYLE_NAME],
+        "requestBody": {"required": True, "content": {"application/toml": {"schema": _TOML},
+                                                      "text/plain": {"schema": _TOML}}},
         "responses": {201: _json("StyleSheet", "The sheet as read"), 400: None}}),
     ("/api/v1/styles/{name}", "get", {
         "operationId": "getStyleSheet", "summary": "An uploaded house style sheet",
-        "parameters": [_path_param("name")],
-        "responses": {200: _json("StyleSheet", "The sheet"), 400: None}}),
+        "parameters": [_STYLE_NAME],
+        "responses": {200: _json("StyleSheet", "The sheet"), 400: None, 404: None}}),
     ("/api/v1/jobs/{job_id}", "get", {
         "operationId": "getJob", "summary": "Poll a job: status, stage, progress fraction",
         "parameters": [_path_param("job_id")], "responses": {200: _json("Job", "The job"), 404: None}}),
@@ -197,7 +202,9 @@ OPERATIONS: list[tuple[str, str, dict[str, Any]]] = [
         "parameters": [_path_param("job_id")],
         "responses": {200: {"description": "Event stream; each event's data is the job as JSON",
                             "content": {"text/event-stream": {"schema": _ref("JobEvent")}}},
-                      404: None}}),
+                      404: None,
+                      429: {**_json("Error", "The client holds LEDGER_SSE_PER_CLIENT open streams already"),
+                            "headers": {"Retry-After": {"schema": _INT}}}}}),
 ]
 
 

@@ -10,9 +10,12 @@ from typing import Any
 from adapters.model import EDIT_OPS, UNIT_KINDS, VIEWS
 
 from ..documents import MEDIA_TYPES
+from ..findings import FINDING_KINDS
 from ..service.context import EDGE_WEIGHTS, MAX_HOPS, WEIGHTS_SPEC
+from ..service.styles import STYLE_NAME
 
-__all__ = ["SCHEMAS", "EDGE_TYPES", "STRATEGIES", "ENGINES", "VIEW_KEYS", "ref", "nullable", "STR", "INT", "ID"]
+__all__ = ["SCHEMAS", "EDGE_TYPES", "STRATEGIES", "ENGINES", "VIEW_KEYS", "ref", "nullable", "STR", "INT", "ID",
+           "STYLE"]
 
 #: The graph's edge types, retrieval strategies and engine names, spelled here so that building
 #: this document imports neither the graph nor the engines (a test checks they agree).
@@ -33,6 +36,8 @@ def _nullable(kind: str) -> dict[str, Any]:
 
 _STR, _INT = {"type": "string"}, {"type": "integer"}
 _ID = {"type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9_.-]+$"}
+#: A style sheet's name, as the store takes it.
+STYLE = {"type": "string", "pattern": STYLE_NAME.pattern}
 
 #: Apply's switches for the comments that say why (on by default; replies instead of own comments).
 _COMMENT_FLAGS = {"comments": {"type": "boolean"}, "comment_threads": {"type": "boolean"}}
@@ -355,8 +360,9 @@ SCHEMAS.update({
                        "style: an uploaded style sheet's name; apply: write at once instead of a proposal",
         "properties": {"findings": {"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1,
                                     "uniqueItems": True},
-                       "kinds": {"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1},
-                       "author": _NAME, "style": _ID, "apply": {"type": "boolean"}},
+                       "kinds": {"type": "array", "items": {"enum": ["all", *FINDING_KINDS]}, "minItems": 1},
+                       "author": _NAME, "style": STYLE, "apply": {"type": "boolean"}},
+        "anyOf": [{"required": ["findings"]}, {"required": ["kinds"]}],
     },
     "StyleSheet": {
         "type": "object", "required": ["name", "sheet"],

@@ -27,3 +27,21 @@ Modules, each named for what it holds:
 
 Importing this package imports none of them (``ledger units`` stays fast).
 """
+
+
+#: The engines the service reaches lazily, in the order :func:`preload` imports them.
+ENGINE_MODULES = ("graph", "retrieval", "impact", "checks", "verify", "edits.pipeline", "review")
+
+
+def preload() -> None:
+    """Import the engines now, in the calling thread (a serving process, once at start-up).
+
+    Imported lazily by request threads instead, two threads that reach one package at once may
+    see it half initialised (an ``ImportError`` that reads like a circular import: a 500); the
+    live schemathesis run met it on ``/context`` and ``/impact`` together.
+    """
+    import importlib
+
+    for name in ENGINE_MODULES:
+        importlib.import_module(f"{__name__.rpartition('.')[0]}.{name}")
+

@@ -30,7 +30,7 @@ import networkx as nx
 from adapters.model import Document
 
 from .. import documents
-from ..errors import GraphNotReadyError
+from ..errors import GraphFailedError, GraphNotReadyError
 from ..jobs import JobCancelled, JobRunner, Progress
 from ..store import Store
 from . import graphs
@@ -159,15 +159,18 @@ def load_graph(store: Store, doc_id: str) -> nx.MultiDiGraph | None:
 
 
 def document_graph(store: Store, runner: JobRunner, doc_id: str, doc: Document | None = None, *,
-                   complete: bool = False) -> nx.MultiDiGraph:
+                   complete: bool = False, strict: bool = False) -> nx.MultiDiGraph:
     """The stored graph of a document (``G.graph["complete"]`` says whether it is final).
 
     With ``complete=True`` the early graph (the fast scope) is not enough while the job is still
     building the rest. When the job ended without storing a graph (the graph package was absent,
-    or the job failed), the fast scope is built here (no model needed).
+    or the job failed), the fast scope is built here (no model needed); with ``strict`` a failed
+    job is an error instead (what waited for its graph must not go on without it).
 
     :raise GraphNotReadyError: the job is still running and has not stored what is needed;
         ``details.job`` names it.
+    :raise GraphFailedError: ``strict``, and the job failed before it stored what is needed;
+        ``details.cause`` is its error.
     :raise UnknownDocumentError: no such document.
     """
     G = load_graph(store, doc_id)
@@ -182,6 +185,10 @@ def document_graph(store: Store, runner: JobRunner, doc_id: str, doc: Document |
             f"the document's graph job has not stored {what} yet (stage {job['stage']}, "
             f"{int(100 * job['progress'])}%); follow the job and ask again",
             job=job["id"], status=job["status"], stage=job["stage"], progress=job["progress"])
+    if strict and job["status"] == "failed":
+        cause = job.get("error") or {"code": "internal_error", "message": "the graph job failed"}
+        raise GraphFailedError(f"the document's graph job failed ({cause.get('code')}: {cause.get('message')}); "
+                               "upload the document again", job=job["id"], cause=cause)
     if G is not None:
         return G  # the job failed after the fast stages: what it stored is what there is
     G = graphs.build(doc if doc is not None else documents.load(store, doc_id), "fast")
@@ -198,11 +205,13 @@ def wait_for_graph(store: Store, runner: JobRunner, doc_id: str, doc: Document |
     (a background job reports them as its own progress).
 
     :raise GraphNotReadyError: still not complete after ``timeout`` seconds.
+    :raise GraphFailedError: the job failed (or its worker died) before the graph was complete:
+        at once, with the job's error.
     """
     deadline = time.monotonic() + timeout
     while True:
         try:
-            return document_graph(store, runner, doc_id, doc, complete=True)
+            return document_graph(store, runner, doc_id, doc, complete=True, strict=True)
         except GraphNotReadyError as exc:
             if time.monotonic() > deadline:
                 raise

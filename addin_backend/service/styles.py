@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..errors import InvalidRequestError
+from ..errors import InvalidRequestError, UnknownStyleError
 from ..store import Store
 from ..style.sheet import StyleSheet, StyleSheetError, load_style, parse_style, style_from_env
 
@@ -41,11 +41,12 @@ def put_style(store: Store, name: str, text: str) -> dict[str, Any]:
 def get_style(store: Store, name: str) -> dict[str, Any]:
     """``{name, sheet, toml}`` of an uploaded style sheet.
 
-    :raise InvalidRequestError: no such sheet (never uploaded, or expired).
+    :raise InvalidRequestError: not a style sheet name.
+    :raise UnknownStyleError: no such sheet (never uploaded, or expired).
     """
     raw = store.get(_scope(name), _ITEM)
     if raw is None:
-        raise InvalidRequestError(f"no style sheet {name!r} (never uploaded, or expired)", field="style")
+        raise UnknownStyleError(f"no style sheet {name!r} (never uploaded, or expired)", field="style")
     text = raw.decode("utf-8")
     store.put(_scope(name), {_ITEM: raw})  # a sheet in use stays
     return {"name": name, "sheet": parse_style(text, f"{name}.toml").to_json(), "toml": text}
@@ -54,10 +55,10 @@ def get_style(store: Store, name: str) -> dict[str, Any]:
 def resolve_style(store: Store | None, name: str | None) -> StyleSheet | None:
     """The sheet a request names (uploaded), else the server's ``LEDGER_STYLE``, else ``None``.
 
-    :raise InvalidRequestError: a named sheet that is not there.
+    :raise UnknownStyleError: a named sheet that is not there.
     :raise StyleSheetError: ``LEDGER_STYLE`` names a bad sheet.
     """
-    if name:
+    if name is not None:  # a name given empty is a bad name, not the server's default
         if store is None:
             raise InvalidRequestError("style sheets by name need the server's store", field="style")
         text = get_style(store, name)["toml"]

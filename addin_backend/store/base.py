@@ -43,6 +43,18 @@ class Store(ABC):
         """One value, or ``None`` when the scope or the name does not exist (or expired)."""
 
     @abstractmethod
+    def names(self, scope: str) -> list[str]:
+        """The names a scope holds, sorted (``[]`` when it does not exist or expired)."""
+
+    @abstractmethod
+    def discard(self, scope: str, names: list[str]) -> None:
+        """Remove some names of a scope (the scope and its expiry stay)."""
+
+    @abstractmethod
+    def scope_bytes(self, scope: str) -> int:
+        """How many bytes the values of a scope hold (0 when it does not exist or expired)."""
+
+    @abstractmethod
     def delete(self, scope: str) -> bool:
         """Remove the scope and all it holds; ``False`` when there was nothing to remove."""
 

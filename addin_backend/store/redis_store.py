@@ -30,6 +30,14 @@ return 1
 """
 
 
+# KEYS[1] the scope's hash: the total length of its values (HSTRLEN: no value is copied).
+_SIZE = """
+local n = 0
+for _, f in ipairs(redis.call('HKEYS', KEYS[1])) do n = n + redis.call('HSTRLEN', KEYS[1], f) end
+return n
+"""
+
+
 class RedisStore(Store):
     """:class:`Store` in a Redis server named by a ``redis://`` URL."""
 
@@ -41,6 +49,7 @@ class RedisStore(Store):
         self._prefix = prefix
         self._client = redis.Redis.from_url(url, socket_timeout=10, socket_connect_timeout=5)
         self._put = self._client.register_script(_PUT)
+        self._size = self._client.register_script(_SIZE)
 
     def _scope(self, scope: str) -> str:
         return f"{self._prefix}s:{scope}"
@@ -62,6 +71,20 @@ class RedisStore(Store):
     def get(self, scope: str, name: str) -> bytes | None:
         with self._guard():
             return self._client.hget(self._scope(scope), name)
+
+    def names(self, scope: str) -> list[str]:
+        with self._guard():
+            keys = self._client.hkeys(self._scope(scope))
+        return sorted(k.decode("utf-8") for k in keys if k != b".")
+
+    def discard(self, scope: str, names: list[str]) -> None:
+        if names:
+            with self._guard():
+                self._client.hdel(self._scope(scope), *names)
+
+    def scope_bytes(self, scope: str) -> int:
+        with self._guard():
+            return int(self._size(keys=[self._scope(scope)]))
 
     def delete(self, scope: str) -> bool:
         with self._guard():

@@ -146,6 +146,30 @@ class SqliteStore(Store):
             ).fetchone()
         return None if row is None else bytes(row[0])
 
+    def names(self, scope: str) -> list[str]:
+        with self._tx(write=False) as db:
+            rows = db.execute(
+                "SELECT e.name FROM entries e JOIN scopes s ON s.scope = e.scope "
+                "WHERE e.scope = ? AND s.expires > ? ORDER BY e.name",
+                (scope, time.time()),
+            ).fetchall()
+        return [row[0] for row in rows]
+
+    def discard(self, scope: str, names: list[str]) -> None:
+        if not names:
+            return
+        with self._tx() as db:
+            db.executemany("DELETE FROM entries WHERE scope = ? AND name = ?", [(scope, n) for n in names])
+
+    def scope_bytes(self, scope: str) -> int:
+        with self._tx(write=False) as db:
+            (size,) = db.execute(
+                "SELECT coalesce(sum(length(e.value)), 0) FROM entries e JOIN scopes s ON s.scope = e.scope "
+                "WHERE e.scope = ? AND s.expires > ?",
+                (scope, time.time()),
+            ).fetchone()
+        return int(size)
+
     def delete(self, scope: str) -> bool:
         with self._tx() as db:
             live = db.execute(

@@ -135,7 +135,11 @@ def test_the_review_route(tmp_path):
                            json={"proposal_id": prop["id"], "author": AUTHOR, "comments": False}).json
         plain = client.get(f"/api/v1/documents/{doc_id}/revisions/{bare['revision']}/file").data
         assert read(plain).comments == [] and bare["comments"] == []
-        assert client.post(f"/api/v1/documents/{doc_id}/revisions/99/review", data=reviewed).status_code == 404
+        assert client.post(f"/api/v1/documents/{doc_id}/revisions/99/review", data=reviewed,
+                           content_type="application/octet-stream").status_code == 404
+        # a raw body needs a document media type, as an upload does (no cross-origin post without a preflight)
+        assert client.post(f"/api/v1/documents/{doc_id}/revisions/{applied['revision']}/review", data=reviewed,
+                           content_type="text/plain").status_code == 415
     finally:
         app.extensions["ledger.jobs"].shutdown()
         app.extensions["ledger.store"].close()

@@ -47,6 +47,17 @@ def test_update_only_put_does_not_create_a_scope(store):
     assert store.put("empty", {"a": b"1"}, create=False) is True
 
 
+def test_names_discard_and_the_size_of_a_scope(store):
+    store.put("d", {"original": b"12345", "job:b": b"xy", "job:a": b"{}"})
+    assert store.names("d") == ["job:a", "job:b", "original"] and store.names("none") == []
+    assert store.scope_bytes("d") == 9 and store.scope_bytes("none") == 0
+    store.discard("d", ["job:b", "not-there"])
+    assert store.names("d") == ["job:a", "original"] and store.get("d", "job:b") is None
+    assert store.scope_bytes("d") == 7 and store.expires_in("d") > 0
+    store.discard("d", [])
+    assert store.names("d") == ["job:a", "original"]
+
+
 def test_delete_removes_everything_of_the_scope_only(store):
     store.put("d1", {"original": b"o", "document": b"{}", "graph": b"{}", "job:d1-graph": b"{}"})
     store.put("d2", {"original": b"keep"})

@@ -91,3 +91,22 @@ def test_task_pane_and_manifest_are_clear_404s_when_absent(make_app, tmp_path):
     for path, what in (("/taskpane/", "task pane"), ("/manifest.xml", "manifest")):
         r = client.get(path)
         assert r.status_code == 404 and what in r.json["error"]["message"]
+
+
+def test_the_app_imports_the_engines_before_any_request_thread_does(tmp_path):
+    """Two request threads that import a package lazily at once may see it half initialised
+    (an ImportError, a 500): a serving process imports the engines when it starts."""
+    import subprocess
+    import sys
+
+    from addin_backend.service import ENGINE_MODULES
+    from tests.servers import ROOT
+
+    code = ("import sys; from addin_backend.api import create_app; "
+            f"app = create_app({{'DATA_DIR': {str(tmp_path)!r}}}); "
+            f"missing = [m for m in {list(ENGINE_MODULES)!r} if 'addin_backend.' + m not in sys.modules]; "
+            "app.extensions['ledger.jobs'].shutdown(); print(missing)")
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         env={k: v for k, v in __import__("os").environ.items() if not k.startswith("LEDGER_")})
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip().splitlines()[-1] == "[]"

@@ -29,8 +29,19 @@ def test_style_sheets_upload_and_errors(client):  # noqa: F811
     assert bad.status_code == 400 and bad.json["error"]["code"] == "invalid_style"
     assert bad.json["error"]["message"].startswith("house.toml, line 2: unknown key 'varietty'")
     assert client.get("/api/v1/styles/house").json["toml"] == SHEET  # the good sheet stays
-    assert client.get("/api/v1/styles/nobody").status_code == 400
+    nobody = client.get("/api/v1/styles/nobody")
+    assert nobody.status_code == 404 and nobody.json["error"]["code"] == "unknown_style"
     assert client.put("/api/v1/styles/bad name", data=SHEET).status_code in (400, 404)
+
+
+def test_the_check_names_a_style_sheet_or_none(client, article):  # noqa: F811
+    doc = article["id"]
+    unknown = client.get(f"/api/v1/documents/{doc}/check?style=nobody")
+    assert unknown.status_code == 404 and unknown.json["error"]["code"] == "unknown_style"
+    empty = client.get(f"/api/v1/documents/{doc}/check?style=")  # a name given empty is no name
+    assert empty.status_code == 400 and empty.json["error"]["code"] == "invalid_request"
+    fix = client.post(f"/api/v1/documents/{doc}/check/fix", json={"kinds": ["all"], "style": "nobody"})
+    assert fix.status_code == 404 and fix.json["error"]["code"] == "unknown_style"
 
 
 def test_check_with_a_style_then_fix_preview_and_apply(client, article):  # noqa: F811

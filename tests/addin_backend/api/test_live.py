@@ -36,8 +36,8 @@ def live(tmp_path_factory):
     folder = tmp_path_factory.mktemp("live")
     cert, key = self_signed_cert(folder / "tls")
     env = {"LEDGER_API_KEYS": KEY, "LEDGER_MAX_UPLOAD_MB": "1", "LEDGER_RATE_LIMIT": "100000/minute",
-           "LEDGER_AUTH_FAIL_LIMIT": "off",  # schemathesis sends hundreds of keyless requests on purpose
-           "LEDGER_GRAPH_SEMANTIC": "0"}
+           # the wrong-key limit stays on: schemathesis sends ~50 keyless requests on purpose
+           "LEDGER_AUTH_FAIL_LIMIT": "200/minute", "LEDGER_GRAPH_SEMANTIC": "0"}
     with LedgerServer(folder, workers=2, env=env, cert=cert, key=key) as server:
         yield server
 
@@ -149,6 +149,15 @@ def test_the_rate_limit_holds_across_workers(tmp_path, store_kind, request):
         assert _get(server, "/api/v1/version").status_code == 429
 
 
+def test_the_wrong_key_limit_holds_across_workers_and_then_refuses_the_right_key_too(tmp_path):
+    with LedgerServer(tmp_path, workers=2, env={"LEDGER_API_KEYS": KEY, "LEDGER_AUTH_FAIL_LIMIT": "6/minute"}) as server:
+        wrong = {"Authorization": "Bearer " + "w" * 24}
+        codes = [requests.get(server.url + "/api/v1/version", headers=wrong, timeout=5).status_code for _ in range(12)]
+        assert codes.count(401) == 6 and codes.count(429) == 6
+        assert len(_until_both_served(server, "/api/v1/version", "/api/v1/version")) == 2
+        assert _get(server, "/api/v1/version").status_code == 429  # whatever key follows, on either worker
+
+
 def test_a_redis_store_serves_what_another_process_wrote(tmp_path, redis_url):
     with LedgerServer(tmp_path, workers=2, env={"LEDGER_STORE": redis_url, "LEDGER_API_KEYS": KEY}) as server:
         store = open_store(redis_url, str(tmp_path))
@@ -170,11 +179,14 @@ def test_schemathesis_finds_the_live_server_conforms_to_its_openapi_document(liv
                        instruction="Change 24 months to 36 months", semantic=False)
     config = tmp_path / "schemathesis.toml"
     refused = "".join(  # a schema cannot say "a valid .docx", "an instruction the rules engine
-        # understands" or "edits that fit this document": random data that fits is rightly refused.
+        # understands", "edits that fit this document", "findings this document has" or "a style
+        # sheet in TOML": random data that fits is rightly refused.
         f'[[operations]]\ninclude-operation-id = "{op}"\nchecks.positive_data_acceptance.enabled = false\n'
         # ...an unconfigured LLM engine or a missing writer is 503 engine_unavailable, as documented...
-        + ('checks.not_a_server_error.expected-statuses = ["2xx", "3xx", "4xx", "503"]\n' if op != "uploadDocument" else "")
-        + "\n" for op in ("uploadDocument", "createProposal", "applyOperations"))
+        + ('checks.not_a_server_error.expected-statuses = ["2xx", "3xx", "4xx", "503"]\n'
+           if op not in ("uploadDocument", "putStyleSheet") else "")
+        + "\n" for op in ("uploadDocument", "createProposal", "applyOperations", "reviewRevision", "fixFindings",
+                         "putStyleSheet"))
     # ...and a generated body over the 1 MB limit of this server is refused by its size, 413.
     refused += "".join(
         f'[[operations]]\ninclude-operation-id = "{op}"\n'
@@ -192,7 +204,7 @@ def test_schemathesis_finds_the_live_server_conforms_to_its_openapi_document(liv
          "--max-examples", "15", "--seed", "20261130", "--no-shrink", "--request-timeout", "30", "--workers", "2"],
         capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
-    assert "21 selected / 21 total" in run.stdout and " passed, " in run.stdout
+    assert "25 selected / 25 total" in run.stdout and " passed, " in run.stdout
     assert store.get(victim, "meta") is None  # the DELETE reached a real document
 
 

@@ -46,6 +46,13 @@ def test_security_and_limits_follow_the_settings(make_app):
     version = keyed["paths"]["/api/v1/version"]["get"]["responses"]
     assert {"200", "401", "429", "503"} <= set(version)
     assert keyed["paths"]["/healthz"]["get"]["security"] == []
+    # no rate limit, but keys: the limit on wrong keys per address may answer 429 on any route
+    guarded = make_app(API_KEYS=["k"], RATE_LIMIT="off").test_client().get(
+        "/api/v1/openapi.json", headers={"Authorization": "Bearer k"}).json
+    assert "429" in guarded["paths"]["/api/v1/version"]["get"]["responses"]
+    unlimited = make_app(API_KEYS=["k"], RATE_LIMIT="off", AUTH_FAIL_LIMIT="off").test_client().get(
+        "/api/v1/openapi.json", headers={"Authorization": "Bearer k"}).json
+    assert "429" not in unlimited["paths"]["/api/v1/version"]["get"]["responses"]
 
 
 def test_every_reference_resolves(make_app):
