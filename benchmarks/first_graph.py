@@ -29,7 +29,7 @@ import requests
 from tests.servers import LedgerServer, RedisServer, WorkerProcess
 
 ROOT = Path(__file__).resolve().parent.parent
-KEY = "bench-first-key"
+KEY = "bench-first-key-0123456789"
 AUTH = {"Authorization": f"Bearer {KEY}"}
 
 __all__ = ["one_word_edit", "timed_upload", "main"]

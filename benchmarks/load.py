@@ -47,7 +47,7 @@ DEFAULT_FILES = (
     "cross_reference.docx", "table_captions_with_field.docx", "german_styled_lists.docx",
     "example_numbering.docx", "lorem.odt", "collection2.odt", "dormeur_notes.odt", "table.odt",
 )
-KEY = "bench-load-key"
+KEY = "bench-load-key-0123456789"
 ROUNDS = 4
 AUTHOR = "Load Test"
 _WORD = re.compile(r"\b[a-z]{5,12}\b")

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 
+from ..documents import get_meta
 from ..errors import InvalidRequestError
 from ..service.checks import check_stored
 from ..service.fixes import fix_stored
 from ..service.styles import get_style, put_style, resolve_style
-from .context import int_arg, json_body, store
+from .context import ensure_room, int_arg, json_body, store
 
 __all__ = ["bp"]
 
@@ -18,13 +19,16 @@ bp = Blueprint("check", __name__)
 @bp.get("/api/v1/documents/<document_id>/check")
 def check(document_id: str) -> Response:
     revision = int_arg("revision", None, minimum=1)
-    return jsonify(check_stored(store(), document_id, revision, style=request.args.get("style")))
+    return jsonify(check_stored(store(), document_id, revision, style=request.args.get("style"),
+                                max_findings=int(current_app.config["MAX_FINDINGS"])))
 
 
 @bp.post("/api/v1/documents/<document_id>/check/fix")
 def fix(document_id: str):
     body = json_body("FixRequest")
     sheet = resolve_style(store(), body.get("style"))
+    if body.get("apply"):
+        ensure_room(get_meta(store(), document_id)["size"])
     out = fix_stored(store(), document_id, ids=body.get("findings"), kinds=body.get("kinds"),
                      author=body.get("author"), style=sheet, apply=bool(body.get("apply")),
                      who=g.get("client", "anonymous"), audit_log=current_app.config["AUDIT_LOG"])

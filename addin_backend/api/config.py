@@ -5,7 +5,10 @@ import os
 import re
 from typing import Any, Callable, Mapping
 
-__all__ = ["DEFAULTS", "ENVIRONMENT", "load_config", "parse_rate", "REPO_ROOT"]
+__all__ = ["DEFAULTS", "ENVIRONMENT", "load_config", "parse_rate", "REPO_ROOT", "MIN_KEY_LENGTH"]
+
+#: An API key shorter than this is refused at start-up: short keys can be guessed.
+MIN_KEY_LENGTH = 16
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -30,6 +33,8 @@ DEFAULTS: dict[str, Any] = {
     "MAX_UPLOAD_MB": 64,
     "MAX_UNITS": 50_000,  # units a document may have (adapters.package.Limits.max_units)
     "MAX_TEXT_CHARS": 4_000_000,  # characters of text a document may have
+    "MAX_FINDINGS": 5_000,  # findings a document's check answers at most (the most severe)
+    "QUOTA_MB": 2048,  # what one key (or address, without keys) may keep in the store; 0 or off: no quota
     "RATE_LIMIT": "600/minute",
     "AUTH_FAIL_LIMIT": "20/minute",  # requests with a wrong or missing key per client address
     "JOB_THREADS": 2,
@@ -57,6 +62,8 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "LEDGER_MAX_UPLOAD_MB": ("MAX_UPLOAD_MB", float),
     "LEDGER_MAX_UNITS": ("MAX_UNITS", int),
     "LEDGER_MAX_TEXT_CHARS": ("MAX_TEXT_CHARS", int),
+    "LEDGER_MAX_FINDINGS": ("MAX_FINDINGS", int),
+    "LEDGER_QUOTA_MB": ("QUOTA_MB", lambda v: 0.0 if str(v).strip().lower() in ("off", "none", "") else float(v)),
     "LEDGER_RATE_LIMIT": ("RATE_LIMIT", str),
     "LEDGER_AUTH_FAIL_LIMIT": ("AUTH_FAIL_LIMIT", str),
     "LEDGER_JOB_THREADS": ("JOB_THREADS", int),
@@ -106,6 +113,11 @@ def load_config(test_config: Mapping[str, Any] | None = None,
                 raise ValueError(f"{var}={environ[var]!r} is not a valid value") from None
     cfg.update(test_config or {})
     cfg["API_KEYS"] = _list(cfg["API_KEYS"])
+    for i, key in enumerate(cfg["API_KEYS"], 1):
+        if len(key) < MIN_KEY_LENGTH:  # never echo the key itself
+            raise ValueError(
+                f"LEDGER_API_KEYS: key {i} of {len(cfg['API_KEYS'])} has {len(key)} characters; a key needs at "
+                f"least {MIN_KEY_LENGTH} (make one with: python -c 'import secrets; print(secrets.token_urlsafe(32))')")
     cfg["CORS_ORIGINS"] = _list(cfg["CORS_ORIGINS"])
     cfg["GRAPH_SEMANTIC"] = _bool(cfg["GRAPH_SEMANTIC"])
     cfg["RATE"] = parse_rate(cfg["RATE_LIMIT"])
@@ -115,6 +127,9 @@ def load_config(test_config: Mapping[str, Any] | None = None,
         raise ValueError(f"LEDGER_JOBS must be auto, threads or queue, not {cfg['JOBS']!r}")
     if float(cfg["MAX_UPLOAD_MB"]) <= 0 or int(cfg["TTL_SECONDS"]) <= 0:
         raise ValueError("LEDGER_MAX_UPLOAD_MB and LEDGER_TTL_SECONDS must be positive")
+    if int(cfg["MAX_FINDINGS"]) <= 0 or float(cfg["QUOTA_MB"]) < 0 or int(cfg["SSE_PER_CLIENT"]) <= 0:
+        raise ValueError("LEDGER_MAX_FINDINGS and LEDGER_SSE_PER_CLIENT must be positive, "
+                         "LEDGER_QUOTA_MB 0 (off) or more")
     cfg["MAX_CONTENT_LENGTH"] = int(float(cfg["MAX_UPLOAD_MB"]) * 1024 * 1024)
     cfg["AUDIT_LOG"] = cfg["AUDIT_LOG"] or os.path.join(cfg["DATA_DIR"], "audit.jsonl")
     return cfg

@@ -7,7 +7,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from flask import current_app, request
+from flask import current_app, g, request
 
 from adapters.package import DEFAULT_LIMITS, Limits
 
@@ -15,7 +15,8 @@ from ..errors import InvalidRequestError
 from ..jobs import JobRunner
 from ..store import Store
 
-__all__ = ["store", "runner", "limits", "int_arg", "choice_arg", "list_arg", "json_body"]
+__all__ = ["store", "runner", "limits", "client_id", "ensure_room", "charge", "int_arg", "choice_arg", "list_arg",
+           "json_body"]
 
 
 def store() -> Store:
@@ -32,6 +33,29 @@ def limits() -> Limits:
     return replace(DEFAULT_LIMITS, max_input_bytes=cfg["MAX_CONTENT_LENGTH"],
                    max_units=int(cfg.get("MAX_UNITS", DEFAULT_LIMITS.max_units)),
                    max_text_chars=int(cfg.get("MAX_TEXT_CHARS", DEFAULT_LIMITS.max_text_chars)))
+
+
+def client_id() -> str:
+    """Who is asking: the API key's fingerprint, or the address when the server has no keys."""
+    who = g.get("client", "anonymous")
+    return who if who not in ("anonymous", "-") else f"ip:{request.remote_addr}"
+
+
+def ensure_room(incoming: int) -> None:
+    """Refuse a write of about ``incoming`` bytes past the client's quota (``LEDGER_QUOTA_MB``).
+
+    :raise QuotaExceededError: 507 ``quota_exceeded``.
+    """
+    from ..service import quota
+
+    quota.ensure_room(store(), client_id(), incoming, int(float(current_app.config["QUOTA_MB"]) * quota.MB))
+
+
+def charge(doc_id: str) -> None:
+    """Count a new document to the client's quota."""
+    from ..service import quota
+
+    quota.charge(store(), client_id(), doc_id)
 
 
 def int_arg(name: str, default: int | None, minimum: int = 0, maximum: int | None = None) -> int | None:

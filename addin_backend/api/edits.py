@@ -5,10 +5,11 @@ import io
 
 from flask import Blueprint, Response, current_app, g, jsonify, send_file, url_for
 
+from .. import documents
 from ..service import edits as service_edits
 from ..service import review as service_review
 from ..service import revisions
-from .context import json_body, runner, store
+from .context import ensure_room, json_body, runner, store
 from .jobs import job_view
 
 __all__ = ["bp"]
@@ -36,6 +37,7 @@ def proposal(document_id: str, proposal_id: str) -> Response:
 def apply(document_id: str) -> tuple[Response, int, dict[str, str]]:
     body = json_body("ApplyRequest")
     pid = body.get("proposal_id")
+    ensure_room(documents.get_meta(store(), document_id)["size"])  # a revision is about the upload's size
     out = service_edits.apply(
         store(), document_id, author=body["author"].strip(), who=g.get("client", "-"),
         audit_log=current_app.config["AUDIT_LOG"], proposal_id=pid, keep=body.get("operations") if pid else None,

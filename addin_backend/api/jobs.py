@@ -16,11 +16,11 @@ import time
 from collections import Counter
 from typing import Any, Callable, Iterator
 
-from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from ..errors import LedgerError, RateLimitedError
 from ..jobs import JobRunner
-from .context import runner
+from .context import client_id, runner
 
 __all__ = ["bp", "job_view", "JobEvents", "KEEPALIVE_SECONDS", "DETACH", "open_streams"]
 
@@ -163,11 +163,6 @@ class _Driven:
         self._stream.close()
 
 
-def _client() -> str:
-    who = g.get("client", "anonymous")
-    return who if who not in ("anonymous", "-") else f"ip:{request.remote_addr}"
-
-
 @bp.get("/<job_id>")
 def job(job_id: str) -> Response:
     return jsonify(job_view(runner().get(job_id)))
@@ -183,7 +178,7 @@ def events(job_id: str) -> Response:
     headers = {"X-Accel-Buffering": "no"}
     if stream.done:  # a finished job: one event, and the stream ends
         return Response(head, mimetype="text/event-stream", headers=headers)
-    stream.hold(_client(), int(cfg["SSE_PER_CLIENT"]))
+    stream.hold(client_id(), int(cfg["SSE_PER_CLIENT"]))
     detach: Callable[[JobEvents], bool] | None = request.environ.get(DETACH)
     if detach is None:
         body: Iterator[str] = _Driven(head, stream)

@@ -352,7 +352,11 @@ SCHEMAS.update({
     "Check": {
         "type": "object", "required": ["document", "revision", "findings"],
         "properties": {"document": _STR, "revision": _nullable("integer"), "style": _STR,
-                       "findings": {"type": "array", "items": _ref("Finding")}},
+                       "findings": {"type": "array", "items": _ref("Finding")},
+                       "truncated": {"type": "object", "required": ["total", "limit", "message"],
+                                     "description": "There were more findings than the server lists "
+                                                    "(LEDGER_MAX_FINDINGS): these are the most severe",
+                                     "properties": {"total": _INT, "limit": _INT, "message": _STR}}},
     },
     "FixRequest": {
         "type": "object", "additionalProperties": False,

@@ -22,7 +22,7 @@ from tests.servers import ROOT, WorkerProcess
 
 pytestmark = pytest.mark.slow
 
-KEY = "queue-test-key"
+KEY = "queue-test-key-0123456789"
 AUTH = {"Authorization": f"Bearer {KEY}"}
 
 

@@ -105,12 +105,12 @@ def test_failures_are_sentences(tmp_path):
     assert err.value.code == "unreachable"
     assert err.value.message.startswith(f"Cannot reach the LEDGER server at {dead.url}. Check the server address (bridge.json)")
     data = corpus_file("headers.odt").read_bytes()
-    with LedgerServer(tmp_path / "srv", workers=1, threads=2, env={"LEDGER_API_KEYS": "k1"}) as srv:
+    with LedgerServer(tmp_path / "srv", workers=1, threads=2, env={"LEDGER_API_KEYS": "bridge-key-0123456789"}) as srv:
         bad = LedgerClient({"url": srv.url, "api_key": "nope", "where": "bridge.json", "timeout": 10})
         with pytest.raises(BridgeError) as err:
             bad.upload(data, "headers.odt", "application/vnd.oasis.opendocument.text")
         assert (err.value.code, err.value.status) == ("unauthorized", 401)
-        good = LedgerClient({"url": srv.url, "api_key": "k1", "where": "bridge.json", "timeout": 10})
+        good = LedgerClient({"url": srv.url, "api_key": "bridge-key-0123456789", "where": "bridge.json", "timeout": 10})
         meta = good.upload(data, "headers.odt", "application/vnd.oasis.opendocument.text")
         assert meta["format"] == "odt" and meta["filename"] == "headers.odt"
         assert [u["text"] for u in good.units(meta["id"])][:1] == ["A header (Lv 1)"]

@@ -70,7 +70,7 @@ def lo_run(tmp_path_factory, request):
     base = tmp_path_factory.mktemp("lo-bridge")
     with LedgerServer(base / "open", workers=1, threads=4, env={"LEDGER_RATE_LIMIT": "off"}) as open_srv, \
          LedgerServer(base / "keyed", workers=1, threads=2,
-                      env={"LEDGER_API_KEYS": "right-key", "LEDGER_MAX_UPLOAD_MB": "0.005",
+                      env={"LEDGER_API_KEYS": "right-key-0123456789", "LEDGER_MAX_UPLOAD_MB": "0.005",
                            "LEDGER_RATE_LIMIT": "off"}) as keyed:
         # Outside pytest's root-only temp folder, so that the unprivileged user can reach it.
         work = Path(tempfile.mkdtemp(prefix="ledger-lo-bridge-"))
@@ -87,9 +87,11 @@ def lo_run(tmp_path_factory, request):
             {"name": "unreachable", "kind": "menu", "url": EDIT_URL, "doc": str(doc),
              "bridge": {"url": dead, "author": AUTHOR, "instruction": instruction}},
             {"name": "bad-key", "kind": "menu", "url": EDIT_URL, "doc": str(doc),
-             "bridge": {"url": keyed.url, "api_key": "wrong-key", "author": AUTHOR, "instruction": instruction}},
+             "bridge": {"url": keyed.url, "api_key": "wrong-key-0123456789", "author": AUTHOR,
+                        "instruction": instruction}},
             {"name": "too-large", "kind": "menu", "url": EDIT_URL, "doc": str(doc),
-             "bridge": {"url": keyed.url, "api_key": "right-key", "author": AUTHOR, "instruction": instruction}},
+             "bridge": {"url": keyed.url, "api_key": "right-key-0123456789", "author": AUTHOR,
+                        "instruction": instruction}},
             {"name": "settings", "kind": "menu", "url": "service:org.ledger.Bridge?settings", "doc": str(doc),
              "bridge": {"url": open_srv.url, "author": AUTHOR}},
             {"name": "direct-apply", "kind": "apply", "doc": str(doc), "ops": ops, "units": units, "author": AUTHOR},

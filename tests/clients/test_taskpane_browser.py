@@ -39,7 +39,7 @@ def server(tmp_path_factory):
 @pytest.fixture(scope="module")
 def keyed_server(tmp_path_factory):
     with LedgerServer(tmp_path_factory.mktemp("pane-keyed"), workers=1, threads=2,
-                      env={"LEDGER_API_KEYS": "right-key", "LEDGER_RATE_LIMIT": "off"}) as s:
+                      env={"LEDGER_API_KEYS": "right-key-0123456789", "LEDGER_RATE_LIMIT": "off"}) as s:
         yield s
 
 
@@ -133,12 +133,13 @@ def test_pane_says_clearly_when_office_is_missing(server, output_dir):
 
 def test_pane_says_clearly_when_the_key_is_refused(keyed_server, output_dir):
     host = {"paragraphs": ["x"], "fileBase64": "", "url": "x.docx"}
-    res = run_pane(keyed_server, output_dir / "clients" / "pane-bad-key", host, settings={"apiKey": "wrong-key"})
+    res = run_pane(keyed_server, output_dir / "clients" / "pane-bad-key", host,
+                   settings={"apiKey": "wrong-key-0123456789"})
     assert res["state"] == "offline"
     assert res["message"] == ("The LEDGER server refused the API key. Enter a valid key in Settings. "
                               "(send a valid API key as 'Authorization: Bearer KEY')")
     ok = run_pane(keyed_server, output_dir / "clients" / "pane-good-key", _host(corpus_file("headers.odt")),
-                  settings={"apiKey": "right-key"})
+                  settings={"apiKey": "right-key-0123456789"})
     assert ok["state"] == "ready" and ok["outline"] == ["A header (Lv 1)", "Another header (Lv 2)", "Back to Level 1"]
 
 

@@ -23,7 +23,7 @@ from tests.servers import LedgerServer
 
 from .helpers import AUTHOR, Progress, http_client, ok, refused
 
-KEY = "mcp-key"
+KEY = "mcp-key-0123456789"
 ORIGIN = "https://addin.example"
 
 

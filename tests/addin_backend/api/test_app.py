@@ -10,13 +10,13 @@ from tests.servers import free_port
 
 
 def test_settings_come_from_defaults_then_environment_then_test_config(tmp_path):
-    env = {"LEDGER_DATA_DIR": str(tmp_path), "LEDGER_TTL_SECONDS": "120", "LEDGER_API_KEYS": " k1, k2 ,",
+    env = {"LEDGER_DATA_DIR": str(tmp_path), "LEDGER_TTL_SECONDS": "120", "LEDGER_API_KEYS": " key-one-0123456789, key-two-0123456789 ,",
            "LEDGER_CORS_ORIGINS": "https://a.example,https://b.example", "LEDGER_MAX_UPLOAD_MB": "2",
            "LEDGER_RATE_LIMIT": "30/minute", "LEDGER_STORE": "redis://h:6379/1", "LEDGER_GRAPH_SEMANTIC": "0"}
     cfg = load_config({"TTL_SECONDS": 60}, environ=env)
     assert cfg["TTL_SECONDS"] == 60  # test config wins over the environment
     assert cfg["DATA_DIR"] == str(tmp_path) and cfg["STORE"] == "redis://h:6379/1"
-    assert cfg["API_KEYS"] == ["k1", "k2"]
+    assert cfg["API_KEYS"] == ["key-one-0123456789", "key-two-0123456789"]
     assert cfg["CORS_ORIGINS"] == ["https://a.example", "https://b.example"]
     assert cfg["MAX_CONTENT_LENGTH"] == 2 * 1024 * 1024 and cfg["RATE"] == (30, 60)
     assert cfg["GRAPH_SEMANTIC"] is False
@@ -110,3 +110,23 @@ def test_the_app_imports_the_engines_before_any_request_thread_does(tmp_path):
                          env={k: v for k, v in __import__("os").environ.items() if not k.startswith("LEDGER_")})
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_short_api_keys_are_refused_at_start_up_without_echoing_them(tmp_path):
+    import subprocess
+    import sys
+
+    import pytest
+
+    from tests.servers import ROOT
+
+    with pytest.raises(ValueError) as refused:
+        load_config(environ={"LEDGER_API_KEYS": "long-enough-key-0123456789,short-k1"})
+    message = str(refused.value)
+    assert "key 2 of 2 has 8 characters; a key needs at least 16" in message and "short-k1" not in message
+    assert load_config(environ={"LEDGER_API_KEYS": "x" * 16})["API_KEYS"] == ["x" * 16]
+    env = {k: v for k, v in __import__("os").environ.items() if not k.startswith("LEDGER_")}
+    run = subprocess.run([sys.executable, "-m", "addin_backend.cli", "serve", "--port", str(free_port())],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60,
+                         env={**env, "LEDGER_API_KEYS": "k1", "LEDGER_DATA_DIR": str(tmp_path)})
+    assert run.returncode == 2 and "ledger serve: LEDGER_API_KEYS: key 1 of 1 has 2 characters" in run.stderr

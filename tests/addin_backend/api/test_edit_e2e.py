@@ -21,7 +21,7 @@ from tests.servers import LedgerServer
 
 pytestmark = pytest.mark.slow
 
-KEY = "e2e-key"
+KEY = "e2e-key-0123456789"
 AUTHOR = "Ada Lovelace"
 
 

@@ -26,7 +26,7 @@ from tests.servers import ROOT, LedgerServer, self_signed_cert
 
 pytestmark = pytest.mark.slow
 
-KEY = "live-test-key"
+KEY = "live-test-key-0123456789"
 AUTH = {"Authorization": f"Bearer {KEY}"}
 
 

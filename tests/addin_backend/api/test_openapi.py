@@ -36,22 +36,25 @@ def test_path_parameters_match_the_rule_variables(make_app):
             assert declared == set(re.findall(r"{(\w+)}", path)), path
 
 
+KEY = "openapi-key-0123456789"
+
+
 def test_security_and_limits_follow_the_settings(make_app):
     open_spec = make_app().test_client().get("/api/v1/openapi.json").json
     assert "security" not in open_spec
     assert "401" not in open_spec["paths"]["/api/v1/version"]["get"]["responses"]
-    keyed = make_app(API_KEYS=["k"], RATE_LIMIT="10/minute").test_client().get(
-        "/api/v1/openapi.json", headers={"Authorization": "Bearer k"}).json
+    keyed = make_app(API_KEYS=[KEY], RATE_LIMIT="10/minute").test_client().get(
+        "/api/v1/openapi.json", headers={"Authorization": f"Bearer {KEY}"}).json
     assert keyed["openapi"] == "3.1.0" and keyed["security"] == [{"bearer": []}]
     version = keyed["paths"]["/api/v1/version"]["get"]["responses"]
     assert {"200", "401", "429", "503"} <= set(version)
     assert keyed["paths"]["/healthz"]["get"]["security"] == []
     # no rate limit, but keys: the limit on wrong keys per address may answer 429 on any route
-    guarded = make_app(API_KEYS=["k"], RATE_LIMIT="off").test_client().get(
-        "/api/v1/openapi.json", headers={"Authorization": "Bearer k"}).json
+    guarded = make_app(API_KEYS=[KEY], RATE_LIMIT="off").test_client().get(
+        "/api/v1/openapi.json", headers={"Authorization": f"Bearer {KEY}"}).json
     assert "429" in guarded["paths"]["/api/v1/version"]["get"]["responses"]
-    unlimited = make_app(API_KEYS=["k"], RATE_LIMIT="off", AUTH_FAIL_LIMIT="off").test_client().get(
-        "/api/v1/openapi.json", headers={"Authorization": "Bearer k"}).json
+    unlimited = make_app(API_KEYS=[KEY], RATE_LIMIT="off", AUTH_FAIL_LIMIT="off").test_client().get(
+        "/api/v1/openapi.json", headers={"Authorization": f"Bearer {KEY}"}).json
     assert "429" not in unlimited["paths"]["/api/v1/version"]["get"]["responses"]
 
 

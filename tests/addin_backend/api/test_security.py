@@ -9,12 +9,12 @@ from addin_backend.api.security import fingerprint
 from tests.addin_backend.api.bad_inputs import MARKER
 from tests.addin_backend.api.conftest import seed
 
-KEY = "test-key-1"
+KEY = "test-key-1-0123456789"
 AUTH = {"Authorization": f"Bearer {KEY}"}
 
 
 def test_with_keys_every_api_route_needs_one(make_app):
-    app = make_app(API_KEYS=[KEY, "other-key"], AUTH_FAIL_LIMIT="off")  # 28 wrong keys from one address
+    app = make_app(API_KEYS=[KEY, "other-key-0123456789"], AUTH_FAIL_LIMIT="off")  # 28 wrong keys from one address
     client = app.test_client()
     doc_id = seed(app)
     for method, path in (("get", "/api/v1/version"), ("get", "/api/v1/openapi.json"),
@@ -27,7 +27,7 @@ def test_with_keys_every_api_route_needs_one(make_app):
             assert r.json["error"]["code"] == "unauthorized"
             assert r.headers["WWW-Authenticate"].startswith("Bearer")
     assert client.get(f"/api/v1/documents/{doc_id}", headers=AUTH).status_code == 200
-    assert client.get(f"/api/v1/documents/{doc_id}", headers={"Authorization": "Bearer other-key"}).status_code == 200
+    assert client.get(f"/api/v1/documents/{doc_id}", headers={"Authorization": "Bearer other-key-0123456789"}).status_code == 200
     assert client.get("/healthz").status_code == 200 and client.get("/readyz").status_code == 200
 
 
@@ -63,7 +63,7 @@ def test_without_an_allow_list_no_cors_headers(make_app):
 
 
 def test_rate_limit_counts_per_key_in_the_store(make_app, store_url):
-    app = make_app(STORE=store_url, API_KEYS=[KEY, "k2"], RATE_LIMIT="3/minute")
+    app = make_app(STORE=store_url, API_KEYS=[KEY, "k2-key-0123456789"], RATE_LIMIT="3/minute")
     client = app.test_client()
     answers = [client.get("/api/v1/version", headers=AUTH) for _ in range(4)]
     assert [r.status_code for r in answers] == [200, 200, 200, 429]
@@ -71,10 +71,10 @@ def test_rate_limit_counts_per_key_in_the_store(make_app, store_url):
     limited = answers[3]
     assert limited.json["error"]["code"] == "rate_limited"
     assert 0 < int(limited.headers["Retry-After"]) <= 60
-    assert client.get("/api/v1/version", headers={"Authorization": "Bearer k2"}).status_code == 200
+    assert client.get("/api/v1/version", headers={"Authorization": "Bearer k2-key-0123456789"}).status_code == 200
     assert client.get("/healthz").status_code == 200  # health checks are not limited
     # A second app on the same store is another worker: the count is shared.
-    other_worker = make_app(STORE=store_url, API_KEYS=[KEY, "k2"], RATE_LIMIT="3/minute").test_client()
+    other_worker = make_app(STORE=store_url, API_KEYS=[KEY, "k2-key-0123456789"], RATE_LIMIT="3/minute").test_client()
     assert other_worker.get("/api/v1/version", headers=AUTH).status_code == 429
 
 
