@@ -71,7 +71,11 @@ def lo_run(tmp_path_factory, request):
     with LedgerServer(base / "open", workers=1, threads=4, env={"LEDGER_RATE_LIMIT": "off"}) as open_srv, \
          LedgerServer(base / "keyed", workers=1, threads=2,
                       env={"LEDGER_API_KEYS": "right-key-0123456789", "LEDGER_MAX_UPLOAD_MB": "0.005",
-                           "LEDGER_RATE_LIMIT": "off"}) as keyed:
+                           "LEDGER_RATE_LIMIT": "off"}) as keyed, \
+         LedgerServer(base / "keyed-roomy", workers=1, threads=2,
+                      env={"LEDGER_API_KEYS": "right-key-0123456789", "LEDGER_RATE_LIMIT": "off"}) as roomy:
+        # Two keyed servers: a body over the upload limit is refused (413) before its key is
+        # read (ROUTES.md), so the wrong key is tried where the document fits.
         # Outside pytest's root-only temp folder, so that the unprivileged user can reach it.
         work = Path(tempfile.mkdtemp(prefix="ledger-lo-bridge-"))
         request.addfinalizer(lambda: shutil.rmtree(work, ignore_errors=True))
@@ -87,7 +91,7 @@ def lo_run(tmp_path_factory, request):
             {"name": "unreachable", "kind": "menu", "url": EDIT_URL, "doc": str(doc),
              "bridge": {"url": dead, "author": AUTHOR, "instruction": instruction}},
             {"name": "bad-key", "kind": "menu", "url": EDIT_URL, "doc": str(doc),
-             "bridge": {"url": keyed.url, "api_key": "wrong-key-0123456789", "author": AUTHOR,
+             "bridge": {"url": roomy.url, "api_key": "wrong-key-0123456789", "author": AUTHOR,
                         "instruction": instruction}},
             {"name": "too-large", "kind": "menu", "url": EDIT_URL, "doc": str(doc),
              "bridge": {"url": keyed.url, "api_key": "right-key-0123456789", "author": AUTHOR,
