@@ -21,10 +21,12 @@ It lives in the adapters because the readers compute labels; the backend imports
 """
 from __future__ import annotations
 
+import importlib
 import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 __all__ = [
     "LabelWord",
@@ -197,7 +199,8 @@ PLURAL = re.compile(
 def _first_chars(pattern: str) -> set[str] | None:
     """The characters a match of ``pattern`` can start with (``None`` when that cannot be read)."""
     try:
-        from re import _parser  # the parser of the standard library's own regex compiler
+        # the parser of the standard library's own regex compiler (private, so typeshed has no stub)
+        _parser: Any = importlib.import_module("re._parser")
     except ImportError:  # pragma: no cover - other Python versions
         return None
     out: set[str] = set()
@@ -241,7 +244,7 @@ def _first_chars(pattern: str) -> set[str] | None:
 def _starts() -> str:
     chars: set[str] = {"§"}
     for w in _CITED:
-        got = _first_chars(w.cited)  # type: ignore[arg-type]
+        got = _first_chars(w.cited) if w.cited else None
         if got is None:
             return ""
         chars |= got | ({c.swapcase() for c in got} if w.lower else set())
@@ -288,7 +291,7 @@ def word_of(word: str) -> LabelWord | None:
     """
     w = word.strip()
     for entry in _CITED:
-        if re.fullmatch(entry.cited, w, re.I if entry.lower else 0):  # type: ignore[arg-type]
+        if entry.cited and re.fullmatch(entry.cited, w, re.I if entry.lower else 0):
             return entry
     return _BY_NAME.get(_fold(w))
 

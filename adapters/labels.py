@@ -96,7 +96,8 @@ def seq_label(seq_name: str, number: str, text: str | None = None) -> str:
     if entry is None:
         return f"{seq_name.strip().title() or 'Item'} {number}"
     shown = _CAPTION.match(text) if text else None
-    if shown and shown.group("num") == number and word_of(shown.group("word")).family == entry.family:  # type: ignore[union-attr]
+    said = word_of(shown.group("word")) if shown and shown.group("num") == number else None
+    if shown and said is not None and said.family == entry.family:
         return canonical_label(entry.family, number, shown.group("word"))
     return canonical_label(entry.family, number, entry.name)
 
@@ -116,8 +117,9 @@ def section_label(number: str | None, shown: str | None = None) -> str | None:
     """
     for text in (shown, number):
         worded = _WORDED.match(text) if text else None
-        if worded:
-            return canonical_label(word_of(worded.group("word")).family, worded.group("num"), worded.group("word"))  # type: ignore[union-attr]
+        said = word_of(worded.group("word")) if worded else None
+        if worded and said is not None:
+            return canonical_label(said.family, worded.group("num"), worded.group("word"))
     if not number:
         return None
     num = number.strip().rstrip(".):").lstrip("(")

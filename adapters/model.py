@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from .errors import InvalidEditError
 from .vocabulary import REVISION_KINDS, UNIT_KINDS, VIEWS
+from .vocabulary import NOTE_KINDS
 
 try:  # the BLAKE2 builtin alone: ``hashlib`` also loads OpenSSL, a cost every `ledger` start pays
     from _blake2 import blake2b
@@ -422,7 +423,7 @@ class Document:
 
     def body(self) -> Iterator[Unit]:
         """Units of the main text flow (notes excluded), in document order."""
-        return (u for u in self.units if u.kind not in ("footnote", "endnote"))
+        return (u for u in self.units if u.kind not in NOTE_KINDS)
 
     def lines(self, view: str = "accepted", units: Iterable[Unit] | None = None) -> list[str]:
         """The visible text, one paragraph per line."""
@@ -435,7 +436,7 @@ class Document:
 
     def to_json(self, lossless: bool = False) -> dict[str, Any]:
         """The document as JSON; ``lossless=True`` keeps anchors and meta for :meth:`from_json`."""
-        out = {
+        out: dict[str, Any] = {
             "path": self.path,
             "format": self.format,
             "units": [u.to_json(lossless) for u in self.units],

@@ -2,16 +2,16 @@
 
 One place for each name, low enough that the adapters use it too. The backend re-exports what
 it needs from here (``graph.edges.EDGE_TYPES``, ``findings.SEVERITIES``...), the API's schemas
-enumerate these tuples, and the task pane gets them as ``GET /vocabulary.json``
-(:func:`as_json`; ``static/js`` keeps only display names and colours, checked against this
-module by ``tests/js/test_vocabulary.py``).
+enumerate these tuples, and the task pane imports them from ``static/js/vocabulary.js``, which
+``addin_backend.pane_vocabulary`` writes from :func:`as_json` (``tests/test_vocabulary.py``
+checks it is current; the pane keeps only display words and colours of its own).
 
 Nothing here imports anything but the standard library.
 """
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 __all__ = [
     "UNIT_KINDS",
@@ -29,7 +29,9 @@ __all__ = [
     "EDGE_TYPES",
     "EdgeType",
     "STRATEGIES",
+    "Strategy",
     "ENGINES",
+    "Engine",
     "SEVERITIES",
     "REVISION_DATE_FORMAT",
     "revision_date",
@@ -40,21 +42,10 @@ __all__ = [
 # --- units -----------------------------------------------------------------------------------
 
 #: Every kind of :class:`adapters.model.Unit`, in the order the documentation lists them.
-UNIT_KINDS = (
-    "section",
-    "paragraph",
-    "list_item",
-    "caption",
-    "figure",
-    "table",
-    "equation",
-    "footnote",
-    "endnote",
-    "title",
-)
 UnitKind = Literal[
     "section", "paragraph", "list_item", "caption", "figure", "table", "equation", "footnote", "endnote", "title",
 ]
+UNIT_KINDS: tuple[str, ...] = get_args(UnitKind)
 
 #: Notes: outside the main text flow (``Document.body`` leaves them out).
 NOTE_KINDS = ("footnote", "endnote")
@@ -96,22 +87,24 @@ REVISION_KINDS = (
 )
 
 #: The views of a document that has tracked changes: accepted (the default) and rejected.
-VIEWS = ("accepted", "rejected")
 View = Literal["accepted", "rejected"]
+VIEWS: tuple[str, ...] = get_args(View)
 
 # --- the graph, retrieval, engines, findings -------------------------------------------------
 
 #: The graph's edge types, in retrieval priority order (the paper's REF > DEP > REL, with the
 #: hierarchy first): CONTAINS container -> unit, REFERENCES citing -> cited, DEPENDS dependent
 #: -> prerequisite, RELATED both ways.
-EDGE_TYPES = ("CONTAINS", "REFERENCES", "DEPENDS", "RELATED")
 EdgeType = Literal["CONTAINS", "REFERENCES", "DEPENDS", "RELATED"]
+EDGE_TYPES: tuple[str, ...] = get_args(EdgeType)
 
 #: Retrieval strategies: LEDGER's graph walk and the baselines it is measured against.
-STRATEGIES = ("ledger", "full", "window", "flat_rag", "hier_rag")
+Strategy = Literal["ledger", "full", "window", "flat_rag", "hier_rag"]
+STRATEGIES: tuple[str, ...] = get_args(Strategy)
 
 #: Edit engines: the offline rules, the configured LLM, or rules then LLM.
-ENGINES = ("rules", "llm", "auto")
+Engine = Literal["rules", "llm", "auto"]
+ENGINES: tuple[str, ...] = get_args(Engine)
 
 #: Severities of a finding, most severe first.
 SEVERITIES = ("error", "warning", "info")
@@ -148,7 +141,7 @@ def timestamp(when: datetime | None = None, *, precision: Literal["seconds", "mi
 
 
 def as_json() -> dict[str, Any]:
-    """The vocabulary as the task pane reads it (``GET /vocabulary.json``)."""
+    """The vocabulary as JSON (what ``static/js/vocabulary.js`` holds, operations aside)."""
     return {
         "unit_kinds": list(UNIT_KINDS),
         "kind_names": dict(KIND_NAMES),

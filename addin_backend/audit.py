@@ -12,8 +12,9 @@ import fcntl
 import hashlib
 import json
 import os
-from datetime import datetime, timezone
 from typing import Any, Iterable
+
+from adapters.vocabulary import timestamp
 
 __all__ = ["record", "entries", "STRUCTURAL_KEYS"]
 
@@ -62,7 +63,7 @@ def record(path: str, *, who: str, document: str, instruction: str | None,
     with ``to_json()``.
     """
     entry = {
-        "when": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+        "when": timestamp(precision="milliseconds"),
         "who": who,
         "author": author,
         "document": document,

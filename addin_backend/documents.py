@@ -10,12 +10,12 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
-from datetime import datetime, timezone
 from typing import Any
 
 from adapters import read
 from adapters.model import UNIT_KINDS, Document
 from adapters.package import DEFAULT_LIMITS, Limits
+from adapters.vocabulary import timestamp
 
 from .errors import InvalidRequestError, UnknownDocumentError, UnknownUnitError
 from .outline import OUTLINE_KINDS
@@ -73,7 +73,7 @@ def upload(store: Store, data: bytes, *, filename: str | None = None,
 
 def keep(store: Store, data: bytes, doc: Document, *, filename: str | None = None) -> dict[str, Any]:
     """Store the bytes as they came and their model under a new id; returns the meta record."""
-    meta = {
+    meta: dict[str, Any] = {
         "id": secrets.token_hex(12),
         "format": doc.format,
         "filename": clean_filename(filename),
@@ -81,7 +81,7 @@ def keep(store: Store, data: bytes, doc: Document, *, filename: str | None = Non
         "sha256": hashlib.sha256(data).hexdigest(),
         "units": len(doc.units),
         "warnings": len(doc.warnings),
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created": timestamp(),
     }
     store.put(meta["id"], {
         "original": data,

@@ -5,6 +5,8 @@ The HTTP layer (``api/errors.py``) and the command line (``cli.py``) both read
 """
 from __future__ import annotations
 
+from typing import Any
+
 from adapters.errors import (
     AdapterError,
     AnchorError,
@@ -199,9 +201,9 @@ ERROR_TABLE: list[tuple[type[Exception], int, int]] = [
 ]
 
 
-def describe(exc: Exception) -> tuple[dict[str, object], int, int] | None:
+def describe(exc: Exception) -> tuple[dict[str, Any], int, int] | None:
     """``(error dict, http status, exit status)`` for a known error, else ``None``."""
     for klass, status, exit_code in ERROR_TABLE:
-        if isinstance(exc, klass):
-            return exc.to_dict(), status, exit_code  # type: ignore[attr-defined]
+        if isinstance(exc, klass) and isinstance(exc, (LedgerError, AdapterError)):  # every table class is
+            return dict(exc.to_dict()), status, exit_code
     return None

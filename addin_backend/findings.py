@@ -10,10 +10,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from adapters.vocabulary import SEVERITIES
+
 __all__ = ["SEVERITIES", "FINDING_KINDS", "Place", "Finding", "count_by_severity", "sort_findings"]
 
-#: Most severe first.
-SEVERITIES = ("error", "warning", "info")
 
 #: Every kind a finding can have, with what it means (the report and the docs list these).
 FINDING_KINDS = {

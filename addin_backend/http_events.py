@@ -158,19 +158,19 @@ class EventHub:
                 self._flush(follow)
         while True:
             try:
-                follow = self._incoming.get_nowait()
+                item = self._incoming.get_nowait()
             except queue.Empty:
                 break
-            if isinstance(follow, _Linger):
-                self._start_linger(sel, follow)
+            if isinstance(item, _Linger):
+                self._start_linger(sel, item)
                 continue
             try:
-                follow.conn.sock.setblocking(False)
-                sel.register(follow.conn.sock, selectors.EVENT_READ, follow)
+                item.conn.sock.setblocking(False)
+                sel.register(item.conn.sock, selectors.EVENT_READ, item)
             except (OSError, ValueError):
-                self._close(follow)
+                self._close(item)
                 continue
-            self._follows[follow.conn.sock.fileno()] = follow
+            self._follows[item.conn.sock.fileno()] = item
         now = time.monotonic()
         for linger in [g for g in self._lingers.values() if g.deadline <= now]:
             self._end_linger(linger)
@@ -195,6 +195,12 @@ class EventHub:
                 if follow.chunked:
                     follow.out += b"0\r\n\r\n"
             self._flush(follow)
+
+    def _sel(self) -> selectors.BaseSelector:
+        """The selector of the running loop (every caller runs on the loop's thread, after start)."""
+        if self._selector is None:
+            raise RuntimeError("the event hub is not running")
+        return self._selector
 
     def _start_linger(self, sel: selectors.BaseSelector, linger: _Linger) -> None:
         try:
@@ -221,7 +227,7 @@ class EventHub:
         fd = -1
         try:
             fd = linger.sock.fileno()
-            self._selector.unregister(linger.sock)  # type: ignore[union-attr]
+            self._sel().unregister(linger.sock)
         except (KeyError, ValueError, OSError):
             pass
         self._lingers.pop(fd, None)
@@ -261,7 +267,7 @@ class EventHub:
         else:
             events = selectors.EVENT_READ | (selectors.EVENT_WRITE if follow.out else 0)
             try:
-                self._selector.modify(sock, events, follow)  # type: ignore[union-attr]
+                self._sel().modify(sock, events, follow)
             except (KeyError, ValueError, OSError):
                 pass
 
@@ -273,7 +279,7 @@ class EventHub:
         fd = -1
         try:
             fd = sock.fileno()
-            self._selector.unregister(sock)  # type: ignore[union-attr]
+            self._sel().unregister(sock)
         except (KeyError, ValueError, OSError):
             pass
         if self._follows.get(fd) is follow:

@@ -34,7 +34,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, Any, Callable
 
 from gunicorn import http, sock as gsock, util
 from gunicorn.http.unreader import SocketUnreader
@@ -109,10 +109,10 @@ def complete_length(data: bytes) -> int | None:
             pos = m.end() + size + 2
             if pos > len(data):
                 return None
-    size = content_length(head)
-    if size is None:
+    length = content_length(head)
+    if length is None:
         return body
-    return UNBUFFERED if size > BUFFER_LIMIT else body + size
+    return UNBUFFERED if length > BUFFER_LIMIT else body + length
 
 
 def content_length(head: bytes) -> int | None:
@@ -181,6 +181,9 @@ class _SpoolUnreader(SocketUnreader):
 
 class BufferingThreadWorker(gthread.ThreadWorker):
     """gthread whose threads never wait for a client (see the module docstring)."""
+
+    #: the application gunicorn loads (its base class is untyped)
+    wsgi: Callable[[dict[str, Any], Any], Any]
 
     def init_process(self) -> None:
         util.write_error = _json_error  # this process only: gunicorn's error pages become JSON
@@ -286,8 +289,8 @@ class BufferingThreadWorker(gthread.ThreadWorker):
                     return None  # refused, nothing more to read
             if state.discard > 0:
                 want = min(65536, state.discard)
-            elif state.spool is not None:
-                want = min(1 << 20, state.need - len(state.raw) - state.spooled)  # type: ignore[operator]
+            elif state.spool is not None and state.need is not None:  # a spool is opened once need is known
+                want = min(1 << 20, state.need - len(state.raw) - state.spooled)
                 if want <= 0:
                     return True
             else:

@@ -45,6 +45,10 @@ class Target:
                 "units": list(self.units), "how": self.how}
 
 
+def _ends(span: tuple[int, int] | None) -> tuple[int | None, int | None]:
+    return span if span is not None else (None, None)
+
+
 def _locate(text: str, wanted: str) -> tuple[int, int] | None:
     """The span of ``wanted`` in ``text``: exactly, else as :func:`adapters.text.loose_pattern`
     finds it (any run of white space matching any other, either kind of quote or dash)."""
@@ -82,13 +86,13 @@ def resolve_target(doc: Document, unit: str | None = None, selection: dict[str, 
         start, end = selection.get("start"), selection.get("end")
         if (start is None) != (end is None):
             raise InvalidRequestError("a selection gives both start and end, or neither")
-        if start is not None and not 0 <= start <= end <= len(u.text):
+        if start is not None and end is not None and not 0 <= start <= end <= len(u.text):
             raise InvalidRequestError(f"selection {start}..{end} lies outside unit {uid} ({len(u.text)} characters)")
-        if start is not None and squash(u.text[start:end]) == squash(text):
+        if start is not None and end is not None and squash(u.text[start:end]) == squash(text):
             span: tuple[int, int] | None = (start, end)
         else:
             span = _locate(u.text, text.strip()) if text.strip() else None
-        return Target([uid], *(span or (None, None)), text=text, how="selection",
+        return Target([uid], *_ends(span), text=text, how="selection",
                       candidates=[{"id": uid, "score": 1.0, "how": "selection", "evidence": text[:80]}])
     from .retrieval.targets import identify_targets
 
@@ -96,7 +100,7 @@ def resolve_target(doc: Document, unit: str | None = None, selection: dict[str, 
     first = doc.unit(found.ids[0])
     line = next((p for p in re.split(r"[\r\n\v\u2028\u2029\f]+", text) if p.strip()), "")
     span = _locate(first.text, line.strip())
-    return Target(found.ids, *(span or (None, None)), text=text, how="selection",
+    return Target(found.ids, *_ends(span), text=text, how="selection",
                   candidates=[c.to_json() for c in found.candidates])
 
 
@@ -115,9 +119,9 @@ def _node(G: nx.MultiDiGraph, doc: Document, uid: str) -> dict[str, Any]:
 def _overlaps(data: dict[str, Any], start: int | None, end: int | None) -> bool:
     """Whether an edge's evidence span meets the selected span (always, without spans)."""
     s, e = data.get("start"), data.get("end")
-    if start is None or not isinstance(s, int) or not isinstance(e, int):
+    if start is None or end is None or not isinstance(s, int) or not isinstance(e, int):
         return True
-    return s < end and start < e if end > start else s <= start <= e  # type: ignore[operator]
+    return s < end and start < e if end > start else s <= start <= e
 
 
 def _neighbours(G: nx.MultiDiGraph, node: str, types: Iterable[str]):

@@ -93,7 +93,10 @@ class QueueRunner(JobRunner):
         self.timeout = int(timeout)
         self.large_tokens = int(large_tokens)
         # RQ's own client on the store's Redis (RQ reads bytes; the store's client is the store's)
-        self.connection = redis.Redis.from_url(store.url, socket_timeout=30, socket_connect_timeout=5)  # type: ignore[attr-defined]
+        url = getattr(store, "url", None)  # a RedisStore's (make_runner checks the store's kind)
+        if not isinstance(url, str):
+            raise ValueError("the job queue needs the Redis store")
+        self.connection = redis.Redis.from_url(url, socket_timeout=30, socket_connect_timeout=5)
 
     def queue_for(self, tokens: int, interactive: bool) -> str:
         """The short queue name of a job (see the module docstring).
@@ -166,7 +169,7 @@ class QueueRunner(JobRunner):
         from rq.job import Job
 
         key = self._jobs_key(scope)
-        ids = sorted(i.decode() for i in self.connection.smembers(key))
+        ids = sorted(i.decode() if isinstance(i, bytes) else str(i) for i in self.connection.smembers(key))
         cancelled = 0
         for job_id in ids:
             try:

@@ -477,4 +477,4 @@ def make_runner(store: Store, *, mode: str = "auto", threads: int = 2, stale_aft
         raise ValueError("LEDGER_JOBS=queue needs LEDGER_STORE=redis://... (the queue lives in Redis)")
     from .job_queue import QueueRunner
 
-    return QueueRunner(store, stale_after=stale_after, **queue_options)  # type: ignore[arg-type]
+    return QueueRunner(store, stale_after=stale_after, **queue_options)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 import weakref
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from adapters.model import Document, Unit
 from adapters.words import words
@@ -272,6 +272,11 @@ class _DocRecord(NamedTuple):
     lang: str | None
 
 
+def _forgetter(key: int) -> Callable[[object], None]:
+    """The weakref callback that drops the record of document ``key`` when it is collected."""
+    return lambda _ref: _forget(key)
+
+
 def _record(doc: Document) -> _DocRecord:
     """The language facts of ``doc``, computed once (again only when its units are added or
     removed or its tag changes)."""
@@ -283,9 +288,9 @@ def _record(doc: Document) -> _DocRecord:
     tag = primary(raw)
     found = _detect_document(doc)
     lang = tag
-    if not tag or (found.decisive and found.lang != tag and _overrules(found.lang, tag)):  # type: ignore[arg-type]
+    if not tag or (found.decisive and found.lang is not None and found.lang != tag and _overrules(found.lang, tag)):
         lang = found.lang or tag
-    rec = _DocRecord(weakref.ref(doc, lambda _r, key=key: _forget(key)), len(doc.units), raw, tag, found, lang)
+    rec = _DocRecord(weakref.ref(doc, _forgetter(key)), len(doc.units), raw, tag, found, lang)
     _DOCS[key] = rec
     return rec
 
@@ -321,12 +326,12 @@ def unit_language(unit: Unit, doc: Document | None = None) -> str:
     tag = primary(raw) if raw else None
     rec = _record(doc) if doc is not None else None
     if tag and tag != (rec.tag if rec else None):  # a tag inherited from the default says no more
-        return g.lang if g.lang and g.script != "Latn" and not _fits(tag, g.script) else tag  # type: ignore[return-value]
+        return g.lang if g.lang and g.script != "Latn" and not _fits(tag, g.script) else tag
     if g.lang and g.script != "Latn":
         return g.lang
     dlang = rec.lang if rec else tag
-    if g.strong and (dlang is None or _overrules(g.lang, dlang)):  # type: ignore[arg-type]
-        return g.lang  # type: ignore[return-value]
+    if g.strong and g.lang is not None and (dlang is None or _overrules(g.lang, dlang)):
+        return g.lang
     return dlang or g.lang or "en"
 
 

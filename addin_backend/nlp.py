@@ -149,7 +149,7 @@ def get_spacy():
         if _spacy is None:
             hide = "torch" not in sys.modules and "thinc" not in sys.modules
             if hide:
-                sys.modules["torch"] = None  # type: ignore[assignment]
+                sys.modules["torch"] = None  # type: ignore[assignment]  # None there makes "import torch" fail at once
             try:
                 import spacy
             finally:

@@ -19,6 +19,7 @@ from adapters.model import Document, Field, Unit
 
 from .graph.label_index import unit_keys
 from .outline import clauses, level
+from adapters.vocabulary import FLOAT_KINDS, TEXT_KINDS
 
 __all__ = [
     "CAPTION_FAMILIES",
@@ -37,7 +38,6 @@ __all__ = [
 
 CAPTION_FAMILIES = ("figure", "table", "equation", "listing")
 STATEMENT_FAMILIES = tuple(f for f in FAMILIES if f != "section" and f not in CAPTION_FAMILIES)
-_OBJECTS = ("figure", "table", "equation")
 _SHARED = "statement"  # the sequence name when all statement kinds share one counter
 
 
@@ -59,10 +59,10 @@ def unit_key(unit: Unit) -> tuple[str, str] | None:
         if unit.kind == "section":
             if fam == "section":
                 return fam, num
-        elif unit.kind in ("caption", *_OBJECTS):
+        elif unit.kind in ("caption", *FLOAT_KINDS):
             if fam != "section":
                 return fam, num
-        elif unit.kind in ("paragraph", "list_item") and fam in STATEMENT_FAMILIES:
+        elif unit.kind in TEXT_KINDS and fam in STATEMENT_FAMILIES:
             return fam, num
     if unit.kind == "section" and unit.number:  # a number spelled with its word ("Appendix A")
         parsed = parse_label(unit.number)
@@ -103,7 +103,7 @@ class Entry:
 def _role(unit: Unit) -> str:
     if unit.kind == "caption":
         return "caption"
-    return "object" if unit.kind in _OBJECTS else "self"
+    return "object" if unit.kind in FLOAT_KINDS else "self"
 
 
 def _section_shape(number: str) -> tuple[int, bool]:
@@ -152,7 +152,8 @@ def _list_clauses(doc: Document) -> dict[str, tuple[str, str]]:
 def _word(unit: Unit, family: str) -> str | None:
     """The word a unit's label is written with, if it is one of ``family``'s ("Abbildung")."""
     word = label_word(unit.label)
-    return word if word and parse_label(unit.label) and parse_label(unit.label)[0] == family else None  # type: ignore[index]
+    key = parse_label(unit.label) if word else None
+    return word if key is not None and key[0] == family else None
 
 
 # --- schemes ---------------------------------------------------------------------------------
@@ -285,7 +286,8 @@ class Renumbering:
     before: list[Entry]
     after: list[Entry]
     changes: dict[tuple[str, str], str]
-    deleted: dict[tuple[str, str], Entry]
+    #: (family, old number) -> the entry the edit removes (an entry without a number: None)
+    deleted: dict[tuple[str, str | None], Entry]
     numbers: dict[str, tuple[str, str]]
     schemes: dict[str, tuple[str, str] | None]
     shared: bool
@@ -314,13 +316,13 @@ class Renumbering:
         return self.changes.get((family, number), number)
 
 
-def _after_entries(before: list[Entry], after_doc: Document) -> tuple[list[Entry], dict[tuple[str, str], Entry]]:
+def _after_entries(before: list[Entry], after_doc: Document) -> tuple[list[Entry], dict[tuple[str, str | None], Entry]]:
     pos = {u.id: i for i, u in enumerate(after_doc.units)}
     kept: list[tuple[int, Entry]] = []
-    deleted: dict[tuple[str, str], Entry] = {}
+    deleted: dict[tuple[str, str | None], Entry] = {}
     for e in before:
         if e.carrier not in pos:
-            deleted[(e.family, e.number)] = e  # type: ignore[index]
+            deleted[(e.family, e.number)] = e
             continue
         units = [i for i in e.units if i in pos]
         kept.append((min(pos[i] for i in units), Entry(e.family, e.number, units, e.carrier, set(e.roles), e.depth, e.appendix,
@@ -335,9 +337,9 @@ def _after_entries(before: list[Entry], after_doc: Document) -> tuple[list[Entry
                 e.depth, e.appendix = _section_shape(key[1])
             kept.append((pos[u.id], e))
         elif u.kind == "section":
-            e = _inserted_section(u, after_doc, {x.carrier: x for _, x in kept})
-            if e is not None:
-                kept.append((pos[u.id], e))
+            sec = _inserted_section(u, after_doc, {x.carrier: x for _, x in kept})
+            if sec is not None:
+                kept.append((pos[u.id], sec))
     kept.sort(key=lambda p: p[0])
     return [e for _, e in kept], deleted
 
@@ -402,9 +404,10 @@ def renumber(before_doc: Document, after_doc: Document) -> Renumbering:
     changes: dict[tuple[str, str], str] = {}
     numbers: dict[str, tuple[str, str]] = {}
     for e in after:
-        num = new.get(id(e), e.number)
-        if num is None:
+        renumbered: str | None = new.get(id(e), e.number)
+        if renumbered is None:
             continue
+        num = renumbered
         if not e.inserted and e.number is not None and num != e.number:
             changes[(e.family, e.number)] = num
         for uid in e.units:
@@ -458,7 +461,7 @@ def shown_number(unit: Unit) -> tuple[str, int, int, str] | None:
     got = None
     if unit.kind == "caption":
         got = caption_label(text) or leading_label(text)
-    elif unit.kind in ("paragraph", "list_item"):
+    elif unit.kind in TEXT_KINDS:
         got = leading_label(text)
     if got is None:
         return None

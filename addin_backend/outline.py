@@ -25,6 +25,7 @@ from typing import Any
 
 from adapters.label_grammar import canonical_label, heading_number as typed_number, norm_number, number_depth, parse_label
 from adapters.model import Document, Unit
+from adapters.vocabulary import NOTE_KINDS
 
 __all__ = [
     "CODE_STYLE",
@@ -228,7 +229,7 @@ def clause_group(doc: Document, head: Unit, found: dict[str, str] | None = None)
     if head.id not in found:
         return [head]
     depth = level(head, found[head.id])
-    flow = [u for u in doc.units if u.kind not in ("footnote", "endnote")]
+    flow = [u for u in doc.units if u.kind not in NOTE_KINDS]
     start = next(i for i, u in enumerate(flow) if u.id == head.id)
     out = [head]
     for u in flow[start + 1 :]:
@@ -259,7 +260,7 @@ def tree(doc: Document) -> list[dict[str, Any]]:
         if u.kind in OUTLINE_KINDS:
             number = heading_number(u) if u.kind == "section" else u.number
             label = u.label or (canonical_label("section", number) if u.kind == "section" and number else None)
-            node = {"id": u.id, "kind": u.kind, "label": label, "number": number,
+            node: dict[str, Any] = {"id": u.id, "kind": u.kind, "label": label, "number": number,
                     "title": u.title if u.title is not None else u.text,
                     "level": level(u) if u.kind == "section" else u.level, "children": []}
             nodes[u.id] = node

@@ -101,13 +101,18 @@ def _all_lines(doc: Document, view: str = "accepted") -> list[str]:
     return doc.lines(view, doc.units)
 
 
+def _id(e: Edit) -> str:
+    """An operation's id (recorded operations have one; "" stands for a missing one)."""
+    return e.id or ""
+
+
 def _groups(ops: Sequence[Edit]) -> list[list[Edit]]:
     """Operations that must be judged together: those on one unit, and an operation with the
     changes it made necessary (deleting "Table 1" and renumbering "Table 2" read alike line by
     line only together). A group larger than :data:`MAX_GROUP` falls back to units, then to
     single operations."""
-    ids = {e.id for e in ops}
-    parent: dict[str, str] = {e.id: e.id for e in ops}  # type: ignore[misc]
+    ids = {_id(e) for e in ops}
+    parent: dict[str, str] = {i: i for i in ids}
 
     def find(x: str) -> str:
         while parent[x] != x:
@@ -118,13 +123,13 @@ def _groups(ops: Sequence[Edit]) -> list[list[Edit]]:
     first_of_unit: dict[str, str] = {}
     for e in ops:
         if e.unit:
-            other = first_of_unit.setdefault(e.unit, e.id)  # type: ignore[arg-type]
-            parent[find(e.id)] = find(other)  # type: ignore[arg-type]
-        if e.source in ids:
-            parent[find(e.id)] = find(e.source)  # type: ignore[arg-type]
+            other = first_of_unit.setdefault(e.unit, _id(e))
+            parent[find(_id(e))] = find(other)
+        if e.source is not None and e.source in ids:
+            parent[find(_id(e))] = find(e.source)
     comps: dict[str, list[Edit]] = {}
     for e in ops:
-        comps.setdefault(find(e.id), []).append(e)  # type: ignore[arg-type]
+        comps.setdefault(find(_id(e)), []).append(e)
     out: list[list[Edit]] = []
     for group in comps.values():
         if len(group) <= MAX_GROUP:
@@ -185,12 +190,12 @@ def classify(original: Document, ops: Sequence[Edit], target: list[str]) -> tupl
                 cache[key] = (2 * _matched(have, target_words) - len(have) - len(target_words), exact)
         return cache[key]
 
-    chosen: set[str] = {e.id for e in ops}  # type: ignore[misc]
+    chosen: set[str] = {_id(e) for e in ops}
     for _round in range(3):
         changed = False
         for group in _groups(ops):
-            ids = [e.id for e in group]
-            rest = chosen - set(ids)  # type: ignore[arg-type]
+            ids = [_id(e) for e in group]
+            rest = chosen - set(ids)
             options = []
             for mask in product((True, False), repeat=len(ids)):
                 pick = rest | {i for i, keep in zip(ids, mask) if keep}

@@ -325,13 +325,13 @@ def _find_acronyms(doc: Document) -> dict[str, AcronymInfo]:
                     out.setdefault(short, AcronymInfo(short)).definitions.append(
                         (u.order, u.id, long, m.start(), m.end()))
         for line_start, line in _lines(u.text):
-            m = _GLOSSARY.match(line)
-            if m and _is_acronym(m.group("short")) and _initials_match(m.group("short"), m.group("long")):
-                short = m.group("short")
+            g = _GLOSSARY.match(line)
+            if g and _is_acronym(g.group("short")) and _initials_match(g.group("short"), g.group("long")):
+                short = g.group("short")
                 info = out.setdefault(short, AcronymInfo(short))
                 if all(x[1] != u.id for x in info.definitions):
-                    long = re.split(r"[.;(]", m.group("long"))[0].strip()
-                    info.definitions.append((u.order, u.id, long, line_start + m.start("short"), line_start + m.end()))
+                    long = re.split(r"[.;(]", g.group("long"))[0].strip()
+                    info.definitions.append((u.order, u.id, long, line_start + g.start("short"), line_start + g.end()))
                     info.glossary.add(u.id)
     english = {u.id: is_english(u, doc) for u in units}
     lower_words = _ordinary_words(units, english)

@@ -17,7 +17,7 @@ No findings is the clean bill.
 from __future__ import annotations
 
 import copy
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import networkx as nx
 
@@ -48,7 +48,8 @@ DRIFT_THRESHOLD = 0.12
 DRIFT_FLOOR = 0.2
 
 _NOT_REFERENCE_FIELDS = ("hyperlink", "pageref", "noteref", "note_ref")
-Embed = Callable[[Sequence[str]], "object"]
+#: Texts -> an (n, d) array of unit vectors (``nlp.embed_texts``).
+Embed = Callable[[Sequence[str]], Any]
 
 
 def relabel(after: Document, renum: Renumbering) -> Document:
@@ -149,11 +150,11 @@ def _references(before: Document, after: Document, renum: Renumbering, edits_by_
             if b.label in broken_before:
                 continue
             key = parse_label(b.label)
-            moved = renum.changes.get(key) if key else None  # type: ignore[arg-type]
-            tail = f" (the former {b.label} is now {renum.label(key[0], moved, key[1])})" if moved else ""  # type: ignore[index]
+            moved = renum.changes.get(key) if key else None
+            renamed = renum.label(key[0], moved, key[1]) if key and moved else None
+            tail = f" (the former {b.label} is now {renamed})" if renamed else ""
             out.append(Finding("broken_reference", "error", u.id, f"'{b.mention}' names {b.label}, which no unit "
-                               f"carries after the edit{tail}", b.mention, [], b.start, b.end,
-                               renum.label(key[0], moved, key[1]) if moved else None))  # type: ignore[index]
+                               f"carries after the edit{tail}", b.mention, [], b.start, b.end, renamed))
         before_targets = _by_mention(res_before)
         after_targets = _by_mention(res_after)
         for start, targets in after_targets.items():
@@ -189,9 +190,9 @@ def _references(before: Document, after: Document, renum: Renumbering, edits_by_
                     ))
                     break
         out.extend(_field_findings(u, before, renum, alive))
-    gone = [(f.unit, f.start, f.end) for f in out if f.kind == "reference_to_deleted"]
+    gone = [(f.unit, f.start or 0, f.end or 0) for f in out if f.kind == "reference_to_deleted"]
     out = [f for f in out if f.kind != "broken_reference" or not any(
-        uid == f.unit and s < f.end and f.start < e for uid, s, e in gone)]  # type: ignore[operator]
+        uid == f.unit and s < (f.end or 0) and (f.start or 0) < e for uid, s, e in gone)]
     return _dedupe(out)
 
 
@@ -205,7 +206,12 @@ def _now(before: Document, after: Document, uid: str) -> str:
 
 
 def _labels(doc: Document, ids: Iterable[str]) -> list[str]:
-    return [(doc.get(i).label if doc.get(i) is not None and doc.get(i).label else i) for i in ids]  # type: ignore[union-attr]
+    return [_label(doc, i) for i in ids]
+
+
+def _label(doc: Document, uid: str) -> str:
+    unit = doc.get(uid)
+    return unit.label if unit is not None and unit.label else uid
 
 
 def _field_findings(u: Unit, before: Document, renum: Renumbering, alive: set[str]) -> list[Finding]:
@@ -244,7 +250,7 @@ def _numbering(before: Document, after: Document, renum: Renumbering) -> list[Fi
         for uid in e.units:
             unit = after.get(uid)
             shown = shown_number(unit) if unit is not None else None
-            if shown is None or shown[0] == e.number:
+            if unit is None or shown is None or shown[0] == e.number:
                 continue
             old, was = before.get(uid), renum.entry_of_unit(uid)
             if old is not None and was is not None and (shown_number(old) or ("",))[0] != was.number:
@@ -252,7 +258,7 @@ def _numbering(before: Document, after: Document, renum: Renumbering) -> list[Fi
             out.append(Finding(
                 "numbering_mismatch", "warning", uid,
                 f"reads {label_of(e.family, shown[0], e.word)} but is {e.label} in document order",
-                unit.text[shown[1] : shown[2]], [], shown[1], shown[2], e.number,  # type: ignore[union-attr]
+                unit.text[shown[1] : shown[2]], [], shown[1], shown[2], e.number,
             ))
     return out
 
@@ -335,10 +341,12 @@ def semantic_drift(before: Document, after: Document, G: nx.MultiDiGraph, edited
     if not pairs:
         return []
     if embed is None:
-        from .nlp import embed_texts as embed
+        from .nlp import embed_texts
+
+        embed = embed_texts
     texts = sorted({before.unit(x).text for p in pairs for x in p[:2]} | {after.unit(x).text for p in pairs for x in p[:2]})
     vecs = embed(texts)
-    row = {t: vecs[i] for i, t in enumerate(texts)}  # type: ignore[index]
+    row = {t: vecs[i] for i, t in enumerate(texts)}
     worst: dict[str, tuple[float, float, float, str, str]] = {}
     flagged: dict[str, list[str]] = {}
     for uid, v, kind in pairs:

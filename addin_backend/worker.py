@@ -201,7 +201,7 @@ def health(connection: Any, queues: Sequence[str], *, local: bool = False,
             job = q.fetch_job(ids[0])
             if job is not None and job.enqueued_at is not None:
                 oldest = round(now - job.enqueued_at.timestamp(), 1)
-        serving = [w for w in workers if name in w["queues"]]
+        serving = [w for w in workers if isinstance(w["queues"], list) and name in w["queues"]]
         out["queues"][short] = {"queued": q.count, "started": StartedJobRegistry(queue=q).count,
                                 "failed": FailedJobRegistry(queue=q).count, "workers": len(serving),
                                 "oldest_queued_s": oldest}

@@ -29,6 +29,8 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
+from adapters.vocabulary import EDGE_TYPES
+
 # The measuring child imports only what ``ledger graph`` needs before the graph is built; the
 # parent's tools (subprocess, statistics, platform, shutil) are imported where they are used.
 
@@ -37,7 +39,6 @@ DEFAULT_OUT = ROOT / "benchmarks" / "results"
 DEFAULT_DATA = ROOT / "benchmarks" / "data"
 FULL_SIZES = ("5k", "10k", "25k", "50k", "100k")
 QUICK_SIZES = ("5k", "10k")
-EDGE_TYPES = ("CONTAINS", "REFERENCES", "DEPENDS", "RELATED")
 #: The issue's targets: (type, precision, recall) on the benchmark.
 TARGETS = {"REFERENCES": (0.98, 0.99), "DEPENDS": (0.80, 0.85)}
 

@@ -36,6 +36,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
+from adapters.vocabulary import FLOAT_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ("A.docx", "B.docx", "A.odt", "B.odt", "A.lo.docx", "B.lo.docx")
@@ -179,9 +180,9 @@ def _accepting_units(doc, al: Alignment, para: int) -> set[str]:
     out = {uid}
     u = doc.get(uid)
     if u is not None and u.kind == "caption":
-        if u.parent and (p := doc.get(u.parent)) is not None and p.kind in ("figure", "table", "equation"):
+        if u.parent and (p := doc.get(u.parent)) is not None and p.kind in FLOAT_KINDS:
             out.add(p.id)
-        out.update(v.id for v in doc.units if v.kind in ("figure", "table", "equation") and v.meta.get("caption") == uid)
+        out.update(v.id for v in doc.units if v.kind in FLOAT_KINDS and v.meta.get("caption") == uid)
     return out
 
 

@@ -13,9 +13,10 @@ from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any, Iterable
 
+from adapters.vocabulary import EDGE_TYPES
+
 __all__ = ["EDGE_TYPES", "Alignment", "align", "load", "normalise", "score_edges"]
 
-EDGE_TYPES = ("CONTAINS", "REFERENCES", "DEPENDS", "RELATED")
 _SPACE = re.compile(r"\s+")
 _WINDOW = 40  # how far the second pass looks ahead inside an unmatched stretch
 

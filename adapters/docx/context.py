@@ -9,7 +9,7 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
+from typing import Any, Mapping
 
 from ..errors import CorruptDocumentError
 from ..package import Package
@@ -50,7 +50,8 @@ class PackageContext:
     rels: Mapping[str, Mapping[str, Rel]]
     styles: StyleSheet
     numbering: Numbering
-    parts: Mapping[str, object]
+    #: Parsed parts by name (lxml elements).
+    parts: Mapping[str, Any]
     footnotes_part: str | None = None
     endnotes_part: str | None = None
     comments_part: str | None = None
@@ -160,7 +161,7 @@ def load_context(pkg: Package, warnings: list[str]) -> PackageContext:
         raise CorruptDocumentError(f"part {main_part!r} has no w:body: not a WordprocessingML document")
     rels = read_rels(pkg, main_part)
     all_rels: dict[str, Mapping[str, Rel]] = {main_part: MappingProxyType(rels)}
-    parts: dict[str, object] = {main_part: main}
+    parts: dict[str, Any] = {main_part: main}
     by_type: dict[str, str] = {}
     for rel in rels.values():
         if rel.external or rel.type not in ("styles", "numbering", "footnotes", "endnotes", "comments", "settings"):

@@ -97,8 +97,9 @@ class _Converter:
                 self.c_events.append((index, (kind, ev[1], pos if limit is None else min(pos, limit))))
         for rkind, el, text in scan.revisions:
             self.revisions.append({**_revision_of(TrackedChange.of(rkind, el), text), "unit": unit.id})
-        if scan.mark_change is not None:
-            self.revisions.append({**_revision_of(para.mark_change, "\n"), "unit": unit.id})
+        mark = para.mark_change
+        if mark is not None:
+            self.revisions.append({**_revision_of(mark, "\n"), "unit": unit.id})
         if scan.ppr_change is not None:
             self.revisions.append({**_revision_of(TrackedChange.of("paragraph_format_change", scan.ppr_change), ""), "unit": unit.id})
 
@@ -111,6 +112,7 @@ class _Converter:
         num_id = scan.num_id if scan.num_id is not None else style.num_id
         if not num_id or num_id == "0":
             return None
+        ilvl: int | None
         if scan.num_id is not None:
             ilvl = scan.ilvl if scan.ilvl is not None else 0
         elif scan.ilvl is not None:
@@ -151,8 +153,11 @@ class _Converter:
                 i += 1
                 continue
             group = [b]
-            while _chains(group[-1]) and i + len(group) < n and isinstance(blocks[i + len(group)], Paragraph):
-                group.append(blocks[i + len(group)])
+            while _chains(group[-1]) and i + len(group) < n:
+                after = blocks[i + len(group)]
+                if not isinstance(after, Paragraph):
+                    break
+                group.append(after)
             self.paragraphs(group, where, absorbing=flowing)
             if any(p.presence & ACCEPTED and p.scan.acc_len for p in group):
                 flowing = not group[-1].scan.mark_views & ACCEPTED

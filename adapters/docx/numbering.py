@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
+from typing import Mapping, overload
 
 from ..labels import repeated_letters, roman
 from .oxml import qn, w_attr
@@ -109,6 +109,10 @@ class Numbering:
 EMPTY_NUMBERING = Numbering(MappingProxyType({}), MappingProxyType({}))
 
 
+@overload
+def _int(val: str | None, default: int) -> int: ...
+@overload
+def _int(val: str | None, default: None = None) -> int | None: ...
 def _int(val: str | None, default: int | None = None) -> int | None:
     try:
         return int(val) if val is not None else default
@@ -160,7 +164,7 @@ def parse_numbering(root) -> Numbering:
         aid = an.get(w_attr("abstractNumId"))
         if aid is None:
             continue
-        levels = {}
+        levels: dict[int, Level] = {}
         for lvl in an.iterchildren(qn("w:lvl")):
             lv = _level(lvl)
             if lv is not None:
@@ -179,7 +183,7 @@ def parse_numbering(root) -> Numbering:
         if nid is None or ref is None:
             continue
         starts: dict[int, int] = {}
-        levels: dict[int, Level] = {}
+        levels = {}
         for ov in num.iterchildren(qn("w:lvlOverride")):
             ilvl = _int(ov.get(w_attr("ilvl")))
             if ilvl is None or not 0 <= ilvl <= 8:

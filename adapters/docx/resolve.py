@@ -146,7 +146,7 @@ def _restore(change, accept: bool) -> None:
 
 def _next_paragraph(p) -> tuple[Any, list[Any]]:
     """The ``w:p`` right after ``p`` (markers between allowed) and those markers; (None, []) if none."""
-    between = []
+    between: list[Any] = []
     for sib in p.itersiblings():
         if not isinstance(sib.tag, str):
             continue

@@ -279,12 +279,12 @@ def isolate(el, start: int | None = None, end: int | None = None) -> Any:
     r = el.getparent()
     if r is None or r.tag != W_R:
         raise ValueError("the element is not directly inside a run")
-    if el.tag == W_T and start is not None:
+    if el.tag == W_T and start is not None and end is not None:
         raw = el.text or ""
         if el.get(XML_SPACE) != "preserve":
             lead = len(raw) - len(raw.lstrip(_XML_WS))
             _normalise_t(el)
-            start, end = max(0, start - lead), max(0, end - lead)  # type: ignore[operator]
+            start, end = max(0, start - lead), max(0, end - lead)
             end = min(end, len(el.text or ""))
         right = split_run(r, el, end)  # noqa: F841  (the tail run, left in place)
         mid = split_run(r, el, start)

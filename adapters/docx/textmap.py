@@ -134,9 +134,8 @@ def _resolve(root_by_part: Mapping[str, Any], anchor, cache: dict | None = None)
                 if cache is None:
                     blocks = list(iter_blocks(container))
                 else:
-                    blocks = cache.get(id(container))
-                    if blocks is None:
-                        blocks = cache[id(container)] = list(iter_blocks(container))
+                    hit = cache.get(id(container))
+                    blocks = hit if hit is not None else cache.setdefault(id(container), list(iter_blocks(container)))
                 if "-" in step:
                     a, b = (int(x) for x in step.split("-"))
                     items = [(blk, presence) for blk in blocks[a : b + 1]]

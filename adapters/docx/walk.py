@@ -165,6 +165,14 @@ class Walker:
 
     # paragraph -----------------------------------------------------------------------------
 
+    @property
+    def scan(self) -> ParagraphScan:
+        """The paragraph being walked (the visitors run only inside :meth:`paragraph` and
+        :meth:`object_block`)."""
+        if self._scan is None:
+            raise AssertionError("no paragraph is being walked")
+        return self._scan
+
     def paragraph(self, p) -> ParagraphScan:
         """Walk one ``w:p``: its segments (all views) and side facts."""
         scan = ParagraphScan(p)
@@ -217,7 +225,7 @@ class Walker:
     # paragraph properties ------------------------------------------------------------------
 
     def _ppr(self, ppr) -> None:
-        scan = self._scan
+        scan = self.scan
         for c in ppr:
             tag = c.tag
             if tag == W_PSTYLE:
@@ -263,7 +271,7 @@ class Walker:
                 self._run_child(ch, tag, hidden)
         n = self._acc - start
         if n:
-            langs = self._scan.langs
+            langs = self.scan.langs
             langs[self._lang] = langs.get(self._lang, 0) + n
 
     def _run_child(self, ch, tag, hidden: bool) -> None:
@@ -298,7 +306,7 @@ class Walker:
         elif tag in _NOTE_KIND:
             self._note(ch, tag)
         elif tag == W_COMMENTREFERENCE:
-            self._scan.events.append(("c_ref", ch.get(ID), self._acc))
+            self.scan.events.append(("c_ref", ch.get(ID), self._acc))
         elif tag == W_DRAWING or tag == W_PICT or tag == W_OBJECT:
             self._objects(ch)
         elif tag == MC_AC:
@@ -326,7 +334,7 @@ class Walker:
             elif tag == W_LANG:
                 lang = c.get(VAL)
             elif tag == W_RPRCHANGE:
-                self._scan.revisions.append(("format_change", c, _run_text(r)))
+                self.scan.revisions.append(("format_change", c, _run_text(r)))
         self._lang = lang or (self.styles.char_lang(rstyle) if rstyle else None)
         if vanish is not None:
             return vanish
@@ -357,7 +365,7 @@ class Walker:
         views = self._views & mask
         if not views or not text:
             return
-        self._scan.segments.append(Segment(text, el, offset, kind, views, len(self.stack) > 0, self._rev))
+        self.scan.segments.append(Segment(text, el, offset, kind, views, len(self.stack) > 0, self._rev))
         if views & ACCEPTED:
             self._acc += len(text)
 
@@ -369,7 +377,7 @@ class Walker:
             mark = self.note_marks.get((kind, nid), "")
             if mark:
                 self._text(mark, ch, "note")
-        self._scan.events.append(("note", kind, nid, start, self._acc))
+        self.scan.events.append(("note", kind, nid, start, self._acc))
 
     # containers ----------------------------------------------------------------------------
 
@@ -378,11 +386,11 @@ class Walker:
         saved_views, saved_rev = self._views, self._rev
         self._views &= mask
         self._rev = el
-        segs = self._scan.segments
+        segs = self.scan.segments
         first = len(segs)
         self._children(el)
         text = "".join([s.text for s in segs[first:]])
-        self._scan.revisions.append((kind, el, text))
+        self.scan.revisions.append((kind, el, text))
         self._views, self._rev = saved_views, saved_rev
 
     def _sdt(self, el) -> None:
@@ -407,7 +415,7 @@ class Walker:
         if rid and self.ctx is not None:
             url = self.ctx.hyperlink_target(rid, self.part)
         start = self._acc
-        segs = self._scan.segments
+        segs = self.scan.segments
         first = len(segs)
         self._children(el)
         if self.instr_depth:
@@ -415,12 +423,12 @@ class Walker:
         result = "".join([s.text for s in segs[first:] if s.views & ACCEPTED])
         target = f"{url}#{anchor}" if url and anchor else (anchor or url)
         code = " ".join(["HYPERLINK"] + ([f'"{url}"'] if url else []) + ([f'\\l "{anchor}"'] if anchor else []))
-        self._scan.fields.append(FieldRecord("hyperlink", code, target, result, start, self._acc, el))
+        self.scan.fields.append(FieldRecord("hyperlink", code, target, result, start, self._acc, el))
 
     def _fldsimple(self, el) -> None:
         frame = _Frame("result", el, el.get(INSTR) or "")
         frame.start = self._acc
-        frame.seg_start = len(self._scan.segments)
+        frame.seg_start = len(self.scan.segments)
         self.stack.append(frame)
         self._children(el)
         if frame in self.stack:
@@ -439,7 +447,7 @@ class Walker:
                 frame.phase = "result"
                 self.instr_depth -= 1
                 frame.start = self._acc
-                frame.seg_start = len(self._scan.segments)
+                frame.seg_start = len(self.scan.segments)
         elif typ == "end":
             if not self.stack:
                 return
@@ -447,7 +455,7 @@ class Walker:
             if frame.phase == "instr":
                 self.instr_depth -= 1
                 frame.start = self._acc
-                frame.seg_start = len(self._scan.segments)
+                frame.seg_start = len(self.scan.segments)
             if not self.instr_depth:
                 self._record_field(frame)
 
@@ -460,24 +468,24 @@ class Walker:
     def _record_field(self, frame: _Frame, partial: bool = False) -> None:
         code = "".join(frame.code).strip()
         fc = parse_instruction(code)
-        segs = self._scan.segments[frame.seg_start:]
+        segs = self.scan.segments[frame.seg_start:]
         result = "".join([s.text for s in segs if s.views & ACCEPTED])
         rec = FieldRecord(fc.kind, code, fc.target, result, frame.start, self._acc, frame.el, fc)
-        self._scan.fields.append(rec)
+        self.scan.fields.append(rec)
 
     # markers -------------------------------------------------------------------------------
 
     def _bookmark_start(self, el) -> None:
-        self._scan.events.append(("bm_start", el.get(ID), el.get(NAME), self._acc))
+        self.scan.events.append(("bm_start", el.get(ID), el.get(NAME), self._acc))
 
     def _bookmark_end(self, el) -> None:
-        self._scan.events.append(("bm_end", el.get(ID), self._acc))
+        self.scan.events.append(("bm_end", el.get(ID), self._acc))
 
     def _comment_start(self, el) -> None:
-        self._scan.events.append(("c_start", el.get(ID), self._acc))
+        self.scan.events.append(("c_start", el.get(ID), self._acc))
 
     def _comment_end(self, el) -> None:
-        self._scan.events.append(("c_end", el.get(ID), self._acc))
+        self.scan.events.append(("c_end", el.get(ID), self._acc))
 
     # math and objects ----------------------------------------------------------------------
 
@@ -488,11 +496,11 @@ class Walker:
         text = math_text(el)
         if not self._para_hidden:
             self._text(text, el, "math")
-        self._scan.math.append((el, el.tag == M_OMATHPARA, start, self._acc))
+        self.scan.math.append((el, el.tag == M_OMATHPARA, start, self._acc))
 
     def _objects(self, el) -> None:
         for kind, obj, alt in classify_object(el):
-            self._scan.objects.append((kind, obj, self._views, alt))
+            self.scan.objects.append((kind, obj, self._views, alt))
 
 
 def _run_text(r) -> str:

@@ -42,7 +42,7 @@ from ..errors import AdapterError, AnchorError, UnsupportedFormatError
 from ..model import Anchor, ConcreteEdit, Delete, Document, Edit, InsertAfter, Move, Note, Rename, Unit
 from ..package import DOCX, Package, open_package
 from ..repack import rewrite_zip
-from ..textdiff import line_changes, word_changes
+from ..textdiff import Change, line_changes, word_changes
 from .blockedit import container_of, delete_paragraph, delete_table, mark_paragraph_groups, new_paragraph
 from .blocks import iter_blocks
 from .comments_xml import CommentParts, place_range
@@ -54,6 +54,7 @@ from .revision_xml import IdCounter, Stamp, clean_mark_rpr, set_track_revisions,
 from .tags import W_DEL, W_INS, W_MOVEFROM, W_MOVETO, W_P, W_PPR, W_PSTYLE, W_R, W_RPR, W_SECTPR, W_TBL, W_TRPR, WP_DOCPR, VAL
 from .textedit import UnitTarget, apply_changes, replace_figure, span_runs
 from .textmap import ACCEPTED, BOTH, Walker, resolve_items
+from ..vocabulary import NOTE_KINDS
 
 __all__ = ["write", "accept_all", "reject_all"]
 
@@ -139,9 +140,9 @@ class _Writer:
             unit = self.unit(uid)
             if self._frozen is None:
                 raise AnchorError(f"unit {uid} was not resolved before the document changed")
-            items, figure, blocks = resolve_items(self.ctx.parts, unit.anchor, self._frozen)
-            hit = UnitTarget(uid, unit.anchor.part, unit.anchor.path, items, figure, blocks,
-                             tuple(unit.anchor.get("open_fields", ())))
+            anchor = _anchor(unit)
+            items, figure, blocks = resolve_items(self.ctx.parts, anchor, self._frozen)
+            hit = UnitTarget(uid, anchor.part, anchor.path, items, figure, blocks, tuple(anchor.get("open_fields", ())))
             self.targets[uid] = hit
         return hit
 
@@ -179,8 +180,9 @@ class _Writer:
             if e.op == "insert_after":
                 self.templates[id(e)] = self._template_paragraph(e)
         for n in notes:
-            if n.unit and not n.edit and self.doc.get(n.unit) is not None and self.doc.get(n.unit).anchor is not None:
-                self.target(n.unit)
+            noted = self.doc.get(n.unit) if n.unit and not n.edit else None
+            if noted is not None and noted.anchor is not None:
+                self.target(noted.id)
         self._frozen = None
         self.edited = {e.unit for e in edits if e.op in ("replace", "set_text")}
         for e in edits:
@@ -208,7 +210,7 @@ class _Writer:
     # text ----------------------------------------------------------------------------------
 
     def _text_edits(self, edits: list[ConcreteEdit]) -> None:
-        per_unit: dict[str, list] = {}
+        per_unit: dict[str, list[tuple[Change, Stamp]]] = {}
         for e in edits:
             if e.op == "replace":
                 before = e.before if e.before is not None else self.unit(e.unit).text
@@ -222,21 +224,21 @@ class _Writer:
                 continue
             stamp = self.stamp(e)
             per_unit.setdefault(e.unit, []).extend((c, stamp) for c in changes)
-        for uid, changes in per_unit.items():
+        for uid, pending in per_unit.items():
             target = self.targets[uid]
-            if not changes:
+            if not pending:
                 continue
-            spans = sorted((c[0], c[1]) for c, _stamp in changes)
+            spans = sorted((c[0], c[1]) for c, _stamp in pending)
             if any(b[0] < a[1] or (b[0] == a[0] == a[1] == b[1]) for a, b in zip(spans, spans[1:])):
                 raise AdapterError(f"unit {uid} gets overlapping text edits")
             self.touched.add(target.part)
             if target.figure is not None:
                 text = self.unit(uid).text
-                for (start, end, new), _stamp in sorted(changes, key=lambda c: c[0][0], reverse=True):
+                for (start, end, new), _stamp in sorted(pending, key=lambda c: c[0][0], reverse=True):
                     text = text[:start] + new + text[end:]
-                replace_figure(target, text, changes[0][1], self.next_docpr)
+                replace_figure(target, text, pending[0][1], self.next_docpr)
             else:
-                apply_changes(target, changes, self.ctx)
+                apply_changes(target, pending, self.ctx)
 
     # insert --------------------------------------------------------------------------------
 
@@ -352,7 +354,7 @@ class _Writer:
         out, stack = [], [self.unit(uid)]
         while stack:
             u = stack.pop()
-            if u.kind in ("footnote", "endnote"):
+            if u.kind in NOTE_KINDS:
                 continue
             out.append(u)
             stack.extend(kids.get(u.id, ()))
@@ -403,7 +405,7 @@ class _Writer:
         for t in self.targets.values():
             if not any(result.emap.get(id(b)) is not None for b in t.blocks):
                 continue
-            items = []
+            items: list[tuple[Any, int]] = []
             for p, _presence in t.items:
                 new = result.follow(p)
                 if new is not None and not any(new is q for q, _ in items):

@@ -63,6 +63,7 @@ from .flow import (
 from .inline import replace_in_paragraph
 from .odfxml import prefixed, qn
 from .textmap import block_paragraphs
+from ..vocabulary import NOTE_KINDS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .writer import _Writer
@@ -280,7 +281,7 @@ class _Structure:
         doc = self.w.doc
         ids = descendant_ids(doc.units, uid)
         els = [self.element(u.id) for u in doc.units
-               if u.id in ids and u.kind not in ("footnote", "endnote") and u.id in self.w.located
+               if u.id in ids and u.kind not in NOTE_KINDS and u.id in self.w.located
                and u.meta.get("absent_in") != "accepted"]
         if not els:
             raise AnchorError(f"unit {uid} has nothing to move")
@@ -351,7 +352,7 @@ class _Structure:
     def delete(self, e: Delete) -> None:
         unit = self.w.doc.unit(e.unit)
         el = self.w.located[unit.id][0]
-        if unit.kind in ("footnote", "endnote"):
+        if unit.kind in NOTE_KINDS:
             self.notes.append((el, e))
             return
         if el.tag not in PARAS and el.tag != TABLE:
@@ -452,7 +453,7 @@ class _Structure:
             mk.tail = nxt.text
             nxt.text = None
             nxt.insert(0, mk)
-        else:
+        elif prev is not None:  # (neither: the whole flow went, above)
             prev.append(mk)
         for k in kept:
             insert_before(mk, k)

@@ -285,13 +285,13 @@ def _pieces(w, offs: list[int], a: int, b: int) -> list[tuple[int, int, str | No
         cuts.add(start)
     points = sorted(cuts)
     out: list[tuple[int, int, str | None]] = []
-    key: str | None = None
+    current: str | None = None
     for x, y in zip(points, points[1:]):
-        key = keys.get(x, key)
-        if out and out[-1][2] == key and out[-1][1] == x and not _marker_at(w, x):
-            out[-1] = (out[-1][0], y, key)
+        current = keys.get(x, current)
+        if out and out[-1][2] == current and out[-1][1] == x and not _marker_at(w, x):
+            out[-1] = (out[-1][0], y, current)
         else:
-            out.append((x, y, key))
+            out.append((x, y, current))
     return out
 
 
@@ -396,8 +396,8 @@ def _delete_piece(
         return ma, fmt
     region = t.ctx.changes.get(foreign) if foreign else None
     # (the author of the insertion is read before the split may drop its emptied region)
-    info = copy.deepcopy(t.info(foreign)) if region is not None and region.kind == "insertion" else None
-    if region is not None:
+    info = copy.deepcopy(t.info(foreign)) if foreign and region is not None and region.kind == "insertion" else None
+    if foreign and region is not None:
         t.split_region(foreign, ma, mb)
     rp = _region_paragraph(p, wrap, items)
     _fix_region_start(t, rp, expected)

@@ -152,7 +152,7 @@ class _Parser:
             elif tag == _LIST:
                 parent = listpos.list if listpos is not None else None
                 level = listpos.level + 1 if listpos is not None else 1
-                self.list(child, here, flow, section, parent, level, out, box)
+                self.text_list(child, here, flow, section, parent, level, out, box)
             elif tag == _SECTION:
                 out.extend(self.blocks(child, here, flow, child.get(_A_NAME) or section, listpos, box))
             elif tag == _TABLE:
@@ -184,6 +184,7 @@ class _Parser:
         w = walk_paragraph(el, self.ctx, flow)
         flow[:] = w.open_changes
         style = el.get(_A_STYLE)
+        level: int | None
         if el.tag == _H:
             # LibreOffice reads a text:h without text:outline-level as level 1, whatever its style
             heading, level = True, _int(el.get(_A_LEVEL)) or 1
@@ -223,16 +224,16 @@ class _Parser:
                 if ann.name:
                     self._annotations[ann.name] = ann
             elif kind == "annotation-end":
-                ann = self._annotations.pop(ev.node.get(_A_OFFICE_NAME) or "", None)
-                if ann is not None:
-                    ann.end_offset = ev.start
-                    if ann not in para.annotations:
-                        ann.end_paragraph = para
+                ended = self._annotations.pop(ev.node.get(_A_OFFICE_NAME) or "", None)
+                if ended is not None:
+                    ended.end_offset = ev.start
+                    if ended not in para.annotations:
+                        ended.end_paragraph = para
             elif kind == "unknown":
                 self.warn(f"unknown inline element {name_of(ev.node)}: its text is kept")
         return para
 
-    def list(
+    def text_list(
         self,
         el: etree._Element,
         path: tuple[int, ...],
@@ -354,7 +355,7 @@ class _Parser:
                 paras.append(self.paragraph(child, path + (i,), [], None, None, None))
             elif child.tag == _LIST:
                 out: list[Block] = []
-                self.list(child, path + (i,), [], None, None, 1, out, None)
+                self.text_list(child, path + (i,), [], None, None, 1, out, None)
                 paras.extend(b for b in out if isinstance(b, Paragraph))
         return Annotation(el, el.get(_A_OFFICE_NAME), author, date, paras, offset)
 

@@ -47,7 +47,7 @@ class ChangeLog:
                 self.inserted.setdefault(cid, []).append("\n")
                 self.paragraph_insertions.add(cid)
         for seg in p.segments:
-            if seg.change_kind == "insertion":
+            if seg.change_kind == "insertion" and seg.change is not None:
                 self.inserted.setdefault(seg.change, []).append(seg.text)
 
     def revisions(self) -> list[Revision]:

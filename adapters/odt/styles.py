@@ -272,7 +272,7 @@ class StyleSheet:
 
     def list_style_of(self, para_style: str | None) -> str | None:
         value = self._lookup("paragraph", para_style, "list_style")
-        return value or None  # "" switches a parent's list style off
+        return value if isinstance(value, str) and value else None  # "" switches a parent's list style off
 
     def sets_list_style(self, para_style: str | None) -> bool:
         """Whether the paragraph's automatic style sets ``style:list-style-name`` (even to "").
@@ -317,7 +317,8 @@ class StyleSheet:
             el = self._defaults.get("paragraph")
             props = el.find(_TEXT_PROPS) if el is not None else None
             self._cache[key] = language_tag(props) if props is not None else None
-        return self._cache[key]  # type: ignore[return-value]
+        tag = self._cache[key]
+        return tag if isinstance(tag, str) else None
 
     def language(self, family: str, name: str | None) -> str | None:
         """The language a style gives its text, through its parents; a paragraph style falls
@@ -326,7 +327,7 @@ class StyleSheet:
         value = self._lookup(family, name, "language")
         if value is None and family == "paragraph":
             return self.default_language()
-        return value  # type: ignore[return-value]
+        return value if isinstance(value, str) else None
 
     def span(self, name: str) -> tuple[bool, str | None]:
         """``(hidden, language)`` of a character style: one cached look-up per span."""

@@ -16,7 +16,7 @@ segments of a paragraph reproduces the unit text exactly. :func:`resolve_anchor`
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from lxml import etree
 
@@ -165,7 +165,7 @@ class Event(NamedTuple):
 class Deletion(NamedTuple):
     """A ``text:change`` point: deleted content shown in the rejected view at ``index``."""
 
-    index: int  # position in the accepted segments list
+    position: int  # in the accepted segments list
     offset: int
     change: str
     node: Any
@@ -397,7 +397,15 @@ def walk_paragraph(
     return w
 
 
-def rejected_segments(w: InlineWalker, ctx: "OdtContext") -> list[Segment]:
+class Walked(Protocol):
+    """What :func:`rejected_segments` reads of a walked paragraph (an :class:`InlineWalker`, a
+    parsed ``body.Paragraph``)."""
+
+    segments: list[Segment]
+    deletions: list[Deletion]
+
+
+def rejected_segments(w: Walked, ctx: "OdtContext") -> list[Segment]:
     """The rejected view of one walked paragraph: insertions out, deleted content in.
 
     Deleted content that spans paragraphs adds ``"\\n"`` segments (``slot="self"``, ``node``
@@ -408,7 +416,7 @@ def rejected_segments(w: InlineWalker, ctx: "OdtContext") -> list[Segment]:
     j = 0
     segs = w.segments
     for i in range(len(segs) + 1):
-        while j < len(points) and points[j].index == i:
+        while j < len(points) and points[j].position == i:
             region = ctx.changes.get(points[j].change)
             if region is None or not region.inserted:  # deleted text that was itself inserted: gone in both views
                 out.extend(ctx.deleted_segments(points[j].change))

@@ -147,18 +147,18 @@ class _Writer:
             a, b = start - bases[i], end - bases[i]
             if b > len(texts[i]):
                 raise AnchorError(f"replace {start}..{end} crosses a paragraph boundary of unit {unit.id}")
-            atoms = field_atoms(self.t, paras[i])
-            within = next(((s, f, el) for s, f, el in atoms if s <= a and b <= f and s < f), None)
+            fields_here = field_atoms(self.t, paras[i])
+            within = next(((s, f, el) for s, f, el in fields_here if s <= a and b <= f and s < f), None)
             if within is not None and rewritable(within[2]):
                 # a new cached result of a field (a renumbered reference): the field is rewritten
                 s, f, el = within
                 new = texts[i][s:a] + e.text + texts[i][b:f]
                 ops.setdefault(i, []).append((s, f, new, e, el))
                 continue
-            for s, f, _ in atoms:
+            for s, f, _ in fields_here:
                 if (s < a < f) or (s < b < f):
                     raise AnchorError(f"replace {start}..{end} of unit {unit.id} cuts into a field or note citation")
-            inner = [(s - a, f - a) for s, f, _ in atoms if a <= s and f <= b]
+            inner = [(s - a, f - a) for s, f, _ in fields_here if a <= s and f <= b]
             for x, y, rep in word_changes(texts[i][a:b], e.text, atoms=inner):
                 ops.setdefault(i, []).append((a + x, a + y, rep, e, None))
         copies = set(self.moved.values())
@@ -256,6 +256,13 @@ def _anchor(unit: Unit) -> Any:
     return unit.anchor
 
 
+def _paragraph_unit(doc: Document, uid: str) -> bool:
+    """Whether a unit is text in content.xml (a finding's comment can be placed on it)."""
+    unit = doc.get(uid)
+    return (unit is not None and unit.anchor is not None and unit.anchor.part == "content.xml"
+            and unit.kind not in ("figure", "equation"))
+
+
 def _concrete(edits: Sequence[Edit]) -> list[ConcreteEdit]:
     """The edits, each an operation the writer applies (renames are expanded before)."""
     out: list[ConcreteEdit] = []
@@ -300,10 +307,7 @@ def write(original: bytes, edits: Sequence[Edit], *, document: Document | None =
     ctx = load_context(pkg)
     w = _Writer(ctx, document)
     try:
-        unit_notes = [n for n in notes if n.unit and not n.edit and document.get(n.unit) is not None
-                      and document.get(n.unit).anchor is not None and document.get(n.unit).anchor.part == "content.xml"
-                      and document.get(n.unit).kind not in ("figure", "equation")]
-        w.locate([], also=[n.unit for n in unit_notes if n.unit])
+        w.locate([], also=[n.unit for n in notes if n.unit and not n.edit and _paragraph_unit(document, n.unit)])
         w.apply(concrete)
         if notes:
             w.annotate(concrete, list(notes))

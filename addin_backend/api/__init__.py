@@ -10,6 +10,7 @@ import os
 from typing import Any
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 
 from ..jobs import make_runner
 from ..nlp import configure_embedding_cache
@@ -38,7 +39,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     cfg = load_config(test_config)
     app = Flask(__name__, static_folder=cfg["STATIC_DIR"], static_url_path="/static")
     app.config.update(cfg)
-    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the documented field order
+    if isinstance(app.json, DefaultJSONProvider):
+        app.json.sort_keys = False  # keep the documented field order
     os.makedirs(cfg["DATA_DIR"], exist_ok=True)
     store = open_store(cfg["STORE"], cfg["DATA_DIR"], int(cfg["TTL_SECONDS"]))
     app.extensions["ledger.store"] = store

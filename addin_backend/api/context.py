@@ -5,7 +5,7 @@ import json
 import re
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, overload
 
 from flask import current_app, g, request
 
@@ -58,6 +58,10 @@ def charge(doc_id: str) -> None:
     quota.charge(store(), client_id(), doc_id)
 
 
+@overload
+def int_arg(name: str, default: int, minimum: int = 0, maximum: int | None = None) -> int: ...
+@overload
+def int_arg(name: str, default: None, minimum: int = 0, maximum: int | None = None) -> int | None: ...
 def int_arg(name: str, default: int | None, minimum: int = 0, maximum: int | None = None) -> int | None:
     """An integer query parameter within bounds.
 
@@ -76,6 +80,10 @@ def int_arg(name: str, default: int | None, minimum: int = 0, maximum: int | Non
     return value
 
 
+@overload
+def choice_arg(name: str, choices: tuple[str, ...], default: str) -> str: ...
+@overload
+def choice_arg(name: str, choices: tuple[str, ...], default: None) -> str | None: ...
 def choice_arg(name: str, choices: tuple[str, ...], default: str | None) -> str | None:
     """A query parameter that must be one of ``choices``.
 

@@ -24,7 +24,8 @@ def propose(document_id: str) -> tuple[Response, int, dict[str, str]]:
     proposal, job = service_edits.request_proposal(store(), runner(), document_id, params)
     if job is not None:
         return jsonify(job=job_view(job)), 202, {"Location": url_for("jobs.job", job_id=job["id"])}
-    where = url_for("edits.proposal", document_id=document_id, proposal_id=proposal["id"])  # type: ignore[index]
+    assert proposal is not None  # (proposal, None) or (None, job)
+    where = url_for("edits.proposal", document_id=document_id, proposal_id=proposal["id"])
     return jsonify(proposal), 201, {"Location": where}
 
 

@@ -37,7 +37,10 @@ def error_response(status: int, error: dict, headers: dict | None = None) -> Res
 
 
 def _known(exc: Exception) -> Response:
-    error, status, _exit = describe(exc)  # type: ignore[misc]  # registered for table classes only
+    known = describe(exc)
+    if known is None:  # (registered for the table's classes only)
+        return _unexpected(exc)
+    error, status, _exit = known
     details = error.get("details") or {}
     if isinstance(details.get("job"), str):  # graph_not_ready: the job to follow
         details["links"] = {"job": url_for("jobs.job", job_id=details["job"]),

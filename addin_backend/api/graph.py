@@ -21,8 +21,8 @@ def graph(document_id: str) -> Response:
     types = list_arg("types", EDGE_TYPES)
     G = document_graph(store(), runner(), document_id)
     out = graphs.graph_export(G, fmt, types, title=documents.get_meta(store(), document_id)["filename"])
-    if fmt == "json":
-        return jsonify(document=document_id, **out)  # type: ignore[arg-type]
+    if isinstance(out, dict):  # fmt == "json"
+        return jsonify(document=document_id, **out)
     return Response(out, mimetype=graphs.GRAPH_MEDIA_TYPES[fmt])
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from adapters.model import EDIT_OPS, UNIT_KINDS, VIEWS
+from adapters.vocabulary import EDGE_TYPES, ENGINES, STRATEGIES
 
 from ..documents import MEDIA_TYPES
 from ..findings import FINDING_KINDS
@@ -17,11 +18,8 @@ from ..service.styles import STYLE_NAME
 __all__ = ["SCHEMAS", "EDGE_TYPES", "STRATEGIES", "ENGINES", "VIEW_KEYS", "ref", "nullable", "STR", "INT", "ID",
            "STYLE"]
 
-#: The graph's edge types, retrieval strategies and engine names, spelled here so that building
-#: this document imports neither the graph nor the engines (a test checks they agree).
-EDGE_TYPES = ("CONTAINS", "REFERENCES", "DEPENDS", "RELATED")
-STRATEGIES = ("ledger", "full", "window", "flat_rag", "hier_rag")
-ENGINES = ("rules", "llm", "auto")
+#: The graph's edge types, retrieval strategies and engine names come from the vocabulary, so
+#: building this document imports neither the graph nor the engines.
 #: Display keys of an answered operation (``service.edits.VIEW_KEYS``), accepted back and dropped.
 VIEW_KEYS = ("unit_label", "unit_kind", "after_label", "before_label", "dest_text", "comment")
 

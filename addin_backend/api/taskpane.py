@@ -5,6 +5,7 @@ import os
 
 from flask import Blueprint, Response, current_app, redirect, send_file, send_from_directory
 from werkzeug.exceptions import NotFound
+from werkzeug.wrappers import Response as BaseResponse
 
 __all__ = ["bp", "TASKPANE_PAGE"]
 
@@ -15,7 +16,7 @@ TASKPANE_PAGE = "taskpane.html"
 
 
 @bp.get("/")
-def root() -> Response:
+def root() -> BaseResponse:
     return redirect("/taskpane/")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Iterable, Mapping, Protocol
 
 from adapters.model import Document, Unit
+from adapters.vocabulary import ENGINES
 from addin_backend.errors import InstructionNotUnderstoodError, InvalidRequestError
 
 from . import rules
@@ -11,7 +12,8 @@ from .proposal import ContextItem, Proposal
 
 __all__ = ["ENGINE_NAMES", "AutoEngine", "Engine", "RulesEngine", "select_engine"]
 
-ENGINE_NAMES = ("rules", "llm", "auto")
+#: The engines a request may name (:data:`adapters.vocabulary.ENGINES`).
+ENGINE_NAMES = ENGINES
 
 Context = Iterable[ContextItem | Unit | tuple[Unit, str]] | None
 

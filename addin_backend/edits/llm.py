@@ -365,7 +365,7 @@ class LLMEngine:
                         f"the LLM endpoint answered HTTP {status}: {body[:300]}", status=status
                     ) from exc
                 problem = f"HTTP {status}"
-                headers = exc.response.headers if exc.response is not None else {}
+                headers = getattr(exc.response, "headers", None) or {}  # the transport's response has them
             except (ServiceRequestError, ServiceResponseError) as exc:
                 problem = "timed out" if "timeout" in type(exc).__name__.lower() or "timed out" in str(exc).lower() else f"unreachable ({exc})"
             else:

@@ -237,7 +237,7 @@ def writer_functions():
     :raise EngineUnavailableError: the writers are not installed.
     """
     try:
-        from adapters import accept_all, reject_all, write  # type: ignore[attr-defined]
+        from adapters import accept_all, reject_all, write
     except ImportError as exc:
         raise EngineUnavailableError(
             f"the tracked-change writer is not available in this installation ({exc})"

@@ -195,9 +195,9 @@ class _Renumberer:
     def source(self, family: str) -> str:
         return self.source_of.get(family) or self.source_of.get("*", "")
 
-    def _deleted(self, unit: Unit, key: tuple[str, str], evidence: str, start: int, end: int, how: str) -> None:
+    def _deleted(self, unit: Unit, key: tuple[str, str | None], evidence: str, start: int, end: int, how: str) -> None:
         gone = self.renum.deleted[key]
-        label = self.renum.label(*key)
+        label = self.renum.label(key[0], key[1] or "?")
         now = self.taken_numbers.get(key)
         tail = (f" (after renumbering, {label} is the former {self.renum.label(now.family, self._old_number(now))})"
                 if now is not None else "")
@@ -258,17 +258,18 @@ class _Renumberer:
                           f"{' (' + m.text + ')' if suffix else ''}", self.source(key[0]))
 
     def _range(self, unit: Unit, m: Mention, a: Item, b: Item, members: list[Item]) -> None:
-        keys = [_key(m.family, i.number, self.known) for i in members]
-        if any(k is None for k in keys):
+        maybe = [_key(m.family, i.number, self.known) for i in members]
+        keys = [k for k in maybe if k is not None]
+        if len(keys) != len(maybe):
             return  # a range reaching past the labels that exist: ``ledger check`` reports it
         news: list[str] = []
-        for (key, _), item in zip(keys, members):  # type: ignore[misc]
+        for (key, _), item in zip(keys, members):
             if key in self.renum.deleted:
                 self._deleted(unit, key, m.text, a.start, b.end, f"the range '{m.text}' includes")
             else:
                 news.append(self.renum.changes.get(key, key[1]))
-        olds = [k[0][1] for k in keys]  # type: ignore[index]
-        survivors = [k[0][1] for k in keys if k[0] not in self.renum.deleted]  # type: ignore[index]
+        olds = [k[0][1] for k in keys]
+        survivors = [k[0][1] for k in keys if k[0] not in self.renum.deleted]
         if not news or news == survivors == olds:
             return
         news.sort(key=_natural)
@@ -303,7 +304,7 @@ class _Renumberer:
             entry = self.renum.entry_of_unit(f.target_unit)
             if f.target_unit not in self.alive or (entry is not None and entry.key in self.renum.deleted):
                 if entry is not None:
-                    self._deleted(unit, entry.key, shown, f.start, f.end, f"the {f.kind} field '{shown}' points at")  # type: ignore[arg-type]
+                    self._deleted(unit, entry.key, shown, f.start, f.end, f"the {f.kind} field '{shown}' points at")
                 else:
                     self.plan.findings.append(Finding(
                         "reference_to_deleted", "error", unit.id,
@@ -312,10 +313,10 @@ class _Renumberer:
                     ))
                 continue
             entry = shown_entry(f, self.plan.doc, self.renum)  # a chapter, a page... (Field.shows)
-            if entry is None or entry.key not in self.renum.changes:
+            if entry is None or entry.number is None or entry.key not in self.renum.changes:
                 continue
-            new = self.renum.changes[entry.key]  # type: ignore[index]
-            span = number_span(unit.text, f.start, f.end, entry.number)  # type: ignore[arg-type]
+            new = self.renum.changes[(entry.family, entry.number)]
+            span = number_span(unit.text, f.start, f.end, entry.number)
             if span is not None:
                 self.plan.replace(unit, *span, new, f"REFERENCES (field {f.target or f.kind}): "
                                   f"{entry.label} is now {label_of(entry.family, new, entry.word)}", self.source(entry.family))
@@ -323,7 +324,7 @@ class _Renumberer:
     # the numbers the entries show themselves
     def own_numbers(self) -> None:
         for e in self.renum.before:
-            new = self.renum.changes.get(e.key)  # type: ignore[arg-type]
+            new = self.renum.changes.get((e.family, e.number)) if e.number is not None else None
             if new is None:
                 continue
             for uid in e.units:

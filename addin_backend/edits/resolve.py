@@ -29,6 +29,7 @@ from ..graph.label_index import build_label_index, unit_keys
 from ..graph.mentions import find_mentions
 from ..outline import clause_group, clauses
 from .tree import body_units, enclosing_section, is_note, subtree
+from adapters.vocabulary import TEXT_KINDS
 
 __all__ = [
     "LABEL_RX",
@@ -154,7 +155,7 @@ def _part(doc: Document, key: tuple[str, str]) -> list[Unit]:
     letter = split[1].lower()
     typed = re.compile(rf"\s*\(?{re.escape(letter)}[).]\s", re.I)  # "b) Convey ...", a list a conversion left as text
     pool = [u for g in _named(doc, (key[0], split[0])) for u in subtree(doc, g.id)]
-    return [u for u in pool if u.kind in ("paragraph", "list_item") and (
+    return [u for u in pool if u.kind in TEXT_KINDS and (
         norm_number(u.number or "").lower() == letter or (not u.number and typed.match(u.text)))][:1]
 
 
@@ -185,7 +186,7 @@ def _by_label(doc: Document, text: str) -> list[Unit]:
 
 
 def _paragraphs(units: list[Unit]) -> list[Unit]:
-    return [u for u in units if u.kind in ("paragraph", "list_item")]
+    return [u for u in units if u.kind in TEXT_KINDS]
 
 
 def _by_text(doc: Document, how: str, text: str, scope: list[Unit] | None) -> list[Unit]:

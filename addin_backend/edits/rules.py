@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from dataclasses import replace as dc_replace
-from typing import Callable, Sequence, TypeVar
+from typing import Any, Callable, Protocol, Sequence, TypeVar
 
 from adapters.label_grammar import canonical_label
 from adapters.model import Delete, Document, Edit, InsertAfter, Move, Replace, SetText, Unit
@@ -22,10 +22,19 @@ from .proposal import Proposal
 from .resolve import LABEL_RX, REF_RX, last_of, resolve_ref
 from .tree import body_units, enclosing_section, section_level, subtree
 from .values import find_value, parse_value
+from adapters.vocabulary import TEXT_KINDS
 
 __all__ = ["GRAMMAR", "Rule", "propose", "understood"]
 
 E = TypeVar("E", Replace, SetText, InsertAfter, Delete, Move)
+
+
+class Groups(Protocol):
+    """What a rule's handler reads of its match: named groups (a ``re.Match`` or an :class:`_Alias`)."""
+
+    def __getitem__(self, key: str) -> Any: ...
+
+    def groupdict(self) -> dict[str, Any]: ...
 
 _Q = r"(?:\"[^\"]+\"|['\u2018\u2019][^'\u2018\u2019]+['\u2018\u2019]|.+?)"
 _QUOTED = r"(?:\"[^\"]+\"|['\u2018\u2019][^'\u2018\u2019]+['\u2018\u2019])"
@@ -55,7 +64,7 @@ class Rule:
     action: str
     pattern: re.Pattern[str]
     example: str
-    handler: Callable[["_Ctx", re.Match[str]], Proposal]
+    handler: Callable[["_Ctx", Groups], Proposal]
 
 
 @dataclass
@@ -110,7 +119,7 @@ def _places(doc: Document, ids: list[str]) -> str:
     return ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
 
 
-def _scope(c: _Ctx, m: re.Match[str]) -> tuple[list[str] | None, str]:
+def _scope(c: _Ctx, m: Groups) -> tuple[list[str] | None, str]:
     ref = m.groupdict().get("scope") or m.groupdict().get("lead")
     if not ref:
         return None, "throughout the document"
@@ -176,17 +185,17 @@ def _change_value(c: _Ctx, old: str, new: str, ov, nv, scope, where: str, subjec
     )
 
 
-def _h_rename(c: _Ctx, m: re.Match[str]) -> Proposal:
+def _h_rename(c: _Ctx, m: Groups) -> Proposal:
     scope, where = _scope(c, m)
     return _change(c, _unquote(m["old"]), _unquote(m["new"]), scope, where, verb="rename")
 
 
-def _h_replace(c: _Ctx, m: re.Match[str]) -> Proposal:
+def _h_replace(c: _Ctx, m: Groups) -> Proposal:
     scope, where = _scope(c, m)
     return _change(c, _unquote(m["old"]), _unquote(m["new"]), scope, where, subject=m.groupdict().get("subject") or "")
 
 
-def _h_selection(c: _Ctx, m: re.Match[str]) -> Proposal:
+def _h_selection(c: _Ctx, m: Groups) -> Proposal:
     if not c.selection or not c.target:
         raise InvalidRequestError("this instruction acts on the selection; select some text first")
     unit = c.doc.get(c.target)
@@ -211,7 +220,7 @@ def _swallow_space(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _h_delete_text(c: _Ctx, m: re.Match[str]) -> Proposal:
+def _h_delete_text(c: _Ctx, m: Groups) -> Proposal:
     scope, where = _scope(c, m)
     phrase = _unquote(m["q"])
     ids = scope_ids(c.doc, scope)
@@ -229,7 +238,7 @@ def _h_delete_text(c: _Ctx, m: re.Match[str]) -> Proposal:
     return c.done(edits, units, f"Delete '{phrase}' {where}: {len(edits)} occurrence(s) in {_places(c.doc, units)}.")
 
 
-def _h_delete(c: _Ctx, m: re.Match[str]) -> Proposal:
+def _h_delete(c: _Ctx, m: Groups) -> Proposal:
     group = resolve_ref(c.doc, m["ref"], target=c.target)
     gone: list[Unit] = []
     for g in group:
@@ -243,7 +252,7 @@ def _h_delete(c: _Ctx, m: re.Match[str]) -> Proposal:
     return c.done(edits, group, f"Delete {_group_name(c.doc, group)}{extra}.")
 
 
-def _h_title(c: _Ctx, m: re.Match[str]) -> Proposal:
+def _h_title(c: _Ctx, m: Groups) -> Proposal:
     group = resolve_ref(c.doc, m["ref"], target=c.target)
     new = _unquote(m["new"])
     what = (m.groupdict().get("what") or "title").lower()
@@ -256,8 +265,8 @@ def _h_title(c: _Ctx, m: re.Match[str]) -> Proposal:
     text = unit.text
     if unit.kind == "section":
         at = text.find(unit.title) if unit.title else -1
-        if at >= 0:
-            start, end = at, at + len(unit.title)  # type: ignore[arg-type]
+        if at >= 0 and unit.title:
+            start, end = at, at + len(unit.title)
         else:
             lead = re.match(r"\s*(?:[A-Z]|\d+)(?:\.\d+)*\.?\s+(?=\S)", text) if unit.number else None
             start, end = (lead.end() if lead else 0), len(text)
@@ -269,7 +278,7 @@ def _h_title(c: _Ctx, m: re.Match[str]) -> Proposal:
     return c.done([edit], [unit], f"Set the {kind} of {_name(c.doc, unit)} to '{new}'.")
 
 
-def _h_set_text(c: _Ctx, m: re.Match[str]) -> Proposal:
+def _h_set_text(c: _Ctx, m: Groups) -> Proposal:
     group = resolve_ref(c.doc, m["ref"], target=c.target)
     if len(group) != 1:
         raise InvalidRequestError(f"{m['ref']} is {len(group)} units; set the text of one paragraph at a time")
@@ -277,7 +286,7 @@ def _h_set_text(c: _Ctx, m: re.Match[str]) -> Proposal:
     return c.done([c.edit(SetText(unit=unit.id, text=new, before=unit.text))], [unit], f"Rewrite {_name(c.doc, unit)}.")
 
 
-def _h_move(c: _Ctx, m: re.Match[str]) -> Proposal:
+def _h_move(c: _Ctx, m: Groups) -> Proposal:
     group = resolve_ref(c.doc, m["ref"], target=c.target)
     where = re.sub(r"\s+", " ", m["where"].lower())
     dest_ref = m["dest"]
@@ -316,7 +325,7 @@ _KINDS = {
 }
 
 
-def _h_insert(c: _Ctx, m: re.Match[str]) -> Proposal:
+def _h_insert(c: _Ctx, m: Groups) -> Proposal:
     group = resolve_ref(c.doc, m["ref"], target=c.target)
     where = re.sub(r"\s+", " ", m["where"].lower()).replace("to the ", "at the ")
     where = {"above": "before", "below": "after", "to": "at the end of", "at the bottom of": "at the end of",
@@ -340,8 +349,8 @@ def _h_insert(c: _Ctx, m: re.Match[str]) -> Proposal:
         anchor = last_of(c.doc, group)
     style = None
     if kind is None:
-        kind = first.kind if first.kind in ("paragraph", "list_item") else "paragraph"
-    if kind in ("paragraph", "list_item") and first.kind == kind:
+        kind = first.kind if first.kind in TEXT_KINDS else "paragraph"
+    if kind in TEXT_KINDS and first.kind == kind:
         style = first.style
     if kind in ("section", "subsection"):
         sec = first if first.kind == "section" else enclosing_section(c.doc, first)
@@ -436,13 +445,13 @@ GRAMMAR: list[Rule] = [
 class _Alias:
     """A match with some groups renamed (for rules that spell the same group two ways)."""
 
-    def __init__(self, m: re.Match[str], **over: str | None) -> None:
+    def __init__(self, m: Groups, **over: str | None) -> None:
         self._m, self._over = m, over
 
-    def __getitem__(self, key: str):
+    def __getitem__(self, key: str) -> Any:
         return self._over[key] if key in self._over else self._m[key]
 
-    def groupdict(self) -> dict:
+    def groupdict(self) -> dict[str, Any]:
         return {**self._m.groupdict(), **self._over}
 
 
@@ -506,7 +515,7 @@ def propose(
             if lead_ref is not None:
                 if "scope" not in rule.pattern.groupindex or m["scope"] or m["everywhere"]:
                     continue
-                return rule.handler(ctx, _Alias(m, scope=lead_ref))  # type: ignore[arg-type]
+                return rule.handler(ctx, _Alias(m, scope=lead_ref))
             return rule.handler(ctx, m)
     lines = "\n".join(f"  - {r['action']}: {r['example']}" for r in understood())
     raise InstructionNotUnderstoodError(

@@ -4,6 +4,7 @@ from __future__ import annotations
 from adapters.model import Document, Unit, descendant_ids
 
 from ..outline import level
+from adapters.vocabulary import NOTE_KINDS
 
 __all__ = [
     "body_units",
@@ -14,7 +15,7 @@ __all__ = [
 ]
 
 def is_note(unit: Unit) -> bool:
-    return unit.kind in ("footnote", "endnote")
+    return unit.kind in NOTE_KINDS
 
 
 def body_units(doc: Document) -> list[Unit]:

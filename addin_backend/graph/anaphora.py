@@ -201,7 +201,7 @@ _NOT_NP = frozenset(
 )
 
 
-def _peek(sent: str, m: re.Match[str], group: str = "det") -> str | None:
+def _peek(sent: str, m: re.Match[str], group: str | int = "det") -> str | None:
     """Decide a determiner candidate from the next word where the text alone settles it:
     ``None`` (no anaphor: "this section", "such as"), ``"bare"`` (a pronoun use: "This is"),
     else ``"det"`` (the words after it must be read)."""
@@ -348,10 +348,10 @@ def _candidates(text: str) -> list[tuple[int, int, str, int, int]]:
         def add(start: int, end: int, kind: str) -> None:
             out.append((a + start, a + end, kind, si, a))
 
-        def det(m: re.Match[str], group: str, kind: str | None) -> None:
+        def det(m: re.Match[str], group: str | int, kind: str | None) -> None:
             if kind == "idiom":
                 nxt = _NEXT_WORD.match(sent, m.end(group))
-                add(m.start(group), nxt.end(1), "idiom")
+                add(m.start(group), nxt.end(1) if nxt else m.end(group), "idiom")
             elif kind:
                 add(m.start(group), m.end(group), kind)
 
@@ -512,7 +512,7 @@ def _np_after(text: str, end: int, det: str | None, depth: int = 0) -> tuple[str
     it ("the latter take care").
     """
     det_number = _det_number(det) if det else None
-    pronoun_like = bool(det) and det.lower().split()[-1] in ("latter", "former")
+    pronoun_like = bool(det and det.lower().split()[-1] in ("latter", "former"))
     words: list[tuple[str, int, int]] = []
     pos = end
     while len(words) < 6:
@@ -591,8 +591,8 @@ def _np_after(text: str, end: int, det: str | None, depth: int = 0) -> tuple[str
             if the:
                 at += the.end()
             sub = _np_after(text, at, None, depth + 1)
-            nxt = _NP_WORD.match(text, at)
-            if (sub is None and nxt and nxt.group(1)[:1].isupper()) or (sub and sub[0] and text[: sub[1]].split()[-1][:1].isupper()):
+            word = _NP_WORD.match(text, at)
+            if (sub is None and word and word.group(1)[:1].isupper()) or (sub and sub[0] and text[: sub[1]].split()[-1][:1].isupper()):
                 return None  # "this version of QUIC", "of the GNU General Public License": a name's part
             if sub and sub[0]:
                 return sub
@@ -699,7 +699,7 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int]]) -> tuple[Anap
         det = text[start:end]
         if kind.startswith("that-"):
             det = "that"
-        np_det = det
+        np_det: str | None = det
         if det.lower().startswith("as with"):  # the object of "as with": a bare plural, or its own article
             np_det = {"the": None, "a": "such a", "an": "such a"}.get(det.lower().split()[-1], "these")
         got = _np_after(text, end, np_det)
@@ -822,7 +822,7 @@ def _listed(seq: list[Unit], section: list[int]) -> tuple[list[bool], list[bool]
 
 
 def _displayed(u: Unit) -> bool:
-    return u.kind in _DISPLAY_KINDS or (u.kind == "paragraph" and bool(u.style) and bool(_CODE_STYLE.search(u.style)))
+    return u.kind in _DISPLAY_KINDS or (u.kind == "paragraph" and u.style is not None and bool(_CODE_STYLE.search(u.style)))
 
 
 def _title_head(title: str) -> str | None:
@@ -1055,6 +1055,8 @@ def _head_search(
     ("Other attacks" compares with what "attackers can attempt"): "Another validator" compares
     with the validator just named, whether or not "One such validator" named it.
     """
+    if a.head is None:
+        return None
     forms = set(noun_forms(a.head))
     mod = _modifier_of(a)
     passes: list[re.Pattern[str] | None] = []
@@ -1160,7 +1162,7 @@ def _opening_mention(text: str, a: Anaphor) -> bool:
     Slowloris ...": a phrase that says which)."""
     m = re.match(r"[\"'\u201c(]*The(?=\s)", text)
     got = _np_after(text, m.end(), "the") if m else None
-    if not got or got[0] != a.head:
+    if not got or a.head is None or got[0] != a.head:
         return False
     nxt = _NP_WORD.match(text, got[1])
     if not (nxt and _finite(nxt.group(1), past=False)) or text[got[1] : nxt.start(1)].strip():
@@ -1259,7 +1261,9 @@ def _resolve_one(
         # "from that request", "after that time" inside a sentence: only the unit just before,
         # when it names the thing (else the sentence's own clauses are the likelier referent)
         j = lay.previous(i)
-        t = seq[j].text if j is not None else ""
+        if j is None or a.head is None:
+            return None
+        t = seq[j].text
         m = _plain_occurrence(t, a.head, len(t), ()) if set(noun_forms(a.head)) & word_set(t) else None
         return None if m is None else (j, snippet(t, m.start(), m.end()), 0.6)
     if a.kind in ("comparative", "comparison"):

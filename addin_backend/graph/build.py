@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Callable, Iterable
 
 import networkx as nx
@@ -43,7 +44,11 @@ def _stage_related(G: nx.MultiDiGraph, doc: Document, report: Callable[[float], 
     )
 
 
-_RUNNERS: dict[str, Callable[[nx.MultiDiGraph, Document, Callable[[float], None]], None]] = {
+def _quiet(fraction: float) -> None:
+    """A progress report nobody listens to."""
+
+
+_RUNNERS: dict[str, Callable[[nx.MultiDiGraph, Document, Callable[[float], None]], object]] = {
     "contains": lambda G, doc, report: add_contains_edges(G, doc),
     "references": lambda G, doc, report: add_reference_edges(G, doc),
     "depends": _stage_depends,
@@ -81,7 +86,7 @@ def run_stages(
         t0 = time.perf_counter()
         if progress:
             progress(stage, 0.0)
-        report = (lambda f, _s=stage: progress(_s, f)) if progress else (lambda f: None)
+        report: Callable[[float], None] = partial(progress, stage) if progress else _quiet
         _RUNNERS[stage](G, doc, report)
         secs[stage] = round(time.perf_counter() - t0, 4)
         if progress:
@@ -134,7 +139,7 @@ def build_graph(
     """
     if stages is None:
         stages = STAGES if semantic else NO_RELATED
-    G = nx.MultiDiGraph()
+    G: nx.MultiDiGraph = nx.MultiDiGraph()
     G.graph["stats"] = {"seconds_by_stage": {}}
     G.graph["stages"] = []
     G.graph[BROKEN_KEY] = []

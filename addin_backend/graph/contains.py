@@ -7,10 +7,10 @@ from adapters.model import Document
 
 from ..outline import level
 from .edges import CONTAINS, DOCUMENT_ID, add_edge, edges_of_type
+from adapters.vocabulary import NOTE_KINDS
 
 __all__ = ["containment", "add_contains_edges", "sync_contains_edges"]
 
-_NOTE_KINDS = ("footnote", "endnote")
 _NOTE_META = ("cited_by", "citing_unit", "cited_from")
 
 
@@ -33,7 +33,7 @@ def _inferred_parents(doc: Document) -> dict[str, str]:
 
 def _note_citers(doc: Document) -> dict[str, tuple[str, str]]:
     """Note id -> (citing unit, evidence), from note-reference fields of other units."""
-    notes = {u.id for u in doc.units if u.kind in _NOTE_KINDS}
+    notes = {u.id for u in doc.units if u.kind in NOTE_KINDS}
     out: dict[str, tuple[str, str]] = {}
     if not notes:
         return out
@@ -57,7 +57,7 @@ def containment(doc: Document) -> dict[str, tuple[str, str]]:
     citers = _note_citers(doc)
     out: dict[str, tuple[str, str]] = {}
     for u in doc.units:
-        if u.kind in _NOTE_KINDS:
+        if u.kind in NOTE_KINDS:
             meta = next((u.meta[k] for k in _NOTE_META if u.meta.get(k) in ids), None)
             if u.parent in ids:
                 out[u.id] = (u.parent, "note reference")

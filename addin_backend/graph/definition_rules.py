@@ -465,11 +465,16 @@ def _introduced_ok(term: str) -> bool:
                                                                           and term.islower() and is_common_word(term))
 
 
+def _article_at(lead: str) -> int:
+    """Where the article that ends ``lead`` starts (its end when there is none)."""
+    m = _LEAD_ARTICLE.search(lead)  # the pattern also matches empty, at the end
+    return m.start() if m else len(lead)
+
+
 def _opens_sentence(text: str, at: int) -> bool:
     """Whether ``text[at:]`` starts a sentence, after an optional article ("A "shared cache" is")."""
     lead = text[max(0, at - 6) : at]
-    m = _LEAD_ARTICLE.search(lead)
-    rest = text[: at - len(lead) + m.start()].rstrip()
+    rest = text[: at - len(lead) + _article_at(lead)].rstrip()
     return not rest or rest[-1] in ".!?:"
 
 
@@ -495,7 +500,7 @@ def _quoted_terms(text: str) -> list[Definition]:
             how, start = last_how, out[-1].start  # called "enum" or "enumerated"
         elif _SUBJECT_AFTER.match(after) and _opens_sentence(text, q.start()) and not _POINTER_AFTER.match(after):
             how = "subject"  # A "shared cache" is a cache that ...; The "authority-form" of X is only used ...
-            start = q.start() - len(before) + _LEAD_ARTICLE.search(before).start()
+            start = q.start() - len(before) + _article_at(before)
         elif _COND_AFTER.match(after) and (at := _generic_subject_before(text, q.start())) is not None:
             how, start = "condition", at  # A cache is "disconnected" when ...
         elif _END_AFTER.match(_chain_end(text, q.end())):
@@ -621,17 +626,17 @@ def _bare_terms(text: str) -> list[Definition]:
         return out
     for st in _STARTS.finditer(text):
         for rx, how in _SENTENCE_RULES:
-            m = rx.match(text, st.start())
-            if m is None:
+            hit = rx.match(text, st.start())
+            if hit is None:
                 continue
-            term = m.group("term").strip()
+            term = hit.group("term").strip()
             if any(w.lower() in _STOP_BACK or w.lower() in _DET_WORDS for w in term.split()):
                 continue
             if how == "relational":
                 term = re.sub(r"\s+[A-Z]$", "", term)  # "The filtered direct path of a leaf node L"
             if how == "bare":
                 term = term[0].lower() + term[1:]
-            out.append(Definition(term, "term", m.start(), m.end(), m.group(0), False, 0.8, how=how))
+            out.append(Definition(term, "term", hit.start(), hit.end(), hit.group(0), False, 0.8, how=how))
             break
     return out
 

@@ -380,6 +380,7 @@ def _build_registry(units: list[Unit]) -> Registry:
     coined: list[tuple[int, Unit, Definition]] = []
     for i, u in enumerate(units):
         if u.style and _code_style(u.style):  # code lines define by assignment, not by the prose rules
+            ds: Sequence[Definition]
             if not (u.text and "=" in u.text):
                 ds = []
             else:
@@ -590,9 +591,9 @@ def _add_policy(reg: dict, units: list[Unit], by_id: dict[str, Unit], uses: list
 
     level: dict[str, int] = {}
     topics = set()
-    for key, xs in by_key.items():
+    for key, group in by_key.items():
         d0 = reg[key][0][2]
-        prose_users = len({x.source for x in xs if x.source in prose})
+        prose_users = len({x.source for x in group if x.source in prose})
         if any(_in_title(t, d0) for t in titles) or (
             n_prose >= _TOPIC_MIN_UNITS and prose_users >= TOPIC_SHARE * n_prose
         ):
@@ -663,7 +664,7 @@ def quoted_use(x: Usage) -> bool:
 
 def _definers(entries: list[tuple[int, str, Definition]]) -> list[tuple[int, str, Definition]]:
     """The entries that define: a repeated introduction (an acronym expanded again) is not one."""
-    out = []
+    out: list[tuple[int, str, Definition]] = []
     for e in entries:
         if out and not is_statement(e[2]):
             continue
@@ -741,8 +742,8 @@ def _find(
                 found.append((key, at, [first], it))
         nested = bool(found) and (bool(mine) or len(found) > 1)
         if nested:  # every use of every term, to see which sit inside a longer one
-            for f in found:
-                f[2].extend(f[3])
+            for hit in found:
+                hit[2].extend(hit[3])
         spans = mine + [(m.start(), m.end(), key) for key, _, ms, _ in found for m in ms] if nested else []
         for key, at, ms, _ in found:
             # the longest defined name wins: "Maximum Stream Data" is no use of "Stream Data"; an
@@ -773,7 +774,7 @@ def find_usages(
     own_units = getattr(registry, "units", None)
     if (
         cached is not None and own_units is not None and len(own_units) == len(doc.units)
-        and (all(a is b for a, b in zip(own_units, doc.units)) or registry.content == _content(doc.units))
+        and (all(a is b for a, b in zip(own_units, doc.units)) or getattr(registry, "content", None) == _content(doc.units))
         and primary(doc.meta.get("language")) in (None, "en")
     ):
         ids = None if units is None else {u.id for u in units}

@@ -21,6 +21,8 @@ from typing import Any, Iterable
 
 import networkx as nx
 
+from adapters.vocabulary import EDGE_TYPES
+
 __all__ = [
     "CONTAINS",
     "REFERENCES",
@@ -33,12 +35,9 @@ __all__ = [
     "remove_out_edges",
 ]
 
-CONTAINS = "CONTAINS"
-REFERENCES = "REFERENCES"
-DEPENDS = "DEPENDS"
-RELATED = "RELATED"
-#: In retrieval priority order (the paper's REF > DEP > REL, with the hierarchy first).
-EDGE_TYPES = (CONTAINS, REFERENCES, DEPENDS, RELATED)
+#: The edge types, in retrieval priority order (the paper's REF > DEP > REL, with the hierarchy
+#: first), as :mod:`adapters.vocabulary` spells them for every layer and the task pane.
+CONTAINS, REFERENCES, DEPENDS, RELATED = EDGE_TYPES
 
 #: The id of the root node that stands for the whole document.
 DOCUMENT_ID = "document"
@@ -95,7 +94,7 @@ def edges_of_type(G: nx.MultiDiGraph, type: str) -> Iterable[tuple[str, str, dic
 
 def remove_out_edges(G: nx.MultiDiGraph, sources: Iterable[str], type: str, *, both: bool = False) -> None:
     """Drop the edges of one type that leave ``sources`` (and enter them, with ``both``)."""
-    doomed = []
+    doomed: list[tuple[str, str]] = []
     for s in sources:
         if s not in G:
             continue

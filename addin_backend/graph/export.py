@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import networkx as nx
 
@@ -61,7 +61,7 @@ def _safe(value: Any) -> Any:
 
 def to_graphml(G: nx.MultiDiGraph) -> nx.MultiDiGraph:
     """A copy of ``G`` whose every attribute GraphML can hold (for Gephi and yEd)."""
-    H = nx.MultiDiGraph()
+    H: nx.MultiDiGraph = nx.MultiDiGraph()
     H.graph.update({k: _safe(v) for k, v in G.graph.items() if k in ("stages", "related_threshold")})
     H.graph["stats"] = _safe(G.graph.get("stats", {}))
     for n, d in _node_sort(G):
@@ -97,4 +97,4 @@ def to_node_link(G: nx.MultiDiGraph) -> dict[str, Any]:
 
 def from_node_link(data: dict[str, Any]) -> nx.MultiDiGraph:
     """The graph stored by :func:`to_node_link`."""
-    return nx.node_link_graph(data, directed=True, multigraph=True, edges="edges")
+    return cast(nx.MultiDiGraph, nx.node_link_graph(data, directed=True, multigraph=True, edges="edges"))

@@ -220,10 +220,10 @@ def structural_definitions(
             # term, written in lower case ("cache that stores responses"), not a sentence
             kids = (nxt is not None and nxt.parent == u.id and nxt.kind in ("paragraph", "list_item")
                     and (nxt.text[:1].islower() or (u.title or u.text)[:1].islower()))
-            if kids and in_terminology(u) and not is_terminology_heading(u.title or u.text):
-                term = term_of_line(u.title or u.text)
-                if term:
-                    d = make(u, term, 0, len(u.text), "heading", nxt.text, True)
+            if kids and nxt is not None and in_terminology(u) and not is_terminology_heading(u.title or u.text):
+                heading_term = term_of_line(u.title or u.text)
+                if heading_term:
+                    d = make(u, heading_term, 0, len(u.text), "heading", nxt.text, True)
                     if d is not None:
                         got.append(d)
         elif u.kind in ("paragraph", "list_item") and not _is_code(u):

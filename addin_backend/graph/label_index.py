@@ -16,6 +16,7 @@ from adapters.model import Unit
 
 from ..outline import CODE_STYLE as _CODE_STYLE
 from ..outline import list_clause, typed_clause, typed_heading
+from adapters.vocabulary import DISPLAY_KINDS
 
 __all__ = ["LabelIndex", "parse_label", "list_keys", "typed_heading", "typed_keys", "unit_keys", "build_label_index"]
 
@@ -73,7 +74,7 @@ def unit_keys(unit: Unit) -> list[tuple[tuple[str, str], int]]:
         typed = heading_number(unit.title or unit.text)
         if typed:
             keys.append((("section", typed[0]), 1))
-    elif unit.kind in ("caption", "figure", "table", "equation"):
+    elif unit.kind in DISPLAY_KINDS:
         got = caption_label(unit.text)
         if got:
             p = parse_label(got[0])

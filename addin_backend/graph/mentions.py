@@ -29,6 +29,7 @@ from adapters.model import Document, Unit
 
 from ..nlp import FACTS
 from .label_index import LabelIndex, build_label_index, parse_label, unit_keys
+from adapters.vocabulary import NOTE_KINDS
 
 __all__ = [
     "FAMILIES",
@@ -589,7 +590,6 @@ def _lookup(index: LabelIndex, family: str, item: Item) -> tuple[str | None, str
 
 
 _HEADING_AFTER = re.compile(r"[ \t]*(?:[\u2013\u2014:]|-|\.)[ \t]+[A-Z]")
-_NOTE_KINDS = ("footnote", "endnote")
 
 
 def _heading_label(text: str, m: Mention) -> bool:
@@ -611,7 +611,7 @@ def _weak(unit: Unit, m: Mention, index: LabelIndex) -> bool:
     "§" (it cites a statute the text has named), and a section number in a document that
     numbers no section at all ("the man page from section 7"): nothing here says it is this
     document's."""
-    return ((PLURAL.match(m.word) is not None and len(m.items) == 1) or unit.kind in _NOTE_KINDS
+    return ((PLURAL.match(m.word) is not None and len(m.items) == 1) or unit.kind in NOTE_KINDS
             or unit.kind == "caption"
             or (m.word.startswith("§") and not index.section_sign)
             or (m.family == "section" and not index.numbered_sections))

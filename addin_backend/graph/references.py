@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Any, Iterable
 
 import networkx as nx
 
@@ -10,6 +10,7 @@ from adapters.model import Document, Unit
 
 from .edges import REFERENCES, add_edge
 from .mentions import BrokenReference, LabelIndex, build_label_index, find_mentions, parse_label, resolve_unit
+from adapters.vocabulary import FLOAT_KINDS
 
 __all__ = [
     "BROKEN_KEY",
@@ -23,7 +24,6 @@ __all__ = [
 #: Where the graph keeps its broken references (a list of ``BrokenReference.to_json()`` dicts).
 BROKEN_KEY = "broken_references"
 _NO_TARGET_OK = {"hyperlink", "noteref", "note_ref"}
-_FLOATS = ("figure", "table", "equation")
 
 
 _NAVIGATION_STYLE = re.compile(
@@ -56,12 +56,13 @@ def caption_floats(doc: Document, index: LabelIndex) -> dict[str, str]:
         if u.kind != "caption":
             continue
         parent = doc.get(u.parent) if u.parent else None
-        if parent is not None and parent.kind in _FLOATS:
+        if parent is not None and parent.kind in FLOAT_KINDS:
             out[u.id] = parent.id
             continue
         key = parse_label(u.label)
-        hit = doc.get(index.resolve(*key)) if key else None
-        if hit is not None and hit.kind in _FLOATS and hit.label == u.label:
+        uid = index.resolve(*key) if key else None
+        hit = doc.get(uid) if uid else None
+        if hit is not None and hit.kind in FLOAT_KINDS and hit.label == u.label:
             out[u.id] = hit.id
     return out
 
@@ -147,6 +148,6 @@ def _store_broken(G: nx.MultiDiGraph, doc: Document, sources: set[str], new: lis
     G.graph[BROKEN_KEY] = kept
 
 
-def broken_references(G: nx.MultiDiGraph) -> list[dict[str, object]]:
+def broken_references(G: nx.MultiDiGraph) -> list[dict[str, Any]]:
     """The broken references recorded on a graph (a finding list for ``ledger check``)."""
     return list(G.graph.get(BROKEN_KEY, []))

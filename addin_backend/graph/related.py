@@ -39,6 +39,7 @@ from adapters.model import Document, Unit
 from .edges import CONTAINS, RELATED, add_edge, remove_out_edges
 from .label_index import _CODE_STYLE, typed_heading
 from .text import sentences
+from adapters.vocabulary import FLOAT_KINDS, TEXT_KINDS
 
 __all__ = [
     "THRESHOLD",
@@ -211,7 +212,7 @@ def is_reference_entry(unit: Unit, in_reference_list: bool = False) -> bool:
     >>> is_reference_entry(Unit("p-2", "paragraph", "[RFC9111] defines how caches store responses.", 1))
     False
     """
-    if unit.kind not in ("paragraph", "list_item"):
+    if unit.kind not in TEXT_KINDS:
         return False
     if in_reference_list or (unit.style and _BIB_STYLE.search(unit.style)):
         return True
@@ -229,7 +230,7 @@ def unembedded(doc: Document) -> set[str]:
     lists = reference_list_sections(doc)
     out = set(lists)
     for u in doc.units:
-        if u.kind not in ("paragraph", "list_item"):
+        if u.kind not in TEXT_KINDS:
             continue
         if is_reference_entry(u, u.parent in lists) or is_code_line(u):
             out.add(u.id)
@@ -275,11 +276,11 @@ def _captions(doc: Document) -> dict[str, Unit]:
     for i, u in enumerate(units):
         if u.kind != "caption":
             continue
-        if u.parent and doc.get(u.parent) is not None and doc.unit(u.parent).kind in ("figure", "table", "equation"):
+        if u.parent and doc.get(u.parent) is not None and doc.unit(u.parent).kind in FLOAT_KINDS:
             out.setdefault(u.parent, u)
             continue
         for j in (i - 1, i + 1):
-            if 0 <= j < len(units) and units[j].kind in ("figure", "table", "equation") and units[j].id not in out:
+            if 0 <= j < len(units) and units[j].kind in FLOAT_KINDS and units[j].id not in out:
                 if not u.label or not units[j].label or u.label == units[j].label:
                     out[units[j].id] = u
                     break
@@ -315,12 +316,12 @@ def unit_summary(
         body = []
         kids = children.get(unit.id, []) if children is not None else doc.children(unit.id)
         for c in kids:
-            if c.kind in ("paragraph", "list_item") and c.text.strip() and c.id not in left_out:
+            if c.kind in TEXT_KINDS and c.text.strip() and c.id not in left_out:
                 body.append(_first_sentences(c.text, 2))
                 if sum(len(b.split()) for b in body) >= 40:
                     break
         out = f"{head}. {' '.join(body)}" if body else head
-    elif kind in ("figure", "table", "equation"):
+    elif kind in FLOAT_KINDS:
         cap = captions.get(unit.id)
         parts = [cap.text if cap else (unit.label or "")]
         if kind == "table":
@@ -328,9 +329,10 @@ def unit_summary(
         elif kind == "figure" and not cap:
             parts.append(unit.text)
         elif kind == "equation":
-            spans = sentences(before or "")
+            lead = before or ""
+            spans = sentences(lead)
             if spans:
-                parts.append(before[spans[-1][0] : spans[-1][1]])
+                parts.append(lead[spans[-1][0] : spans[-1][1]])
             parts.append(unit.text)
         out = " ".join(p for p in parts if p)
     else:

@@ -89,7 +89,7 @@ def layout(G: nx.MultiDiGraph) -> dict[str, Any]:
     pos: dict[str, tuple[float, float]] = {}
     cluster_of: dict[str, int] = {}
     band: dict[str, int] = {}
-    boxes = []
+    boxes: list[dict[str, Any]] = []
     x = y = 0.0
     shelf = 0.0
     for (head, members), (cols, rows) in zip(clusters, sizes):
@@ -111,8 +111,8 @@ def layout(G: nx.MultiDiGraph) -> dict[str, Any]:
                 band[n] = sub[n]
         title = "front matter"
         if head:
-            d = G.nodes[head]
-            title = " ".join(str(p) for p in (d.get("number"), d.get("title") or d.get("preview")) if p)
+            attrs = G.nodes[head]
+            title = " ".join(str(p) for p in (attrs.get("number"), attrs.get("title") or attrs.get("preview")) if p)
         boxes.append({"x": x, "y": y, "w": w, "h": h, "title": title, "members": len(members)})
         x += w + _GAP
         shelf = max(shelf, h)

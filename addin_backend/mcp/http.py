@@ -17,7 +17,7 @@ from __future__ import annotations
 import queue
 import threading
 from dataclasses import replace
-from typing import Any, Iterator
+from typing import Any, Iterator, MutableMapping
 
 from flask import Blueprint, Flask, Response, current_app, g, request
 
@@ -102,7 +102,7 @@ class _Bridge:
                 await gone.wait()
                 return {"type": "http.disconnect"}
 
-            async def send(message: dict[str, Any]) -> None:
+            async def send(message: MutableMapping[str, Any]) -> None:
                 out.put(message)
 
             try:
@@ -179,7 +179,7 @@ def mcp_endpoint() -> Response:
         "server": (server_name, int(server_port) if server_port.isdigit() else 80),
     }
     body = request.get_data(cache=False)
-    status, out_headers, chunks = bridge(current_app._get_current_object()).request(scope, body)  # type: ignore[attr-defined]
+    status, out_headers, chunks = bridge(current_app._get_current_object()).request(scope, body)  # type: ignore[attr-defined]  # the proxy's own method: the app itself
     response = Response(chunks, status=status, direct_passthrough=True)
     for key, value in out_headers:
         if key.lower() == "content-type":

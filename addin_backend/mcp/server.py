@@ -35,6 +35,8 @@ from mcp_types import CallToolResult, ListRootsResult, TextContent, ToolAnnotati
 from pydantic import Field, ValidationError, WithJsonSchema
 
 from .. import __version__, documents
+from adapters.vocabulary import Strategy
+
 from ..errors import InvalidRequestError, UnknownDocumentError, describe
 from . import schemas
 from .roots import file_roots
@@ -244,7 +246,9 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
                 meta, doc, _job = uploads.take_in(ws.store, ws.runner, data, filename=filename, limits=ws.limits,
                                                   semantic=ws.semantic)
                 return meta, doc, False, None
-            real = ws.path(path, client_folders(client_roots))  # type: ignore[arg-type]
+            if path is None:
+                raise InvalidRequestError("give exactly one of path, document_id or content_base64")
+            real = ws.path(path, client_folders(client_roots))
             prev = ws.known(real)
             if prev is not None:
                 try:
@@ -341,7 +345,7 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
         selection: Annotated[str | None, Field(max_length=100_000, description="Text the edit is "
                                                "about")] = None,
         budget: Budget = 1500,
-        strategy: Annotated[Literal[schemas.STRATEGIES], Field(description="ledger: follow the graph")] = "ledger",  # type: ignore[valid-type]
+        strategy: Annotated[Strategy, Field(description="ledger: follow the graph")] = "ledger",
         weights: Annotated[str | None, Field(max_length=500, description=(
             "Edge priorities, e.g. REFERENCES=100,DEPENDS=50,CONTAINS=30,RELATED=10,decay=0.5"))] = None,
         *,
@@ -487,7 +491,7 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
                            "text": text}}
         return out
 
-    async def resolve_all(which: str, ctx: Context, document_id: str | None, path: str | None,
+    async def resolve_all(which: Literal["accept", "reject"], ctx: Context, document_id: str | None, path: str | None,
                           revision: int | None, output_path: str | None, overwrite: bool,
                           client_roots: ListRootsResult | None) -> dict[str, Any]:
         from adapters import read
@@ -501,14 +505,16 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
             raise InvalidRequestError("revision goes with document_id", field="revision")
 
         def work() -> dict[str, Any]:
+            source: str | None
             if path is not None:
                 source = ws.path(path, client_folders(client_roots))
                 data = read_bytes(source)
             else:
-                source = ws.source(document_id) if revision is None else None  # type: ignore[arg-type]
+                assert document_id is not None  # one of the two, checked above
+                source = ws.source(document_id) if revision is None else None
                 data = (revisions.revision_bytes(ws.store, document_id, revision) if revision is not None
-                        else documents.original(ws.store, document_id)[0])  # type: ignore[arg-type]
-            out = revisions.resolve(data, which)  # type: ignore[arg-type]
+                        else documents.original(ws.store, document_id)[0])
+            out = revisions.resolve(data, which)
             doc = read(out)
             left = len(doc.revisions)
             verb = "accepted" if which == "accept" else "rejected"
@@ -520,7 +526,9 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
                         "document_id": None, "units": len(doc.units), "tracked_changes_left": left}
             if output_path is not None:
                 ws.path(output_path, [], what="output_path")
-            meta = documents.get_meta(ws.store, document_id)  # type: ignore[arg-type]
+            if document_id is None:  # (a path is read only where files are written)
+                raise InvalidRequestError("give document_id", field="document_id")
+            meta = documents.get_meta(ws.store, document_id)
             stem = os.path.splitext(meta.get("filename") or document_id)[0]
             new, _doc, _job = uploads.take_in(ws.store, ws.runner, out, filename=f"{stem}.{verb}.{meta['format']}",
                                               limits=ws.limits, semantic=ws.semantic)
@@ -577,7 +585,9 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
             notes = _READ
         server.add_tool(bodies[tool_name], name=tool_name, title=titles[tool_name],
                         annotations=notes, structured_output=False)
-        server._tool_manager.get_tool(tool_name).fn_metadata.output_schema = schemas.output_schema(outputs[tool_name])
+        tool = server._tool_manager.get_tool(tool_name)
+        if tool is not None:  # just added
+            tool.fn_metadata.output_schema = schemas.output_schema(outputs[tool_name])
 
     _resources(server, ws, graph_wait=lambda doc_id: _wait_sync(ws, doc_id))
     _prompt(server, ws)
@@ -621,7 +631,7 @@ def _resources(server: MCPServer, ws: Workspace, *, graph_wait: Callable[[str], 
         from ..service.graphs import graph_export
 
         documents.get_meta(ws.store, document_id)
-        return graph_export(graph_wait(document_id), "graphml").decode("utf-8")  # type: ignore[union-attr]
+        return graph_export(graph_wait(document_id), "graphml").decode("utf-8")
 
     def text(document_id: str) -> str:
         return "\n".join(documents.load(ws.store, document_id).lines("accepted"))

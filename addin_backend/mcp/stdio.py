@@ -36,12 +36,12 @@ def serve_stdio(roots: Sequence[str], *, data_dir: str | None = None, semantic: 
     from .workspace import Workspace
 
     own = data_dir is None
-    folder = tempfile.mkdtemp(prefix="ledger-mcp-") if own else data_dir
-    os.makedirs(folder, exist_ok=True)  # type: ignore[arg-type]
-    store = open_store("sqlite", folder)  # type: ignore[arg-type]
+    folder = tempfile.mkdtemp(prefix="ledger-mcp-") if data_dir is None else data_dir
+    os.makedirs(folder, exist_ok=True)
+    store = open_store("sqlite", folder)
     runner = JobRunner(store, threads=2)
     ws = Workspace(store=store, runner=runner, semantic=semantic, roots=Roots(list(roots)),
-                   audit_log=os.path.join(folder, "audit.jsonl"), who="mcp:stdio")  # type: ignore[arg-type]
+                   audit_log=os.path.join(folder, "audit.jsonl"), who="mcp:stdio")
     try:
         build_server(ws).run("stdio")
     except KeyboardInterrupt:

@@ -12,6 +12,7 @@ from typing import Sequence
 import networkx as nx
 
 from adapters.model import Document
+from adapters.vocabulary import STRATEGIES
 
 from ..errors import InvalidRequestError, UnknownUnitError
 from ..tokens import count_tokens
@@ -31,7 +32,6 @@ __all__ = [
 ]
 
 DEFAULT_BUDGET = 1500
-STRATEGIES = ("ledger", "full", "window", "flat_rag", "hier_rag")
 
 
 def document_tokens(doc: Document) -> int:

@@ -13,9 +13,10 @@ from typing import Iterable
 
 import networkx as nx
 
-from adapters.model import Document
+from adapters.model import Document, Unit
 
 from .result import Weights
+from adapters.vocabulary import NOTE_KINDS
 
 __all__ = ["Candidate", "expand", "scope_of"]
 
@@ -77,9 +78,9 @@ def _evidence(data: dict) -> str:
     return ev if len(ev) <= 80 else ev[:77] + "..."
 
 
-def _siblings_by_distance(doc: Document, unit) -> list[tuple[int, object]]:
+def _siblings_by_distance(doc: Document, unit: Unit) -> list[tuple[int, Unit]]:
     """The other units under ``unit``'s parent with their distance from it, nearest first."""
-    siblings = [u for u in doc.children(unit.parent) if u.kind not in ("footnote", "endnote")]
+    siblings = [u for u in doc.children(unit.parent) if u.kind not in NOTE_KINDS]
     pos = next((i for i, u in enumerate(siblings) if u.id == unit.id), None)
     if pos is None:
         return []
@@ -87,9 +88,9 @@ def _siblings_by_distance(doc: Document, unit) -> list[tuple[int, object]]:
     return sorted(out, key=lambda x: (x[0], x[1].order))
 
 
-def _document_neighbours(doc: Document, unit, exclude: set[str], reach: int = 40) -> list[tuple[int, object]]:
+def _document_neighbours(doc: Document, unit: Unit, exclude: set[str], reach: int = 40) -> list[tuple[int, Unit]]:
     """Body units within ``reach`` positions of ``unit`` in document order, nearest first."""
-    body = [u for u in doc.units if u.kind not in ("footnote", "endnote")]
+    body = [u for u in doc.units if u.kind not in NOTE_KINDS]
     pos = next((i for i, u in enumerate(body) if u.id == unit.id), None)
     if pos is None:
         return []

@@ -11,6 +11,7 @@ from ..outline import heading_number
 from ..tokens import count_tokens, truncate_tokens
 from .expand import Candidate
 from .result import ContextItem
+from adapters.vocabulary import TEXT_KINDS
 
 __all__ = ["unit_context_text", "section_summary", "snippet", "pack", "order_for_prompt", "SUMMARY_TOKENS", "SNIPPET_TOKENS"]
 
@@ -35,7 +36,7 @@ def section_summary(doc: Document, section: Unit) -> str:
     typed = typed_number(section.text)
     head = f"{num} {section.text}".strip() if num and not (typed and typed[0] == num) else section.text
     for child in doc.children(section.id):
-        if child.kind in ("paragraph", "list_item") and child.text.strip():
+        if child.kind in TEXT_KINDS and child.text.strip():
             return f"{head} \u2014 {truncate_tokens(_first_sentence(child.text), SUMMARY_TOKENS)}"
     return head
 
@@ -114,10 +115,10 @@ def pack(
         used += item.tokens
     dropped: list[dict] = []
     for c in candidates:
-        unit = doc.get(c.id)
-        if unit is None:
+        found = doc.get(c.id)
+        if found is None:
             continue
-        item = _item(doc, unit, c.edge, c.hops, c.priority, c.reason, c.direction,
+        item = _item(doc, found, c.edge, c.hops, c.priority, c.reason, c.direction,
                      summarise=c.edge != "REFERENCES", span=c.span)
         item.background = c.background
         limit = int(budget * BACKGROUND_FILL) if c.background else budget

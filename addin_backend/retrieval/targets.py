@@ -70,6 +70,7 @@ def match_selection(doc: Document, selection: str, *, min_score: float = 0.6) ->
     last = -1
     for piece in pieces:
         exact = [u for u, text in units if piece in text]
+        cand: Candidate | None
         if exact:
             best = min(exact, key=lambda u: (position[u.id] < last, abs(position[u.id] - last)))
             score = len(piece) / max(len(_norm(best.text)), 1)
@@ -186,7 +187,9 @@ def identify_targets(
             cands = [Candidate(h.unit, 1.0, "term", h.span) for h in hits]
             return Targets(list(dict.fromkeys(c.id for c in cands)), "term", cands)
         if embed is None:
-            from ..nlp import embed_texts as embed
+            from ..nlp import embed_texts
+
+            embed = embed_texts
         cands = match_semantic(doc, instruction, embed)
         if cands:
             return Targets([cands[0].id], "semantic", cands)

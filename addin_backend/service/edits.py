@@ -16,12 +16,12 @@ import secrets
 from collections import Counter
 from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
-from datetime import datetime, timezone
 from typing import Any, Callable, Sequence
 
 import networkx as nx
 
 from adapters.model import Document, Edit, Unit
+from adapters.vocabulary import KIND_NAMES, revision_date, timestamp
 
 from .. import audit, documents
 from ..errors import InvalidRequestError, UnknownDocumentError, UnknownProposalError
@@ -57,18 +57,15 @@ __all__ = [
 VIEW_KEYS = ("unit_label", "unit_kind", "after_label", "before_label", "dest_text", "comment")
 PROPOSAL_JOB = "proposal"
 DEFAULT_AUTHOR = "LEDGER"
-_KIND_NAMES = {"section": "Heading", "paragraph": "Paragraph", "list_item": "List item", "caption": "Caption",
-               "figure": "Figure", "table": "Table", "equation": "Equation", "footnote": "Footnote",
-               "endnote": "Endnote", "title": "Title"}
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return timestamp()
 
 
 def _edit_date() -> str:
     """The date a tracked change carries: UTC, seconds, ``Z``."""
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return revision_date()
 
 
 def _name(u: Unit | None) -> str | None:
@@ -78,7 +75,7 @@ def _name(u: Unit | None) -> str | None:
     if u.label:
         return u.label
     words = " ".join(u.text.split())
-    return f"{_KIND_NAMES.get(u.kind, u.kind)}: {words[:40]}{'…' if len(words) > 40 else ''}"
+    return f"{KIND_NAMES.get(u.kind, u.kind)}: {words[:40]}{'…' if len(words) > 40 else ''}"
 
 
 def operation_view(doc: Document, e: Edit, comment: str | None = None) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib.util
 import time
 from functools import partial
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import networkx as nx
 
@@ -76,7 +76,7 @@ def build_in_stages(doc: Document, *, semantic: bool, progress: Callable[[str, f
 
 def graph_stages() -> tuple[str, ...]:
     """The graph package's stages in the order they run (empty when it publishes none)."""
-    from .. import graph  # type: ignore[attr-defined]
+    from .. import graph
 
     return tuple(getattr(graph, "STAGES", ()))
 
@@ -155,7 +155,7 @@ def load_graph(store: Store, doc_id: str) -> nx.MultiDiGraph | None:
     data = store.get_json(doc_id, "graph")
     if data is None:
         return None
-    return nx.node_link_graph(data, directed=True, multigraph=True, edges="edges")
+    return cast(nx.MultiDiGraph, nx.node_link_graph(data, directed=True, multigraph=True, edges="edges"))
 
 
 def document_graph(store: Store, runner: JobRunner, doc_id: str, doc: Document | None = None, *,

@@ -19,7 +19,7 @@ from __future__ import annotations
 import io
 import os
 import tempfile
-from typing import Any, Callable, Literal, Sequence
+from typing import Any, Callable, Literal, Sequence, overload
 
 import networkx as nx
 
@@ -89,13 +89,24 @@ def filter_edges(G: nx.MultiDiGraph, types: Sequence[str] | None) -> nx.MultiDiG
     """A copy of ``G`` keeping every node but only the edges of ``types`` (``None``: all)."""
     if not types:
         return G
-    H = nx.MultiDiGraph()
+    H: nx.MultiDiGraph = nx.MultiDiGraph()
     H.graph.update(G.graph)
     H.add_nodes_from(G.nodes(data=True))
-    H.add_edges_from((u, v, k, d) for u, v, k, d in G.edges(keys=True, data=True) if d.get("type", k) in types)
+    for u, v, k, d in G.edges(keys=True, data=True):
+        if d.get("type", k) in types:
+            H.add_edge(u, v, key=k, **d)
     return H
 
 
+@overload
+def graph_export(G: nx.MultiDiGraph, fmt: Literal["json"] = "json", types: Sequence[str] | None = None,
+                 title: str | None = None) -> dict[str, Any]: ...
+@overload
+def graph_export(G: nx.MultiDiGraph, fmt: Literal["graphml", "png"], types: Sequence[str] | None = None,
+                 title: str | None = None) -> bytes: ...
+@overload
+def graph_export(G: nx.MultiDiGraph, fmt: str, types: Sequence[str] | None = None,
+                 title: str | None = None) -> dict[str, Any] | bytes: ...
 def graph_export(G: nx.MultiDiGraph, fmt: str = "json", types: Sequence[str] | None = None,
                  title: str | None = None) -> dict[str, Any] | bytes:
     """The graph as the ``ledger graph --json`` object (plus ``complete`` and ``stages``),

@@ -38,6 +38,15 @@ return n
 """
 
 
+def _bytes(value: bytes | str | None) -> bytes | None:
+    """A reply as bytes (the client is made without ``decode_responses``: it is bytes already)."""
+    return value.encode("utf-8") if isinstance(value, str) else value
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode("utf-8") if isinstance(value, bytes) else value
+
+
 class RedisStore(Store):
     """:class:`Store` in a Redis server named by a ``redis://`` URL."""
 
@@ -62,7 +71,7 @@ class RedisStore(Store):
             raise StoreUnavailableError(f"the Redis store failed: {type(exc).__name__}") from None
 
     def put(self, scope: str, items: Mapping[str, bytes], *, create: bool = True) -> bool:
-        args: list[object] = [self.ttl, "1" if create else "0"]
+        args: list[bytes | str | int] = [self.ttl, "1" if create else "0"]
         for name, value in items.items():
             args += [name, value]
         with self._guard():
@@ -70,12 +79,12 @@ class RedisStore(Store):
 
     def get(self, scope: str, name: str) -> bytes | None:
         with self._guard():
-            return self._client.hget(self._scope(scope), name)
+            return _bytes(self._client.hget(self._scope(scope), name))
 
     def names(self, scope: str) -> list[str]:
         with self._guard():
             keys = self._client.hkeys(self._scope(scope))
-        return sorted(k.decode("utf-8") for k in keys if k != b".")
+        return sorted(_text(k) for k in keys if k != b".")
 
     def discard(self, scope: str, names: list[str]) -> None:
         if names:

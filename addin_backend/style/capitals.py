@@ -115,8 +115,8 @@ def _excepted(p: Prose) -> set[str]:
     from ..terminology import find_acronyms
 
     for info in find_acronyms(p.doc).values():
-        for d in info.definitions:
-            out.add(" ".join(d[2].lower().split()))
+        for entry in info.definitions:
+            out.add(" ".join(entry[2].lower().split()))
     for u in p.units:
         if u.kind in ("section", "title", "caption"):
             title = (u.title or u.text).lower()

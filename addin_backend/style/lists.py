@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Set as AbstractSet
 
 from adapters.model import Document, Unit
 
@@ -83,7 +84,7 @@ def _ending(text: str) -> tuple[str, int, int]:
 _FIRST = re.compile(r"[\"'\u201c\u2018(\[]*(?P<w>[^\W\d_][\w'\u2019\-]*)")
 
 
-def _first_word(text: str, lower: set[str], names: set[str]) -> tuple[str, int] | None:
+def _first_word(text: str, lower: AbstractSet[str], names: AbstractSet[str]) -> tuple[str, int] | None:
     """``(case, offset)`` of the item's first word when it is an ordinary word."""
     m = _FIRST.match(text.lstrip())
     if not m:
@@ -125,15 +126,16 @@ def _punctuation(items: list[Unit], opens: set[str]) -> list[Finding]:
     if not c:
         return []
     want = max(c, key=lambda k: (c[k], k == "period"))
+    wrong: list[tuple[Unit, str, int, int] | tuple[Unit, str, int, int, str]]
     wrong = [e for e in body if e[1] != want] if len(c) > 1 else []
     if want == "none":  # fragments take no full stop; an item that is a whole sentence does
         wrong = [e for e in wrong if not (e[1] == "period" and len(e[0].text.split()) >= 8)]
     if last[1] not in ("colon", "legal", "other"):
         end_want = {"semicolon": "period", "comma": "period", "period": "period", "none": None}[want]
         if end_want == "period" and last[1] in ("none", "semicolon", "comma") and (want != "period" or c[want] >= 2):
-            wrong.append((*last[:1], last[1], last[2], last[3], "period"))  # type: ignore[arg-type]
+            wrong.append((*last[:1], last[1], last[2], last[3], "period"))
         elif want == "none" and last[1] in ("semicolon", "comma"):
-            wrong.append((*last[:1], last[1], last[2], last[3], "none"))  # type: ignore[arg-type]
+            wrong.append((*last[:1], last[1], last[2], last[3], "none"))
     if not wrong:
         return []
     places = []
@@ -149,9 +151,9 @@ def _punctuation(items: list[Unit], opens: set[str]) -> list[Finding]:
                          evidence=items[0].text.strip()[:60])]
 
 
-def _capitals(items: list[Unit], lower: set[str], names: set[str]) -> list[Finding]:
-    firsts = [(u, _first_word(u.text, lower, names)) for u in items]
-    firsts = [(u, f) for u, f in firsts if f is not None]
+def _capitals(items: list[Unit], lower: AbstractSet[str], names: AbstractSet[str]) -> list[Finding]:
+    words = [(u, _first_word(u.text, lower, names)) for u in items]
+    firsts = [(u, f) for u, f in words if f is not None]
     c = Counter(f[0] for _, f in firsts)
     if len(c) < 2:
         return []

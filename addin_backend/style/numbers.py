@@ -175,7 +175,7 @@ def _quantity_before(text: str, start: int) -> bool:
     if not before or before[-1] in "(,:;=<>~\u2264\u2265\u2248\n":
         return True
     m = re.search(r"([^\W\d_]+)$", before)
-    return bool(m) and m.group(1).lower() in _BEFORE_QUANTITY
+    return m is not None and m.group(1).lower() in _BEFORE_QUANTITY
 
 
 def _is_year(digits: str) -> bool:

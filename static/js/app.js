@@ -11,6 +11,7 @@ import { backendBase, loadSettings, saveSettings } from "./settings.js";
 import { applyOperations, replaceWithFile, resolveTrackedChange, selectUnit, selectedParagraph, supports, trackedChanges } from "./word.js";
 import * as ui from "./ui.js";
 import { renderCheck } from "./checkfix.js";
+import { EDGE_TYPES, KIND_NAMES } from "./vocabulary.js";
 
 const ROUTE = {
   graph: routeKey("GET", "/api/v1/documents/{}/graph"),
@@ -25,8 +26,6 @@ const ROUTE = {
 /** Events that do not change the pane's state (body[data-state]). */
 const SIDE_EVENTS = new Set(["selection", "jump", "checked", "review-listed", "change-resolved"]);
 
-const KIND_NAMES = { section: "Heading", paragraph: "Paragraph", list_item: "List item", caption: "Caption", figure: "Figure",
-                     table: "Table", equation: "Equation", footnote: "Footnote", endnote: "Endnote", title: "Title" };
 
 export class TaskPane {
   constructor({ Office = null, Word = null, storage = null, location = null } = {}) {
@@ -44,7 +43,7 @@ export class TaskPane {
     this.proposal = null;
     this.applied = null;
     this.selected = null;
-    this.types = ["CONTAINS", "REFERENCES", "DEPENDS", "RELATED"];
+    this.types = [...EDGE_TYPES];
     this.api = this.makeApi();
     // One upload at a time, and an action that needs the document waits for the one under way;
     // Preview, Apply and Check ignore clicks while they run.

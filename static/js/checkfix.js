@@ -3,6 +3,8 @@
 // (POST /api/v1/documents/{id}/check/fix), the pane shows it in the preview, and the user applies
 // it there as any other proposal (Apply: tracked changes in Word, a revision on the server).
 
+import { SEVERITIES } from "./vocabulary.js";
+
 /** A kind's title in the pane. */
 export const KIND_TITLES = {
   variant_spelling: "Hyphenation and spacing", phrase_capitalisation: "Capitalisation of phrases",
@@ -17,7 +19,7 @@ export const KIND_TITLES = {
 };
 
 const SEV = { error: "!", warning: "!", info: "i" };
-const RANK = { error: 0, warning: 1, info: 2 };
+const RANK = Object.fromEntries(SEVERITIES.map((s, i) => [s, i]));  // most severe first
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);

@@ -2,8 +2,9 @@
 // on it. From the server's graph (ROUTES.md graph JSON), or from the units alone (CONTAINS from
 // parents, REFERENCES from reference fields) while the server has no graph route. Pure.
 import { lines, normalizeText } from "./textplan.js";
+import { EDGE_TYPES, KIND_NAMES } from "./vocabulary.js";
 
-export const EDGE_TYPES = ["CONTAINS", "REFERENCES", "DEPENDS", "RELATED"];
+export { EDGE_TYPES };
 
 /** A graph ``{nodes, edges, complete}`` made from units only (the fallback). */
 export function graphFromUnits(units) {
@@ -21,10 +22,6 @@ export function graphFromUnits(units) {
   }
   return { nodes, edges, complete: false, origin: "units" };
 }
-
-const KIND_NAMES = { section: "Section", paragraph: "Paragraph", list_item: "List item", caption: "Caption",
-                     figure: "Figure", table: "Table", equation: "Equation", footnote: "Footnote", endnote: "Endnote",
-                     title: "Title" };
 
 /** A short name for a unit: "Section 2.1 Methods", "1. A list item", "Paragraph: Some text." */
 export function preview(u) {

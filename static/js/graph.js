@@ -1,6 +1,9 @@
 // A picture of the dependency graph that fits a task pane: an arc diagram. Units stand in
 // document order down the pane; each typed edge is an arc on the left. Returns SVG text. Pure.
 
+import { EDGE_TYPES } from "./vocabulary.js";
+
+/** A colour per edge type (tests/js/vocabulary.test.mjs: one for each type of the vocabulary). */
 export const EDGE_COLORS = { CONTAINS: "#8a8886", REFERENCES: "#0f6cbd", DEPENDS: "#c50f1f", RELATED: "#8764b8" };
 
 const esc = (s) => String(s ?? "").replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
@@ -19,7 +22,7 @@ export function visibleNodes(graph, types, max = 80) {
 }
 
 /** The SVG for ``graph`` (ROUTES.md graph JSON), ``width`` wide. */
-export function graphSvg(graph, { types = ["CONTAINS", "REFERENCES", "DEPENDS", "RELATED"], width = 320, selected = null } = {}) {
+export function graphSvg(graph, { types = EDGE_TYPES, width = 320, selected = null } = {}) {
   const { nodes, edges } = visibleNodes(graph, types);
   const row = 22;
   const top = 14;

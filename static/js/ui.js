@@ -149,7 +149,7 @@ export function operationView(op) {
   return [JSON.stringify(op)];
 }
 
-const OP_NAMES = { replace: "Change", set_text: "Rewrite", insert_after: "Insert", delete: "Delete", move: "Move", rename: "Rename" };
+export const OP_NAMES = { replace: "Change", set_text: "Rewrite", insert_after: "Insert", delete: "Delete", move: "Move", rename: "Rename" };
 
 export function renderPreview(proposal, author) {
   const ops = proposal.operations || [];
