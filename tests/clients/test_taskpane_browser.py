@@ -114,7 +114,7 @@ def test_pane_reads_uploads_and_shows_outline_and_dependencies(server, output_di
         assert deps["kind"] == "Paragraph"
         assert deps["preview"] == "A reference to Some text, A list item and A header."
         assert [(r["type"], r["label"]) for r in deps["references"]] == [
-            ("REFERENCES", "Paragraph: Some text."), ("REFERENCES", "1. A list item"), ("REFERENCES", "Section: A header")]
+            ("REFERENCES", "Paragraph: Some text."), ("REFERENCES", "1. A list item"), ("REFERENCES", "Heading: A header")]
         # The server's graph gives the evidence span as it stands in the text (ROUTES.md Graph);
         # the fallback built from units names the field's shown result and kind.
         served = has_route(server.url, "GET", "/api/v1/documents/{id}/graph", server.verify)
