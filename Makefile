@@ -89,7 +89,7 @@ bench-read: venv
 	$(BIN)/python -m benchmarks.read_speed
 
 # Graph benchmark: precision/recall per edge type, seconds per stage, peak memory, against pandoc;
-# writes benchmarks/results/graph.{json,md}, the PNG plots and README.md's "Graph benchmark" section.
+# writes benchmarks/results/graph.{json,md}, the PNG plots and the graph-bench block of docs/benchmarks.md.
 bench-graph: venv
 	$(BIN)/python -m benchmarks.graph_bench
 

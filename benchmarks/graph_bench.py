@@ -1,7 +1,7 @@
 """Graph benchmark: the dependency graph against the generated ground truth, its speed and memory.
 
     python -m benchmarks.graph_bench [--sizes 5k,10k,25k,50k,100k] [--formats docx,odt] [--reps 5]
-        [--semantic-reps 1] [--no-semantic] [--out benchmarks/results] [--readme README.md] [--quick]
+        [--semantic-reps 1] [--no-semantic] [--out benchmarks/results] [--readme docs/benchmarks.md] [--quick]
 
 For every size and format, each measurement runs in a fresh interpreter, so model loading and
 peak memory are those of one document:
@@ -15,7 +15,7 @@ peak memory are those of one document:
   embeddings), the model load timed apart.
 
 Prints a table, writes ``graph.json``, ``graph.md`` and two PNG plots into ``--out`` and
-replaces the "Graph benchmark" section of ``--readme``. ``--quick`` (5K and 10K, one
+replaces the graph-bench block of ``--readme`` (``docs/benchmarks.md``). ``--quick`` (5K and 10K, one
 repetition) writes nothing unless ``--out`` / ``--readme`` are given.
 """
 from __future__ import annotations
@@ -282,7 +282,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--semantic-reps", type=int, default=1, help="runs with embeddings per document (medians)")
     p.add_argument("--quick", action="store_true", help="5K and 10K, one repetition, no files unless asked")
     p.add_argument("--out", type=Path, help=f"results folder (default {DEFAULT_OUT.relative_to(ROOT)})")
-    p.add_argument("--readme", type=Path, help="README whose 'Graph benchmark' section is replaced (default README.md)")
+    p.add_argument("--readme", type=Path, help="Markdown file whose graph-bench block is replaced (default docs/benchmarks.md)")
     p.add_argument("--one", help=argparse.SUPPRESS)
     p.add_argument("--truth", help=argparse.SUPPRESS)
     p.add_argument("--started", type=float, help=argparse.SUPPRESS)
@@ -299,7 +299,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.error("formats are docx and/or odt")
     reps = args.reps or (1 if args.quick else 5)
     out = args.out if args.out or args.quick else DEFAULT_OUT
-    readme = args.readme if args.readme or args.quick else ROOT / "README.md"
+    readme = args.readme if args.readme or args.quick else ROOT / "docs" / "benchmarks.md"
     result = run(sizes, formats, data=args.data, reps=reps, semantic=not args.no_semantic,
                  semantic_reps=max(1, args.semantic_reps), log=lambda m: print(m, file=sys.stderr, flush=True))
     print(text_table(result))

@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
-__all__ = ["pooled", "text_table", "markdown", "plot_time", "plot_quality", "replace_section", "write_outputs"]
+from benchmarks.doc_block import link, replace_block
 
-START = "<!-- graph-bench:start -->"
-END = "<!-- graph-bench:end -->"
+__all__ = ["pooled", "text_table", "markdown", "plot_time", "plot_quality", "write_outputs"]
+
 _TYPES = ("REFERENCES", "DEPENDS", "RELATED", "CONTAINS")
 
 
@@ -241,20 +240,9 @@ def plot_quality(result: dict, path: Path) -> None:
     plt.close(fig)
 
 
-def replace_section(readme: Path, body: str) -> None:
-    """Put ``body`` between the graph-bench markers of ``readme`` (a new "Graph benchmark"
-    section at the end when there are none)."""
-    text = readme.read_text(encoding="utf-8") if readme.exists() else ""
-    block = f"{START}\n{body.rstrip()}\n{END}"
-    if START in text and END in text:
-        text = re.sub(re.escape(START) + r".*?" + re.escape(END), lambda _m: block, text, flags=re.S)
-    else:
-        text = text.rstrip() + f"\n\n## Graph benchmark\n\n{block}\n"
-    readme.write_text(text, encoding="utf-8")
-
-
 def write_outputs(result: dict, out: Path, readme: Path | None) -> list[Path]:
-    """``graph.json``, ``graph.md``, ``graph_time.png``, ``graph_quality.png`` and the README section."""
+    """``graph.json``, ``graph.md``, ``graph_time.png``, ``graph_quality.png`` and the block of
+``readme`` (docs/benchmarks.md by default)."""
     out.mkdir(parents=True, exist_ok=True)
     paths = {"json": out / "graph.json", "md": out / "graph.md", "time": out / "graph_time.png",
              "quality": out / "graph_quality.png"}
@@ -266,12 +254,8 @@ def write_outputs(result: dict, out: Path, readme: Path | None) -> list[Path]:
                            encoding="utf-8")
     written = list(paths.values())
     if readme is not None:
-        base = readme.resolve().parent
-        try:
-            rel = {k: str(paths[k].resolve().relative_to(base)) for k in ("time", "quality")}
-        except ValueError:
-            rel = {k: str(paths[k].resolve()) for k in ("time", "quality")}
-        replace_section(readme, markdown(result, {"Seconds against size": rel["time"],
-                                                  "Precision and recall per edge type": rel["quality"]}))
+        replace_block(readme, "graph-bench", markdown(result, {
+            "Seconds against size": link(paths["time"], readme),
+            "Precision and recall per edge type": link(paths["quality"], readme)}), "Graph benchmark")
         written.append(readme)
     return written

@@ -36,7 +36,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
+
 from adapters.vocabulary import FLOAT_KINDS
+from benchmarks.doc_block import replace_block
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ("A.docx", "B.docx", "A.odt", "B.odt", "A.lo.docx", "B.lo.docx")
@@ -587,16 +589,6 @@ def markdown(result: dict[str, Any], command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def replace_block(readme: Path, block: str, tag: str = "real-bench") -> None:
-    text = readme.read_text()
-    start, end = f"<!-- {tag}:start -->", f"<!-- {tag}:end -->"
-    if start not in text:
-        raise SystemExit(f"{readme} has no {start} block")
-    head, rest = text.split(start, 1)
-    _, tail = rest.split(end, 1)
-    readme.write_text(f"{head}{start}\n{block}{end}{tail}")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.real_bench", description=__doc__.split("\n")[0])
     p.add_argument("--devset", type=Path, default=default_devset())
@@ -619,7 +611,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps(result, indent=1))
     if args.readme:
-        replace_block(args.readme, md)
+        replace_block(args.readme, "real-bench", md, "Real documents")
     return 0
 
 
