@@ -53,6 +53,7 @@ from adapters.model import Document, Unit
 from ..language import is_english
 from ..nlp import FACTS, noun_lemma, word_classes
 from .label_index import _CODE_STYLE  # the one list of code and preformatted styles
+from .mentions import find_mentions
 from .glossary import is_term_style, term_of_line
 from .related import is_reference_entry
 from .text import forms_pattern, noun_forms, preview, sentences, snippet, word_set
@@ -636,6 +637,26 @@ _COMPARATOR["further"] = _COMPARATOR["additional"]
 _FOLLOWING = re.compile(r"\bthe\s+following\b|\bas\s+follows\b", re.I)
 
 
+#: A verb of place before "in"/"see" after a comparative's phrase ("appears in", "is given in").
+_PLACED = re.compile(r"\s*(?:(?:is|are|appears?|can\s+be\s+found|(?:is|are)\s+(?:given|described|discussed|shown))\s+)?"
+                     r"(?:in|see)\s+", re.I)
+
+
+def _points_to_part(text: str, end: int) -> bool:
+    """Whether the words after a comparative's phrase send the reader to a part of the document
+    ("Further detail appears in Section 6.3", "additional rules (see § 4)"): then the phrase
+    is named by that reference, not by what came before. English only, as the caller is.
+
+    >>> _points_to_part("Further detail appears in Section 6.3.", 14), _points_to_part("Further detail matters.", 14)
+    (True, False)
+    """
+    m = _PLACED.match(text, end + (text[end:end + 2] == " (") * 2)
+    if m is None:
+        return False
+    found = find_mentions(text[m.end():m.end() + 60])
+    return bool(found) and found[0].start == 0
+
+
 def _plural_at(text: str, end: int) -> bool:
     """Whether the word that ends at ``end`` is a plural noun."""
     m = re.search(r"([A-Za-z][\w'-]*)$", text[max(0, end - 40) : end])
@@ -718,6 +739,8 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int]]) -> tuple[Anap
                 continue  # "Both sender and receiver": a coordination, not a pair named before
             if kind.startswith("comparative") and low_det[-1] in _COMPARATOR and _COMPARATOR[low_det[-1]].match(text, end_off):
                 continue  # "the same key as", "similar checks to": the comparator is named
+            if kind.startswith("comparative") and _points_to_part(text, end_off):
+                continue  # "Further detail appears in Section 6.3": the reference says where it is
             of = re.search(r"\s+of\s", text[end:end_off])  # "that set of responses": "set" agrees with "that"
             own_end = end + of.start() if of else end_off
             if not kind.startswith("comparative") and (

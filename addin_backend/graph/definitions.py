@@ -578,7 +578,8 @@ def _add_policy(reg: dict, units: list[Unit], by_id: dict[str, Unit], uses: list
             by_key.setdefault(x.definition.key, []).append(x)
     part = {"section": lambda u: _section_of(u, by_id), "chapter": lambda u: _chapter_of(u, by_id), "document": lambda u: None}
 
-    exempt = quoted_use
+    def exempt(x: Usage) -> bool:
+        return quoted_use(x) or symbol_use(x)
 
     def allowed(key: str, level: str) -> frozenset[str]:
         first: dict[str | None, str] = {}
@@ -652,6 +653,19 @@ def _add_policy(reg: dict, units: list[Unit], by_id: dict[str, Unit], uses: list
         d = new.get((x.definer, x.definition.key))
         out.append(x if d is None else Usage(x.source, x.definer, x.used, x.start, x.end, d))
     return out
+
+
+#: Structural definitions that may restate an earlier acronym: entries of a list or glossary.
+_RESTATING = frozenset({"entry", "list"})
+
+
+def symbol_use(x: Usage) -> bool:
+    """A use of a symbol beyond ASCII that a statement introduced ("the request rate, denoted φ",
+    "let λ be"): such a letter in prose is nothing but that symbol and says nothing of itself,
+    so, like a quoted term, it always links to its definition. A Latin letter ("let p be") is
+    also a word and a variable of code listings: its uses are thinned as any other."""
+    d = x.definition
+    return d.kind == "notation" and d.how in ("denoted", "let") and x.used == d.term and not d.term.isascii()
 
 
 def quoted_use(x: Usage) -> bool:
@@ -728,12 +742,18 @@ def _find(
         found: list[tuple[str, int, list[re.Match[str]], Iterator[re.Match[str]]]] = []
         mine: list[tuple[int, int, str]] = []
         for key in sorted(hits, key=rank.__getitem__):
-            if key in own:  # a unit that defines a term uses its own definition
-                d = next(d for _, uid, d in registry[key] if uid == u.id)
-                mine.extend((m.start(), m.end(), key) for m in _uses_in(u.text, d, english))
-                continue
             orders, entries = definers[key]
             at = bisect.bisect_left(orders, u.order)
+            if key in own:  # a unit that defines a term uses its own definition
+                d = next(d for _, uid, d in registry[key] if uid == u.id)
+                earlier = entries[at - 1] if at > 0 else None
+                if not (d.how in _RESTATING and earlier is not None and earlier[1] != u.id
+                        and earlier[2].kind == "acronym"):
+                    mine.extend((m.start(), m.end(), key) for m in _uses_in(u.text, d, english))
+                    continue
+                # a list of abbreviations restating one the prose expanded before ("GPU:
+                # Graphics Processing Unit." after "... Unit (GPU)") reads that expansion; a
+                # field named like a concept ("Final Size:") is a term of its own
             if at == 0:
                 continue  # defined only later (or here)
             it = _uses_in(u.text, entries[at - 1][2], english)

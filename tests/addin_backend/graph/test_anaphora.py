@@ -609,3 +609,16 @@ def test_similar_figures_compare_with_figures_named_not_the_nearest_figure():
         ("paragraph", "Tickets rarely wait. Earlier work (Smith et al., 2020) reported similar figures."),
     )
     assert resolved(doc) == []  # the figure just before is no antecedent: none is named
+
+
+@pytest.mark.parametrize("text", [
+    "Further detail appears in Section 6.3.",
+    "Additional requirements are given in Appendix B of this document.",
+    "Further rules (see § 4) apply to resumed sessions.",
+])
+def test_a_comparative_the_sentence_sends_elsewhere_is_no_anaphor(text):
+    assert [a for a in found(text) if a[1] in ("comparative", "comparison")] == []
+
+
+def test_a_comparative_without_a_pointer_still_looks_back():
+    assert found("Further detail matters for resumed sessions.")[0][:2] == ("Further detail", "comparative")

@@ -475,3 +475,19 @@ def test_a_common_word_in_a_terminology_list_is_used_in_lower_case_and_a_capital
     got = usages(doc)
     assert ("u5", "u1", "depth") in got and ("u6", "u3", "stream") in got
     assert ("u6", "u3", "STREAM") not in got
+
+
+def test_a_greek_symbol_introduced_by_a_statement_links_from_every_use():
+    """A letter such as φ says nothing of itself: its uses all link to the statement that introduced
+    it, even where that definer would hold more than a tenth of the links (a Latin letter, also a
+    word, is thinned as any term)."""
+    units = [Unit("d", "paragraph", "The request rate arriving at a gateway, denoted φ, is sampled every second.", 0)]
+    for s in range(5):
+        units.append(Unit(f"s{s}", "section", f"Part {s}", 0, level=1))
+        for p in range(12):
+            units.append(Unit(f"p{s}{p}", "paragraph", f"Doubling φ shifts operating point {s}.{p} noticeably.", 0,
+                              parent=f"s{s}"))
+    for i, u in enumerate(units):
+        u.order = i
+    got = edges(Document("docx", units))
+    assert len(got) == 60 and {v for _, v, _ in got} == {"d"}

@@ -140,3 +140,13 @@ def test_incremental_updates_agree_with_a_rebuild_when_a_topic_gains_an_earlier_
     full = build_graph(new, semantic=False)
     got = sorted((u, v) for u, v, k in G.edges(keys=True) if k == DEPENDS)
     assert got == sorted((u, v) for u, v, k in full.edges(keys=True) if k == DEPENDS)
+
+
+def test_a_list_of_abbreviations_restating_the_prose_reads_its_definition():
+    doc = doc_of(
+        U("p", "Inference runs on a Graphics Processing Unit (GPU) in every region."),
+        U("s", "Abbreviations", "section"),
+        U("g", "GPU: Graphics Processing Unit.", "list_item", parent="s"),
+        U("q", "Each GPU is drained before an upgrade."),
+    )
+    assert sorted(uses(doc)) == [("g", "p", "GPU"), ("q", "g", "GPU")]  # later uses: the nearest definition
