@@ -70,7 +70,7 @@ _disk_path: Any = _UNSET
 
 
 def text_key(text: str) -> str:
-    """A short stable hash of a text, the key of every per-text cache.
+    """A short stable hash of a text: the key of the persistent embedding cache.
 
     >>> text_key("a b") == text_key("a b") != text_key("a  b")
     True
@@ -79,7 +79,11 @@ def text_key(text: str) -> str:
 
 
 class TextCache:
-    """A thread-safe, size-bounded LRU map from ``(namespace, text hash)`` to a derived value."""
+    """A thread-safe, size-bounded LRU map from ``(namespace, text)`` to a derived value.
+
+    Keyed by the text itself: a string caches its own hash, and the units hold the same string
+    objects, so a lookup costs no hashing of the text and the cache holds no copies.
+    """
 
     def __init__(self, maxsize: int = 100_000) -> None:
         self.maxsize = maxsize
@@ -89,7 +93,7 @@ class TextCache:
         self.misses = 0
 
     def get(self, namespace: str, text: str, default: Any = None) -> Any:
-        key = (namespace, text_key(text))
+        key = (namespace, text)
         with self._lock:
             if key in self._data:
                 self._data.move_to_end(key)
@@ -99,10 +103,9 @@ class TextCache:
             return default
 
     def put(self, namespace: str, text: str, value: Any) -> None:
-        key = (namespace, text_key(text))
         with self._lock:
-            self._data[key] = value
-            self._data.move_to_end(key)
+            self._data[(namespace, text)] = value
+            self._data.move_to_end((namespace, text))
             while len(self._data) > self.maxsize:
                 self._data.popitem(last=False)
 
