@@ -589,6 +589,19 @@ def markdown(result: dict[str, Any], command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+_PATH_OPTIONS = ("--devset", "--corpus", "--json", "--readme")
+
+
+def _command(args: list[str]) -> str:
+    """The command as it ran, folders named by their last part (where they lie is the reader's).
+
+    >>> _command(["--devset", "/data/sets/devset", "--related", "--readme", "README.md"])
+    'python -m benchmarks.real_bench --devset devset --related --readme README.md'
+    """
+    shown = [Path(a).name if i and args[i - 1] in _PATH_OPTIONS else a for i, a in enumerate(args)]
+    return " ".join(["python -m benchmarks.real_bench", *shown])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.real_bench", description=__doc__.split("\n")[0])
     p.add_argument("--devset", type=Path, default=default_devset())
@@ -605,8 +618,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     docs = args.docs.split(",") if args.docs else None
     result = run(args.devset, docs, tuple(args.variants.split(",")), related=args.related, corpus=args.corpus, quiet=args.quiet)
-    command = "python -m benchmarks.real_bench " + " ".join(a for a in (argv if argv is not None else sys.argv[1:]) if not a.startswith("/"))
-    md = markdown(result, command.strip())
+    md = markdown(result, _command(list(argv if argv is not None else sys.argv[1:])))
     print(md)
     if args.json:
         args.json.write_text(json.dumps(result, indent=1))
