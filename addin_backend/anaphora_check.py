@@ -27,7 +27,7 @@ NounLemmas = Callable[[Sequence[str]], list[set[str]]]
 
 def noun_lemmas(texts: Sequence[str]) -> list[set[str]]:
     """The lemmas of the nouns of each text, by spaCy's tagger and lemmatizer in context."""
-    from .nlp import get_spacy
+    from .language.nlp import get_spacy
 
     nlp = get_spacy()
     return [{t.lemma_.lower() for t in doc if t.pos_ in ("NOUN", "PROPN")} for doc in nlp.pipe(texts)]

@@ -240,8 +240,8 @@ def _user_embedding_cache() -> None:
     import os
 
     if os.environ.get("LEDGER_EMBEDDING_CACHE") is None:
-        from .embedders import cache_home
-        from .nlp import configure_embedding_cache
+        from .embeddings.encoders import cache_home
+        from .language.nlp import configure_embedding_cache
 
         configure_embedding_cache(os.path.join(cache_home(), "embeddings.sqlite3"))
 

@@ -16,7 +16,7 @@ registry's "CRYPTO"), explanations a definition detector does not read ("SP (spa
 versions of known or defined abbreviations ("IPv6"): :mod:`.style.abbreviations`.
 
 The checks work on Unicode words (:mod:`adapters.words`) in every language. What is English
-only runs on English units (:func:`~addin_backend.language.is_english`): a term written as two
+only runs on English units (:func:`~addin_backend.language.detect.is_english`): a term written as two
 words ("data set") against its closed form, the English function words that never form such a
 term, the English plural of an expansion. Hyphenated against closed forms ("E-Mail" /
 "Email", "Befehlszeilen-Option" / "Befehlszeilenoption") are compared in every language.
@@ -34,8 +34,8 @@ from adapters.model import Document, Unit
 
 from .findings import Finding, Place
 from .graph.definitions import find_definitions
-from .language import is_english, unit_language
-from .nlp import common_words
+from .language.detect import is_english, unit_language
+from .language.nlp import common_words
 from .style.abbreviations import designation, glued_prefix, no_expansion_needed, spells, version_base
 from .style.hyphenation import FUNCTION_WORDS, variant_findings
 
@@ -159,7 +159,7 @@ def _emphasis(token: str, lower_words: set[str], common: frozenset[str]) -> bool
     if low in lower_words or (len(low) >= 4 and (low in common or low.rstrip("s") in common)):
         return True
     if len(low) >= 5:
-        from .nlp import word_classes
+        from .language.nlp import word_classes
 
         return bool(word_classes(low))
     return False

@@ -341,7 +341,7 @@ def semantic_drift(before: Document, after: Document, G: nx.MultiDiGraph, edited
     if not pairs:
         return []
     if embed is None:
-        from .nlp import embed_texts
+        from .language.nlp import embed_texts
 
         embed = embed_texts
     texts = sorted({before.unit(x).text for p in pairs for x in p[:2]} | {after.unit(x).text for p in pairs for x in p[:2]})

@@ -124,7 +124,7 @@ def run_worker(args: argparse.Namespace) -> int:
     import redis
 
     from .job_queue import QueueRunner, configure_worker_context
-    from .nlp import configure_embedding_cache
+    from .language.nlp import configure_embedding_cache
     from .serve import LOG_FORMAT
     from .store import open_store
 
@@ -156,7 +156,7 @@ def run_worker(args: argparse.Namespace) -> int:
 def _preload(semantic: bool) -> None:
     """Load what every graph job needs once, before the first job (the first upload's graph
     then costs no model load)."""
-    from . import nlp
+    from .language import nlp
     from .service.graph_job import graph_builder
 
     if graph_builder() is None:
@@ -164,7 +164,7 @@ def _preload(semantic: bool) -> None:
     nlp.get_spacy()
     nlp.get_lexicon()
     if semantic:
-        from .embedders import related_backend
+        from .embeddings.encoders import related_backend
 
         nlp.get_embedder(related_backend()).encode(["warm up"])
 

@@ -66,7 +66,7 @@ def measure(size: str, seed: int, per_doc: int, rng: random.Random) -> dict[str,
     from adapters import read_path
     from addin_backend.graph import build_graph
     from addin_backend.graph.edges import DEPENDS, RELATED
-    from addin_backend.nlp import embed_texts
+    from addin_backend.language.nlp import embed_texts
 
     from .synth import build, write_package
 

@@ -13,7 +13,7 @@ from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
 from ..jobs import make_runner
-from ..nlp import configure_embedding_cache
+from ..language.nlp import configure_embedding_cache
 from ..mcp.http import bp as mcp_bp
 from ..service import preload
 from ..store import open_store

@@ -370,7 +370,7 @@ _CODE_DEFINES = re.compile(r"(?m)^[ \t]*(?P<t>" + _TOKEN + r")[ \t]*(?:=/?|::=)[
 
 def _dictionary_word(low: str) -> bool:
     """A word of the lexicon as written, not an inflected form nor only a common token ("lds")."""
-    from ..nlp import word_classes
+    from ..language.nlp import word_classes
 
     return any(lemma == low for lemma, _inflected in word_classes(low).values())
 
@@ -385,7 +385,7 @@ def no_expansion_needed(doc: Document, units: list[Unit], candidates: Mapping[st
     common English words (lower case)."""
     wanted = set(candidates)
 
-    from ..nlp import word_classes
+    from ..language.nlp import word_classes
 
     def is_word(token: str, shortest: int = 4) -> bool:  # an ordinary word in capitals: "PANIC", "DELETE"
         low = token.lower()

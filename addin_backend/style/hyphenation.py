@@ -36,7 +36,7 @@ from adapters.model import Document, Unit
 
 from ..edits.terms import recase
 from ..findings import Finding, Place
-from ..language import is_english
+from ..language.detect import is_english
 from .prose import make_finding
 
 __all__ = ["variant_findings", "WORD_LIST", "FUNCTION_WORDS"]
@@ -173,7 +173,7 @@ _OBJECTS = frozenset("it the a an this that these those them him her us its thei
 
 
 def _verb(word: str) -> bool:
-    from ..nlp import word_classes
+    from ..language.nlp import word_classes
 
     return "verb" in word_classes(word)
 
@@ -185,7 +185,7 @@ _CLAUSE_WORDS = frozenset("""unless because although though whereas since until 
 def _modifiable(word: str) -> bool:
     """A word a compound modifier may stand before: a noun, or a word the lexicon does not know
     (a name)."""
-    from ..nlp import word_classes
+    from ..language.nlp import word_classes
 
     classes = word_classes(word)
     return not classes or "noun" in classes

@@ -17,7 +17,7 @@ from adapters.model import Document, Unit
 
 from ..findings import Finding, Place
 from ..graph.related import is_code_line, is_reference_entry, reference_list_sections
-from ..language import unit_language
+from ..language.detect import unit_language
 
 __all__ = ["Prose", "prose", "make_finding", "finding_id", "SENTENCE_KINDS", "word_cases", "known_word"]
 
@@ -56,7 +56,7 @@ def known_word(word: str) -> bool:
     >>> known_word("handshake"), known_word("speeding"), known_word("rttvar")
     (True, True, False)
     """
-    from ..nlp import common_words, word_classes
+    from ..language.nlp import common_words, word_classes
 
     low = word.lower()
     return low in common_words() or bool(word_classes(low))

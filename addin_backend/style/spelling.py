@@ -23,7 +23,7 @@ from functools import lru_cache
 from adapters import words as _words
 
 from ..findings import Finding, Place
-from ..language import primary
+from ..language.detect import primary
 from .prose import Prose, make_finding
 from .sheet import StyleSheet
 

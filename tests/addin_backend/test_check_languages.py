@@ -18,7 +18,7 @@ import pytest
 import adapters
 from adapters import words
 from addin_backend.checks import check_document
-from addin_backend.language import is_english, unit_language
+from addin_backend.language.detect import is_english, unit_language
 from addin_backend.terminology import acronym_findings, find_acronyms, variant_findings
 
 from .edits.docs import make_doc

@@ -21,7 +21,7 @@ import pytest
 from adapters import read_path
 from adapters import words as W
 from addin_backend.checks import check_document
-from addin_backend.nlp import common_words
+from addin_backend.language.nlp import common_words
 from addin_backend.style.headings import heading_case
 from addin_backend.style.lists import lists_of
 from addin_backend.style.prose import prose, word_cases

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from addin_backend import nlp
+from addin_backend.language import nlp
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.mark.models
@@ -31,7 +31,7 @@ def test_spacy_loads_once_with_only_the_needed_components():
 
 @pytest.mark.models
 def test_loading_spacy_does_not_import_torch():
-    code = "import sys; from addin_backend import nlp; nlp.get_spacy(); print('torch' in sys.modules)"
+    code = "import sys; from addin_backend.language import nlp; nlp.get_spacy(); print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -63,7 +63,7 @@ def test_lexicon_keys_are_spacy_hashes_of_the_part_of_speech_names():
     import srsly
     from spacy.strings import hash_string
 
-    from addin_backend import wordlists
+    from addin_backend.language import wordlists
 
     assert {p: hash_string(p) for p in wordlists.POS_KEYS} == wordlists.POS_KEYS
     path = wordlists.lookups_path(nlp.SPACY_MODEL)
@@ -73,7 +73,7 @@ def test_lexicon_keys_are_spacy_hashes_of_the_part_of_speech_names():
 
 
 def test_word_classes_come_from_the_lemmatizer_tables_without_spacy():
-    code = ("import sys; from addin_backend import nlp; "
+    code = ("import sys; from addin_backend.language import nlp; "
             "print(nlp.word_classes('results'), nlp.word_classes('improves'), nlp.noun_lemma('analyses'), "
             "sorted(m for m in ('spacy', 'thinc', 'torch', 'srsly', 'numpy') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)

@@ -12,10 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from addin_backend import embedders, nlp
-from addin_backend.embed_cache import EmbeddingCache
+from addin_backend.embeddings import encoders
+from addin_backend.language import nlp
+from addin_backend.embeddings.cache import EmbeddingCache
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TEXTS = ["The sender reduces its congestion window when a packet is declared lost.",
          "Each endpoint validates the peer's certificate chain during the handshake.",
          "A receiver advertises flow control limits for every stream it opens.",
@@ -44,15 +45,15 @@ def test_the_cache_is_bounded(tmp_path):
 
 def test_an_unknown_backend_is_refused():
     with pytest.raises(ValueError, match="LEDGER_EMBED_BACKEND"):
-        embedders.backend_name("word2vec")
+        encoders.backend_name("word2vec")
 
 
 @pytest.mark.models
 def test_onnx_float32_agrees_with_torch_and_int8_nearly():
-    torch_vecs = embedders.load_encoder("torch").encode(TEXTS)
-    fp32 = embedders.load_encoder("onnx").encode(TEXTS)
-    int8 = embedders.load_encoder("onnx-int8").encode(TEXTS)
-    assert fp32.shape == int8.shape == (len(TEXTS), embedders.DIMENSION)
+    torch_vecs = encoders.load_encoder("torch").encode(TEXTS)
+    fp32 = encoders.load_encoder("onnx").encode(TEXTS)
+    int8 = encoders.load_encoder("onnx-int8").encode(TEXTS)
+    assert fp32.shape == int8.shape == (len(TEXTS), encoders.DIMENSION)
     assert np.allclose(np.linalg.norm(fp32, axis=1), 1.0, atol=1e-5)
     assert float((fp32 * torch_vecs).sum(axis=1).min()) > 0.99999
     assert float((int8 * torch_vecs).sum(axis=1).min()) > 0.97
@@ -63,7 +64,7 @@ def test_onnx_float32_agrees_with_torch_and_int8_nearly():
 
 @pytest.mark.models
 def test_a_second_process_finds_the_vectors_on_disk_and_loads_no_model(tmp_path):
-    code = ("import sys; from addin_backend import nlp; nlp.configure_embedding_cache(sys.argv[1]); "
+    code = ("import sys; from addin_backend.language import nlp; nlp.configure_embedding_cache(sys.argv[1]); "
             f"v = nlp.embed_texts({TEXTS!r}); print(nlp.models_loaded()['embedder'], float(v[0] @ v[3]))")
     env = {k: v for k, v in os.environ.items() if not k.startswith("LEDGER_")}
     runs = [subprocess.run([sys.executable, "-c", code, str(tmp_path / "e.sqlite3")], cwd=ROOT, env=env,

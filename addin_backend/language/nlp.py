@@ -6,7 +6,7 @@ hash of that text, so a re-upload after a small edit recomputes only the units t
 Embeddings are also kept on disk (:func:`configure_embedding_cache`; the server's data folder,
 the command line's user cache folder), keyed by the encoder and the text's hash, so a second
 process that embeds the same units loads no model at all. The encoder's backend (torch, ONNX
-Runtime, int8) is :mod:`addin_backend.embedders`'s.
+Runtime, int8) is :mod:`addin_backend.embeddings.encoders`'s.
 """
 from __future__ import annotations
 
@@ -164,9 +164,9 @@ def get_spacy():
 
 
 def get_embedder(backend: str | None = None):
-    """The MiniLM encoder (:class:`addin_backend.embedders.Encoder`) of ``backend`` (default: the
+    """The MiniLM encoder (:class:`addin_backend.embeddings.encoders.Encoder`) of ``backend`` (default: the
     configured one), from its installed package, loaded once per process."""
-    from .embedders import backend_name
+    from ..embeddings.encoders import backend_name
 
     name = backend_name(backend)
     enc = _embedders.get(name)
@@ -174,7 +174,7 @@ def get_embedder(backend: str | None = None):
         return enc
     with _lock:
         if name not in _embedders:
-            from .embedders import load_encoder
+            from ..embeddings.encoders import load_encoder
 
             _embedders[name] = load_encoder(name)
     return _embedders[name]
@@ -182,7 +182,7 @@ def get_embedder(backend: str | None = None):
 
 def _encoder_key(backend: str | None) -> str:
     """The cache key of the vectors ``backend`` makes, without loading the model."""
-    from .embedders import backend_name, encoder_key
+    from ..embeddings.encoders import backend_name, encoder_key
 
     name = backend_name(backend)
     return _embedders[name].key if name in _embedders else encoder_key(name)
@@ -216,7 +216,7 @@ def embedding_cache():
             if _disk_path is None:
                 _disk_cache = None
             else:
-                from .embed_cache import EmbeddingCache
+                from ..embeddings.cache import EmbeddingCache
 
                 _disk_cache = EmbeddingCache(_disk_path)
     return _disk_cache
@@ -235,7 +235,7 @@ def tag_texts(texts: Sequence[str], *, batch_size: int = 512) -> list[list[tuple
 
 
 def get_lexicon():
-    """The English lemmatizer's word lists (:class:`addin_backend.wordlists.Lexicon`), loaded once."""
+    """The English lemmatizer's word lists (:class:`addin_backend.language.wordlists.Lexicon`), loaded once."""
     from .wordlists import load_lexicon
 
     global _lexicon

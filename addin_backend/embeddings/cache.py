@@ -3,7 +3,7 @@ hash of the text, so that a unit's vector is computed once per machine, not once
 
 One SQLite file, shared by every process that names it: the server and its workers keep theirs
 in the data folder (``DATA_DIR/embeddings.sqlite3``), the command line in the user's cache
-folder (:func:`addin_backend.embedders.cache_home`). The second ``ledger context`` on a document
+folder (:func:`addin_backend.embeddings.encoders.cache_home`). The second ``ledger context`` on a document
 therefore loads no model at all. WAL journaling lets several processes read while one writes; a
 write that finds the file busy is skipped (the vectors are only a cache). The file is bounded:
 past ``max_rows`` vectors the oldest are dropped.

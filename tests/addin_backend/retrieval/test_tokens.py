@@ -1,7 +1,7 @@
 """Token counts with the offline cl100k encoding."""
 from __future__ import annotations
 
-from addin_backend.tokens import count_tokens
+from addin_backend.retrieval.tokens import count_tokens
 
 
 def test_counts_are_cl100k_tokens():

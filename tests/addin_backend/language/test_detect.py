@@ -1,7 +1,7 @@
 """The language of each unit: tags, scripts, function words, the document's language.
 
 Sentences are real ones (Debian's translated manual pages, news-style prose), one per
-language; the decision order is that of :mod:`addin_backend.language`.
+language; the decision order is that of :mod:`addin_backend.language.detect`.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from adapters.model import Document, Unit
-from addin_backend.language import (
+from addin_backend.language.detect import (
     detect, detected_document_language, document_language, guess, is_english, primary, unit_language,
 )
 
