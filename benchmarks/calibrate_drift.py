@@ -1,4 +1,4 @@
-"""Calibrate the semantic-drift threshold of ``addin_backend.verify`` (MiniLM cosine drop).
+"""Calibrate the semantic-drift threshold of ``addin_backend.verify.after_edit`` (MiniLM cosine drop).
 
     python -m benchmarks.calibrate_drift [--sizes 10k,25k] [--seed 0] [--per-doc 120]
 
@@ -111,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--per-doc", type=int, default=120)
     p.add_argument("--floor", type=float, default=0.2, help="ignore pairs whose cosine before is lower")
     args = p.parse_args(argv)
-    from addin_backend.verify import DRIFT_FLOOR, DRIFT_THRESHOLD
+    from addin_backend.verify.after_edit import DRIFT_FLOOR, DRIFT_THRESHOLD
 
     rng = random.Random(args.seed)
     pairs: dict[str, list[tuple[float, float]]] = {"benign": [], "drift": []}

@@ -403,7 +403,7 @@ def score_file(path: Path, truth: dict, paras: Paragraphs, cases: list[dict], ne
 def check_findings(paths: Iterable[Path]) -> dict[str, Any]:
     """``ledger check``'s findings by kind on each file, with the language LEDGER reads."""
     import adapters
-    from addin_backend.checks import check_document
+    from addin_backend.checks.document import check_document
     from addin_backend.language.detect import document_language
 
     rows = []

@@ -55,8 +55,8 @@ DOORS = ("addin_backend.cli", "addin_backend.cli_text", "addin_backend.serve", "
          "addin_backend.api", "addin_backend.mcp", "addin_backend.worker")
 SERVICE = "addin_backend.service"
 #: What a door reaches only through the service.
-ENGINES = ("addin_backend.graph", "addin_backend.retrieval", "addin_backend.edits", "addin_backend.impact",
-           "addin_backend.checks", "addin_backend.verify")
+ENGINES = ("addin_backend.graph", "addin_backend.retrieval", "addin_backend.edits", "addin_backend.verify.impact",
+           "addin_backend.checks.document", "addin_backend.verify.after_edit")
 FRAMEWORKS = {"flask", "argparse", "werkzeug", "gunicorn"}
 #: Known exceptions, each with its reason. ``ledger graph`` still runs the graph package's own
 #: command (build, export, summary); it moves to ``service.graphs`` + ``cli_text`` with that file.

@@ -30,7 +30,8 @@ Importing this package imports none of them (``ledger units`` stays fast).
 
 
 #: The engines the service reaches lazily, in the order :func:`preload` imports them.
-ENGINE_MODULES = ("graph", "retrieval", "impact", "checks", "verify", "edits.pipeline", "review")
+ENGINE_MODULES = ("graph", "retrieval", "verify.impact", "checks.document", "verify.after_edit", "edits.pipeline",
+                  "verify.review")
 
 
 def preload() -> None:

@@ -146,7 +146,7 @@ def find_targets(doc: Document, G: nx.MultiDiGraph | None, *, instruction: str |
 
     :raise UnknownUnitError: a target that names nothing, or nothing found.
     """
-    from ..impact import resolve_target
+    from ..verify.impact import resolve_target
     from ..retrieval.targets import identify_targets
 
     sel = _selection(selection)

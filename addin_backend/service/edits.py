@@ -115,7 +115,7 @@ def plan(doc: Document, G: nx.MultiDiGraph, *, instruction: str, target: str | N
         EngineUnavailableError: from the pipeline.
     """
     from ..edits.pipeline import plan_edit
-    from ..impact import resolve_target
+    from ..verify.impact import resolve_target
 
     sel_text = None
     if selection:
@@ -245,7 +245,7 @@ def request_proposal(store: Store, runner: JobRunner, doc_id: str, request: dict
     :raise UnknownDocumentError, UnknownUnitError, InvalidRequestError, ...: as :func:`propose`.
     """
     from ..errors import GraphNotReadyError
-    from ..impact import resolve_target
+    from ..verify.impact import resolve_target
 
     doc = documents.load(store, doc_id)
     if request.get("target") is not None or request.get("selection"):
@@ -361,10 +361,10 @@ def write_operations(original: bytes, doc: Document, G: nx.MultiDiGraph | None, 
     from ..edits.operations import apply_to_document, validate_edits
     from ..edits.pipeline import apply_plan, merge_findings
     from ..findings import sort_findings
-    from ..verify import verify
+    from ..verify.after_edit import verify
 
     from ..edits.comments import comment_notes, note_map
-    from ..review import embed_record
+    from ..verify.review import embed_record
 
     ops = _unique_ids(validate_edits(doc, _as_edits(chosen, author, date or _edit_date(), default_source)))
     checked = verify(doc, apply_to_document(doc, ops), G, ops, semantic=semantic and G is not None)
