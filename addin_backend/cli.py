@@ -214,7 +214,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .serve import serve
+    from .serving.server import serve
 
     return serve(args)
 
@@ -229,7 +229,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    from .worker import main_worker
+    from .serving.queue_worker import main_worker
 
     return main_worker(args)
 

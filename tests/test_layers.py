@@ -50,9 +50,9 @@ def test_namespace_uris_stay_in_the_adapters_xml_modules():
 
 PACKAGE = "addin_backend"
 #: Serving code is a door too: ``http_worker`` is the gunicorn worker class ``ledger serve`` runs.
-DOORS = ("addin_backend.cli", "addin_backend.cli_text", "addin_backend.serve", "addin_backend.http_worker",
-         "addin_backend.http_events",
-         "addin_backend.api", "addin_backend.mcp", "addin_backend.worker")
+DOORS = ("addin_backend.cli", "addin_backend.cli_text", "addin_backend.serving.server", "addin_backend.serving.http_worker",
+         "addin_backend.serving.http_events",
+         "addin_backend.api", "addin_backend.mcp", "addin_backend.serving.queue_worker")
 SERVICE = "addin_backend.service"
 #: What a door reaches only through the service.
 ENGINES = ("addin_backend.graph", "addin_backend.retrieval", "addin_backend.edits", "addin_backend.verify.impact",

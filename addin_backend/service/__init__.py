@@ -24,6 +24,7 @@ Modules, each named for what it holds:
 - :mod:`.checks` — document-wide findings of a document, an upload or a revision.
 - :mod:`.files` — documents on disk: reading one, writing an output file.
 - :mod:`.jsonable` — results as strict JSON (no Infinity/NaN).
+- :mod:`.audit` — the audit log of applied edits (who, when, which document, the operations).
 
 Importing this package imports none of them (``ledger units`` stays fast).
 """

@@ -100,7 +100,7 @@ def check_stored(store: Store, doc_id: str, revision: int | None = None, style: 
     from .styles import resolve_style
 
     sheet = resolve_style(store, style)
-    from .. import documents
+    from ..store import documents
 
     documents.get_meta(store, doc_id)  # an unknown document is unknown_document
     key = check_key(revision, sheet, max_findings)

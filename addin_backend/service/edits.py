@@ -23,12 +23,11 @@ import networkx as nx
 from adapters.model import Document, Edit, Unit
 from adapters.vocabulary import KIND_NAMES, revision_date, timestamp
 
-from .. import audit, documents
 from ..errors import InvalidRequestError, UnknownDocumentError, UnknownProposalError
 from ..findings import Finding, count_by_severity
-from ..jobs import JobRunner, Progress
-from ..store import Store
-from . import graphs
+from ..jobs.runner import JobRunner, Progress
+from ..store import Store, documents
+from . import audit, graphs
 from .context import DEFAULT_BUDGET, Selection
 from .graph_job import document_graph, graph_job_id, load_graph, wait_for_graph
 from .jsonable import json_safe

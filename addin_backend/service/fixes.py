@@ -185,7 +185,7 @@ def fix_stored(store: Store, doc_id: str, *, ids: Sequence[str] | None = None, k
 
     :raise UnknownDocumentError, InvalidRequestError: as the check and the apply.
     """
-    from .. import documents
+    from ..store import documents
     from ..checks.document import check_document
     from ..errors import UnknownDocumentError
     from . import edits as edit_service

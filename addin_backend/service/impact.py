@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .. import documents
+from ..store import documents
 from ..verify.impact import DEFAULT_DEPTH, IMPACT_TYPES
-from ..jobs import JobRunner
+from ..jobs.runner import JobRunner
 from ..store import Store
 from . import graphs
 from .graph_job import document_graph

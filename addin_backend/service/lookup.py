@@ -14,7 +14,7 @@ import networkx as nx
 
 from adapters.model import Document, Unit
 
-from .. import documents
+from ..store import documents
 from ..errors import InvalidRequestError, UnknownUnitError
 from .jsonable import json_safe
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import documents
+from ..store import documents
 from ..errors import UnknownRevisionError
 from ..store import Store
 from .graph_job import load_graph

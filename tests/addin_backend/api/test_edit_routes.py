@@ -11,7 +11,7 @@ import networkx as nx
 import pytest
 
 from adapters import read
-from addin_backend import audit
+from addin_backend.service import audit
 from addin_backend.service import graph_job
 from addin_backend.checks.document import check_document
 from addin_backend.edits.pipeline import plan_edit

@@ -6,7 +6,7 @@ import pytest
 from adapters import read
 from adapters.errors import NotADocumentError
 from adapters.model import Document, Unit
-from addin_backend import documents
+from addin_backend.store import documents
 from addin_backend.errors import InvalidRequestError, UnknownDocumentError, UnknownUnitError
 from tests.conftest import corpus_file
 

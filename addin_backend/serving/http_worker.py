@@ -18,7 +18,7 @@ thread held) until there is more:
   still sends is read and dropped by the poller (so it sees the answer), then the connection
   closes; a chunked body over :data:`BUFFER_LIMIT` is ``411 length_required``;
 - an event stream (``/jobs/{id}/events``) is handed, after its first event, to the process's
-  event hub (:mod:`addin_backend.http_events`), which follows every open stream from one thread;
+  event hub (:mod:`addin_backend.serving.http_events`), which follows every open stream from one thread;
 - a connection that closes after its answer lingers for the client's end in the hub, not on
   the worker's main loop.
 
@@ -187,7 +187,7 @@ class BufferingThreadWorker(gthread.ThreadWorker):
 
     def init_process(self) -> None:
         util.write_error = _json_error  # this process only: gunicorn's error pages become JSON
-        from .api.config import load_config
+        from ..api.config import load_config
 
         self.body_limit = int(load_config()["MAX_CONTENT_LENGTH"])
         self._ssl_context: ssl.SSLContext | None = None

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from addin_backend.errors import UnknownJobError, UnknownUnitError
-from addin_backend.jobs import JobRunner, scope_of
+from addin_backend.jobs.runner import JobRunner, scope_of
 
 
 def _wait(runner: JobRunner, job_id: str, timeout: float = 10.0) -> dict:
@@ -79,7 +79,7 @@ def test_an_unexpected_error_is_logged_without_its_message(store, runner, caplog
     runner.start(job, work)
     rec = _wait(runner, job["id"])
     assert rec["error"] == {"code": "internal_error", "message": "the job failed unexpectedly"}
-    assert "ValueError" in caplog.text and "test_jobs.py" in caplog.text
+    assert "ValueError" in caplog.text and "test_runner.py" in caplog.text
     assert secret not in caplog.text and secret not in str(rec)
 
 

@@ -17,18 +17,18 @@ import time
 from adapters.model import Document, Unit
 import pytest
 
-from addin_backend import documents
+from addin_backend.store import documents
 from addin_backend.errors import GraphFailedError
-from addin_backend.jobs import LOST_AFTER, JobRunner
+from addin_backend.jobs.runner import LOST_AFTER, JobRunner
 from addin_backend.service.graph_job import GRAPH_JOB, wait_for_graph
 from addin_backend.store.sqlite_store import SqliteStore
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 _WORKER = textwrap.dedent("""
     import sys, time
-    from addin_backend import documents
-    from addin_backend.jobs import JobRunner
+    from addin_backend.store import documents
+    from addin_backend.jobs.runner import JobRunner
     from addin_backend.service.edits import _proposal_job
     from addin_backend.service.graph_job import build_in_stages, graph_stages, start_graph_job
     from addin_backend.store.sqlite_store import SqliteStore

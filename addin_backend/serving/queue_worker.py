@@ -1,6 +1,6 @@
 """``ledger worker``: run queued graph and proposal jobs (RQ), and ``ledger worker --health``.
 
-A worker takes jobs from the queues it serves (:data:`addin_backend.job_queue.QUEUES`, in that
+A worker takes jobs from the queues it serves (:data:`addin_backend.jobs.queue.QUEUES`, in that
 order) and runs each in its own process, so the models it loaded at start (spaCy, the MiniLM
 encoder) serve every job, and the embedding cache in its data folder is shared with every
 other worker on the machine. It reads the same ``LEDGER_*`` settings as ``ledger serve``
@@ -9,7 +9,7 @@ other worker on the machine. It reads the same ``LEDGER_*`` settings as ``ledger
 While a job runs, a thread heartbeats every ``--heartbeat`` seconds: RQ's execution entry
 (expiring after three beats) and the LEDGER job record (``updated``). A worker killed mid-job
 stops both; the next idle worker's clean-up (every ``--heartbeat`` * 2 seconds) finds the
-abandoned job and RQ retries it (:mod:`addin_backend.job_queue`). ``SIGTERM`` lets the current
+abandoned job and RQ retries it (:mod:`addin_backend.jobs.queue`). ``SIGTERM`` lets the current
 job finish first (a warm shutdown); a second one stops at once and the job is retried elsewhere.
 
 ``--health`` prints what to monitor (the Redis server, live workers per queue, queue lengths,
@@ -39,7 +39,7 @@ HEARTBEAT = 5
 def _worker_class():
     from rq import SimpleWorker
 
-    from .job_queue import current_progress
+    from ..jobs.queue import current_progress
 
     class LedgerWorker(SimpleWorker):
         """RQ's in-process worker, with a heartbeat thread while a job runs and a short
@@ -68,8 +68,8 @@ def _worker_class():
             self.set_state(WorkerStatus.IDLE)
 
         def _beat(self, job: Any, execution: Any, stop: threading.Event) -> None:
-            from .errors import StoreUnavailableError
-            from .jobs import JobCancelled
+            from ..errors import StoreUnavailableError
+            from ..jobs.runner import JobCancelled
 
             while not stop.wait(self.job_monitoring_interval):
                 try:
@@ -91,7 +91,7 @@ def make_worker(connection: Any, queues: Sequence[str], *, name: str | None = No
     """A worker serving ``queues`` (short names) on ``connection``."""
     from rq import Queue
 
-    from .job_queue import _serializer, queue_name
+    from ..jobs.queue import _serializer, queue_name
 
     heartbeat = max(1, int(heartbeat))
     serializer = _serializer()
@@ -102,7 +102,7 @@ def make_worker(connection: Any, queues: Sequence[str], *, name: str | None = No
 
 
 def _settings():
-    from .api.config import load_config
+    from ..api.config import load_config
 
     cfg = load_config()
     if not str(cfg["STORE"]).startswith(("redis://", "rediss://", "unix://")):
@@ -111,7 +111,7 @@ def _settings():
 
 
 def _queues(spec: str | None) -> list[str]:
-    from .job_queue import DEFAULT_QUEUES, queue_name
+    from ..jobs.queue import DEFAULT_QUEUES, queue_name
 
     names = [q.strip() for q in (spec or ",".join(DEFAULT_QUEUES)).split(",") if q.strip()]
     for q in names:
@@ -123,10 +123,10 @@ def run_worker(args: argparse.Namespace) -> int:
     """Run the worker loop until stopped (or, with ``--burst``, until the queues are empty)."""
     import redis
 
-    from .job_queue import QueueRunner, configure_worker_context
-    from .language.nlp import configure_embedding_cache
-    from .serve import LOG_FORMAT
-    from .store import open_store
+    from ..jobs.queue import QueueRunner, configure_worker_context
+    from ..language.nlp import configure_embedding_cache
+    from .server import LOG_FORMAT
+    from ..store import open_store
 
     try:
         cfg = _settings()
@@ -156,15 +156,15 @@ def run_worker(args: argparse.Namespace) -> int:
 def _preload(semantic: bool) -> None:
     """Load what every graph job needs once, before the first job (the first upload's graph
     then costs no model load)."""
-    from .language import nlp
-    from .service.graph_job import graph_builder
+    from ..language import nlp
+    from ..service.graph_job import graph_builder
 
     if graph_builder() is None:
         return
     nlp.get_spacy()
     nlp.get_lexicon()
     if semantic:
-        from .embeddings.encoders import related_backend
+        from ..embeddings.encoders import related_backend
 
         nlp.get_embedder(related_backend()).encode(["warm up"])
 
@@ -176,7 +176,7 @@ def health(connection: Any, queues: Sequence[str], *, local: bool = False,
     from rq import Queue, Worker
     from rq.registry import FailedJobRegistry, StartedJobRegistry
 
-    from .job_queue import _serializer, queue_name
+    from ..jobs.queue import _serializer, queue_name
 
     serializer = _serializer()
     connection.ping()

@@ -5,7 +5,7 @@ import hashlib
 import multiprocessing
 from dataclasses import dataclass
 
-from addin_backend import audit
+from addin_backend.service import audit
 
 
 @dataclass

@@ -19,7 +19,7 @@ the graph's error at once. The job threads are daemon threads: a stopping worker
 for a blocked job.
 
 That is the embedded default (SQLite, nothing else to start). With a Redis store the jobs can go
-to a real queue instead (:func:`make_runner`, :mod:`addin_backend.job_queue`): the web workers
+to a real queue instead (:func:`make_runner`, :mod:`addin_backend.jobs.queue`): the web workers
 only enqueue and answer, ``ledger worker`` processes on any machine run them, and the records
 stay in the store as here. Work is handed over as a *task* (:meth:`JobRunner.submit`): a
 module-level function ``task(store, runner, progress, **kwargs)`` with JSON-able ``kwargs``, so
@@ -40,8 +40,8 @@ from datetime import datetime, timezone
 from functools import partial
 from typing import Any, Callable
 
-from .errors import UnknownJobError, describe
-from .store import Store
+from ..errors import UnknownJobError, describe
+from ..store import Store
 
 __all__ = ["JobRunner", "JobCancelled", "Progress", "STATUSES", "JOB_MODES", "OPEN_JOBS", "scope_of", "task_path",
            "resolve_task", "make_runner"]
@@ -157,7 +157,7 @@ def task_path(task: Callable[..., Any]) -> str:
     """``module:function`` of a task, as a queue carries it.
 
     >>> task_path(scope_of)
-    'addin_backend.jobs:scope_of'
+    'addin_backend.jobs.runner:scope_of'
     """
     name = getattr(task, "__qualname__", "")
     if not name or "<" in name or "." in name:
@@ -168,7 +168,7 @@ def task_path(task: Callable[..., Any]) -> str:
 def resolve_task(path: str) -> Callable[..., Any]:
     """The task function named ``module:function`` (:func:`task_path`); only LEDGER's own tasks.
 
-    >>> resolve_task("addin_backend.jobs:scope_of") is scope_of
+    >>> resolve_task("addin_backend.jobs.runner:scope_of") is scope_of
     True
     >>> resolve_task("os:system")
     Traceback (most recent call last):
@@ -183,7 +183,7 @@ def resolve_task(path: str) -> Callable[..., Any]:
 class JobRunner:
     """Starts jobs on a per-process thread pool and reads job records back from the store."""
 
-    #: ``threads`` here; ``queue`` for :class:`addin_backend.job_queue.QueueRunner`.
+    #: ``threads`` here; ``queue`` for :class:`addin_backend.jobs.queue.QueueRunner`.
     mode = "threads"
 
     def __init__(self, store: Store, threads: int = 2, stale_after: float = 900.0) -> None:
@@ -462,7 +462,7 @@ def make_runner(store: Store, *, mode: str = "auto", threads: int = 2, stale_aft
                 **queue_options: Any) -> JobRunner:
     """The job runner of ``mode`` (:data:`JOB_MODES`) on ``store``.
 
-    ``queue_options`` go to :class:`~addin_backend.job_queue.QueueRunner` (``retries``,
+    ``queue_options`` go to :class:`~addin_backend.jobs.queue.QueueRunner` (``retries``,
     ``timeout``, ``large_tokens``).
 
     :raise ValueError: an unknown mode, or ``queue`` on a store that is not Redis.
@@ -475,6 +475,6 @@ def make_runner(store: Store, *, mode: str = "auto", threads: int = 2, stale_aft
         return JobRunner(store, threads, stale_after)
     if store.kind != "redis":
         raise ValueError("LEDGER_JOBS=queue needs LEDGER_STORE=redis://... (the queue lives in Redis)")
-    from .job_queue import QueueRunner
+    from .queue import QueueRunner
 
     return QueueRunner(store, stale_after=stale_after, **queue_options)

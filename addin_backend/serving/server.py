@@ -31,8 +31,8 @@ def gunicorn_options(args: argparse.Namespace) -> dict[str, object]:
         "workers": max(1, args.workers),
         "threads": max(1, args.threads),
         # gthread whose poller reads each whole request before a thread takes it (slow clients
-        # hold no thread; gunicorn's own errors are JSON): addin_backend/http_worker.py
-        "worker_class": "addin_backend.http_worker.BufferingThreadWorker",
+        # hold no thread; gunicorn's own errors are JSON): addin_backend/serving/http_worker.py
+        "worker_class": "addin_backend.serving.http_worker.BufferingThreadWorker",
         "timeout": 120,
         "graceful_timeout": 10,  # in-flight requests get 10 s at shutdown; job threads are daemons
         "keepalive": 5,
@@ -50,8 +50,8 @@ def serve(args: argparse.Namespace) -> int:
     """Run gunicorn in this process until it is stopped; 2 for unusable settings."""
     from gunicorn.app.base import BaseApplication
 
-    from .api import create_app
-    from .api.config import load_config
+    from ..api import create_app
+    from ..api.config import load_config
 
     try:
         options = gunicorn_options(args)

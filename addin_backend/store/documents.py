@@ -17,10 +17,10 @@ from adapters.model import UNIT_KINDS, Document
 from adapters.package import DEFAULT_LIMITS, Limits
 from adapters.vocabulary import timestamp
 
-from .errors import InvalidRequestError, UnknownDocumentError, UnknownUnitError
-from .outline import OUTLINE_KINDS
-from .outline import tree as _tree
-from .store import Store, dumps
+from ..errors import InvalidRequestError, UnknownDocumentError, UnknownUnitError
+from ..outline import OUTLINE_KINDS
+from ..outline import tree as _tree
+from . import Store, dumps
 
 __all__ = [
     "MEDIA_TYPES",

@@ -2,7 +2,7 @@
 
 With ``LEDGER_STORE=redis://…`` (and ``LEDGER_JOBS`` ``auto`` or ``queue``) the web workers only
 write a job's record and enqueue it (:class:`QueueRunner`); ``ledger worker`` processes
-(:mod:`addin_backend.worker`) on any machine that reaches the Redis server take the jobs and run
+(:mod:`addin_backend.serving.queue_worker`) on any machine that reaches the Redis server take the jobs and run
 them (:func:`perform`). The record (status, stage, progress, error, result) stays in the store,
 in the document's scope, exactly as with the in-process threads, so polling, server-sent events
 and deleting a document work as before.
@@ -34,8 +34,8 @@ import socket
 import threading
 from typing import Any, Callable
 
-from .jobs import JobRunner, Progress, _key, _now, resolve_task, scope_of, task_path
-from .store import Store
+from .runner import JobRunner, Progress, _key, _now, resolve_task, scope_of, task_path
+from ..store import Store
 
 __all__ = ["QUEUES", "DEFAULT_QUEUES", "LARGE_TOKENS", "queue_name", "QueueRunner", "perform",
            "on_job_failure", "current_progress", "configure_worker_context"]
@@ -76,7 +76,7 @@ def _serializer():
 
 
 class QueueRunner(JobRunner):
-    """:class:`~addin_backend.jobs.JobRunner` that enqueues jobs on RQ instead of running them.
+    """:class:`~addin_backend.jobs.runner.JobRunner` that enqueues jobs on RQ instead of running them.
 
     ``retries``: how many times a job whose worker died is run again; ``timeout``: the most
     seconds one run may take; ``large_tokens``: the size from which a graph job is ``large``.
@@ -123,7 +123,7 @@ class QueueRunner(JobRunner):
         from rq import Callback, Retry
         from rq.job import Dependency
 
-        from .errors import StoreUnavailableError
+        from ..errors import StoreUnavailableError
 
         import redis
 
@@ -215,7 +215,7 @@ def configure_worker_context(store: Store, runner: JobRunner) -> None:
 def _worker_context() -> tuple[Store, JobRunner]:
     with _context_lock:
         if "store" not in _context:  # a plain `rq worker`: the store named in the environment
-            from .store import DEFAULT_TTL, open_store
+            from ..store import DEFAULT_TTL, open_store
 
             store = open_store(os.environ.get("LEDGER_STORE"), os.environ.get("LEDGER_DATA_DIR", "data"),
                                int(os.environ.get("LEDGER_TTL_SECONDS") or DEFAULT_TTL))
