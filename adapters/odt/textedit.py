@@ -32,7 +32,7 @@ from typing import Any
 from lxml import etree
 
 from ..errors import AdapterError, AnchorError
-from .changes_xml import (
+from .revision_xml import (
     CHANGE,
     CHANGE_END,
     CHANGE_START,

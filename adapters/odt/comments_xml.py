@@ -14,7 +14,7 @@ from typing import Any
 
 from lxml import etree
 
-from .changes_xml import CHANGE, CHANGE_END, CHANGE_ID, CHANGE_START, detach, insert_after, insert_before
+from .revision_xml import CHANGE, CHANGE_END, CHANGE_ID, CHANGE_START, detach, insert_after, insert_before
 from .odfxml import qn
 
 __all__ = ["Annotator", "ANNOTATION", "ANNOTATION_END"]

@@ -37,8 +37,8 @@ from lxml import etree
 
 from ..errors import AnchorError
 from ..model import ConcreteEdit, Delete, InsertAfter, Move, descendant_ids
-from .changes_xml import CHANGE, CHANGE_END, CHANGE_START, append_items, detach, insert_after, insert_before, marker
-from .changes_xml import shallow_copy, strip_ids, text_items
+from .revision_xml import CHANGE, CHANGE_END, CHANGE_START, append_items, detach, insert_after, insert_before, marker
+from .revision_xml import shallow_copy, strip_ids, text_items
 from .flow import (
     HEADER,
     ITEM,
@@ -60,7 +60,7 @@ from .flow import (
     sibling,
     split_list,
 )
-from .inline import replace_in_paragraph
+from .textedit import replace_in_paragraph
 from .odfxml import prefixed, qn
 from .textmap import block_paragraphs
 from ..vocabulary import NOTE_KINDS
