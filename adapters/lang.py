@@ -1,7 +1,7 @@
 """Language tags as readers find them (``w:lang``, ``fo:language``), shared by both readers.
 
 A unit's language is the tag covering most of its characters; the backend
-(:mod:`addin_backend.language`) decides from it, the text and the document's default which
+(:mod:`addin_backend.language.detect`) decides from it, the text and the document's default which
 rules run on the unit.
 """
 from __future__ import annotations

@@ -214,7 +214,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .serve import serve
+    from .serving.server import serve
 
     return serve(args)
 
@@ -229,7 +229,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    from .worker import main_worker
+    from .serving.queue_worker import main_worker
 
     return main_worker(args)
 
@@ -240,8 +240,8 @@ def _user_embedding_cache() -> None:
     import os
 
     if os.environ.get("LEDGER_EMBEDDING_CACHE") is None:
-        from .embedders import cache_home
-        from .nlp import configure_embedding_cache
+        from .embeddings.encoders import cache_home
+        from .language.nlp import configure_embedding_cache
 
         configure_embedding_cache(os.path.join(cache_home(), "embeddings.sqlite3"))
 

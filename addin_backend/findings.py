@@ -41,7 +41,7 @@ FINDING_KINDS = {
     "variant_spelling": "one term spelled several ways (data set / dataset / data-set), or against the word list (on-line)",
     "acronym_unused": "an abbreviation spelled out but never used afterwards",
     "acronym_case": "one abbreviation written in several cases (IPsec / IPSec / IPSEC)",
-    # house style (addin_backend/style)
+    # house style (addin_backend/checks/style)
     "phrase_capitalisation": "a phrase capitalised mid-sentence where the document writes it in lower case",
     "spelling_variety": "US and UK spellings mixed, or a spelling of the other variety than the document's",
     "number_style": "numbers of one role written as digits and as words (5 retries / five retries)",

@@ -1,4 +1,4 @@
-"""Calibrate the semantic-drift threshold of ``addin_backend.verify`` (MiniLM cosine drop).
+"""Calibrate the semantic-drift threshold of ``addin_backend.verify.after_edit`` (MiniLM cosine drop).
 
     python -m benchmarks.calibrate_drift [--sizes 10k,25k] [--seed 0] [--per-doc 120]
 
@@ -66,7 +66,7 @@ def measure(size: str, seed: int, per_doc: int, rng: random.Random) -> dict[str,
     from adapters import read_path
     from addin_backend.graph import build_graph
     from addin_backend.graph.edges import DEPENDS, RELATED
-    from addin_backend.nlp import embed_texts
+    from addin_backend.language.nlp import embed_texts
 
     from .synth import build, write_package
 
@@ -111,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--per-doc", type=int, default=120)
     p.add_argument("--floor", type=float, default=0.2, help="ignore pairs whose cosine before is lower")
     args = p.parse_args(argv)
-    from addin_backend.verify import DRIFT_FLOOR, DRIFT_THRESHOLD
+    from addin_backend.verify.after_edit import DRIFT_FLOOR, DRIFT_THRESHOLD
 
     rng = random.Random(args.seed)
     pairs: dict[str, list[tuple[float, float]]] = {"benign": [], "drift": []}

@@ -68,10 +68,11 @@ def _related(base, doc, relative: float) -> set[frozenset[str]]:
 
 def measure(paths: Sequence[Path], backends: Sequence[str]) -> dict[str, Any]:
     from adapters import read_path
-    from addin_backend import embedders, nlp
+    from addin_backend.embeddings import encoders as embedders
+    from addin_backend.language import nlp
     from addin_backend.graph import build_graph
     from addin_backend.graph.related import RELATIVE, summaries
-    from addin_backend.tokens import count_tokens
+    from addin_backend.retrieval.tokens import count_tokens
 
     nlp.configure_embedding_cache(None)  # every backend computes every vector
     encoders, load_s = {}, {}

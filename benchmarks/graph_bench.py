@@ -119,8 +119,8 @@ def measure_document(path: str, truth_path: str, semantic: bool, started: float 
     imports = time.perf_counter() - t_import
     load_s = 0.0
     if semantic:
-        from addin_backend.embedders import related_backend
-        from addin_backend.nlp import get_embedder
+        from addin_backend.embeddings.encoders import related_backend
+        from addin_backend.language.nlp import get_embedder
 
         t0 = time.perf_counter()
         get_embedder(related_backend())

@@ -158,7 +158,7 @@ def to_markdown(doc: Document) -> str:
 
 def _one(tokens: int, semantic: bool, png: str | None) -> dict:
     from addin_backend.graph import build_graph
-    from addin_backend.tokens import count_tokens
+    from addin_backend.retrieval.tokens import count_tokens
 
     doc = synthetic_document(tokens)
     n_tokens = sum(count_tokens(u.text) for u in doc.units)

@@ -405,8 +405,8 @@ def score_file(path: Path, truth: dict, paras: Paragraphs, cases: list[dict], ne
 def check_findings(paths: Iterable[Path]) -> dict[str, Any]:
     """``ledger check``'s findings by kind on each file, with the language LEDGER reads."""
     import adapters
-    from addin_backend.checks import check_document
-    from addin_backend.language import document_language
+    from addin_backend.checks.document import check_document
+    from addin_backend.language.detect import document_language
 
     rows = []
     for p in paths:
@@ -449,12 +449,12 @@ def _read_tagged(path: Path):
 
 
 def non_english_corpus(corpus: Path) -> list[Path]:
-    """The corpus files LEDGER reads as not English (:func:`addin_backend.language.document_language`:
+    """The corpus files LEDGER reads as not English (:func:`addin_backend.language.detect.document_language`:
     the default tag unless the body text decisively says another, else the body text's
     language). A tag alone misleads: pandoc's and odfdo's test files are tagged ``de`` or
     ``fr`` and written in English."""
     import adapters
-    from addin_backend.language import document_language
+    from addin_backend.language.detect import document_language
 
     out = []
     for p in sorted(corpus.rglob("*")):

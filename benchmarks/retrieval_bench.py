@@ -48,7 +48,7 @@ def run_document(path: Path, truth: dict, *, budget: int, per_category: int, sem
     from adapters.model import SetText
     from addin_backend.edits.operations import apply_to_document
     from addin_backend.graph import build_graph, update_graph
-    from addin_backend.nlp import embed_texts
+    from addin_backend.language.nlp import embed_texts
     from addin_backend.retrieval import document_tokens, retrieve
     from addin_backend.retrieval.targets import identify_targets
     from benchmarks.edit_cases import make_cases

@@ -45,18 +45,24 @@ def test_namespace_uris_stay_in_the_adapters_xml_modules():
 
 
 # --- the orchestration layer -------------------------------------------------------------------
-# The doors (cli, api, serve; a future mcp) sit on top and call the service; the service sits on
-# the engines (graph, retrieval, edits and the rules beside them), which never call upward.
+# The flow: read (adapters) -> units -> graph -> retrieval -> edit engines -> verification ->
+# writers. The engines sit at the bottom of the backend, the service (orchestration) above them,
+# the doors (cli, api, mcp, serving) on top; a door calls the service, never an engine, and
+# nothing calls upward.
 
 PACKAGE = "addin_backend"
-#: Serving code is a door too: ``http_worker`` is the gunicorn worker class ``ledger serve`` runs.
-DOORS = ("addin_backend.cli", "addin_backend.cli_text", "addin_backend.serve", "addin_backend.http_worker",
-         "addin_backend.http_events",
-         "addin_backend.api", "addin_backend.mcp", "addin_backend.worker")
+#: Serving code is a door too: ``serving.http_worker`` is the gunicorn worker class ``ledger serve``
+#: runs, ``serving.queue_worker`` is ``ledger worker``.
+DOORS = ("addin_backend.cli", "addin_backend.cli_text", "addin_backend.serving", "addin_backend.api",
+         "addin_backend.mcp")
 SERVICE = "addin_backend.service"
 #: What a door reaches only through the service.
-ENGINES = ("addin_backend.graph", "addin_backend.retrieval", "addin_backend.edits", "addin_backend.impact",
-           "addin_backend.checks", "addin_backend.verify")
+ENGINES = ("addin_backend.graph", "addin_backend.retrieval", "addin_backend.edits", "addin_backend.verify",
+           "addin_backend.checks")
+#: Under the engines: the language of the text and the models that read it. A door may set them up
+#: for its process (``ledger serve``/``worker``/``context`` name the embedding cache, a worker loads
+#: the models before its first job), but like the engines they never call upward.
+MODELS = ("addin_backend.language", "addin_backend.embeddings")
 FRAMEWORKS = {"flask", "argparse", "werkzeug", "gunicorn"}
 #: Known exceptions, each with its reason. ``ledger graph`` still runs the graph package's own
 #: command (build, export, summary); it moves to ``service.graphs`` + ``cli_text`` with that file.
@@ -130,3 +136,30 @@ def test_engines_never_call_up_into_the_service_or_the_doors():
                  for i in _absolute_imports(p)
                  if _within(i, DOORS) or _within(i, SERVICE) or i.split(".")[0] in FRAMEWORKS]
     assert offenders == []
+
+
+def _upward(modules: list[tuple[str, set[str]]]) -> list[tuple[str, str]]:
+    """The imports of a door or of the service by an engine or the models under them."""
+    return [(m, i) for m, imports in modules if _within(m, ENGINES + MODELS)
+            for i in sorted(imports) if _within(i, DOORS) or _within(i, SERVICE)]
+
+
+def test_every_layer_listed_names_a_module():
+    """A name left behind by a move would match nothing and silently check nothing."""
+    missing = [name for name in (*DOORS, SERVICE, *ENGINES, *MODELS)
+               if not (ROOT.joinpath(*name.split(".")).is_dir() or ROOT.joinpath(*name.split(".")).with_suffix(".py").is_file())]
+    assert missing == []
+
+
+def test_the_engines_never_import_the_doors_or_the_service():
+    modules = [(m, _absolute_imports(p)) for m, p in _backend_modules()]
+    assert all(any(_within(m, engine) for m, _ in modules) for engine in ENGINES + MODELS)
+    assert _upward(modules) == []
+
+
+def test_an_engine_importing_the_service_or_a_door_is_caught():
+    modules = [("addin_backend.checks.document", {"addin_backend.service.checks", "addin_backend.findings"}),
+               ("addin_backend.language.nlp", {"addin_backend.serving.server"}),
+               ("addin_backend.service.checks", {"addin_backend.checks.document"})]
+    assert _upward(modules) == [("addin_backend.checks.document", "addin_backend.service.checks"),
+                                ("addin_backend.language.nlp", "addin_backend.serving.server")]

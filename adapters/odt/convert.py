@@ -33,7 +33,7 @@ from .changes import rejected_lines
 from .fields import FieldIndex, make_field, mark_events
 from .objects import formula_text, object_kind
 from .odfxml import prefixed, qn
-from .outline import Numbering
+from .numbering import Numbering
 from .revisions import ChangeLog
 from .textmap import block_paragraphs, element_path, rejected_segments, relative_path
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from lxml import etree
 
-from .changes_xml import CHANGE, CHANGE_END, CHANGE_START, detach, insert_after, shallow_copy
+from .revision_xml import CHANGE, CHANGE_END, CHANGE_START, detach, insert_after, shallow_copy
 from .odfxml import qn
 
 __all__ = [

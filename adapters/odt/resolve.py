@@ -23,7 +23,7 @@ from lxml import etree
 from ..errors import AdapterError, UnsupportedFormatError
 from ..package import ODT, open_package
 from ..repack import rewrite_zip
-from .changes_xml import (
+from .revision_xml import (
     CHANGE,
     CHANGE_END,
     CHANGE_START,
@@ -36,7 +36,7 @@ from .changes_xml import (
     take_between,
 )
 from .flow import edge, prune
-from .inline import SPLITTABLE, canonicalize, replace_in_paragraph, spell_space_at
+from .textedit import SPLITTABLE, canonicalize, replace_in_paragraph, spell_space_at
 from .odfxml import qn
 from .reader import load_context
 from .tracking import Tracker

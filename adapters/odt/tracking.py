@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from lxml import etree
 
 from .changes import ChangedRegion
-from .changes_xml import (
+from .revision_xml import (
     CHANGE_END,
     CHANGE_ID,
     CHANGE_START,

@@ -5,15 +5,15 @@ through the reader's own anchors and text walk, and writes:
 
 * ``replace`` / ``set_text``: the minimal word-level diff (:mod:`adapters.textdiff`),
   each changed word a ``text:deletion`` + ``text:insertion`` inside its paragraph
-  (:mod:`adapters.odt.inline`), formatting kept on both sides; a ``replace`` inside a
+  (:mod:`adapters.odt.textedit`), formatting kept on both sides; a ``replace`` inside a
   field's result (a renumbered reference: "Appendix [A -> B]"), or of all of it, deletes the field and inserts
   a copy of it showing the new result, so the field is kept;
 * ``insert_after``: a new paragraph (heading, list item) whose text and paragraph break are
   one ``text:insertion``; ``delete``: the paragraph (or table, or note citation) and its
   paragraph mark in one ``text:deletion``; ``move``: a deletion where the unit was and an
-  insertion of a copy where it goes (:mod:`adapters.odt.blocks`).
+  insertion of a copy where it goes (:mod:`adapters.odt.blockedit`).
 
-``notes`` (:class:`~adapters.model.Note`) become comments (:mod:`.annotations`): on the change
+``notes`` (:class:`~adapters.model.Note`) become comments (:mod:`.comments_xml`): on the change
 markers of the regions an edit made (a move: its destination), or on a finding's evidence in
 its unit. Only ``content.xml`` changes; every other member is copied byte for byte
 (:func:`adapters.repack.rewrite_zip`). The output is read back before it is returned: it must
@@ -47,10 +47,10 @@ from ..package import ODT, open_package
 from ..repack import rewrite_zip
 from ..textdiff import word_changes
 from ..vocabulary import revision_date
-from .inline import atom_spans, field_atoms, replace_in_paragraph, rewritable
+from .textedit import atom_spans, field_atoms, replace_in_paragraph, rewritable
 from .reader import load_context, read_package
 from .anchors import follow
-from .changes_xml import detach
+from .revision_xml import detach
 from .textmap import resolve_anchor
 from .tracking import Tracker
 
@@ -175,7 +175,7 @@ class _Writer:
 
     def annotate(self, edits: Sequence[ConcreteEdit], notes: Sequence[Note]) -> int:
         """Write the notes as comments; returns how many were placed."""
-        from .annotations import Annotator
+        from .comments_xml import Annotator
 
         an = Annotator(self.ctx.content)
         by_id = {e.id: e for e in edits if e.id}
@@ -195,7 +195,7 @@ class _Writer:
 
     def _annotate_unit(self, an: Any, n: Note, uid: str) -> None:
         """A comment on a finding's evidence (nearest ``start``) in the unit's paragraphs."""
-        from .inline import _mark_after, _mark_before, _offsets
+        from .textedit import _mark_after, _mark_before, _offsets
 
         paras = [self.moved.get(p, p) for p in self.located[uid][1]]
         texts = ["".join(s.text for s in self.t.walk(p).segments) for p in paras]
@@ -240,7 +240,7 @@ class _Writer:
         for e in edits:
             if isinstance(e, (Replace, SetText)):
                 by_unit.setdefault(e.unit, []).append(e)
-        from .blocks import apply_structure
+        from .blockedit import apply_structure
 
         self.locate(edits)
         apply_structure(self, [e for e in edits if not isinstance(e, (Replace, SetText))])

@@ -12,8 +12,8 @@ from typing import Any
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from ..jobs import make_runner
-from ..nlp import configure_embedding_cache
+from ..jobs.runner import make_runner
+from ..language.nlp import configure_embedding_cache
 from ..mcp.http import bp as mcp_bp
 from ..service import preload
 from ..store import open_store

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 
-from ..documents import get_meta
+from ..store.documents import get_meta
 from ..errors import InvalidRequestError
 from ..service.checks import check_stored
 from ..service.fixes import fix_stored

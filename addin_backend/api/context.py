@@ -12,7 +12,7 @@ from flask import current_app, g, request
 from adapters.package import DEFAULT_LIMITS, Limits
 
 from ..errors import InvalidRequestError
-from ..jobs import JobRunner
+from ..jobs.runner import JobRunner
 from ..store import Store
 
 __all__ = ["store", "runner", "limits", "client_id", "ensure_room", "charge", "int_arg", "choice_arg", "list_arg",

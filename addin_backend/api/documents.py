@@ -9,7 +9,7 @@ from werkzeug.exceptions import UnsupportedMediaType
 
 from adapters.model import UNIT_KINDS, VIEWS
 
-from .. import documents
+from ..store import documents
 from ..service import graph_job, uploads
 from ..errors import ForbiddenOriginError, InvalidRequestError
 from .context import charge, choice_arg, ensure_room, int_arg, limits, runner, store

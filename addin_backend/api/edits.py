@@ -5,7 +5,7 @@ import io
 
 from flask import Blueprint, Response, current_app, g, jsonify, send_file, url_for
 
-from .. import documents
+from ..store import documents
 from ..service import edits as service_edits
 from ..service import review as service_review
 from ..service import revisions

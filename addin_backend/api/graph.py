@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify
 
-from .. import documents
+from ..store import documents
 from ..service import graphs
 from ..service.graph_job import document_graph
 from ..service.impact import DEFAULT_DEPTH, stored_impact

@@ -2,7 +2,7 @@
 
 An event stream is a :class:`JobEvents`, advanced one step at a time by whoever drives it. Under
 ``ledger serve`` the route answers the first event and hands the connection to the worker's
-event hub (:mod:`addin_backend.http_events`), which follows every open stream of the process
+event hub (:mod:`addin_backend.serving.http_events`), which follows every open stream of the process
 from one thread: an open stream of a running job holds no request thread. Elsewhere (the
 development server, the test client) the request's own thread drives it. A client (an API
 key, or an address when there are no keys) may hold :data:`DEFAULT_STREAMS_PER_CLIENT` open
@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterator
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from ..errors import LedgerError, RateLimitedError
-from ..jobs import JobRunner
+from ..jobs.runner import JobRunner
 from .context import client_id, runner
 
 __all__ = ["bp", "job_view", "JobEvents", "KEEPALIVE_SECONDS", "DETACH", "open_streams"]

@@ -7,7 +7,7 @@ from flask import Blueprint, Response, current_app, jsonify
 
 from .. import __version__
 from ..service.graph_job import graph_builder
-from ..documents import MEDIA_TYPES
+from ..store.documents import MEDIA_TYPES
 from .context import store
 from .openapi import build_spec
 

@@ -12,7 +12,7 @@ from typing import Any
 from adapters.model import UNIT_KINDS, VIEWS
 
 from .. import __version__
-from ..documents import MEDIA_TYPES
+from ..store.documents import MEDIA_TYPES
 from .schemas import EDGE_TYPES, ENGINES, SCHEMAS, STRATEGIES, VIEW_KEYS
 from .schemas import ID as _ID, INT as _INT, STR as _STR, STYLE as _STYLE, ref as _ref
 

@@ -10,7 +10,7 @@ from typing import Any
 from adapters.model import EDIT_OPS, UNIT_KINDS, VIEWS
 from adapters.vocabulary import EDGE_TYPES, ENGINES, STRATEGIES
 
-from ..documents import MEDIA_TYPES
+from ..store.documents import MEDIA_TYPES
 from ..findings import FINDING_KINDS
 from ..service.context import EDGE_WEIGHTS, MAX_HOPS, WEIGHTS_SPEC
 from ..service.styles import STYLE_NAME

@@ -203,7 +203,7 @@ def _finish(doc: Document, G: nx.MultiDiGraph, instruction: str, proposal: Propo
             context: Any, *, budget: int, semantic: bool, embed: Callable[[Sequence[str]], Any] | None) -> EditPlan:
     """The engine's proposal made concrete, propagated and verified (the steps after the engine)."""
     from ..retrieval import retrieve
-    from ..verify import verify
+    from ..verify.after_edit import verify
 
     operations = _with_ids(validate_edits(doc, proposal.edits))
     if context is None and proposal.targets:

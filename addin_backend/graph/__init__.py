@@ -2,7 +2,7 @@
 
 ``build_graph(doc)`` builds it, ``update_graph(G, old, new)`` keeps it current after an edit,
 ``export``/``render`` write it out. Importing this package loads no NLP model: DEPENDS loads
-spaCy and RELATED the sentence embedder, lazily, through :mod:`addin_backend.nlp`.
+spaCy and RELATED the sentence embedder, lazily, through :mod:`addin_backend.language.nlp`.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Anaphora across units ("this approach", "these results", "as described above"): DEPENDS edges.
 
 Fast regexes find candidate phrases; the words after a determiner are read with the English
-lemmatizer's word lists (:func:`addin_backend.nlp.word_classes`: which of noun, verb, adjective
+lemmatizer's word lists (:func:`addin_backend.language.nlp.word_classes`: which of noun, verb, adjective
 a word can be, and in which form) and number agreement, to tell a demonstrative noun phrase
 ("this approach works") from a pronoun ("this works") and to get the head noun's lemma; no
 tagger runs. Anaphors found in a text are cached per text.
@@ -50,8 +50,8 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 from adapters.model import Document, Unit
 
-from ..language import is_english
-from ..nlp import FACTS, noun_lemma, word_classes
+from ..language.detect import is_english
+from ..language.nlp import FACTS, noun_lemma, word_classes
 from .label_index import _CODE_STYLE  # the one list of code and preformatted styles
 from .mentions import find_mentions
 from .glossary import is_term_style, term_of_line

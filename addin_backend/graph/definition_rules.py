@@ -44,7 +44,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Iterable
 
-from ..nlp import FACTS, common_words, noun_lemma, word_classes
+from ..language.nlp import FACTS, common_words, noun_lemma, word_classes
 from .text import sentences
 
 __all__ = ["Definition", "STATEMENTS", "is_statement", "find_definitions", "find_coinages", "find_assignments", "is_common_word",

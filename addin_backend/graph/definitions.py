@@ -36,8 +36,8 @@ from typing import Iterable, Iterator, Sequence
 
 from adapters.model import Document, Unit
 
-from ..language import is_english, primary
-from ..nlp import word_classes
+from ..language.detect import is_english, primary
+from ..language.nlp import word_classes
 from .definition_rules import (
     Q_CLOSE,
     Q_OPEN,

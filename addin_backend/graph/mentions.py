@@ -27,7 +27,7 @@ from adapters.label_grammar import (
 )
 from adapters.model import Document, Unit
 
-from ..nlp import FACTS
+from ..language.nlp import FACTS
 from .label_index import LabelIndex, build_label_index, parse_label, unit_keys
 from adapters.vocabulary import NOTE_KINDS
 

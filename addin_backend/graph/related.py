@@ -411,8 +411,8 @@ def scored_pairs(
     their standard deviations (the smaller of the two)."""
     import numpy as np
 
-    from ..embedders import related_backend
-    from ..nlp import embed_texts
+    from ..embeddings.encoders import related_backend
+    from ..language.nlp import embed_texts
 
     summ = summaries(doc)
     ids = [u.id for u in doc.units if u.id in summ]

@@ -61,7 +61,7 @@ def _words(text: str) -> frozenset[str]:
 
 def word_set(text: str) -> frozenset[str]:
     """The lower-cased words of a text (cached per text): a prefilter before regex searches."""
-    from ..nlp import FACTS
+    from ..language.nlp import FACTS
 
     return FACTS.memo("words", text, _words)
 

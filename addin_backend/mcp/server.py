@@ -34,10 +34,11 @@ from mcp.server.mcpserver.resolve import ListRoots, Resolve
 from mcp_types import CallToolResult, ListRootsResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError, WithJsonSchema
 
-from .. import __version__, documents
+from .. import __version__
 from adapters.vocabulary import Strategy
 
 from ..errors import InvalidRequestError, UnknownDocumentError, describe
+from ..store import documents
 from . import schemas
 from .roots import file_roots
 from .workspace import CLIENT_HEADER, Workspace

@@ -29,7 +29,7 @@ def serve_stdio(roots: Sequence[str], *, data_dir: str | None = None, semantic: 
     logging.basicConfig(level=log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s %(message)s")
 
-    from ..jobs import JobRunner
+    from ..jobs.runner import JobRunner
     from ..store import open_store
     from .roots import Roots
     from .server import build_server

@@ -16,7 +16,7 @@ from typing import Any
 from adapters.package import DEFAULT_LIMITS, Limits
 
 from ..errors import PathNotAllowedError
-from ..jobs import JobRunner
+from ..jobs.runner import JobRunner
 from ..store import Store
 from .roots import Roots
 

@@ -15,7 +15,7 @@ from adapters.model import Document
 from adapters.vocabulary import STRATEGIES
 
 from ..errors import InvalidRequestError, UnknownUnitError
-from ..tokens import count_tokens
+from .tokens import count_tokens
 from .baselines import Embed, flat_rag, full_document, hierarchical_rag, sliding_window
 from .expand import expand
 from .pack import order_for_prompt, pack
@@ -40,7 +40,7 @@ def document_tokens(doc: Document) -> int:
 
 
 def _default_embed() -> Embed:
-    from ..nlp import embed_texts
+    from ..language.nlp import embed_texts
 
     return embed_texts
 

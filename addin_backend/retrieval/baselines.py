@@ -9,7 +9,7 @@ import numpy as np
 
 from adapters.model import Document, Unit
 
-from ..tokens import count_tokens
+from .tokens import count_tokens
 from .pack import unit_context_text
 from .result import ContextItem
 

@@ -8,7 +8,7 @@ from adapters.label_grammar import heading_number as typed_number
 from adapters.model import Document, Unit
 
 from ..outline import heading_number
-from ..tokens import count_tokens, truncate_tokens
+from .tokens import count_tokens, truncate_tokens
 from .expand import Candidate
 from .result import ContextItem
 from adapters.vocabulary import TEXT_KINDS

@@ -187,7 +187,7 @@ def identify_targets(
             cands = [Candidate(h.unit, 1.0, "term", h.span) for h in hits]
             return Targets(list(dict.fromkeys(c.id for c in cands)), "term", cands)
         if embed is None:
-            from ..nlp import embed_texts
+            from ..language.nlp import embed_texts
 
             embed = embed_texts
         cands = match_semantic(doc, instruction, embed)

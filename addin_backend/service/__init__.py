@@ -24,13 +24,15 @@ Modules, each named for what it holds:
 - :mod:`.checks` — document-wide findings of a document, an upload or a revision.
 - :mod:`.files` — documents on disk: reading one, writing an output file.
 - :mod:`.jsonable` — results as strict JSON (no Infinity/NaN).
+- :mod:`.audit` — the audit log of applied edits (who, when, which document, the operations).
 
 Importing this package imports none of them (``ledger units`` stays fast).
 """
 
 
 #: The engines the service reaches lazily, in the order :func:`preload` imports them.
-ENGINE_MODULES = ("graph", "retrieval", "impact", "checks", "verify", "edits.pipeline", "review")
+ENGINE_MODULES = ("graph", "retrieval", "verify.impact", "checks.document", "verify.after_edit", "edits.pipeline",
+                  "verify.review")
 
 
 def preload() -> None:

@@ -2,7 +2,7 @@
 numbering gaps and duplicates, abbreviations, variant spellings and the house-style checks
 (with a style sheet: :mod:`.styles`) — on the fast graph scope. Fixing them: :mod:`.fixes`.
 
-The rules are :mod:`addin_backend.checks`; here is which document they run on: a file, an
+The rules are :mod:`addin_backend.checks.document`; here is which document they run on: a file, an
 upload, or one of its applied revisions (read back with its tracked changes accepted).
 
 A stored document's check is kept in its scope (:func:`check_stored`), keyed on what decides
@@ -27,7 +27,7 @@ from adapters.model import Document
 
 from ..findings import Finding, count_by_severity
 from ..store import Store
-from ..style.sheet import StyleSheet
+from ..checks.style.sheet import StyleSheet
 from . import graphs
 from .jsonable import json_safe
 from .revisions import revision_bytes
@@ -41,7 +41,7 @@ _computing_lock = threading.Lock()
 
 
 def _findings(doc: Document, G: nx.MultiDiGraph | None, style: StyleSheet | None = None) -> list[Finding]:
-    from ..checks import check_document
+    from ..checks.document import check_document
 
     return check_document(doc, G if G is not None else graphs.build(doc, "fast"), style=style)
 
@@ -100,7 +100,7 @@ def check_stored(store: Store, doc_id: str, revision: int | None = None, style: 
     from .styles import resolve_style
 
     sheet = resolve_style(store, style)
-    from .. import documents
+    from ..store import documents
 
     documents.get_meta(store, doc_id)  # an unknown document is unknown_document
     key = check_key(revision, sheet, max_findings)

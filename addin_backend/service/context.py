@@ -18,7 +18,7 @@ import networkx as nx
 from adapters.model import Document
 
 from ..errors import InvalidRequestError
-from ..jobs import JobRunner
+from ..jobs.runner import JobRunner
 from ..store import Store
 from . import graphs
 from .graph_job import document_graph
@@ -146,7 +146,7 @@ def find_targets(doc: Document, G: nx.MultiDiGraph | None, *, instruction: str |
 
     :raise UnknownUnitError: a target that names nothing, or nothing found.
     """
-    from ..impact import resolve_target
+    from ..verify.impact import resolve_target
     from ..retrieval.targets import identify_targets
 
     sel = _selection(selection)
@@ -208,7 +208,7 @@ def stored_context(store: Store, runner: JobRunner, doc_id: str, *, semantic: bo
     :raise GraphNotReadyError: the graph job has stored no graph yet.
     :raise UnknownDocumentError: no such document.
     """
-    from .. import documents
+    from ..store import documents
 
     parse_weights(params.get("weights"))
     doc = documents.load(store, doc_id)

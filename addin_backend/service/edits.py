@@ -23,12 +23,11 @@ import networkx as nx
 from adapters.model import Document, Edit, Unit
 from adapters.vocabulary import KIND_NAMES, revision_date, timestamp
 
-from .. import audit, documents
 from ..errors import InvalidRequestError, UnknownDocumentError, UnknownProposalError
 from ..findings import Finding, count_by_severity
-from ..jobs import JobRunner, Progress
-from ..store import Store
-from . import graphs
+from ..jobs.runner import JobRunner, Progress
+from ..store import Store, documents
+from . import audit, graphs
 from .context import DEFAULT_BUDGET, Selection
 from .graph_job import document_graph, graph_job_id, load_graph, wait_for_graph
 from .jsonable import json_safe
@@ -115,7 +114,7 @@ def plan(doc: Document, G: nx.MultiDiGraph, *, instruction: str, target: str | N
         EngineUnavailableError: from the pipeline.
     """
     from ..edits.pipeline import plan_edit
-    from ..impact import resolve_target
+    from ..verify.impact import resolve_target
 
     sel_text = None
     if selection:
@@ -245,7 +244,7 @@ def request_proposal(store: Store, runner: JobRunner, doc_id: str, request: dict
     :raise UnknownDocumentError, UnknownUnitError, InvalidRequestError, ...: as :func:`propose`.
     """
     from ..errors import GraphNotReadyError
-    from ..impact import resolve_target
+    from ..verify.impact import resolve_target
 
     doc = documents.load(store, doc_id)
     if request.get("target") is not None or request.get("selection"):
@@ -361,10 +360,10 @@ def write_operations(original: bytes, doc: Document, G: nx.MultiDiGraph | None, 
     from ..edits.operations import apply_to_document, validate_edits
     from ..edits.pipeline import apply_plan, merge_findings
     from ..findings import sort_findings
-    from ..verify import verify
+    from ..verify.after_edit import verify
 
     from ..edits.comments import comment_notes, note_map
-    from ..review import embed_record
+    from ..verify.review import embed_record
 
     ops = _unique_ids(validate_edits(doc, _as_edits(chosen, author, date or _edit_date(), default_source)))
     checked = verify(doc, apply_to_document(doc, ops), G, ops, semantic=semantic and G is not None)

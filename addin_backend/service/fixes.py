@@ -26,7 +26,7 @@ from adapters.model import Document, Edit, Replace
 from ..errors import InvalidRequestError
 from ..findings import FINDING_KINDS, Finding, count_by_severity, sort_findings
 from ..store import Store
-from ..style.sheet import StyleSheet
+from ..checks.style.sheet import StyleSheet
 from . import graphs
 from .jsonable import json_safe
 
@@ -109,7 +109,7 @@ def plan_fixes(doc: Document, G: nx.MultiDiGraph | None, findings: Sequence[Find
     from ..edits.operations import apply_to_document, validate_edits
     from ..edits.pipeline import EditPlan, merge_findings
     from ..edits.propagate import propagate
-    from ..verify import verify
+    from ..verify.after_edit import verify
 
     ops, skipped = fix_operations(doc, findings, author=author, date=date)
     if not ops:
@@ -139,7 +139,7 @@ def fix_file(path: str, doc: Document, *, kinds: str, output: str | None, author
     operations, propagated, skipped, findings, counts, remaining}``: the findings fixed, the
     operations as written, what verification and the read-back found, and the check's findings
     that were not fixed."""
-    from ..checks import check_document
+    from ..checks.document import check_document
     from .edits import write_operations
     from .files import read_bytes, write_bytes
 
@@ -185,8 +185,8 @@ def fix_stored(store: Store, doc_id: str, *, ids: Sequence[str] | None = None, k
 
     :raise UnknownDocumentError, InvalidRequestError: as the check and the apply.
     """
-    from .. import documents
-    from ..checks import check_document
+    from ..store import documents
+    from ..checks.document import check_document
     from ..errors import UnknownDocumentError
     from . import edits as edit_service
 

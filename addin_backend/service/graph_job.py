@@ -29,9 +29,9 @@ import networkx as nx
 
 from adapters.model import Document
 
-from .. import documents
+from ..store import documents
 from ..errors import GraphFailedError, GraphNotReadyError
-from ..jobs import JobCancelled, JobRunner, Progress
+from ..jobs.runner import JobCancelled, JobRunner, Progress
 from ..store import Store
 from . import graphs
 from .graphs import is_complete

@@ -1,15 +1,15 @@
 """What an edit of a unit or a selection touches (``POST /documents/{id}/impact``): what it
 references, what depends on it within a few hops, its broken references — on the stored graph.
 
-The rules are :mod:`addin_backend.impact`; here is which graph and target they run on.
+The rules are :mod:`addin_backend.verify.impact`; here is which graph and target they run on.
 """
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .. import documents
-from ..impact import DEFAULT_DEPTH, IMPACT_TYPES
-from ..jobs import JobRunner
+from ..store import documents
+from ..verify.impact import DEFAULT_DEPTH, IMPACT_TYPES
+from ..jobs.runner import JobRunner
 from ..store import Store
 from . import graphs
 from .graph_job import document_graph
@@ -27,7 +27,7 @@ def stored_impact(store: Store, runner: JobRunner, doc_id: str, *, unit: str | N
     :raise GraphNotReadyError: the graph job has stored no graph yet.
     :raise UnknownDocumentError, UnknownUnitError: no such document, unit or selected text.
     """
-    from ..impact import impact, resolve_target
+    from ..verify.impact import impact, resolve_target
 
     doc = documents.load(store, doc_id)
     G = document_graph(store, runner, doc_id, doc)

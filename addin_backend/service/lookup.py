@@ -14,7 +14,7 @@ import networkx as nx
 
 from adapters.model import Document, Unit
 
-from .. import documents
+from ..store import documents
 from ..errors import InvalidRequestError, UnknownUnitError
 from .jsonable import json_safe
 
@@ -83,7 +83,7 @@ def find(doc: Document, G: nx.MultiDiGraph | None, query: str, *, limit: int = 2
 
 def document_tokens(doc: Document) -> int:
     """The document's size in cl100k tokens (its units' texts)."""
-    from ..tokens import count_tokens
+    from ..retrieval.tokens import count_tokens
 
     return sum(count_tokens(u.text) for u in doc.units)
 
@@ -98,7 +98,7 @@ def read_units(doc: Document, *, ids: Sequence[str] | None = None, offset: int =
     :raise UnknownUnitError: an id the document does not have.
     :raise InvalidRequestError: a bound out of range.
     """
-    from ..tokens import count_tokens
+    from ..retrieval.tokens import count_tokens
 
     if not 1 <= limit <= MAX_PAGE_UNITS:
         raise InvalidRequestError(f"limit must lie between 1 and {MAX_PAGE_UNITS}", field="limit")

@@ -2,14 +2,14 @@
 
 The reviewed bytes (the revision's file as it came back from Word or LibreOffice) are judged
 against the operations that revision applied, planned on the original upload
-(:func:`addin_backend.review.review`): each operation accepted, rejected or pending, and the
+(:func:`addin_backend.verify.review.review`): each operation accepted, rejected or pending, and the
 findings of a check of what the review leaves.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from .. import documents
+from ..store import documents
 from ..errors import UnknownRevisionError
 from ..store import Store
 from .graph_job import load_graph
@@ -27,7 +27,7 @@ def review_revision(store: Store, doc_id: str, rev: int, reviewed: bytes) -> dic
     from adapters import read
 
     from ..edits.operations import edits_from_json
-    from ..review import review
+    from ..verify.review import review
     from .edits import VIEW_KEYS
 
     documents.get_meta(store, doc_id)
@@ -52,7 +52,7 @@ def review_files(reviewed: bytes, edited: bytes) -> dict[str, Any]:
     from adapters import read, reject_all
 
     from ..errors import InvalidRequestError
-    from ..review import read_record, record_edits, review
+    from ..verify.review import read_record, record_edits, review
 
     rec = read_record(edited)
     if rec is None:

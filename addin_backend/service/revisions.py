@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any, Literal
 
-from .. import documents
+from ..store import documents
 from ..errors import InvalidRequestError, UnknownDocumentError, UnknownRevisionError
 from ..store import Store, dumps
 from .jsonable import json_safe

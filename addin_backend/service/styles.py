@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import InvalidRequestError, UnknownStyleError
 from ..store import Store
-from ..style.sheet import StyleSheet, StyleSheetError, load_style, parse_style, style_from_env
+from ..checks.style.sheet import StyleSheet, StyleSheetError, load_style, parse_style, style_from_env
 
 __all__ = ["STYLE_NAME", "put_style", "get_style", "resolve_style", "file_style"]
 

@@ -12,8 +12,8 @@ from typing import Any
 from adapters.model import Document
 from adapters.package import DEFAULT_LIMITS, Limits
 
-from .. import documents
-from ..jobs import JobRunner
+from ..store import documents
+from ..jobs.runner import JobRunner
 from ..store import Store
 from . import graph_job
 

@@ -3,6 +3,8 @@
 ``open_store(url, data_dir, ttl)`` picks the implementation from ``LEDGER_STORE``: ``sqlite``
 (the default, a file in the data folder), ``sqlite:///PATH`` (as SQLAlchemy spells it:
 ``sqlite:///relative.db``, ``sqlite:////absolute.db``), or ``redis://...``.
+:mod:`.documents` is what a document's scope holds (the uploaded bytes, the neutral model,
+its meta) and the functions that upload, load, show and delete it.
 """
 from __future__ import annotations
 

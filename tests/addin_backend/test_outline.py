@@ -7,7 +7,7 @@ import pytest
 import adapters
 from adapters.label_grammar import parse_typed_label
 from adapters.model import Document, Unit
-from addin_backend import documents
+from addin_backend.store import documents
 from addin_backend.edits.resolve import resolve_ref
 from addin_backend.edits.rules import propose
 from addin_backend.edits.tree import section_level

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 import adapters
-from adapters.odt.outline import Counters, format_number, render_label
+from adapters.odt.numbering import Counters, format_number, render_label
 from adapters.odt.styles import LevelStyle, ListStyle
 from tests.adapters.odt.odt_build import h, item, lst, lvl, odt, outline_style, p
 from tests.conftest import corpus_file, corpus_files

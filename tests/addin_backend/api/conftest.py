@@ -6,7 +6,7 @@ import os
 import pytest
 
 from adapters.model import Anchor, Document, Unit
-from addin_backend import documents
+from addin_backend.store import documents
 from addin_backend.service import graph_job
 
 

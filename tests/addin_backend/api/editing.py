@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from adapters.model import Document
-from addin_backend import documents
+from addin_backend.store import documents
 from addin_backend.service import graph_job
 
 __all__ = ["module_app", "upload", "wait_job", "keep_with_graph", "running_job", "app", "client", "report"]

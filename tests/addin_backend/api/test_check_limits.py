@@ -16,7 +16,7 @@ def _doc() -> Document:
 
 
 def _counting(monkeypatch):
-    import addin_backend.checks as checks
+    import addin_backend.checks.document as checks
 
     calls = []
     real = checks.check_document

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from adapters import read_path
-from addin_backend.checks import check_document
+from addin_backend.checks.document import check_document
 from addin_backend.graph import build_graph
 from addin_backend.retrieval import retrieve
 from tests.addin_backend.api.editing import (  # noqa: F401  (app, client, report: fixtures)

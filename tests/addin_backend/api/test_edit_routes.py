@@ -11,9 +11,9 @@ import networkx as nx
 import pytest
 
 from adapters import read
-from addin_backend import audit
+from addin_backend.service import audit
 from addin_backend.service import graph_job
-from addin_backend.checks import check_document
+from addin_backend.checks.document import check_document
 from addin_backend.edits.pipeline import plan_edit
 from addin_backend.graph import FAST_STAGES, build_graph
 from tests.addin_backend.api.editing import (  # noqa: F401  (app, client, report: fixtures)

@@ -7,8 +7,8 @@ import time
 
 from addin_backend.api.jobs import JobEvents, open_streams
 from addin_backend.errors import UnknownJobError
-from addin_backend.http_events import EventHub
-from addin_backend.jobs import Progress
+from addin_backend.serving.http_events import EventHub
+from addin_backend.jobs.runner import Progress
 from tests.addin_backend.api.conftest import seed
 
 

@@ -15,9 +15,9 @@ import pytest
 import requests
 
 from adapters.model import Document
-from addin_backend import documents
+from addin_backend.store import documents
 from addin_backend.service import graph_job
-from addin_backend.jobs import JobRunner, Progress
+from addin_backend.jobs.runner import JobRunner, Progress
 from addin_backend.store import open_store
 from tests.addin_backend.api.bad_inputs import BAD_INPUTS, MARKER, bad_input
 from tests.addin_backend.api.conftest import sample_document

@@ -21,7 +21,7 @@ import time
 import pytest
 import requests
 
-from addin_backend.jobs import JobRunner, Progress
+from addin_backend.jobs.runner import JobRunner, Progress
 from addin_backend.store import open_store
 from tests.conftest import corpus_file
 from tests.servers import LedgerServer, self_signed_cert

@@ -11,7 +11,7 @@ from adapters.model import descendant_ids
 from addin_backend.graph import build_graph
 from addin_backend.graph.build import FAST_STAGES
 from addin_backend.numbering import collect_entries
-from addin_backend.verify import verify
+from addin_backend.verify.after_edit import verify
 
 
 @pytest.fixture(scope="module", params=["docx", "odt"])

@@ -128,7 +128,7 @@ def _walk(nodes):
 
 @pytest.mark.parametrize("fmt", ["docx", "odt"])
 def test_the_outline_shows_clauses_a_conversion_left_as_text(converted: Path, fmt: str):
-    from addin_backend.documents import outline
+    from addin_backend.store.documents import outline
 
     gpl = outline(adapters.read_path(str(converted / f"GPL-3.{fmt}")))
     assert [(n["kind"], n["number"]) for n in gpl] == [("clause", str(i)) for i in range(18)]
@@ -140,7 +140,7 @@ def test_the_outline_shows_clauses_a_conversion_left_as_text(converted: Path, fm
 
 
 def test_a_plain_numbered_list_is_not_an_outline():
-    from addin_backend.documents import outline
+    from addin_backend.store.documents import outline
     from tests.conftest import corpus_file
 
     for name in ("lists-compact.docx", "lists_continuing.docx", "orderedListSimple.odt"):

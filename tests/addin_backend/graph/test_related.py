@@ -155,7 +155,7 @@ def test_a_template_pair_is_never_scored_but_its_halves_pair_with_others(monkeyp
     }
     doc = Document("docx", [Unit(k, "paragraph", t, i, style="Normal") for i, (k, t) in enumerate(texts.items())])
     same = np.array([1.0, 0.0], dtype=np.float32)
-    monkeypatch.setattr("addin_backend.nlp.embed_texts", lambda ts, progress=None, **_: np.vstack([same] * len(ts)))
+    monkeypatch.setattr("addin_backend.language.nlp.embed_texts", lambda ts, progress=None, **_: np.vstack([same] * len(ts)))
     G = nx.MultiDiGraph()
     G.add_nodes_from(texts)
     pairs = {(a, b) for a, b, _cos, _dev in R.scored_pairs(doc, G)}
@@ -167,7 +167,7 @@ def test_a_template_filled_in_three_times_is_boilerplate_and_pairs_with_nothing(
     texts = labels + ["The attribute names the grammar that matched the input."]
     doc = Document("docx", [Unit(f"u{i}", "paragraph", t, i, style="Normal") for i, t in enumerate(texts)])
     same = np.array([1.0, 0.0], dtype=np.float32)
-    monkeypatch.setattr("addin_backend.nlp.embed_texts", lambda ts, progress=None, **_: np.vstack([same] * len(ts)))
+    monkeypatch.setattr("addin_backend.language.nlp.embed_texts", lambda ts, progress=None, **_: np.vstack([same] * len(ts)))
     G = nx.MultiDiGraph()
     G.add_nodes_from(u.id for u in doc.units)
     assert R.scored_pairs(doc, G) == []

@@ -10,7 +10,7 @@ from addin_backend.errors import InvalidRequestError, UnknownUnitError
 from addin_backend.retrieval import Weights, retrieve
 from addin_backend.retrieval.pack import order_for_prompt
 from addin_backend.retrieval.result import ContextItem
-from addin_backend.tokens import count_tokens
+from addin_backend.retrieval.tokens import count_tokens
 
 FILLER = "The cache layer keeps recent pages in memory and evicts the least recently used ones. " * 3
 

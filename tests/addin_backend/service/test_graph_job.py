@@ -10,7 +10,7 @@ import pytest
 from adapters.model import Document, Unit
 from addin_backend.service import graph_job
 from addin_backend.errors import UnknownUnitError
-from addin_backend.jobs import JobRunner
+from addin_backend.jobs.runner import JobRunner
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -1,0 +1,180 @@
+"""Quotation marks and dashes: straight against curly quotes, a hyphen standing for a dash, and
+parenthetical dashes written two ways (a closed em dash "a\u2014b" against a spaced en dash
+"a \u2013 b").
+
+The document's own majority decides (or the style sheet's ``punctuation.quotes`` and
+``punctuation.dash``); the curly marks a fix writes are those the document uses most (German
+„…“, French «…», English “…”). Apostrophes count with the quotes: "don't" against "don’t". A
+straight mark after a digit is a prime (5' 10", 12") and is left alone; ranges ("1\u20135",
+"pages 3-7") are no dashes.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from ...findings import Finding, Place
+from .prose import Prose, make_finding
+from .sheet import StyleSheet
+
+__all__ = ["quote_findings", "dash_findings"]
+
+_OPEN_DOUBLE = "\u201c\u201e\u00ab"
+_CLOSE_DOUBLE = "\u201d\u201c\u00bb"
+_CURLY = "\u201c\u201d\u201e\u00ab\u00bb\u2018\u2019\u201a"
+_QUOTE_CHARS = re.compile(r"[\"'\u201c\u201d\u201e\u00ab\u00bb\u2018\u2019\u201a]")
+
+
+def _is_open(text: str, i: int) -> bool:
+    """A quote at ``i`` opens when nothing or a space, an opening bracket or a dash precedes it."""
+    return i == 0 or text[i - 1].isspace() or text[i - 1] in "([{\u2014\u2013/-"
+
+
+def _classify(text: str, i: int) -> tuple[str, str] | None:
+    """``(role, style)`` of the mark at ``i``: role ``double``/``single``/``apostrophe``, style
+    ``straight``/``curly``; ``None`` for a prime after a digit or a lone mark."""
+    c = text[i]
+    prev = text[i - 1] if i else ""
+    nxt = text[i + 1] if i + 1 < len(text) else ""
+    if c in "\"'" and prev.isdigit():
+        return None  # 5' 10", 12": primes
+    if c == '"':
+        return ("double", "straight")
+    if c in "\u201c\u201d\u201e\u00ab\u00bb":
+        return ("double", "curly")
+    if c in "'\u2019":
+        if prev.isalpha() and (nxt.isalpha() or not nxt or not nxt.isalnum()):
+            if prev.isalpha() and nxt.isalpha():
+                return ("apostrophe", "straight" if c == "'" else "curly")
+            if c == "'" and prev in "sS" and (not nxt or nxt.isspace() or nxt in ".,;:"):
+                return ("apostrophe", "straight")  # the students' books
+        return ("single", "straight" if c == "'" else "curly")
+    if c in "\u2018\u201a":
+        return ("single", "curly")
+    return None
+
+
+def _curly_marks(counts: Counter) -> dict[str, str]:
+    """The curly marks the document uses most: opening and closing double quotes."""
+    opening = max((c for c in _OPEN_DOUBLE), key=lambda c: (counts.get(("open", c), 0), c == "\u201c"))
+    closing = {"\u201e": "\u201c", "\u00ab": "\u00bb"}.get(opening, "\u201d")
+    return {"double_open": opening, "double_close": closing,
+            "single_open": {"\u201e": "\u201a", "\u00ab": "\u2039"}.get(opening, "\u2018"),
+            "single_close": {"\u201e": "\u2018", "\u00ab": "\u203a"}.get(opening, "\u2019")}
+
+
+def quote_findings(p: Prose, sheet: StyleSheet) -> list[Finding]:
+    """Straight and curly quotation marks mixed in one document; apostrophes apart (French
+    writes « » with straight apostrophes: two choices, not one)."""
+    return [f for family in ("quotes", "apostrophes") for f in _quote_family(p, sheet, family)]
+
+
+def _quote_family(p: Prose, sheet: StyleSheet, family: str) -> list[Finding]:
+    marks: list[tuple[str, int, str, str, str]] = []  # unit, offset, char, role, style
+    counts: Counter = Counter()
+    for u in p.units:
+        text = u.text
+        if "'" not in text and '"' not in text and not any(c in text for c in _CURLY):
+            continue
+        for m in _QUOTE_CHARS.finditer(text):
+            i = m.start()
+            got = _classify(text, i)
+            if got is None:
+                continue
+            role, style = got
+            if (role == "apostrophe") != (family == "apostrophes"):
+                continue
+            marks.append((u.id, i, text[i], role, style))
+            counts[style] += 1
+            if style == "curly" and role == "double":
+                counts[("open" if _is_open(text, i) else "close", text[i])] += 1
+    if counts["straight"] == 0 or counts["curly"] == 0:
+        if not sheet.quotes or counts["straight" if sheet.quotes == "curly" else "curly"] == 0:
+            return []
+    want = sheet.quotes or ("curly" if counts["curly"] > counts["straight"] else "straight")
+    rule = sheet.rule("punctuation.quotes") if sheet.quotes else None
+    curly = _curly_marks(counts)
+    texts = {u.id: u.text for u in p.units}
+    places: list[Place] = []
+    for uid, i, ch, role, style in marks:
+        if style == want:
+            continue
+        text = texts[uid]
+        if want == "straight":
+            repl = '"' if role == "double" else "'"
+        elif role == "apostrophe":
+            repl = "\u2019"
+        else:
+            key = f"{role}_{'open' if _is_open(text, i) else 'close'}"
+            repl = curly[key]
+        places.append(Place(uid, i, i + 1, ch, repl))
+    if not places:
+        return []
+    other = "straight" if want == "curly" else "curly"
+    n_want = counts[want]
+    what = "apostrophe(s)" if family == "apostrophes" else "quotation mark(s)"
+    msg = (f"{len(places)} {other} {what} in a document that writes {n_want} {want} one(s); the usual style is "
+           f"{want}" if not rule else f"{len(places)} {other} {what}; the style sheet asks for {want} ones")
+    return [make_finding("quote_style", "info", places, msg, rule=rule)]
+
+
+# --- dashes ------------------------------------------------------------------------------------
+
+#: A hyphen standing for a dash: spaced between words ("the server - which"), or doubled ("a--b").
+_HYPHEN_DASH = re.compile(r"(?:(?<=[^\W\d_])|(?<=[^\W\d_][,)])) - (?=[^\W\d_(])|(?<=[^\W\d_]) ?--(?!-) ?(?=[^\W\d_])")
+_EM = re.compile(r"(?:(?<=[^\W\d_])|(?<=[^\W\d_][,)])) ?\u2014 ?(?=[^\W\d_(])")
+_EN_SPACED = re.compile(r"(?:(?<=[^\W\d_])|(?<=[^\W\d_][,)])) \u2013 (?=[^\W\d_(])")
+
+
+def dash_findings(p: Prose, sheet: StyleSheet) -> list[Finding]:
+    """Hyphens standing for dashes, and em dashes against spaced en dashes."""
+    em: list[Place] = []
+    en: list[Place] = []
+    hyphens: list[Place] = []
+    for u in p.units:
+        if u.kind == "table":
+            continue
+        text = u.text
+        if "-" in text:
+            for m in _HYPHEN_DASH.finditer(text):
+                # a single letter on either side is a formula or a key ("A - B", "Ctrl - C")
+                left = re.search(r"(\w+)\W*$", text[: m.start()])
+                right = re.match(r"\W*(\w+)", text[m.end():])
+                if (left and len(left.group(1)) < 2) or (right and len(right.group(1)) < 2):
+                    continue
+                hyphens.append(Place(u.id, m.start(), m.end(), m.group(), ""))
+        if "\u2014" in text:
+            em.extend(Place(u.id, m.start(), m.end(), m.group(), "") for m in _EM.finditer(text))
+        if "\u2013" in text:
+            en.extend(Place(u.id, m.start(), m.end(), m.group(), "") for m in _EN_SPACED.finditer(text))
+    want = sheet.dash
+    rule = sheet.rule("punctuation.dash") if want else None
+    if want is None:
+        if em or en:
+            want = "em" if len(em) >= len(en) else "en"
+        else:
+            en_us = any(t.lower().startswith("en-us") for t in _tags(p))
+            want = "em" if en_us or "en" not in p.languages() else "en"
+    dash = "\u2014" if want == "em" else " \u2013 "
+    out: list[Finding] = []
+    if hyphens:
+        places = [Place(x.unit, x.start, x.end, x.text, dash) for x in hyphens]
+        out.append(make_finding(
+            "dash_style", "info", places,
+            f"a hyphen stands for a dash {len(places)} time(s) ('{places[0].text.strip()}'); write "
+            f"{'an em dash' if want == 'em' else 'a spaced en dash'} ('{dash.strip()}')", rule=rule))
+    minority = en if want == "em" else em
+    if minority and (em and en or sheet.dash):
+        places = [Place(x.unit, x.start, x.end, x.text, dash) for x in minority]
+        kind_have = "spaced en dash" if want == "em" else "em dash"
+        n_em, n_en = len(em), len(en)
+        out.append(make_finding(
+            "dash_style", "info", places,
+            f"parenthetical dashes written two ways: {n_em} em dash(es), {n_en} spaced en dash(es); "
+            f"the {kind_have}(es) become {'em dashes' if want == 'em' else 'spaced en dashes'}", rule=rule))
+    return out
+
+
+def _tags(p: Prose) -> list[str]:
+    tags = [str(p.doc.meta.get("language") or "")]
+    return [t for t in tags if t]

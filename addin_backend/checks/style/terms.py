@@ -1,0 +1,113 @@
+"""The style sheet's own rules: preferred terms (``[terms]``), banned terms (``[banned]``) and
+preferred abbreviations (``[abbreviations.preferred]``). Each finding names the rule that fired
+(``house.toml:3 terms."web site"``).
+
+Terms and banned terms match whole words in any case, with their inflections ("web sites",
+"utilized", "utilizing"); the replacement follows the case of each occurrence. Abbreviations
+match as written (case matters: "US" is not "us"). A term inside a quoted definition is still
+reported: renaming a defined term renames its definition too (the fix goes through the edit
+pipeline, which carries the rename to the uses).
+"""
+from __future__ import annotations
+
+import re
+
+from ...edits.terms import recase
+from ...findings import Finding, Place
+from .prose import Prose, make_finding
+from .sheet import StyleSheet
+
+__all__ = ["sheet_findings", "term_pattern", "inflect"]
+
+_SUFFIXES = ("s", "es", "'s", "\u2019s", "d", "ed", "ing")
+
+
+def inflect(word: str, suffix: str) -> str:
+    """``word`` with an inflection: ``inflect("use", "ing") == "using"``.
+
+    >>> inflect("use", "ing"), inflect("use", "ed"), inflect("website", "s"), inflect("box", "es")
+    ('using', 'used', 'websites', 'boxes')
+    """
+    if not suffix:
+        return word
+    if suffix in ("'s", "\u2019s"):
+        return word + suffix
+    if word.endswith("e") and suffix in ("ed", "ing", "es"):
+        return word[:-1] + suffix if suffix != "es" else word + "s"
+    if suffix == "d" and not word.endswith("e"):
+        return word + "ed"
+    if suffix == "es" and not word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "s"
+    return word + suffix
+
+
+def term_pattern(term: str, case_sensitive: bool = False) -> re.Pattern[str]:
+    """A whole-word pattern of ``term`` (spaces as any space, hyphens as any hyphen) with an
+    optional inflection in the group ``suffix``."""
+    parts = []
+    for ch in term:
+        if ch == " ":
+            parts.append(r"[ \u00a0]+")
+        elif ch in "-\u2010\u2011":
+            parts.append(r"[-\u2010\u2011]")
+        else:
+            parts.append(re.escape(ch))
+    body = "".join(parts)
+    if term.endswith("e"):
+        body = body[:-1] + "(?:e(?P<suffix>s|'s|\u2019s|d)?|(?P<suffix2>ing|ed))"
+    else:
+        body += "(?P<suffix>s|es|'s|\u2019s|ed|ing)?"
+    edge_l = r"(?<![\w\-\u2010\u2011.])" if term[:1].isalnum() else ""
+    edge_r = r"(?![\w\-\u2010\u2011])" if term[-1:].isalnum() else r"(?!\w)"
+    return re.compile(edge_l + body + edge_r, 0 if case_sensitive else re.I)
+
+
+def _matches(p: Prose, term: str, case_sensitive: bool = False):
+    pat = term_pattern(term, case_sensitive)
+    probe = re.split(r"[\s\-\u2010\u2011]", term)[0]
+    probe = probe[:-1] if term.endswith("e") and probe == term else probe
+    if not case_sensitive:
+        probe = probe.lower()
+    for u in p.units:
+        if probe not in (u.text if case_sensitive else u.text.lower()):
+            continue
+        for m in pat.finditer(u.text):
+            suffix = m.groupdict().get("suffix") or m.groupdict().get("suffix2") or ""
+            yield u, m, suffix
+
+
+def _replacement(found: str, suffix: str, term: str, new: str) -> str:
+    stem = found[: len(found) - len(suffix)] if suffix else found
+    if term.endswith("e") and suffix in ("ing", "ed") and not stem.lower().endswith("e"):
+        stem += "e"
+    return inflect(recase(stem, term, new), suffix.lower() if suffix else "")
+
+
+def sheet_findings(p: Prose, sheet: StyleSheet) -> list[Finding]:
+    """The style sheet's terms, banned terms and preferred abbreviations."""
+    out: list[Finding] = []
+    for old, new in sheet.terms.items():
+        places = [Place(u.id, m.start(), m.end(), m.group(), _replacement(m.group(), sfx, old, new))
+                  for u, m, sfx in _matches(p, old)]
+        places = [x for x in places if x.text != x.replacement]
+        if places:
+            out.append(make_finding("style_term", "warning", places,
+                                    f"the house style writes '{new}', not '{old}' ({len(places)} time(s))",
+                                    rule=sheet.rule(f"terms.{old}")))
+    for b in sheet.banned:
+        places = [Place(u.id, m.start(), m.end(), m.group(),
+                        _replacement(m.group(), sfx, b.term, b.replacement) if b.replacement is not None else None)
+                  for u, m, sfx in _matches(p, b.term)]
+        if places:
+            out.append(make_finding("banned_term", "warning", places,
+                                    f"'{places[0].text}' is banned by the house style ({len(places)} time(s)): {b.message}",
+                                    rule=sheet.rule(f"banned.{b.term}")))
+    for old, new in sheet.preferred_abbreviations.items():
+        places = [Place(u.id, m.start(), m.end(), m.group(), new + (m.group()[len(old):] if m.group() != old else ""))
+                  for u, m, _sfx in _matches(p, old, case_sensitive=True)]
+        places = [x for x in places if x.text != x.replacement]
+        if places:
+            out.append(make_finding("style_abbreviation", "warning", places,
+                                    f"the house style writes the abbreviation '{new}', not '{old}' ({len(places)} time(s))",
+                                    rule=sheet.rule(f"abbreviations.preferred.{old}")))
+    return out

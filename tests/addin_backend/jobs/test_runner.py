@@ -1,0 +1,134 @@
+"""Jobs: stages and progress kept in the store, readable by another runner (another worker)."""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+import pytest
+
+from addin_backend.errors import UnknownJobError, UnknownUnitError
+from addin_backend.jobs.runner import JobRunner, scope_of
+
+
+def _wait(runner: JobRunner, job_id: str, timeout: float = 10.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        rec = runner.get(job_id)
+        if rec["status"] in ("done", "failed") or time.monotonic() > deadline:
+            return rec
+        time.sleep(0.02)
+
+
+@pytest.fixture
+def runner(store):
+    r = JobRunner(store, threads=2)
+    yield r
+    r.shutdown()
+
+
+def test_a_job_reports_stages_and_progress_that_another_worker_can_read(store, runner):
+    store.put("doc", {"meta": b"{}"})
+    other_worker = JobRunner(store)  # shares nothing with ``runner`` but the store
+    gate, seen = threading.Event(), []
+
+    def work(progress):
+        progress("contains", 0.25)
+        progress("references", 0.5)
+        seen.append(other_worker.get(job["id"]))
+        gate.wait(5)
+        progress("references", 0.4)  # never backwards
+        return {"answer": 42}
+
+    job = runner.create("doc", "graph", "read", name="graph", progress=0.1)
+    assert job["id"] == "doc-graph" and job["status"] == "queued"
+    runner.start(job, work)
+    deadline = time.monotonic() + 5
+    while not seen and time.monotonic() < deadline:
+        time.sleep(0.01)
+    mid = seen[0]
+    assert (mid["status"], mid["stage"], mid["progress"]) == ("running", "references", 0.5)
+    assert mid["stages"] == ["read", "contains", "references"]
+    gate.set()
+    done = _wait(other_worker, job["id"])
+    assert (done["status"], done["progress"], done["result"], done["error"]) == ("done", 1.0, {"answer": 42}, None)
+
+
+def test_a_known_error_fails_the_job_with_its_code(store, runner):
+    store.put("doc", {})
+
+    def work(progress):
+        raise UnknownUnitError("the document has no unit 'p-x'")
+
+    job = runner.create("doc", "graph", "read")
+    runner.start(job, work)
+    rec = _wait(runner, job["id"])
+    assert rec["status"] == "failed"
+    assert rec["error"] == {"code": "unknown_unit", "message": "the document has no unit 'p-x'"}
+
+
+def test_an_unexpected_error_is_logged_without_its_message(store, runner, caplog):
+    store.put("doc", {})
+    secret = "Confidential merger terms: 42 million"
+
+    def work(progress):
+        raise ValueError(secret)
+
+    caplog.set_level(logging.DEBUG)
+    job = runner.create("doc", "graph", "read")
+    runner.start(job, work)
+    rec = _wait(runner, job["id"])
+    assert rec["error"] == {"code": "internal_error", "message": "the job failed unexpectedly"}
+    assert "ValueError" in caplog.text and "test_runner.py" in caplog.text
+    assert secret not in caplog.text and secret not in str(rec)
+
+
+def test_deleting_the_document_cancels_its_job_and_forgets_it(store, runner):
+    store.put("doc", {})
+    started, release, outcome = threading.Event(), threading.Event(), []
+
+    def work(progress):
+        started.set()
+        release.wait(5)
+        try:
+            progress("references", 0.9)
+        except BaseException as exc:
+            outcome.append(type(exc).__name__)
+            raise
+        return {}
+
+    job = runner.create("doc", "graph", "read")
+    runner.start(job, work)
+    assert started.wait(5)
+    assert store.delete("doc")
+    release.set()
+    runner.shutdown(wait=True)
+    assert outcome == ["JobCancelled"]
+    assert store.get("doc", f"job:{job['id']}") is None  # the job did not bring the scope back
+    with pytest.raises(UnknownJobError):
+        runner.get(job["id"])
+
+
+def test_a_job_whose_worker_died_is_reported_lost(store):
+    store.put("doc", {})
+    runner = JobRunner(store, stale_after=0.2)
+    job = runner.create("doc", "graph", "read", status="running")  # nobody runs it
+    assert runner.get(job["id"])["status"] == "running"
+    time.sleep(0.4)
+    rec = runner.get(job["id"])
+    assert rec["status"] == "failed" and rec["error"]["code"] == "job_lost"
+
+
+def test_job_ids_name_their_scope_and_junk_ids_are_unknown(store, runner):
+    store.put("abc123", {})
+    job = runner.create("abc123", "graph", "read")
+    assert scope_of(job["id"]) == "abc123" and len(job["id"]) == len("abc123-") + 8
+    for junk in ("nodash", "-x", "abc123-", "abc123-ffffffff"):
+        with pytest.raises(UnknownJobError) as exc:
+            runner.get(junk)
+        assert exc.value.code == "unknown_job"
+
+
+def test_a_job_needs_an_existing_scope(runner):
+    with pytest.raises(UnknownJobError):
+        runner.create("never-uploaded", "graph", "read")

@@ -1,0 +1,167 @@
+"""Dead workers are noticed through heartbeats (issue 16): after ``kill -9`` of a process running
+a graph job and holding three queued ones, within 30 s (not ``LEDGER_JOB_STALE_SECONDS``, 900 s)
+a live process (as a restarted worker would) has its running job recorded ``failed``
+(``job_lost``), runs its queued tasks again (another document's graph job ends ``done``; a
+proposal waiting on the dead graph fails at once with the graph's error), and reports a queued
+job it cannot run again (a closure, not a task) ``job_lost``; its own work goes on meanwhile.
+A stopping process does not wait for a blocked job thread."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+from adapters.model import Document, Unit
+import pytest
+
+from addin_backend.store import documents
+from addin_backend.errors import GraphFailedError
+from addin_backend.jobs.runner import LOST_AFTER, JobRunner
+from addin_backend.service.graph_job import GRAPH_JOB, wait_for_graph
+from addin_backend.store.sqlite_store import SqliteStore
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+_WORKER = textwrap.dedent("""
+    import sys, time
+    from addin_backend.store import documents
+    from addin_backend.jobs.runner import JobRunner
+    from addin_backend.service.edits import _proposal_job
+    from addin_backend.service.graph_job import build_in_stages, graph_stages, start_graph_job
+    from addin_backend.store.sqlite_store import SqliteStore
+    store = SqliteStore(sys.argv[1])
+    runner = JobRunner(store, threads=1)
+    doc_id = sys.argv[2]
+    running = runner.create(doc_id, "graph", "read", name="graph")
+    waiting = runner.create(doc_id, "other", "read", name="other")
+    runner.start(running, lambda progress: time.sleep(3600))
+    runner.start(waiting, lambda progress: {"ran": True})
+    if len(sys.argv) > 4:  # tasks queued behind: a proposal on this document, another's graph
+        proposal = runner.create(doc_id, "proposal", "graph", name="proposal")
+        runner.submit(proposal, _proposal_job, doc_id=doc_id, timeout=600,
+                      request={"instruction": "Change load to demand", "semantic": False})
+        other = sys.argv[4]
+        start_graph_job(runner, other, documents.load(store, other), builder=build_in_stages, semantic=False,
+                        stages=graph_stages())
+    while store.get_json(doc_id, "job:" + running["id"])["status"] != "running":
+        time.sleep(0.05)
+    print("ready", flush=True)
+    if sys.argv[3] == "kill":
+        time.sleep(3600)
+    # else: return with the job thread blocked in sleep
+""")
+
+
+def _doc() -> Document:
+    return Document("docx", units=[Unit("p-1", "paragraph", "Net load is defined here.", 0)])
+
+
+def _spawn(db: str, doc_id: str, how: str, *more: str) -> subprocess.Popen:
+    proc = subprocess.Popen([sys.executable, "-c", _WORKER, db, doc_id, how, *more], cwd=ROOT, stdout=subprocess.PIPE,
+                            text=True)
+    assert proc.stdout.readline().strip() == "ready"
+    return proc
+
+
+def test_kill_9_of_a_jobs_worker_fails_its_running_job_and_runs_its_queued_tasks_again(tmp_path):
+    db = str(tmp_path / "ledger.sqlite3")
+    store = SqliteStore(db)
+    doc_id = documents.keep(store, b"PK\x03\x04", _doc(), filename="a.docx")["id"]
+    other = documents.keep(store, b"PK\x03\x04", _doc(), filename="b.docx")["id"]
+    proc = _spawn(db, doc_id, "kill", other)
+    runner = JobRunner(store, threads=2, stale_after=900)
+    runner.watch()  # a serving process: it looks for the tasks of dead processes
+    jobs = {"graph": f"{doc_id}-graph", "other": f"{doc_id}-other", "proposal": f"{doc_id}-proposal",
+            "other_graph": f"{other}-graph"}
+    try:
+        time.sleep(2 * 2.0 + 0.5)  # heartbeats keep a live worker's jobs alive past their last report
+        assert runner.get(jobs["graph"])["status"] == "running"
+        assert {runner.get(jobs[k])["status"] for k in ("other", "proposal", "other_graph")} == {"queued"}
+        assert store.names("jobs:open") == sorted([jobs["proposal"], jobs["other_graph"]])  # the tasks
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        killed = time.monotonic()
+        # a live process's work goes on meanwhile
+        mine = runner.create(doc_id, "other", "read")
+        runner.start(mine, lambda progress: {"ok": True})
+        while True:
+            states = {k: runner.get(v) for k, v in jobs.items()}
+            if all(s["status"] in ("done", "failed") for s in states.values()):
+                break
+            assert time.monotonic() - killed < 30, states
+            time.sleep(0.5)
+        assert time.monotonic() - killed <= LOST_AFTER + 10
+        assert states["graph"]["error"]["code"] == "job_lost" and states["other"]["error"]["code"] == "job_lost"
+        # the queued tasks ran again here: the other document's graph is built...
+        assert states["other_graph"]["status"] == "done" and states["other_graph"]["requeued"] == 1
+        assert states["other_graph"]["result"]["graph"]["complete"] is True
+        # ...and the proposal that waited on the dead graph failed at once, with the graph's error
+        proposal = states["proposal"]
+        assert proposal["requeued"] == 1 and proposal["status"] == "failed"
+        assert proposal["error"]["code"] == "graph_failed"
+        assert proposal["error"]["details"]["cause"]["code"] == "job_lost"
+        assert runner.get(mine["id"])["status"] == "done"
+        assert store.names("jobs:open") == []  # nothing left to take over
+        # a proposal that waits for the dead graph now fails at once (it ran on the early graph)
+        started = time.monotonic()
+        with pytest.raises(GraphFailedError) as failed:
+            wait_for_graph(store, runner, doc_id, timeout=600, poll=0.1)
+        assert time.monotonic() - started < 5 and failed.value.details["cause"]["code"] == "job_lost"
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdout.close()
+        runner.shutdown()
+        store.close()
+
+
+def test_a_lost_task_is_taken_over_by_one_process_only(tmp_path):
+    db = str(tmp_path / "ledger.sqlite3")
+    store = SqliteStore(db)
+    doc_id = documents.keep(store, b"PK\x03\x04", _doc(), filename="a.docx")["id"]
+    dead = JobRunner(store, threads=1)
+    rec = dead.create(doc_id, "graph", "read", name="graph")
+    # as a process that died right after listing the task: its record stopped beating long ago
+    store.put_json("jobs:open", rec["id"], {"task": "addin_backend.service.graph_job:run_graph_job",
+                                            "kwargs": {"doc_id": doc_id, "semantic": False, "stages": []},
+                                            "created": rec["created"]})
+    stale = {**rec, "beat": 2.0, "updated": "2020-01-01T00:00:00.000+00:00"}
+    store.put_json(doc_id, f"job:{rec['id']}", stale)
+    assert dead.get(rec["id"])["status"] == "queued"  # listed: it will run again, it is not lost
+    first, second = JobRunner(store, threads=1), JobRunner(store, threads=1)
+    try:
+        assert (first.recover(), second.recover()) == (1, 0)
+        deadline = time.monotonic() + 30
+        while first.get(rec["id"])["status"] != "done":
+            assert time.monotonic() < deadline, first.get(rec["id"])
+            time.sleep(0.1)
+        assert store.names("jobs:open") == []
+        # a listed task from outside LEDGER is never run: its job is lost
+        job = dead.create(doc_id, "graph", "read", name="evil")
+        store.put_json("jobs:open", job["id"], {"task": "os:system", "kwargs": {"command": "true"},
+                                                "created": job["created"]})
+        store.put_json(doc_id, f"job:{job['id']}", {**job, "beat": 2.0, "updated": "2020-01-01T00:00:00.000+00:00"})
+        assert first.recover() == 0
+        assert first.get(job["id"])["error"]["code"] == "job_lost" and store.names("jobs:open") == []
+    finally:
+        first.shutdown()
+        second.shutdown()
+        store.close()
+
+
+def test_a_process_with_a_blocked_job_thread_exits_at_once(tmp_path):
+    db = str(tmp_path / "ledger.sqlite3")
+    store = SqliteStore(db)
+    doc_id = documents.keep(store, b"PK\x03\x04", _doc(), filename="a.docx")["id"]
+    try:
+        proc = _spawn(db, doc_id, "exit")
+        started = time.monotonic()
+        assert proc.wait(timeout=20) == 0
+        assert time.monotonic() - started < 5  # ThreadPoolExecutor's exit hook waited for the job forever
+        proc.stdout.close()
+    finally:
+        store.close()
+    assert GRAPH_JOB == "graph"
