@@ -118,7 +118,7 @@ bench-embed: venv
 bench-first: venv
 	$(BIN)/python -m benchmarks.first_graph --json benchmarks/results/first_graph.json
 
-# A queue worker for `make serve` with LEDGER_STORE=redis://... (see docs/readme/scale.md).
+# A queue worker for `make serve` with LEDGER_STORE=redis://... (see docs/scale.md).
 worker: venv
 	$(BIN)/ledger worker
 

@@ -144,7 +144,7 @@ def _line(row: dict[str, Any]) -> str:
 
 
 def markdown(result: dict[str, Any]) -> str:
-    """The summary table (for docs/readme/scale.md)."""
+    """The summary table (for docs/scale.md)."""
     lines = ["| backend | load s | paragraphs/s | s per 10K tokens | RELATED Jaccard vs torch | within tolerance |",
              "| --- | ---: | ---: | ---: | ---: | --- |"]
     for name, s in result["summary"].items():

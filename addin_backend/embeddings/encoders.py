@@ -39,7 +39,7 @@ __all__ = ["BACKENDS", "DEFAULT_BACKEND", "RELATED_BACKEND", "related_backend", 
 log = logging.getLogger("ledger.embedders")
 
 BACKENDS = ("torch", "onnx", "onnx-int8")
-#: Chosen by ``benchmarks.embed_bench`` on this project's documents (docs/readme/scale.md): the
+#: Chosen by ``benchmarks.embed_bench`` on this project's documents (docs/scale.md): the
 #: float32 export gives torch's RELATED edges exactly, so every calibration made on torch (the
 #: drift check, semantic targets) holds; the RELATED stage, where int8 was measured to agree
 #: within the calibration's tolerance on every document, uses int8 (:func:`related_backend`).
