@@ -38,6 +38,7 @@ __all__ = [
     "edits_to_json",
     "expand_rename",
     "now_iso",
+    "with_ids",
     "scope_ids",
     "validate_edits",
 ]
@@ -412,3 +413,30 @@ def _nearest_level(units: list[Unit], idx: int) -> int:
         if units[j].kind == "section":
             return section_level(units[j])
     return 1
+
+
+def with_ids(edits: list[Edit]) -> list[Edit]:
+    """Every edit with an id of its own: the N-th edit whose id is missing or repeated gets
+    ``op-N`` (the next free ``op-`` id when another edit took that one). An engine leaves ids
+    out; a client may repeat one, and a ``rename`` given directly expands into replaces without.
+
+    >>> from adapters.model import Delete
+    >>> [e.id for e in with_ids([Delete("a"), Delete("b", id="op-2"), Delete("c")])]
+    ['op-1', 'op-2', 'op-3']
+    >>> [e.id for e in with_ids([Delete("a"), Delete("b"), Delete("c", id="op-2")])]
+    ['op-1', 'op-3', 'op-2']
+    >>> [e.id for e in with_ids([Delete("a", id="x"), Delete("b", id="x")])]
+    ['op-1', 'op-2']
+    """
+    counts = Counter(e.id for e in edits if e.id)
+    used = set(counts)
+    out = []
+    for i, e in enumerate(edits):
+        if not e.id or counts[e.id] > 1:
+            n = i + 1
+            while f"op-{n}" in used:
+                n += 1
+            used.add(f"op-{n}")
+            e = dc_replace(e, id=f"op-{n}")
+        out.append(e)
+    return out

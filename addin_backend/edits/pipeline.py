@@ -7,17 +7,16 @@ reads the result back to check it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from dataclasses import replace as dc_replace
 from typing import Any, Callable, Mapping, Sequence
 
 import networkx as nx
 
-from adapters.model import Delete, Document, Edit, Note
+from adapters.model import Document, Edit, Note
 
 from ..errors import EngineUnavailableError, InvalidRequestError
 from ..findings import Finding, sort_findings
 from .engines import Engine, select_engine
-from .operations import apply_to_document, validate_edits
+from .operations import apply_to_document, validate_edits, with_ids
 from .proposal import ContextItem, Proposal, Usage
 from .propagate import propagate
 
@@ -177,35 +176,13 @@ def plan_given(
     return _finish(doc, G, instruction, proposal, None, None, budget=budget, semantic=semantic, embed=embed)
 
 
-def _with_ids(edits: list[Edit]) -> list[Edit]:
-    """Every edit with an id: the N-th edit without one gets ``op-N`` (the next free ``op-`` id
-    when the client took that one).
-
-    >>> [e.id for e in _with_ids([Delete("a"), Delete("b", id="op-2"), Delete("c")])]
-    ['op-1', 'op-2', 'op-3']
-    >>> [e.id for e in _with_ids([Delete("a"), Delete("b"), Delete("c", id="op-2")])]
-    ['op-1', 'op-3', 'op-2']
-    """
-    used = {e.id for e in edits if e.id}
-    out = []
-    for i, e in enumerate(edits):
-        if not e.id:
-            n = i + 1
-            while f"op-{n}" in used:
-                n += 1
-            used.add(f"op-{n}")
-            e = dc_replace(e, id=f"op-{n}")
-        out.append(e)
-    return out
-
-
 def _finish(doc: Document, G: nx.MultiDiGraph, instruction: str, proposal: Proposal, targets: list[str] | None,
             context: Any, *, budget: int, semantic: bool, embed: Callable[[Sequence[str]], Any] | None) -> EditPlan:
     """The engine's proposal made concrete, propagated and verified (the steps after the engine)."""
     from ..retrieval import retrieve
     from ..verify.after_edit import verify
 
-    operations = _with_ids(validate_edits(doc, proposal.edits))
+    operations = with_ids(validate_edits(doc, proposal.edits))
     if context is None and proposal.targets:
         targets = list(proposal.targets)
         context = retrieve(doc, G, targets[:CONTEXT_TARGETS], instruction=instruction, budget=budget, embed=embed)

@@ -13,7 +13,6 @@ edit`` gives exactly the operations, findings and tracked changes of propose fol
 from __future__ import annotations
 
 import secrets
-from collections import Counter
 from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
 from typing import Any, Callable, Sequence
@@ -306,23 +305,6 @@ def _as_edits(ops: list[dict[str, Any]], author: str, date: str, default_source:
     return [dc_replace(e, author=author, date=date, source=e.source or default_source) for e in edits]
 
 
-def _unique_ids(ops: list[Edit]) -> list[Edit]:
-    """Every operation with an id of its own: a missing or repeated id becomes ``op-N``
-    (a ``rename`` given directly expands into several replaces without ids)."""
-    counts = Counter(e.id for e in ops if e.id)
-    used = set(counts)
-    out = []
-    for i, e in enumerate(ops):
-        if not e.id or counts[e.id] > 1:
-            n = i + 1
-            while f"op-{n}" in used:
-                n += 1
-            used.add(f"op-{n}")
-            e = dc_replace(e, id=f"op-{n}")
-        out.append(e)
-    return out
-
-
 @dataclass
 class Written:
     """Operations as written (author, date, ids), the written package, and the findings: the
@@ -357,7 +339,7 @@ def write_operations(original: bytes, doc: Document, G: nx.MultiDiGraph | None, 
     :raise EditConflictError: an operation's ``before`` is not the unit's text.
     :raise EngineUnavailableError: the tracked-change writer is not installed.
     """
-    from ..edits.operations import apply_to_document, validate_edits
+    from ..edits.operations import apply_to_document, validate_edits, with_ids
     from ..edits.pipeline import apply_plan, merge_findings
     from ..findings import sort_findings
     from ..verify.after_edit import verify
@@ -365,7 +347,7 @@ def write_operations(original: bytes, doc: Document, G: nx.MultiDiGraph | None, 
     from ..edits.comments import comment_notes, note_map
     from ..verify.review import embed_record
 
-    ops = _unique_ids(validate_edits(doc, _as_edits(chosen, author, date or _edit_date(), default_source)))
+    ops = with_ids(validate_edits(doc, _as_edits(chosen, author, date or _edit_date(), default_source)))
     checked = verify(doc, apply_to_document(doc, ops), G, ops, semantic=semantic and G is not None)
     notes = comment_notes(doc, ops, merge_findings(list(known), checked), instruction=instruction, threads=threads)
     written = apply_plan(original, doc, ops, notes if comments else [])
