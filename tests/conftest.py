@@ -8,6 +8,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("LEDGER_CORPUS", ROOT.parent / "shared" / "corpus"))
+#: The development set's documents (standards with reference truth), beside the corpus.
+DEVSET_DOCS = Path(os.environ.get("LEDGER_DEVSET", ROOT.parent / "shared" / "devset")) / "rfc"
 OUTPUT = Path(os.environ.get("LEDGER_TEST_OUTPUT", ROOT / "test-output"))
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")

@@ -12,10 +12,10 @@ import pytest
 
 from addin_backend.cli import main
 from tests.clients.review_screenshot import pdf_notes, render
+from tests.conftest import CORPUS
 
 pytestmark = pytest.mark.slow
 
-CORPUS = Path("/work/shared/corpus")
 
 
 @pytest.mark.parametrize("threads", [False, True], ids=["own-comments", "replies"])

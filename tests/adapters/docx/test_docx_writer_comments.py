@@ -14,8 +14,8 @@ from adapters import read
 from adapters.docx.oxml import NSMAP
 from adapters.docx.writer import write
 from adapters.model import Delete, Note, Replace
+from tests.conftest import CORPUS
 
-CORPUS = Path("/work/shared/corpus")
 TABLES = CORPUS / "pandoc/docx/table_captions_with_field.docx"
 COMMENTED = CORPUS / "pandoc/docx/comments.docx"
 W = NSMAP["w"]

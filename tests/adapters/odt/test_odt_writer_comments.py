@@ -12,8 +12,8 @@ from adapters import read
 from adapters.model import Note, Replace
 from adapters.odt.odfxml import qn
 from adapters.odt.writer import write
+from tests.conftest import CORPUS
 
-CORPUS = Path("/work/shared/corpus")
 TEXT = CORPUS / "odfdo/base_md_text.odt"
 AUTHOR, DATE = "Ada Lovelace", "2026-12-01T09:00:00Z"
 ANN, END = qn("office:annotation"), qn("office:annotation-end")

@@ -14,8 +14,8 @@ from addin_backend.cli import main
 from addin_backend.verify.review import read_record
 from addin_backend.service.review import review_files
 from tests.addin_backend.reviewkit import word_review
+from tests.conftest import CORPUS, DEVSET_DOCS
 
-CORPUS = Path("/work/shared/corpus")
 TABLES = CORPUS / "pandoc/docx/table_captions_with_field.docx"
 ZEN = CORPUS / "docx2python/zen_of_python.docx"
 AUTHOR = "Ada Lovelace"
@@ -151,7 +151,7 @@ def test_word_review_of_a_section_deletion_in_a_standard(tmp_path):
     that equal comments get equal decisions). Where two decisions meet at a paragraph mark
     LEDGER moved up (a deleted block before a table), Word merges paragraphs and no set of
     operations reads exactly as the result: each is then judged by its words."""
-    src = Path("/work/shared/devset/rfc/rfc9002.A.docx")
+    src = DEVSET_DOCS / "rfc9002.A.docx"
     edited = tmp_path / "edited.docx"
     report = _edit(_need(src), "Delete Section 7.6", edited)
     choices = ["accept", "reject", None]

@@ -17,10 +17,10 @@ import pytest
 from addin_backend.cli import main
 from addin_backend.service.review import review_files
 from tests.libreoffice import run_uno_script
+from tests.conftest import CORPUS
 
 pytestmark = pytest.mark.slow
 
-CORPUS = Path("/work/shared/corpus")
 SCRIPT = Path(__file__).resolve().parents[2] / "uno_review.py"
 AUTHOR = "Ada Lovelace"
 

@@ -12,6 +12,7 @@ from addin_backend.checks.style import StyleSheetError, parse_style, style_findi
 from addin_backend.checks.style.sheet import load_style
 
 from ...edits.docs import make_doc
+from tests.conftest import DEVSET_DOCS
 
 
 def _kinds(findings, kind):
@@ -205,7 +206,7 @@ def test_fix_all_in_libreoffice(tmp_path, corpus):
     from tests.libreoffice import probe, require_libreoffice
 
     require_libreoffice()
-    sources = [Path("/work/shared/devset/rfc/rfc9002.A.docx"), corpus("collection.odt")]
+    sources = [DEVSET_DOCS / "rfc9002.A.docx", corpus("collection.odt")]
     sources = [s for s in sources if s.exists()]
     outs, expected = [], []
     for src in sources:

@@ -27,8 +27,9 @@ from addin_backend.checks.style.lists import lists_of
 from addin_backend.checks.style.prose import prose, word_cases
 from addin_backend.checks.style.spelling import pairs
 from addin_backend.checks.style.hyphenation import FUNCTION_WORDS
+from tests.conftest import DEVSET_DOCS
 
-DEVSET = Path("/work/shared/devset/rfc")
+DEVSET = DEVSET_DOCS
 SEEDS = 10
 
 
