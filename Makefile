@@ -20,7 +20,7 @@ LEDGER_PUBLIC_URL ?= https://localhost:8750
 JS_DIR   := tests/js
 JS_STAMP := $(JS_DIR)/node_modules/.installed
 
-.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-load-queue bench-embed bench-first bench-graph bench-real worker fuzz clean
+.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-load-queue bench-embed bench-first bench-graph bench-real bench-retrieval worker fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -86,7 +86,11 @@ bench-data: venv
 	$(BIN)/python -m benchmarks.generate --out benchmarks/data
 
 bench-read: venv
-	$(BIN)/python -m benchmarks.read_speed
+	$(BIN)/python -m benchmarks.read_speed --reps 11 --doc docs/benchmarks.md
+
+# Retrieval against the RAG baselines on the synthetic documents; the retrieval-bench block of docs/benchmarks.md.
+bench-retrieval: venv
+	$(BIN)/python -m benchmarks.retrieval_bench --per-category 10 --doc docs/benchmarks.md
 
 # Graph benchmark: precision/recall per edge type, seconds per stage, peak memory, against pandoc;
 # writes benchmarks/results/graph.{json,md}, the PNG plots and the graph-bench block of docs/benchmarks.md.

@@ -147,6 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--formats", default="docx,odt")
     p.add_argument("--reps", type=int, default=5)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--doc", type=Path, help="Markdown file whose read-speed block is replaced (make bench-read: docs/benchmarks.md)")
     args = p.parse_args(argv)
     sizes = [s.strip() for s in args.sizes.split(",") if s.strip()]
     formats = [f.strip() for f in args.formats.split(",") if f.strip()]
@@ -154,7 +155,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.error("formats are docx and/or odt; reps must be at least 1")
     files = ensure_documents(args.data, sizes, formats, args.seed)
     print(f"{args.reps} interleaved repetition(s) per tool and file; medians of wall time, cold processes")
-    print(report(measure(files, args.reps)))
+    table = report(measure(files, args.reps))
+    print(table)
+    if args.doc:
+        from benchmarks.doc_block import replace_block
+
+        replace_block(args.doc, "read-speed", f"Measured {time.strftime('%Y-%m-%d')} with `python -m benchmarks.read_speed "
+                      f"--reps {args.reps}` ({args.reps} interleaved repetitions, medians of cold processes, in "
+                      f"seconds):\n\n```\n{table}\n```\n", "Reading speed")
     return 0
 
 

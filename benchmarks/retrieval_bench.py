@@ -216,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--strategies", default=",".join(STRATEGY_NAMES))
     p.add_argument("--no-semantic", action="store_true", help="build the graph without RELATED edges")
     p.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    p.add_argument("--doc", type=Path, help="Markdown file whose retrieval-bench block is replaced (make bench-retrieval: docs/benchmarks.md)")
     args = p.parse_args(argv)
     sizes = [s for s in args.sizes.split(",") if s]
     formats = [f for f in args.formats.split(",") if f]
@@ -236,10 +237,21 @@ def main(argv: list[str] | None = None) -> int:
     summary = summarise(records)
     categories = ["local_refinement", "cross_reference", "structural", "content_addition", "terminology",
                   "iterative", "all"]
+    by_category, by_size = _table(summary, strategies, categories), _size_table(summary, strategies, sizes)
     print(f"\nRequired-unit recall / precision / median tokens per edit (budget {args.budget}), by category:\n")
-    print(_table(summary, strategies, categories))
+    print(by_category)
     print("\nMedian tokens per edit (share of the document) and recall, by size:\n")
-    print(_size_table(summary, strategies, sizes))
+    print(by_size)
+    if args.doc:
+        from benchmarks.doc_block import replace_block
+
+        given = list(argv if argv is not None else sys.argv[1:])
+        shown = [a for i, a in enumerate(given) if a != "--doc" and (i == 0 or given[i - 1] != "--doc")]
+        command = " ".join(["python -m benchmarks.retrieval_bench", *shown])
+        replace_block(args.doc, "retrieval-bench", (
+            f"Measured {time.strftime('%Y-%m-%d')} with `{command}` ({', '.join(formats)}; all sizes). Required-unit "
+            f"recall / precision / median tokens per edit (budget {args.budget}), by category:\n\n{by_category}\n\n"
+            f"Median tokens per edit (share of the document) and recall, by size:\n\n{by_size}\n"), "Retrieval benchmark")
     print(f"\nTargets identified right: {summary['target_accuracy'] * 100:.1f}% of LEDGER cases")
     misses = [r for r in records if r["strategy"] == "ledger" and r["recall"] < 1.0]
     args.out.mkdir(parents=True, exist_ok=True)
