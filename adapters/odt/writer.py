@@ -148,7 +148,9 @@ class _Writer:
             if b > len(texts[i]):
                 raise AnchorError(f"replace {start}..{end} crosses a paragraph boundary of unit {unit.id}")
             fields_here = field_atoms(self.t, paras[i])
-            within = next(((s, f, el) for s, f, el in fields_here if s <= a and b <= f and s < f), None)
+            # an insertion at a field's edge goes beside it; only a span inside changes its result
+            within = next(((s, f, el) for s, f, el in fields_here
+                           if s <= a and b <= f and s < f and (a < b or s < a < f)), None)
             if within is not None and rewritable(within[2]):
                 # a new cached result of a field (a renumbered reference): the field is rewritten
                 s, f, el = within
@@ -164,7 +166,11 @@ class _Writer:
         copies = set(self.moved.values())
         for i, lst in ops.items():
             tracking = paras[i] not in copies
-            for a, b, rep, e, field in sorted(lst, key=lambda o: (o[0], o[1]), reverse=True):
+            # from the end, so that earlier offsets stay valid. Text inserted at a point goes before
+            # what an earlier step put there, so at one point the edit that starts later is written
+            # first: a replace's text ("23" -> "… 3.5" keeps the field "3" and puts ".5" after it)
+            # then stands before an insertion just after the replaced span, as in the edited model
+            for a, b, rep, e, field in sorted(lst, key=lambda o: (o[0], o[1], _start(o[3])), reverse=True):
                 self.t.owners = (e,)
                 replace_in_paragraph(self.t, paras[i], a, b, rep, e.author, e.date or _now(), tracking, field)
                 self.t.owners = ()
@@ -332,3 +338,8 @@ def _check(out: bytes, document: Document) -> None:
         raise AdapterError(f"internal error: the written package does not read ({exc.message})") from exc
     if _rejected_text(again) != _rejected_text(document):
         raise AdapterError("internal error: the written package's original text differs from the input's")
+
+
+def _start(e: Replace | SetText) -> int:
+    """Where an edit's span starts in its unit (a ``set_text`` spans the whole unit)."""
+    return e.start if e.op == "replace" else 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import zipfile
 
 import pytest
@@ -16,17 +17,21 @@ from tests.conftest import corpus_file
 from .seeds import seed_paths
 
 
-def test_a_short_fuzz_of_every_target_finds_no_crash(capsys):
+def test_a_short_fuzz_of_every_target_finds_no_crash(capsys, output_dir):
+    """A crash's input is kept in test-output/fuzz/TARGET-crashes (replay it with
+    ``python -m tests.fuzz.main TARGET FILE``), and the failure shows libFuzzer's report."""
     pytest.importorskip("atheris")
     if not seed_paths():
         pytest.skip("no corpus to seed the fuzzer")
     from .run import main
 
-    status = main(["--seconds", os.environ.get("FUZZ_SECONDS", "15")])
-    out = capsys.readouterr().out
-    print(out)
-    last = out.strip().splitlines()[-1]
-    assert last.startswith("fuzz: 4 targets,") and last.endswith(" 0 crashes"), out
+    keep = output_dir / "fuzz"
+    shutil.rmtree(keep, ignore_errors=True)
+    status = main(["--seconds", os.environ.get("FUZZ_SECONDS", "15"), "--keep", str(keep)])
+    captured = capsys.readouterr()
+    print(captured.out)
+    last = captured.out.strip().splitlines()[-1]
+    assert last.startswith("fuzz: 4 targets,") and last.endswith(" 0 crashes"), captured.out + captured.err
     assert status == 0
 
 
@@ -61,3 +66,22 @@ def test_the_upload_target_takes_the_documented_input_layout():
     data = upload_input(b"PK\x03\x04", kind=3, filename=b"a.docx")
     assert data[:2] == bytes([3, 6]) and data[2:8] == b"a.docx" and data[8:] == b"PK\x03\x04"
     assert zipfile.is_zipfile(io.BytesIO(corpus_file("zen_of_python.docx").read_bytes()))
+
+
+def test_an_insertion_after_a_field_a_replace_keeps_lands_after_the_replacement():
+    """Found by the writers target: in a paragraph of three fields ("1", "2", "3": two variables
+    and their sum), replacing "23" with "… 3.5" keeps the field "3" and writes ".5" after it; an
+    insertion right after the replaced span was taken for a new result of the field (it sat at
+    the field's edge) and landed before ".5"."""
+    from adapters import read
+
+    from .operations import concrete, round_trip
+
+    data = corpus_file("expression.odt").read_bytes()
+    doc = read(data)
+    unit = next(u for u in doc.units if u.text == "123")
+    edits = concrete(doc, [Replace(unit.id, text="— γάμμα", start=3, end=3, author="A", date="2026-01-02T03:04:05Z"),
+                           Replace(unit.id, text="γάμμα naïve 3.5", start=1, end=3, author="A",
+                                   date="2026-01-02T03:04:05Z")])
+    assert edits is not None
+    round_trip(data, doc, edits)  # raises when accept-all differs from the edited model
