@@ -295,9 +295,15 @@ def isolate(el, start: int | None = None, end: int | None = None) -> Any:
 
 
 def to_deleted(r) -> Any:
-    """Turn a run's ``w:t``/``w:instrText`` into ``w:delText``/``w:delInstrText`` (for a ``w:del``)."""
+    """Turn a run's ``w:t``/``w:instrText`` into ``w:delText``/``w:delInstrText`` (for a ``w:del``).
+
+    Edge whitespace Word ignores (a ``w:t`` without ``xml:space="preserve"``) is dropped, not
+    preserved: a rejected deletion must show what the paragraph showed before.
+    """
     for el in r:
         if el.tag == W_T or el.tag == W_INSTRTEXT:
+            if el.tag == W_T:
+                _normalise_t(el)
             el.tag = W_DELTEXT if el.tag == W_T else W_DELINSTRTEXT
             _preserve(el)
     return r

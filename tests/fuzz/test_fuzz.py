@@ -85,3 +85,21 @@ def test_an_insertion_after_a_field_a_replace_keeps_lands_after_the_replacement(
                                    date="2026-01-02T03:04:05Z")])
     assert edits is not None
     round_trip(data, doc, edits)  # raises when accept-all differs from the edited model
+
+
+def test_a_rejected_deletion_shows_no_whitespace_word_ignored():
+    """Found by the writers target: a paragraph opening with a run of two spaces in a ``w:t``
+    without ``xml:space="preserve"`` (Word shows none) gained them when its deletion was
+    rejected: the deleted text was marked to preserve them."""
+    from adapters import read
+    from adapters.model import Delete
+
+    from .operations import concrete, round_trip
+
+    data = corpus_file("normalize.docx").read_bytes()
+    doc = read(data)
+    twins = [u.id for u in doc.units if u.text == "These are different fonts."]
+    assert len(twins) == 2
+    edits = concrete(doc, [Delete(uid, author="A", date="2026-01-02T03:04:05Z") for uid in twins])
+    assert edits is not None
+    round_trip(data, doc, edits)  # raises when reject-all differs from the original
