@@ -7,11 +7,16 @@ takes the process over ``--rss-mb`` is out of memory: both count as crashes, as 
 exception a target does not expect. What libFuzzer saves (new inputs, crash files) goes into a
 scratch folder, never into the corpus. The last line is
 ``fuzz: T targets, I inputs, C crashes``; the exit status is 1 when C > 0.
+
+``--seed N`` makes a run repeatable: the writers target's seeds and libFuzzer's mutations come
+from N (the test suite's short run uses it, so a failure there is the same on every machine);
+without it, every run explores anew (``make fuzz``).
 """
 from __future__ import annotations
 
 import argparse
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -27,7 +32,7 @@ _DONE = re.compile(r"Done (\d+) runs in (\d+) second")
 _PROGRESS = re.compile(r"^#(\d+)\s", re.M)
 
 
-def _seed_dir(name: str, scratch: Path) -> Path:
+def _seed_dir(name: str, scratch: Path, seed: int | None = None) -> Path:
     seeds = scratch / f"{name}-seeds"
     seeds.mkdir(parents=True, exist_ok=True)
     for i, path in enumerate(seed_paths()):
@@ -35,20 +40,22 @@ def _seed_dir(name: str, scratch: Path) -> Path:
         if name == "upload":
             data = upload_input(data, kind=i, filename=path.name.encode())
         elif name == "writers":
-            data = bytes([i % 256]) + os.urandom(31)
+            noise = os.urandom(31) if seed is None else random.Random(seed * 100_003 + i).randbytes(31)
+            data = bytes([i % 256]) + noise
         (seeds / f"{i:03d}").write_bytes(data)
     return seeds
 
 
-def run_target(name: str, seconds: int, scratch: Path, timeout: int, rss_mb: int) -> dict:
+def run_target(name: str, seconds: int, scratch: Path, timeout: int, rss_mb: int, seed: int | None = None) -> dict:
     """Fuzz one target; returns ``{target, inputs, crashes, artifacts, tail}``."""
     found = scratch / f"{name}-found"
     found.mkdir(parents=True, exist_ok=True)
     artifacts = scratch / f"{name}-crashes"
     artifacts.mkdir(parents=True, exist_ok=True)
-    cmd = [sys.executable, "-m", "tests.fuzz.main", name, str(found), str(_seed_dir(name, scratch)),
+    cmd = [sys.executable, "-m", "tests.fuzz.main", name, str(found), str(_seed_dir(name, scratch, seed)),
            f"-max_total_time={seconds}", f"-timeout={timeout}", f"-rss_limit_mb={rss_mb}",
-           "-max_len=1048576", f"-artifact_prefix={artifacts}/", "-print_final_stats=1"]
+           "-max_len=1048576", f"-artifact_prefix={artifacts}/", "-print_final_stats=1",
+           *([f"-seed={seed}"] if seed is not None else [])]
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "PYTHONWARNINGS": "ignore"}
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=seconds * 3 + 300, errors="replace")
@@ -69,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=int, default=20, help="seconds one input may take (a hang past it)")
     parser.add_argument("--rss-mb", type=int, default=2048, help="memory one target process may use")
     parser.add_argument("--keep", metavar="DIR", help="keep the found inputs and crash files here")
+    parser.add_argument("--seed", type=int, help="repeatable: seeds and mutations from this number")
     args = parser.parse_args(argv)
     if not seed_paths():
         print("fuzz: no corpus to seed from (LEDGER_CORPUS)", file=sys.stderr)
@@ -77,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     try:
         for name in args.targets.split(","):
-            res = run_target(name.strip(), args.seconds, scratch, args.timeout, args.rss_mb)
+            res = run_target(name.strip(), args.seconds, scratch, args.timeout, args.rss_mb, args.seed)
             results.append(res)
             print(f"{res['target']:8s} {res['inputs']:>8,} inputs  {res['crashes']} crashes"
                   + (f"  {', '.join(res['artifacts'])}" if res["artifacts"] else ""), flush=True)
