@@ -203,6 +203,8 @@ class _Converter:
                 self.sections.append((unit.level or 1, unit.id))
         for idx, (p, obj, views, alt) in enumerate(figures):
             fmeta: dict[str, Any] = {"container": "textbox"} if where == "textbox" else {}
+            if unit is not None:  # a picture among a paragraph's words: it moves and stays with them
+                fmeta["inline_in"] = unit.id
             if not views & ACCEPTED:
                 fmeta["absent_in"] = "accepted"
             elif not views & REJECTED:

@@ -258,7 +258,7 @@ class _Converter:
         else:
             self.changes.paragraph(p, self.doc.units[-1] if self.doc.units else None)
             self.comments(p, None)
-        self.frames([f for f in p.frames if f not in lead])
+        self.frames([f for f in p.frames if f not in lead], unit.id if unit is not None else None)
         self.cited(p, unit)
 
     def classify(
@@ -338,20 +338,23 @@ class _Converter:
         m = _EQ_NUMBER.match(text)
         return m.group(1) if m else None
 
-    def frames(self, frames: list[Frame]) -> list[Unit]:
+    def frames(self, frames: list[Frame], inline_in: str | None = None) -> list[Unit]:
         out = []
         for f in frames:
-            unit = self.frame(f)
+            unit = self.frame(f, inline_in)
             if unit is not None:
                 out.append(unit)
         return out
 
-    def frame(self, f: Frame) -> Unit | None:
-        """A figure or equation unit for a picture or object; a text box's units in place."""
+    def frame(self, f: Frame, inline_in: str | None = None) -> Unit | None:
+        """A figure or equation unit for a picture or object; a text box's units in place.
+        ``inline_in``: the paragraph unit whose words the picture stands among (after them)."""
         if self.is_formula(f):
             return self.equation(f, None)
         if f.kind in ("image", "object"):
             meta: dict[str, Any] = {"name": f.name} if f.name else {}
+            if inline_in is not None:
+                meta["inline_in"] = inline_in
             if f.kind == "image" and f.href:
                 meta["image"] = f.href
             if f.kind == "object":

@@ -79,6 +79,18 @@ def scope_ids(doc: Document, scope: str | Iterable[str] | None) -> set[str] | No
     return out
 
 
+def _with_inline(units: list[Unit], ids: set[str]) -> set[str]:
+    """``ids`` and the pictures standing among the words of their paragraphs (``meta["inline_in"]``,
+    set by the readers): a writer places and moves a paragraph with them, so the model does too.
+
+    >>> us = [Unit("p", "paragraph", "Here is one that links.", 0),
+    ...       Unit("f", "figure", "A heart", 1, meta={"inline_in": "p"})]
+    >>> sorted(_with_inline(us, {"p"}))
+    ['f', 'p']
+    """
+    return ids | {u.id for u in units if u.meta.get("inline_in") in ids}
+
+
 def _in_field(unit: Unit, start: int, end: int) -> bool:
     """True when a span touches the shown result of a field that the application regenerates."""
     for f in unit.fields:
@@ -356,6 +368,7 @@ def apply_to_document(doc: Document, edits: Iterable[Edit]) -> Document:
     def block_end(anchor_id: str) -> int:
         """Directly after the anchor, or after the last block already placed after it."""
         ids = descendant_ids(units, placed_after[anchor_id]) if anchor_id in placed_after else {anchor_id}
+        ids = _with_inline(units, ids)
         return max(i for i, u in enumerate(units) if u.id in ids) + 1
 
     for e in concrete:
@@ -379,7 +392,7 @@ def apply_to_document(doc: Document, edits: Iterable[Edit]) -> Document:
             placed_after[e.unit] = uid
         elif e.op == "move":
             root = by_id[e.unit]
-            ids = descendant_ids(units, root.id)
+            ids = _with_inline(units, descendant_ids(units, root.id))
             if (e.after or e.before_unit) in ids:
                 raise InvalidRequestError(
                     f"moving {root.id} next to {e.after or e.before_unit}: after the earlier edits, "

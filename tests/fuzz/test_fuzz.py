@@ -105,3 +105,22 @@ def test_a_rejected_deletion_shows_no_whitespace_word_ignored():
     edits = concrete(doc, [Delete(uid, author="A", date="2026-01-02T03:04:05Z") for uid in twins])
     assert edits is not None
     round_trip(data, doc, edits)  # raises when reject-all differs from the original
+
+
+def test_a_paragraph_inserted_after_one_with_an_inline_picture_follows_the_picture():
+    """Found by the writers target: the picture among a paragraph's words is a figure unit after
+    the paragraph; the writer puts a new paragraph after the whole paragraph, picture included,
+    while the model put it between the paragraph and its picture (a write_mismatch). The readers
+    now say which paragraph a picture stands in (``meta["inline_in"]``)."""
+    from adapters import read
+    from adapters.model import InsertAfter
+
+    from .operations import concrete, round_trip
+
+    data = corpus_file("inline_images.docx").read_bytes()
+    doc = read(data)
+    picture = next(u for u in doc.units if u.kind == "figure" and u.meta.get("inline_in"))
+    edits = concrete(doc, [InsertAfter(picture.meta["inline_in"], text="A new paragraph.", kind="paragraph",
+                                       author="A", date="2026-01-02T03:04:05Z")])
+    assert edits is not None
+    round_trip(data, doc, edits)  # raises when accept-all differs from the edited model
