@@ -201,7 +201,10 @@ def test_schemathesis_finds_the_live_server_conforms_to_its_openapi_document(liv
     run = subprocess.run(
         [sys.executable, "-m", "schemathesis.cli", "--config-file", str(config), "run",
          f"{live.url}/api/v1/openapi.json", "-H", f"Authorization: Bearer {KEY}", "--tls-verify", str(live.cert),
-         "--max-examples", "15", "--seed", "20261130", "--no-shrink", "--request-timeout", "30", "--workers", "2"],
+         # one worker: hypothesis reads its strategies' lambdas with ast, and CPython 3.11's ast
+         # constructor can fail in threads ("AST constructor recursion depth mismatch",
+         # python/cpython#106905), which turned a run red by chance
+         "--max-examples", "15", "--seed", "20261130", "--no-shrink", "--request-timeout", "30", "--workers", "1"],
         capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
     assert "25 selected / 25 total" in run.stdout and " passed, " in run.stdout
