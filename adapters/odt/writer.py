@@ -167,10 +167,10 @@ class _Writer:
         for i, lst in ops.items():
             tracking = paras[i] not in copies
             # from the end, so that earlier offsets stay valid. Text inserted at a point goes before
-            # what an earlier step put there, so at one point the edit that starts later is written
-            # first: a replace's text ("23" -> "… 3.5" keeps the field "3" and puts ".5" after it)
-            # then stands before an insertion just after the replaced span, as in the edited model
-            for a, b, rep, e, field in sorted(lst, key=lambda o: (o[0], o[1], _start(o[3])), reverse=True):
+            # what an earlier step put there, so at one point the edit whose span comes later in the
+            # model's order is written first: a replace's text ("23" -> "… 3.5" keeps the field "3"
+            # and puts ".5" after it) then stands before an insertion just after the replaced span
+            for a, b, rep, e, field in sorted(lst, key=lambda o: (o[0], o[1], _span(o[3])), reverse=True):
                 self.t.owners = (e,)
                 replace_in_paragraph(self.t, paras[i], a, b, rep, e.author, e.date or _now(), tracking, field)
                 self.t.owners = ()
@@ -340,6 +340,7 @@ def _check(out: bytes, document: Document) -> None:
         raise AdapterError("internal error: the written package's original text differs from the input's")
 
 
-def _start(e: Replace | SetText) -> int:
-    """Where an edit's span starts in its unit (a ``set_text`` spans the whole unit)."""
-    return e.start if e.op == "replace" else 0
+def _span(e: Replace | SetText) -> tuple[int, int]:
+    """An edit's span in its unit, as the model orders edits at one point (a ``set_text`` spans
+    the whole unit): an insertion before a replace that starts where it stands."""
+    return (e.start, e.end) if e.op == "replace" else (0, 0)

@@ -124,3 +124,23 @@ def test_a_paragraph_inserted_after_one_with_an_inline_picture_follows_the_pictu
                                        author="A", date="2026-01-02T03:04:05Z")])
     assert edits is not None
     round_trip(data, doc, edits)  # raises when accept-all differs from the edited model
+
+
+@pytest.mark.parametrize("insert_first", [True, False])
+def test_an_insertion_where_a_replace_starts_stands_before_it_in_either_order(insert_first):
+    """The model puts an insertion before a replace that starts at the same point, whatever order
+    the edits come in; the ODT writer followed the edits' order there."""
+    from adapters import read
+
+    from .operations import concrete, round_trip
+
+    data = corpus_file("base_md_text.odt").read_bytes()
+    doc = read(data)
+    unit = next(u for u in doc.units if u.kind == "paragraph" and len(u.text) > 30 and not u.fields
+                and u.text[20:24].isalpha())
+    word = unit.text[20:24]  # the replace keeps the word: its own insertion stands at the same point
+    edits = [Replace(unit.id, text="Beta", start=20, end=20, author="A", date="2026-01-02T03:04:05Z"),
+             Replace(unit.id, text="don't é " + word, start=20, end=24, author="A", date="2026-01-02T03:04:05Z")]
+    concrete_edits = concrete(doc, edits if insert_first else edits[::-1])
+    assert concrete_edits is not None
+    round_trip(data, doc, concrete_edits)  # raises when accept-all differs from the edited model
