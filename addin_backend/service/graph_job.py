@@ -189,6 +189,9 @@ def document_graph(store: Store, runner: JobRunner, doc_id: str, doc: Document |
         cause = job.get("error") or {"code": "internal_error", "message": "the graph job failed"}
         raise GraphFailedError(f"the document's graph job failed ({cause.get('code')}: {cause.get('message')}); "
                                "upload the document again", job=job["id"], cause=cause)
+    # the job has ended: read its graph again, for it may have stored the final one between the
+    # first read and the job's status (a poll that read the early graph, then "done")
+    G = load_graph(store, doc_id) or G
     if G is not None:
         return G  # the job failed after the fast stages: what it stored is what there is
     G = graphs.build(doc if doc is not None else documents.load(store, doc_id), "fast")

@@ -164,3 +164,27 @@ def test_the_upload_job_stores_the_early_graph_then_the_complete_one(store, monk
     assert written == [(False, ["contains", "references"]), (True, ["contains", "references", "depends"])]
     graph = graph_job.load_graph(store, "d1")
     assert graph_job.is_complete(graph) and ("p-2", "p-1", "DEPENDS") in set(graph.edges(keys=True))
+
+
+def test_a_poll_that_reads_the_early_graph_then_a_done_job_gets_the_complete_graph(store):
+    """The job can end between a poll's two reads (the graph, then the job's status): the poll
+    must answer the graph the job ended with, not the early one it read first (an MCP
+    ``open_document`` once reported an incomplete graph of a finished job under load)."""
+    store.put("d1", {})
+    runner = JobRunner(store)
+    job = runner.create("d1", graph_job.GRAPH_JOB, "read", name=graph_job.GRAPH_JOB, status="running")
+    early = contains_graph(_doc(), semantic=False, progress=lambda *a, **k: None)
+    early.graph["complete"] = False
+    store.put_json("d1", "graph", nx.node_link_data(early, edges="edges"))
+
+    class EndsWhileAsked(JobRunner):
+        def get(self, job_id):  # the job stores its final graph and ends just as it is asked
+            final = contains_graph(_doc(), semantic=False, progress=lambda *a, **k: None)
+            final.graph["complete"] = True
+            store.put_json("d1", "graph", nx.node_link_data(final, edges="edges"))
+            rec = super().get(job_id)
+            return {**rec, "status": "done"}
+
+    G = graph_job.document_graph(store, EndsWhileAsked(store), "d1", complete=True, strict=True)
+    runner.shutdown()
+    assert graph_job.is_complete(G) and job["id"] == "d1-graph"
