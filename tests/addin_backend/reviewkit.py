@@ -8,15 +8,41 @@ as Word does on save, every revision and comment id is renumbered from 0 in docu
 """
 from __future__ import annotations
 
+import contextlib
 import io
+import json
 import zipfile
+from pathlib import Path
 from typing import Callable
+
+import pytest
 
 from lxml import etree
 
 from adapters.docx.oxml import NSMAP
 
-__all__ = ["word_review", "comment_texts"]
+__all__ = ["word_review", "comment_texts", "AUTHOR", "need", "edit_file"]
+
+#: The author of the round-trip tests' edits.
+AUTHOR = "Ada Lovelace"
+
+
+def need(path: Path) -> Path:
+    """``path``, or a skip when that corpus file is not here."""
+    if not path.exists():
+        pytest.skip(f"corpus file {path} is not here")
+    return path
+
+
+def edit_file(src: Path, instruction: str, out: Path, *extra: str) -> dict:
+    """``ledger edit SRC --instruction ... -o OUT --json`` by :data:`AUTHOR`; its JSON report."""
+    from addin_backend.cli import main
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        assert main(["edit", str(src), "--instruction", instruction, "--no-semantic", "--author", AUTHOR,
+                     "-o", str(out), "--json", *extra]) == 0
+    return json.loads(buf.getvalue())
 
 W = NSMAP["w"]
 

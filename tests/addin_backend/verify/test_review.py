@@ -5,37 +5,16 @@ from __future__ import annotations
 import io
 import json
 import zipfile
-from pathlib import Path
-
-import pytest
 
 from adapters import read
 from addin_backend.cli import main
 from addin_backend.verify.review import read_record
 from addin_backend.service.review import review_files
-from tests.addin_backend.reviewkit import word_review
+from tests.addin_backend.reviewkit import AUTHOR, edit_file as _edit, need as _need, word_review
 from tests.conftest import CORPUS, DEVSET_DOCS
 
 TABLES = CORPUS / "pandoc/docx/table_captions_with_field.docx"
 ZEN = CORPUS / "docx2python/zen_of_python.docx"
-AUTHOR = "Ada Lovelace"
-
-
-def _need(path: Path) -> Path:
-    if not path.exists():
-        pytest.skip(f"corpus file {path} is not here")
-    return path
-
-
-def _edit(src: Path, instruction: str, out: Path, *extra: str) -> dict:
-    buf = io.StringIO()
-    import contextlib
-
-    with contextlib.redirect_stdout(buf):
-        rc = main(["edit", str(src), "--instruction", instruction, "--no-semantic", "--author", AUTHOR,
-                   "-o", str(out), "--json", *extra])
-    assert rc == 0
-    return json.loads(buf.getvalue())
 
 
 def _truth(report: dict, decide) -> dict[str, str]:

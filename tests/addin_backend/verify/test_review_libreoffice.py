@@ -7,36 +7,19 @@ as LEDGER wrote them).
 """
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 from pathlib import Path
 
 import pytest
 
-from addin_backend.cli import main
 from addin_backend.service.review import review_files
 from tests.libreoffice import run_uno_script
+from tests.addin_backend.reviewkit import AUTHOR, edit_file as _edit, need as _need
 from tests.conftest import CORPUS
 
 pytestmark = pytest.mark.slow
 
 SCRIPT = Path(__file__).resolve().parents[2] / "uno_review.py"
-AUTHOR = "Ada Lovelace"
-
-
-def _need(path: Path) -> Path:
-    if not path.exists():
-        pytest.skip(f"corpus file {path} is not here")
-    return path
-
-
-def _edit(src: Path, instruction: str, out: Path, *extra: str) -> dict:
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        assert main(["edit", str(src), "--instruction", instruction, "--no-semantic", "--author", AUTHOR,
-                     "-o", str(out), "--json", *extra]) == 0
-    return json.loads(buf.getvalue())
 
 
 def _uno(*args: str) -> list[dict]:
