@@ -119,6 +119,15 @@ def _queues(spec: str | None) -> list[str]:
     return [q[len("ledger-"):] if q.startswith("ledger-") else q for q in names]
 
 
+def _config(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]] | None:
+    """The settings and the queues to serve; ``None`` (said on stderr) when either is wrong."""
+    try:
+        return _settings(), _queues(args.queues)
+    except ValueError as exc:
+        sys.stderr.write(f"ledger worker: {exc}\n")
+        return None
+
+
 def run_worker(args: argparse.Namespace) -> int:
     """Run the worker loop until stopped (or, with ``--burst``, until the queues are empty)."""
     import redis
@@ -128,12 +137,10 @@ def run_worker(args: argparse.Namespace) -> int:
     from .server import LOG_FORMAT
     from ..store import open_store
 
-    try:
-        cfg = _settings()
-        queues = _queues(args.queues)
-    except ValueError as exc:
-        sys.stderr.write(f"ledger worker: {exc}\n")
+    got = _config(args)
+    if got is None:
         return 2
+    cfg, queues = got
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     os.makedirs(cfg["DATA_DIR"], exist_ok=True)
     store = open_store(cfg["STORE"], cfg["DATA_DIR"], int(cfg["TTL_SECONDS"]))
@@ -216,12 +223,10 @@ def health(connection: Any, queues: Sequence[str], *, local: bool = False,
 def check_health(args: argparse.Namespace) -> int:
     import redis
 
-    try:
-        cfg = _settings()
-        queues = _queues(args.queues)
-    except ValueError as exc:
-        sys.stderr.write(f"ledger worker: {exc}\n")
+    got = _config(args)
+    if got is None:
         return 2
+    cfg, queues = got
     connection = redis.Redis.from_url(cfg["STORE"], socket_timeout=5, socket_connect_timeout=5)
     try:
         report = health(connection, queues, local=args.local, max_wait=args.max_wait)
