@@ -52,7 +52,7 @@ from adapters.model import Document, Unit
 
 from ..language.detect import is_english
 from ..language.nlp import FACTS, noun_lemma, word_classes
-from .label_index import _CODE_STYLE  # the one list of code and preformatted styles
+from ..outline import CODE_STYLE as _CODE_STYLE  # the one list of code and preformatted styles
 from .mentions import find_mentions
 from .glossary import is_term_style, term_of_line
 from .related import is_reference_entry

@@ -53,7 +53,7 @@ from .definition_rules import (
     term_ok,
 )
 from .glossary import structural_definitions
-from .label_index import _CODE_STYLE
+from ..outline import CODE_STYLE as _CODE_STYLE  # the one list of code and preformatted styles
 from .related import is_reference_entry
 from .text import word_set
 

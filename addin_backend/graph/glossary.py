@@ -25,7 +25,7 @@ from typing import Callable, Sequence
 
 from adapters.model import Unit
 
-from .label_index import _CODE_STYLE
+from ..outline import CODE_STYLE as _CODE_STYLE  # the one list of code and preformatted styles
 
 __all__ = ["is_term_style", "is_terminology_heading", "term_of_line", "structural_definitions"]
 

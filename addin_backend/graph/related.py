@@ -37,7 +37,8 @@ import networkx as nx
 from adapters.model import Document, Unit
 
 from .edges import CONTAINS, RELATED, add_edge, remove_out_edges
-from .label_index import _CODE_STYLE, typed_heading
+from ..outline import CODE_STYLE as _CODE_STYLE
+from .label_index import typed_heading
 from .text import sentences
 from adapters.vocabulary import FLOAT_KINDS, TEXT_KINDS
 
