@@ -82,7 +82,7 @@ def check_key(revision: int | None, sheet: StyleSheet | None, max_findings: int)
     >>> len({a, check_key(2, None, 10), check_key(None, StyleSheet(name="x.toml"), 10), check_key(None, None, 9)})
     4
     """
-    style = None if sheet is None else {**sheet.to_json(), "lines": sorted(sheet.lines.items())}
+    style = None if sheet is None else sheet.to_json()
     basis = json.dumps({"style": style, "max": max_findings, "code": _code_version()}, sort_keys=True)
     return f"check:{revision or 0}:{hashlib.sha256(basis.encode()).hexdigest()[:24]}"
 

@@ -54,7 +54,7 @@ from typing import Any
 from ...errors import InvalidRequestError
 
 __all__ = ["StyleSheet", "StyleSheetError", "BannedTerm", "load_style", "parse_style", "style_from_env",
-           "VARIETIES", "STYLE_ENV"]
+           "VARIETIES", "STYLE_ENV", "MAX_SHEET_BYTES", "MAX_ENTRIES"]
 
 #: The environment variable naming the server's default style sheet (a TOML file).
 STYLE_ENV = "LEDGER_STYLE"
@@ -101,13 +101,12 @@ class StyleSheet:
     caption_label: str | None = None
     exception_words: frozenset[str] = frozenset()
     disabled: frozenset[str] = frozenset()
-    lines: dict[str, int] = field(default_factory=dict)  # "terms.web site" -> line, for the rule names
 
     def rule(self, path: str) -> str:
-        """The name of a rule as findings give it: ``STYLE.toml:4 terms."web site"``."""
+        """The name of a rule as findings give it: ``STYLE.toml terms."web site"`` (the sheet
+        and the key; the key is unique in its table)."""
         table, _, key = path.partition(".")
-        where = f"{self.name or 'style'}:{self.lines[path]}" if path in self.lines else (self.name or "style")
-        return f"{where} {table}" + (f".{_quote_key(key)}" if key else "")
+        return f"{self.name or 'style'} {table}" + (f".{_quote_key(key)}" if key else "")
 
     def excepted(self, text: str) -> bool:
         """Whether the sheet's exceptions name ``text`` (any case)."""
@@ -134,40 +133,47 @@ def _quote_key(key: str) -> str:
     return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else '"' + key.replace('"', '\\"') + '"'
 
 
-# --- where each key is written (tomllib gives values, not lines) ------------------------------
+# --- limits (a sheet is a client's text: every size is bounded) ------------------------------
 
-_HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(?:#.*)?$")
-_KEY = re.compile(r"""^\s*("(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_.-]+)\s*=""")
-
-
-def _unquote(part: str) -> str:
-    part = part.strip()
-    if part.startswith('"') and part.endswith('"'):
-        return part[1:-1].encode("utf-8").decode("unicode_escape") if "\\" in part else part[1:-1]
-    if part.startswith("'") and part.endswith("'"):
-        return part[1:-1]
-    return part
+#: The most UTF-8 bytes a style sheet may hold.
+MAX_SHEET_BYTES = 512 * 1024
+#: The most entries (terms, banned terms, abbreviations, exception words) a sheet may list.
+MAX_ENTRIES = 20_000
+#: The most characters of one term, abbreviation, replacement or exception word.
+MAX_TERM_CHARS = 200
+#: The most characters of one banned term's message.
+MAX_MESSAGE_CHARS = 1_000
 
 
-def _split_dotted(key: str) -> list[str]:
-    return [_unquote(p) for p in re.findall(r""""(?:[^"\\]|\\.)*"|'[^']*'|[^.\s]+""", key)]
+def _control_at(text: str, allow: str = "") -> int:
+    r"""Where the first control character of ``text`` (one not in ``allow``) is, or -1.
+
+    >>> _control_at("web\x00site"), _control_at("a\tb"), _control_at("line\nline", allow="\n")
+    (3, 1, -1)
+    """
+    m = _CONTROL.search(text)
+    while m is not None and m.group() in allow:
+        m = _CONTROL.search(text, m.end())
+    return -1 if m is None else m.start()
 
 
-def _key_lines(text: str) -> dict[str, int]:
-    """``"table.key"`` -> line number (1-based) of each key and table header of the sheet."""
-    out: dict[str, int] = {}
-    table: list[str] = []
-    for n, line in enumerate(text.splitlines(), 1):
-        m = _HEADER.match(line)
-        if m:
-            table = _split_dotted(m.group(1))
-            out.setdefault(".".join(table), n)
-            continue
-        m = _KEY.match(line)
-        if m:
-            path = table + _split_dotted(m.group(1))
-            out.setdefault(".".join(path), n)
-    return out
+def _control(text: str, allow: str = "") -> str | None:
+    """The first control character of ``text`` (not in ``allow``), as ``ascii()`` writes it."""
+    at = _control_at(text, allow)
+    return None if at < 0 else ascii(text[at])
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def _line_of(text: str, *needles: str) -> int | None:
+    """The line (1-based) of the first of ``needles`` found in ``text``: a hint for an error
+    message only (one search, on the error path); the sheet itself is read by tomllib alone."""
+    for needle in needles:
+        at = text.find(needle) if needle else -1
+        if at >= 0:
+            return text.count("\n", 0, at) + 1
+    return None
 
 
 # --- parsing ---------------------------------------------------------------------------------
@@ -187,89 +193,133 @@ _CAPTION_LABEL = re.compile(r"^(?:[A-Z][a-z]*\.?)\s+1\s*([:.\u2013\u2014-]?)$")
 
 
 class _Reader:
-    def __init__(self, name: str, lines: dict[str, int]) -> None:
-        self.name, self.lines = name, lines
+    def __init__(self, name: str, text: str) -> None:
+        self.name, self.text = name, text
+        self.entries = 0
 
     def fail(self, path: str, message: str) -> StyleSheetError:
-        line = self.lines.get(path)
-        if line is None and "." in path:
-            line = self.lines.get(path.rsplit(".", 1)[0])
+        table, _, key = path.partition(".")
+        last = key.rsplit(".", 1)[-1]
+        needles = [n for k in dict.fromkeys(k for k in (key, last) if k) for n in (f'"{k}"', f"'{k}'", k)]
+        line = _line_of(self.text, *needles, f"[{table}")
         where = f"{self.name or 'style sheet'}, line {line}" if line else (self.name or "style sheet")
-        return StyleSheetError(f"{where}: {message}", line=line, key=path)
+        return StyleSheetError(f"{where}: {message}", line=line, key=path[:200])
 
-    def string(self, path: str, value: Any, choices: tuple[str, ...] | None = None) -> str:
+    def count(self, path: str, n: int = 1) -> None:
+        self.entries += n
+        if self.entries > MAX_ENTRIES:
+            raise self.fail(path, f"a style sheet lists at most {MAX_ENTRIES:,} terms, abbreviations and words")
+
+    def term(self, path: str, value: Any, *, limit: int = MAX_TERM_CHARS, allow: str = "",
+             choices: tuple[str, ...] | None = None) -> str:
+        """A non-empty string of at most ``limit`` characters without control characters."""
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(path, f"{path} must be a non-empty string")
+            raise self.fail(path, f"{_short(path)} must be a non-empty string")
+        if len(value) > limit:
+            raise self.fail(path, f"{_short(path)} is longer than {limit:,} characters")
+        bad = _control(value, allow)
+        if bad is not None:
+            raise self.fail(path, f"{_short(path)} holds the control character {bad}")
         if choices is not None and value not in choices:
             raise self.fail(path, f"{path} must be one of {', '.join(repr(c) for c in choices)}, not {value!r}")
         return value
 
+    def string(self, path: str, value: Any, choices: tuple[str, ...] | None = None) -> str:
+        return self.term(path, value, choices=choices)
+
     def strings(self, path: str, value: Any) -> list[str]:
         if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
             raise self.fail(path, f"{path} must be a list of strings")
-        return list(value)
+        self.count(path, len(value))
+        return [self.term(path, v) for v in value]
 
     def mapping(self, path: str, value: Any) -> dict[str, Any]:
         if not isinstance(value, dict):
-            raise self.fail(path, f"{path} must be a table")
+            raise self.fail(path, f"{_short(path)} must be a table")
         return value
 
 
+def _short(path: str, limit: int = 80) -> str:
+    return path if len(path) <= limit else path[:limit] + "..."
+
+
 def parse_style(text: str, name: str = "") -> StyleSheet:
-    """A style sheet from TOML text; ``name`` (a file name) is how errors and rules cite it.
+    """A style sheet from TOML text (read by :mod:`tomllib` alone); ``name`` (a file name) is how
+    errors and rules cite it. A sheet is a client's text: its size, its number of entries and the
+    length of each are bounded, and control characters are refused.
 
     >>> s = parse_style('[terms]\\n"web site" = "website"\\n[spelling]\\nvariety = "en-GB"\\n', "house.toml")
     >>> s.terms, s.variety, s.rule('terms.web site')
-    ({'web site': 'website'}, 'en-GB', 'house.toml:2 terms."web site"')
+    ({'web site': 'website'}, 'en-GB', 'house.toml terms."web site"')
     >>> parse_style('[spelling]\\nvarieties = "en-GB"\\n', "house.toml")
     Traceback (most recent call last):
     ...
     addin_backend.checks.style.sheet.StyleSheetError: house.toml, line 2: unknown key 'varieties' in [spelling]; known keys: variety
     """
+    label = name or "style sheet"
+    if len(text) > MAX_SHEET_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_SHEET_BYTES:
+        raise StyleSheetError(f"{label}: a style sheet is at most {MAX_SHEET_BYTES // 1024} KB")
+    at = _control_at(text, "\t\n\r")
+    if at >= 0:
+        line = text.count("\n", 0, at) + 1
+        raise StyleSheetError(f"{label}, line {line}: the control character {ascii(text[at])} has no place "
+                              "in a style sheet", line=line)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
         line = int(m.group(1)) if m else None
         what = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc)) or "malformed TOML"
-        where = f"{name or 'style sheet'}, line {line}" if line else (name or "style sheet")
+        where = f"{label}, line {line}" if line else label
         raise StyleSheetError(f"{where}: malformed TOML: {what}", line=line) from None
-    lines = _key_lines(text)
-    r = _Reader(name, lines)
-    sheet = StyleSheet(name=name, lines=lines)
+    except RecursionError:  # inline tables or arrays nested thousands deep
+        raise StyleSheetError(f"{label}: malformed TOML: tables or arrays nested too deep") from None
+    r = _Reader(name, text)
+    sheet = StyleSheet(name=name)
     for table, value in data.items():
         if table not in _SCHEMA:
-            raise r.fail(table, f"unknown table [{table}]; known tables: {', '.join(_SCHEMA)}")
+            raise r.fail(table, f"unknown table [{_short(table)}]; known tables: {', '.join(_SCHEMA)}")
         body = r.mapping(table, value)
         known = _SCHEMA[table]
         if known:
             for key in body:
                 if key not in known:
-                    raise r.fail(f"{table}.{key}", f"unknown key {key!r} in [{table}]; known keys: {', '.join(known)}")
+                    raise r.fail(f"{table}.{key}", f"unknown key {_short(key)!r} in [{table}]; known keys: {', '.join(known)}")
         if table == "terms":
+            r.count("terms", len(body))
             for old, new in body.items():
-                sheet.terms[r.string(f"terms.{old}", old)] = r.string(f"terms.{old}", new)
+                sheet.terms[r.term(f"terms.{old}", old)] = r.term(f"terms.{old}", new)
         elif table == "banned":
+            r.count("banned", len(body))
             for term, v in body.items():
                 path = f"banned.{term}"
+                r.term(path, term)
                 if isinstance(v, str):
-                    sheet.banned.append(BannedTerm(term, v))
+                    sheet.banned.append(BannedTerm(term, r.term(path, v, limit=MAX_MESSAGE_CHARS, allow="\n")))
                     continue
                 v = r.mapping(path, v)
                 extra = set(v) - {"message", "replacement"}
                 if extra:
-                    raise r.fail(path, f"unknown key {sorted(extra)[0]!r} in banned term {term!r}; known keys: message, replacement")
+                    raise r.fail(path, f"unknown key {_short(sorted(extra)[0])!r} in banned term {_short(term)!r}; "
+                                       "known keys: message, replacement")
                 repl = v.get("replacement")
-                if repl is not None and not isinstance(repl, str):
-                    raise r.fail(path, f"{path}.replacement must be a string")
-                sheet.banned.append(BannedTerm(term, r.string(path + ".message", v.get("message", f"'{term}' is banned")),
-                                               repl))
+                if repl is not None:
+                    if not isinstance(repl, str):
+                        raise r.fail(path, f"{_short(path)}.replacement must be a string")
+                    if repl:  # "" deletes the term
+                        r.term(path + ".replacement", repl)
+                message = r.term(path + ".message", v.get("message", f"'{term}' is banned"), limit=MAX_MESSAGE_CHARS,
+                                 allow="\n")
+                sheet.banned.append(BannedTerm(term, message, repl))
         elif table == "abbreviations":
             if "known" in body:
                 sheet.known_abbreviations = frozenset(r.strings("abbreviations.known", body["known"]))
             if "preferred" in body:
-                for old, new in r.mapping("abbreviations.preferred", body["preferred"]).items():
-                    sheet.preferred_abbreviations[old] = r.string(f"abbreviations.preferred.{old}", new)
+                preferred = r.mapping("abbreviations.preferred", body["preferred"])
+                r.count("abbreviations.preferred", len(preferred))
+                for old, new in preferred.items():
+                    path = f"abbreviations.preferred.{old}"
+                    sheet.preferred_abbreviations[r.term(path, old)] = r.term(path, new)
         elif table == "spelling" and "variety" in body:
             sheet.variety = r.string("spelling.variety", body["variety"], VARIETIES)
         elif table == "numbers":
@@ -319,7 +369,7 @@ def load_style(path: str) -> StyleSheet:
     """
     try:
         with open(path, "rb") as fh:
-            raw = fh.read()
+            raw = fh.read(MAX_SHEET_BYTES + 1)
     except OSError as exc:
         raise StyleSheetError(f"{path}: cannot read the style sheet ({exc.strerror or exc})") from None
     try:

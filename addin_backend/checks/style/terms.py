@@ -1,6 +1,6 @@
 """The style sheet's own rules: preferred terms (``[terms]``), banned terms (``[banned]``) and
 preferred abbreviations (``[abbreviations.preferred]``). Each finding names the rule that fired
-(``house.toml:3 terms."web site"``).
+(``house.toml terms."web site"``).
 
 Terms and banned terms match whole words in any case, with their inflections ("web sites",
 "utilized", "utilizing"); the replacement follows the case of each occurrence. Abbreviations
@@ -11,6 +11,9 @@ pipeline, which carries the rename to the uses).
 from __future__ import annotations
 
 import re
+from typing import Iterator
+
+from adapters.model import Unit
 
 from ...edits.terms import recase
 from ...findings import Finding, Place
@@ -42,12 +45,24 @@ def inflect(word: str, suffix: str) -> str:
 
 
 def term_pattern(term: str, case_sensitive: bool = False) -> re.Pattern[str]:
-    """A whole-word pattern of ``term`` (spaces as any space, hyphens as any hyphen) with an
-    optional inflection in the group ``suffix``."""
-    parts = []
+    """A whole-word pattern of ``term`` (a run of spaces as any run of spaces, hyphens as any
+    hyphen) with an optional inflection in the group ``suffix``.
+
+    A term is a client's text: it is escaped, and a run of white space in it becomes one
+    ``[ \\u00a0]+`` between literals, so matching stays linear in the text (twelve spaces are
+    not twelve nested repeats).
+
+    >>> term_pattern("web   site").pattern.count("+")
+    1
+    >>> bool(term_pattern("a            b").search("a" + "\\u00a0" * 60 + "c"))
+    False
+    """
+    term = term.strip()
+    parts: list[str] = []
     for ch in term:
-        if ch == " ":
-            parts.append(r"[ \u00a0]+")
+        if ch.isspace():
+            if not parts or parts[-1] != _SPACES:
+                parts.append(_SPACES)
         elif ch in "-\u2010\u2011":
             parts.append(r"[-\u2010\u2011]")
         else:
@@ -62,15 +77,57 @@ def term_pattern(term: str, case_sensitive: bool = False) -> re.Pattern[str]:
     return re.compile(edge_l + body + edge_r, 0 if case_sensitive else re.I)
 
 
-def _matches(p: Prose, term: str, case_sensitive: bool = False):
+_SPACES = r"[ \u00a0]+"
+_WORD = re.compile(r"\w+")
+
+
+class _Index:
+    """The words of the prose units (lower case) and the units each occurs in, built once per
+    check, so that a sheet of thousands of terms looks each one up instead of scanning every
+    unit's text per term."""
+
+    def __init__(self, units: list[Unit]) -> None:
+        self.units = units
+        where: dict[str, list[int]] = {}
+        for i, u in enumerate(units):
+            for w in set(_WORD.findall(u.text.lower())):
+                where.setdefault(w, []).append(i)
+        self.where = where
+
+    def candidates(self, term: str) -> list[Unit]:
+        """The units that may hold ``term``: those with its first word (a whole word: the term's
+        first word, or when the term is one word, that word or one of its inflections).
+
+        >>> from adapters.model import Unit
+        >>> ix = _Index([Unit("a", "paragraph", "We utilized it.", order=0), Unit("b", "paragraph", "No.", order=1)])
+        >>> [u.id for u in ix.candidates("utilize")], [u.id for u in ix.candidates("web site")]
+        (['a'], [])
+        """
+        term = term.strip()
+        m = _WORD.search(term.lower())
+        if m is None or (m.start() == 0 and not term[:1].isalnum()):
+            return self.units  # no word to look up, or one that may start inside a word: every unit
+        first = m.group()
+        if m.end() < len(term):
+            return [self.units[i] for i in self.where.get(first, ())]
+        # one word: it or an inflection of it, as term_pattern allows ("'s" is no part of a word)
+        forms = {first, *(inflect(first, sfx) for sfx in ("s", "es", "d", "ed", "ing"))}
+        if first.endswith("e"):
+            forms |= {first[:-1] + "ing", first[:-1] + "ed"}
+        else:
+            forms |= {first + "es", first + "ed", first + "ing"}
+        hits: set[int] = set()
+        for form in forms:
+            hits.update(self.where.get(form, ()))
+        return [self.units[i] for i in sorted(hits)]
+
+
+def _matches(index: _Index, term: str, case_sensitive: bool = False) -> Iterator[tuple[Unit, re.Match[str], str]]:
+    units = index.candidates(term)
+    if not units:
+        return
     pat = term_pattern(term, case_sensitive)
-    probe = re.split(r"[\s\-\u2010\u2011]", term)[0]
-    probe = probe[:-1] if term.endswith("e") and probe == term else probe
-    if not case_sensitive:
-        probe = probe.lower()
-    for u in p.units:
-        if probe not in (u.text if case_sensitive else u.text.lower()):
-            continue
+    for u in units:
         for m in pat.finditer(u.text):
             suffix = m.groupdict().get("suffix") or m.groupdict().get("suffix2") or ""
             yield u, m, suffix
@@ -86,9 +143,10 @@ def _replacement(found: str, suffix: str, term: str, new: str) -> str:
 def sheet_findings(p: Prose, sheet: StyleSheet) -> list[Finding]:
     """The style sheet's terms, banned terms and preferred abbreviations."""
     out: list[Finding] = []
+    index = _Index(p.units)
     for old, new in sheet.terms.items():
         places = [Place(u.id, m.start(), m.end(), m.group(), _replacement(m.group(), sfx, old, new))
-                  for u, m, sfx in _matches(p, old)]
+                  for u, m, sfx in _matches(index, old)]
         places = [x for x in places if x.text != x.replacement]
         if places:
             out.append(make_finding("style_term", "warning", places,
@@ -97,14 +155,14 @@ def sheet_findings(p: Prose, sheet: StyleSheet) -> list[Finding]:
     for b in sheet.banned:
         places = [Place(u.id, m.start(), m.end(), m.group(),
                         _replacement(m.group(), sfx, b.term, b.replacement) if b.replacement is not None else None)
-                  for u, m, sfx in _matches(p, b.term)]
+                  for u, m, sfx in _matches(index, b.term)]
         if places:
             out.append(make_finding("banned_term", "warning", places,
                                     f"'{places[0].text}' is banned by the house style ({len(places)} time(s)): {b.message}",
                                     rule=sheet.rule(f"banned.{b.term}")))
     for old, new in sheet.preferred_abbreviations.items():
         places = [Place(u.id, m.start(), m.end(), m.group(), new + (m.group()[len(old):] if m.group() != old else ""))
-                  for u, m, _sfx in _matches(p, old, case_sensitive=True)]
+                  for u, m, _sfx in _matches(index, old, case_sensitive=True)]
         places = [x for x in places if x.text != x.replacement]
         if places:
             out.append(make_finding("style_abbreviation", "warning", places,

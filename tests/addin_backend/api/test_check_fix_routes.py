@@ -51,7 +51,7 @@ def test_check_with_a_style_then_fix_preview_and_apply(client, article):  # noqa
     styled = client.get(f"/api/v1/documents/{doc}/check?style=house").json
     assert styled["style"] == "house.toml"
     rules = {f.get("rule") for f in styled["findings"] if f["kind"] == "style_term"}
-    assert rules == {"house.toml:2 terms.hitch-hiking"}
+    assert rules == {"house.toml terms.hitch-hiking"}
     assert all("id" in f for f in plain["findings"])
     fixable = [f for f in plain["findings"] if f.get("fixable")]
     assert fixable
@@ -87,7 +87,7 @@ def test_the_servers_default_style_sheet(client, article, tmp_path, monkeypatch)
     monkeypatch.setenv("LEDGER_STYLE", str(sheet))
     got = client.get(f"/api/v1/documents/{article['id']}/check").json
     assert got["style"] == "server.toml"
-    assert {f["rule"] for f in got["findings"] if f["kind"] == "style_term"} == {"server.toml:2 terms.hitch-hiking"}
+    assert {f["rule"] for f in got["findings"] if f["kind"] == "style_term"} == {"server.toml terms.hitch-hiking"}
     sheet.write_text("[terms\n")
     bad = client.get(f"/api/v1/documents/{article['id']}/check")
     assert bad.status_code == 400 and bad.json["error"]["message"].startswith("server.toml, line 1: malformed TOML")

@@ -100,15 +100,15 @@ def test_undefined_mixed_case_abbreviation():
 
 # --- the style sheet ---------------------------------------------------------------------------
 
-def test_style_sheet_rules_name_their_line():
+def test_style_sheet_rules_name_their_sheet_and_key():
     sheet = parse_style('[terms]\n"web site" = "website"\n\n[banned]\n"utilize" = "Write \'use\'."\n'
                         '[exceptions]\nkinds = ["quote_style"]\n', "house.toml")
     doc = make_doc([("p1", "paragraph", "Our Web site lists the tools; we utilize them and utilized more last year.", None)])
     found = style_findings(doc, sheet)
     term = _kinds(found, "style_term")[0]
-    assert term.rule == 'house.toml:2 terms."web site"' and term.places[0].replacement == "Website"
+    assert term.rule == 'house.toml terms."web site"' and term.places[0].replacement == "Website"
     banned = _kinds(found, "banned_term")[0]
-    assert banned.rule == "house.toml:5 banned.utilize" and [p.text for p in banned.places] == ["utilize", "utilized"]
+    assert banned.rule == "house.toml banned.utilize" and [p.text for p in banned.places] == ["utilize", "utilized"]
     assert "Write 'use'." in banned.message
 
 
