@@ -36,7 +36,8 @@ DEFAULTS: dict[str, Any] = {
     "MAX_FINDINGS": 5_000,  # findings a document's check answers at most (the most severe)
     "QUOTA_MB": 2048,  # what one key (or address, without keys) may keep in the store; 0 or off: no quota
     "RATE_LIMIT": "600/minute",
-    "AUTH_FAIL_LIMIT": "20/minute",  # requests with a wrong or missing key per client address
+    "AUTH_FAIL_LIMIT": "20/minute",  # requests with one wrong or missing key per client address
+    "TRUST_PROXY": 0,  # proxies in front whose X-Forwarded-For is believed (0: the socket's address)
     "JOB_THREADS": 2,
     "JOB_STALE_SECONDS": 900,
     "JOBS": "auto",  # threads | queue (RQ on the Redis store) | auto: the queue when the store is Redis
@@ -66,6 +67,7 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "LEDGER_QUOTA_MB": ("QUOTA_MB", lambda v: 0.0 if str(v).strip().lower() in ("off", "none", "") else float(v)),
     "LEDGER_RATE_LIMIT": ("RATE_LIMIT", str),
     "LEDGER_AUTH_FAIL_LIMIT": ("AUTH_FAIL_LIMIT", str),
+    "LEDGER_TRUST_PROXY": ("TRUST_PROXY", int),
     "LEDGER_JOB_THREADS": ("JOB_THREADS", int),
     "LEDGER_JOB_STALE_SECONDS": ("JOB_STALE_SECONDS", float),
     "LEDGER_JOBS": ("JOBS", str),
@@ -127,6 +129,8 @@ def load_config(test_config: Mapping[str, Any] | None = None,
         raise ValueError(f"LEDGER_JOBS must be auto, threads or queue, not {cfg['JOBS']!r}")
     if float(cfg["MAX_UPLOAD_MB"]) <= 0 or int(cfg["TTL_SECONDS"]) <= 0:
         raise ValueError("LEDGER_MAX_UPLOAD_MB and LEDGER_TTL_SECONDS must be positive")
+    if not 0 <= int(cfg["TRUST_PROXY"]) <= 8:
+        raise ValueError("LEDGER_TRUST_PROXY: the number of proxies in front of the server, 0 (none) to 8")
     if int(cfg["MAX_FINDINGS"]) <= 0 or float(cfg["QUOTA_MB"]) < 0 or int(cfg["SSE_PER_CLIENT"]) <= 0:
         raise ValueError("LEDGER_MAX_FINDINGS and LEDGER_SSE_PER_CLIENT must be positive, "
                          "LEDGER_QUOTA_MB 0 (off) or more")

@@ -5,7 +5,8 @@ import json
 import re
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any, overload
+from contextlib import AbstractContextManager
+from typing import Any, Callable, overload
 
 from flask import current_app, g, request
 
@@ -15,7 +16,7 @@ from ..errors import InvalidRequestError
 from ..jobs.runner import JobRunner
 from ..store import Store
 
-__all__ = ["store", "runner", "limits", "client_id", "ensure_room", "charge", "int_arg", "choice_arg", "list_arg",
+__all__ = ["store", "runner", "limits", "client_id", "ensure_room", "reserve", "quota_bytes", "int_arg", "choice_arg", "list_arg",
            "json_body"]
 
 
@@ -41,6 +42,13 @@ def client_id() -> str:
     return who if who not in ("anonymous", "-") else f"ip:{request.remote_addr}"
 
 
+def quota_bytes() -> int:
+    """The per-client quota in bytes (``LEDGER_QUOTA_MB``; 0: none)."""
+    from ..service import quota
+
+    return int(float(current_app.config["QUOTA_MB"]) * quota.MB)
+
+
 def ensure_room(incoming: int) -> None:
     """Refuse a write of about ``incoming`` bytes past the client's quota (``LEDGER_QUOTA_MB``).
 
@@ -48,14 +56,18 @@ def ensure_room(incoming: int) -> None:
     """
     from ..service import quota
 
-    quota.ensure_room(store(), client_id(), incoming, int(float(current_app.config["QUOTA_MB"]) * quota.MB))
+    quota.ensure_room(store(), client_id(), incoming, quota_bytes())
 
 
-def charge(doc_id: str) -> None:
-    """Count a new document to the client's quota."""
+def reserve(incoming: int) -> AbstractContextManager[Callable[[str], None]]:
+    """Hold ``incoming`` bytes of the client's quota for the write in the ``with`` block, which
+    gets ``charge(scope)`` to count what it stored (:func:`..service.quota.reserve`).
+
+    :raise QuotaExceededError: 507 ``quota_exceeded``, before anything is written.
+    """
     from ..service import quota
 
-    quota.charge(store(), client_id(), doc_id)
+    return quota.reserve(store(), client_id(), incoming, quota_bytes())
 
 
 @overload

@@ -12,7 +12,7 @@ from adapters.model import UNIT_KINDS, VIEWS
 from ..store import documents
 from ..service import graph_job, uploads
 from ..errors import ForbiddenOriginError, InvalidRequestError
-from .context import charge, choice_arg, ensure_room, int_arg, limits, runner, store
+from .context import choice_arg, int_arg, limits, reserve, runner, store
 from .jobs import job_view
 
 __all__ = ["bp", "document_body"]
@@ -62,10 +62,10 @@ def _document_view(meta: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
 @bp.post("")
 def upload() -> tuple[Response, int, dict[str, str]]:
     data, filename = document_body()
-    ensure_room(len(data))
-    meta, _doc, job = uploads.take_in(store(), runner(), data, filename=filename, limits=limits(),
-                                      semantic=current_app.config["GRAPH_SEMANTIC"])
-    charge(meta["id"])
+    with reserve(len(data)) as charge:
+        meta, _doc, job = uploads.take_in(store(), runner(), data, filename=filename, limits=limits(),
+                                          semantic=current_app.config["GRAPH_SEMANTIC"])
+        charge(meta["id"])
     body = _document_view(meta, job)
     return jsonify(body), 201, {"Location": body["links"]["self"]}
 

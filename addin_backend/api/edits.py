@@ -9,7 +9,7 @@ from ..store import documents
 from ..service import edits as service_edits
 from ..service import review as service_review
 from ..service import revisions
-from .context import ensure_room, json_body, runner, store
+from .context import json_body, reserve, runner, store
 from .jobs import job_view
 
 __all__ = ["bp"]
@@ -38,13 +38,13 @@ def proposal(document_id: str, proposal_id: str) -> Response:
 def apply(document_id: str) -> tuple[Response, int, dict[str, str]]:
     body = json_body("ApplyRequest")
     pid = body.get("proposal_id")
-    ensure_room(documents.get_meta(store(), document_id)["size"])  # a revision is about the upload's size
-    out = service_edits.apply(
-        store(), document_id, author=body["author"].strip(), who=g.get("client", "-"),
-        audit_log=current_app.config["AUDIT_LOG"], proposal_id=pid, keep=body.get("operations") if pid else None,
-        operations=None if pid else body["operations"], instruction=body.get("instruction"),
-        semantic=current_app.config["GRAPH_SEMANTIC"], comments=body.get("comments", True),
-        threads=body.get("comment_threads", False))
+    with reserve(documents.get_meta(store(), document_id)["size"]):  # a revision is about the upload's size
+        out = service_edits.apply(
+            store(), document_id, author=body["author"].strip(), who=g.get("client", "-"),
+            audit_log=current_app.config["AUDIT_LOG"], proposal_id=pid, keep=body.get("operations") if pid else None,
+            operations=None if pid else body["operations"], instruction=body.get("instruction"),
+            semantic=current_app.config["GRAPH_SEMANTIC"], comments=body.get("comments", True),
+            threads=body.get("comment_threads", False))
     download = url_for("edits.revision_file", document_id=document_id, rev=out["revision"])
     return jsonify(**out, download=download), 201, {"Location": download}
 

@@ -5,6 +5,14 @@ when ``LEDGER_API_KEYS`` is set (CORS preflights excepted: browsers send them wi
 fixed window per key (per client address without keys), counted in the store so that it
 holds across worker processes and machines. The access log names the route, the status, the
 time taken and the key's fingerprint; never a body, a query string or a key.
+
+Requests with a wrong or missing key are limited per *what the client presents*: a hash of the
+presented key plus the client address (``LEDGER_AUTH_FAIL_LIMIT``), so a client that keeps
+sending a bad key is refused with 429 while a valid key from the same address (every user
+behind one HTTPS proxy) still works. Guessing keys is no use either way: a key has at least 16
+characters (``LEDGER_API_KEYS``). Behind proxies, ``LEDGER_TRUST_PROXY=N`` takes the client
+address from the last N entries of ``X-Forwarded-For`` (werkzeug's ``ProxyFix``), for the limits,
+the quota and the log; without it the header is ignored, so a client cannot choose its address.
 """
 from __future__ import annotations
 
@@ -43,21 +51,23 @@ def fingerprint(secret: str) -> str:
 def _authenticate(keys: list[str], failures: tuple[int, int] | None) -> str:
     """The client's identity; raises :class:`UnauthorizedError` when keys are set and none matches.
 
-    ``failures`` (``LEDGER_AUTH_FAIL_LIMIT``, default 20/minute) bounds the requests with a wrong
-    or missing key that one client address may make per window; past that the address gets 429
-    until the window ends, whatever key it sends, so keys cannot be guessed quickly.
+    ``failures`` (``LEDGER_AUTH_FAIL_LIMIT``, default 20/minute) bounds the requests with one
+    wrong or missing key that one client address may make per window; past that the same key
+    from that address gets 429 until the window ends. The counter is named by a hash of what
+    was presented and the address, so bad requests never lock a valid key out.
     """
     if not keys:
         return "anonymous"
-    limit, window = failures or (1 << 62, 1)
-    slot = int(time.time() // window)
-    counter = f"authfail:ip:{request.remote_addr}:{window}:{slot}"
-    retry = (slot + 1) * window - int(time.time())
-    if store().count(counter) >= limit:
-        raise RateLimitedError(f"more than {limit} requests with a wrong API key in {window} s; retry later",
-                               retry_after=retry)
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     token = token.strip()
+    limit, window = failures or (1 << 62, 1)
+    slot = int(time.time() // window)
+    presented = hashlib.sha256(f"{scheme.lower()} {token}".encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    counter = f"authfail:{presented}:ip:{request.remote_addr}:{window}:{slot}"
+    retry = (slot + 1) * window - int(time.time())
+    if store().count(counter) >= limit:
+        raise RateLimitedError(f"more than {limit} requests with this wrong API key in {window} s; retry later",
+                               retry_after=retry)
     if scheme.lower() == "bearer" and token:
         for key in keys:
             if hmac.compare_digest(token.encode("utf-8"), key.encode("utf-8")):
@@ -120,6 +130,11 @@ def _printable(text: str, limit: int = 200) -> str:
 
 def init_security(app: Flask) -> None:
     """Install the key and rate checks, the response headers, the access log and CORS."""
+    proxies = int(app.config.get("TRUST_PROXY", 0))
+    if proxies:  # request.remote_addr from X-Forwarded-For, as the last `proxies` hops saw it
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)  # type: ignore[method-assign]  # werkzeug's documented wrapping
     app.before_request(_before)
     app.after_request(_after)
     origins = app.config["CORS_ORIGINS"]

@@ -22,7 +22,7 @@ from typing import Any, Iterator, MutableMapping
 from flask import Blueprint, Flask, Response, current_app, g, request
 
 from ..errors import ForbiddenOriginError
-from .workspace import CLIENT_HEADER
+from .workspace import CLIENT_HEADER, QUOTA_HEADER
 
 __all__ = ["bp", "MCP_PATH", "bridge"]
 
@@ -48,7 +48,7 @@ class _Bridge:
         ws = Workspace(store=app.extensions["ledger.store"], runner=app.extensions["ledger.jobs"],
                        semantic=cfg["GRAPH_SEMANTIC"], audit_log=cfg["AUDIT_LOG"],
                        limits=replace(DEFAULT_LIMITS, max_input_bytes=cfg["MAX_CONTENT_LENGTH"]),
-                       roots=None, who="anonymous")
+                       roots=None, who="anonymous", quota_bytes=int(float(cfg["QUOTA_MB"]) * 1024 * 1024))
         server = build_server(ws)
         # Host and Origin are checked by the view (CORS origins), not by the SDK's loopback-only default.
         self.manager = StreamableHTTPSessionManager(
@@ -168,8 +168,11 @@ def mcp_endpoint() -> Response:
     if not _origin_allowed(request.headers.get("Origin")):
         raise ForbiddenOriginError("this origin may not call the MCP server (LEDGER_CORS_ORIGINS)")
     headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in request.headers.items()
-               if k.lower() != CLIENT_HEADER]
+               if k.lower() not in (CLIENT_HEADER, QUOTA_HEADER)]
     headers.append((CLIENT_HEADER.encode("latin-1"), str(g.get("client", "anonymous")).encode("latin-1")))
+    from ..api.context import client_id
+
+    headers.append((QUOTA_HEADER.encode("latin-1"), client_id().encode("latin-1")))
     server_name, _, server_port = request.host.partition(":")
     scope = {
         "type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",

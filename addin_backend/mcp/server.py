@@ -41,7 +41,7 @@ from ..errors import InvalidRequestError, UnknownDocumentError, describe
 from ..store import documents
 from . import schemas
 from .roots import file_roots
-from .workspace import CLIENT_HEADER, Workspace
+from .workspace import CLIENT_HEADER, QUOTA_HEADER, Workspace
 
 __all__ = ["build_server", "TOOL_NAMES", "READ_ONLY_TOOLS", "WRITING_TOOLS", "PROMPT_NAME", "INSTRUCTIONS"]
 
@@ -175,6 +175,15 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
         headers = ctx.headers if not ws.files else None
         return (headers or {}).get(CLIENT_HEADER) or ws.who
 
+    def room(ctx: Context, incoming: int) -> Any:
+        """Hold ``incoming`` bytes of the caller's quota for a write (the REST API's quota: the
+        HTTP door's key, or address); gives ``charge(scope)`` to count what was stored."""
+        from ..service import quota
+
+        headers = ctx.headers if not ws.files else None
+        client = (headers or {}).get(QUOTA_HEADER) or who(ctx)
+        return quota.reserve(ws.store, client, incoming, ws.quota_bytes)
+
     async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return await to_thread.run_sync(partial(fn, *args, **kwargs))
 
@@ -244,8 +253,10 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
                     data = base64.b64decode(content_base64, validate=True)
                 except (binascii.Error, ValueError):
                     raise InvalidRequestError("content_base64 is not base64", field="content_base64") from None
-                meta, doc, _job = uploads.take_in(ws.store, ws.runner, data, filename=filename, limits=ws.limits,
-                                                  semantic=ws.semantic)
+                with room(ctx, len(data)) as charge:
+                    meta, doc, _job = uploads.take_in(ws.store, ws.runner, data, filename=filename, limits=ws.limits,
+                                                      semantic=ws.semantic)
+                    charge(meta["id"])
                 return meta, doc, False, None
             if path is None:
                 raise InvalidRequestError("give exactly one of path, document_id or content_base64")
@@ -469,9 +480,10 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
             ws.path(output_path, [], what="output_path")  # refused: this door writes no files
 
         def apply() -> dict[str, Any]:
-            record = edits.apply(ws.store, document_id, author=author.strip(), who=who(ctx),
-                                 audit_log=ws.audit_log or os.devnull, proposal_id=proposal_id,
-                                 keep=operation_ids, semantic=ws.semantic)
+            with room(ctx, documents.get_meta(ws.store, document_id)["size"]):  # a revision: about the upload
+                record = edits.apply(ws.store, document_id, author=author.strip(), who=who(ctx),
+                                     audit_log=ws.audit_log or os.devnull, proposal_id=proposal_id,
+                                     keep=operation_ids, semantic=ws.semantic)
             if target is not None:
                 write(target, revisions.revision_bytes(ws.store, document_id, record["revision"]))
             return record
@@ -531,8 +543,10 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
                 raise InvalidRequestError("give document_id", field="document_id")
             meta = documents.get_meta(ws.store, document_id)
             stem = os.path.splitext(meta.get("filename") or document_id)[0]
-            new, _doc, _job = uploads.take_in(ws.store, ws.runner, out, filename=f"{stem}.{verb}.{meta['format']}",
-                                              limits=ws.limits, semantic=ws.semantic)
+            with room(ctx, len(out)) as charge:
+                new, _doc, _job = uploads.take_in(ws.store, ws.runner, out, filename=f"{stem}.{verb}.{meta['format']}",
+                                                  limits=ws.limits, semantic=ws.semantic)
+                charge(new["id"])
             return {"which": which, "source": f"{document_id}" + (f" revision {revision}" if revision else ""),
                     "path": None, "document_id": new["id"], "units": len(doc.units), "tracked_changes_left": left}
 

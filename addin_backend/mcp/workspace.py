@@ -20,11 +20,14 @@ from ..jobs.runner import JobRunner
 from ..store import Store
 from .roots import Roots
 
-__all__ = ["Workspace", "Opened", "CLIENT_HEADER"]
+__all__ = ["Workspace", "Opened", "CLIENT_HEADER", "QUOTA_HEADER"]
 
 #: The header the HTTP door puts on each request it hands to the MCP server: the API key's
 #: fingerprint (a client cannot set it: the door drops any it sends).
 CLIENT_HEADER = "x-ledger-client"
+#: The same door's header naming whose quota a write counts to (as the REST API counts it: the
+#: key, or the address on a server without keys); dropped from what a client sends too.
+QUOTA_HEADER = "x-ledger-quota-client"
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,8 @@ class Workspace:
     roots: Roots | None = None
     who: str = "mcp:stdio"
     graph_timeout: float = 600.0
+    #: The per-client quota in bytes (the HTTP door: ``LEDGER_QUOTA_MB``; 0: none).
+    quota_bytes: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _opened: dict[str, Opened] = field(default_factory=dict, repr=False)
     _written: set[str] = field(default_factory=set, repr=False)

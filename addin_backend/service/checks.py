@@ -88,9 +88,9 @@ def check_key(revision: int | None, sheet: StyleSheet | None, max_findings: int)
 
 
 def check_stored(store: Store, doc_id: str, revision: int | None = None, style: str | None = None, *,
-                 max_findings: int = DEFAULT_MAX_FINDINGS) -> dict[str, Any]:
+                 max_findings: int = DEFAULT_MAX_FINDINGS, owner: str = "") -> dict[str, Any]:
     """``{document, revision, findings}`` of an upload, or of one of its applied revisions, with
-    the style sheet ``style`` (an uploaded one's name; ``None``: the server's ``LEDGER_STYLE``);
+    the style sheet ``style`` (the name ``owner`` uploaded it under; ``None``: the server's ``LEDGER_STYLE``);
     kept in the document's scope, so asking again reads it back. Over ``max_findings`` the most
     severe are answered, with ``truncated: {total, limit, message}``.
 
@@ -99,7 +99,7 @@ def check_stored(store: Store, doc_id: str, revision: int | None = None, style: 
     """
     from .styles import resolve_style
 
-    sheet = resolve_style(store, style)
+    sheet = resolve_style(store, style, owner)
     from ..store import documents
 
     documents.get_meta(store, doc_id)  # an unknown document is unknown_document

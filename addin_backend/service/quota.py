@@ -1,43 +1,87 @@
 """How much one client keeps in the store, and its quota (``LEDGER_QUOTA_MB``).
 
-A client is an API key (its fingerprint), or an address on a server without keys. Each upload
-is listed in the client's scope ``quota:<client>`` (:func:`charge`); what the client keeps is
-the sum of what those documents' scopes hold now (the upload, its model, graph, proposals,
-revisions and kept checks: about 3.6 times the upload), so a deleted or expired document stops
-counting by itself. A write that would take the client past its quota (an upload, an apply) is
-refused before it is made (:func:`ensure_room`: 507 ``quota_exceeded``). The list lives as long
-as a document (``LEDGER_TTL_SECONDS``) after the client's last write.
+A client is an API key (its fingerprint), or an address on a server without keys. Everything a
+client stores is listed in its scope ``quota:<client>`` (:func:`charge`): its uploads through
+either door (REST, MCP ``open_document``), the documents ``accept_all``/``reject_all`` make, and
+its style sheets. What the client keeps is the sum of what those scopes hold now (an upload
+with its model, graph, proposals, revisions and kept checks: about 3.6 times the upload), so a
+deleted or expired one stops counting by itself.
+
+A write is *reserved* before it is made (:func:`reserve`): a hold of its size goes into the
+client's scope ``quota-hold:<client>`` first, then the holds and what is kept are summed, and a
+write that takes the client past its quota is refused (507 ``quota_exceeded``) and its hold
+dropped. Concurrent writes each see the others' holds, so together they cannot pass the quota
+(at worst one of them is refused that would just have fitted, and a retry succeeds). A hold
+ends with its write; one left by a killed process stops counting after :data:`HOLD_SECONDS`.
+The lists live as long as a document (``LEDGER_TTL_SECONDS``) after the client's last write.
 """
 from __future__ import annotations
+
+import time
+import uuid
+from contextlib import contextmanager
+from typing import Callable, Iterator
 
 from ..errors import QuotaExceededError
 from ..store import Store
 
-__all__ = ["usage", "ensure_room", "charge", "MB"]
+__all__ = ["usage", "ensure_room", "reserve", "charge", "MB", "HOLD_SECONDS"]
 
 MB = 1024 * 1024
+#: How long a hold counts at most (a write that takes longer than this is not a write).
+HOLD_SECONDS = 600.0
 
 
 def _scope(client: str) -> str:
     return f"quota:{client}"
 
 
+def _holds(client: str) -> str:
+    return f"quota-hold:{client}"
+
+
+def _held(store: Store, client: str) -> int:
+    """Bytes the client's writes in progress hold (stale holds are dropped)."""
+    scope, total, stale, now = _holds(client), 0, [], time.time()
+    for token in store.names(scope):
+        raw = store.get(scope, token)
+        try:
+            size, since = (raw or b"").decode("ascii").split(":")
+            if now - float(since) > HOLD_SECONDS:
+                raise ValueError("stale")
+            total += int(size)
+        except ValueError:
+            stale.append(token)
+    if stale:
+        store.discard(scope, stale)
+    return total
+
+
 def usage(store: Store, client: str) -> int:
-    """Bytes the documents ``client`` uploaded hold in the store now (gone ones are forgotten)."""
+    """Bytes what ``client`` stored holds now, plus its writes in progress (gone ones are forgotten)."""
     scope = _scope(client)
     total, gone = 0, []
-    for doc_id in store.names(scope):
-        size = store.scope_bytes(doc_id)
-        if size == 0 and store.expires_in(doc_id) is None:
-            gone.append(doc_id)
+    for name in store.names(scope):
+        size = store.scope_bytes(name)
+        if size == 0 and store.expires_in(name) is None:
+            gone.append(name)
         total += size
-    store.discard(scope, gone)
-    return total
+    if gone:
+        store.discard(scope, gone)
+    return total + _held(store, client)
+
+
+def _refuse(used: int, incoming: int, quota: int) -> QuotaExceededError:
+    return QuotaExceededError(
+        f"this client keeps {used / MB:,.1f} MB in the store; {incoming / MB:,.1f} MB more would pass its "
+        f"quota of {quota / MB:,.0f} MB (LEDGER_QUOTA_MB): delete documents it no longer needs "
+        "(DELETE /api/v1/documents/{id}) or wait for them to expire",
+        used=used, incoming=incoming, quota=quota)
 
 
 def ensure_room(store: Store, client: str, incoming: int, quota: int) -> None:
     """Refuse a write of about ``incoming`` bytes that would take ``client`` past ``quota`` bytes
-    (0: no quota).
+    (0: no quota). A check only: a write that others may race uses :func:`reserve`.
 
     :raise QuotaExceededError: over the quota (the message says how much is kept and the limit).
     """
@@ -45,13 +89,33 @@ def ensure_room(store: Store, client: str, incoming: int, quota: int) -> None:
         return
     used = usage(store, client)
     if used + incoming > quota:
-        raise QuotaExceededError(
-            f"this client keeps {used / MB:,.1f} MB in the store; {incoming / MB:,.1f} MB more would pass its "
-            f"quota of {quota / MB:,.0f} MB (LEDGER_QUOTA_MB): delete documents it no longer needs "
-            "(DELETE /api/v1/documents/{id}) or wait for them to expire",
-            used=used, incoming=incoming, quota=quota)
+        raise _refuse(used, incoming, quota)
 
 
-def charge(store: Store, client: str, doc_id: str) -> None:
-    """Count the document ``doc_id`` (and all it will hold) to ``client``."""
-    store.put(_scope(client), {doc_id: b""})
+@contextmanager
+def reserve(store: Store, client: str, incoming: int, quota: int) -> Iterator[Callable[[str], None]]:
+    """Hold ``incoming`` bytes of ``client``'s quota while the block writes; the block is given
+    ``charge(scope)`` to count what it stored to the client (before the hold ends).
+
+    :raise QuotaExceededError: the write would pass the quota (nothing is held then).
+    """
+    def count(scope: str) -> None:
+        charge(store, client, scope)
+
+    if quota <= 0:
+        yield count
+        return
+    token = uuid.uuid4().hex
+    store.put(_holds(client), {token: f"{max(0, int(incoming))}:{time.time():.3f}".encode("ascii")})
+    try:
+        used = usage(store, client)  # ours and every other hold included
+        if used > quota:
+            raise _refuse(used - incoming, incoming, quota)
+        yield count
+    finally:
+        store.discard(_holds(client), [token])
+
+
+def charge(store: Store, client: str, scope: str) -> None:
+    """Count the scope ``scope`` (a document and all it will hold, a style sheet) to ``client``."""
+    store.put(_scope(client), {scope: b""})

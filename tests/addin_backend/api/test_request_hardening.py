@@ -125,7 +125,7 @@ def test_a_newline_in_an_unknown_path_cannot_forge_a_log_line(served, caplog):
     assert any("\\n2026-01-01" in line for line in lines)
 
 
-def test_wrong_keys_are_rate_limited_per_address_whatever_key_follows(make_app):
+def test_wrong_keys_are_rate_limited_per_key_presented_and_address(make_app):
     key = "a-sufficiently-long-test-key"
     client = make_app(API_KEYS=[key], AUTH_FAIL_LIMIT="5/minute").test_client()
     for _ in range(5):
@@ -133,11 +133,25 @@ def test_wrong_keys_are_rate_limited_per_address_whatever_key_follows(make_app):
     r = client.get("/api/v1/version", headers={"Authorization": "Bearer guess"})
     _error(r, 429, "rate_limited")
     assert int(r.headers["Retry-After"]) > 0
-    # the right key from that address waits too (a guess must not be told apart), others do not
-    _error(client.get("/api/v1/version", headers={"Authorization": f"Bearer {key}"}), 429, "rate_limited")
-    other = client.get("/api/v1/version", headers={"Authorization": f"Bearer {key}"},
+    # the bad key is limited, not the address: the right key from it still works (issue 24.8)
+    assert client.get("/api/v1/version", headers={"Authorization": f"Bearer {key}"}).status_code == 200
+    # the same bad key from another address has its own count
+    other = client.get("/api/v1/version", headers={"Authorization": "Bearer guess"},
                        environ_base={"REMOTE_ADDR": "10.1.2.3"})
-    assert other.status_code == 200
+    assert other.status_code == 401
+
+
+def test_x_forwarded_for_counts_only_behind_a_trusted_proxy(make_app):
+    """LEDGER_TRUST_PROXY=1: the address the proxy saw names the client; 0: the header is the
+    client's own text and is ignored (it cannot dodge a limit by writing another address)."""
+    key = "a-sufficiently-long-test-key"
+    bad = {"Authorization": "Bearer guess"}
+    for trust, limited_after_switch in ((0, True), (1, False)):
+        client = make_app(API_KEYS=[key], AUTH_FAIL_LIMIT="3/minute", TRUST_PROXY=trust).test_client()
+        for _ in range(3):
+            client.get("/api/v1/version", headers={**bad, "X-Forwarded-For": "203.0.113.7"})
+        again = client.get("/api/v1/version", headers={**bad, "X-Forwarded-For": "203.0.113.8"})
+        assert (again.status_code == 429) is limited_after_switch, (trust, again.status_code)
 
 
 # --- edits that change nothing, renames and case -------------------------------------------
