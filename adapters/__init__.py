@@ -13,7 +13,7 @@ from .errors import AdapterError, CorruptDocumentError
 from .model import Document, Edit, Note
 from .package import DEFAULT_LIMITS, DOCX, ODT, Limits, check_size, open_package
 
-__all__ = ["read", "read_path", "write", "accept_all", "reject_all", "AdapterError", "Document", "Limits"]
+__all__ = ["read", "read_path", "read_file_bytes", "write", "accept_all", "reject_all", "AdapterError", "Document", "Limits"]
 
 
 def read(data: bytes, *, path: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Document:
@@ -41,25 +41,56 @@ def read(data: bytes, *, path: str | None = None, limits: Limits = DEFAULT_LIMIT
     return doc
 
 
-def read_path(path: str, *, limits: Limits = DEFAULT_LIMITS) -> Document:
-    """Read a file from disk (size-checked before it is loaded)."""
+def read_file_bytes(path: str, *, limits: Limits = DEFAULT_LIMITS) -> bytes:
+    """The bytes of a regular file, read once (size-checked before they are loaded).
+
+    The file is opened without blocking and checked on the open descriptor, so a FIFO, a device
+    or a socket is refused at once instead of holding the reader forever, and what is checked is
+    what is read (no race between a check and the open).
+
+    :raise FileAccessError: missing, not a regular file, a NUL in the path, not permitted.
+    :raise TooLargeError: larger than ``limits.max_input_bytes``.
+    """
     import os
+    import stat
 
     from .errors import FileAccessError, TooLargeError
 
     try:
-        size = os.path.getsize(path)
-        if size > limits.max_input_bytes:
-            raise TooLargeError(f"the document is {size} bytes; the limit is {limits.max_input_bytes} bytes")
-        with open(path, "rb") as fh:
-            data = fh.read()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
         raise FileAccessError("no such file") from None
     except IsADirectoryError:
         raise FileAccessError("this is a directory, not a file") from None
+    except ValueError:  # "embedded null byte"
+        raise FileAccessError("a path cannot hold a NUL character") from None
     except OSError as exc:
         raise FileAccessError(f"cannot read the file: {exc.strerror or exc}") from None
-    return read(data, path=path, limits=limits)
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise FileAccessError("this is a directory, not a file")
+        if not stat.S_ISREG(st.st_mode):
+            raise FileAccessError("this is not a regular file (a FIFO, a device or a socket)")
+        if st.st_size > limits.max_input_bytes:
+            raise TooLargeError(f"the document is {st.st_size} bytes; the limit is {limits.max_input_bytes} bytes")
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb") as fh:
+            fd = -1
+            data = fh.read(limits.max_input_bytes + 1)
+    except OSError as exc:
+        raise FileAccessError(f"cannot read the file: {exc.strerror or exc}") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    if len(data) > limits.max_input_bytes:
+        raise TooLargeError(f"the document is over {limits.max_input_bytes} bytes")
+    return data
+
+
+def read_path(path: str, *, limits: Limits = DEFAULT_LIMITS) -> Document:
+    """Read a regular file from disk (:func:`read_file_bytes`: size-checked before it is loaded)."""
+    return read(read_file_bytes(path, limits=limits), path=path, limits=limits)
 
 
 def _format_module(data: bytes, module: str):

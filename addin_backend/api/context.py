@@ -144,11 +144,10 @@ def json_body(schema: str) -> dict[str, Any]:
         first = _first_error(errors)
         where = "/".join(str(p) for p in first.instance_path) or "body"
         message = first.message if len(first.message) <= 200 else first.message[:197] + "..."
-        from .schemas import XML_CHARS, XML_CONTROL
+        from .schemas import XML_CHARS, control_character
 
         if first.message.endswith(f'does not match "{XML_CHARS}"'):
-            bad = next(c for c in str(first.instance) if re.match(f"[{XML_CONTROL}]", c))
-            message = f"U+{ord(bad):04X} is a control character a document cannot hold"
+            message = control_character(str(first.instance)) or message
         raise InvalidRequestError(f"{where}: {message}", field=where)
     return body
 

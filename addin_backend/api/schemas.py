@@ -5,6 +5,8 @@ document and the server accept exactly the same bodies.
 """
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 from adapters.model import EDIT_OPS, UNIT_KINDS, VIEWS
@@ -15,7 +17,7 @@ from ..findings import FINDING_KINDS
 from ..service.context import EDGE_WEIGHTS, MAX_HOPS, WEIGHTS_SPEC
 from ..service.styles import STYLE_NAME
 
-__all__ = ["SCHEMAS", "EDGE_TYPES", "STRATEGIES", "ENGINES", "VIEW_KEYS", "ref", "nullable", "STR", "INT", "ID",
+__all__ = ["control_character", "SCHEMAS", "EDGE_TYPES", "STRATEGIES", "ENGINES", "VIEW_KEYS", "ref", "nullable", "STR", "INT", "ID",
            "STYLE"]
 
 #: The graph's edge types, retrieval strategies and engine names come from the vocabulary, so
@@ -141,6 +143,20 @@ _NULL_STR = _nullable("string")
 #: U+FFFE, U+FFFF), and the pattern of text written into a document, which must have none.
 XML_CONTROL = "\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\ufffe\\uffff"
 XML_CHARS = f"^[^{XML_CONTROL}]*$"
+_XML_CONTROL = re.compile(f"[{XML_CONTROL}]")
+
+
+def control_character(text: str) -> str | None:
+    """What is wrong with ``text`` when it holds a character no document can (a C0 control but
+    tab and line breaks, U+FFFE, U+FFFF), in the words both doors answer; else ``None``.
+
+    >>> control_character("Ada\\x00"), control_character("two\\nlines")
+    ('U+0000 is a control character a document cannot hold', None)
+    """
+    m = _XML_CONTROL.search(text)
+    return None if m is None else f"U+{ord(m.group()):04X} is a control character a document cannot hold"
+
+
 _TEXT = {"type": "string", "maxLength": 100_000, "pattern": XML_CHARS}
 _NAME = {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "\\S", "allOf": [{"pattern": XML_CHARS}]}
 _UNIT_ID = {"type": "string", "minLength": 1, "maxLength": 200}

@@ -46,7 +46,7 @@ class Roots:
 
     def all(self, client: Sequence[str] = ()) -> list[str]:
         """Every root of a call: ours, then the client's (resolved, without repeats)."""
-        return list(dict.fromkeys([*self.folders, *(_real(f) for f in client)]))
+        return list(dict.fromkeys([*self.folders, *(_real(f) for f in client if "\x00" not in f)]))
 
     def check(self, path: str, client: Sequence[str] = (), *, what: str = "path") -> str:
         """The resolved ``path`` when it lies under a root; a relative one is taken in the first.
@@ -59,8 +59,10 @@ class Roots:
         ...
         addin_backend.errors.PathNotAllowedError: path '../outside.docx' lies outside the allowed roots (...)
 
-        :raise PathNotAllowedError: outside every root, or there is no root at all.
+        :raise PathNotAllowedError: outside every root, there is no root at all, or a NUL in the path.
         """
+        if "\x00" in path:
+            raise PathNotAllowedError(f"{what} holds a NUL character, which no file name can", path=path.replace("\x00", "\\0"))
         roots = self.all(client)
         if not roots:
             raise PathNotAllowedError(

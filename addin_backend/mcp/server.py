@@ -104,10 +104,35 @@ def _tool(fn: Callable[..., Awaitable[dict[str, Any]]]) -> Callable[..., Awaitab
     return run
 
 
+def _control_argument(value: Any, where: str = "", depth: int = 0) -> tuple[str, str] | None:
+    """``(where, what)`` of the first string in the arguments that holds a character no document
+    can (NUL, other C0 controls: :func:`..api.schemas.control_character`), else ``None``.
+
+    >>> _control_argument({"author": "Ada", "operations": [{"text": "a\\x00b"}]})
+    ('operations.0.text', 'U+0000 is a control character a document cannot hold')
+    """
+    from ..api.schemas import control_character
+
+    if isinstance(value, str):
+        what = control_character(value)
+        return None if what is None else (where or "arguments", what)
+    if depth > 32:
+        return None  # the SDK's validation refuses what is nested this deep
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _control_argument(item, f"{where}.{key}" if where else str(key), depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
 class LedgerMCPServer(MCPServer):
     """:class:`MCPServer` whose argument errors carry a code too (``invalid_request``)."""
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        bad = _control_argument(arguments)
+        if bad is not None:  # the REST door's check, on every string argument (a path too)
+            return _error({"code": "invalid_request", "message": f"{name}: {bad[0]}: {bad[1]}"})
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:

@@ -44,8 +44,7 @@ def read_file(path: str, *, limits: Limits = DEFAULT_LIMITS) -> tuple[bytes, Doc
 
     :raise adapters.errors.AdapterError: missing, too large, not a document, encrypted, …
     """
-    from adapters import read_path
+    from adapters import read, read_file_bytes
 
-    doc = read_path(path, limits=limits)
-    with open(path, "rb") as fh:
-        return fh.read(), doc
+    data = read_file_bytes(path, limits=limits)  # read once: the model is of these bytes
+    return data, read(data, path=path, limits=limits)
