@@ -37,6 +37,9 @@ def read(data: bytes, *, path: str | None = None, limits: Limits = DEFAULT_LIMIT
             f"the document could not be interpreted ({type(exc).__name__}: {exc})"
         ) from exc
     check_size(doc, limits)
+    from .properties import check_properties
+
+    check_properties(pkg)  # the review record's part: refused here, not met first by a review
     doc.path = path
     return doc
 

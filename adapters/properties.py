@@ -7,16 +7,24 @@ REVIEWED --against EDITED`` needs nothing else. DOCX keeps it in ``docProps/cust
 content type are added when missing), ODT in ``meta.xml`` (``meta:user-defined``). Word and
 LibreOffice show both under File > Properties > Custom and keep them on save. Every other
 member is copied byte for byte.
+
+These parts are a client's bytes like any other: every one is parsed by the package's one
+hardened parser (no entities, no DTD), checked when a document is read
+(:func:`check_properties`, so a bad one is refused at upload), and only a property where the
+format puts it counts: in ODT a ``meta:user-defined`` directly inside ``office:meta`` (one
+anywhere else is reported by :func:`misplaced_properties` and dropped when the property is
+written).
 """
 from __future__ import annotations
 
 from lxml import etree
 
+from .errors import CorruptDocumentError
 from .odt.odfxml import qn as odf_qn
-from .package import DOCX, ODT, open_package
+from .package import DOCX, ODT, Package, open_package
 from .repack import rewrite_zip
 
-__all__ = ["get_property", "set_property"]
+__all__ = ["get_property", "set_property", "check_properties", "misplaced_properties"]
 
 _CUSTOM = "docProps/custom.xml"
 _OP = "http://schemas.openxmlformats.org/officeDocument/2006/custom-properties"
@@ -35,21 +43,76 @@ def _tostring(root) -> bytes:
     return _DECL + etree.tostring(root, encoding="UTF-8")
 
 
+def _custom_root(pkg: Package) -> etree._Element | None:
+    """``docProps/custom.xml``'s ``op:Properties`` (hardened parser), or ``None`` without the part.
+
+    :raise CorruptDocumentError: malformed, unsafe, or not a custom-properties part.
+    """
+    if not pkg.has(_CUSTOM):
+        return None
+    root = pkg.xml(_CUSTOM)
+    if root.tag != f"{{{_OP}}}Properties":
+        raise CorruptDocumentError(f"part {_CUSTOM!r} is not a custom-properties part (its root is "
+                                   f"{str(root.tag)[:80]!r})")
+    return root
+
+
+def _odt_meta(pkg: Package) -> etree._Element | None:
+    """``meta.xml``'s ``office:meta`` (hardened parser), or ``None`` without it.
+
+    :raise CorruptDocumentError: malformed, unsafe, or not a document-meta part.
+    """
+    if not pkg.has("meta.xml"):
+        return None
+    root = pkg.xml("meta.xml")
+    if root.tag != f"{{{_OFFICE}}}document-meta":
+        raise CorruptDocumentError(f"part 'meta.xml' is not an ODF document-meta part (its root is "
+                                   f"{str(root.tag)[:80]!r})")
+    return root.find(f"{{{_OFFICE}}}meta")
+
+
+def check_properties(pkg: Package) -> None:
+    """Refuse a package whose custom-properties part is malformed or unsafe (read at upload, so
+    a later review or apply never meets it first).
+
+    :raise CorruptDocumentError: (``malformed_xml``, ``unsafe_xml``, ``corrupt``) naming the part.
+    """
+    if pkg.format == DOCX:
+        _custom_root(pkg)
+    elif pkg.format == ODT:
+        _odt_meta(pkg)
+
+
 def get_property(data: bytes, name: str) -> str | None:
-    """The value of custom property ``name`` of a .docx or .odt (None when it has none)."""
+    """The value of custom property ``name`` of a .docx or .odt (None when it has none).
+
+    :raise CorruptDocumentError: the properties part is malformed or unsafe.
+    """
     pkg = open_package(data)
     if pkg.format == DOCX:
-        if not pkg.has(_CUSTOM):
-            return None
-        for prop in pkg.xml(_CUSTOM).iter(f"{{{_OP}}}property"):
+        root = _custom_root(pkg)
+        for prop in root.findall(f"{{{_OP}}}property") if root is not None else ():
             if prop.get("name") == name:
                 return "".join(prop.itertext())
         return None
-    if pkg.format == ODT and pkg.has("meta.xml"):
-        for el in pkg.xml("meta.xml").iter(f"{{{_META}}}user-defined"):
+    if pkg.format == ODT:
+        meta = _odt_meta(pkg)
+        for el in meta.findall(f"{{{_META}}}user-defined") if meta is not None else ():
             if el.get(f"{{{_META}}}name") == name:
                 return el.text or ""
     return None
+
+
+def misplaced_properties(data: bytes, name: str) -> int:
+    """How many copies of property ``name`` an ODT holds outside ``office:meta`` (ignored: the
+    format keeps user-defined properties there, and LibreOffice reads them from nowhere else)."""
+    pkg = open_package(data)
+    if pkg.format != ODT or not pkg.has("meta.xml"):
+        return 0
+    root = pkg.xml("meta.xml")
+    meta = root.find(f"{{{_OFFICE}}}meta")
+    return sum(1 for el in root.iter(f"{{{_META}}}user-defined")
+               if el.get(f"{{{_META}}}name") == name and el.getparent() is not meta)
 
 
 def set_property(data: bytes, name: str, value: str) -> bytes:
@@ -65,22 +128,23 @@ def set_property(data: bytes, name: str, value: str) -> bytes:
 def _set_docx(pkg, data: bytes, name: str, value: str) -> bytes:
     changed: dict[str, bytes] = {}
     add: list[tuple[str, bytes]] = []
-    if pkg.has(_CUSTOM):
-        root = etree.fromstring(pkg.read(_CUSTOM))
+    found = _custom_root(pkg)
+    if found is not None:
+        root = found
     else:
         root = etree.Element(f"{{{_OP}}}Properties", nsmap={None: _OP, "vt": _VT})
-        rels = etree.fromstring(pkg.read("_rels/.rels"))
+        rels = pkg.xml("_rels/.rels")
         taken = {r.get("Id") for r in rels}
         rid = next(f"rIdLedger{i}" for i in range(1, len(taken) + 2) if f"rIdLedger{i}" not in taken)
         etree.SubElement(rels, f"{{{_REL}}}Relationship", Id=rid, Type=_REL_TYPE, Target=_CUSTOM)
         changed["_rels/.rels"] = _tostring(rels)
-        ct = etree.fromstring(pkg.read("[Content_Types].xml"))
+        ct = pkg.xml("[Content_Types].xml")
         etree.SubElement(ct, f"{{{etree.QName(ct).namespace}}}Override", PartName="/" + _CUSTOM, ContentType=_CT)
         changed["[Content_Types].xml"] = _tostring(ct)
     props = list(root.iter(f"{{{_OP}}}property"))
     prop = next((p for p in props if p.get("name") == name), None)
     if prop is None:
-        pids = [int(p.get("pid")) for p in props if (p.get("pid") or "").isdigit()]
+        pids = [int(p.get("pid")) for p in props if (p.get("pid") or "").isdigit() and len(p.get("pid")) < 10]
         prop = etree.SubElement(root, f"{{{_OP}}}property", fmtid=_FMTID, pid=str(max(pids + [1]) + 1), name=name)
     for ch in list(prop):
         prop.remove(ch)
@@ -94,13 +158,13 @@ def _set_docx(pkg, data: bytes, name: str, value: str) -> bytes:
 
 def _set_odt(pkg, data: bytes, name: str, value: str) -> bytes:
     if pkg.has("meta.xml"):
-        root = etree.fromstring(pkg.read("meta.xml"))
-        meta = root.find(f"{{{_OFFICE}}}meta")
-        if meta is None:
-            meta = etree.SubElement(root, f"{{{_OFFICE}}}meta")
-        for el in meta.findall(f"{{{_META}}}user-defined"):
-            if el.get(f"{{{_META}}}name") == name:
-                meta.remove(el)
+        found = _odt_meta(pkg)
+        root = pkg.xml("meta.xml")
+        meta = found if found is not None else etree.SubElement(root, f"{{{_OFFICE}}}meta")
+        for el in list(root.iter(f"{{{_META}}}user-defined")):  # a copy outside office:meta goes too
+            parent = el.getparent()
+            if el.get(f"{{{_META}}}name") == name and parent is not None:
+                parent.remove(el)
         el = etree.SubElement(meta, f"{{{_META}}}user-defined")
         el.set(f"{{{_META}}}name", name)
         el.set(f"{{{_META}}}value-type", "string")
@@ -114,7 +178,7 @@ def _set_odt(pkg, data: bytes, name: str, value: str) -> bytes:
     el.set(f"{{{_META}}}value-type", "string")
     el.text = value
     manifest_ns = _MANIFEST
-    man = etree.fromstring(pkg.read("META-INF/manifest.xml"))
+    man = pkg.xml("META-INF/manifest.xml")
     entry = etree.SubElement(man, f"{{{manifest_ns}}}file-entry")
     entry.set(f"{{{manifest_ns}}}full-path", "meta.xml")
     entry.set(f"{{{manifest_ns}}}media-type", "text/xml")

@@ -61,6 +61,10 @@ FINDING_KINDS = {
     "dangling_anaphor": "an anaphor ('this approach') whose antecedent the edit rewrote or deleted",
     # writing
     "write_mismatch": "the written file does not read back as the planned edit",
+    # review
+    "review_record_ignored": "an operations record in a reviewed file that was not used (outside office:meta, "
+                             "or not the revision's operations)",
+    "unrelated_document": "a file under review that is not the document the operations were written into",
 }
 
 

@@ -358,7 +358,7 @@ SCHEMAS.update({
             "operations": {"type": "array", "items": {
                 "type": "object", "required": ["id", "unit", "status", "reason"],
                 "properties": {"id": _STR, "unit": _NULL_STR, "op": _STR,
-                               "status": {"enum": ["accepted", "rejected", "pending"]}, "reason": _STR}}},
+                               "status": {"enum": ["accepted", "rejected", "pending", "unrelated"]}, "reason": _STR}}},
             "findings": {"type": "array", "items": _ref("Finding")},
             "consistent": {"type": "boolean"}, "exact": {"type": "boolean"}, "counts": {"type": "object"},
         },

@@ -4,6 +4,12 @@ The reviewed bytes (the revision's file as it came back from Word or LibreOffice
 against the operations that revision applied, planned on the original upload
 (:func:`addin_backend.verify.review.review`): each operation accepted, rejected or pending, and the
 findings of a check of what the review leaves.
+
+The reviewed file is a client's bytes (:mod:`addin_backend.verify.provenance`): the operations
+record it carries is never trusted over the stored revision (one that differs, or an ODT copy
+outside ``office:meta``, is ignored with a ``review_record_ignored`` finding), and a file that
+is another document altogether gets every operation ``unrelated`` and an ``unrelated_document``
+error instead of a verdict.
 """
 from __future__ import annotations
 
@@ -13,6 +19,8 @@ from ..store import documents
 from ..errors import UnknownRevisionError
 from ..store import Store
 from .graph_job import load_graph
+from ..verify.provenance import record_findings, unrelated
+from ..verify.review import RECORD
 from .jsonable import json_safe
 
 __all__ = ["review_revision", "review_files"]
@@ -34,13 +42,31 @@ def review_revision(store: Store, doc_id: str, rev: int, reviewed: bytes) -> dic
     record = store.get_json(doc_id, f"revision:{rev}:meta")
     if record is None:
         raise UnknownRevisionError(f"document {doc_id!r} has no revision {rev}", revision=rev)
-    read(reviewed)  # unreadable input is a clear error before any work
+    reviewed_doc = read(reviewed)  # unreadable input is a clear error before any work
     ops = edits_from_json([{k: v for k, v in op.items() if k not in VIEW_KEYS}
                            for op in record["operations"]])
     comments = {op["id"]: op["comment"] for op in record["operations"] if op.get("comment")}
     original = documents.load(store, doc_id)
+    if unrelated(original, reviewed_doc, ops):
+        return json_safe({"document": doc_id, "revision": rev, **_unrelated_report(ops, comments)})
     report = review(original, ops, reviewed, comments=comments, G=load_graph(store, doc_id))
+    ignored = record_findings(reviewed, record["operations"], name=RECORD)
+    report["findings"] = [f.to_json() for f in ignored] + report["findings"]
     return json_safe({"document": doc_id, "revision": rev, **report})
+
+
+def _unrelated_report(ops: list[Any], comments: dict[str, str]) -> dict[str, Any]:
+    """The answer for a file that is not the reviewed document: no operation has a verdict."""
+    from ..findings import Finding
+
+    found = Finding("unrelated_document", "error", None,
+                    "the file under review is not the document these operations were written into (most of "
+                    "its text is not the original's): no operation was accepted, rejected or left in it")
+    out_ops = [{"id": e.id, "unit": e.unit, "op": e.op, "status": "unrelated",
+                "reason": comments.get(e.id or "") or e.reason} for e in ops if e.id]
+    return {"operations": out_ops, "findings": [found.to_json()], "consistent": False,
+            "new_findings": [found.to_json()], "exact": False, "related": False,
+            "counts": {"accepted": 0, "rejected": 0, "pending": 0, "unrelated": len(out_ops)}}
 
 
 def review_files(reviewed: bytes, edited: bytes) -> dict[str, Any]:
@@ -54,12 +80,24 @@ def review_files(reviewed: bytes, edited: bytes) -> dict[str, Any]:
     from ..errors import InvalidRequestError
     from ..verify.review import read_record, record_edits, review
 
+    ignored = record_findings(edited, None, name=RECORD)  # copies outside office:meta
     rec = read_record(edited)
     if rec is None:
         raise InvalidRequestError("the --against file carries no LEDGER operations record "
-                                  "(give the file `ledger edit` wrote)")
+                                  "(give the file `ledger edit` wrote)"
+                                  + (f"; {ignored[0].message}" if ignored else ""))
     ops, comments = record_edits(rec)
+    edited_doc = read(edited)
+    authors = {e.author for e in ops if e.author}
+    if authors and not authors & {r.author for r in edited_doc.revisions}:
+        raise InvalidRequestError("the --against file's LEDGER record does not belong to it: none of its tracked "
+                                  f"changes is by the record's author ({', '.join(sorted(authors))}); the record was "
+                                  "ignored")
     original = read(reject_all(edited))
-    report = review(original, ops, reviewed, comments=comments)
+    if unrelated(original, read(reviewed), ops):
+        report = _unrelated_report(ops, comments)
+    else:
+        report = review(original, ops, reviewed, comments=comments)
+        report["findings"] = [f.to_json() for f in ignored] + report["findings"]
     report["instruction"] = rec.get("instruction")
     return report
