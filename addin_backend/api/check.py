@@ -8,8 +8,7 @@ from ..store.documents import get_meta
 from ..errors import InvalidRequestError
 from ..service.checks import check_stored
 from ..service.fixes import fix_stored
-from ..checks.style.sheet import MAX_SHEET_BYTES, StyleSheetError
-from ..service.styles import get_style, put_style, resolve_style, style_scope
+from ..service.styles import MAX_SHEET_BYTES, StyleSheetError, get_style, put_style, resolve_style, style_scope
 from .context import int_arg, json_body, reserve, store
 
 __all__ = ["bp"]

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import InvalidRequestError, UnknownStyleError
 from ..store import Store
-from ..checks.style.sheet import StyleSheet, StyleSheetError, load_style, parse_style, style_from_env
+from ..checks.style.sheet import MAX_SHEET_BYTES, StyleSheet, StyleSheetError, load_style, parse_style, style_from_env
 
 __all__ = ["STYLE_NAME", "put_style", "get_style", "resolve_style", "file_style", "style_scope"]
 
@@ -83,4 +83,4 @@ def file_style(path: str | None) -> StyleSheet | None:
     return load_style(path) if path else style_from_env()
 
 
-__all__ += ["StyleSheetError"]
+__all__ += ["StyleSheetError", "MAX_SHEET_BYTES"]

@@ -261,9 +261,9 @@ def parse_style(text: str, name: str = "") -> StyleSheet:
         raise StyleSheetError(f"{label}: a style sheet is at most {MAX_SHEET_BYTES // 1024} KB")
     at = _control_at(text, "\t\n\r")
     if at >= 0:
-        line = text.count("\n", 0, at) + 1
-        raise StyleSheetError(f"{label}, line {line}: the control character {ascii(text[at])} has no place "
-                              "in a style sheet", line=line)
+        at_line = text.count("\n", 0, at) + 1
+        raise StyleSheetError(f"{label}, line {at_line}: the control character {ascii(text[at])} has no place "
+                              "in a style sheet", line=at_line)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
