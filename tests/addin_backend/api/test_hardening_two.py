@@ -106,7 +106,7 @@ def test_item5_a_sheet_is_read_by_tomllib_alone(open_server):
     ("[terms]\nx = " + "[" * 5000 + "]" * 5000 + "\n", "malformed TOML"),
     ('[terms]\n"web\\u0000site" = "website"\n', "control character"),
     ('[banned]\n"bad" = "a\\u0007b"\n', "control character"),
-])
+], ids=["deep-inline-tables", "deep-arrays", "nul-in-a-term", "bel-in-a-message"])
 def test_item12_and_item20_bad_sheets_are_4xx_not_500(open_server, sheet, words):
     r = _put_style(open_server, "styles", "bad", sheet)
     assert r.status_code == 400, (r.status_code, r.text[:300])
