@@ -71,6 +71,10 @@ def unrelated(original: Document, reviewed: Document, ops: Sequence[Edit] = ()) 
     :data:`UNRELATED_SHARE` of the original's texts that no operation touches are in the
     reviewed file's rejected view (a reviewer edits some units, never most of them)."""
     touched = {e.unit for e in ops if getattr(e, "unit", None)}
+    for e in ops:  # a rename touches every unit that uses the old term
+        old = getattr(e, "old", None) if e.op == "rename" else None
+        if old:
+            touched |= {u.id for u in original.units if old.lower() in u.text.lower()}
     kept = {u.text.strip() for u in original.units if u.id not in touched and u.text.strip()}
     if not kept:
         return False
