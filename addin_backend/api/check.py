@@ -2,6 +2,8 @@
 their fixes as tracked changes, and the house style sheets teams upload."""
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 
 from ..store.documents import get_meta
@@ -27,7 +29,8 @@ def check(document_id: str) -> Response:
 def fix(document_id: str):
     body = json_body("FixRequest")
     sheet = resolve_style(store(), body.get("style"), style_owner())
-    with reserve(get_meta(store(), document_id)["size"] if body.get("apply") else 0):
+    # an apply writes a revision (about the upload's size): reserved; a preview writes nothing
+    with reserve(get_meta(store(), document_id)["size"]) if body.get("apply") else nullcontext():
         out = fix_stored(store(), document_id, ids=body.get("findings"), kinds=body.get("kinds"),
                          author=body.get("author"), style=sheet, apply=bool(body.get("apply")),
                          who=g.get("client", "anonymous"), audit_log=current_app.config["AUDIT_LOG"])
