@@ -279,7 +279,8 @@ class TermMatcher:
 
     Forms: singular and plural (English only; a term ending in an acronym or code takes "s":
     "connection IDs", "URIs"), possessives, any case (lower, sentence start, title case,
-    capitals), words joined by spaces, a hyphen or nothing. Words written with their own
+    capitals), words joined by spaces, a hyphen or nothing. Sentence starts, title-case lines and
+    capitalised names are told apart in English only (German capitalises every noun). Words written with their own
     capitals ("ID", "QUIC", "iPhone") match only as written; other words in any case, so
     "Connection IDs" is a form of "connection ID" and "us" is no form of "US".
 
@@ -403,7 +404,7 @@ class TermMatcher:
             if case == "upper" and last.endswith("S") and self.fixed[-1] and not occ.replace(last, "").isupper():
                 continue  # "IDS" with the rest in lower case: another acronym
             capitalised, name = False, None
-            if case in ("first", "title") and self.given_lower:
+            if case in ("first", "title") and self.given_lower and self.english:  # English capitals
                 at_start = bool(_SENTENCE_START.search(text, 0, m.start())) if m.start() else True
                 if title_line is None:
                     title_line = _title_line(text, self)

@@ -325,7 +325,7 @@ def _old_term(before: Document, after: Document, G: nx.MultiDiGraph | None, r: R
             f"'{first.text}' is kept after renaming '{r.old}' to '{r.new}' in {len(places)} place(s): {why}",
             first.text, sorted({p.unit for p in places})[:10], first.start, first.end, first.replacement, places=places,
         ))
-    out.extend(expansion_findings(before, r.old, r.new))
+    out.extend(expansion_findings(after, r.old, r.new))
     return out
 
 
