@@ -13,7 +13,6 @@ filled in, and placements mean "directly after this unit in document order":
 """
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from dataclasses import replace as dc_replace
 from typing import Any, Iterable
@@ -355,8 +354,7 @@ def apply_to_document(doc: Document, edits: Iterable[Edit]) -> Document:
     Labels and numbers are not recomputed.
     """
     concrete = validate_edits(doc, edits)
-    new = copy.deepcopy(doc)
-    new.reindex()
+    new = doc.copy()
     units = new.units
     by_id = {u.id: u for u in units}
     text_edits: dict[str, list[Replace | SetText]] = {}

@@ -76,8 +76,21 @@ def _live(doc: Document, units: Iterable[str] | None) -> list[Unit]:
     return [u for u in doc.units if (ids is None or u.id in ids) and u.meta.get("absent_in") != "accepted"]
 
 
+_LAST_USAGE: list = []  # (doc, its unit texts, old, new, usage): a preview reads it three times
+
+
 def term_usage(doc: Document, old: str, new: str = "") -> Usage:
     """How ``doc`` writes ``old`` (what the ``"auto"`` name policy follows)."""
+    texts = [u.text for u in doc.units]
+    for d, t, o, n, usage in _LAST_USAGE:
+        if d is doc and o == old and n == new and t == texts:
+            return usage
+    usage = _usage(doc, old, new)
+    _LAST_USAGE[:] = [(doc, texts, old, new, usage)] + _LAST_USAGE[:3]
+    return usage
+
+
+def _usage(doc: Document, old: str, new: str) -> Usage:
     usage = Usage(Counter())
     for u in _live(doc, None):
         if u.style and CODE_STYLE.search(u.style):

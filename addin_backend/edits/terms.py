@@ -310,7 +310,11 @@ class TermMatcher:
         self.new_words, self.new_seps = _split(sing_new)
         self.plural_last = _split(plur_old)[0][-1] if plur_old else None
         self.new_plural_last = _split(plur_new)[0][-1] if plur_new else None
-        self.given_lower = all(w.islower() for w, f in zip(_split(self.old)[0], self.fixed) if not f)
+        self.given_words = _split(self.old)[0]
+        self.given_lower = all(w.islower() for w, f in zip(self.given_words, self.fixed) if not f)
+        self.given_shapes = [_shape(g) for g, f in zip(self.given_words, self.fixed) if not f]
+        self.new_fixed = [_irregular(w) for w in self.new_words]
+        self.new_upper = [w.isupper() for w in _split(self.new)[0]]
         self.rx = self._compile()
 
     def _compile(self) -> re.Pattern[str] | None:
@@ -339,8 +343,7 @@ class TermMatcher:
             return "upper" if occ_words[-1].endswith("S") and len(occ_words) > 1 else "given"
         if all(c.isupper() for c in letters) and any(len(w) > 1 for w, _ in ordinary):
             return "upper"
-        given = [g for g, f in zip(_split(self.old)[0], self.fixed) if not f]
-        if [_shape(w) for w, _ in ordinary] == [_shape(g) for g in given]:
+        if [_shape(w) for w, _ in ordinary] == self.given_shapes:
             return "given"
         if all(w.islower() for w, _ in ordinary):
             return "lower"
@@ -356,7 +359,7 @@ class TermMatcher:
         words = list(self.new_words)
         if plural and self.new_plural_last:
             words[-1] = self.new_plural_last
-        fixed = [_irregular(w) for w in self.new_words]
+        fixed = self.new_fixed
         if case == "upper":
             out = [w.upper() for w in words]
         elif case in ("given", "mixed"):
@@ -366,7 +369,8 @@ class TermMatcher:
             out = []
             for i, (w, f) in enumerate(zip(words, fixed)):
                 if f:
-                    out.append(w.lower() if case == "lower" and given_caps and not _split(self.new)[0][i].isupper() else w)
+                    keep = i < len(self.new_upper) and self.new_upper[i]
+                    out.append(w.lower() if case == "lower" and given_caps and not keep else w)
                     continue
                 w = w.lower()
                 if case == "title" and (i == 0 or w not in _SMALL):

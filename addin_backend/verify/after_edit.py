@@ -19,7 +19,6 @@ No findings is the clean bill.
 """
 from __future__ import annotations
 
-import copy
 from typing import Any, Callable, Iterable, Sequence
 
 import networkx as nx
@@ -59,8 +58,7 @@ Embed = Callable[[Sequence[str]], Any]
 
 def relabel(after: Document, renum: Renumbering) -> Document:
     """A copy of ``after`` whose labels and numbers are those the edit gives its units."""
-    out = copy.deepcopy(after)
-    out.reindex()
+    out = after.copy()
     for u in out.units:
         got = renum.numbers.get(u.id)
         if got is None:
