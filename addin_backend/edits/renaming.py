@@ -250,15 +250,15 @@ def expansion_findings(after: Document, old: str, new: str) -> list[Finding]:
         paren = re.compile(r"\s*\(\s*([A-Z][A-Za-z0-9]*[A-Z0-9])s?\s*\)")
         for u in after.units:
             for o in term_matcher(new, old).find(u.text):
-                m = paren.match(u.text, o.end)
-                if m is None:
+                after_term = paren.match(u.text, o.end)
+                if after_term is None:
                     continue
-                acr = m.group(1)
+                acr = after_term.group(1)
                 if initials_fit(acr, old) and not initials_fit(acr, o.text):
                     out.append(Finding(
                         "expansion_mismatch", "warning", u.id,
                         f"'{o.text} ({acr})': the acronym {acr} stood for '{old}' and does not fit '{new}'; "
                         f"rename the acronym too, or keep the old expansion",
-                        u.text[o.start:m.end()], [], o.start, m.end(),
+                        u.text[o.start:after_term.end()], [], o.start, after_term.end(),
                     ))
     return out

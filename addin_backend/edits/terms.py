@@ -400,10 +400,11 @@ class TermMatcher:
             closed = len(seps) < len(self.words) - 1
             occ_words = [occ] if closed else _SEP_RX.split(occ)
             last = occ_words[-1]
-            plural = bool(self.plural_last) and not closed and (
-                last.lower() == self.plural_last.lower() or (self.fixed[-1] and last == self.words[-1] + "S"))
-            if closed and self.plural_last:
-                plural = occ.lower().endswith(self.plural_last.lower()) and not occ.lower().endswith(self.words[-1].lower())
+            pl = self.plural_last
+            plural = pl is not None and not closed and (
+                last.lower() == pl.lower() or (self.fixed[-1] and last == self.words[-1] + "S"))
+            if closed and pl is not None:
+                plural = occ.lower().endswith(pl.lower()) and not occ.lower().endswith(self.words[-1].lower())
             case = self._case(occ_words, closed)
             if case == "upper" and last.endswith("S") and self.fixed[-1] and not occ.replace(last, "").isupper():
                 continue  # "IDS" with the rest in lower case: another acronym
