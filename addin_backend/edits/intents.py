@@ -46,8 +46,8 @@ def edit_ids(edits: Iterable[Edit], prefix: str = "op") -> list[str]:
 
 def norm_term(term: str) -> str:
     """A term's comparison key: one space, straight apostrophes, lower case, singular."""
-    t = re.sub(r"\s+", " ", term.strip()).replace("\u2019", "'").lower()
-    return singularize(t) or t
+    t = re.sub(r"\s+", " ", term.strip()).replace("\u2019", "'")
+    return (singularize(t) or singularize(t.lower()) or t).lower()  # as written first: "URIs" is the plural of "URI"
 
 
 @dataclass
@@ -126,8 +126,7 @@ def _usual_form(forms: Counter) -> tuple[str, str]:
     so that capitals elsewhere read as what they are (a sentence start, a name)."""
     def rank(item: tuple[tuple[str, str], int]) -> tuple:
         (old, _new), n = item
-        return (old.isupper(), singularize(old.lower()) is not None and singularize(old) is not None,
-                not old[:1].islower(), -n)
+        return (singularize(old) is not None, old.isupper(), not old[:1].islower(), -n)
     return min(forms.items(), key=rank)[0]
 
 

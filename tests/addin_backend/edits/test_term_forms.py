@@ -254,3 +254,14 @@ def test_rfc9000_rename_leaves_no_connection_id_unrenamed_or_unreported():
     assert not re.search(r"(?<!\w)connection IDs(?!\w)", texts)  # every lower-case plural renamed
     assert len(plan.operations) > 200
     assert seconds < 60  # seconds in practice; the speed figure is the benchmark's (docs/benchmarks.md)
+
+
+def test_a_rename_is_read_back_by_its_singular_form_also_for_acronym_plurals():
+    from addin_backend.edits.intents import edit_ids, norm_term, renames
+    from addin_backend.edits.operations import validate_edits
+
+    assert norm_term("target URIs") == norm_term("target URI") == "target uri"
+    doc = doc_of("Both target URIs differ.", "The target URI is absolute.", "A target URI is given.")
+    edits = validate_edits(doc, expand_rename(doc, "target URI", "request target"))
+    [r] = renames(doc, edits, edit_ids(edits))
+    assert (r.old, r.new, len(r.edits)) == ("target URI", "request target", 3)
