@@ -265,3 +265,14 @@ def test_a_rename_is_read_back_by_its_singular_form_also_for_acronym_plurals():
     edits = validate_edits(doc, expand_rename(doc, "target URI", "request target"))
     [r] = renames(doc, edits, edit_ids(edits))
     assert (r.old, r.new, len(r.edits)) == ("target URI", "request target", 3)
+
+
+def test_the_user_chooses_to_keep_every_capitalised_use_as_a_name():
+    doc = doc_of("See the Retire Prior To field; each connection ID is new.", "The connection IDs and the Connection ID field.")
+    auto = propose(doc, "Rename 'connection ID' to 'connection identifier' everywhere", author="Ana")
+    keep = propose(doc, "Rename 'connection ID' to 'connection identifier' everywhere, not in names", author="Ana")
+    every = propose(doc, "Rename 'connection ID' to 'connection identifier' in the whole document including names",
+                    author="Ana")
+    assert [e.old for e in keep.edits] == ["connection ID", "connection IDs"]
+    assert "Connection ID" in [e.old for e in every.edits]
+    assert len(auto.edits) <= len(every.edits)
