@@ -6,6 +6,8 @@ interpreted only by the adapter that produced it (to write tracked changes back)
 """
 from __future__ import annotations
 
+import copy
+
 import re
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, ClassVar, Literal
@@ -387,6 +389,19 @@ class Unit:
         )
 
 
+_IMMUTABLE = (str, int, float, bool, type(None))
+
+
+def _copy_unit(u: Unit) -> Unit:
+    """A unit that shares nothing mutable with ``u`` (see :meth:`Document.copy`)."""
+    c = copy.copy(u)
+    c.fields = [copy.copy(f) for f in u.fields]
+    c.bookmarks = [copy.copy(b) for b in u.bookmarks]
+    c.comments = list(u.comments)
+    c.meta = {k: v if isinstance(v, _IMMUTABLE) else copy.deepcopy(v) for k, v in u.meta.items()}
+    return c
+
+
 @dataclass
 class Document:
     """A whole document in the neutral model: units in document order plus side data."""
@@ -405,6 +420,23 @@ class Document:
         if self._index is None or len(self._index) != len(self.units):
             self._index = {u.id: u for u in self.units}
         return self._index[unit_id]
+
+    def copy(self) -> "Document":
+        """A copy that shares nothing mutable with this document (what ``copy.deepcopy`` gives),
+        made field by field: the units' fields, bookmarks, comments and meta are copied, the
+        frozen anchors and the strings shared. A preview copies the document twice; a deep
+        copy of a 100K-token standard took seconds.
+
+        >>> d = Document("docx", [Unit("p", "paragraph", "x", 0, fields=[Field("ref", "REF a", start=0, end=1)])])
+        >>> c = d.copy(); c.units[0].fields[0].end = 0; c.units[0].meta["edit"] = "changed"
+        >>> d.units[0].fields[0].end, d.units[0].meta, c == d
+        (1, {}, False)
+        """
+        return Document(
+            format=self.format, units=[_copy_unit(u) for u in self.units], revisions=copy.deepcopy(self.revisions),
+            comments=copy.deepcopy(self.comments), warnings=list(self.warnings), meta=copy.deepcopy(self.meta),
+            path=self.path,
+        )
 
     def reindex(self) -> None:
         """Forget the id index, for code that replaced units in place (same count, new objects,

@@ -31,6 +31,8 @@ FINDING_KINDS = {
     "propagation_skipped": "a propagated change that could not be made (it overlaps another edit)",
     # terminology and values
     "old_term": "the old term of a rename left in a unit",
+    "old_term_kept": "forms of a renamed term kept on purpose (code, a quotation, a name of its own), with why",
+    "expansion_mismatch": "a renamed acronym or term whose written expansion no longer fits it",
     "same_value": "another statement of a value that the edit changed",
     "semantic_drift": "an edited unit that moved away in meaning from the units that depend on it",
     # document-wide checks

@@ -295,10 +295,14 @@ class Renumbering:
 
     def entry_of_unit(self, unit_id: str) -> Entry | None:
         """The entry (of the document before the edit) that a unit belongs to."""
-        for e in self.before:
-            if unit_id in e.units:
-                return e
-        return None
+        index = self.__dict__.get("_by_unit")
+        if index is None or index[0] != len(self.before):  # built once: verification asks per unit
+            by_unit: dict[str, Entry] = {}
+            for e in self.before:
+                for uid in e.units:
+                    by_unit.setdefault(uid, e)
+            index = self.__dict__["_by_unit"] = (len(self.before), by_unit)
+        return index[1].get(unit_id)
 
     def word(self, family: str, number: str) -> str | None:
         """The word the entry ``(family, number)`` (before the edit) is labelled with, if any."""

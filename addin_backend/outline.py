@@ -29,6 +29,7 @@ from adapters.vocabulary import NOTE_KINDS
 
 __all__ = [
     "CODE_STYLE",
+    "QUOTE_STYLE",
     "OUTLINE_KINDS",
     "clause_group",
     "clauses",
@@ -47,6 +48,8 @@ OUTLINE_KINDS = ("title", "section")
 
 #: Paragraph styles of code and preformatted text, whose lines are no headings.
 CODE_STYLE = re.compile(r"preformatted|code|verbatim|source|plain\s*text|listing", re.I)
+#: Paragraph styles of quotations (a block quoted from another document): kept as written.
+QUOTE_STYLE = re.compile(r"\b(?:block\s*)?quot(?:e|ation)s?\b|zitat", re.I)
 
 # Heading styles by the names Word and LibreOffice give them in their languages (and Word's
 # style ids, which drop non-ASCII letters: "berschrift1"), ODF's escaped "Heading_20_3" too.

@@ -158,7 +158,8 @@ def _mark_rpr(p) -> Any:
 
 
 def apply_changes(target: UnitTarget, changes: list[tuple[Change, Stamp]], context: Any) -> None:
-    """Write ``changes`` (offsets into the unit's accepted text, each with its stamp) as revisions.
+    """Write ``changes`` (offsets into the unit's accepted text, each with its stamp, in the
+    model's order: two insertions at one point stand in the text in their order) as revisions.
 
     Text that the same author inserted earlier (still pending) is changed in place, as Word
     does when one edits one's own insertion: deleted text goes, new text joins the insertion.
@@ -167,7 +168,10 @@ def apply_changes(target: UnitTarget, changes: list[tuple[Change, Stamp]], conte
         be placed.
     """
     shown = [p for p, presence in target.items if presence & ACCEPTED]
-    for (start, end, text), stamp in sorted(changes, key=lambda c: (c[0][0], c[0][1]), reverse=True):
+    # from the last to the first; ``changes`` come in the model's order, so at one point the
+    # later one is written first and an earlier insertion then lands before it
+    order = sorted(range(len(changes)), key=lambda i: (changes[i][0][0], changes[i][0][1], i), reverse=True)
+    for (start, end, text), stamp in (changes[i] for i in order):
         pos = _positions(target.segments(context))
         spans = [(s, max(start, a) - a, min(end, b) - a) for s, a, b, _p in pos if a < end and start < b]
         runs = _delete(spans) if end > start else []

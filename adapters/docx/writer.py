@@ -211,6 +211,7 @@ class _Writer:
 
     def _text_edits(self, edits: list[ConcreteEdit]) -> None:
         per_unit: dict[str, list[tuple[Change, Stamp]]] = {}
+        span_of: dict[int, tuple[int, int]] = {}  # id(stamp) -> the span of its edit in the unit
         for e in edits:
             if e.op == "replace":
                 before = e.before if e.before is not None else self.unit(e.unit).text
@@ -223,14 +224,19 @@ class _Writer:
             else:
                 continue
             stamp = self.stamp(e)
+            span_of[id(stamp)] = (e.start, e.end) if e.op == "replace" else (0, 0)
             per_unit.setdefault(e.unit, []).extend((c, stamp) for c in changes)
         for uid, pending in per_unit.items():
             target = self.targets[uid]
             if not pending:
                 continue
-            spans = sorted((c[0], c[1]) for c, _stamp in pending)
-            if any(b[0] < a[1] or (b[0] == a[0] == a[1] == b[1]) for a, b in zip(spans, spans[1:])):
+            # two insertions at one point are ordered as the model orders their edits (an
+            # insertion before a replace that starts there and keeps its first word); only two
+            # edits with the same span leave the order undefined
+            spans = sorted((c[0], c[1], span_of[id(st)]) for c, st in pending)
+            if any(b[0] < a[1] or (b[0] == a[0] == a[1] == b[1] and a[2] == b[2]) for a, b in zip(spans, spans[1:])):
                 raise AdapterError(f"unit {uid} gets overlapping text edits")
+            pending.sort(key=lambda c: (c[0][0], c[0][1], span_of[id(c[1])]))
             self.touched.add(target.part)
             if target.figure is not None:
                 text = self.unit(uid).text

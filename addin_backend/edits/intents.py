@@ -14,6 +14,7 @@ so propagation and verification read the intent back from the edits themselves:
 from __future__ import annotations
 
 import re
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -45,8 +46,8 @@ def edit_ids(edits: Iterable[Edit], prefix: str = "op") -> list[str]:
 
 def norm_term(term: str) -> str:
     """A term's comparison key: one space, straight apostrophes, lower case, singular."""
-    t = re.sub(r"\s+", " ", term.strip()).replace("\u2019", "'").lower()
-    return singularize(t) or t
+    t = re.sub(r"\s+", " ", term.strip()).replace("\u2019", "'")
+    return (singularize(t) or singularize(t.lower()) or t).lower()  # as written first: "URIs" is the plural of "URI"
 
 
 @dataclass
@@ -90,6 +91,7 @@ def renames(doc: Document, edits: list[Edit], ids: list[str] | None = None,
     defined_keys = {norm_term(d) for d in defined}
     groups: dict[tuple[str, str], Rename] = {}
     reasons: dict[tuple[str, str], bool] = {}
+    written: defaultdict[tuple[str, str], Counter] = defaultdict(Counter)
     for e, eid in zip(edits, ids):
         if e.op != "replace" or not e.text or e.before is None:
             continue
@@ -100,8 +102,7 @@ def renames(doc: Document, edits: list[Edit], ids: list[str] | None = None,
         if key[0] == key[1]:
             continue
         r = groups.setdefault(key, Rename(old, e.text))
-        if r.old.isupper() and not old.isupper():  # an all-caps form would make matching case-sensitive
-            r.old, r.new = old, e.text
+        written[key][(old, e.text)] += 1
         r.edits.append(eid)
         if e.unit not in r.units:
             r.units.append(e.unit)
@@ -109,6 +110,7 @@ def renames(doc: Document, edits: list[Edit], ids: list[str] | None = None,
         reasons[key] = reasons.get(key, False) or e.reason.lower().startswith("rename")
     out = []
     for key, r in groups.items():
+        r.old, r.new = _usual_form(written[key])
         op = asked.get(key)
         if op is not None:
             r.explicit = True
@@ -116,6 +118,16 @@ def renames(doc: Document, edits: list[Edit], ids: list[str] | None = None,
         if op is not None or reasons[key] or len(r.edits) >= 2 or key[0] in defined_keys:
             out.append(r)
     return out
+
+
+def _usual_form(forms: Counter) -> tuple[str, str]:
+    """The form of a rename to read it back by: the one written most often, singular and in
+    lower case first ("connection ID", not the heading's "Connection IDs" nor "CONNECTION ID"),
+    so that capitals elsewhere read as what they are (a sentence start, a name)."""
+    def rank(item: tuple[tuple[str, str], int]) -> tuple:
+        (old, _new), n = item
+        return (singularize(old) is not None, old.isupper(), not old[:1].islower(), -n)
+    return min(forms.items(), key=rank)[0]
 
 
 @dataclass

@@ -13,7 +13,6 @@ filled in, and placements mean "directly after this unit in document order":
 """
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from dataclasses import replace as dc_replace
 from typing import Any, Iterable
@@ -25,7 +24,7 @@ from adapters.model import (
 from addin_backend.errors import EditConflictError, InvalidRequestError
 
 from .specs import EDIT_SCHEMA, INSERTABLE_KINDS, RESPONSE_SCHEMA, edit_from_spec, get_unit, now_iso
-from .terms import find_term
+from .renaming import TermPlace, term_places
 from .tree import is_note, section_level
 
 __all__ = [
@@ -109,12 +108,16 @@ def expand_rename(
     date: str | None = None,
     reason: str = "",
     source: str | None = None,
+    names: str = "auto",
+    kept: list[TermPlace] | None = None,
 ) -> list[Replace]:
     """One ``replace`` edit per occurrence of a term, in every unit (captions, cells, notes too).
 
-    Plural and possessive forms and case variants follow the term (see :func:`terms.find_term`);
-    partial words never match; the span of each edit is the occurrence itself. Text shown by a
-    regenerated field (a cross-reference, a caption number) is left to the field.
+    Every form follows the term (plural, possessive, case, hyphenated: see
+    :class:`terms.TermMatcher`); partial words never match; the span of each edit is the
+    occurrence itself. Text shown by a regenerated field (a cross-reference, a caption number)
+    is left to the field. Code lines, quotations, closed compounds and (by ``names``, see
+    :mod:`.renaming`) names of their own are kept: each is appended to ``kept`` with why.
     """
     if not old or not old.strip():
         raise InvalidRequestError("a rename needs the term to rename")
@@ -124,18 +127,20 @@ def expand_rename(
     date = date or now_iso()
     reason = reason or f"rename '{old.strip()}' to '{new.strip()}'"
     out: list[Replace] = []
-    for unit in doc.units:
-        if (ids is not None and unit.id not in ids) or unit.meta.get("absent_in") == "accepted":
+    for place in term_places(doc, old, new, units=ids, names=names):
+        unit, o = place.unit, place.occ
+        if _in_field(unit, o.start, o.end):
             continue
-        for start, end, repl in find_term(unit.text, old, new):
-            if _in_field(unit, start, end):
-                continue
-            out.append(
-                Replace(
-                    unit=unit.id, start=start, end=end, text=repl, old=unit.text[start:end],
-                    author=author, date=date, reason=reason, before=unit.text, source=source,
-                )
+        if place.kept is not None:
+            if kept is not None:
+                kept.append(place)
+            continue
+        out.append(
+            Replace(
+                unit=unit.id, start=o.start, end=o.end, text=o.replacement, old=o.text,
+                author=author, date=date, reason=reason, before=unit.text, source=source,
             )
+        )
     return out
 
 
@@ -349,8 +354,7 @@ def apply_to_document(doc: Document, edits: Iterable[Edit]) -> Document:
     Labels and numbers are not recomputed.
     """
     concrete = validate_edits(doc, edits)
-    new = copy.deepcopy(doc)
-    new.reindex()
+    new = doc.copy()
     units = new.units
     by_id = {u.id: u for u in units}
     text_edits: dict[str, list[Replace | SetText]] = {}

@@ -43,7 +43,7 @@ from ..numbering import (
 )
 from .intents import Rename, definers_of, definition_users, edit_ids, norm_term, renames, value_changes
 from .operations import apply_to_document, validate_edits
-from .terms import find_term
+from .renaming import Usage, term_places
 from .values import find_value
 
 __all__ = ["Propagation", "propagate"]
@@ -382,7 +382,8 @@ def _in_field(unit: Unit, start: int, end: int) -> bool:
     return any(f.kind != "hyperlink" and f.end > f.start and start < f.end and f.start < end for f in unit.fields)
 
 
-def _complete_rename(plan: _Plan, doc: Document, G: nx.MultiDiGraph | None, r: Rename, alive: set[str]) -> None:
+def _complete_rename(plan: _Plan, doc: Document, G: nx.MultiDiGraph | None, r: Rename, alive: set[str],
+                     usage: Usage | None = None) -> None:
     forms = {norm_term(r.old)}
     definers = definers_of(definition_registry(doc.units), r.old)
     whole = r.explicit and r.scope is None
@@ -404,15 +405,14 @@ def _complete_rename(plan: _Plan, doc: Document, G: nx.MultiDiGraph | None, r: R
                 shown.setdefault(u.id, []).append((f.start, f.end))
                 todo.setdefault(u.id, f"REFERENCES (field): the cached result shows the renamed {f.target_unit}")
     src = r.edits[0]
-    for u in doc.units:
-        if u.id not in todo or u.id not in alive or u.meta.get("absent_in") == "accepted":
-            continue
-        for start, end, repl in find_term(u.text, r.old, r.new):
-            if "\n" in u.text[start:end]:
-                continue
-            if _in_field(u, start, end) and not any(a <= start and end <= b for a, b in shown.get(u.id, ())):
-                continue  # a field that shows something else regenerates on its own
-            plan.replace(u, start, end, repl, todo[u.id], src, quiet=True)
+    for place in term_places(doc, r.old, r.new, units=[uid for uid in todo if uid in alive], usage=usage):
+        u, o = place.unit, place.occ
+        in_shown = any(a <= o.start and o.end <= b for a, b in shown.get(u.id, ()))
+        if "\n" in o.text or (place.kept is not None and not in_shown):
+            continue  # what a rename keeps (code, a quotation, a name) verification reports
+        if _in_field(u, o.start, o.end) and not in_shown:
+            continue  # a field that shows something else regenerates on its own
+        plan.replace(u, o.start, o.end, o.replacement, todo[u.id], src, quiet=True)
 
 
 def _value_findings(plan: _Plan, doc: Document, edits: list[Edit], ids: list[str], alive: set[str]) -> None:

@@ -8,6 +8,7 @@ lists what it understands, generated from the same table.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from dataclasses import replace as dc_replace
 from typing import Any, Callable, Protocol, Sequence, TypeVar
@@ -18,6 +19,7 @@ from addin_backend.errors import InstructionNotUnderstoodError, InvalidRequestEr
 
 from ..graph.label_index import unit_keys
 from .operations import expand_rename, now_iso, scope_ids, validate_edits
+from .renaming import TermPlace, name_counts
 from .proposal import Proposal
 from .resolve import LABEL_RX, REF_RX, last_of, resolve_ref
 from .tree import body_units, enclosing_section, section_level, subtree
@@ -50,6 +52,10 @@ def _scope_rx(preps: str = "in|within|inside|throughout|under") -> str:
 
 
 _SCOPE = _scope_rx()
+#: How a rename treats the term inside names of its own ("Destination Connection ID"): the
+#: instruction may say "including names" (rename them too) or "not in names" (keep them all).
+_NAMES = (r"(?:\s*,?\s*(?:(?P<names_in>(?:and\s+)?(?:including|also\s+in|even\s+in|in)\s+(?:longer\s+|field\s+)?names)"
+          r"|(?P<names_out>(?:but\s+)?(?:not\s+in|except\s+in|excluding|keeping)\s+(?:longer\s+|field\s+)?names)))?")
 _FROM_SCOPE = _scope_rx("from|in|within|inside|throughout|under")
 _END = r"\s*[.!]?\s*$"
 _KIND = r"paragraph|para|sentence|list\s+item|item|bullet(?:\s+point)?|sub-?section|sub-?heading|section|heading|caption"
@@ -130,21 +136,46 @@ def _scope(c: _Ctx, m: Groups) -> tuple[list[str] | None, str]:
 # --- handlers -------------------------------------------------------------------------------
 
 
-def _change(c: _Ctx, old: str, new: str, scope: list[str] | None, where: str, subject: str = "", verb: str = "") -> Proposal:
+def _change(c: _Ctx, old: str, new: str, scope: list[str] | None, where: str, subject: str = "", verb: str = "",
+            names: str = "auto") -> Proposal:
     ov, nv = parse_value(old), parse_value(new)
     if ov is not None and nv is not None and not verb == "rename":
         return _change_value(c, old, new, ov, nv, scope, where, subject)
-    edits = expand_rename(c.doc, old, new, scope, author=c.author, date=c.date, reason=c.instruction, source="rules")
+    kept: list[TermPlace] = []
+    edits = expand_rename(c.doc, old, new, scope, author=c.author, date=c.date, reason=c.instruction, source="rules",
+                          names=names, kept=kept)
     verb = verb or "replace"
-    if not edits:
+    if not edits and not kept:
         return c.done([], scope or [], f"'{old}' does not occur {where}; nothing to {verb}.")
     units = [e.unit for e in edits]
     link = "to" if verb == "rename" else "with"
     return c.done(
         edits, units,
         f"{verb.capitalize()} '{old}' {link} '{new}' {where}: {len(edits)} occurrence(s) in "
-        f"{len(set(units))} unit(s) ({_places(c.doc, units)}).",
+        f"{len(set(units))} unit(s) ({_places(c.doc, units) if units else 'none'}).{_kept_note(kept)}",
     )
+
+
+def _kept_note(kept: list[TermPlace]) -> str:
+    """What the preview says about the occurrences a rename keeps: names of their own (and how
+    to rename them too), code lines, quotations, closed compounds."""
+    if not kept:
+        return ""
+    names = Counter(p.name for p in kept if p.name)
+    code = sum(1 for p in kept if p.kept and p.kept.startswith("code"))
+    quoted = sum(1 for p in kept if p.kept and p.kept.startswith("a quotation"))
+    closed = sum(1 for p in kept if p.occ.closed)
+    parts = []
+    if names:
+        parts.append(f"{sum(names.values())} in names of their own, as the document uses them: {name_counts(names)} "
+                     "(say 'including names' to rename them too)")
+    if code:
+        parts.append(f"{code} in code lines")
+    if quoted:
+        parts.append(f"{quoted} in quotations")
+    if closed:
+        parts.append(f"{closed} written as one word")
+    return f" Kept {len(kept)}: " + "; ".join(parts) + "."
 
 
 _STOP = {
@@ -187,7 +218,9 @@ def _change_value(c: _Ctx, old: str, new: str, ov, nv, scope, where: str, subjec
 
 def _h_rename(c: _Ctx, m: Groups) -> Proposal:
     scope, where = _scope(c, m)
-    return _change(c, _unquote(m["old"]), _unquote(m["new"]), scope, where, verb="rename")
+    g = m.groupdict()
+    names = "rename" if g.get("names_in") else "keep" if g.get("names_out") else "auto"
+    return _change(c, _unquote(m["old"]), _unquote(m["new"]), scope, where, verb="rename", names=names)
 
 
 def _h_replace(c: _Ctx, m: Groups) -> Proposal:
@@ -413,7 +446,7 @@ GRAMMAR: list[Rule] = [
         rf"^(?:{_CHANGE})\s+(?:the\s+)?(?P<subject>.+?)\s+from\s+(?P<old>{_Q})\s+to\s+(?P<new>{_Q}){_SCOPE}{_END}"),
         "Change the retention period from 30 days to 45 days", _h_replace),
     Rule("rename a term", _rx(
-        rf"^rename\s+(?:the\s+)?(?:(?:term|word|name|phrase|concept|product)\s+)?(?P<old>{_Q})\s+(?:to|as|into|->|\u2192)\s+(?P<new>{_Q}){_SCOPE}{_END}"),
+        rf"^rename\s+(?:the\s+)?(?:(?:term|word|name|phrase|concept|product)\s+)?(?P<old>{_Q})\s+(?:to|as|into|->|\u2192)\s+(?P<new>{_Q}){_SCOPE}{_NAMES}{_END}"),
         "Rename 'widget' to 'gadget' everywhere", _h_rename),
     Rule("replace a term", _rx(
         rf"^replace\s+(?:all\s+|every\s+|each\s+)?(?:(?:occurrences?|instances?|mentions?|uses?)\s+of\s+)?(?P<old>{_Q})\s+(?:with|by)\s+(?P<new>{_Q}){_SCOPE}{_END}"),

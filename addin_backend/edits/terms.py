@@ -7,8 +7,10 @@ the match (an apostrophe is a word boundary), so the span of each occurrence is 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-__all__ = ["case_pattern", "find_term", "pluralize", "recase", "singularize", "term_forms"]
+__all__ = ["Occurrence", "TermMatcher", "case_pattern", "find_term", "pluralize", "recase", "singularize", "term_forms",
+           "term_matcher"]
 
 _IRREGULAR = {
     "person": "people",
@@ -30,8 +32,12 @@ def pluralize(phrase: str) -> str | None:
     ('widgets', 'policies', 'purchase orders', 'classes')
     >>> pluralize("days") is None, pluralize("v2") is None
     (True, True)
+    >>> pluralize("connection ID"), pluralize("target URI"), pluralize("MP3"), pluralize("ISO 9001") is None
+    ('connection IDs', 'target URIs', 'MP3s', True)
     """
     head, _, last = phrase.rpartition(" ")
+    if _is_acronym(last):  # "connection ID" -> "connection IDs", "MP3" -> "MP3s"
+        return f"{head} {last}s" if head else last + "s"
     if not last.isalpha() or len(last) < 2:
         return None
     low = last.lower()
@@ -57,11 +63,15 @@ def singularize(phrase: str) -> str | None:
 
     >>> singularize("widgets"), singularize("policies"), singularize("classes"), singularize("glass")
     ('widget', 'policy', 'class', None)
+    >>> singularize("connection IDs"), singularize("URIs"), singularize("IDS")
+    ('connection ID', 'URI', None)
     """
     head, _, last = phrase.rpartition(" ")
     low = last.lower()
-    if not last.isalpha() or len(last) < 3:
-        return None
+    if last.endswith("s") and _is_acronym(last[:-1]):  # "IDs" -> "ID", "URIs" -> "URI"
+        return f"{head} {last[:-1]}" if head else last[:-1]
+    if not last.isalpha() or len(last) < 3 or (last.isupper() and len(last) <= 4):
+        return None  # a short word in capitals is an acronym ("IDS", "AWS"), not a plural
     if low in _IRREGULAR_BACK:
         single = _like(last, _IRREGULAR_BACK[low])
     elif low.endswith("ies") and len(low) > 4:
@@ -73,6 +83,17 @@ def singularize(phrase: str) -> str | None:
     else:
         return None
     return f"{head} {single}" if head else single
+
+
+def _is_acronym(word: str) -> bool:
+    """An acronym or code-like word whose plural adds a lower-case "s": "ID", "URI", "TSN", "MP3".
+
+    >>> [_is_acronym(w) for w in ("ID", "TSN", "MP3", "I", "Id", "9001", "IDs")]
+    [True, True, True, False, False, False, False]
+    """
+    letters = [c for c in word if c.isalpha()]
+    return len(word) >= 2 and bool(letters) and all(c.isupper() for c in letters) and word[-1:].isalnum() \
+        and word.isalnum()
 
 
 def _like(model: str, word: str) -> str:
@@ -180,46 +201,287 @@ def recase(occurrence: str, old_form: str, new_form: str) -> str:
     return _apply_pattern(new_form, occ_p)
 
 
-def _form_regex(form: str) -> str:
-    """A form as a regex: runs of spaces match any whitespace, apostrophes match either kind."""
-    parts = []
-    for piece in re.split(r"(\s+)", form.strip()):
-        if not piece:
-            continue
-        if piece.isspace():
-            parts.append(r"\s+")
+# --- every form of a term in a text ------------------------------------------------------------
+
+#: What separates the words of a term as written: spaces (any run, a line break too), a hyphen
+#: ("origin-server"), or nothing (the closed compound "originserver", reported, never replaced).
+_SEP = r"(?:\s+|[-\u2010\u2011]|)"
+_SEP_RX = re.compile(r"\s+|[-\u2010\u2011]")
+#: Words a title-case line keeps in lower case, and words that end a capitalised name.
+_SMALL = frozenset("a an and as at but by for from in into nor of on or per the to via vs with".split())
+_NAME_STOP = frozenset(
+    "a an the this that these those each every any all no some its their our your his her my if when "
+    "while for in on at by of to and or but as with from into via see use using".split()
+)
+_CAP_WORD = re.compile(r"[A-Z][a-z][\w'\u2019-]*")
+_LEFT_WORD = re.compile(r"([A-Z][a-z][\w'\u2019-]*)[ \u00a0]+$")
+_RIGHT_WORD = re.compile(r"(?:['\u2019]s)?[ \u00a0]+([A-Z][a-z][\w'\u2019-]*)")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;\t\n\u2022])[\s\"'\u201c\u2018(\[]*$")
+_LINE_WORDS = re.compile(r"[^\W\d_][\w'\u2019]*")
+
+
+def _irregular(word: str) -> bool:
+    """A word whose capitals are its own (an acronym, "iPhone", "ISO", "9001"): matched as written.
+
+    >>> [_irregular(w) for w in ("connection", "Connection", "ID", "iPhone", "9001", "A")]
+    [False, False, True, True, True, False]
+    """
+    letters = [c for c in word if c.isalpha()]
+    if not letters:
+        return True
+    return any(c.isupper() for c in letters[1:]) or any(not c.isalpha() for c in word if c not in "'\u2019")
+
+
+def _split(term: str) -> tuple[list[str], list[str]]:
+    """A term's words and the separators between them ("origin-server cache" -> 3 words, "-", " ")."""
+    parts = re.split(r"(\s+|[-\u2010\u2011])", term.strip())
+    return parts[0::2], parts[1::2]
+
+
+def _shape(word: str) -> str:
+    """``lower``, ``cap`` (capitalised), ``upper`` or ``mixed``: how one word is written."""
+    if word.islower():
+        return "lower"
+    if word.isupper():
+        return "upper" if len(word) > 1 else "cap"
+    return "cap" if word[:1].isupper() and word[1:].islower() else "mixed"
+
+
+def _word_rx(word: str, fixed: bool) -> str:
+    body = "".join("['\u2019]" if c in "'\u2019" else re.escape(c) for c in word)
+    return body if fixed else f"(?i:{body})"
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """One occurrence of a term in a text.
+
+    ``text`` is the form as written at ``start:end`` (a possessive "'s" stays outside),
+    ``replacement`` the new term in the same form and case. ``closed``: written as one word
+    ("originserver"): a form to report, not to replace. ``capitalised``: capitalised in running
+    text (not at a sentence start, not in a title-case line) where the term is given in lower
+    case: a name perhaps. ``name``: the longer capitalised name the occurrence stands in
+    ("Destination Connection ID"), when there is one.
+    """
+
+    start: int
+    end: int
+    text: str
+    replacement: str
+    plural: bool = False
+    closed: bool = False
+    capitalised: bool = False
+    name: str | None = None
+
+
+class TermMatcher:
+    """Every form of one term (``old``) in a text, each paired with the matching form of ``new``.
+
+    Forms: singular and plural (English only; a term ending in an acronym or code takes "s":
+    "connection IDs", "URIs"), possessives, any case (lower, sentence start, title case,
+    capitals), words joined by spaces, a hyphen or nothing. Sentence starts, title-case lines and
+    capitalised names are told apart in English only (German capitalises every noun). Words written with their own
+    capitals ("ID", "QUIC", "iPhone") match only as written; other words in any case, so
+    "Connection IDs" is a form of "connection ID" and "us" is no form of "US".
+
+    >>> m = TermMatcher("connection ID", "connection identifier")
+    >>> [(o.text, o.replacement) for o in m.find("Connection IDs are new; two connection IDs.")]
+    [('Connection IDs', 'Connection identifiers'), ('connection IDs', 'connection identifiers')]
+    >>> [(o.text, o.replacement) for o in m.find("Issuing Connection IDs")]
+    [('Connection IDs', 'Connection Identifiers')]
+    >>> [(o.text, o.name) for o in m.find("The Destination Connection ID field")]
+    [('Connection ID', 'Destination Connection ID')]
+    >>> [(o.text, o.replacement) for o in TermMatcher("origin server", "upstream server").find("origin-server auth")]
+    [('origin-server', 'upstream-server')]
+    """
+
+    def __init__(self, old: str, new: str, *, english: bool = True) -> None:
+        self.old, self.new, self.english = old.strip(), new.strip(), english
+        sing_old, plur_old = self.old, pluralize(self.old) if english else None
+        sing_new, plur_new = self.new, pluralize(self.new) if english else None
+        if english and plur_old is None:  # given in the plural ("widgets")
+            s_old, s_new = singularize(self.old), singularize(self.new)
+            if s_old and s_new:
+                sing_old, plur_old, sing_new, plur_new = s_old, self.old, s_new, self.new
+        if plur_new is None:
+            plur_old = None  # no plural of the new term to write: only the given form is matched
+        self.words, self.seps = _split(sing_old)
+        self.fixed = [_irregular(w) for w in self.words]
+        self.new_words, self.new_seps = _split(sing_new)
+        self.plural_last = _split(plur_old)[0][-1] if plur_old else None
+        self.new_plural_last = _split(plur_new)[0][-1] if plur_new else None
+        self.given_words = _split(self.old)[0]
+        self.given_lower = all(w.islower() for w, f in zip(self.given_words, self.fixed) if not f)
+        self.given_shapes = [_shape(g) for g, f in zip(self.given_words, self.fixed) if not f]
+        self.new_fixed = [_irregular(w) for w in self.new_words]
+        self.new_upper = [w.isupper() for w in _split(self.new)[0]]
+        self.rx = self._compile()
+
+    def _compile(self) -> re.Pattern[str] | None:
+        if not self.old:
+            return None
+        last_forms = [self.words[-1]] + ([self.plural_last] if self.plural_last else [])
+        if self.fixed[-1] and self.plural_last and len(self.words) > 1:
+            last_forms.append(self.words[-1] + "S")  # "CONNECTION IDS" in a line of capitals
+        last = "|".join(_word_rx(w, self.fixed[-1]) for w in sorted(set(last_forms), key=len, reverse=True))
+        body = "".join(_word_rx(w, f) + _SEP for w, f in zip(self.words[:-1], self.fixed[:-1])) + f"(?:{last})"
+        return re.compile(rf"(?<!\w)(?:{body})(?!\w)")
+
+    # the case of one occurrence -------------------------------------------------------------
+
+    def _case(self, occ_words: list[str], closed: bool) -> str:
+        letters = [c for w in occ_words for c in w if c.isalpha()]
+        ordinary = [(w, g) for w, g, f in zip(occ_words, self.words, self.fixed) if not f] if not closed else []
+        if closed:
+            word = occ_words[0]
+            if word.isupper():
+                return "upper"
+            if word.islower():
+                return "lower"
+            return "first" if word[:1].isupper() else "mixed"
+        if not ordinary:
+            return "upper" if occ_words[-1].endswith("S") and len(occ_words) > 1 else "given"
+        if all(c.isupper() for c in letters) and any(len(w) > 1 for w, _ in ordinary):
+            return "upper"
+        if [_shape(w) for w, _ in ordinary] == self.given_shapes:
+            return "given"
+        if all(w.islower() for w, _ in ordinary):
+            return "lower"
+        caps = [w[:1].isupper() and (w[1:].islower() or not w[1:]) for w, _ in ordinary]
+        if all(caps):
+            first_ordinary = next(i for i, f in enumerate(self.fixed) if not f)
+            return "first" if len(ordinary) == 1 and first_ordinary == 0 else "title"
+        if caps[0] and all(w.islower() for w, _ in ordinary[1:]):
+            return "sentence"
+        return "mixed"
+
+    def _new_form(self, case: str, plural: bool, seps: list[str], closed: bool) -> str:
+        words = list(self.new_words)
+        if plural and self.new_plural_last:
+            words[-1] = self.new_plural_last
+        fixed = self.new_fixed
+        if case == "upper":
+            out = [w.upper() for w in words]
+        elif case in ("given", "mixed"):
+            out = words
         else:
-            parts.append("".join("['\u2019]" if c in "'\u2019" else re.escape(c) for c in piece))
-    return "".join(parts)
+            given_caps = not self.given_lower
+            out = []
+            for i, (w, f) in enumerate(zip(words, fixed)):
+                if f:
+                    keep = i < len(self.new_upper) and self.new_upper[i]
+                    out.append(w.lower() if case == "lower" and given_caps and not keep else w)
+                    continue
+                w = w.lower()
+                if case == "title" and (i == 0 or w not in _SMALL):
+                    w = w[:1].upper() + w[1:]
+                elif case == "sentence" and i == 0:
+                    w = w[:1].upper() + w[1:]
+                out.append(w)
+        if closed:
+            return "".join(out)
+        joins = self.new_seps
+        if seps and all(_SEP_RX.fullmatch(s) and not s.isspace() for s in seps) and len(words) > 1:
+            joins = ["-"] * (len(words) - 1)  # a hyphenated compound stays one
+        return "".join(w + (joins[i] if i < len(joins) else "") for i, w in enumerate(out))
+
+    # finding --------------------------------------------------------------------------------
+
+    def find(self, text: str) -> list[Occurrence]:
+        """Every occurrence of the term in ``text``, left to right (replacements equal to the
+        occurrence included: a caller drops those it need not change)."""
+        if self.rx is None:
+            return []
+        out: list[Occurrence] = []
+        title_line: bool | None = None
+        for m in self.rx.finditer(text):
+            occ = m.group(0)
+            seps = _SEP_RX.findall(occ)
+            closed = len(seps) < len(self.words) - 1
+            occ_words = [occ] if closed else _SEP_RX.split(occ)
+            last = occ_words[-1]
+            pl = self.plural_last
+            plural = pl is not None and not closed and (
+                last.lower() == pl.lower() or (self.fixed[-1] and last == self.words[-1] + "S"))
+            if closed and pl is not None:
+                plural = occ.lower().endswith(pl.lower()) and not occ.lower().endswith(self.words[-1].lower())
+            case = self._case(occ_words, closed)
+            if case == "upper" and last.endswith("S") and self.fixed[-1] and not occ.replace(last, "").isupper():
+                continue  # "IDS" with the rest in lower case: another acronym
+            capitalised, name = False, None
+            if case in ("first", "title") and self.given_lower and self.english:  # English capitals
+                at_start = bool(_SENTENCE_START.search(text, 0, m.start())) if m.start() else True
+                if title_line is None:
+                    title_line = _title_line(text, self)
+                if title_line:
+                    case = "title"
+                elif case == "first" and at_start:
+                    case = "sentence"
+                else:
+                    case = "title"
+                    capitalised = not at_start or len([f for f in self.fixed if not f]) > 1
+                    name = _longer_name(text, m.start(), m.end()) if capitalised else None
+            if case == "first":
+                case = "title"
+            repl = self._new_form(case, plural, seps, closed)
+            out.append(Occurrence(m.start(), m.end(), occ, repl, plural, closed, capitalised, name))
+        return out
 
 
-def find_term(text: str, old: str, new: str) -> list[tuple[int, int, str]]:
+def _title_line(text: str, matcher: TermMatcher) -> bool:
+    """Whether ``text`` is a line in title case (a heading, a caption, a table cell): its other
+    words of four letters or more are capitalised, or it is a short line of the term alone."""
+    if len(text) > 200 or re.search(r"[.!?]\s+\w", text):
+        return False
+    rest = matcher.rx.sub(" ", text) if matcher.rx is not None else text
+    words = [w for w in _LINE_WORDS.findall(rest) if len(w) >= 4 and not w.isupper()]
+    if not words:
+        return not text.rstrip().endswith((".", "!", "?")) and len(text.split()) <= 8
+    return sum(w[0].isupper() for w in words) >= 0.75 * len(words)
+
+
+def _longer_name(text: str, start: int, end: int) -> str | None:
+    """The capitalised name around ``start:end`` ("Destination Connection ID Length"), when the
+    capitalised words go on beyond the term."""
+    a, b = start, end
+    while True:
+        m = _LEFT_WORD.search(text, 0, a)
+        if m is None or m.group(1).lower() in _NAME_STOP:
+            break
+        a = m.start(1)
+    while True:
+        m = _RIGHT_WORD.match(text, b)
+        if m is None or m.group(1).lower() in _NAME_STOP:
+            break
+        b = m.end(1)
+    return re.sub(r"\s+", " ", text[a:b]) if (a, b) != (start, end) else None
+
+
+_MATCHERS: dict[tuple[str, str, bool], TermMatcher] = {}
+
+
+def term_matcher(old: str, new: str, *, english: bool = True) -> TermMatcher:
+    """The (cached) :class:`TermMatcher` of ``old`` -> ``new``: compiled once per rename, not per unit."""
+    key = (old.strip(), new.strip(), english)
+    m = _MATCHERS.get(key)
+    if m is None:
+        if len(_MATCHERS) > 256:
+            _MATCHERS.clear()
+        m = _MATCHERS[key] = TermMatcher(old, new, english=english)
+    return m
+
+
+def find_term(text: str, old: str, new: str, *, english: bool = True) -> list[tuple[int, int, str]]:
     """Every whole-word occurrence of ``old`` (any form) in ``text``: ``(start, end, replacement)``.
 
-    Matching ignores case unless the old term has irregular capitals (``NASA``, ``iPhone``), so
-    that renaming an acronym never touches an ordinary word. Occurrences whose replacement would
-    equal them are left out.
+    Matching ignores case but in words that carry their own capitals (``NASA``, ``iPhone``,
+    the "ID" of "connection ID"), so that renaming an acronym never touches an ordinary word.
+    Occurrences whose replacement would equal them, and closed compounds, are left out.
 
     >>> find_term("A widget's widgets; Widgetry. WIDGETS!", "widget", "gadget")
     [(2, 8, 'gadget'), (11, 18, 'gadgets'), (30, 37, 'GADGETS')]
     >>> find_term("US users use us", "US", "EU")
     [(0, 2, 'EU')]
     """
-    old = old.strip()
-    new = new.strip()
-    if not old:
-        return []
-    forms = term_forms(old, new)
-    by_key = {f.lower(): (f, n) for f, n in reversed(forms)}
-    alternation = "|".join(_form_regex(f) for f, _ in sorted(forms, key=lambda p: -len(p[0])))
-    flags = 0 if case_pattern(old) in ("mixed", "upper") else re.IGNORECASE
-    rx = re.compile(rf"(?<!\w)(?:{alternation})(?!\w)", flags)
-    out = []
-    for m in rx.finditer(text):
-        occ = m.group(0)
-        key = re.sub(r"\s+", " ", occ).replace("\u2019", "'").lower()
-        form, new_form = by_key.get(key, forms[0])
-        repl = recase(occ, form, new_form)
-        if repl != occ:
-            out.append((m.start(), m.end(), repl))
-    return out
+    return [(o.start, o.end, o.replacement) for o in term_matcher(old, new, english=english).find(text)
+            if o.replacement != o.text and not o.closed]

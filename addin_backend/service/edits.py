@@ -458,9 +458,10 @@ def edit_file(path: str, doc: Document, *, instruction: str, output: str | None,
     written), ``propagated`` (as written), ``renumbered, findings, tokens, context, path, output,
     counts`` (and ``warnings`` when there are some).
     """
-    from .files import read_bytes, write_bytes
+    from .files import write_bytes
 
-    original = read_bytes(path)
+    with open(path, "rb") as fh:  # ``doc`` was read from it: the package checks are done (a second read took seconds)
+        original = fh.read()
     G = graphs.build(doc, graphs.scope_for(semantic), progress=progress)
     done = edit(doc, original, G, instruction=instruction, target=target, selection=selection, engine=engine,
                 author=author, budget=budget, semantic=semantic, write=output is not None, date=date,

@@ -16,6 +16,9 @@ import networkx as nx
 
 from adapters.model import Document
 
+from adapters.words import words
+
+from ..edits.terms import pluralize
 from ..findings import Finding
 from ..graph.anaphora import anaphors_of
 from ..graph.edges import DEPENDS
@@ -31,6 +34,12 @@ def noun_lemmas(texts: Sequence[str]) -> list[set[str]]:
 
     nlp = get_spacy()
     return [{t.lemma_.lower() for t in doc if t.pos_ in ("NOUN", "PROPN")} for doc in nlp.pipe(texts)]
+
+
+def _forms(head: str, text: str) -> list[str]:
+    """The words of ``text`` that may be ``head`` or its plural, in order (lower case)."""
+    plural = pluralize(head) or head
+    return [w for w in map(str.lower, words(text)) if w in (head, plural)]
 
 
 def _anaphora_into(G: nx.MultiDiGraph, uid: str) -> list[tuple[str, dict]]:
@@ -56,7 +65,14 @@ def dangling_anaphora(before: Document, after: Document, G_before: nx.MultiDiGra
     if not todo:
         return []
     findings: list[Finding] = []
-    changed = [uid for uid in dict.fromkeys(a for a, _, _ in todo) if after.get(uid) is not None]
+    heads: dict[str, set[str | None]] = {}
+    for antecedent, dependent, data in todo:
+        anaphor = next((a for a in anaphors_of(before.unit(dependent).text) if a.start == data.get("start")), None)
+        heads.setdefault(antecedent, set()).add(anaphor.head if anaphor else None)
+    # an edit that leaves every word form of the heads as it was (a renamed term elsewhere in
+    # the paragraph) leaves their nouns too: spaCy reads only the antecedents where they changed
+    changed = [uid for uid in heads if after.get(uid) is not None
+               and any(h and _forms(h, before.unit(uid).text) != _forms(h, after.unit(uid).text) for h in heads[uid])]
     texts = [before.unit(u).text for u in changed] + [after.unit(u).text for u in changed]
     nouns = lemmas(texts) if texts else []
     old = dict(zip(changed, nouns[: len(changed)]))

@@ -144,3 +144,23 @@ def test_an_insertion_where_a_replace_starts_stands_before_it_in_either_order(in
     concrete_edits = concrete(doc, edits if insert_first else edits[::-1])
     assert concrete_edits is not None
     round_trip(data, doc, concrete_edits)  # raises when accept-all differs from the edited model
+
+
+@pytest.mark.parametrize("insert_first", [True, False])
+def test_docx_an_insertion_where_a_replace_that_keeps_its_first_word_starts(insert_first):
+    """The DOCX twin of the case above (hardening.md): the replace's own insertion and the other
+    edit's insertion stand at one point; the writer refused it with "overlapping text edits"."""
+    from adapters import read
+
+    from .operations import concrete, round_trip
+
+    data = corpus_file("inline_formatting.docx").read_bytes()
+    doc = read(data)
+    unit = next(u for u in doc.units if u.kind == "paragraph" and len(u.text) > 30 and not u.fields
+                and u.text[20:24].isalpha())
+    word = unit.text[20:24]
+    edits = [Replace(unit.id, text="Beta", start=20, end=20, author="A", date="2026-01-02T03:04:05Z"),
+             Replace(unit.id, text="don't é " + word, start=20, end=24, author="A", date="2026-01-02T03:04:05Z")]
+    concrete_edits = concrete(doc, edits if insert_first else edits[::-1])
+    assert concrete_edits is not None
+    round_trip(data, doc, concrete_edits)  # raised "overlapping text edits" before the fix

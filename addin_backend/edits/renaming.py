@@ -1,0 +1,264 @@
+"""Where a rename applies in a document, and where it keeps the old term and why.
+
+:class:`~addin_backend.edits.terms.TermMatcher` finds every form of a term in a text; this
+module decides, for a whole document, which of them a rename changes. It keeps, each with the
+reason a reviewer is shown:
+
+- **code**: a line in a code or preformatted style (``outline.CODE_STYLE``) quotes identifiers
+  as the program writes them;
+- **quotations**: a paragraph in a quotation style quotes another document's words;
+- **closed compounds**: "connectionID" written as one word is an identifier more often than
+  the term; it is reported, not changed;
+- **names of their own** (``names``): the term inside a longer capitalised name ("Destination
+  Connection ID" for "connection ID"), or capitalised in running text where the document
+  writes the term in lower case ("the Connection ID field"). ``"auto"`` (the default) follows
+  the document's own usage: a longer name that the document writes twice or more is a name of
+  its own, and a capitalised use mid-sentence is a name when the lower-case term is the more
+  common form; ``"rename"`` renames inside names too, ``"keep"`` keeps every capitalised use.
+
+English plural rules apply only to English units (:func:`~addin_backend.language.detect.is_english`);
+other units get the exact and case forms.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable
+
+import re
+
+from adapters.model import Document, Unit
+
+from ..findings import Finding
+
+from ..language.detect import is_english
+from ..outline import CODE_STYLE, QUOTE_STYLE
+from .terms import Occurrence, term_matcher, _is_acronym
+
+__all__ = ["NAME_POLICIES", "TermPlace", "Usage", "expansion_findings", "initials_fit", "name_counts", "term_places",
+           "term_usage"]
+
+#: What a rename does with the term inside a name of its own (see the module docstring).
+NAME_POLICIES = ("auto", "rename", "keep")
+
+
+@dataclass(frozen=True)
+class TermPlace:
+    """One occurrence of a renamed term in a unit; ``kept`` says why a rename leaves it (``None``:
+    the rename changes it)."""
+
+    unit: Unit
+    occ: Occurrence
+    kept: str | None = None
+    #: the name of its own that the occurrence is kept in ("Destination Connection ID")
+    name: str | None = None
+
+
+@dataclass
+class Usage:
+    """How a document writes a term: the longer capitalised names it stands in (with counts),
+    and how often it is written in lower case and capitalised in running text."""
+
+    names: Counter
+    lower: int = 0
+    capitalised: int = 0
+
+
+def _occurrences(doc: Document, unit: Unit, old: str, new: str) -> list[Occurrence]:
+    found = term_matcher(old, new).find(unit.text)
+    if found and not is_english(unit, doc):
+        found = term_matcher(old, new, english=False).find(unit.text)
+    return found
+
+
+def _live(doc: Document, units: Iterable[str] | None) -> list[Unit]:
+    ids = set(units) if units is not None else None
+    return [u for u in doc.units if (ids is None or u.id in ids) and u.meta.get("absent_in") != "accepted"]
+
+
+_LAST_USAGE: list = []  # (doc, its unit texts, old, new, usage): a preview reads it three times
+
+
+def term_usage(doc: Document, old: str, new: str = "") -> Usage:
+    """How ``doc`` writes ``old`` (what the ``"auto"`` name policy follows)."""
+    texts = [u.text for u in doc.units]
+    for d, t, o, n, usage in _LAST_USAGE:
+        if d is doc and o == old and n == new and t == texts:
+            return usage
+    usage = _usage(doc, old, new)
+    _LAST_USAGE[:] = [(doc, texts, old, new, usage)] + _LAST_USAGE[:3]
+    return usage
+
+
+def _usage(doc: Document, old: str, new: str) -> Usage:
+    usage = Usage(Counter())
+    for u in _live(doc, None):
+        if u.style and CODE_STYLE.search(u.style):
+            continue
+        for o in _occurrences(doc, u, old, new or old):
+            if o.name:
+                usage.names[o.name] += 1
+            elif o.capitalised:
+                usage.capitalised += 1
+            elif o.text[:1].islower():
+                usage.lower += 1
+    return usage
+
+
+def _in_name(text: str, occ: Occurrence, names: Iterable[str]) -> str | None:
+    """The name of ``names`` written around ``occ`` in ``text`` (its plural too), if any."""
+    for name in names:
+        at = text.find(name, max(0, occ.end - len(name) - 1))
+        while 0 <= at <= occ.start:
+            end = at + len(name)
+            if occ.end <= end + 1 and (end == len(text) or not text[end].isalnum() or text[end:end + 1] == "s"):
+                return name
+            at = text.find(name, at + 1)
+    return None
+
+
+def _kept(unit: Unit, occ: Occurrence, old: str, names: str, usage: Usage) -> tuple[str | None, str | None]:
+    """Why a rename keeps ``occ`` (``None``: it does not) and the name it is kept in."""
+    if unit.style and CODE_STYLE.search(unit.style):
+        return "code: a code line is kept as the program writes it", None
+    if unit.style and QUOTE_STYLE.search(unit.style):
+        return "a quotation: another document's words are kept as written", None
+    if occ.closed:
+        return f"written as one word ('{occ.text}'): an identifier or a closed compound, changed only by hand", None
+    if names == "rename":
+        return None, None
+    fixed = sorted((n for n, c in usage.names.items() if c >= (1 if names == "keep" else 2)), key=len, reverse=True)
+    name = _in_name(unit.text, occ, fixed) if occ.text[:1].isupper() else None
+    if name is not None:
+        return (f"part of the name '{name}', which the document writes {usage.names[name]} time(s) as a "
+                "name of its own (rename 'including names' to change it)"), name
+    if not occ.capitalised:
+        return None, None
+    if names == "keep" or usage.lower > usage.capitalised + sum(usage.names.values()):
+        return (f"'{occ.text}' is capitalised as a name here, where the document writes '{old}' for the term "
+                "(rename 'including names' to change it)"), occ.text
+    return None, None
+
+
+def term_places(doc: Document, old: str, new: str, *, units: Iterable[str] | None = None, names: str = "auto",
+                usage: Usage | None = None) -> list[TermPlace]:
+    """Every occurrence of ``old`` (any form) in ``doc`` (or in ``units``), in document order, each
+    with why a rename keeps it, if it does (see the module docstring). Occurrences that the new
+    term would leave as they are (the same form) are left out.
+
+    ``usage`` is how the document writes the term (:func:`term_usage`), for the ``"auto"``
+    policy; by default it is read from ``doc`` (verification passes the document before the edit).
+
+    >>> import re
+
+from adapters.model import Document, Unit
+
+from ..findings import Finding
+    >>> doc = Document("docx", [Unit("p1", "paragraph", "Each connection ID is new. The Destination Connection ID field "
+    ...                       "follows the Source Connection ID field.", 0),
+    ...                 Unit("p2", "paragraph", "Connection IDs change; a Destination Connection ID too.", 1)])
+    >>> [(p.occ.text, p.occ.replacement, bool(p.kept)) for p in term_places(doc, "connection ID", "connection identifier")]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('connection ID', 'connection identifier', False), ('Connection ID', 'Connection Identifier', True),
+     ('Connection ID', 'Connection Identifier', False), ('Connection IDs', 'Connection identifiers', False),
+     ('Connection ID', 'Connection Identifier', True)]
+    """
+    if names not in NAME_POLICIES:
+        raise ValueError(f"names must be one of {', '.join(NAME_POLICIES)}, not {names!r}")
+    if usage is None and names == "auto":
+        usage = term_usage(doc, old, new)
+    usage = usage or Usage(Counter())
+    out = []
+    for u in _live(doc, units):
+        for o in _occurrences(doc, u, old, new):
+            if o.replacement != o.text:
+                out.append(TermPlace(u, o, *_kept(u, o, old.strip(), names, usage)))
+    return out
+
+
+def name_counts(counts: Counter, limit: int = 4) -> str:
+    """"'Destination Connection ID' (40), 'Source Connection ID' (31) and 2 more"."""
+    items = [f"'{n}' ({c})" for n, c in counts.most_common(limit)]
+    more = len(counts) - limit
+    return ", ".join(items) + (f" and {more} more" if more > 0 else "")
+
+
+
+# --- acronyms and their expansions -----------------------------------------------------------
+
+_SMALL_WORDS = frozenset("a an and as at by for from in of on or the to via with".split())
+_LONG_WORD = re.compile(r"[^\W\d_][\w'\u2019]*(?:-[^\W\d_][\w'\u2019]*)*")
+
+
+def initials_fit(acronym: str, expansion: str) -> bool:
+    """Whether the words of ``expansion`` start with the letters of ``acronym`` (small words and
+    the parts of hyphenated words may count or not).
+
+    >>> initials_fit("TSN", "Transmission Sequence Number"), initials_fit("SSN", "Transmission Sequence Number")
+    (True, False)
+    >>> initials_fit("PMTU", "Path Maximum Transmission Unit"), initials_fit("WAL", "Write-Ahead Log")
+    (True, True)
+    """
+    letters = "".join(c for c in acronym if c.isalpha()).lower()
+    ws = _LONG_WORD.findall(expansion)
+    if not letters or not ws:
+        return False
+    options = {
+        "".join(w[0] for w in ws).lower(),
+        "".join(w[0] for w in ws if w.lower() not in _SMALL_WORDS).lower(),
+        "".join(p[0] for w in ws if w.lower() not in _SMALL_WORDS for p in w.split("-") if p).lower(),
+    }
+    return letters in options
+
+
+def _long_before(text: str, at: int, acronym: str) -> tuple[int, str] | None:
+    """The expansion written before ``at`` whose initials spell ``acronym`` ("Transmission Sequence
+    Number (TSN)"), as ``(start, text)``."""
+    words = list(_LONG_WORD.finditer(text, max(0, at - 200), at))
+    for k in range(1, min(len(words), len(acronym) + 4) + 1):
+        first = words[-k]
+        span = text[first.start():at].rstrip(" (\u00a0")
+        if initials_fit(acronym, span):
+            return first.start(), span
+    return None
+
+
+def expansion_findings(after: Document, old: str, new: str) -> list[Finding]:
+    """After renaming ``old`` to ``new``: an acronym whose written expansion no longer fits it.
+
+    Renaming the acronym "TSN" to "SSN" leaves "Transmission Sequence Number (SSN)"; renaming the
+    term "transmission sequence number" to "stream sequence number" leaves "Stream Sequence Number
+    (TSN)". Both are told to the reviewer (``expansion_mismatch``), with the expansion's place.
+    """
+    old, new = old.strip(), new.strip()
+    out: list[Finding] = []
+    if _is_acronym(old) and _is_acronym(new):
+        paren = re.compile(rf"\(\s*{re.escape(new)}s?\s*\)")
+        for u in after.units:
+            for m in paren.finditer(u.text):
+                got = _long_before(u.text, m.start(), old)
+                if got is None or initials_fit(new, got[1]):
+                    continue
+                start, long = got
+                out.append(Finding(
+                    "expansion_mismatch", "warning", u.id,
+                    f"'{long} ({old})' now reads '{long} ({new})': the expansion spells {old}, not {new}; "
+                    f"rename the expansion too, or write what {new} stands for",
+                    u.text[start:m.end()], [], start, m.end(),
+                ))
+    elif " " in old and not _is_acronym(new):
+        paren = re.compile(r"\s*\(\s*([A-Z][A-Za-z0-9]*[A-Z0-9])s?\s*\)")
+        for u in after.units:
+            for o in term_matcher(new, old).find(u.text):
+                after_term = paren.match(u.text, o.end)
+                if after_term is None:
+                    continue
+                acr = after_term.group(1)
+                if initials_fit(acr, old) and not initials_fit(acr, o.text):
+                    out.append(Finding(
+                        "expansion_mismatch", "warning", u.id,
+                        f"'{o.text} ({acr})': the acronym {acr} stood for '{old}' and does not fit '{new}'; "
+                        f"rename the acronym too, or keep the old expansion",
+                        u.text[o.start:after_term.end()], [], o.start, after_term.end(),
+                    ))
+    return out
