@@ -342,7 +342,19 @@ SCHEMAS.update({
             "operations": {"type": "array", "items": {
                 "type": "object", "required": ["id", "unit", "status", "reason"],
                 "properties": {"id": _STR, "unit": _NULL_STR, "op": _STR,
-                               "status": {"enum": ["accepted", "rejected", "pending"]}, "reason": _STR}}},
+                               "status": {"enum": ["accepted", "rejected", "pending"]}, "reason": _STR,
+                               "summary": {"type": "string", "description": "the change in words: 'ID → identifier', "
+                                                                            "'Deleted Section 7.3 …'"},
+                               "old": {"type": "string", "description": "the words a text change removes"},
+                               "new": {"type": "string", "description": "the words a text change puts in"},
+                               "section": {"type": ["object", "null"], "description": "the section the unit is in",
+                                           "properties": {"id": _STR, "number": _NULL_STR, "label": _NULL_STR,
+                                                          "title": _STR}},
+                               "where": {"type": "string", "description": "the place in words: 'Section 5.1 "
+                                                                          "Connection ID', 'Table 3 in Section 2'"},
+                               "unit_label": _NULL_STR, "unit_kind": _NULL_STR,
+                               "group": {"type": "string", "description": "the operation this one follows from "
+                                                                          "(its own id when none)"}}}},
             "findings": {"type": "array", "items": _ref("Finding")},
             "consistent": {"type": "boolean"}, "exact": {"type": "boolean"}, "counts": {"type": "object"},
         },

@@ -34,12 +34,12 @@ def review_revision(store: Store, doc_id: str, rev: int, reviewed: bytes) -> dic
     record = store.get_json(doc_id, f"revision:{rev}:meta")
     if record is None:
         raise UnknownRevisionError(f"document {doc_id!r} has no revision {rev}", revision=rev)
-    read(reviewed)  # unreadable input is a clear error before any work
+    reviewed_doc = read(reviewed)  # unreadable input is a clear error before any work
     ops = edits_from_json([{k: v for k, v in op.items() if k not in VIEW_KEYS}
                            for op in record["operations"]])
     comments = {op["id"]: op["comment"] for op in record["operations"] if op.get("comment")}
     original = documents.load(store, doc_id)
-    report = review(original, ops, reviewed, comments=comments, G=load_graph(store, doc_id))
+    report = review(original, ops, reviewed_doc, comments=comments, G=load_graph(store, doc_id))
     return json_safe({"document": doc_id, "revision": rev, **report})
 
 
