@@ -81,6 +81,16 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                      "job (embedded mode); silent for 15 s, the job is failed with job_lost"},
             "links": {"type": "object", "required": ["self", "events"],
                       "properties": {"self": _STR, "events": _STR}},
+            "stage_log": {"type": "array", "description": "a graph job: every stage it runs, in order",
+                          "items": {"type": "object", "required": ["name", "status", "seconds"],
+                                    "properties": {"name": _STR,
+                                                   "status": {"enum": ["done", "running", "waiting"]},
+                                                   "seconds": {"type": ["number", "null"]}}}},
+            "ready": {"type": "array", "description": "a graph job: what a client can use now",
+                      "items": {"enum": ["outline", "units", "check", "graph", "impact", "proposals",
+                                         "depends", "related"]}},
+            "edges": {"type": "array", "description": "a graph job: the edge types of the graph stored now",
+                      "items": {"enum": ["CONTAINS", "REFERENCES", "DEPENDS", "RELATED"]}},
         },
     },
     "JobEvent": {
@@ -221,6 +231,8 @@ SCHEMAS.update({
         "required": ["document", "complete", "target", "depth", "types", "references", "impacted", "broken_references"],
         "properties": {
             "document": _STR, "complete": {"type": "boolean"}, "target": _ref("Target"), "depth": _INT,
+            "partial": {"type": "array", "items": _EDGE,
+                        "description": "edge types the graph job has not built yet: ask again later for them"},
             "types": {"type": "array", "items": _EDGE},
             "references": {"type": "array", "items": {
                 "type": "object", "required": ["unit", "label", "kind", "type", "evidence", "score", "from"],
@@ -302,6 +314,9 @@ SCHEMAS.update({
             "context": {"type": "array", "items": {"type": "object"}},
             "context_tokens": _INT, "document_tokens": _nullable("integer"), "budget": _nullable("integer"),
             "usage": _nullable("object"), "graph_complete": {"type": "boolean"},
+            "partial": {"type": "array", "items": {"enum": ["CONTAINS", "REFERENCES", "DEPENDS", "RELATED"]},
+                        "description": "edge types the graph did not have yet when the proposal was made "
+                                       "(its job was still building them): not used"},
             "created": {"type": "string", "format": "date-time"},
         },
     },

@@ -28,7 +28,7 @@ from ..jobs.runner import JobRunner, Progress
 from ..store import Store, documents
 from . import audit, graphs
 from .context import DEFAULT_BUDGET, Selection
-from .graph_job import document_graph, graph_job_id, load_graph, wait_for_graph
+from .graph_job import PROPOSAL_STAGES, document_graph, graph_job_id, load_graph, wait_for_graph
 from .jsonable import json_safe
 from .revisions import keep_revision, next_revision
 
@@ -127,19 +127,34 @@ def plan(doc: Document, G: nx.MultiDiGraph, *, instruction: str, target: str | N
     return p
 
 
+#: What each edge type gives a proposal, for the warning of one made without it.
+_EDGE_WORDS = {"REFERENCES": "cross-references", "DEPENDS": "uses of defined terms",
+               "RELATED": "related passages"}
+
+
 def proposal_view(doc: Document, p: Any, *, pid: str | None, doc_id: str | None, author: str | None,
-                  complete: bool) -> dict[str, Any]:
+                  complete: bool, partial: Sequence[str] = ()) -> dict[str, Any]:
     """A plan as the Proposal JSON (``ROUTES.md``): every operation in the order a writer applies
-    them (the engine's ``op-N``, then the propagated ``prop-N``; ``propagated`` lists those)."""
+    them (the engine's ``op-N``, then the propagated ``prop-N``; ``propagated`` lists those);
+    ``partial`` the edge types the graph did not have yet (made while the job still ran)."""
     from ..edits.comments import comment_notes, note_map
 
     tokens = p.tokens()
     warnings = list(p.warnings)
     notes = comment_notes(doc, p.edits, p.findings, instruction=p.instruction)
     texts = note_map(notes)
-    if not complete:
-        warnings.append("the dependency graph was incomplete (its job stopped before DEPENDS and RELATED): "
-                        "edits that depend on definitions may be missing")
+    if partial:
+        missing = " and ".join(_EDGE_WORDS.get(t, t.lower()) for t in partial)
+        if "DEPENDS" in partial:
+            warnings.append(f"Made before the analysis of the document was finished: {missing} were not used, "
+                            "so changes that follow from definitions may be missing.")
+        else:
+            warnings.append(f"Made while the document was still being analysed: {missing} were not used "
+                            "to choose the context.")
+    elif not complete:
+        warnings.append("The analysis of the document stopped before it was finished: uses of defined terms "
+                        "and related passages were not used, so changes that follow from definitions may be "
+                        "missing.")
     return json_safe({
         "id": pid,
         "document": doc_id,
@@ -161,18 +176,20 @@ def proposal_view(doc: Document, p: Any, *, pid: str | None, doc_id: str | None,
         "budget": tokens["budget"],
         "usage": tokens["llm"],
         "graph_complete": complete,
+        "partial": list(partial),
         "created": _now(),
     })
 
 
 def _keep_proposal(store: Store, doc_id: str, doc: Document, p: Any, *, author: str | None,
-                   complete: bool) -> dict[str, Any]:
+                   G: nx.MultiDiGraph) -> dict[str, Any]:
     """Keep a plan's Proposal JSON as ``proposal:<id>`` in the document's scope; return it.
 
     :raise UnknownDocumentError: the document expired meanwhile.
     """
     pid = secrets.token_hex(8)
-    view = proposal_view(doc, p, pid=pid, doc_id=doc_id, author=author, complete=complete)
+    view = proposal_view(doc, p, pid=pid, doc_id=doc_id, author=author, complete=graphs.is_complete(G),
+                         partial=graphs.missing_edges(G))
     if not store.put_json(doc_id, f"proposal:{pid}", view, create=False):
         raise UnknownDocumentError(f"no document {doc_id!r} (never uploaded, deleted or expired)")
     return view
@@ -189,7 +206,7 @@ def propose(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGraph, *, ins
     """
     p = plan(doc, G, instruction=instruction, target=target, selection=selection, engine=engine, author=author,
              budget=budget, semantic=semantic)
-    return _keep_proposal(store, doc_id, doc, p, author=author, complete=graphs.is_complete(G))
+    return _keep_proposal(store, doc_id, doc, p, author=author, G=G)
 
 
 def plan_operations(doc: Document, G: nx.MultiDiGraph, operations: list[dict[str, Any]], *,
@@ -218,7 +235,7 @@ def propose_operations(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGr
     """
     p = plan_operations(doc, G, operations, instruction=instruction, author=author, budget=budget,
                         semantic=semantic)
-    return _keep_proposal(store, doc_id, doc, p, author=author, complete=graphs.is_complete(G))
+    return _keep_proposal(store, doc_id, doc, p, author=author, G=G)
 
 
 def _proposal_job(store: Store, runner: JobRunner, progress: Progress, *, doc_id: str, request: dict[str, Any],
@@ -228,7 +245,7 @@ def _proposal_job(store: Store, runner: JobRunner, progress: Progress, *, doc_id
         progress("graph", 0.8 * float(details.get("progress") or 0.0), stage_fraction=details.get("progress"))
 
     doc = documents.load(store, doc_id)
-    G = wait_for_graph(store, runner, doc_id, doc, timeout=timeout, on_wait=waiting)
+    G = wait_for_graph(store, runner, doc_id, doc, timeout=timeout, on_wait=waiting, need=PROPOSAL_STAGES)
     progress("plan", 0.8, stage_fraction=0.0)
     return propose(store, doc_id, doc, G, **request)
 
@@ -249,7 +266,7 @@ def request_proposal(store: Store, runner: JobRunner, doc_id: str, request: dict
     if request.get("target") is not None or request.get("selection"):
         resolve_target(doc, request.get("target"), request.get("selection"))
     try:
-        G = document_graph(store, runner, doc_id, doc, complete=True)
+        G = document_graph(store, runner, doc_id, doc, complete=True, need=PROPOSAL_STAGES)
     except GraphNotReadyError:
         rec = runner.create(doc_id, PROPOSAL_JOB, "graph")
         # on a queue it runs once the graph job has ended (no worker waits for a queued graph)
