@@ -345,7 +345,7 @@ SCHEMAS.update({
             "instruction": _NULL_STR, "proposal": _NULL_STR,
             "operations": {"type": "array", "items": _ref("Operation")},
             "skipped": {"type": "array", "items": {"type": "object", "required": ["id", "reason"],
-                                                   "properties": {"id": _STR, "reason": _STR}}},
+                                                   "properties": {"id": _STR, "source": _STR, "reason": _STR}}},
             "findings": {"type": "array", "items": _ref("Finding")},
             "created": {"type": "string", "format": "date-time"}, "download": _STR,
         },

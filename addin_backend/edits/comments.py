@@ -231,7 +231,7 @@ def operation_text(doc: Document, e: Edit, ops: dict[str, Edit], instruction: st
         return f"{what} (instruction: {instr})" if instr else what
     m = _REASON.match(e.reason or "")
     edge = _EDGE.get(m.group("edge"), m.group("edge").lower()) if m else None
-    if m and m.group("edge") == "REFERENCES" and (m.group("detail") or "").startswith("field"):
+    if m and m.group("edge") == "REFERENCES" and "field" in (m.group("detail") or ""):
         edge = "cross-reference field"
     instr = instruction or (src.reason or "").strip()
     cause, where = _cause(doc, src)

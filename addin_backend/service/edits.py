@@ -302,6 +302,7 @@ def _chosen(view: dict[str, Any], keep: Sequence[str] | None) -> tuple[list[dict
     if unknown:
         raise InvalidRequestError(f"proposal {view['id']} has no operation {unknown[0]!r}", operation=unknown[0])
     wanted = set(keep)
+    by_id = {op["id"]: op for op in ops}
     chosen: list[dict[str, Any]] = []
     skipped: list[dict[str, Any]] = []
     for op in ops:
@@ -309,10 +310,34 @@ def _chosen(view: dict[str, Any], keep: Sequence[str] | None) -> tuple[list[dict
             continue
         src = op.get("source")
         if src in ids and src not in {c["id"] for c in chosen}:
-            skipped.append({"id": op["id"], "reason": f"{op['id']} follows from {src}, which was left out"})
+            skipped.append({"id": op["id"], "source": src,
+                            "reason": f"{_op_words(op)} follows from {_op_words(by_id[src])}, which was left out"})
             continue
         chosen.append(op)
     return chosen, skipped
+
+
+def _op_words(op: dict[str, Any]) -> str:
+    """An operation of a proposal named in words (its change and its unit), never by its id.
+
+    >>> _op_words({"op": "replace", "old": "Table 2", "text": "Table 1", "unit_label": "paragraph: See Table 2"})
+    "the change 'Table 2' → 'Table 1' (paragraph: See Table 2)"
+    >>> _op_words({"op": "delete", "unit_label": "Table 1"})
+    'the deletion of Table 1'
+    """
+    where = op.get("unit_label") or "a unit"
+    kind = op.get("op")
+    if kind in ("replace", "set_text"):
+        old, new = " ".join((op.get("old") or "").split()[:8]), " ".join((op.get("text") or "").split()[:8])
+        change = f"'{old}' → '{new}'" if old and new else (f"'{new}' inserted" if new else f"'{old}' deleted")
+        return f"the change {change} ({where})"
+    if kind == "delete":
+        return f"the deletion of {where}"
+    if kind == "insert_after":
+        return f"the insertion after {where}"
+    if kind == "move":
+        return f"the move of {where}"
+    return f"the {kind} of {where}"
 
 
 def _as_edits(ops: list[dict[str, Any]], author: str, date: str, default_source: str | None) -> list[Edit]:
@@ -404,8 +429,8 @@ def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
     original, _meta = documents.original(store, doc_id)
     doc = documents.load(store, doc_id)
     if not chosen:
-        why = "; ".join(f"{s['id']}: {s['reason']}" for s in skipped)
-        raise InvalidRequestError("no operation left to apply" + (f" ({why})" if why else ""), skipped=skipped)
+        why = "; ".join(s["reason"] for s in skipped[:3]) + (f"; and {len(skipped) - 3} more" if len(skipped) > 3 else "")
+        raise InvalidRequestError("no operation left to apply" + (f": {why}" if why else ""), skipped=skipped)
     written = write_operations(original, doc, load_graph(store, doc_id), chosen, author=author, date=date,
                                default_source=default_source, semantic=semantic, instruction=instruction,
                                comments=comments, threads=threads)
