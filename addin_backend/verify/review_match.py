@@ -23,7 +23,7 @@ import difflib
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from adapters.model import Document, Edit, Unit, descendant_ids
+from adapters.model import Document, Edit, InsertAfter, Replace, SetText, Unit, descendant_ids
 
 __all__ = ["ViewMatch", "Layout", "layout", "match_view", "MAX_GROUP"]
 
@@ -37,7 +37,7 @@ class _Slot:
     """One unit's place in document order and what decides how it reads there."""
 
     unit: Unit
-    text_ops: list[Edit] = field(default_factory=list)  # replace / set_text on the unit
+    text_ops: list[Replace | SetText] = field(default_factory=list)  # replace / set_text on the unit
     presence: Edit | None = None  # the delete, insert_after or move that decides whether it shows
     shown_if_applied: bool = True  # insert, move-to: shown when applied; delete, move-from: hidden
 
@@ -46,7 +46,7 @@ class _Slot:
         return self.presence is None and not self.text_ops
 
     def ops(self) -> list[Edit]:
-        return ([self.presence] if self.presence is not None else []) + self.text_ops
+        return ([self.presence] if self.presence is not None else []) + list(self.text_ops)
 
     def lines(self, applied: set[str]) -> list[str]:
         """The slot's lines with the operations in ``applied`` applied."""
@@ -60,13 +60,13 @@ class _Slot:
         return 0 if self.unit.meta.get("absent_in") == "accepted" else self.unit.text.count("\n") + 1
 
 
-def _text_with(text: str, ops: Sequence[Edit]) -> str:
+def _text_with(text: str, ops: Sequence[Replace | SetText]) -> str:
     """``text`` with these replace / set_text operations applied (spans into ``text``)."""
-    whole = next((e for e in ops if e.op == "set_text"), None)
+    whole = next((e for e in ops if isinstance(e, SetText)), None)
     if whole is not None:
         return whole.text or ""
     out, pos = [], 0
-    for e in sorted(ops, key=lambda e: (e.start or 0, e.end or 0)):
+    for e in sorted((e for e in ops if isinstance(e, Replace)), key=lambda e: (e.start, e.end)):
         out.append(text[pos:e.start])
         out.append(e.text or "")
         pos = e.end or 0
@@ -74,7 +74,7 @@ def _text_with(text: str, ops: Sequence[Edit]) -> str:
     return "".join(out)
 
 
-def _parse_text(text: str, ops: Sequence[Edit], target: str) -> set[str] | None:
+def _parse_text(text: str, ops: Sequence[Replace | SetText], target: str) -> set[str] | None:
     """Which of ``ops`` (text operations on ``text``) make ``text`` read as ``target``: each
     operation's old or new words between the unchanged text around them; ``None`` when no
     choice does. Linear in the text: one pass, at most two positions alive per operation.
@@ -87,12 +87,12 @@ def _parse_text(text: str, ops: Sequence[Edit], target: str) -> set[str] | None:
     >>> _parse_text(t, ops, "something else") is None
     True
     """
-    whole = next((e for e in ops if e.op == "set_text"), None)
+    whole = next((e for e in ops if isinstance(e, SetText)), None)
     if whole is not None:
         if target == (whole.text or ""):
             return {whole.id or ""}
         return set() if target == text else None
-    spans = sorted(ops, key=lambda e: (e.start or 0, e.end or 0))
+    spans = sorted((e for e in ops if isinstance(e, Replace)), key=lambda e: (e.start, e.end))
     # states: position in target -> the ids applied so far (the first way found: applied first)
     states: dict[int, frozenset[str]] = {0: frozenset()}
     pos = 0
@@ -106,7 +106,7 @@ def _parse_text(text: str, ops: Sequence[Edit], target: str) -> set[str] | None:
             for piece, pick in ((e.text or "", chosen | {e.id or ""}), (text[e.start:e.end], chosen)):
                 if target.startswith(piece, at):
                     nxt.setdefault(at + len(piece), pick)
-        states, pos = nxt, e.end or 0
+        states, pos = nxt, e.end
         if not states:
             return None
     tail = text[pos:]
@@ -149,16 +149,16 @@ def layout(original: Document, ops: Sequence[Edit]) -> Layout:
             got = [dc_replace(c, id=e.id) for c in got]
         concrete.extend(got)
     planned = apply_to_document(original, [e for e in ops if e.id not in silent])
-    text_ops: dict[str, list[Edit]] = {}
+    text_ops: dict[str, list[Replace | SetText]] = {}
     deleted: dict[str, Edit] = {}
     moved: dict[str, Edit] = {}
-    inserts: list[Edit] = []
+    inserts: list[InsertAfter] = []
     for e in concrete:
-        if e.op in ("replace", "set_text"):
-            text_ops.setdefault(e.unit or "", []).append(e)
+        if isinstance(e, (Replace, SetText)):
+            text_ops.setdefault(e.unit, []).append(e)
         elif e.op == "delete":
             deleted[e.unit or ""] = e
-        elif e.op == "insert_after":
+        elif isinstance(e, InsertAfter):
             inserts.append(e)
         elif e.op == "move":
             for uid in _with_inline(original.units, descendant_ids(original.units, e.unit or "")):
@@ -251,12 +251,12 @@ def _exact(slots: list[_Slot], target: list[str]) -> set[str] | None:
         states = dict.fromkeys(nxt)
     if len(target) not in states:
         return None
-    applied: set[str] = set()
+    picked: set[str] = set()
     j = len(target)
     for step in reversed(trail):
         j, ids = step[j]
-        applied |= ids
-    return applied
+        picked |= ids
+    return picked
 
 
 def _matched(a: list[str], b: list[str]) -> int:
