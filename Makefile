@@ -20,7 +20,7 @@ LEDGER_PUBLIC_URL ?= https://localhost:8750
 JS_DIR   := tests/js
 JS_STAMP := $(JS_DIR)/node_modules/.installed
 
-.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-load-queue bench-embed bench-first bench-graph bench-real bench-retrieval worker fuzz clean
+.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-load-queue bench-embed bench-first bench-pane bench-graph bench-real bench-retrieval worker fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -121,6 +121,11 @@ bench-embed: venv
 # Complete graph of a fresh 100K-token document through the API (model load included), and a re-upload.
 bench-first: venv
 	$(BIN)/python -m benchmarks.first_graph --json benchmarks/results/first_graph.json
+
+# The task pane's steps on a real standard against `ledger serve` (upload -> outline, click ->
+# dependency panel, instruction -> preview, apply, review); rewrites its block in docs/benchmarks.md.
+bench-pane: venv
+	$(BIN)/python -m benchmarks.pane_bench --file $(DEVSET)/rfc/rfc9000.A.docx --doc docs/benchmarks.md --json benchmarks/results/pane_bench.json
 
 # A queue worker for `make serve` with LEDGER_STORE=redis://... (see docs/scale.md).
 worker: venv

@@ -83,6 +83,16 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                      "job (embedded mode); silent for 15 s, the job is failed with job_lost"},
             "links": {"type": "object", "required": ["self", "events"],
                       "properties": {"self": _STR, "events": _STR}},
+            "stage_log": {"type": "array", "description": "a graph job: every stage it runs, in order",
+                          "items": {"type": "object", "required": ["name", "status", "seconds"],
+                                    "properties": {"name": _STR,
+                                                   "status": {"enum": ["done", "running", "waiting"]},
+                                                   "seconds": {"type": ["number", "null"]}}}},
+            "ready": {"type": "array", "description": "a graph job: what a client can use now",
+                      "items": {"enum": ["outline", "units", "check", "graph", "impact", "proposals",
+                                         "depends", "related"]}},
+            "edges": {"type": "array", "description": "a graph job: the edge types of the graph stored now",
+                      "items": {"enum": ["CONTAINS", "REFERENCES", "DEPENDS", "RELATED"]}},
         },
     },
     "JobEvent": {
@@ -237,6 +247,8 @@ SCHEMAS.update({
         "required": ["document", "complete", "target", "depth", "types", "references", "impacted", "broken_references"],
         "properties": {
             "document": _STR, "complete": {"type": "boolean"}, "target": _ref("Target"), "depth": _INT,
+            "partial": {"type": "array", "items": _EDGE,
+                        "description": "edge types the graph job has not built yet: ask again later for them"},
             "types": {"type": "array", "items": _EDGE},
             "references": {"type": "array", "items": {
                 "type": "object", "required": ["unit", "label", "kind", "type", "evidence", "score", "from"],
@@ -318,6 +330,9 @@ SCHEMAS.update({
             "context": {"type": "array", "items": {"type": "object"}},
             "context_tokens": _INT, "document_tokens": _nullable("integer"), "budget": _nullable("integer"),
             "usage": _nullable("object"), "graph_complete": {"type": "boolean"},
+            "partial": {"type": "array", "items": {"enum": ["CONTAINS", "REFERENCES", "DEPENDS", "RELATED"]},
+                        "description": "edge types the graph did not have yet when the proposal was made "
+                                       "(its job was still building them): not used"},
             "created": {"type": "string", "format": "date-time"},
         },
     },
@@ -346,7 +361,7 @@ SCHEMAS.update({
             "instruction": _NULL_STR, "proposal": _NULL_STR,
             "operations": {"type": "array", "items": _ref("Operation")},
             "skipped": {"type": "array", "items": {"type": "object", "required": ["id", "reason"],
-                                                   "properties": {"id": _STR, "reason": _STR}}},
+                                                   "properties": {"id": _STR, "source": _STR, "reason": _STR}}},
             "findings": {"type": "array", "items": _ref("Finding")},
             "created": {"type": "string", "format": "date-time"}, "download": _STR,
         },
@@ -358,7 +373,19 @@ SCHEMAS.update({
             "operations": {"type": "array", "items": {
                 "type": "object", "required": ["id", "unit", "status", "reason"],
                 "properties": {"id": _STR, "unit": _NULL_STR, "op": _STR,
-                               "status": {"enum": ["accepted", "rejected", "pending", "unrelated"]}, "reason": _STR}}},
+                               "status": {"enum": ["accepted", "rejected", "pending", "unrelated"]}, "reason": _STR,
+                               "summary": {"type": "string", "description": "the change in words: 'ID → identifier', "
+                                                                            "'Deleted Section 7.3 …'"},
+                               "old": {"type": "string", "description": "the words a text change removes"},
+                               "new": {"type": "string", "description": "the words a text change puts in"},
+                               "section": {"type": ["object", "null"], "description": "the section the unit is in",
+                                           "properties": {"id": _STR, "number": _NULL_STR, "label": _NULL_STR,
+                                                          "title": _STR}},
+                               "where": {"type": "string", "description": "the place in words: 'Section 5.1 "
+                                                                          "Connection ID', 'Table 3 in Section 2'"},
+                               "unit_label": _NULL_STR, "unit_kind": _NULL_STR,
+                               "group": {"type": "string", "description": "the operation this one follows from "
+                                                                          "(its own id when none)"}}}},
             "findings": {"type": "array", "items": _ref("Finding")},
             "consistent": {"type": "boolean"}, "exact": {"type": "boolean"}, "counts": {"type": "object"},
         },

@@ -28,7 +28,8 @@ from adapters.textdiff import word_changes
 
 from ..findings import Finding
 
-__all__ = ["NEEDS_HUMAN", "INITIALS", "operation_text", "finding_text", "comment_notes", "note_map"]
+__all__ = ["NEEDS_HUMAN", "INITIALS", "operation_text", "operation_words", "place_words", "finding_text",
+           "comment_notes", "note_map"]
 
 INITIALS = "LEDGER"
 
@@ -46,6 +47,8 @@ _EDGE = {"REFERENCES": "reference", "numbering": "caption number", "DEPENDS": "u
 _REASON = re.compile(r"^(?P<edge>[A-Za-z_]+)(?: \((?P<detail>[^)]*)\))?: (?P<rest>.*)$", re.S)
 _TOKEN = re.compile(r"^[\w.\-]{1,12}$")
 _WORDS = 6
+#: Kinds whose label names them where they stand ("Table 3"); a list item's "•" or "3." does not.
+_LABELLED = frozenset({"table", "figure", "equation", "caption", "footnote", "endnote"})
 
 
 def _words(text: str, n: int = _WORDS) -> str:
@@ -123,6 +126,70 @@ def _what(doc: Document, e: Edit) -> str:
     return f"{e.op} {_name(unit)}"
 
 
+def _narrowed(before: str, start: int, end: int, new: str) -> tuple[int, int, str]:
+    """The span of ``before[start:end]`` -> ``new`` cut to the words that differ ("connection ID"
+    -> "connection identifier" is "ID" -> "identifier").
+
+    >>> _narrowed("a connection ID here", 2, 15, "connection identifier")
+    (13, 15, 'identifier')
+    """
+    changes = word_changes(before[start:end], new, start)
+    if not changes:
+        return start, end, new
+    a, b = changes[0][0], changes[-1][1]
+    return a, b, new[a - start:len(new) - (end - b)]
+
+
+def operation_words(doc: Document, e: Edit) -> dict[str, str]:
+    """What an operation changes, for a list a person scans: ``summary`` ("ID → identifier",
+    "Deleted Section 7.3 'Idle Timeout'"), and for a text change ``old`` and ``new``, the words
+    that differ (a changed word is one item, not a deletion and an insertion).
+
+    >>> from adapters.model import Replace, Unit
+    >>> d = Document("docx", [Unit("p", "paragraph", "Each connection ID is new.", 0)])
+    >>> operation_words(d, Replace("p", 5, 18, "connection identifier"))
+    {'summary': 'ID → identifier', 'old': 'ID', 'new': 'identifier'}
+    >>> operation_words(d, Replace("p", 4, 18, ""))["summary"]
+    "Deleted 'connection ID'"
+    """
+    unit = doc.get(e.unit) if e.unit else None
+    if e.op in ("replace", "set_text"):
+        before = e.before if e.before is not None else (unit.text if unit else "")
+        start, end = (e.start or 0, e.end or 0) if e.op == "replace" else (0, len(before))
+        a, b, new = _narrowed(before, start, end, e.text or "")
+        old, new = _widen(before, a, b, new)
+        if not old and not new:
+            return {"summary": _what(doc, e), "old": "", "new": ""}
+        summary = f"{_words(old, 12)} → {_words(new, 12)}" if old and new else _change(old, new, False)
+        return {"summary": summary, "old": old, "new": new}
+    return {"summary": _what(doc, e)}
+
+
+def place_words(doc: Document, unit: Unit | None) -> dict[str, object]:
+    """Where a unit is, in words: ``section`` (``{id, number, label, title}`` of the section it is
+    in, or ``None`` above the first) and ``where`` ("Section 5.1 Connection ID", "Table 3 in
+    Section 2"), never an id.
+
+    >>> d = Document("docx", [Unit("s", "section", "Intro", 0, label="Section 1", number="1", title="Intro"),
+    ...                       Unit("p", "paragraph", "Text.", 1, parent="s")])
+    >>> place_words(d, d.get("p"))["where"]
+    'Section 1 Intro'
+    """
+    from .tree import enclosing_section
+
+    sec = enclosing_section(doc, unit) if unit is not None else None
+    section = None
+    head = ""
+    if sec is not None:
+        title = (sec.title or sec.text or "").strip()
+        section = {"id": sec.id, "number": sec.number, "label": sec.label, "title": title}
+        head = " ".join(x for x in (sec.label, title if title != sec.label else None) if x) or _words(title)
+    where = head
+    if unit is not None and unit is not sec and unit.label and unit.kind in _LABELLED:
+        where = f"{unit.label} in {head}" if head else unit.label
+    return {"section": section, "where": where or (_name(unit) if unit is not None else "")}
+
+
 def _cause(doc: Document, src: Edit) -> tuple[str, str | None]:
     """Why a propagated change follows from its operation ("Table 1 was deleted"), and where
     a renamed term is defined."""
@@ -164,7 +231,7 @@ def operation_text(doc: Document, e: Edit, ops: dict[str, Edit], instruction: st
         return f"{what} (instruction: {instr})" if instr else what
     m = _REASON.match(e.reason or "")
     edge = _EDGE.get(m.group("edge"), m.group("edge").lower()) if m else None
-    if m and m.group("edge") == "REFERENCES" and (m.group("detail") or "").startswith("field"):
+    if m and m.group("edge") == "REFERENCES" and "field" in (m.group("detail") or ""):
         edge = "cross-reference field"
     instr = instruction or (src.reason or "").strip()
     cause, where = _cause(doc, src)

@@ -318,7 +318,7 @@ class _Renumberer:
             new = self.renum.changes[(entry.family, entry.number)]
             span = number_span(unit.text, f.start, f.end, entry.number)
             if span is not None:
-                self.plan.replace(unit, *span, new, f"REFERENCES (field {f.target or f.kind}): "
+                self.plan.replace(unit, *span, new, "REFERENCES (reference field): "
                                   f"{entry.label} is now {label_of(entry.family, new, entry.word)}", self.source(entry.family))
 
     # the numbers the entries show themselves
@@ -403,7 +403,9 @@ def _complete_rename(plan: _Plan, doc: Document, G: nx.MultiDiGraph | None, r: R
         for f in u.fields:
             if f.is_reference and f.kind != "hyperlink" and f.target_unit in renamed and f.end > f.start:
                 shown.setdefault(u.id, []).append((f.start, f.end))
-                todo.setdefault(u.id, f"REFERENCES (field): the cached result shows the renamed {f.target_unit}")
+                target = doc.get(f.target_unit)
+                named = (target.label or f"'{target.title or target.text[:40]}'") if target is not None else "unit"
+                todo.setdefault(u.id, f"REFERENCES (field): the cached result shows the renamed {named}")
     src = r.edits[0]
     for place in term_places(doc, r.old, r.new, units=[uid for uid in todo if uid in alive], usage=usage):
         u, o = place.unit, place.occ

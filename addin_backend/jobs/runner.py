@@ -280,11 +280,12 @@ class JobRunner:
 
     def create(self, scope: str, kind: str, stage: str, *, name: str | None = None,
                status: str = "queued", progress: float = 0.0,
-               result: dict[str, Any] | None = None) -> dict[str, Any]:
+               result: dict[str, Any] | None = None, extra: dict[str, Any] | None = None) -> dict[str, Any]:
         """Write a new job record in ``scope`` and return it (the scope must exist).
 
         The id is ``<scope>-<name>``: a fixed ``name`` (``graph``) makes a document's one job
         of that kind findable without another lookup; without a name the id is random.
+        ``extra`` adds fields of the job's own kind (a graph job's ``stage_log``, ``ready``).
         """
         now = _now()
         rec: dict[str, Any] = {
@@ -300,6 +301,7 @@ class JobRunner:
             "result": result,
             "created": now,
             "updated": now,
+            **(extra or {}),
         }
         if not self.store.put_json(scope, _key(rec["id"]), rec, create=False):
             raise UnknownJobError(f"no scope {scope!r} to hold the job")

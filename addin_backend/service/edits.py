@@ -28,7 +28,7 @@ from ..jobs.runner import JobRunner, Progress
 from ..store import Store, documents
 from . import audit, graphs
 from .context import DEFAULT_BUDGET, Selection
-from .graph_job import document_graph, graph_job_id, load_graph, wait_for_graph
+from .graph_job import PROPOSAL_STAGES, document_graph, graph_job_id, load_graph, wait_for_graph
 from .jsonable import json_safe
 from .revisions import keep_revision, next_revision
 
@@ -127,19 +127,34 @@ def plan(doc: Document, G: nx.MultiDiGraph, *, instruction: str, target: str | N
     return p
 
 
+#: What each edge type gives a proposal, for the warning of one made without it.
+_EDGE_WORDS = {"REFERENCES": "cross-references", "DEPENDS": "uses of defined terms",
+               "RELATED": "related passages"}
+
+
 def proposal_view(doc: Document, p: Any, *, pid: str | None, doc_id: str | None, author: str | None,
-                  complete: bool) -> dict[str, Any]:
+                  complete: bool, partial: Sequence[str] = ()) -> dict[str, Any]:
     """A plan as the Proposal JSON (``ROUTES.md``): every operation in the order a writer applies
-    them (the engine's ``op-N``, then the propagated ``prop-N``; ``propagated`` lists those)."""
+    them (the engine's ``op-N``, then the propagated ``prop-N``; ``propagated`` lists those);
+    ``partial`` the edge types the graph did not have yet (made while the job still ran)."""
     from ..edits.comments import comment_notes, note_map
 
     tokens = p.tokens()
     warnings = list(p.warnings)
     notes = comment_notes(doc, p.edits, p.findings, instruction=p.instruction)
     texts = note_map(notes)
-    if not complete:
-        warnings.append("the dependency graph was incomplete (its job stopped before DEPENDS and RELATED): "
-                        "edits that depend on definitions may be missing")
+    if partial:
+        missing = " and ".join(_EDGE_WORDS.get(t, t.lower()) for t in partial)
+        if "DEPENDS" in partial:
+            warnings.append(f"Made before the analysis of the document was finished: {missing} were not used, "
+                            "so changes that follow from definitions may be missing.")
+        else:
+            warnings.append(f"Made while the document was still being analysed: {missing} were not used "
+                            "to choose the context.")
+    elif not complete:
+        warnings.append("The analysis of the document stopped before it was finished: uses of defined terms "
+                        "and related passages were not used, so changes that follow from definitions may be "
+                        "missing.")
     return json_safe({
         "id": pid,
         "document": doc_id,
@@ -161,18 +176,20 @@ def proposal_view(doc: Document, p: Any, *, pid: str | None, doc_id: str | None,
         "budget": tokens["budget"],
         "usage": tokens["llm"],
         "graph_complete": complete,
+        "partial": list(partial),
         "created": _now(),
     })
 
 
 def _keep_proposal(store: Store, doc_id: str, doc: Document, p: Any, *, author: str | None,
-                   complete: bool) -> dict[str, Any]:
+                   G: nx.MultiDiGraph) -> dict[str, Any]:
     """Keep a plan's Proposal JSON as ``proposal:<id>`` in the document's scope; return it.
 
     :raise UnknownDocumentError: the document expired meanwhile.
     """
     pid = secrets.token_hex(8)
-    view = proposal_view(doc, p, pid=pid, doc_id=doc_id, author=author, complete=complete)
+    view = proposal_view(doc, p, pid=pid, doc_id=doc_id, author=author, complete=graphs.is_complete(G),
+                         partial=graphs.missing_edges(G))
     if not store.put_json(doc_id, f"proposal:{pid}", view, create=False):
         raise UnknownDocumentError(f"no document {doc_id!r} (never uploaded, deleted or expired)")
     return view
@@ -189,7 +206,7 @@ def propose(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGraph, *, ins
     """
     p = plan(doc, G, instruction=instruction, target=target, selection=selection, engine=engine, author=author,
              budget=budget, semantic=semantic)
-    return _keep_proposal(store, doc_id, doc, p, author=author, complete=graphs.is_complete(G))
+    return _keep_proposal(store, doc_id, doc, p, author=author, G=G)
 
 
 def plan_operations(doc: Document, G: nx.MultiDiGraph, operations: list[dict[str, Any]], *,
@@ -218,7 +235,7 @@ def propose_operations(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGr
     """
     p = plan_operations(doc, G, operations, instruction=instruction, author=author, budget=budget,
                         semantic=semantic)
-    return _keep_proposal(store, doc_id, doc, p, author=author, complete=graphs.is_complete(G))
+    return _keep_proposal(store, doc_id, doc, p, author=author, G=G)
 
 
 def _proposal_job(store: Store, runner: JobRunner, progress: Progress, *, doc_id: str, request: dict[str, Any],
@@ -228,7 +245,7 @@ def _proposal_job(store: Store, runner: JobRunner, progress: Progress, *, doc_id
         progress("graph", 0.8 * float(details.get("progress") or 0.0), stage_fraction=details.get("progress"))
 
     doc = documents.load(store, doc_id)
-    G = wait_for_graph(store, runner, doc_id, doc, timeout=timeout, on_wait=waiting)
+    G = wait_for_graph(store, runner, doc_id, doc, timeout=timeout, on_wait=waiting, need=PROPOSAL_STAGES)
     progress("plan", 0.8, stage_fraction=0.0)
     return propose(store, doc_id, doc, G, **request)
 
@@ -249,7 +266,7 @@ def request_proposal(store: Store, runner: JobRunner, doc_id: str, request: dict
     if request.get("target") is not None or request.get("selection"):
         resolve_target(doc, request.get("target"), request.get("selection"))
     try:
-        G = document_graph(store, runner, doc_id, doc, complete=True)
+        G = document_graph(store, runner, doc_id, doc, complete=True, need=PROPOSAL_STAGES)
     except GraphNotReadyError:
         rec = runner.create(doc_id, PROPOSAL_JOB, "graph")
         # on a queue it runs once the graph job has ended (no worker waits for a queued graph)
@@ -285,6 +302,7 @@ def _chosen(view: dict[str, Any], keep: Sequence[str] | None) -> tuple[list[dict
     if unknown:
         raise InvalidRequestError(f"proposal {view['id']} has no operation {unknown[0]!r}", operation=unknown[0])
     wanted = set(keep)
+    by_id = {op["id"]: op for op in ops}
     chosen: list[dict[str, Any]] = []
     skipped: list[dict[str, Any]] = []
     for op in ops:
@@ -292,10 +310,34 @@ def _chosen(view: dict[str, Any], keep: Sequence[str] | None) -> tuple[list[dict
             continue
         src = op.get("source")
         if src in ids and src not in {c["id"] for c in chosen}:
-            skipped.append({"id": op["id"], "reason": f"{op['id']} follows from {src}, which was left out"})
+            skipped.append({"id": op["id"], "source": src,
+                            "reason": f"{_op_words(op)} follows from {_op_words(by_id[src])}, which was left out"})
             continue
         chosen.append(op)
     return chosen, skipped
+
+
+def _op_words(op: dict[str, Any]) -> str:
+    """An operation of a proposal named in words (its change and its unit), never by its id.
+
+    >>> _op_words({"op": "replace", "old": "Table 2", "text": "Table 1", "unit_label": "paragraph: See Table 2"})
+    "the change 'Table 2' → 'Table 1' (paragraph: See Table 2)"
+    >>> _op_words({"op": "delete", "unit_label": "Table 1"})
+    'the deletion of Table 1'
+    """
+    where = op.get("unit_label") or "a unit"
+    kind = op.get("op")
+    if kind in ("replace", "set_text"):
+        old, new = " ".join((op.get("old") or "").split()[:8]), " ".join((op.get("text") or "").split()[:8])
+        change = f"'{old}' → '{new}'" if old and new else (f"'{new}' inserted" if new else f"'{old}' deleted")
+        return f"the change {change} ({where})"
+    if kind == "delete":
+        return f"the deletion of {where}"
+    if kind == "insert_after":
+        return f"the insertion after {where}"
+    if kind == "move":
+        return f"the move of {where}"
+    return f"the {kind} of {where}"
 
 
 def _as_edits(ops: list[dict[str, Any]], author: str, date: str, default_source: str | None) -> list[Edit]:
@@ -387,8 +429,8 @@ def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
     original, _meta = documents.original(store, doc_id)
     doc = documents.load(store, doc_id)
     if not chosen:
-        why = "; ".join(f"{s['id']}: {s['reason']}" for s in skipped)
-        raise InvalidRequestError("no operation left to apply" + (f" ({why})" if why else ""), skipped=skipped)
+        why = "; ".join(s["reason"] for s in skipped[:3]) + (f"; and {len(skipped) - 3} more" if len(skipped) > 3 else "")
+        raise InvalidRequestError("no operation left to apply" + (f": {why}" if why else ""), skipped=skipped)
     written = write_operations(original, doc, load_graph(store, doc_id), chosen, author=author, date=date,
                                default_source=default_source, semantic=semantic, instruction=instruction,
                                comments=comments, threads=threads)

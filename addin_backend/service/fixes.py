@@ -77,7 +77,8 @@ def fix_operations(doc: Document, findings: Sequence[Finding], *, author: str = 
     ops: list[Edit] = []
     skipped: list[dict[str, Any]] = []
     for f in sort_findings(findings, {u.id: u.order for u in doc.units}):
-        why = f"check {f.kind} ({f.id}): {f.message}" + (f" [rule {f.rule}]" if f.rule else "")
+        # words for the reader; the finding's id stays with the proposal's fixes, not in the text
+        why = f"check {f.kind}: {f.message}" + (f" (style rule {f.rule})" if f.rule else "")
         for p in f.places:
             if p.replacement is None or p.replacement == p.text:
                 continue

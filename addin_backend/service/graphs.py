@@ -28,7 +28,8 @@ from adapters.model import Document
 from ..errors import InvalidRequestError
 from .jsonable import json_safe
 
-__all__ = ["GraphScope", "GRAPH_SCOPES", "scope_for", "stages_of", "build", "extend", "is_complete",
+__all__ = ["GraphScope", "GRAPH_SCOPES", "scope_for", "stages_of", "build", "extend", "is_complete", "has_stages",
+           "missing_edges",
            "GRAPH_FORMATS", "GRAPH_MEDIA_TYPES", "filter_edges", "graph_export"]
 
 GraphScope = Literal["full", "no_related", "fast"]
@@ -83,6 +84,22 @@ def extend(G: nx.MultiDiGraph, doc: Document, scope: GraphScope, *,
 def is_complete(G: nx.MultiDiGraph) -> bool:
     """Whether a stored graph has every stage of its job (``False`` for the upload's early graph)."""
     return bool(G.graph.get("complete", True))
+
+
+def has_stages(G: nx.MultiDiGraph, stages: Sequence[str]) -> bool:
+    """Whether ``G`` is final or already holds the edges of ``stages`` (what a request needs)."""
+    return is_complete(G) or set(stages) <= set(G.graph.get("stages", ()))
+
+
+def missing_edges(G: nx.MultiDiGraph) -> list[str]:
+    """The edge types a stored graph lacks while its job is still building them (``[]`` once it
+    is final): what an answer made on it did not use."""
+    if is_complete(G):
+        return []
+    from ..graph.build import STAGES
+
+    done = set(G.graph.get("stages", ()))
+    return [s.upper() for s in STAGES if s not in done]
 
 
 def filter_edges(G: nx.MultiDiGraph, types: Sequence[str] | None) -> nx.MultiDiGraph:

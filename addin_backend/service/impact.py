@@ -21,8 +21,9 @@ __all__ = ["DEFAULT_DEPTH", "IMPACT_TYPES", "stored_impact"]
 def stored_impact(store: Store, runner: JobRunner, doc_id: str, *, unit: str | None = None,
                   selection: Mapping[str, Any] | None = None, depth: int = DEFAULT_DEPTH,
                   types: Sequence[str] | None = None) -> dict[str, Any]:
-    """``{document, complete, target, depth, types, references, impacted, broken_references}``
-    of an upload; ``types`` default to :data:`IMPACT_TYPES`.
+    """``{document, complete, partial, target, depth, types, references, impacted, broken_references}``
+    of an upload; ``types`` default to :data:`IMPACT_TYPES`; ``partial`` the edge types the graph
+    job has not built yet (a panel says "still being analysed" and asks again later).
 
     :raise GraphNotReadyError: the graph job has stored no graph yet.
     :raise UnknownDocumentError, UnknownUnitError: no such document, unit or selected text.
@@ -33,4 +34,5 @@ def stored_impact(store: Store, runner: JobRunner, doc_id: str, *, unit: str | N
     G = document_graph(store, runner, doc_id, doc)
     target = resolve_target(doc, unit, dict(selection) if selection else None)
     out = impact(doc, G, target, depth=depth, types=list(types or IMPACT_TYPES))
-    return json_safe({"document": doc_id, "complete": graphs.is_complete(G), **out})
+    return json_safe({"document": doc_id, "complete": graphs.is_complete(G), "partial": graphs.missing_edges(G),
+                      **out})

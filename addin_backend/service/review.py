@@ -49,7 +49,7 @@ def review_revision(store: Store, doc_id: str, rev: int, reviewed: bytes) -> dic
     original = documents.load(store, doc_id)
     if unrelated(original, reviewed_doc, ops):
         return json_safe({"document": doc_id, "revision": rev, **_unrelated_report(ops, comments)})
-    report = review(original, ops, reviewed, comments=comments, G=load_graph(store, doc_id))
+    report = review(original, ops, reviewed_doc, comments=comments, G=load_graph(store, doc_id))
     ignored = record_findings(reviewed, record["operations"], name=RECORD)
     report["findings"] = [f.to_json() for f in ignored] + report["findings"]
     return json_safe({"document": doc_id, "revision": rev, **report})

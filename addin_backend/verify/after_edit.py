@@ -217,6 +217,16 @@ def _label(doc: Document, uid: str) -> str:
     return unit.label if unit is not None and unit.label else uid
 
 
+
+def _unit_words(u: Unit | None) -> str:
+    """A unit as a reader names it: its label, else its kind and first words (never its id)."""
+    if u is None:
+        return "a unit"
+    if u.label:
+        return u.label
+    words = u.text.split()
+    return f"the {u.kind.replace('_', ' ')} '{' '.join(words[:6])}{'…' if len(words) > 6 else ''}'"
+
 def _field_findings(u: Unit, before: Document, renum: Renumbering, alive: set[str]) -> list[Finding]:
     out = []
     for f in u.fields:
@@ -226,7 +236,7 @@ def _field_findings(u: Unit, before: Document, renum: Renumbering, alive: set[st
         entry = renum.entry_of_unit(f.target_unit)
         if f.target_unit not in alive or (entry is not None and entry.key in renum.deleted):
             related = sorted(entry.units) if entry is not None else [f.target_unit]
-            what = entry.label if entry is not None else f"unit {f.target_unit}"
+            what = entry.label if entry is not None else _unit_words(before.get(f.target_unit))
             out.append(Finding("reference_to_deleted", "error", u.id,
                                f"the {f.kind} field '{shown}' points at {what}, which the edit deletes",
                                shown, related, f.start, f.end))

@@ -5,6 +5,8 @@ writes through ``adapters.write`` into both formats.
 """
 from __future__ import annotations
 
+import re
+
 import hashlib
 
 import networkx as nx
@@ -159,7 +161,10 @@ def test_apply_errors_found_before_writing(client, report):
         assert (r.status_code, r.json["error"]["code"]) == (status, code), (body, r.json)
     # a propagated operation whose source is left out is not applied: here nothing is left
     r = client.post(url, json={"proposal_id": pid, "author": "Ana", "operations": ["prop-1"]})
-    assert r.status_code == 400 and "prop-1 follows from op-1" in r.json["error"]["message"]
+    assert r.status_code == 400 and "follows from the " in r.json["error"]["message"]
+    assert not re.search(r"\b(?:op|prop)-\d", r.json["error"]["message"])  # words for people...
+    assert r.json["error"]["details"]["skipped"][0]["id"] == "prop-1"  # ...ids for machines
+    assert r.json["error"]["details"]["skipped"][0]["source"] == "op-1"
     assert client.post(f"/api/v1/documents/{UNKNOWN}/apply",
                        json={"proposal_id": pid, "author": "Ana"}).json["error"]["code"] == "unknown_document"
 

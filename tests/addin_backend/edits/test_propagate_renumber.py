@@ -44,7 +44,7 @@ def test_delete_figure_renumbers_mentions_ranges_fields_and_captions():
         ("p2", "3", "2"), ("p3", "3", "2"), ("p4", "3", "2"),
     ]
     field_edit = next(e for e in prop.edits if e.unit == "p4")
-    assert field_edit.reason == "REFERENCES (field _Ref_c3): Figure 3 is now Figure 2"
+    assert field_edit.reason == "REFERENCES (reference field): Figure 3 is now Figure 2"  # words, no bookmark
     assert (field_edit.start, field_edit.end) == (10, 11)  # inside the field's shown result "Figure 3"
     assert all(e.source == "op-1" and e.id.startswith("prop-") for e in prop.edits)
     validate_edits(doc, validate_edits(doc, delete(doc, "f2", "c2")) + prop.edits)

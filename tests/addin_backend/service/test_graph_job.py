@@ -96,9 +96,16 @@ def test_overall_progress_follows_the_published_stage_order(store):
                                                  stages=stages)["id"])
     runner.shutdown()
     assert rec["status"] == "done"
+    # each stage by its usual cost: RELATED (the embeddings) is most of the job
+    weights = [graph_job.STAGE_WEIGHTS[s] for s in stages]
     share = 1 - graph_job.READ_SHARE
-    expected = [graph_job.READ_SHARE + share * (i + f) / 4 for i in range(4) for f in (0.0, 0.5, 1.0)]
+    expected = [graph_job.READ_SHARE + share * (sum(weights[:i]) + weights[i] * f) / sum(weights)
+                for i in range(4) for f in (0.0, 0.5, 1.0)]
     assert overall == pytest.approx(expected)
+    assert overall == sorted(overall) and overall[-1] == pytest.approx(1.0)
+    assert overall[9] < 0.2  # what comes before RELATED is quick: RELATED is the rest
+    assert [(s["name"], s["status"]) for s in rec["stage_log"]] == [
+        ("read", "done"), ("contains", "done"), ("references", "done"), ("depends", "done"), ("related", "done")]
 
 
 def test_a_failing_builder_fails_the_job_with_its_code(store):
@@ -113,7 +120,9 @@ def test_a_failing_builder_fails_the_job_with_its_code(store):
                                                  stages=("contains", "references"))["id"])
     runner.shutdown()
     assert (rec["status"], rec["stage"], rec["error"]["code"]) == ("failed", "references", "unknown_unit")
-    assert rec["progress"] == pytest.approx(graph_job.READ_SHARE + 0.9 * (1 + 0.3) / 2)
+    w = graph_job.STAGE_WEIGHTS
+    assert rec["progress"] == pytest.approx(graph_job.READ_SHARE + 0.9 * (w["contains"] + 0.3 * w["references"])
+                                            / (w["contains"] + w["references"]))
     assert rec["stage_progress"] == 0.3
     assert graph_job.load_graph(store, "d1") is None
 

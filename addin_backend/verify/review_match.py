@@ -1,0 +1,375 @@
+"""Which of LEDGER's operations one view of a reviewed file shows, decided place by place.
+
+A view (the reviewed file's accepted or rejected text, one line per paragraph) is the
+original document with some subset of the operations applied. Trying subsets on the whole
+document costs a re-application and a diff per try; instead each operation is decided where it
+acts. The operations' units are laid out once as *slots* in document order (a unit no operation
+touches; a unit whose text operations change; a deleted unit, shown or not; an inserted or a
+moved-to unit, shown or not), the untouched units are found in the view by one alignment, and
+the stretch of the view between two untouched units is matched against the slots between them:
+
+- exactly, when it can be: slot by slot, each text change read off the line (its old or its
+  new words stand between the unchanged words around it), each deletion or insertion by whether
+  its line is there; this is linear in the stretch;
+- else (a reviewer typed, or a decision at a paragraph mark merged two paragraphs) by the
+  closest words, trying the operations of one unit together and keeping the best, within the
+  stretch only.
+
+So the cost grows with the size of the changes, not with their number times the document's.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+from adapters.model import Document, Edit, InsertAfter, Replace, SetText, Unit, descendant_ids
+
+__all__ = ["ViewMatch", "Layout", "layout", "match_view", "MAX_GROUP"]
+
+#: Operations of one unit tried in every combination up to this many (more: one by one), when
+#: a stretch has no exact reading.
+MAX_GROUP = 8
+
+
+@dataclass
+class _Slot:
+    """One unit's place in document order and what decides how it reads there."""
+
+    unit: Unit
+    text_ops: list[Replace | SetText] = field(default_factory=list)  # replace / set_text on the unit
+    presence: Edit | None = None  # the delete, insert_after or move that decides whether it shows
+    shown_if_applied: bool = True  # insert, move-to: shown when applied; delete, move-from: hidden
+
+    @property
+    def fixed(self) -> bool:
+        return self.presence is None and not self.text_ops
+
+    def ops(self) -> list[Edit]:
+        return ([self.presence] if self.presence is not None else []) + list(self.text_ops)
+
+    def lines(self, applied: set[str]) -> list[str]:
+        """The slot's lines with the operations in ``applied`` applied."""
+        if self.presence is not None and ((self.presence.id in applied) != self.shown_if_applied):
+            return []
+        if self.unit.meta.get("absent_in") == "accepted":
+            return []
+        return _text_with(self.unit.text, [e for e in self.text_ops if e.id in applied]).split("\n")
+
+    def line_count(self) -> int:
+        return 0 if self.unit.meta.get("absent_in") == "accepted" else self.unit.text.count("\n") + 1
+
+
+def _text_with(text: str, ops: Sequence[Replace | SetText]) -> str:
+    """``text`` with these replace / set_text operations applied (spans into ``text``)."""
+    whole = next((e for e in ops if isinstance(e, SetText)), None)
+    if whole is not None:
+        return whole.text or ""
+    out, pos = [], 0
+    for e in sorted((e for e in ops if isinstance(e, Replace)), key=lambda e: (e.start, e.end)):
+        out.append(text[pos:e.start])
+        out.append(e.text or "")
+        pos = e.end or 0
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _parse_text(text: str, ops: Sequence[Replace | SetText], target: str) -> set[str] | None:
+    """Which of ``ops`` (text operations on ``text``) make ``text`` read as ``target``: each
+    operation's old or new words between the unchanged text around them; ``None`` when no
+    choice does. Linear in the text: one pass, at most two positions alive per operation.
+
+    >>> from adapters.model import Replace
+    >>> t = "a connection ID and a connection ID"
+    >>> ops = [Replace("u", 13, 15, "identifier", id="x"), Replace("u", 33, 35, "identifier", id="y")]
+    >>> sorted(_parse_text(t, ops, "a connection identifier and a connection ID"))
+    ['x']
+    >>> _parse_text(t, ops, "something else") is None
+    True
+    """
+    whole = next((e for e in ops if isinstance(e, SetText)), None)
+    if whole is not None:
+        if target == (whole.text or ""):
+            return {whole.id or ""}
+        return set() if target == text else None
+    spans = sorted((e for e in ops if isinstance(e, Replace)), key=lambda e: (e.start, e.end))
+    # states: position in target -> the ids applied so far (the first way found: applied first)
+    states: dict[int, frozenset[str]] = {0: frozenset()}
+    pos = 0
+    for e in spans:
+        lead = text[pos:e.start]
+        nxt: dict[int, frozenset[str]] = {}
+        for at, chosen in states.items():
+            if not target.startswith(lead, at):
+                continue
+            at += len(lead)
+            for piece, pick in ((e.text or "", chosen | {e.id or ""}), (text[e.start:e.end], chosen)):
+                if target.startswith(piece, at):
+                    nxt.setdefault(at + len(piece), pick)
+        states, pos = nxt, e.end
+        if not states:
+            return None
+    tail = text[pos:]
+    for at, chosen in states.items():
+        if target[at:] == tail:
+            return set(chosen)
+    return None
+
+
+@dataclass
+class Layout:
+    """The planned document as slots (see the module docstring), built once for both views."""
+
+    slots: list[_Slot]
+    ops: list[Edit]  # the operations with an effect, with ids
+    silent: set[str]  # ids of operations that change nothing a view shows
+    planned: Document  # the original with every operation applied
+
+
+def layout(original: Document, ops: Sequence[Edit]) -> Layout:
+    """The slots of ``original`` and ``ops`` (each with an id) in document order.
+
+    Inserted and moved-to units are placed where :func:`edits.operations.apply_to_document` puts
+    them, after the unit that precedes them there.
+    """
+    from ..edits.operations import _with_inline, apply_to_document, validate_edits
+
+    ops = [e for e in ops if e.id]
+    concrete: list[Edit] = []
+    silent: set[str] = set()
+    for e in ops:
+        try:
+            got = validate_edits(original, [e])
+        except Exception:  # an operation that does nothing on its own here
+            silent.add(e.id or "")
+            continue
+        if e.op == "rename":
+            from dataclasses import replace as dc_replace
+
+            got = [dc_replace(c, id=e.id) for c in got]
+        concrete.extend(got)
+    planned = apply_to_document(original, [e for e in ops if e.id not in silent])
+    text_ops: dict[str, list[Replace | SetText]] = {}
+    deleted: dict[str, Edit] = {}
+    moved: dict[str, Edit] = {}
+    inserts: list[InsertAfter] = []
+    for e in concrete:
+        if isinstance(e, (Replace, SetText)):
+            text_ops.setdefault(e.unit, []).append(e)
+        elif e.op == "delete":
+            deleted[e.unit or ""] = e
+        elif isinstance(e, InsertAfter):
+            inserts.append(e)
+        elif e.op == "move":
+            for uid in _with_inline(original.units, descendant_ids(original.units, e.unit or "")):
+                moved.setdefault(uid, e)
+    by_id = {u.id: u for u in original.units}
+    # the planned order: each unit that only the plan has (inserted, moved there) goes after the
+    # last unit before it that stays in place
+    after: dict[str | None, list[_Slot]] = {}
+    last: str | None = None
+    for u in planned.units:
+        if u.meta.get("edit") == "inserted":
+            op = next((e for e in inserts if (e.text or "") == u.text and (e.kind or "paragraph") == u.kind), None)
+            if op is None:
+                continue
+            inserts.remove(op)
+            after.setdefault(last, []).append(_Slot(u, presence=op, shown_if_applied=True))
+        elif u.id in moved:
+            after.setdefault(last, []).append(_Slot(by_id[u.id], text_ops.get(u.id, []), moved[u.id], True))
+        elif u.id in by_id:
+            last = u.id
+    slots: list[_Slot] = list(after.get(None, []))
+    for u in original.units:
+        if u.id in deleted:
+            slots.append(_Slot(u, text_ops.get(u.id, []), deleted[u.id], False))
+        elif u.id in moved:
+            slots.append(_Slot(u, text_ops.get(u.id, []), moved[u.id], False))
+        else:
+            slots.append(_Slot(u, text_ops.get(u.id, [])))
+        slots.extend(after.get(u.id, []))
+    with_effect = {e.id for s in slots for e in s.ops()}
+    silent |= {e.id or "" for e in ops if e.id not in with_effect}
+    return Layout(slots, [e for e in ops if e.id in with_effect], silent, planned)
+
+
+@dataclass
+class ViewMatch:
+    """The operations a view shows (``applied``), and whether they reproduce it line for line."""
+
+    applied: set[str]
+    exact: bool
+
+
+def _anchors(slots: list[_Slot], target: list[str]) -> list[tuple[int, int, int]]:
+    """``(slot index, first target line, end)`` of the untouched units found in the view, in order."""
+    lines: list[str] = []
+    owner: list[int] = []
+    for i, s in enumerate(slots):
+        if s.fixed and s.line_count():
+            for line in s.lines(set()):
+                lines.append(line)
+                owner.append(i)
+    at: dict[int, list[int]] = {}
+    sm = difflib.SequenceMatcher(None, lines, target, autojunk=False)
+    for a, b, n in sm.get_matching_blocks():
+        for k in range(n):
+            at.setdefault(owner[a + k], []).append(b + k)
+    out = []
+    for i, where in sorted(at.items()):
+        if len(where) == slots[i].line_count() and where == list(range(where[0], where[0] + len(where))):
+            out.append((i, where[0], where[-1] + 1))
+    return out
+
+
+def _exact(slots: list[_Slot], target: list[str]) -> set[str] | None:
+    """The applied ids that make ``slots`` read exactly as ``target``, or ``None``."""
+    # states after each slot: target position -> (previous position, ids applied by this slot)
+    states: dict[int, None] = {0: None}
+    trail: list[dict[int, tuple[int, frozenset[str]]]] = []
+    for s in slots:
+        nxt: dict[int, tuple[int, frozenset[str]]] = {}
+        for j in states:
+            for applied in ((True, False) if s.presence is not None else (False,)):  # applied first
+                shown = s.presence is None or applied == s.shown_if_applied
+                base = frozenset({s.presence.id or ""}) if s.presence is not None and applied else frozenset()
+                if not shown or not s.line_count():
+                    nxt.setdefault(j, (j, base))
+                    continue
+                n = s.line_count()
+                if j + n > len(target):
+                    continue
+                if s.text_ops:
+                    got = _parse_text(s.unit.text, s.text_ops, "\n".join(target[j:j + n]))
+                    if got is not None:
+                        nxt.setdefault(j + n, (j, base | got))
+                elif target[j:j + n] == s.unit.text.split("\n"):
+                    nxt.setdefault(j + n, (j, base))
+        if not nxt:
+            return None
+        trail.append(nxt)
+        states = dict.fromkeys(nxt)
+    if len(target) not in states:
+        return None
+    picked: set[str] = set()
+    j = len(target)
+    for step in reversed(trail):
+        j, ids = step[j]
+        picked |= ids
+    return picked
+
+
+def _matched(a: list[str], b: list[str]) -> int:
+    """How many items of ``a`` and ``b`` line up (difflib), the common head and tail counted
+    first so that only the stretch that differs is compared.
+
+    >>> _matched("a b c d".split(), "a x c d".split())
+    3
+    """
+    n = min(len(a), len(b))
+    head = 0
+    while head < n and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < n - head and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
+        tail += 1
+    mid_a, mid_b = a[head:len(a) - tail], b[head:len(b) - tail]
+    if not mid_a or not mid_b:
+        return head + tail
+    sm = difflib.SequenceMatcher(None, mid_a, mid_b, autojunk=False)
+    return head + tail + sum(m.size for m in sm.get_matching_blocks())
+
+
+def _closest(slots: list[_Slot], target: list[str]) -> set[str]:
+    """The applied ids whose reading of ``slots`` is closest to ``target``: words first (a
+    paragraph merged into its neighbour still shows its words), then lines; the operations of
+    one unit tried together (up to :data:`MAX_GROUP`), every other decision held, three rounds."""
+    target_words = " ".join(target).split()
+
+    def score(applied: set[str]) -> tuple[int, int]:
+        lines = [line for s in slots for line in s.lines(applied)]
+        have = " ".join(lines).split()
+        return (2 * _matched(have, target_words) - len(have) - len(target_words),
+                2 * _matched(lines, target) - len(lines) - len(target))
+
+    groups: list[list[str]] = []
+    for s in slots:
+        ids = [e.id or "" for e in s.ops()]
+        if not ids:
+            continue
+        groups.extend([ids] if len(ids) <= MAX_GROUP else [[i] for i in ids])
+    chosen = {i for g in groups for i in g}
+    best = score(chosen)
+    for _round in range(3):
+        changed = False
+        for ids in groups:
+            rest = chosen - set(ids)
+            options = []
+            for mask in range(1 << len(ids)):
+                pick = rest | {i for k, i in enumerate(ids) if not mask >> k & 1}
+                options.append((score(pick), -mask.bit_count(), pick))  # ties: keep more operations
+            top = max(options, key=lambda o: (o[0], o[1]))
+            if top[2] != chosen:
+                chosen, best, changed = top[2], top[0], True
+        if not changed:
+            break
+    return chosen
+
+
+def _stretches(plan: Layout, target: list[str]) -> list[tuple[list[_Slot], list[str]]]:
+    """The view cut at the untouched units found in it: ``(slots, target lines)`` per stretch,
+    stretches that share an operation (a move's two places) joined."""
+    slots = plan.slots
+    anchors = _anchors(slots, target)
+    cuts: list[tuple[int, int, int, int]] = []  # slot range, target range
+    prev_slot, prev_line = -1, 0
+    for i, start, end in anchors:
+        cuts.append((prev_slot + 1, i, prev_line, start))
+        prev_slot, prev_line = i, end
+    cuts.append((prev_slot + 1, len(slots), prev_line, len(target)))
+    pieces = [(slots[a:b], target[c:d]) for a, b, c, d in cuts if b > a or d > c]
+    # join pieces that share an operation
+    owner: dict[str, int] = {}
+    parent = list(range(len(pieces)))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for k, (ss, _t) in enumerate(pieces):
+        for s in ss:
+            for e in s.ops():
+                if e.id in owner:
+                    parent[find(k)] = find(owner[e.id or ""])
+                else:
+                    owner[e.id or ""] = k
+    joined: dict[int, tuple[list[_Slot], list[str]]] = {}
+    for k, (ss, t) in enumerate(pieces):
+        r = find(k)
+        if r in joined:
+            joined[r][0].extend(ss)
+            joined[r][1].extend(t)
+        else:
+            joined[r] = (list(ss), list(t))
+    return list(joined.values())
+
+
+def match_view(plan: Layout, target: Iterable[str]) -> ViewMatch:
+    """The operations of ``plan`` that the view ``target`` (lines of every unit, notes included,
+    in order) shows applied, and whether they reproduce it exactly. Operations that change
+    nothing visible count as applied."""
+    target = list(target)
+    applied = set(plan.silent)
+    exact = True
+    for slots, lines in _stretches(plan, target):
+        if not any(s.ops() for s in slots):
+            exact = exact and lines == [line for s in slots for line in s.lines(set())]
+            continue
+        got = _exact(slots, lines)
+        if got is None:
+            exact = False
+            got = _closest(slots, lines)
+        applied |= got
+    return ViewMatch(applied, exact)
