@@ -255,3 +255,32 @@ export async function resolveTrackedChange(Word, index, accept) {
     return true;
   });
 }
+
+/** Accepts (``accept`` true) or rejects the tracked changes at ``indices`` (WordApi 1.6), in
+ * one batch, so the indices stay those of the list the pane read. Returns how many it found. */
+export async function resolveTrackedChanges(Word, indices, accept) {
+  return Word.run(async (context) => {
+    const tc = context.document.body.getTrackedChanges();
+    tc.load("items");
+    await context.sync();
+    const found = [...new Set(indices)].map((i) => tc.items[i]).filter(Boolean);
+    for (const change of found) { if (accept) change.accept(); else change.reject(); }
+    await context.sync();
+    return found.length;
+  });
+}
+
+/** Selects (and so scrolls Word to) the ``index``-th tracked change (WordApi 1.6:
+ * ``TrackedChange.getRange``); false when it is gone or the host cannot. */
+export async function selectTrackedChange(Word, index) {
+  return Word.run(async (context) => {
+    const tc = context.document.body.getTrackedChanges();
+    tc.load("items");
+    await context.sync();
+    const change = tc.items[index];
+    if (!change?.getRange) return false;
+    change.getRange().select();
+    await context.sync();
+    return true;
+  });
+}
