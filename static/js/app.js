@@ -41,8 +41,18 @@ export function usable(job) {
   return i !== -1 && (i < seen.length - 1 || (job.stage !== "references" && job.stage != null));
 }
 
+/** A graph node's name in a narrow pane: its section's number (or title), then its words. */
+function graphName(byId, id) {
+  const u = byId.get(id);
+  if (!u) return "";
+  if (u.kind === "section" || u.kind === "title") return sectionName(u);
+  const sec = sectionOf(byId, id);
+  const where = sec ? (sec.number || sectionName(sec)) : "";
+  return `${where ? `${where} · ` : ""}${u.title || u.text || ""}`;
+}
+
 /** Events that do not change the pane's state (body[data-state]). */
-const SIDE_EVENTS = new Set(["selection", "jump", "checked", "review-listed", "change-resolved", "analysed", "graph-drawn"]);
+const SIDE_EVENTS = new Set(["selection", "jump", "checked", "review-listed", "change-resolved", "analysed", "graph-drawn", "growing", "outlined"]);
 
 
 export class TaskPane {
@@ -199,13 +209,15 @@ export class TaskPane {
       this.emit("uploaded", { document: doc.id, sha256: doc.sha256, units: doc.units });
       // The outline and the units need no graph: show them at once, then the graph as soon
       // as the references stage has stored it; later stages update what is shown.
-      const [outline, units] = await Promise.all([this.api.outline(doc.id), this.api.units(doc.id)]);
-      this.units = units;
-      this.byId = new Map(units.map((u) => [u.id, u]));
+      const unitsLoad = this.api.units(doc.id);
+      const outline = await this.api.outline(doc.id);
       this.outline = outline.outline;
       this.renderOutline();
-      this.fillSections();
       this.emit("outlined", { document: doc.id, outline: outline.outline.length });
+      const units = await unitsLoad;
+      this.units = units;
+      this.byId = new Map(units.map((u) => [u.id, u]));
+      this.fillSections();
       const job = await this.api.waitForJob(doc.job, (j) => this.showJob(j), { until: usable });
       await this.loadGraph();
       this.emit("ready", { document: doc.id, outline: outline.outline.length, complete: job.status === "done" });
@@ -215,10 +227,11 @@ export class TaskPane {
     }
   }
 
-  showJob(job) {
+  /** The job's progress, naming every stage; ``phase`` "growing" once the pane is usable. */
+  showJob(job, phase = "analysing") {
     const stage = ui.STAGE_NAMES[job.stage] || job.stage;
     ui.showProgress(job.status === "done" ? "Analysis done" : `Analysing: ${stage || "…"}`, job.progress ?? 0, job);
-    this.emit("analysing", { stage: job.stage, stages: job.stages, fraction: job.progress ?? 0, status: job.status });
+    this.emit(phase, { stage: job.stage, stages: job.stages, fraction: job.progress ?? 0, status: job.status });
   }
 
   /** Follows the rest of the analysis (DEPENDS, RELATED) without holding the pane. */
@@ -226,7 +239,7 @@ export class TaskPane {
     document.getElementById("analysis-note").hidden = false;
     document.getElementById("analysis-note").textContent = "Dependencies and related passages are still being found; a proposal made now waits for them.";
     try {
-      const done = await this.api.waitForJob(job, (j) => { if (this.doc?.id === docId) this.showJob(j); });
+      const done = await this.api.waitForJob(job, (j) => { if (this.doc?.id === docId) this.showJob(j, "growing"); });
       if (this.doc?.id !== docId) return;
       await this.loadGraph();
       this.analysed(done);
@@ -300,6 +313,8 @@ export class TaskPane {
     let focus;
     if (this.graphFocus && this.byId.has(this.graphFocus)) {
       centres = [this.graphFocus];
+      const sec = sectionOf(this.byId, this.graphFocus);
+      if (sec && [...sel.options].some((o) => o.value === sec.id)) sel.value = sec.id;
       focus = `Around ${unitName(this.byId, this.graphFocus, { text: false })}`;
     } else {
       const sec = sel.value;
@@ -307,7 +322,7 @@ export class TaskPane {
       focus = sec ? `Section ${sectionName(this.byId.get(sec))} and its paragraphs` : "";
     }
     const view = neighbourhood(this.graph, centres, { types: this.types, hops, max: GRAPH_MAX });
-    view.nodes = view.nodes.map((n) => ({ ...n, name: unitName(this.byId, n.id) || n.preview || n.label }));
+    view.nodes = view.nodes.map((n) => ({ ...n, name: graphName(this.byId, n.id) || n.preview || n.label }));
     const count = `Showing ${view.nodes.length} of ${view.total} nodes` + (view.truncated
       ? ` (${view.reached} are within ${hops} hop${hops === 1 ? "" : "s"}; the nearest ${view.nodes.length} are drawn)` : "");
     document.getElementById("graph-focus").textContent = focus;

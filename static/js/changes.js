@@ -139,7 +139,8 @@ export function tickState(changes, kept) {
 export function changePlace(change, byId) {
   const p = place(byId, change.op.unit);
   if (p.what === "Section" || p.what === "Title") return `${p.what} ${p.section}`;
-  return [p.section, p.what].filter(Boolean).join(" · ") || change.op.unit_label || "";
+  // most changes are in paragraphs: the section says where, "Paragraph" says nothing
+  return [p.section, p.what === "Paragraph" && p.section ? "" : p.what].filter(Boolean).join(" · ") || change.op.unit_label || "";
 }
 
 /** Findings placed beside the change they concern: ``{byChange: Map change id -> [finding],

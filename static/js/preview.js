@@ -131,6 +131,7 @@ export function renderPreview(proposal, { author = "", byId = new Map(), onPick 
     const box = el("input", { type: "checkbox", ...attrs });
     const sync = () => { const s = tickState(changes, kept); box.checked = s !== "none"; box.indeterminate = s === "some"; };
     counters.push(sync);
+    sync();
     return box;
   };
 
@@ -220,9 +221,10 @@ export function renderReviewChanges(changes, grouped, { byId = new Map(), onDeci
     byGroup.get(k).push(it);
   }
   const titles = new Map(grouped.groups.map((g) => [g.key, g.title]));
-  const drawItem = (it) => el("li", { class: "op review-item", "data-change": it.key, "data-op": [...it.ops][0] },
+  const why = (it) => humanize(grouped.opById.get([...it.ops][0])?.comment || grouped.opById.get([...it.ops][0])?.reason || "");
+  const drawItem = (it) => el("li", { class: "op review-item", "data-change": it.key, "data-op": [...it.ops][0], title: why(it) },
     el("div", { class: "op-head" },
-      el("span", { class: "place", title: "Go to it in the document" }, unitName(byId, it.unit, { text: false }) || "In the document"),
+      el("span", { class: "place" }, changePlace({ op: { unit: it.unit } }, byId) || "In the document"),
       el("span", { class: "decide" },
         el("button", { class: "btn small", type: "button", "data-decide": "goto", onclick: () => onPick(it) }, "Go to"),
         el("button", { class: "btn small", type: "button", "data-decide": "reject", onclick: () => onDecide([it], false) }, "Reject"),

@@ -35,7 +35,10 @@ export function splitMessage(text, max = 220) {
     if (cut === -1) { const sp = t.lastIndexOf(" ", max); cut = sp > 40 ? sp : max; }
   }
   if (cut === -1) return { head: t, rest: "" };
-  return { head: t.slice(0, cut).trim(), rest: t.slice(cut).replace(/^[\s(]+/, "").replace(/\)\s*$/, "").trim() };
+  // "Message (detail…": an explanation cut open is joined with a colon instead
+  let head = t.slice(0, cut).trim();
+  if ((head.match(/\(/g) || []).length > (head.match(/\)/g) || []).length) head = head.replace(/([.!?]?)\s*\((?=[^()]*$)/, (m, stop) => (stop ? `${stop} ` : ": "));
+  return { head, rest: t.slice(cut).replace(/^[\s(]+/, "").replace(/\)\s*$/, "").trim() };
 }
 
 export function showMessage(text, kind = "error") {

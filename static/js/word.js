@@ -225,17 +225,28 @@ export async function trackedChanges(Word, ops = []) {
     await context.sync();
     tc.items.forEach((c) => c.load("author,date,text,type"));
     await context.sync();
-    const used = new Set();
     const norm = (t) => normalizeText(String(t ?? ""));
-    // the words an operation removed and wrote (Word's changes are its word-level pieces)
-    const sides = (o, added) => norm(added ? (o.op === "delete" ? "" : o.text)
+    // the words an operation removed and wrote (Word's changes are its word-level pieces,
+    // "ID" of "connection ID"), consumed in document order: Word lists its changes in
+    // document order and the operations come in the order they apply
+    const side = (o, added) => norm(added ? (o.op === "delete" ? "" : o.text)
       : (o.old ?? (o.op === "delete" || o.op === "set_text" ? o.before : "")));
+    const left = { true: (ops || []).map((o) => side(o, true)), false: (ops || []).map((o) => side(o, false)) };
+    const start = { true: 0, false: 0 };
+    const take = (added, text) => {
+      const rest = left[added];
+      for (let i = start[added]; i < rest.length; i += 1) {
+        const at = text ? rest[i].indexOf(text) : -1;
+        if (at === -1) continue;
+        rest[i] = (rest[i].slice(0, at) + rest[i].slice(at + text.length)).trim();
+        while (start[added] < rest.length && !rest[start[added]]) start[added] += 1;
+        return ops[i];
+      }
+      return null;
+    };
     return tc.items.map((c, index) => {
       const added = /add|insert/i.test(String(c.type));
-      const text = norm(c.text);
-      const op = (ops || []).find((o) => text && !used.has(`${o.id}:${added}`) && sides(o, added) === text)
-        || (ops || []).find((o) => text && sides(o, added).includes(text));
-      if (op) used.add(`${op.id}:${added}`);
+      const op = take(added, norm(c.text));
       return { index, type: c.type, text: c.text, author: c.author, date: c.date, op: op?.id ?? null,
                reason: op ? (op.comment || op.reason || "") : "" };
     });
