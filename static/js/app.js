@@ -36,6 +36,7 @@ const ROUTE = {
  * done: the job has moved past it, or ended. */
 export function usable(job) {
   if (job.status === "done" || job.status === "failed") return true;
+  if (Array.isArray(job.ready)) return job.ready.includes("graph"); // the server says so (issue-20 job fields)
   const seen = job.stages || [];
   const i = seen.indexOf("references");
   return i !== -1 && (i < seen.length - 1 || (job.stage !== "references" && job.stage != null));
@@ -142,6 +143,17 @@ export class TaskPane {
       ui.selectTab(b.dataset.tab);
       if (b.dataset.tab === "graph") this.drawGraph();
     }));
+    // the tab bar's keyboard (Fluent/ARIA tabs): Left and Right move between tabs, Home and End
+    document.querySelector(".tabs").addEventListener("keydown", (e) => {
+      const tabs = [...document.querySelectorAll(".tabs button")];
+      const i = tabs.indexOf(document.activeElement);
+      const j = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
+      if (i === -1 || j === undefined) return;
+      e.preventDefault();
+      const t = tabs[(j + tabs.length) % tabs.length];
+      t.focus();
+      t.click();
+    });
     this.tree = new OutlineTree(document.getElementById("outline"), (id) => this.jump(id));
     on("outline-search", "input", (e) => this.filterOutline(e.target.value));
     on("btn-outline-expand", "click", () => this.tree.expandAll(true));
@@ -239,7 +251,15 @@ export class TaskPane {
     document.getElementById("analysis-note").hidden = false;
     document.getElementById("analysis-note").textContent = "Dependencies and related passages are still being found; a proposal made now waits for them.";
     try {
-      const done = await this.api.waitForJob(job, (j) => { if (this.doc?.id === docId) this.showJob(j, "growing"); });
+      const seen = new Set(job.ready || []);
+      const done = await this.api.waitForJob(job, (j) => {
+        if (this.doc?.id !== docId) return;
+        this.showJob(j, "growing");
+        // a later stage stored its edges: show them without waiting for the end
+        const fresh = (j.ready || []).filter((r) => !seen.has(r));
+        fresh.forEach((r) => seen.add(r));
+        if (fresh.some((r) => r === "depends" || r === "related")) this.refreshGraph(docId);
+      });
       if (this.doc?.id !== docId) return;
       await this.loadGraph();
       this.analysed(done);
@@ -248,6 +268,15 @@ export class TaskPane {
     } catch (err) {
       if (this.doc?.id === docId) this.fail(err);
     }
+  }
+
+  async refreshGraph(docId) {
+    try {
+      await this.loadGraph();
+      if (this.doc?.id !== docId) return;
+      if (this.selected) await this.showSelection();
+      if (!document.getElementById("tab-graph").hidden) this.drawGraph();
+    } catch { /* the final graph comes with the job's end */ }
   }
 
   analysed(job) {
@@ -513,7 +542,7 @@ export class TaskPane {
       const res = await this.api.review(this.reviewed.doc, this.reviewed.revision, bytes);
       ui.hideProgress();
       const opName = (id) => { const o = this.reviewGrouped?.opById.get(id); return o ? unitName(this.byId, o.unit, { text: false }) : null; };
-      res.operations = (res.operations || []).map((o) => ({ ...o, label: `${opName(o.id) || "A change"}: ${o.reason || ""}` }));
+      res.operations = (res.operations || []).map((o) => ({ ...o, label: `${o.where || opName(o.id) || "A change"}: ${o.summary || o.reason || ""}` }));
       ui.renderReviewResult(res, (id) => this.jump(id), (t) => this.say(t));
       this.sha = null; // the next action uploads the reviewed document
       this.emit("reviewed", { counts: res.counts, consistent: res.consistent, operations: res.operations });

@@ -70,10 +70,16 @@ export const GRAPH_STAGES = ["read", "contains", "references", "depends", "relat
 /** Every stage of a job, done, current or to come: ``[{name, label, state}]``. Pure. */
 export function stageList(job, all = GRAPH_STAGES) {
   const seen = job?.stages || [];
-  const names = [...all, ...seen.filter((s) => !all.includes(s))];
+  const plan = Array.isArray(job?.plan) && job.plan.length ? job.plan : all;
+  const names = [...plan, ...seen.filter((s) => !plan.includes(s))];
   const current = job?.status === "done" ? null : job?.stage;
-  return names.map((name) => ({ name, label: STAGE_NAMES[name] || name,
-    state: job?.status === "done" || (seen.includes(name) && name !== current) ? "done" : name === current ? "current" : "todo" }));
+  const log = new Map((job?.stage_log || []).map((e) => [e.name, e.status]));
+  return names.map((name) => {
+    let state = job?.status === "done" || (seen.includes(name) && name !== current) ? "done" : name === current ? "current" : "todo";
+    if (log.get(name) === "done") state = "done";
+    else if (log.get(name) === "running") state = "current";
+    return { name, label: STAGE_NAMES[name] || name, state };
+  });
 }
 
 export function showStages(job, all = GRAPH_STAGES) {
@@ -102,7 +108,10 @@ export function setDocName(text) {
 }
 
 export function selectTab(name) {
-  document.querySelectorAll(".tabs button").forEach((b) => b.setAttribute("aria-selected", String(b.dataset.tab === name)));
+  document.querySelectorAll(".tabs button").forEach((b) => {
+    b.setAttribute("aria-selected", String(b.dataset.tab === name));
+    b.setAttribute("tabindex", b.dataset.tab === name || !document.querySelector(`.tabs button[data-tab="${name}"]`) ? "0" : "-1");
+  });
   document.querySelectorAll("main > .panel").forEach((p) => { p.hidden = p.id !== `tab-${name}`; });
 }
 

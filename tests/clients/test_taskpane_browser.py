@@ -116,7 +116,7 @@ def test_pane_reads_uploads_and_shows_outline_and_dependencies(server, output_di
         assert deps["kind"] == "Paragraph"
         assert deps["preview"] == "A reference to Some text, A list item and A header."
         assert [(r["type"], r["label"]) for r in deps["references"]] == [
-            ("REFERENCES", "Paragraph: Some text."), ("REFERENCES", "1. A list item"), ("REFERENCES", "Heading: A header")]
+            ("REFERENCES", "Paragraph: Some text."), ("REFERENCES", "List item: A list item"), ("REFERENCES", "Section A header")]
         # The server's graph gives the evidence span as it stands in the text (ROUTES.md Graph);
         # the fallback built from units names the field's shown result and kind.
         served = has_route(server.url, "GET", "/api/v1/documents/{id}/graph", server.verify)
@@ -221,25 +221,32 @@ def test_pane_at_the_size_of_a_standard(server, output_dir):
     res = run_pane(server, output_dir / "clients" / "pane-large", host, scenario="large", selectIndex=select,
                    width=350, height=800, instruction="Rename 'connection ID' to 'connection identifier'",
                    deleteInstruction="Delete Section 7.3", roundTrip=True, roundTripTimeout=30000, timeout=900)
-    assert res["state"] in ("ready", "analysing") or res.get("large"), res.get("message")
-    L = res["large"]
+    L = res.get("large")
+    assert L, res.get("message")
     # 1. progress names every stage; sticky chrome; the outline before the analysis ends
-    assert {"read", "references"} <= set(L["stagesSeen"]) or L["times"]["events"][0] == "outlined"
+    assert {"read", "contains", "references"} <= set(L["stagesSeen"]), L["stagesSeen"]
     assert res["openToOutline"] < 30, res["openToOutline"]
     assert L["chromeAfterScroll"]["top"] == 0 and L["chromeMid"]["top"] == 0
     # 6. outline: every heading, collapse, search, keyboard, numbers spaced from titles
     assert L["outlineExpanded"] >= 200 and L["outlineCollapsed"] < L["outlineExpanded"]
     assert L["numGap"] >= 3, L["numGap"]
     assert L["outlineTexts"] == []  # no "14.3.2Validating"
-    assert L["outlineSearch"] and all("stateless reset" in t.lower() or "." not in t or True for t in L["outlineSearch"])
     assert any("Stateless Reset" in t for t in L["outlineSearch"]) and len(L["outlineSearch"]) < 20
     assert L["enterJumped"] and L["spaceJumped"]
     # 7. a much-used paragraph: dependents capped with "show more", the instruction on screen
-    assert L["selection"]["unit"], L["selection"]
+    assert L["selection"]["unit"] and L["selection"]["dependents"] > 8, L["selection"]
+    # the panel answered with REFERENCES first when the later stages were still running, then updated itself
+    assert L["selectionEarly"]["unit"] == L["selection"]["unit"]
     assert 0 <= L["instruction"]["top"] and L["instruction"]["bottom"] <= L["instruction"]["vh"]
     assert L["depsShown"] <= 8 + 1
-    if L["selection"]["dependents"] > 8:
-        assert L["depsMore"] and str(L["selection"]["dependents"] - 8) in L["depsMore"][0]
+    assert L["depsMore"] == [f"Show more ({L['selection']['dependents'] - 8})"], L["depsMore"]
+    assert all(re.match(r"\d+(\.\d+)* \S", lab) for lab in L["depsLabels"]), L["depsLabels"]  # the section first
+    for cut in L["depsCuts"]:  # a shortened text ends at a word, never inside one
+        shown = cut["label"].split(": ", 1)[-1]
+        if shown.endswith("…"):
+            head = " ".join(shown[:-1].split())
+            flat = " ".join(cut["text"].split())
+            assert flat.startswith(head) and not flat[len(head)].isalnum(), (head, flat[:len(head) + 5])
     assert L["outlineCurrent"], "the outline marks the heading the cursor is in"
     # 5. graph: around the selection, says how much it shows, the selection drawn
     m = re.match(r"Showing (\d+) of (\d+) nodes", L["graphCount"])
@@ -263,18 +270,21 @@ def test_pane_at_the_size_of_a_standard(server, output_dir):
     assert all(p and p not in ("•", "◦") and not re.fullmatch(r"\d+\.|Paragraph: ?", p) for p in L["cardPlaces"]), L["cardPlaces"]
     # 4. review: one item per change ("connection ID → connection identifier"), never more than the preview listed
     assert L["review"]["changes"] <= total and L["review"]["changes"] >= total - 5, (L["review"], total)
-    assert L["reviewTexts"][0] == "connection ID → connection identifier", L["reviewTexts"]
+    assert L["reviewTexts"][0] == "ID → identifier", L["reviewTexts"]  # Word's word-level pair, one item
     assert all(re.match(r"\d", p) for p in L["reviewPlaces"]), L["reviewPlaces"]  # the section's number first
     assert L["reviewAfterOne"]["changes"] == L["review"]["changes"] - 1
     assert L["reviewAfterAll"]["changes"] == 0 and L["decisions"].get("accepted") == 2
     assert any(c["api"] == "trackedChange.getRange" for c in res["calls"])
     # a deleted section is one change; its warnings sit beside the change
     assert L["deleteGroups"][0]["title"].startswith("Delete section 7.3"), L["deleteGroups"]
-    assert L["deleteGroups"][0]["count"].endswith(f"of {int(re.match(r'(\d+) change', L['deleteCount'])[1])}") or len(L["deleteGroups"]) >= 1
+    deleted = int(re.match(r"(\d+) change", L["deleteCount"])[1])
+    assert L["deleteGroups"][0]["count"] == f"{deleted} of {deleted}" and L["deleteCards"] == 1, L["deleteGroups"]
+    assert L["deleteWarnings"] >= 1  # "refers to Section 7.3, which the edit deletes" beside the deletion
     # a refusal: a few words, the rest behind Details, on screen
     assert len(L["refusal"]["text"]) <= 240 and L["refusal"]["box"]["top"] >= 0 and L["refusal"]["box"]["bottom"] <= L["refusal"]["box"]["vh"]
     # 8. no raw ids in any visible text at any step
     assert L["raw"] == [], L["raw"]
+    # the review round trip is the server's (issue 20's linear review): its time is reported, not asserted here
     print(json.dumps({"openToOutline": res["openToOutline"], "openToReady": res["openToReady"], **L["times"],
                       "checkTitleMinWidth": min(g["width"] for g in L["checkGroups"]), "previewHeight": L["previewHeight"],
                       "graph": L["graphCount"], "review": L["review"], "numGap": L["numGap"]}))

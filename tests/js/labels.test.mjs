@@ -144,6 +144,12 @@ test("progress names every stage, done, current and to come; the graph is usable
   assert.ok(usable(job));
   assert.ok(!usable({ status: "running", stage: "references", stages: ["read", "contains", "references"] }));
   assert.ok(usable({ status: "done", stages: [] }));
+  // the server's own word, when it gives it: what the pane may use now, every stage planned
+  assert.ok(usable({ status: "running", stage: "references", stages: ["read"], ready: ["outline", "graph"] }));
+  assert.ok(!usable({ status: "running", stage: "depends", stages: ["read", "contains", "references", "depends"], ready: ["outline"] }));
+  const planned = stageList({ status: "running", stage: "related", stages: ["read"], plan: ["read", "references", "related"],
+    stage_log: [{ name: "read", status: "done" }, { name: "references", status: "done" }, { name: "related", status: "running" }] });
+  assert.deepEqual(planned.map((s) => s.state), ["done", "done", "current"]);
 });
 
 test("a long refusal shows its first sentence; the help text waits behind Details", () => {

@@ -223,12 +223,23 @@ try {
       n = await since();
       await page.evaluate((i) => window.__ledgerHost.select(i), cfg.selectIndex);
       await until(["selection"], n, 30000);
-      const sel = (await events()).slice(n).find((e) => e.phase === "selection");
-      L.selection = sel;
+      L.selectionEarly = (await events()).slice(n).find((e) => e.phase === "selection");
+      // the later stages arrive and the pane updates the panel by itself (a new "selection")
+      const analysed = async () => (await events()).some((e) => e.phase === "analysed");
+      if (!(await analysed())) {
+        const k = await since();
+        await until(["analysed"], 0, 400000);
+        await until(["selection"], k, 30000);
+      }
+      const sels = (await events()).filter((e) => e.phase === "selection");
+      L.selection = sels[sels.length - 1];
+      L.analysedBeforeSelection = L.selectionEarly === L.selection;
       L.instruction = await stuck("#instruction");
       L.depsShown = await page.$$eval("#deps-dependents li:not(.show-more):not(.empty)", (l) => l.length);
       L.depsMore = await page.$$eval("#deps-dependents .show-more button", (b) => b.map((x) => x.textContent));
       L.depsLabels = (await text(page, "#deps-dependents .edge-label")).slice(0, 4);
+      L.depsCuts = await page.$$eval("#deps-dependents li[data-unit]", (lis) => lis.map((li) => ({
+        label: li.querySelector(".edge-label").textContent, text: window.ledgerPane.byId.get(li.dataset.unit)?.text ?? "" })));
       L.editHeight = await page.evaluate(() => document.body.scrollHeight);
       L.outlineCurrent = await page.$$eval("#outline a.current", (a) => a.map((x) => x.textContent));
       await rawCheck("selection");
