@@ -107,6 +107,7 @@ export function renderPreview(proposal, { author = "", byId = new Map(), onPick 
   const cards = new Map(); // change id -> {box, props: Map}
 
   $("preview").hidden = false;
+  document.body.classList.add("has-actions");
   $("preview-title").textContent = ops.length ? "Proposed changes" : "Nothing to change";
   const expl = $("preview-explanation");
   expl.textContent = say(proposal.explanation || "");

@@ -37,7 +37,7 @@ export function splitMessage(text, max = 220) {
   if (cut === -1) return { head: t, rest: "" };
   // "Message (detail…": an explanation cut open is joined with a colon instead
   let head = t.slice(0, cut).trim();
-  if ((head.match(/\(/g) || []).length > (head.match(/\)/g) || []).length) head = head.replace(/([.!?]?)\s*\((?=[^()]*$)/, (m, stop) => (stop ? `${stop} ` : ": "));
+  if ((head.match(/\(/g) || []).length > (head.match(/\)/g) || []).length) head = head.replace(/([.!?]?)\s*\((\p{L}?)(?=[^()]*$)/u, (m, stop, c) => (stop ? `${stop} ${c.toUpperCase()}` : `: ${c}`));
   return { head, rest: t.slice(cut).replace(/^[\s(]+/, "").replace(/\)\s*$/, "").trim() };
 }
 
@@ -204,6 +204,7 @@ export const OP_NAMES = { replace: "Change", set_text: "Rewrite", insert_after: 
 
 export function hidePreview() {
   $("preview").hidden = true;
+  document.body.classList.remove("has-actions");
   $("fallback").hidden = true;
 }
 
