@@ -274,7 +274,9 @@ def test_pane_at_the_size_of_a_standard(server, output_dir):
     assert all(re.match(r"\d", p) for p in L["reviewPlaces"]), L["reviewPlaces"]  # the section's number first
     assert L["reviewAfterOne"]["changes"] == L["review"]["changes"] - 1
     assert L["reviewAfterAll"]["changes"] == 0 and L["decisions"].get("accepted") == 2
+    # Go to: Word selects the tracked change itself (TrackedChange.getRange().select())
     assert any(c["api"] == "trackedChange.getRange" for c in res["calls"])
+    assert any(c["api"] == "range.select" and c["range"] == "ID" for c in res["calls"])
     # a deleted section is one change; its warnings sit beside the change
     assert L["deleteGroups"][0]["title"].startswith("Delete section 7.3"), L["deleteGroups"]
     deleted = int(re.match(r"(\d+) change", L["deleteCount"])[1])

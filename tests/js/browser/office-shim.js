@@ -113,6 +113,7 @@
     accept() { record({ api: "trackedChange.accept", text: this._r.text }); decided.set(this._r, "accepted"); }
     reject() { record({ api: "trackedChange.reject", text: this._r.text }); decided.set(this._r, "rejected"); }
     getRange() {
+      record({ api: "trackedChange.getRange", text: this._r.text });
       const p = where.get(this._r) || live()[0];
       const at = Math.max(0, p.text.indexOf(this._r.text));
       return new Range(this._ctx, p, at, at + (p.text.indexOf(this._r.text) >= 0 ? this._r.text.length : 0));

@@ -330,7 +330,9 @@ try {
       await page.click('#review-changes .review-item >> nth=0 >> button[data-decide="accept"]');
       await until(["review-listed"], n, 30000);
       L.reviewAfterOne = (await events()).slice(n).find((e) => e.phase === "review-listed");
+      if (await page.getAttribute("#review-changes .group-toggle >> nth=0", "aria-expanded") === "false") await page.click("#review-changes .group-toggle >> nth=0");
       await rawCheck("review");
+      await page.evaluate(() => document.getElementById("review").scrollIntoView({ block: "start" }));
       await shot(page, "taskpane-review.png");
       n = await since();
       await page.click("#btn-reject-all");
