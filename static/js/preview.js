@@ -225,12 +225,13 @@ export function renderReviewChanges(changes, grouped, { byId = new Map(), onDeci
   const why = (it) => humanize(grouped.opById.get([...it.ops][0])?.comment || grouped.opById.get([...it.ops][0])?.reason || "");
   const drawItem = (it) => el("li", { class: "op review-item", "data-change": it.key, "data-op": [...it.ops][0], title: why(it) },
     el("div", { class: "op-head" },
-      el("span", { class: "place" }, changePlace({ op: { unit: it.unit } }, byId) || "In the document"),
+      el("span", { class: "place", title: "Go to it in the document", onclick: () => onPick(it) }, changePlace({ op: { unit: it.unit } }, byId) || "In the document")),
+    el("div", { class: "review-line" },
+      el("span", { class: "op-body unit-label" }, reviewText(it)),
       el("span", { class: "decide" },
         el("button", { class: "btn small", type: "button", "data-decide": "goto", onclick: () => onPick(it) }, "Go to"),
         el("button", { class: "btn small", type: "button", "data-decide": "reject", onclick: () => onDecide([it], false) }, "Reject"),
-        el("button", { class: "btn small primary", type: "button", "data-decide": "accept", onclick: () => onDecide([it], true) }, "Accept"))),
-    el("div", { class: "op-body unit-label" }, reviewText(it)));
+        el("button", { class: "btn small primary", type: "button", "data-decide": "accept", onclick: () => onDecide([it], true) }, "Accept"))));
   const few = byGroup.size <= 3;
   $("review-changes").replaceChildren(...[...byGroup].map(([k, list]) => groupNode({
     key: k, title: titles.get(k) || "Other changes", items: list, open: few && list.length <= PAGE, drawItem,
