@@ -289,4 +289,4 @@ def test_pane_at_the_size_of_a_standard(server, output_dir):
     # the review round trip is the server's (issue 20's linear review): its time is reported, not asserted here
     print(json.dumps({"openToOutline": res["openToOutline"], "openToReady": res["openToReady"], **L["times"],
                       "checkTitleMinWidth": min(g["width"] for g in L["checkGroups"]), "previewHeight": L["previewHeight"],
-                      "graph": L["graphCount"], "review": L["review"], "numGap": L["numGap"]}))
+                      "graph": L["graphCount"], "reviewItems": L["review"]["changes"], "numGap": L["numGap"]}))
