@@ -222,6 +222,7 @@ export class TaskPane {
       // The outline and the units need no graph: show them at once, then the graph as soon
       // as the references stage has stored it; later stages update what is shown.
       const unitsLoad = this.api.units(doc.id);
+      unitsLoad.catch(() => {}); // awaited below; an outline error must not leave it unhandled
       const outline = await this.api.outline(doc.id);
       this.outline = outline.outline;
       this.renderOutline();
