@@ -92,13 +92,14 @@ export class LedgerApi {
   }
 
   /** Polls a job (ROUTES.md Job) until it is done; ``onProgress(job)`` on each answer.
-   * A failed job throws its error. (Polling, not EventSource: EventSource cannot send the
-   * Authorization header.) */
-  async waitForJob(job, onProgress = () => {}, { interval = 700, timeoutMs = 15 * 60 * 1000 } = {}) {
+   * A failed job throws its error. ``until(job)``: stop early, with the job as it is, once
+   * it says true (the graph is usable before the job ends). (Polling, not EventSource:
+   * EventSource cannot send the Authorization header.) */
+  async waitForJob(job, onProgress = () => {}, { interval = 700, timeoutMs = 15 * 60 * 1000, until = null } = {}) {
     const deadline = Date.now() + timeoutMs;
     let j = job;
     onProgress(j);
-    while (j.status !== "done" && j.status !== "failed") {
+    while (j.status !== "done" && j.status !== "failed" && !(until && until(j))) {
       if (Date.now() > deadline) throw new LedgerError("timeout", "the analysis did not finish");
       await this.wait(interval);
       j = await this.request("GET", j.links?.self || `/api/v1/jobs/${encodeURIComponent(j.id)}`);

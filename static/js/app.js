@@ -8,10 +8,19 @@ import { readDocument, sha256Hex, toBase64 } from "./file.js";
 import { exclusive, queued } from "./guard.js";
 import { dependencies, graphFromUnits, impactItems, preview, unitForParagraph } from "./deps.js";
 import { backendBase, loadSettings, saveSettings } from "./settings.js";
-import { applyOperations, replaceWithFile, resolveTrackedChange, selectUnit, selectedParagraph, supports, trackedChanges } from "./word.js";
+import { applyOperations, replaceWithFile, resolveTrackedChanges, selectTrackedChange, selectUnit, selectedParagraph, supports, trackedChanges } from "./word.js";
 import * as ui from "./ui.js";
-import { renderCheck } from "./checkfix.js";
+import { filterFindings, renderCheck } from "./checkfix.js";
+import { neighbourhood } from "./graph.js";
+import { humanize, sectionName, sectionOf, unitName } from "./labels.js";
+import { OutlineTree } from "./outline.js";
+import { renderPreview, renderReviewChanges } from "./preview.js";
 import { EDGE_TYPES, KIND_NAMES } from "./vocabulary.js";
+
+/** Edge types the graph draws at first: CONTAINS (every unit's heading) would hide the rest. */
+const GRAPH_TYPES = EDGE_TYPES.filter((t) => t !== "CONTAINS");
+/** The most nodes one graph view draws (it says how many it leaves out). */
+const GRAPH_MAX = 150;
 
 const ROUTE = {
   graph: routeKey("GET", "/api/v1/documents/{}/graph"),
@@ -23,8 +32,28 @@ const ROUTE = {
   review: routeKey("POST", "/api/v1/documents/{}/revisions/{}/review"),
 };
 
+/** The graph is usable (with REFERENCES, without DEPENDS yet) once the references stage is
+ * done: the job has moved past it, or ended. */
+export function usable(job) {
+  if (job.status === "done" || job.status === "failed") return true;
+  if (Array.isArray(job.ready)) return job.ready.includes("graph"); // the server says so (issue-20 job fields)
+  const seen = job.stages || [];
+  const i = seen.indexOf("references");
+  return i !== -1 && (i < seen.length - 1 || (job.stage !== "references" && job.stage != null));
+}
+
+/** A graph node's name in a narrow pane: its section's number (or title), then its words. */
+function graphName(byId, id) {
+  const u = byId.get(id);
+  if (!u) return "";
+  if (u.kind === "section" || u.kind === "title") return sectionName(u);
+  const sec = sectionOf(byId, id);
+  const where = sec ? (sec.number || sectionName(sec)) : "";
+  return `${where ? `${where} · ` : ""}${u.title || u.text || ""}`;
+}
+
 /** Events that do not change the pane's state (body[data-state]). */
-const SIDE_EVENTS = new Set(["selection", "jump", "checked", "review-listed", "change-resolved"]);
+const SIDE_EVENTS = new Set(["selection", "jump", "checked", "review-listed", "change-resolved", "analysed", "graph-drawn", "growing", "outlined"]);
 
 
 export class TaskPane {
@@ -43,7 +72,8 @@ export class TaskPane {
     this.proposal = null;
     this.applied = null;
     this.selected = null;
-    this.types = [...EDGE_TYPES];
+    this.types = [...GRAPH_TYPES];
+    this.findings = [];
     this.api = this.makeApi();
     // One upload at a time, and an action that needs the document waits for the one under way;
     // Preview, Apply and Check ignore clicks while they run.
@@ -66,8 +96,17 @@ export class TaskPane {
 
   fail(err, phase = "error") {
     ui.hideProgress();
-    ui.showMessage(messageOf(err), "error");
+    ui.showMessage(this.say(messageOf(err)), "error");
     this.emit(phase, { code: err?.code ?? "error", message: messageOf(err) });
+  }
+
+  /** A server string in words: unit and operation ids named, bookmarks and finding ids gone. */
+  say(text) {
+    const ops = this.view?.grouped?.opById;
+    return humanize(text, {
+      unitName: (id) => unitName(this.byId, id, { text: false }) || null,
+      opName: (id) => { const o = ops?.get(id); const sec = o && sectionOf(this.byId, o.unit); return sec ? `the change in ${sectionName(sec)}` : null; },
+    });
   }
 
   has(route) {
@@ -104,6 +143,29 @@ export class TaskPane {
       ui.selectTab(b.dataset.tab);
       if (b.dataset.tab === "graph") this.drawGraph();
     }));
+    // the tab bar's keyboard (Fluent/ARIA tabs): Left and Right move between tabs, Home and End
+    document.querySelector(".tabs").addEventListener("keydown", (e) => {
+      const tabs = [...document.querySelectorAll(".tabs button")];
+      const i = tabs.indexOf(document.activeElement);
+      const j = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
+      if (i === -1 || j === undefined) return;
+      e.preventDefault();
+      const t = tabs[(j + tabs.length) % tabs.length];
+      t.focus();
+      t.click();
+    });
+    this.tree = new OutlineTree(document.getElementById("outline"), (id) => this.jump(id));
+    on("outline-search", "input", (e) => this.filterOutline(e.target.value));
+    on("btn-outline-expand", "click", () => this.tree.expandAll(true));
+    on("btn-outline-collapse", "click", () => this.tree.expandAll(false));
+    on("check-search", "input", () => this.showFindings());
+    on("check-severity", "change", () => this.showFindings());
+    on("graph-section", "change", () => { this.graphFocus = null; this.drawGraph(); });
+    on("graph-hops", "change", () => this.drawGraph());
+    on("btn-graph-prev", "click", () => this.stepSection(-1));
+    on("btn-graph-next", "click", () => this.stepSection(1));
+    on("btn-select-all", "click", () => this.view?.setAll(true));
+    on("btn-select-none", "click", () => this.view?.setAll(false));
     on("message-close", "click", () => ui.clearMessage());
     on("btn-settings", "click", () => { ui.fillSettings(this.settings); ui.selectTab("settings"); });
     on("btn-settings-close", "click", () => ui.selectTab("edit"));
@@ -111,7 +173,7 @@ export class TaskPane {
     on("btn-refresh", "click", () => this.sync(true));
     on("btn-review", "click", () => this.reviewRound());
     on("btn-preview", "click", () => this.preview());
-    on("btn-discard", "click", () => { this.proposal = null; ui.hidePreview(); });
+    on("btn-discard", "click", () => { this.proposal = null; this.view = null; ui.hidePreview(); });
     on("btn-apply", "click", () => this.apply());
     on("btn-fallback", "click", () => this.fallback());
     on("btn-check", "click", () => this.check());
@@ -157,21 +219,83 @@ export class TaskPane {
       this.applied = null; // a revision belongs to the upload it was applied to, not to this one
       ui.setDocName(`${doc.filename || name} · ${doc.units} units`);
       this.emit("uploaded", { document: doc.id, sha256: doc.sha256, units: doc.units });
-      await this.api.waitForJob(doc.job, (job) => {
-        const stage = job.stage ? `Analysing: ${job.stage}` : "Analysing…";
-        ui.showProgress(stage, job.progress ?? 0);
-        this.emit("analysing", { stage: job.stage, fraction: job.progress ?? 0, status: job.status });
-      });
-      const [outline, units] = await Promise.all([this.api.outline(doc.id), this.api.units(doc.id)]);
+      // The outline and the units need no graph: show them at once, then the graph as soon
+      // as the references stage has stored it; later stages update what is shown.
+      const unitsLoad = this.api.units(doc.id);
+      unitsLoad.catch(() => {}); // awaited below; an outline error must not leave it unhandled
+      const outline = await this.api.outline(doc.id);
+      this.outline = outline.outline;
+      this.renderOutline();
+      this.emit("outlined", { document: doc.id, outline: outline.outline.length });
+      const units = await unitsLoad;
       this.units = units;
       this.byId = new Map(units.map((u) => [u.id, u]));
-      ui.renderOutline(outline.outline, (id) => this.jump(id));
+      this.fillSections();
+      const job = await this.api.waitForJob(doc.job, (j) => this.showJob(j), { until: usable });
       await this.loadGraph();
-      ui.hideProgress();
-      this.emit("ready", { document: doc.id, outline: outline.outline.length });
+      this.emit("ready", { document: doc.id, outline: outline.outline.length, complete: job.status === "done" });
+      if (job.status === "done") this.analysed(job); else this.follow(job, doc.id);
     } catch (err) {
       this.fail(err);
     }
+  }
+
+  /** The job's progress, naming every stage; ``phase`` "growing" once the pane is usable. */
+  showJob(job, phase = "analysing") {
+    const stage = ui.STAGE_NAMES[job.stage] || job.stage;
+    ui.showProgress(job.status === "done" ? "Analysis done" : `Analysing: ${stage || "…"}`, job.progress ?? 0, job);
+    this.emit(phase, { stage: job.stage, stages: job.stages, fraction: job.progress ?? 0, status: job.status });
+  }
+
+  /** Follows the rest of the analysis (DEPENDS, RELATED) without holding the pane. */
+  async follow(job, docId) {
+    document.getElementById("analysis-note").hidden = false;
+    document.getElementById("analysis-note").textContent = "Dependencies and related passages are still being found; a proposal made now waits for them.";
+    try {
+      const seen = new Set(job.ready || []);
+      const done = await this.api.waitForJob(job, (j) => {
+        if (this.doc?.id !== docId) return;
+        this.showJob(j, "growing");
+        // a later stage stored its edges: show them without waiting for the end
+        const fresh = (j.ready || []).filter((r) => !seen.has(r));
+        fresh.forEach((r) => seen.add(r));
+        if (fresh.some((r) => r === "depends" || r === "related")) this.refreshGraph(docId);
+      });
+      if (this.doc?.id !== docId) return;
+      await this.loadGraph();
+      this.analysed(done);
+      if (this.selected) await this.showSelection();
+      if (!document.getElementById("tab-graph").hidden) this.drawGraph();
+    } catch (err) {
+      if (this.doc?.id === docId) this.fail(err);
+    }
+  }
+
+  async refreshGraph(docId) {
+    try {
+      await this.loadGraph();
+      if (this.doc?.id !== docId) return;
+      if (this.selected) await this.showSelection();
+      if (!document.getElementById("tab-graph").hidden) this.drawGraph();
+    } catch { /* the final graph comes with the job's end */ }
+  }
+
+  analysed(job) {
+    document.getElementById("analysis-note").hidden = true;
+    ui.hideProgress();
+    this.emit("analysed", { stages: job.stages, complete: true });
+  }
+
+  renderOutline() {
+    this.tree.render(this.outline || []);
+    const empty = document.getElementById("outline-empty");
+    empty.hidden = (this.outline || []).length > 0;
+    if (!(this.outline || []).length) empty.textContent = "This document has no headings.";
+  }
+
+  filterOutline(query) {
+    const shown = this.tree.filter(query);
+    document.getElementById("outline-count").textContent = shown ? `${[...shown].length} heading(s) shown` : "";
   }
 
   async loadGraph() {
@@ -179,7 +303,7 @@ export class TaskPane {
     if (this.has("graph")) {
       try {
         this.graph = await this.api.graph(this.doc.id);
-        this.graphNote = this.graph.complete ? "" : "The graph is still growing (DEPENDS and RELATED edges come last).";
+        this.graphNote = this.graph.complete ? "" : "The graph is still growing: dependencies and related passages come last.";
         return;
       } catch (err) {
         if (err.code !== "graph_not_ready") throw err;
@@ -190,13 +314,54 @@ export class TaskPane {
     this.graphNote ||= "Built from the document's headings and reference fields; this server does not serve the full graph.";
   }
 
+  /** Fills the graph tab's section list (every heading, in document order). */
+  fillSections() {
+    const sel = document.getElementById("graph-section");
+    const secs = this.units.filter((u) => u.kind === "section");
+    sel.replaceChildren(...secs.map((u) => {
+      const o = document.createElement("option");
+      o.value = u.id;
+      o.textContent = `${"\u00a0\u00a0".repeat(Math.max(0, (u.level || 1) - 1))}${sectionName(u)}`;
+      return o;
+    }));
+  }
+
+  stepSection(d) {
+    const sel = document.getElementById("graph-section");
+    const i = Math.max(0, Math.min(sel.options.length - 1, sel.selectedIndex + d));
+    sel.selectedIndex = i;
+    this.graphFocus = null;
+    this.drawGraph();
+  }
+
+  /** The graph around the selected unit, else around the section chosen in the list. */
   drawGraph() {
     if (!this.graph) return;
+    const hops = Number(document.getElementById("graph-hops").value || 1);
+    const sel = document.getElementById("graph-section");
+    let centres;
+    let focus;
+    if (this.graphFocus && this.byId.has(this.graphFocus)) {
+      centres = [this.graphFocus];
+      const sec = sectionOf(this.byId, this.graphFocus);
+      if (sec && [...sel.options].some((o) => o.value === sec.id)) sel.value = sec.id;
+      focus = `Around ${unitName(this.byId, this.graphFocus, { text: false })}`;
+    } else {
+      const sec = sel.value;
+      centres = this.units.filter((u) => u.id === sec || u.parent === sec).map((u) => u.id);
+      focus = sec ? `Section ${sectionName(this.byId.get(sec))} and its paragraphs` : "";
+    }
+    const view = neighbourhood(this.graph, centres, { types: this.types, hops, max: GRAPH_MAX });
+    view.nodes = view.nodes.map((n) => ({ ...n, name: graphName(this.byId, n.id) || n.preview || n.label }));
+    const count = `Showing ${view.nodes.length} of ${view.total} nodes` + (view.truncated
+      ? ` (${view.reached} are within ${hops} hop${hops === 1 ? "" : "s"}; the nearest ${view.nodes.length} are drawn)` : "");
+    document.getElementById("graph-focus").textContent = focus;
     ui.renderGraph(this.graph, {
-      types: this.types, selected: this.selected?.id, note: this.graphNote,
-      onPick: (id) => this.jump(id),
+      types: this.types, selected: this.selected?.id, note: this.graphNote, view, count,
+      onPick: (id) => { this.graphFocus = id; this.jump(id); this.drawGraph(); },
       onToggle: (t, on) => { this.types = on ? [...this.types, t] : this.types.filter((x) => x !== t); this.drawGraph(); },
     });
+    this.emit("graph-drawn", { nodes: view.nodes.length, total: view.total, reached: view.reached, truncated: view.truncated });
   }
 
   onSelection() {
@@ -215,6 +380,9 @@ export class TaskPane {
         this.emit("selection", { unit: null });
         return;
       }
+      this.graphFocus = unit.id;
+      const sec = sectionOf(this.byId, unit.id);
+      if (sec) this.tree.setCurrent(sec.id);
       const deps = dependencies(this.graph, this.byId, unit.id);
       let source = this.graph.origin === "units" ? "Edges from headings and reference fields." : "Edges from the dependency graph.";
       if (this.has("impact")) {
@@ -223,7 +391,12 @@ export class TaskPane {
         deps.dependents.push(...impactItems(impact, this.byId).filter((i) => !direct.has(i.unit)));
         source = "Edges from the dependency graph, with what an edit here would impact.";
       }
-      ui.renderDeps(deps, unit, KIND_NAMES[unit.kind] || unit.kind, (id) => this.jump(id), source);
+      const named = (i) => ({ ...i, label: unitName(this.byId, i.unit) || i.label });
+      deps.references = deps.references.map(named);
+      deps.dependents = deps.dependents.map(named);
+      if (deps.parent) deps.parent = named(deps.parent);
+      ui.renderDeps(deps, unit, KIND_NAMES[unit.kind] || unit.kind, (id) => this.jump(id), source, (t) => this.say(t));
+      if (!document.getElementById("tab-graph").hidden) this.drawGraph();
       this.emit("selection", { unit: unit.id, references: deps.references.length, dependents: deps.dependents.length });
     } catch (err) {
       this.fail(err);
@@ -255,13 +428,18 @@ export class TaskPane {
     try {
       const body = { instruction, author: this.settings.author || undefined };
       if (document.getElementById("only-selection").checked && this.selected) body.target = this.selected.id;
-      this.proposal = await this.api.propose(this.doc.id, body, (job) => ui.showProgress(`Preparing: ${job.stage || "…"}`, job.progress ?? null));
+      this.proposal = await this.api.propose(this.doc.id, body, (job) => ui.showProgress(`Preparing: ${ui.STAGE_NAMES[job.stage] || job.stage || "…"}`, job.progress ?? null, job));
       ui.hideProgress();
-      ui.renderPreview(this.proposal, this.settings.author);
+      this.showPreview();
       this.emit("preview", { proposal: this.proposal.id, operations: (this.proposal.operations || []).length });
     } catch (err) {
       this.fail(err);
     }
+  }
+
+  showPreview() {
+    this.view = renderPreview(this.proposal, { author: this.settings.author, byId: this.byId, onPick: (id) => this.jump(id) });
+    document.getElementById("preview").scrollIntoView?.({ block: "start" });
   }
 
   /** Server apply (audit, revision file), then the same operations in Word with tracking on. */
@@ -271,7 +449,7 @@ export class TaskPane {
     ui.showProgress("Applying…", null);
     this.emit("applying");
     try {
-      const keep = ui.keptOperations();
+      const keep = this.view.kept();
       const res = await this.api.apply(this.doc.id, { proposal_id: this.proposal.id, operations: keep, author: this.settings.author,
                                                        instruction: this.proposal.instruction });
       this.applied = res;
@@ -284,9 +462,12 @@ export class TaskPane {
         return;
       }
       this.proposal = null; // applied: a further click has nothing to apply
+      this.reviewGrouped = this.view.grouped;
+      this.view = null;
       ui.hidePreview();
-      ui.showMessage(`${out.applied} change(s) applied as tracked changes. Review them in Word: Review > Accept or Reject.`, "success");
-      ui.renderFindings(document.getElementById("findings"), res.findings || [], (id) => this.jump(id));
+      ui.showMessage(`${keep.length} change(s) applied as tracked changes. Review them below or in Word: Review > Accept or Reject.`, "success");
+      this.findings = res.findings || [];
+      this.showFindings();
       this.sha = null; // the document changed: the next action uploads it again
       this.reviewed = { doc: this.doc.id, revision: res.revision, operations: res.operations };
       this.emit("applied", { applied: out.applied, revision: res.revision, comments: out.comments ?? 0 });
@@ -319,18 +500,31 @@ export class TaskPane {
     if (!this.reviewed) return;
     try {
       const changes = supports(this.Office, "1.6") ? await trackedChanges(this.Word, this.reviewed.operations) : null;
-      ui.renderReviewChanges(changes, (c, accept) => this.decide(c, accept));
-      this.emit("review-listed", { changes: changes ? changes.filter((c) => c.op).length : null });
+      const items = renderReviewChanges(changes, this.reviewGrouped, {
+        byId: this.byId, onDecide: (list, accept) => this.decide(list, accept), onPick: (it) => this.gotoChange(it) });
+      this.emit("review-listed", { changes: changes ? items.length : null, tracked: changes ? changes.filter((c) => c.op).length : null });
     } catch (err) {
       this.fail(err);
     }
   }
 
-  async decide(change, accept) {
+  /** Accepts or rejects review items (each the Word changes of one change of the preview). */
+  async decide(items, accept) {
     try {
-      await resolveTrackedChange(this.Word, change.index, accept);
-      this.emit("change-resolved", { op: change.op, accept });
+      const indices = items.flatMap((it) => it.indices);
+      await resolveTrackedChanges(this.Word, indices, accept);
+      this.emit("change-resolved", { items: items.length, changes: indices.length, accept });
       await this.listReview();
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  async gotoChange(item) {
+    try {
+      const found = await selectTrackedChange(this.Word, item.indices[0]);
+      if (!found && item.unit) await this.jump(item.unit);
+      this.emit("jump", { change: item.key, found });
     } catch (err) {
       this.fail(err);
     }
@@ -348,7 +542,9 @@ export class TaskPane {
       ui.showProgress("Checking the review…", null);
       const res = await this.api.review(this.reviewed.doc, this.reviewed.revision, bytes);
       ui.hideProgress();
-      ui.renderReviewResult(res, (id) => this.jump(id));
+      const opName = (id) => { const o = this.reviewGrouped?.opById.get(id); return o ? unitName(this.byId, o.unit, { text: false }) : null; };
+      res.operations = (res.operations || []).map((o) => ({ ...o, label: `${o.where || opName(o.id) || "A change"}: ${o.summary || o.reason || ""}` }));
+      ui.renderReviewResult(res, (id) => this.jump(id), (t) => this.say(t));
       this.sha = null; // the next action uploads the reviewed document
       this.emit("reviewed", { counts: res.counts, consistent: res.consistent, operations: res.operations });
     } catch (err) {
@@ -364,12 +560,23 @@ export class TaskPane {
       ui.showProgress("Checking…", null);
       const res = await this.api.check(this.doc.id, this.applied?.revision ?? null);
       ui.hideProgress();
-      renderCheck(document.getElementById("findings"), res.findings || [], {
-        onPick: (id) => this.jump(id), onFix: this.has("fix") ? (ids, label) => this.fix(ids, label) : null });
-      this.emit("checked", { findings: (res.findings || []).length });
+      this.findings = res.findings || [];
+      this.showFindings();
+      this.emit("checked", { findings: this.findings.length });
     } catch (err) {
       this.fail(err);
     }
+  }
+
+  /** The Check tab's list under its filter: severity and words. */
+  showFindings() {
+    const severity = document.getElementById("check-severity").value;
+    const query = document.getElementById("check-search").value;
+    const shown = filterFindings(this.findings, { severity, query });
+    renderCheck(document.getElementById("findings"), shown, {
+      onPick: (id) => this.jump(id), onFix: this.has("fix") ? (ids, label) => this.fix(ids, label) : null, say: (t) => this.say(t) });
+    document.getElementById("check-count").textContent = this.findings.length
+      ? `Showing ${shown.length} of ${this.findings.length} finding${this.findings.length === 1 ? "" : "s"}` : "";
   }
 
   /** Check findings -> a proposal shown in the preview; Apply writes it as tracked changes. */
@@ -383,7 +590,7 @@ export class TaskPane {
       this.proposal = await this.api.fixFindings(this.doc.id, { findings: ids, author: this.settings.author || undefined });
       ui.hideProgress();
       ui.selectTab("edit");
-      ui.renderPreview(this.proposal, this.settings.author);
+      this.showPreview();
       this.emit("preview", { proposal: this.proposal.id, operations: (this.proposal.operations || []).length, fix: label });
     } catch (err) {
       this.fail(err);

@@ -51,32 +51,80 @@ export function fixSummary(f) {
   return places.length ? `${shown}${places.length > 2 ? ` (${places.length} places)` : ""}` : "";
 }
 
-/** Renders the Check tab's list into ``root``. ``onFix(ids, label)`` previews fixes (null: the
- * server has no fix route); ``onPick(unit)`` jumps to a finding's place. */
-export function renderCheck(root, findings, { onPick = null, onFix = null } = {}) {
-  // one <li> per finding (a group's title and its "Fix all" open the group's first item)
-  const items = [];
-  for (const g of groupFindings(findings)) {
-    g.findings.forEach((f, i) => {
-      const head = i === 0
-        ? el("div", { class: "group", "data-kind": g.kind }, el("strong", {}, `${g.title} (${g.findings.length})`),
-            onFix && g.fixable.length
-              ? el("button", { class: "btn small", type: "button", "data-fix-all": g.kind,
-                               onclick: () => onFix(g.fixable, `Fix all: ${g.title}`) }, "Fix all")
-              : null)
-        : null;
-      const summary = fixSummary(f);
-      items.push(el("li", { "data-unit": f.unit ?? "", "data-finding": f.id ?? "", "data-kind": f.kind,
-                            onclick: (e) => { if (!e.target.closest("button") && onPick && f.unit) onPick(f.unit); } },
-        head,
-        el("span", { class: `sev ${f.severity || "info"}`, title: f.severity }, SEV[f.severity] || "i"),
-        el("span", {}, f.message, summary ? el("span", { class: "muted small" }, ` — ${summary}`) : null,
-           f.rule ? el("span", { class: "code" }, ` ${f.rule}`) : null),
-        onFix && f.fixable && f.id
-          ? el("button", { class: "btn small", type: "button", "data-fix": f.id, onclick: () => onFix([f.id], "Fix this") }, "Fix this")
-          : el("span", { class: "code" }, f.code)));
-    });
-  }
+/** The findings a filter keeps: ``severity`` ("" for any) and ``query`` (words that must all
+ * occur, in any case, in the message, the group's title or what the fix writes). */
+export function filterFindings(findings, { severity = "", query = "" } = {}) {
+  const words = String(query).toLowerCase().split(/\s+/).filter(Boolean);
+  return (findings || []).filter((f) => {
+    if (severity && f.severity !== severity) return false;
+    if (!words.length) return true;
+    const hay = `${f.message || ""} ${KIND_TITLES[f.kind] || f.kind || ""} ${fixSummary(f)} ${f.evidence || ""}`.toLowerCase();
+    return words.every((w) => hay.includes(w));
+  });
+}
+
+/** How many findings a group shows before "Show more". */
+export const GROUP_PAGE = 50;
+
+function findingItem(f, { onPick, onFix, say }) {
+  const summary = fixSummary(f);
+  const message = say(f.message);
+  const more = el("div", { class: "finding-more", hidden: true },
+    el("p", {}, message),
+    summary ? el("p", { class: "muted small" }, `Fix: ${summary}`) : null,
+    el("div", { class: "row end" },
+      onPick && f.unit ? el("button", { class: "btn small", type: "button", "data-goto": f.unit, onclick: () => onPick(f.unit) }, "Go to") : null,
+      onFix && f.fixable && f.id
+        ? el("button", { class: "btn small primary", type: "button", "data-fix": f.id, onclick: () => onFix([f.id], "Fix this") }, "Fix this")
+        : null));
+  const line = el("button", { class: "finding-line", type: "button", "aria-expanded": "false",
+                              onclick: () => {
+                                more.hidden = !more.hidden;
+                                line.setAttribute("aria-expanded", String(!more.hidden));
+                                if (!more.hidden && onPick && f.unit) onPick(f.unit);
+                              } },
+    el("span", { class: `sev ${f.severity || "info"}`, title: f.severity, "aria-label": f.severity }, SEV[f.severity] || "i"),
+    el("span", { class: "finding-text" }, summary ? `${summary} — ${message}` : message));
+  return el("li", { class: "finding", "data-unit": f.unit ?? "", "data-finding": f.id ?? "", "data-kind": f.kind }, line, more);
+}
+
+/** Renders the Check tab's list into ``root``: one collapsible group per kind (title, count,
+ * "Fix all"), one line per finding that expands to the whole message, "Go to" and "Fix
+ * this". ``onFix(ids, label)`` previews fixes (null: the server has no fix route);
+ * ``onPick(unit)`` jumps to a finding's place; ``say(text)`` turns ids into words; ``open``:
+ * the kinds shown expanded (default: the first group). */
+export function renderCheck(root, findings, { onPick = null, onFix = null, say = (t) => t, open = null } = {}) {
+  const groups = groupFindings(findings);
+  const items = groups.map((g, gi) => {
+    const expanded = open ? open.has(g.kind) : gi === 0;
+    const list = el("ul", { class: "group-items", hidden: !expanded });
+    let shown = 0;
+    const more = el("li", { class: "show-more", hidden: true },
+      el("button", { class: "btn small", type: "button", "data-more": g.kind, onclick: () => page() }, "Show more"));
+    const page = () => {
+      const next = g.findings.slice(shown, shown + GROUP_PAGE).map((f) => findingItem(f, { onPick, onFix, say }));
+      shown += next.length;
+      list.append(...next);
+      more.hidden = shown >= g.findings.length;
+      const btn = more.children?.[0];
+      if (!more.hidden && btn) btn.textContent = `Show ${Math.min(GROUP_PAGE, g.findings.length - shown)} more of ${g.findings.length - shown}`;
+      list.append(more);
+    };
+    page();
+    const toggle = el("button", { class: "group-toggle", type: "button", "aria-expanded": String(expanded),
+                                  onclick: () => { list.hidden = !list.hidden; toggle.setAttribute("aria-expanded", String(!list.hidden)); } },
+      el("span", { class: "chev", "aria-hidden": "true" }),
+      el("span", { class: "group-title" }, g.title),
+      el("span", { class: "count" }, String(g.findings.length)));
+    return el("li", { class: "check-group", "data-kind": g.kind },
+      el("div", { class: "group-head" }, toggle,
+        onFix && g.fixable.length
+          ? el("button", { class: "btn small", type: "button", "data-fix-all": g.kind,
+                           onclick: () => onFix(g.fixable, `Fix all: ${g.title}`) }, `Fix all (${g.fixable.length})`)
+          : null),
+      list);
+  });
   if (!items.length) items.push(el("li", { class: "empty" }, "No problems found."));
   root.replaceChildren(...items);
+  return groups;
 }

@@ -21,9 +21,47 @@ export function visibleNodes(graph, types, max = 80) {
   return { nodes, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target)), clipped: (graph.nodes || []).length > nodes.length };
 }
 
-/** The SVG for ``graph`` (ROUTES.md graph JSON), ``width`` wide. */
-export function graphSvg(graph, { types = EDGE_TYPES, width = 320, selected = null } = {}) {
-  const { nodes, edges } = visibleNodes(graph, types);
+/** The part of ``graph`` within ``hops`` edges of ``centres`` (unit ids), over the edge
+ * ``types`` chosen, in either direction: ``{nodes, edges, reached, total, truncated}``. At most
+ * ``max`` nodes are drawn (the centres first, then the nearest, in document order);
+ * ``reached`` says how many the hops reached and ``total`` how many the graph has, so the
+ * pane can say "showing X of Y" instead of cutting silently. */
+export function neighbourhood(graph, centres, { types = EDGE_TYPES, hops = 1, max = 150 } = {}) {
+  const all = graph.nodes || [];
+  const byId = new Map(all.map((n) => [n.id, n]));
+  const adj = new Map();
+  const edges = (graph.edges || []).filter((e) => types.includes(e.type));
+  for (const e of edges) {
+    if (!adj.has(e.source)) adj.set(e.source, []);
+    if (!adj.has(e.target)) adj.set(e.target, []);
+    adj.get(e.source).push(e.target);
+    adj.get(e.target).push(e.source);
+  }
+  const dist = new Map();
+  let frontier = [...new Set(centres || [])].filter((id) => byId.has(id));
+  frontier.forEach((id) => dist.set(id, 0));
+  for (let d = 1; d <= hops && frontier.length; d += 1) {
+    const next = [];
+    for (const id of frontier) {
+      for (const m of adj.get(id) || []) {
+        if (!dist.has(m) && byId.has(m)) { dist.set(m, d); next.push(m); }
+      }
+    }
+    frontier = next;
+  }
+  const reached = [...dist.keys()];
+  const order = (id) => byId.get(id)?.order ?? 0;
+  const kept = reached.sort((a, b) => dist.get(a) - dist.get(b) || order(a) - order(b)).slice(0, max);
+  const ids = new Set(kept);
+  const nodes = kept.map((id) => byId.get(id)).sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
+  return { nodes, edges: edges.filter((e) => ids.has(e.source) && ids.has(e.target)), reached: reached.length,
+           total: all.length, truncated: reached.length > kept.length, distance: dist };
+}
+
+/** The SVG for ``graph`` (ROUTES.md graph JSON), ``width`` wide; ``view`` (``{nodes,
+ * edges}``, from ``neighbourhood``) is what to draw, else the first nodes on drawn edges. */
+export function graphSvg(graph, { types = EDGE_TYPES, width = 320, selected = null, view = null } = {}) {
+  const { nodes, edges } = view || visibleNodes(graph, types);
   const row = 22;
   const top = 14;
   const axis = 92;
@@ -43,9 +81,10 @@ export function graphSvg(graph, { types = EDGE_TYPES, width = 320, selected = nu
     const cy = y.get(n.id);
     const sel = n.id === selected;
     const fill = n.kind === "section" || n.kind === "title" ? "#0f6cbd" : "#ffffff";
+    const name = n.name || n.preview || n.label || n.id;
     parts.push(`<g class="node${sel ? " selected" : ""}" data-unit="${esc(n.id)}">` +
       `<circle cx="${axis}" cy="${cy}" r="${sel ? 6 : 4.5}" fill="${fill}" stroke="#0f6cbd" stroke-width="1.5"/>` +
-      `<text x="${axis + 12}" y="${cy + 4}" font-size="11" fill="#242424">${esc(truncate(n.preview || n.label || n.id, Math.floor((width - axis - 16) / 6.4)))}</text></g>`);
+      `<text x="${axis + 12}" y="${cy + 4}" font-size="11" fill="#242424">${esc(truncate(name, Math.floor((width - axis - 16) / 6.4)))}</text></g>`);
   }
   parts.push("</svg>");
   return parts.join("");

@@ -3,6 +3,9 @@
 // which graph.js escapes.
 import { utf16Index, wordDiff } from "./textplan.js";
 import { EDGE_COLORS, edgeCounts, graphSvg } from "./graph.js";
+import { humanize, outlineNumber, snippet } from "./labels.js";
+
+export { outlineNumber };
 
 const $ = (id) => document.getElementById(id);
 
@@ -18,9 +21,41 @@ function el(tag, attrs = {}, ...children) {
   return e;
 }
 
+/** A sticky message: its first sentence or line shown, the rest (a refusal's help text, the
+ * rules engine's list of what it understands) behind "Details". */
+export function splitMessage(text, max = 220) {
+  const t = String(text ?? "").trim();
+  const nl = t.indexOf("\n");
+  let cut = nl > 0 ? nl : -1;
+  if (cut === -1 && t.length > max) {
+    const m = /[.;:](?:\s|$)/g;
+    m.lastIndex = 40;
+    const hit = m.exec(t);
+    cut = hit && hit.index < max ? hit.index + 1 : -1;
+    if (cut === -1) { const sp = t.lastIndexOf(" ", max); cut = sp > 40 ? sp : max; }
+  }
+  if (cut === -1) return { head: t, rest: "" };
+  // "Message (detail…": an explanation cut open is joined with a colon instead
+  let head = t.slice(0, cut).trim();
+  if ((head.match(/\(/g) || []).length > (head.match(/\)/g) || []).length) head = head.replace(/([.!?]?)\s*\((\p{L}?)(?=[^()]*$)/u, (m, stop, c) => (stop ? `${stop} ${c.toUpperCase()}` : `: ${c}`));
+  return { head, rest: t.slice(cut).replace(/^[\s(]+/, "").replace(/\)\s*$/, "").trim() };
+}
+
 export function showMessage(text, kind = "error") {
+  const { head, rest } = splitMessage(humanize(text));
   $("message").className = `message ${kind}`;
-  $("message-text").textContent = text;
+  $("message-text").textContent = head;
+  $("message-details").textContent = rest;
+  $("message-details").hidden = true;
+  $("message-more").hidden = !rest;
+  $("message-more").setAttribute("aria-expanded", "false");
+  $("message-more").onclick = () => {
+    const open = $("message-details").hidden;
+    $("message-details").hidden = !open;
+    $("message-more").setAttribute("aria-expanded", String(open));
+    $("message-more").textContent = open ? "Less" : "Details";
+  };
+  $("message-more").textContent = "Details";
   $("message").hidden = false;
 }
 
@@ -28,8 +63,35 @@ export function clearMessage() {
   $("message").hidden = true;
 }
 
-export function showProgress(label, fraction = null) {
+/** The graph job's stages as the pane names them, in order. */
+export const STAGE_NAMES = { read: "Read", contains: "Sections", references: "References", depends: "Dependencies", related: "Related", graph: "Waiting for the graph", plan: "Planning" };
+export const GRAPH_STAGES = ["read", "contains", "references", "depends", "related"];
+
+/** Every stage of a job, done, current or to come: ``[{name, label, state}]``. Pure. */
+export function stageList(job, all = GRAPH_STAGES) {
+  const seen = job?.stages || [];
+  const plan = Array.isArray(job?.plan) && job.plan.length ? job.plan : all;
+  const names = [...plan, ...seen.filter((s) => !plan.includes(s))];
+  const current = job?.status === "done" ? null : job?.stage;
+  const log = new Map((job?.stage_log || []).map((e) => [e.name, e.status]));
+  return names.map((name) => {
+    let state = job?.status === "done" || (seen.includes(name) && name !== current) ? "done" : name === current ? "current" : "todo";
+    if (log.get(name) === "done") state = "done";
+    else if (log.get(name) === "running") state = "current";
+    return { name, label: STAGE_NAMES[name] || name, state };
+  });
+}
+
+export function showStages(job, all = GRAPH_STAGES) {
+  const ol = $("progress-stages");
+  if (!job) { ol.hidden = true; return; }
+  ol.hidden = false;
+  ol.replaceChildren(...stageList(job, all).map((s) => el("li", { class: s.state, "data-stage": s.name }, s.label)));
+}
+
+export function showProgress(label, fraction = null, job = undefined) {
   $("progress").hidden = false;
+  if (job !== undefined) showStages(job); else $("progress-stages").hidden = true;
   $("progress-text").textContent = label;
   const pct = fraction == null ? null : Math.max(0, Math.min(100, Math.round(fraction * 100)));
   $("progress-pct").textContent = pct == null ? "" : `${pct}%`;
@@ -46,64 +108,53 @@ export function setDocName(text) {
 }
 
 export function selectTab(name) {
-  document.querySelectorAll(".tabs button").forEach((b) => b.setAttribute("aria-selected", String(b.dataset.tab === name)));
+  document.querySelectorAll(".tabs button").forEach((b) => {
+    b.setAttribute("aria-selected", String(b.dataset.tab === name));
+    b.setAttribute("tabindex", b.dataset.tab === name || !document.querySelector(`.tabs button[data-tab="${name}"]`) ? "0" : "-1");
+  });
   document.querySelectorAll("main > .panel").forEach((p) => { p.hidden = p.id !== `tab-${name}`; });
 }
 
-/** The number to show before an outline node's title: the number it shows (``node.number``,
- * the server's one rule for "2.1", "A.1", "Section 3", "Annex B"), unless the title already
- * begins with it, as a heading typed "2. License Grants" or "Annex B Scope" does. */
-export function outlineNumber(node) {
-  const num = node.number;
-  if (!num) return null;
-  const esc = num.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const worded = new RegExp(`^\\s*(?:\\p{L}+\\.?\\s+|§\\s*)${esc}(?![\\p{L}\\p{N}])`, "u");
-  // a bare letter is the number only when punctuation closes it ("A. Examples", not "A Guide")
-  const bare = new RegExp(`^\\s*${esc}${/^\p{L}$/u.test(num) ? "[.:)]" : "(?![\\p{L}\\p{N}])"}`, "u");
-  const title = node.title || "";
-  return worded.test(title) || bare.test(title) ? null : num;
-}
-
-export function renderOutline(outline, onPick) {
-  const root = $("outline");
-  root.replaceChildren();
-  const add = (items, parent) => {
-    for (const it of items) {
-      const num = outlineNumber(it);
-      const a = el("a", { role: "button", tabindex: "0", "data-unit": it.id, onclick: () => onPick(it.id) },
-        num ? el("span", { class: "num" }, num) : null, it.title || it.label || "(untitled)");
-      const li = el("li", {}, a);
-      if (it.children?.length) {
-        const ul = el("ul");
-        add(it.children, ul);
-        li.append(ul);
-      }
-      parent.append(li);
-    }
-  };
-  add(outline, root);
-  $("outline-empty").hidden = outline.length > 0;
-  if (!outline.length) $("outline-empty").textContent = "This document has no headings.";
-}
-
-function edgeItem(item, onPick) {
+function edgeItem(item, onPick, say) {
   return el("li", { "data-unit": item.unit, onclick: () => onPick(item.unit) },
     el("span", { class: `edge-type ${item.type}` }, item.type),
     el("span", { class: "edge-label" }, item.label),
-    item.evidence ? el("span", { class: "edge-evidence" }, item.evidence) : null);
+    item.evidence ? el("span", { class: "edge-evidence" }, snippet(say(item.evidence), 120)) : null);
 }
 
-export function renderDeps(deps, unit, kindLabel, onPick, source) {
+/** How many edges a list of the dependency panel shows before "Show more". */
+export const DEPS_PAGE = 8;
+
+function fillEdges(list, items, empty, onPick, say) {
+  if (!items.length) { list.replaceChildren(el("li", { class: "empty" }, empty)); return; }
+  let shown = 0;
+  const more = el("li", { class: "show-more" });
+  const page = () => {
+    more.remove();
+    const next = items.slice(shown, shown + (shown ? 25 : DEPS_PAGE));
+    shown += next.length;
+    list.append(...next.map((i) => edgeItem(i, onPick, say)));
+    if (shown < items.length) {
+      more.replaceChildren(el("button", { class: "btn small", type: "button", "data-more": list.id, onclick: page },
+        `Show more (${items.length - shown})`));
+      list.append(more);
+    }
+  };
+  list.replaceChildren();
+  page();
+}
+
+export function renderDeps(deps, unit, kindLabel, onPick, source, say = (t) => t) {
   $("selection-empty").hidden = Boolean(unit);
   $("deps").hidden = !unit;
   if (!unit) return;
   $("deps-kind").textContent = kindLabel;
-  $("deps-label").textContent = unit.label || unit.title || "";
+  $("deps-label").textContent = unit.title || (/\p{L}{2,}/u.test(unit.label || "") ? unit.label : "");
   $("deps-preview").textContent = unit.text;
   $("deps-parent").textContent = deps.parent ? `In ${deps.parent.label}` : "";
   const fill = (id, countId, items, empty) => {
     $(countId).textContent = String(items.length);
-    $(id).replaceChildren(...(items.length ? items.map((i) => edgeItem(i, onPick)) : [el("li", { class: "empty" }, empty)]));
+    fillEdges($(id), items, empty, onPick, say);
   };
   fill("deps-refs", "deps-ref-count", deps.references, "It references nothing else.");
   fill("deps-dependents", "deps-dep-count", deps.dependents, "Nothing depends on it.");
@@ -151,32 +202,9 @@ export function operationView(op) {
 
 export const OP_NAMES = { replace: "Change", set_text: "Rewrite", insert_after: "Insert", delete: "Delete", move: "Move", rename: "Rename" };
 
-export function renderPreview(proposal, author) {
-  const ops = proposal.operations || [];
-  $("preview").hidden = false;
-  $("preview-title").textContent = ops.length ? "Proposed changes" : "Nothing to change";
-  const propagated = ops.filter((o) => o.source && o.source !== "rules" && o.source !== "llm").length;
-  $("preview-count").textContent = `${ops.length} change${ops.length === 1 ? "" : "s"}${propagated ? `, ${propagated} propagated` : ""}`;
-  $("operations").replaceChildren(...ops.map((op, i) => el("li", { class: "op", "data-op": op.id ?? String(i) },
-    el("div", { class: "op-head" },
-      el("input", { type: "checkbox", checked: "", "aria-label": "Keep this change", "data-keep": op.id ?? String(i) }),
-      el("span", { class: "pill" }, OP_NAMES[op.op] || op.op),
-      el("span", { class: "unit-label" }, op.unit_label || op.unit || "")),
-    el("div", { class: "op-body" }, ...operationView(op)),
-    el("div", { class: "op-why" }, el("b", {}, "Why: "), op.reason || "the instruction"))));
-  renderFindings($("preview-findings"), proposal.findings || [], null, false);
-  $("author-note").textContent = author
-    ? `Word shows the tracked changes under your Office account's name; LEDGER records "${author}" as the author.`
-    : "Word shows the tracked changes under your Office account's name. Set an author name in Settings for LEDGER's audit log.";
-  $("btn-apply").disabled = ops.length === 0;
-}
-
-export function keptOperations() {
-  return [...document.querySelectorAll("#operations input[data-keep]")].filter((c) => c.checked).map((c) => c.dataset.keep);
-}
-
 export function hidePreview() {
   $("preview").hidden = true;
+  document.body.classList.remove("has-actions");
   $("fallback").hidden = true;
 }
 
@@ -188,23 +216,23 @@ export function showFallback(text, reasons) {
 
 const SEV = { error: "!", warning: "!", info: "i" };
 
-export function renderFindings(root, findings, onPick, showEmpty = true) {
+export function renderFindings(root, findings, onPick, showEmpty = true, say = humanize) {
   root.replaceChildren(...findings.map((f) => el("li", { "data-unit": f.unit ?? "", onclick: () => onPick && f.unit && onPick(f.unit) },
     el("span", { class: `sev ${f.severity || "info"}`, title: f.severity }, SEV[f.severity] || "i"),
-    el("span", {}, f.message),
-    el("span", { class: "code" }, f.code))));
+    el("span", {}, say(f.message)))));
   if (!findings.length && showEmpty) root.append(el("li", { class: "empty" }, "No problems found."));
 }
 
-export function renderGraph(graph, { types, selected, note, onPick, onToggle }) {
+export function renderGraph(graph, { types, selected, note, onPick, onToggle, view = null, count = "" }) {
   const counts = edgeCounts(graph);
   $("graph-legend").replaceChildren(...Object.keys(EDGE_COLORS).map((t) => el("label", {},
     el("input", { type: "checkbox", ...(types.includes(t) ? { checked: "" } : {}), onchange: (e) => onToggle(t, e.target.checked) }),
     el("i", { style: `background:${EDGE_COLORS[t]}` }), `${t.charAt(0)}${t.slice(1).toLowerCase()} ${counts[t] || 0}`)));
   const box = $("graph");
-  box.innerHTML = graphSvg(graph, { types, selected, width: Math.max(280, box.clientWidth - 2 || 320) });
+  box.innerHTML = graphSvg(graph, { types, selected, view, width: Math.max(260, box.clientWidth - 2 || 320) });
   box.querySelectorAll(".node").forEach((n) => n.addEventListener("click", () => onPick(n.dataset.unit)));
   $("graph-note").textContent = note;
+  $("graph-count").textContent = count;
 }
 
 export function fillSettings(s) {
@@ -230,32 +258,13 @@ export { $ };
 
 const STATUS_NAMES = { accepted: "Accepted", rejected: "Rejected", pending: "Pending" };
 
-/** LEDGER's pending tracked changes (WordApi 1.6) with their reasons and Accept/Reject
- * buttons; ``changes`` null: the host has no such API, Word's own Review pane does it. */
-export function renderReviewChanges(changes, onDecide) {
-  $("review").hidden = false;
-  const mine = (changes || []).filter((c) => c.op);
-  $("review-note").textContent = changes == null
-    ? "Accept or reject the changes in Word: Review > Tracked Changes (this Word has no tracked-change API for add-ins)."
-    : mine.length ? `${mine.length} tracked change${mine.length === 1 ? "" : "s"} by LEDGER waiting for review.`
-      : "No tracked change by LEDGER is waiting.";
-  $("review-changes").replaceChildren(...mine.map((c) => el("li", { class: "op", "data-change": String(c.index), "data-op": c.op },
-    el("div", { class: "op-head" },
-      el("span", { class: "pill" }, /add|insert/i.test(String(c.type)) ? "Inserted" : "Deleted"),
-      el("span", { class: "unit-label" }, c.text)),
-    el("div", { class: "op-why" }, el("b", {}, "Why: "), c.reason || "the instruction"),
-    el("div", { class: "row end" },
-      el("button", { class: "btn", type: "button", "data-decide": "reject", onclick: () => onDecide(c, false) }, "Reject"),
-      el("button", { class: "btn primary", type: "button", "data-decide": "accept", onclick: () => onDecide(c, true) }, "Accept")))));
-}
-
 /** The review round trip's answer: each operation's status, and the findings of what it leaves. */
-export function renderReviewResult(res, onPick) {
+export function renderReviewResult(res, onPick, say = humanize) {
   $("review").hidden = false;
   const c = res.counts || {};
   $("review-summary").textContent = `${c.accepted ?? 0} accepted, ${c.rejected ?? 0} rejected, ${c.pending ?? 0} pending`
     + (res.consistent ? " · the document is consistent." : " · the review leaves problems to fix:");
   $("review-statuses").replaceChildren(...(res.operations || []).map((o) => el("li", { class: `status ${o.status}`, "data-op": o.id, "data-status": o.status },
-    el("span", { class: "pill" }, STATUS_NAMES[o.status] || o.status), el("span", {}, o.reason || o.id))));
-  renderFindings($("review-findings"), res.new_findings || [], onPick, false);
+    el("span", { class: "pill" }, STATUS_NAMES[o.status] || o.status), el("span", {}, say(o.label || o.reason || "a change")))));
+  renderFindings($("review-findings"), res.new_findings || [], onPick, false, say);
 }

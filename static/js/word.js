@@ -225,17 +225,28 @@ export async function trackedChanges(Word, ops = []) {
     await context.sync();
     tc.items.forEach((c) => c.load("author,date,text,type"));
     await context.sync();
-    const used = new Set();
     const norm = (t) => normalizeText(String(t ?? ""));
-    // the words an operation removed and wrote (Word's changes are its word-level pieces)
-    const sides = (o, added) => norm(added ? (o.op === "delete" ? "" : o.text)
+    // the words an operation removed and wrote (Word's changes are its word-level pieces,
+    // "ID" of "connection ID"), consumed in document order: Word lists its changes in
+    // document order and the operations come in the order they apply
+    const side = (o, added) => norm(added ? (o.op === "delete" ? "" : o.text)
       : (o.old ?? (o.op === "delete" || o.op === "set_text" ? o.before : "")));
+    const left = { true: (ops || []).map((o) => side(o, true)), false: (ops || []).map((o) => side(o, false)) };
+    const start = { true: 0, false: 0 };
+    const take = (added, text) => {
+      const rest = left[added];
+      for (let i = start[added]; i < rest.length; i += 1) {
+        const at = text ? rest[i].indexOf(text) : -1;
+        if (at === -1) continue;
+        rest[i] = (rest[i].slice(0, at) + rest[i].slice(at + text.length)).trim();
+        while (start[added] < rest.length && !rest[start[added]]) start[added] += 1;
+        return ops[i];
+      }
+      return null;
+    };
     return tc.items.map((c, index) => {
       const added = /add|insert/i.test(String(c.type));
-      const text = norm(c.text);
-      const op = (ops || []).find((o) => text && !used.has(`${o.id}:${added}`) && sides(o, added) === text)
-        || (ops || []).find((o) => text && sides(o, added).includes(text));
-      if (op) used.add(`${op.id}:${added}`);
+      const op = take(added, norm(c.text));
       return { index, type: c.type, text: c.text, author: c.author, date: c.date, op: op?.id ?? null,
                reason: op ? (op.comment || op.reason || "") : "" };
     });
@@ -251,6 +262,35 @@ export async function resolveTrackedChange(Word, index, accept) {
     const change = tc.items[index];
     if (!change) return false;
     if (accept) change.accept(); else change.reject();
+    await context.sync();
+    return true;
+  });
+}
+
+/** Accepts (``accept`` true) or rejects the tracked changes at ``indices`` (WordApi 1.6), in
+ * one batch, so the indices stay those of the list the pane read. Returns how many it found. */
+export async function resolveTrackedChanges(Word, indices, accept) {
+  return Word.run(async (context) => {
+    const tc = context.document.body.getTrackedChanges();
+    tc.load("items");
+    await context.sync();
+    const found = [...new Set(indices)].map((i) => tc.items[i]).filter(Boolean);
+    for (const change of found) { if (accept) change.accept(); else change.reject(); }
+    await context.sync();
+    return found.length;
+  });
+}
+
+/** Selects (and so scrolls Word to) the ``index``-th tracked change (WordApi 1.6:
+ * ``TrackedChange.getRange``); false when it is gone or the host cannot. */
+export async function selectTrackedChange(Word, index) {
+  return Word.run(async (context) => {
+    const tc = context.document.body.getTrackedChanges();
+    tc.load("items");
+    await context.sync();
+    const change = tc.items[index];
+    if (!change?.getRange) return false;
+    change.getRange().select();
     await context.sync();
     return true;
   });

@@ -11,12 +11,13 @@ import base64
 import hashlib
 import json
 import math
+import re
 import subprocess
 
 import pytest
 import requests
 
-from tests.conftest import corpus_file
+from tests.conftest import DEVSET_DOCS, corpus_file
 from tests.libreoffice import probe
 from tests.servers import LedgerServer
 
@@ -37,6 +38,15 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def plain_server(tmp_path_factory):
+    """A server whose graph job stops after DEPENDS (no RELATED embeddings: on a machine shared by
+    several test runs the semantic stage alone took 100-400 s of the large test)."""
+    with LedgerServer(tmp_path_factory.mktemp("pane-plain"), workers=1, threads=4,
+                      env={"LEDGER_RATE_LIMIT": "off", "LEDGER_GRAPH_SEMANTIC": "0"}) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
 def keyed_server(tmp_path_factory):
     with LedgerServer(tmp_path_factory.mktemp("pane-keyed"), workers=1, threads=2,
                       env={"LEDGER_API_KEYS": "right-key-0123456789", "LEDGER_RATE_LIMIT": "off"}) as s:
@@ -50,7 +60,8 @@ def _host(path) -> dict:
             "url": f"C:\\Users\\ada\\Documents\\{path.name}"}
 
 
-def run_pane(server, out_dir, host: dict, *, scenario: str = "basic", settings: dict | None = None, **extra) -> dict:
+def run_pane(server, out_dir, host: dict, *, scenario: str = "basic", settings: dict | None = None, timeout: int = 240,
+             **extra) -> dict:
     require_node()
     out_dir.mkdir(parents=True, exist_ok=True)
     cfg = {"url": server.url, "host": host, "scenario": scenario, "outDir": str(out_dir),
@@ -58,7 +69,7 @@ def run_pane(server, out_dir, host: dict, *, scenario: str = "basic", settings: 
     cfg_path = out_dir / "config.json"
     cfg_path.write_text(json.dumps(cfg))
     proc = subprocess.run(["node", str(JS_DIR / "browser" / "run_taskpane.mjs"), str(cfg_path)],
-                          cwd=JS_DIR, capture_output=True, text=True, timeout=240)
+                          cwd=JS_DIR, capture_output=True, text=True, timeout=timeout)
     assert proc.returncode == 0, proc.stderr[-3000:]
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     assert "error" not in result, result["error"]
@@ -114,7 +125,7 @@ def test_pane_reads_uploads_and_shows_outline_and_dependencies(server, output_di
         assert deps["kind"] == "Paragraph"
         assert deps["preview"] == "A reference to Some text, A list item and A header."
         assert [(r["type"], r["label"]) for r in deps["references"]] == [
-            ("REFERENCES", "Paragraph: Some text."), ("REFERENCES", "1. A list item"), ("REFERENCES", "Heading: A header")]
+            ("REFERENCES", "Paragraph: Some text."), ("REFERENCES", "List item: A list item"), ("REFERENCES", "Section A header")]
         # The server's graph gives the evidence span as it stands in the text (ROUTES.md Graph);
         # the fallback built from units names the field's shown result and kind.
         served = has_route(server.url, "GET", "/api/v1/documents/{id}/graph", server.verify)
@@ -191,13 +202,104 @@ def test_pane_comments_each_change_and_walks_the_review(server, output_dir):
     comments = res["comments"]
     assert [c["range"] for c in comments] == ["One"]
     assert comments[0]["text"] == "LEDGER: 'A reference' → 'One reference' (instruction: Replace \"A reference\" with \"One reference\")"
-    # the review list: LEDGER's two tracked changes (the deleted and the inserted word), with the reason
-    assert [(c["kind"], c["text"]) for c in res["reviewList"]] == [("Deleted", "A"), ("Inserted", "One")]
-    assert all(f"LEDGER: {c['why'].removeprefix('Why: ')}" == comments[0]["text"] for c in res["reviewList"])
-    assert [(d["text"], d["decision"]) for d in res["decisions"]] == [("A", "accepted")]
-    assert [c["text"] for c in res["reviewListAfter"]] == ["One"]
+    # the review list: LEDGER's two tracked changes (the deleted and the inserted word) as one item, with the reason
+    assert [c["text"] for c in res["reviewList"]] == ["A → One"]
+    assert all(f"LEDGER: {c['why']}" == comments[0]["text"] for c in res["reviewList"])
+    assert [(d["text"], d["decision"]) for d in res["decisions"]] == [("A", "accepted"), ("One", "accepted")]
+    assert res["reviewListAfter"] == []
     calls = [c["api"] for c in res["calls"]]
     assert "range.insertComment" in calls and "trackedChange.accept" in calls
     # the round trip: the server's file as Word holds it now, every operation classified
     assert [s["status"] for s in res["statuses"]] == ["pending"]
     assert res["reviewSummary"].startswith("0 accepted, 0 rejected, 1 pending")
+
+
+def _count(text: str) -> int:
+    """The number of "138 changes"."""
+    m = re.match(r"(\d+) change", text)
+    assert m, text
+    return int(m[1])
+
+
+def test_pane_at_the_size_of_a_standard(plain_server, output_dir):
+    """rfc9000 (2,217 units, 213 headings) at 350 px through the scripted host and the real server:
+    each point of issue 20 measured in the DOM (tests/js/browser/run_taskpane.mjs, scenario
+    "large"); the screenshots of docs/ come from this run."""
+    require_route(plain_server, "POST", "/api/v1/documents/{id}/proposals")
+    path = DEVSET_DOCS / "rfc9000.A.docx"
+    if not path.exists():
+        pytest.skip(f"{path} is not here (the development set lies beside the checkout)")
+    host = {**_host(path), "account": "Ada (Office account)", "wordApi": "1.6"}
+    select = next(i for i, t in enumerate(host["paragraphs"]) if t.strip() == "Connection ID:")  # a much-used definition
+    res = run_pane(plain_server, output_dir / "clients" / "pane-large", host, scenario="large", selectIndex=select,
+                   width=350, height=800, instruction="Rename 'connection ID' to 'connection identifier'",
+                   deleteInstruction="Delete Section 7.3", roundTrip=True, roundTripTimeout=30000, timeout=900)
+    L = res.get("large")
+    assert L, res.get("message")
+    # 1. progress names every stage; sticky chrome; the outline before the analysis ends
+    assert {"read", "contains", "references"} <= set(L["stagesSeen"]), L["stagesSeen"]
+    assert res["openToOutline"] < 30, res["openToOutline"]
+    assert L["chromeAfterScroll"]["top"] == 0 and L["chromeMid"]["top"] == 0
+    # 6. outline: every heading, collapse, search, keyboard, numbers spaced from titles
+    assert L["outlineExpanded"] >= 200 and L["outlineCollapsed"] < L["outlineExpanded"]
+    assert L["numGap"] >= 3, L["numGap"]
+    assert L["outlineTexts"] == []  # no "14.3.2Validating"
+    assert any("Stateless Reset" in t for t in L["outlineSearch"]) and len(L["outlineSearch"]) < 20
+    assert L["enterJumped"] and L["spaceJumped"]
+    # 7. a much-used paragraph: dependents capped with "show more", the instruction on screen
+    assert L["selection"]["unit"] and L["selection"]["dependents"] > 8, L["selection"]
+    # the panel answered with REFERENCES first when the later stages were still running, then updated itself
+    assert L["selectionEarly"]["unit"] == L["selection"]["unit"]
+    assert 0 <= L["instruction"]["top"] and L["instruction"]["bottom"] <= L["instruction"]["vh"]
+    assert L["depsShown"] <= 8 + 1
+    assert L["depsMore"] == [f"Show more ({L['selection']['dependents'] - 8})"], L["depsMore"]
+    assert all(re.match(r"\d+(\.\d+)* \S", lab) for lab in L["depsLabels"]), L["depsLabels"]  # the section first
+    for cut in L["depsCuts"]:  # a shortened text ends at a word, never inside one
+        shown = cut["label"].split(": ", 1)[-1]
+        if shown.endswith("…"):
+            head = " ".join(shown[:-1].split())
+            flat = " ".join(cut["text"].split())
+            assert flat.startswith(head) and not flat[len(head)].isalnum(), (head, flat[:len(head) + 5])
+    assert L["outlineCurrent"], "the outline marks the heading the cursor is in"
+    # 5. graph: around the selection, says how much it shows, the selection drawn
+    m = re.match(r"Showing (\d+) of (\d+) nodes", L["graphCount"])
+    assert m and int(m[1]) == L["graphNodes"] and int(m[2]) >= 2217, L["graphCount"]
+    assert L["graphSelected"] == [L["selection"]["unit"]]
+    assert L["graphNext"] != L["graphFocus"]
+    # 2. Check: groups with counts, titles at least 120 px wide, one line per finding, a filter
+    assert L["checkGroups"], L
+    assert min(g["width"] for g in L["checkGroups"]) >= 120, L["checkGroups"]
+    assert L["findingLines"] and max(L["findingLines"]) <= 32, L["findingLines"]
+    assert re.match(r"Showing \d+ of \d+ finding", L["checkCount"]) and L["expanded"] == 1
+    # 3. preview of 138 replacements: grouped, collapsed, counts follow the ticks, Apply on screen
+    total = _count(L["previewCount"])
+    assert total >= 100 and L["previewKept"] == f"{total} of {total} selected"
+    assert L["previewHeight"] < 6000, L["previewHeight"]
+    for where in ("applyAtOpen", "applyMid"):
+        assert L[where]["top"] >= 0 and L[where]["bottom"] <= L[where]["vh"], (where, L[where])
+    assert L["keptNone"] == f"0 of {total} selected" and L["applyDisabledNone"]
+    assert L["keptOneOff"] == f"{total - 1} of {total} selected"
+    assert L["groupCountOneOff"].startswith(f"{total - 1} of")
+    assert all(p and p not in ("•", "◦") and not re.fullmatch(r"\d+\.|Paragraph: ?", p) for p in L["cardPlaces"]), L["cardPlaces"]
+    # 4. review: one item per change ("connection ID → connection identifier"), never more than the preview listed
+    assert L["review"]["changes"] <= total and L["review"]["changes"] >= total - 5, (L["review"], total)
+    assert L["reviewTexts"][0] == "ID → identifier", L["reviewTexts"]  # Word's word-level pair, one item
+    assert all(re.match(r"\d", p) for p in L["reviewPlaces"]), L["reviewPlaces"]  # the section's number first
+    assert L["reviewAfterOne"]["changes"] == L["review"]["changes"] - 1
+    assert L["reviewAfterAll"]["changes"] == 0 and L["decisions"].get("accepted") == 2
+    # Go to: Word selects the tracked change itself (TrackedChange.getRange().select())
+    assert any(c["api"] == "trackedChange.getRange" for c in res["calls"])
+    assert any(c["api"] == "range.select" and c["range"] == "ID" for c in res["calls"])
+    # a deleted section is one change; its warnings sit beside the change
+    assert L["deleteGroups"][0]["title"].startswith("Delete section 7.3"), L["deleteGroups"]
+    deleted = _count(L["deleteCount"])
+    assert L["deleteGroups"][0]["count"] == f"{deleted} of {deleted}" and L["deleteCards"] == 1, L["deleteGroups"]
+    assert L["deleteWarnings"] >= 1  # "refers to Section 7.3, which the edit deletes" beside the deletion
+    # a refusal: a few words, the rest behind Details, on screen
+    assert len(L["refusal"]["text"]) <= 240 and L["refusal"]["box"]["top"] >= 0 and L["refusal"]["box"]["bottom"] <= L["refusal"]["box"]["vh"]
+    # 8. no raw ids in any visible text at any step
+    assert L["raw"] == [], L["raw"]
+    # the review round trip is the server's (issue 20's linear review): its time is reported, not asserted here
+    print(json.dumps({"openToOutline": res["openToOutline"], "openToReady": res["openToReady"], **L["times"],
+                      "checkTitleMinWidth": min(g["width"] for g in L["checkGroups"]), "previewHeight": L["previewHeight"],
+                      "graph": L["graphCount"], "reviewItems": L["review"]["changes"], "numGap": L["numGap"]}))

@@ -1,7 +1,7 @@
 // The Check tab: findings grouped by kind, "Fix all" per group and "Fix this" per fixable finding.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fixSummary, groupFindings, renderCheck } from "../../static/js/checkfix.js";
+import { filterFindings, fixSummary, groupFindings, renderCheck } from "../../static/js/checkfix.js";
 
 const findings = [
   { id: "f-1", kind: "variant_spelling", code: "variant_spelling", severity: "warning", unit: "p-1", fixable: true,
@@ -36,22 +36,36 @@ function fakeDom() {
   return make("ul");
 }
 
-test("one item per finding; Fix this and Fix all call onFix with finding ids; no buttons without the fix route", () => {
+test("one group per kind with its count, one line per finding; Fix this and Fix all call onFix with finding ids; no buttons without the fix route", () => {
   const root = fakeDom();
   const asked = [];
   renderCheck(root, findings, { onFix: (ids, label) => asked.push([ids, label]) });
-  assert.equal(root.children.length, findings.length);
+  assert.equal(root.children.length, 3); // three kinds
+  const lines = [];
   const buttons = [];
-  const walk = (n) => { if (n && n.tag === "button") buttons.push(n); (n?.children || []).forEach((c) => typeof c === "object" && walk(c)); };
+  const walk = (n) => {
+    if (n && n.tag === "button") buttons.push(n);
+    if (n && n.attrs?.class === "finding") lines.push(n);
+    (n?.children || []).forEach((c) => typeof c === "object" && walk(c));
+  };
   root.children.forEach(walk);
-  assert.deepEqual(buttons.map((b) => b.attrs["data-fix"] || `all:${b.attrs["data-fix-all"]}`), ["all:variant_spelling", "f-1", "f-3"]);
-  buttons.forEach((b) => b.listeners.click({ target: { closest: () => b } }));
+  assert.equal(lines.length, findings.length);
+  const fixes = buttons.filter((b) => b.attrs["data-fix"] || b.attrs["data-fix-all"]);
+  assert.deepEqual(fixes.map((b) => b.attrs["data-fix"] || `all:${b.attrs["data-fix-all"]}`), ["all:variant_spelling", "f-1", "f-3"]);
+  fixes.forEach((b) => b.listeners.click({ target: { closest: () => b } }));
   assert.deepEqual(asked, [[["f-1", "f-3"], "Fix all: Hyphenation and spacing"], [["f-1"], "Fix this"], [["f-3"], "Fix this"]]);
   const bare = fakeDom();
   renderCheck(bare, findings, { onFix: null });
   const none = [];
-  const walk2 = (n) => { if (n && n.tag === "button") none.push(n); (n?.children || []).forEach((c) => typeof c === "object" && walk2(c)); };
+  const walk2 = (n) => { if (n && n.tag === "button" && (n.attrs["data-fix"] || n.attrs["data-fix-all"])) none.push(n); (n?.children || []).forEach((c) => typeof c === "object" && walk2(c)); };
   bare.children.forEach(walk2);
   assert.equal(none.length, 0);
   delete globalThis.document;
+});
+
+test("the filter keeps findings of one severity and with every word asked for", () => {
+  assert.deepEqual(filterFindings(findings, { severity: "warning" }).map((f) => f.id), ["f-1", "f-2"]);
+  assert.deepEqual(filterFindings(findings, { query: "e-mail EMAIL" }).map((f) => f.id), ["f-1"]);
+  assert.deepEqual(filterFindings(findings, { query: "abbreviations" }).map((f) => f.id), ["f-2"]); // the group's title
+  assert.equal(filterFindings(findings, {}).length, 4);
 });

@@ -19,9 +19,12 @@
   const handlers = [];
   const live = () => doc.paragraphs.filter((p) => !p.deleted);
 
-  function revise(type, text) {
+  const where = new WeakMap(); // revision -> the paragraph it is in (for TrackedChange.getRange)
+  function revise(type, text, p) {
     if (doc.tracking !== "TrackAll") record({ api: "UNTRACKED", type, text });
-    doc.revisions.push({ type, text, tracked: doc.tracking === "TrackAll" });
+    const r = { type, text, tracked: doc.tracking === "TrackAll" };
+    if (p) where.set(r, p);
+    doc.revisions.push(r);
   }
 
   const decided = new Map(); // revision -> "accepted" | "rejected" (WordApi 1.6 review)
@@ -84,19 +87,19 @@
     select() { record({ api: "paragraph.select", paragraph: this._p.text }); doc.selection = live().indexOf(this._p); }
     insertText(text, loc) {
       record({ api: "paragraph.insertText", text, location: loc, tracking: doc.tracking });
-      revise("insertion", text);
+      revise("insertion", text, this._p);
       this._p.text = loc === "Start" ? text + this._p.text : this._p.text + text;
       return new Range(this._ctx, this._p, 0, 0);
     }
     insertParagraph(text, loc) {
       record({ api: "paragraph.insertParagraph", text, location: loc, tracking: doc.tracking });
-      revise("paragraph_insertion", text);
       const np = { text, style: this._p.style, deleted: false };
+      revise("paragraph_insertion", text, np);
       const i = doc.paragraphs.indexOf(this._p);
       doc.paragraphs.splice(loc === "After" ? i + 1 : i, 0, np);
       return new Paragraph(this._ctx, np);
     }
-    delete() { record({ api: "paragraph.delete", paragraph: this._p.text, tracking: doc.tracking }); revise("paragraph_deletion", this._p.text); this._p.deleted = true; }
+    delete() { record({ api: "paragraph.delete", paragraph: this._p.text, tracking: doc.tracking }); revise("paragraph_deletion", this._p.text, this._p); this._p.deleted = true; }
     getRange() { return new Range(this._ctx, this._p, 0, this._p.text.length); }
   }
 
@@ -109,6 +112,12 @@
     get date() { this._need("date"); return "2026-12-01T00:00:00.000Z"; }
     accept() { record({ api: "trackedChange.accept", text: this._r.text }); decided.set(this._r, "accepted"); }
     reject() { record({ api: "trackedChange.reject", text: this._r.text }); decided.set(this._r, "rejected"); }
+    getRange() {
+      record({ api: "trackedChange.getRange", text: this._r.text });
+      const p = where.get(this._r) || live()[0];
+      const at = Math.max(0, p.text.indexOf(this._r.text));
+      return new Range(this._ctx, p, at, at + (p.text.indexOf(this._r.text) >= 0 ? this._r.text.length : 0));
+    }
   }
 
   class Range extends ClientObject {
@@ -121,12 +130,12 @@
       const old = this._p.text.slice(this._s, this._e);
       record({ api: "range.insertText", text, location: loc, range: old, tracking: doc.tracking });
       if (loc === "Replace") {
-        if (old) revise("deletion", old);
-        if (text) revise("insertion", text);
+        if (old) revise("deletion", old, this._p);
+        if (text) revise("insertion", text, this._p);
         this._p.text = this._p.text.slice(0, this._s) + text + this._p.text.slice(this._e);
         return new Range(this._ctx, this._p, this._s, this._s + text.length);
       }
-      revise("insertion", text);
+      revise("insertion", text, this._p);
       const at = loc === "Before" || loc === "Start" ? this._s : this._e;
       this._p.text = this._p.text.slice(0, at) + text + this._p.text.slice(at);
       return new Range(this._ctx, this._p, at, at + text.length);
@@ -135,7 +144,7 @@
     delete() {
       const old = this._p.text.slice(this._s, this._e);
       record({ api: "range.delete", range: old, tracking: doc.tracking });
-      revise("deletion", old);
+      revise("deletion", old, this._p);
       this._p.text = this._p.text.slice(0, this._s) + this._p.text.slice(this._e);
     }
   }

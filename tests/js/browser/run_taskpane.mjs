@@ -36,7 +36,8 @@ async function waitEvent(page, phase, after, timeout = 30000) {
 
 const shot = async (page, name) => {
   const path = join(cfg.outDir, name);
-  await page.screenshot({ path, fullPage: true });
+  // at real size the viewport is what a user sees (sticky bars included), not a 30,000 px strip
+  await page.screenshot({ path, fullPage: cfg.scenario !== "large" });
   out.screenshots.push(path);
 };
 
@@ -56,25 +57,31 @@ try {
   await context.addInitScript(({ host, settings }) => {
     window.__LEDGER_HOST__ = host;
     window.__ledgerEvents = [];
-    window.addEventListener("ledger:status", (e) => window.__ledgerEvents.push(e.detail));
+    window.addEventListener("ledger:status", (e) => window.__ledgerEvents.push({ ...e.detail, t: Math.round(performance.now()) }));
     if (settings && !localStorage.getItem("ledger.settings.v1")) localStorage.setItem("ledger.settings.v1", JSON.stringify(settings));
   }, { host: cfg.host, settings: cfg.settings });
 
   const page = context.pages()[0] || (await context.newPage());
   page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") out.console.push(`${m.type()}: ${m.text()}`); });
   page.on("pageerror", (e) => out.pageErrors.push(String(e)));
+  const opened = Date.now();
   await page.goto(`${cfg.url}/taskpane/`);
+  if (cfg.scenario === "large") {
+    await page.waitForFunction(() => window.__ledgerEvents?.some((e) => e.phase === "outlined" || e.phase === "error"), null, { timeout: 120000 });
+    out.openToOutline = (Date.now() - opened) / 1000;
+  }
 
   if (cfg.scenario === "no-office") {
     out.state = await waitFor(page, ["no-office", "offline", "error"], 30000);
     out.message = await page.textContent("#message-text");
     await shot(page, "taskpane-no-office.png");
   } else {
-    out.state = await waitFor(page, ["ready", "error", "offline", "no-office"]);
+    out.state = await waitFor(page, ["ready", "error", "offline", "no-office"], 180000);
+    out.openToReady = (Date.now() - opened) / 1000;
     out.message = (await page.isVisible("#message")) ? await page.textContent("#message-text") : null;
     out.docName = await page.textContent("#doc-name");
     out.outline = await text(page, "#outline a");
-    if (out.state === "ready" && cfg.selectIndex != null) {
+    if (out.state === "ready" && cfg.selectIndex != null && cfg.scenario !== "large") {
       const n = await page.evaluate(() => window.__ledgerEvents.length);
       await page.evaluate((i) => window.__ledgerHost.select(i), cfg.selectIndex);
       await waitEvent(page, "selection", n);
@@ -91,7 +98,7 @@ try {
       };
       await shot(page, "taskpane-selection.png");
     }
-    if (out.state === "ready") {
+    if (out.state === "ready" && cfg.scenario !== "large") {
       await page.click('.tabs button[data-tab="outline"]');
       await shot(page, "taskpane-outline.png");
       if (out.outline.length) {
@@ -134,15 +141,15 @@ try {
       n = await page.evaluate(() => window.__ledgerEvents.length);
       await page.click("#btn-apply");
       await page.waitForFunction((k) => window.__ledgerEvents.slice(k).some((e) => ["review-listed", "apply-failed", "error"].includes(e.phase)), n, { timeout: 60000 });
-      const listed = async () => page.$$eval("#review-changes li", (els) => els.map((li) => ({
-        op: li.dataset.op, kind: li.querySelector(".pill")?.textContent, text: li.querySelector(".unit-label")?.textContent,
-        why: li.querySelector(".op-why")?.textContent })));
+      const listed = async () => page.$$eval("#review-changes .review-item", (els) => els.map((li) => ({
+        op: li.dataset.op, place: li.querySelector(".place")?.textContent, text: li.querySelector(".op-body")?.textContent,
+        why: li.getAttribute("title") })));
       out.reviewList = await listed();
       out.reviewNote = await page.textContent("#review-note");
       await shot(page, "taskpane-review.png");
       for (const decision of cfg.decisions || []) {
         const k = await page.evaluate(() => window.__ledgerEvents.length);
-        await page.click(`#review-changes li >> nth=0 >> button[data-decide="${decision}"]`);
+        await page.click(`#review-changes .review-item >> nth=0 >> button[data-decide="${decision}"]`);
         await page.waitForFunction((j) => window.__ledgerEvents.slice(j).filter((e) => e.phase === "review-listed").length > 0, k, { timeout: 30000 });
       }
       out.reviewListAfter = await listed();
@@ -162,6 +169,218 @@ try {
       out.comments = await page.evaluate(() => window.__ledgerHost.comments());
       out.message = (await page.isVisible("#message")) ? await page.textContent("#message-text") : null;
       await shot(page, "taskpane-review-result.png");
+    }
+    if (cfg.scenario === "large") {
+      // The pane at the size of a real standard (tests/clients/test_taskpane_browser.py
+      // test_pane_at_the_size_of_a_standard): every point measured in the DOM.
+      const L = (out.large = { raw: [], times: {} });
+      const RAW = /\b(?:op|prop)-\d+\b|\bf-[0-9a-f]{6,}\b|_Ref\d+|\b(?:p|sec|cap|tbl|li|fig)-[0-9a-f]{10}\b/g;
+      const rawCheck = async (where) => {
+        const found = await page.evaluate((src) => (document.body.innerText.match(new RegExp(src, "g")) || []).slice(0, 5), RAW.source);
+        if (found.length) L.raw.push({ where, found });
+      };
+      const since = async () => page.evaluate(() => window.__ledgerEvents.length);
+      const until = async (phases, n, timeout = 120000) => page.waitForFunction(([ps, k]) => window.__ledgerEvents.slice(k).some((e) => ps.includes(e.phase)), [phases, n], { timeout });
+      const stuck = async (sel) => page.evaluate((s) => { const r = document.querySelector(s).getBoundingClientRect(); return { top: r.top, bottom: r.bottom, vh: innerHeight }; }, sel);
+      const events = async () => page.evaluate(() => window.__ledgerEvents);
+      const t0 = (await events()).find((e) => e.phase === "reading") ? 0 : 0;
+      const ev = await events();
+      L.stagesSeen = [...new Set(ev.filter((e) => e.phase === "analysing").flatMap((e) => e.stages || []))];
+      L.outlineCount = await page.$$eval("#outline a", (a) => a.length);
+      // sticky chrome: scrolled to the bottom of a long page, the tab bar is still at the top
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      L.chromeAfterScroll = await stuck("#chrome");
+      await page.evaluate(() => window.scrollTo(0, 0));
+
+      // Outline: numbers spaced from titles, search, keyboard, collapse
+      await page.click('.tabs button[data-tab="outline"]');
+      await page.click("#btn-outline-expand");
+      L.outlineExpanded = await page.$$eval("#outline a", (a) => a.length);
+      L.numGap = await page.$$eval("#outline a", (as) => Math.min(...as.filter((a) => a.querySelector(".num")).map((a) =>
+        a.querySelector(".ttl").getBoundingClientRect().left - a.querySelector(".num").getBoundingClientRect().right)));
+      L.outlineTexts = (await text(page, "#outline a")).filter((t) => /^\d+(\.\d+)+[A-Za-z]/.test(t)).slice(0, 3);
+      await page.click("#btn-outline-collapse");
+      L.outlineCollapsed = await page.$$eval("#outline a", (a) => a.length);
+      await page.fill("#outline-search", "stateless reset");
+      L.outlineSearch = await text(page, "#outline a");
+      await page.fill("#outline-search", "");
+      await page.focus("#outline a >> nth=0");
+      await page.keyboard.press("ArrowDown");
+      await page.keyboard.press("ArrowDown");
+      L.focusAfterArrows = await page.evaluate(() => document.activeElement?.textContent);
+      let n = await since();
+      await page.keyboard.press("Enter");
+      await until(["jump"], n, 15000);
+      L.enterJumped = true;
+      n = await since();
+      await page.keyboard.press(" ");
+      await until(["jump"], n, 15000);
+      L.spaceJumped = true;
+      await shot(page, "taskpane-outline.png");
+
+      // Edit tab: the cursor in a much-used definition's paragraph
+      await page.click('.tabs button[data-tab="edit"]');
+      n = await since();
+      await page.evaluate((i) => window.__ledgerHost.select(i), cfg.selectIndex);
+      await until(["selection"], n, 30000);
+      L.selectionEarly = (await events()).slice(n).find((e) => e.phase === "selection");
+      // the later stages arrive and the pane updates the panel by itself (a new "selection")
+      const analysed = async () => (await events()).some((e) => e.phase === "analysed");
+      if (!(await analysed())) {
+        const k = await since();
+        await until(["analysed"], 0, 400000);
+        await until(["selection"], k, 30000);
+      }
+      const sels = (await events()).filter((e) => e.phase === "selection");
+      L.selection = sels[sels.length - 1];
+      L.analysedBeforeSelection = L.selectionEarly === L.selection;
+      L.instruction = await stuck("#instruction");
+      L.depsShown = await page.$$eval("#deps-dependents li:not(.show-more):not(.empty)", (l) => l.length);
+      L.depsMore = await page.$$eval("#deps-dependents .show-more button", (b) => b.map((x) => x.textContent));
+      L.depsLabels = (await text(page, "#deps-dependents .edge-label")).slice(0, 4);
+      L.depsCuts = await page.$$eval("#deps-dependents li[data-unit]", (lis) => lis.map((li) => ({
+        label: li.querySelector(".edge-label").textContent, text: window.ledgerPane.byId.get(li.dataset.unit)?.text ?? "" })));
+      L.editHeight = await page.evaluate(() => document.body.scrollHeight);
+      L.outlineCurrent = await page.$$eval("#outline a.current", (a) => a.map((x) => x.textContent));
+      await rawCheck("selection");
+      await shot(page, "taskpane-selection.png");
+
+      // Graph: around the selection, "showing X of Y"
+      n = await since();
+      await page.click('.tabs button[data-tab="graph"]');
+      await until(["graph-drawn"], n, 15000);
+      L.graphCount = await page.textContent("#graph-count");
+      L.graphFocus = await page.textContent("#graph-focus");
+      L.graphNodes = await page.$$eval("#graph .node", (x) => x.length);
+      L.graphSelected = await page.$$eval("#graph .node.selected", (x) => x.map((g) => g.dataset.unit));
+      await rawCheck("graph");
+      await shot(page, "taskpane-graph.png");
+      n = await since();
+      await page.click("#btn-graph-next");
+      await until(["graph-drawn"], n, 15000);
+      L.graphNext = await page.textContent("#graph-focus");
+
+      // Check: groups with counts, titles wide enough, one-line findings, filter
+      await page.click('.tabs button[data-tab="check"]');
+      n = await since();
+      let t = Date.now();
+      await page.click("#btn-check");
+      await until(["checked", "error"], n, 120000);
+      L.times.check = (Date.now() - t) / 1000;
+      L.checkGroups = await page.$$eval(".check-group", (g) => g.map((x) => ({ title: x.querySelector(".group-title").textContent,
+        width: x.querySelector(".group-title").getBoundingClientRect().width, count: x.querySelector(".count").textContent })));
+      L.findingLines = await page.$$eval(".finding-line", (ls) => ls.filter((l) => l.offsetParent).map((l) => Math.round(l.getBoundingClientRect().height)));
+      L.checkCount = await page.textContent("#check-count");
+      const firstLine = await page.$(".finding-line");
+      if (firstLine) { await firstLine.click(); L.expanded = await page.$$eval(".finding-more:not([hidden])", (x) => x.length); }
+      await rawCheck("check");
+      await shot(page, "taskpane-check.png");
+      await page.selectOption("#check-severity", "error");
+      L.checkCountErrors = await page.textContent("#check-count");
+      await page.selectOption("#check-severity", "");
+
+      // Preview of a rename of a much-used term
+      await page.click('.tabs button[data-tab="edit"]');
+      await page.fill("#instruction", cfg.instruction);
+      n = await since();
+      t = Date.now();
+      await page.click("#btn-preview");
+      await until(["preview", "error"], n, 180000);
+      L.times.preview = (Date.now() - t) / 1000;
+      L.previewEvent = (await events()).slice(n).find((e) => ["preview", "error"].includes(e.phase));
+      L.previewCount = await page.textContent("#preview-count");
+      L.previewKept = await page.textContent("#preview-kept");
+      L.previewGroups = await page.$$eval("#operations .op-group", (g) => g.map((x) => ({ title: x.querySelector(".group-title").textContent, count: x.querySelector(".count").textContent })));
+      L.previewHeight = await page.evaluate(() => document.body.scrollHeight);
+      L.applyAtOpen = await stuck("#btn-apply");
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight / 2));
+      L.applyMid = await stuck("#btn-apply");
+      L.chromeMid = await stuck("#chrome");
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.click("#btn-select-none");
+      L.keptNone = await page.textContent("#preview-kept");
+      L.applyDisabledNone = await page.$eval("#btn-apply", (b) => b.disabled);
+      await page.click("#btn-select-all");
+      if (await page.getAttribute("#operations .op-group .group-toggle >> nth=0", "aria-expanded") === "false") await page.click("#operations .op-group .group-toggle >> nth=0");
+      await page.click("#operations .op input[data-keep] >> nth=0");
+      L.keptOneOff = await page.textContent("#preview-kept");
+      L.groupCountOneOff = await page.textContent("#operations .op-group .count >> nth=0");
+      L.cardPlaces = (await text(page, "#operations .op .place")).slice(0, 5);
+      await rawCheck("preview");
+      await shot(page, "taskpane-preview.png");
+      await page.click("#operations .op input[data-keep] >> nth=0");
+
+      // Apply all; the review list: one item per change, grouped, Accept/Reject per item, group, all
+      n = await since();
+      t = Date.now();
+      await page.click("#btn-apply");
+      await until(["review-listed", "apply-failed", "error"], n, 180000);
+      L.times.apply = (Date.now() - t) / 1000;
+      L.applyEvent = (await events()).slice(n).find((e) => ["applied", "apply-failed", "error"].includes(e.phase));
+      L.review = (await events()).slice(n).find((e) => e.phase === "review-listed");
+      L.reviewCount = await page.textContent("#review-count");
+      if (await page.getAttribute("#review-changes .group-toggle >> nth=0", "aria-expanded") === "false") await page.click("#review-changes .group-toggle >> nth=0");
+      L.reviewTexts = (await text(page, "#review-changes .review-item .op-body")).slice(0, 3);
+      L.reviewPlaces = (await text(page, "#review-changes .review-item .place")).slice(0, 3);
+      L.reviewApplyVisible = await stuck("#review-all");
+      n = await since();
+      await page.click('#review-changes .review-item >> nth=0 >> button[data-decide="goto"]');
+      await until(["jump"], n, 15000);
+      n = await since();
+      await page.click('#review-changes .review-item >> nth=0 >> button[data-decide="accept"]');
+      await until(["review-listed"], n, 30000);
+      L.reviewAfterOne = (await events()).slice(n).find((e) => e.phase === "review-listed");
+      if (await page.getAttribute("#review-changes .group-toggle >> nth=0", "aria-expanded") === "false") await page.click("#review-changes .group-toggle >> nth=0");
+      await rawCheck("review");
+      await page.evaluate(() => document.getElementById("review").scrollIntoView({ block: "start" }));
+      await shot(page, "taskpane-review.png");
+      n = await since();
+      await page.click("#btn-reject-all");
+      await until(["review-listed"], n, 60000);
+      L.reviewAfterAll = (await events()).slice(n).find((e) => e.phase === "review-listed");
+      L.decisions = await page.evaluate(() => window.__wordDecisions().reduce((a, d) => { a[d.decision] = (a[d.decision] || 0) + 1; return a; }, {}));
+      // the round trip on the server (the reviewer's file: the revision as written)
+      if (cfg.roundTrip) {
+        const uploaded = (await events()).find((e) => e.phase === "uploaded");
+        const file = await fetch(`${cfg.url}/api/v1/documents/${uploaded.document}/revisions/${L.applyEvent.revision}/file`);
+        await page.evaluate((b) => window.__ledgerHost.setFile(b), Buffer.from(await file.arrayBuffer()).toString("base64"));
+        n = await since();
+        t = Date.now();
+        await page.click("#btn-review");
+        try {
+          await until(["reviewed", "error"], n, cfg.roundTripTimeout || 60000);
+          L.times.review = (Date.now() - t) / 1000;
+          L.reviewed = (await events()).slice(n).find((e) => ["reviewed", "error"].includes(e.phase));
+        } catch { L.times.review = null; }
+        await rawCheck("review-result");
+        await shot(page, "taskpane-review-result.png");
+      }
+
+      // A section deletion: one change with what it contains; a failed Apply shows its error on screen
+      await page.fill("#instruction", cfg.deleteInstruction);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      n = await since();
+      await page.click("#btn-preview");
+      await until(["preview", "error"], n, 120000);
+      L.deleteGroups = await page.$$eval("#operations .op-group", (g) => g.map((x) => ({ title: x.querySelector(".group-title").textContent, count: x.querySelector(".count").textContent })));
+      L.deleteCount = await page.textContent("#preview-count");
+      L.deleteCards = await page.$$eval("#operations .op[data-change]", (c) => c.length);
+      L.deleteWarnings = await page.$$eval("#operations .op-findings li", (c) => c.length);
+      L.deleteGeneral = await page.$$eval("#preview-findings li", (c) => c.map((x) => x.textContent.trim()).slice(0, 3));
+      await rawCheck("delete-preview");
+      await shot(page, "taskpane-preview-delete.png");
+      // a refusal: the first sentence, the help behind Details
+      await page.fill("#instruction", "Make it better somehow");
+      n = await since();
+      await page.click("#btn-preview");
+      await until(["preview", "error"], n, 60000);
+      L.refusal = { text: await page.textContent("#message-text"), more: await page.isVisible("#message-more"),
+                    box: await stuck("#message"), details: (await page.textContent("#message-details")).length };
+      await rawCheck("refusal");
+      // open -> outline and the stages, in seconds from the page's start (the first upload only)
+      const all = await events();
+      const first = (p) => all.find((e) => e.phase === p)?.t ?? null;
+      L.times.marks = Object.fromEntries(["reading", "uploading", "uploaded", "outlined", "ready", "analysed"].map((p) => [p, first(p) / 1000]));
     }
     if (out.state === "ready" && cfg.scenario === "check") {
       await page.click('.tabs button[data-tab="check"]');

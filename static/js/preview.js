@@ -1,0 +1,244 @@
+// The preview of a proposal and the review of an applied revision, per operation: a group per
+// kind of change (collapsed when long), a card per change with the propagated changes under
+// it, ticks per change, group and all whose counts follow, warnings beside the change they
+// concern; the review folds Word's tracked changes into the same changes, each with Go to,
+// Accept and Reject, per group and for all.
+import { changeOpIds, changePlace, countChanges, groupOperations, opNamer, placeFindings, reviewItems, reviewText,
+         setChange, setGroups, setPropagated, tickState } from "./changes.js";
+import { humanize, snippet, unitName } from "./labels.js";
+import { OP_NAMES, operationView } from "./ui.js";
+
+const $ = (id) => document.getElementById(id);
+/** Changes drawn per page of a group; the rest behind "Show more". */
+export const PAGE = 25;
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v == null || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c != null) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return e;
+}
+
+const SEV = { error: "!", warning: "!", info: "i" };
+const sevIcon = (s) => el("span", { class: `sev ${s || "info"}`, title: s, "aria-label": s }, SEV[s] || "i");
+
+/** A collapsible group: head (optional tick, chevron, title, count), items drawn a page at a
+ * time. ``drawItem(x)`` makes one item's node. */
+function groupNode({ key, title, items, open, drawItem, tick = null, extra = null, attrs = {} }) {
+  const list = el("ul", { class: "group-items", hidden: !open });
+  let shown = 0;
+  const moreBtn = el("button", { class: "btn small", type: "button", onclick: () => page() });
+  const more = el("li", { class: "show-more" }, moreBtn);
+  const page = () => {
+    more.remove();
+    const next = items.slice(shown, shown + PAGE);
+    shown += next.length;
+    list.append(...next.map(drawItem));
+    if (shown < items.length) {
+      moreBtn.textContent = `Show ${Math.min(PAGE, items.length - shown)} more of ${items.length - shown}`;
+      list.append(more);
+    }
+  };
+  const count = el("span", { class: "count" });
+  const toggle = el("button", { class: "group-toggle", type: "button", "aria-expanded": String(open),
+                                onclick: () => { if (!shown) page(); list.hidden = !list.hidden; toggle.setAttribute("aria-expanded", String(!list.hidden)); } },
+    el("span", { class: "chev", "aria-hidden": "true" }), el("span", { class: "group-title", title }, title), count);
+  if (open) page();
+  const node = el("li", { class: "op-group", "data-group": key, ...attrs }, el("div", { class: "group-head" }, tick, toggle, extra), list);
+  return { node, count, list, reveal: (pred) => {
+    while (!items.slice(0, shown).some(pred) && shown < items.length) page();
+    list.hidden = false;
+    toggle.setAttribute("aria-expanded", "true");
+  } };
+}
+
+/** Lines of a table (or any multi-line unit) that a rewrite changes, "old → new", instead of
+ * the whole flattened text. */
+function changedLines(before, after) {
+  const a = String(before ?? "").split("\n");
+  const b = String(after ?? "").split("\n");
+  if (a.length !== b.length) return null;
+  const out = [];
+  a.forEach((l, i) => { if (l !== b[i]) out.push([l, b[i]]); });
+  return out;
+}
+
+function changeBody(change, byId) {
+  const op = change.op;
+  if (op.op === "delete") {
+    const rest = change.ops.length - 1;
+    const u = byId.get(op.unit);
+    const head = u && (u.kind === "section" || u.kind === "title")
+      ? el("del", {}, snippet(op.before, 120)) : el("del", {}, snippet(op.before, 160));
+    if (!rest) return [head];
+    const kinds = new Map();
+    change.ops.slice(1).forEach((o) => { const k = o.unit_kind || byId.get(o.unit)?.kind || "unit"; kinds.set(k, (kinds.get(k) || 0) + 1); });
+    const what = [...kinds].map(([k, n]) => `${n} ${k.replace("_", " ")}${n === 1 ? "" : "s"}`).join(", ");
+    return [head, el("p", { class: "contained" }, `and what it contains (${what}), deleted with it as one change`)];
+  }
+  if ((op.op === "set_text") && String(op.before ?? "").includes("\n")) {
+    const lines = changedLines(op.before, op.text);
+    if (lines) {
+      return [el("ul", { class: "contained" }, ...lines.slice(0, 8).map(([a, b]) => el("li", {}, el("del", {}, snippet(a, 60)), " → ", el("ins", {}, snippet(b, 60)))),
+        lines.length > 8 ? el("li", {}, `and ${lines.length - 8} more cells`) : null)];
+    }
+  }
+  return operationView(op);
+}
+
+/** The preview: ``proposal`` as groups of changes with ticks. Returns a controller with
+ * ``kept()`` (the operation ids Apply keeps, in the proposal's order), ``setAll(on)`` and
+ * ``reveal(opId)``. ``onPick(unit)`` jumps to a unit in Word. */
+export function renderPreview(proposal, { author = "", byId = new Map(), onPick = () => {} } = {}) {
+  const ops = proposal.operations || [];
+  const grouped = groupOperations(ops, byId);
+  const { groups, opById, changeOf } = grouped;
+  const kept = new Set(ops.map((o) => o.id));
+  const nameUnit = (id) => unitName(byId, id, { text: false }) || null;
+  const say = (t) => humanize(t, { opName: opNamer(opById, byId), unitName: nameUnit });
+  const { byChange, general } = placeFindings(proposal.findings || [], groups);
+  const allChanges = groups.flatMap((g) => g.changes);
+  const counters = [];
+  const cards = new Map(); // change id -> {box, props: Map}
+
+  $("preview").hidden = false;
+  document.body.classList.add("has-actions");
+  $("preview-title").textContent = ops.length ? "Proposed changes" : "Nothing to change";
+  const expl = $("preview-explanation");
+  expl.textContent = say(proposal.explanation || "");
+  expl.hidden = !proposal.explanation;
+  expl.className = "explanation";
+  expl.onclick = () => expl.classList.toggle("open");
+  expl.title = "Click to read it all";
+  const finding = (f, n = 1) => el("li", { "data-unit": f.unit ?? "", onclick: () => f.unit && onPick(f.unit) },
+    sevIcon(f.severity), el("span", {}, say(f.message), n > 1 ? ` (${n} places)` : "", f.unit ? el("span", { class: "muted" }, ` · ${nameUnit(f.unit) || ""}`) : null));
+  $("preview-findings").replaceChildren(...general.map(({ finding: f, count }) => finding(f, count)),
+    ...(proposal.warnings || []).map((w) => el("li", {}, sevIcon("warning"), el("span", {}, say(w)))));
+
+  const update = () => {
+    const all = countChanges(allChanges, kept);
+    $("preview-count").textContent = `${all.total} change${all.total === 1 ? "" : "s"}`;
+    $("preview-kept").textContent = `${all.kept} of ${all.total} selected`;
+    $("btn-apply").disabled = all.kept === 0;
+    $("btn-apply").textContent = all.kept === all.total ? "Apply as tracked changes" : `Apply ${all.kept}`;
+    for (const c of counters) c();
+  };
+  const tickBox = (changes, attrs) => {
+    const box = el("input", { type: "checkbox", ...attrs });
+    const sync = () => { const s = tickState(changes, kept); box.checked = s !== "none"; box.indeterminate = s === "some"; };
+    counters.push(sync);
+    sync();
+    return box;
+  };
+
+  const drawChange = (change) => {
+    const box = tickBox([change], { "aria-label": "Keep this change", "data-keep": change.id });
+    box.addEventListener("change", () => { setChange(kept, change, box.checked); update(); });
+    const reason = say(change.op.reason || "");
+    const why = reason && reason !== proposal.instruction ? el("div", { class: "op-why" }, el("b", {}, "Why: "), reason) : null;
+    const props = change.propagated.map((p) => {
+      const pb = el("input", { type: "checkbox", "aria-label": "Keep this propagated change", "data-prop": p.id, ...(kept.has(p.id) ? { checked: "" } : {}) });
+      counters.push(() => { pb.checked = kept.has(p.id); });
+      pb.addEventListener("change", () => { setPropagated(kept, change, p.id, pb.checked); update(); });
+      return el("li", { "data-op": p.id },
+        pb, el("span", { onclick: () => onPick(p.unit) }, el("b", {}, changePlace({ op: p }, byId)), " ", ...operationView(p)),
+        el("span", { class: "why" }, say(p.reason || "")));
+    });
+    const notes = (byChange.get(change.id) || []).map((f) => finding(f));
+    return el("li", { class: "op", "data-op": change.id, "data-change": change.id },
+      el("div", { class: "op-head" }, box, el("span", { class: "pill" }, OP_NAMES[change.op.op] || change.op.op),
+        el("span", { class: "place", title: "Go to it in the document", onclick: () => onPick(change.op.unit) }, changePlace(change, byId))),
+      el("div", { class: "op-body" }, ...changeBody(change, byId)),
+      why,
+      props.length ? el("ul", { class: "propagated", "aria-label": "Propagated changes" }, ...props) : null,
+      notes.length ? el("ul", { class: "op-findings" }, ...notes) : null);
+  };
+
+  const nodes = new Map();
+  const few = groups.length <= 3;
+  $("operations").replaceChildren(...groups.map((g) => {
+    const count = () => { const c = countChanges(g.changes, kept); return `${c.kept} of ${c.total}`; };
+    const tick = tickBox(g.changes, { "aria-label": "Keep every change of this group", "data-group-keep": g.key });
+    tick.addEventListener("change", () => { setGroups(kept, [g], tick.checked); update(); });
+    const warn = g.changes.reduce((n, c) => n + (byChange.get(c.id)?.length || 0), 0);
+    const gn = groupNode({ key: g.key, title: say(g.title), items: g.changes, open: few && g.changes.length <= PAGE, drawItem: drawChange, tick,
+                           extra: warn ? el("span", { class: "sev warning", title: `${warn} warning(s)` }, "!") : null });
+    counters.push(() => { gn.count.textContent = count(); });
+    nodes.set(g.key, { g, gn });
+    return gn.node;
+  }));
+  $("author-note").textContent = author
+    ? `Word shows the tracked changes under your Office account's name; LEDGER records "${author}" as the author.`
+    : "Word shows the tracked changes under your Office account's name. Set an author name in Settings for LEDGER's audit log.";
+  update();
+  return {
+    grouped,
+    kept: () => ops.map((o) => o.id).filter((id) => kept.has(id)),
+    setAll(on) { setGroups(kept, groups, on); update(); },
+    /** Opens the group of ``opId``'s change, draws it and scrolls it into view. */
+    reveal(opId) {
+      const cid = changeOf.get(opId);
+      for (const { g, gn } of nodes.values()) {
+        if (!g.changes.some((c) => c.id === cid)) continue;
+        gn.reveal((c) => c.id === cid);
+        const card = gn.list.querySelector(`[data-change="${CSS.escape(cid)}"]`);
+        card?.classList.add("focus");
+        card?.scrollIntoView({ block: "center" });
+        return card;
+      }
+      return null;
+    },
+    changeOpIds,
+    cards,
+  };
+}
+
+/** The review list: Word's tracked changes by LEDGER folded into the preview's changes, one
+ * item per change, grouped as the preview was. ``changes`` null: the host has no API for it. */
+export function renderReviewChanges(changes, grouped, { byId = new Map(), onDecide, onPick } = {}) {
+  $("review").hidden = false;
+  if (changes == null) {
+    $("review-note").textContent = "Accept or reject the changes in Word: Review > Tracked Changes (this Word has no tracked-change API for add-ins).";
+    $("review-all").hidden = true;
+    $("review-changes").replaceChildren();
+    return [];
+  }
+  const items = reviewItems(changes, grouped);
+  $("review-note").textContent = items.length ? "" : "No tracked change by LEDGER is waiting.";
+  $("review-note").hidden = Boolean(items.length);
+  $("review-all").hidden = !items.length;
+  $("review-count").textContent = `${items.length} change${items.length === 1 ? "" : "s"} waiting for review`;
+  $("btn-accept-all").onclick = () => onDecide(items, true);
+  $("btn-reject-all").onclick = () => onDecide(items, false);
+  const byGroup = new Map();
+  for (const it of items) {
+    const k = it.group ?? "other";
+    if (!byGroup.has(k)) byGroup.set(k, []);
+    byGroup.get(k).push(it);
+  }
+  const titles = new Map(grouped.groups.map((g) => [g.key, g.title]));
+  const why = (it) => humanize(grouped.opById.get([...it.ops][0])?.comment || grouped.opById.get([...it.ops][0])?.reason || "");
+  const drawItem = (it) => el("li", { class: "op review-item", "data-change": it.key, "data-op": [...it.ops][0], title: why(it) },
+    el("div", { class: "op-head" },
+      el("span", { class: "place", title: "Go to it in the document", onclick: () => onPick(it) }, changePlace({ op: { unit: it.unit } }, byId) || "In the document")),
+    el("div", { class: "review-line" },
+      el("span", { class: "op-body unit-label" }, reviewText(it)),
+      el("span", { class: "decide" },
+        el("button", { class: "btn small", type: "button", "data-decide": "goto", onclick: () => onPick(it) }, "Go to"),
+        el("button", { class: "btn small", type: "button", "data-decide": "reject", onclick: () => onDecide([it], false) }, "Reject"),
+        el("button", { class: "btn small primary", type: "button", "data-decide": "accept", onclick: () => onDecide([it], true) }, "Accept"))));
+  const few = byGroup.size <= 3;
+  $("review-changes").replaceChildren(...[...byGroup].map(([k, list]) => groupNode({
+    key: k, title: titles.get(k) || "Other changes", items: list, open: few && list.length <= PAGE, drawItem,
+    extra: el("span", { class: "decide" },
+      el("button", { class: "btn small", type: "button", "data-decide-group": "reject", onclick: () => onDecide(list, false) }, "Reject"),
+      el("button", { class: "btn small", type: "button", "data-decide-group": "accept", onclick: () => onDecide(list, true) }, "Accept")),
+  })).map((g) => { g.count.textContent = String(list(g)); return g.node; }));
+  function list(g) { return byGroup.get(g.node.dataset.group)?.length ?? 0; }
+  return items;
+}
