@@ -123,7 +123,7 @@ class LedgerServer:
             try:
                 if requests.get(self.url + "/readyz", verify=self.verify, timeout=2).status_code == 200:
                     break
-            except requests.ConnectionError:
+            except (requests.ConnectionError, requests.Timeout):  # a worker still booting on a busy machine
                 pass
             if time.monotonic() > deadline or self.proc.poll() is not None:
                 self.__exit__()

@@ -176,7 +176,7 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
         return (headers or {}).get(CLIENT_HEADER) or ws.who
 
     async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        return await to_thread.run_sync(partial(fn, *args, **kwargs))
+        return await to_thread.run_sync(partial(_within_budget, ws.request_seconds, fn, *args, **kwargs))
 
     async def notify(ctx: Context, progress: float, message: str) -> None:
         try:
@@ -596,6 +596,14 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
 
 
 # --- resources ----------------------------------------------------------------------------------
+
+
+def _within_budget(seconds: float, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``fn`` under the tool call's wall-clock budget (:mod:`addin_backend.budget`)."""
+    from ..budget import budget
+
+    with budget(seconds, "the request"):
+        return fn(*args, **kwargs)
 
 
 def _wait_sync(ws: Workspace, doc_id: str) -> Any:

@@ -50,6 +50,8 @@ class Workspace:
     roots: Roots | None = None
     who: str = "mcp:stdio"
     graph_timeout: float = 600.0
+    #: Wall-clock budget of one tool call's work (``LEDGER_REQUEST_SECONDS`` over HTTP; 0: none).
+    request_seconds: float = 0.0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _opened: dict[str, Opened] = field(default_factory=dict, repr=False)
     _written: set[str] = field(default_factory=set, repr=False)

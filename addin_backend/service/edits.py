@@ -22,7 +22,7 @@ import networkx as nx
 from adapters.model import Document, Edit, Unit
 from adapters.vocabulary import KIND_NAMES, revision_date, timestamp
 
-from ..errors import InvalidRequestError, UnknownDocumentError, UnknownProposalError
+from ..errors import InvalidRequestError, TooManyOperationsError, UnknownDocumentError, UnknownProposalError
 from ..findings import Finding, count_by_severity
 from ..jobs.runner import JobRunner, Progress
 from ..store import Store, documents
@@ -45,6 +45,8 @@ __all__ = [
     "get_proposal",
     "Written",
     "write_operations",
+    "check_operation_count",
+    "DEFAULT_MAX_OPERATIONS",
     "apply",
     "Edited",
     "edit",
@@ -298,9 +300,27 @@ def _chosen(view: dict[str, Any], keep: Sequence[str] | None) -> tuple[list[dict
     return chosen, skipped
 
 
-def _as_edits(ops: list[dict[str, Any]], author: str, date: str, default_source: str | None) -> list[Edit]:
+#: Operations one apply (or one client's plan) may hold (``LEDGER_MAX_OPERATIONS``): each costs a
+#: verification, a written change and, later, a review; without a cap one request could cost hours.
+DEFAULT_MAX_OPERATIONS = 1000
+
+
+def check_operation_count(count: int, limit: int = DEFAULT_MAX_OPERATIONS) -> None:
+    """Refuse more operations than one request may write.
+
+    :raise TooManyOperationsError: ``count`` over ``limit`` (413, before any work is done).
+    """
+    if count > limit:
+        raise TooManyOperationsError(f"{count:,} operations; one request may write at most {limit:,} "
+                                     "(LEDGER_MAX_OPERATIONS): split them over several applies",
+                                     operations=count, limit=limit)
+
+
+def _as_edits(ops: list[dict[str, Any]], author: str, date: str, default_source: str | None,
+              max_operations: int = DEFAULT_MAX_OPERATIONS) -> list[Edit]:
     from ..edits.operations import edits_from_json
 
+    check_operation_count(len(ops), max_operations)
     edits = edits_from_json([{k: v for k, v in op.items() if k not in VIEW_KEYS} for op in ops])
     return [dc_replace(e, author=author, date=date, source=e.source or default_source) for e in edits]
 
@@ -361,7 +381,7 @@ def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
           proposal_id: str | None = None, keep: Sequence[str] | None = None,
           operations: list[dict[str, Any]] | None = None, instruction: str | None = None,
           semantic: bool = True, date: str | None = None, comments: bool = True,
-          threads: bool = False) -> dict[str, Any]:
+          threads: bool = False, max_operations: int = DEFAULT_MAX_OPERATIONS) -> dict[str, Any]:
     """Write operations into the original upload as tracked changes by ``author``; keep the result.
 
     The operations are a proposal's (all, or the ids in ``keep``; a propagated operation whose
@@ -373,6 +393,7 @@ def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
 
     :raise UnknownProposalError, UnknownDocumentError, UnknownUnitError: nothing to apply to.
     :raise InvalidRequestError: malformed operations, or none left to apply.
+    :raise TooManyOperationsError: more than ``max_operations`` to apply (``LEDGER_MAX_OPERATIONS``).
     :raise EditConflictError: an operation's ``before`` is not the unit's text in the upload.
     :raise EngineUnavailableError: the tracked-change writer is not installed.
     """
@@ -384,6 +405,7 @@ def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
         default_source = view["engine"]
     else:
         chosen, default_source = list(operations or []), "client"
+    check_operation_count(len(chosen), max_operations)
     original, _meta = documents.original(store, doc_id)
     doc = documents.load(store, doc_id)
     if not chosen:
