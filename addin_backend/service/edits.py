@@ -22,6 +22,7 @@ import networkx as nx
 from adapters.model import Document, Edit, Unit
 from adapters.vocabulary import KIND_NAMES, revision_date, timestamp
 
+from ..budget import check as check_budget
 from ..errors import InvalidRequestError, TooManyOperationsError, UnknownDocumentError, UnknownProposalError
 from ..findings import Finding, count_by_severity
 from ..jobs.runner import JobRunner, Progress
@@ -368,9 +369,13 @@ def write_operations(original: bytes, doc: Document, G: nx.MultiDiGraph | None, 
     from ..verify.review import embed_record
 
     ops = with_ids(validate_edits(doc, _as_edits(chosen, author, date or _edit_date(), default_source)))
+    check_budget()  # each step below costs about the document times the operations
     checked = verify(doc, apply_to_document(doc, ops), G, ops, semantic=semantic and G is not None)
+    check_budget()
     notes = comment_notes(doc, ops, merge_findings(list(known), checked), instruction=instruction, threads=threads)
+    check_budget()
     written = apply_plan(original, doc, ops, notes if comments else [])
+    check_budget()
     data = embed_record(written.data, ops, note_map(notes), instruction=instruction)
     order = {u.id: u.order for u in doc.units}
     return Written(ops, data, sort_findings(merge_findings(checked, written.findings), order),
