@@ -40,6 +40,7 @@ from datetime import datetime, timezone
 from functools import partial
 from typing import Any, Callable
 
+from .. import memory
 from ..budget import budget, check as check_budget
 from ..errors import UnknownJobError, describe
 from ..store import Store
@@ -386,6 +387,8 @@ class JobRunner:
                 pass
             return
         log.info("job %s (%s) done in %.2fs", rec["id"], rec["kind"], time.monotonic() - started)
+        if time.monotonic() - started >= memory.AFTER_SECONDS:
+            memory.trim()  # what the job took goes back to the system
 
     def get(self, job_id: str) -> dict[str, Any]:
         """The job's record as any worker sees it.

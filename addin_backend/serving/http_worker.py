@@ -47,6 +47,7 @@ from gunicorn import http, sock as gsock, util
 from gunicorn.http.unreader import SocketUnreader
 from gunicorn.workers import gthread
 
+from .. import memory
 from .http_events import EventHub
 
 __all__ = ["BufferingThreadWorker", "complete_length", "request_deadline", "BUFFER_LIMIT", "REQUEST_DEADLINE",
@@ -475,6 +476,7 @@ class BufferingThreadWorker(gthread.ThreadWorker):
         self._local.detached = None
         sock = conn.sock
         sender = conn.sock = _Sender(sock)
+        started = time.monotonic()
         try:
             keep = super().handle_request(req, conn)
         except BaseException:
@@ -484,6 +486,8 @@ class BufferingThreadWorker(gthread.ThreadWorker):
             raise
         finally:
             conn.sock = sock
+            if time.monotonic() - started >= memory.AFTER_SECONDS:
+                memory.trim()  # what a costly request took goes back to the system
         detached, self._local.detached = self._local.detached, None
         if detached is None:
             if sender.queued:  # the client has not taken the whole answer: the hub sends the rest
