@@ -8,36 +8,15 @@ searches are now bounded per unit and per document, the earliest-defined terms k
 """
 from __future__ import annotations
 
-import random
 import time
 
 import pytest
 
-from adapters.model import Document, Unit
 from addin_backend.budget import budget
 from addin_backend.errors import DeadlineExceededError
 from addin_backend.graph import definitions
 from addin_backend.graph.build import NO_RELATED, build_graph
-
-
-def crafted(sections: int, terms: int, uses: int) -> Document:
-    units, order = [], 0
-    for s in range(sections):
-        units.append(Unit(f"s{s}", "section", f"Part {s + 1}", order, label=f"Section {s + 1}", number=str(s + 1),
-                          title=f"Part {s + 1}", level=1))
-        order += 1
-    names = [f"Widget Alpha{k}" for k in range(terms)]
-    for k, t in enumerate(names):
-        units.append(Unit(f"d{k}", "paragraph", f'"{t}" means the {names[k - 1]} of the {names[k - 2]} as set out in '
-                          f"Section {k % sections + 1}.", order, parent=f"s{k % sections}"))
-        order += 1
-    rnd = random.Random(1)
-    for r in range(uses):
-        picks = " and ".join(rnd.choice(names) for _ in range(10))
-        units.append(Unit(f"r{r}", "paragraph", f"The {picks} shall follow Section {rnd.randrange(sections) + 1}.",
-                          order, parent=f"s{r % sections}"))
-        order += 1
-    return Document("docx", units)
+from benchmarks.crafted_graph import crafted
 
 
 def test_term_searches_are_bounded_by_the_units_not_terms_times_units(monkeypatch):
