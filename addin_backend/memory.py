@@ -3,14 +3,15 @@
 CPython frees a request's objects, but glibc's allocator keeps the pages of small objects in
 its arenas (one per thread that allocated), so a worker that once parsed a large document kept
 that much resident for good: apply of a 4 MB upload left about 245 MB behind (issue 24).
-``malloc_trim`` returns the free pages of every arena; it costs milliseconds, so it runs only
-after work that took a while (:data:`AFTER_SECONDS`).
+``malloc_trim`` returns the free pages of every arena; it costs milliseconds and runs without
+the GIL (a ctypes call), so it runs only after work that took a while (:data:`AFTER_SECONDS`).
+No ``gc.collect()`` here: a full collection holds the GIL for as long as the heap is large
+(the poller and every thread stop), and reference counting has freed the request's objects.
 """
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import gc
 from typing import Any
 
 __all__ = ["trim", "AFTER_SECONDS"]
@@ -22,14 +23,13 @@ _libc: Any = None
 
 
 def trim() -> bool:
-    """Collect garbage, then hand free heap pages back to the system (glibc only; elsewhere it
-    only collects). Whether pages could be handed back.
+    """Hand free heap pages back to the system (glibc only; elsewhere nothing). Whether pages
+    could be handed back.
 
     >>> isinstance(trim(), bool)
     True
     """
     global _libc
-    gc.collect()
     if _libc is None:
         try:
             _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")

@@ -257,6 +257,12 @@ class BufferingThreadWorker(gthread.ThreadWorker):
     def load_wsgi(self) -> None:
         super().load_wsgi()
         app = self.wsgi
+        try:  # the MCP server's event loop starts with the worker, not in a request's thread
+            from ..mcp.http import bridge
+
+            bridge(app)  # type: ignore[arg-type]  # the Flask app gunicorn loaded
+        except Exception:  # the first /mcp request tries again and answers the error
+            self.log.exception("the MCP server did not start")
 
         def wsgi(environ: dict[str, Any], start_response: Any) -> Any:
             environ["ledger.detach"] = lambda stream: self._detach(start_response, stream)
