@@ -387,8 +387,7 @@ class JobRunner:
                 pass
             return
         log.info("job %s (%s) done in %.2fs", rec["id"], rec["kind"], time.monotonic() - started)
-        if time.monotonic() - started >= memory.AFTER_SECONDS:
-            memory.trim()  # what the job took goes back to the system
+        memory.after(time.monotonic() - started)  # what the job took goes back to the system
 
     def get(self, job_id: str) -> dict[str, Any]:
         """The job's record as any worker sees it.

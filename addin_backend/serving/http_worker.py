@@ -492,8 +492,7 @@ class BufferingThreadWorker(gthread.ThreadWorker):
             raise
         finally:
             conn.sock = sock
-            if time.monotonic() - started >= memory.AFTER_SECONDS:
-                memory.trim()  # what a costly request took goes back to the system
+            memory.after(time.monotonic() - started)  # what a costly request took goes back to the system
         detached, self._local.detached = self._local.detached, None
         if detached is None:
             if sender.queued:  # the client has not taken the whole answer: the hub sends the rest
