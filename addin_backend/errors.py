@@ -38,6 +38,8 @@ __all__ = [
     "UnknownRevisionError",
     "PathNotAllowedError",
     "ForbiddenOriginError",
+    "TooManyOperationsError",
+    "DeadlineExceededError",
     "ERROR_TABLE",
     "describe",
 ]
@@ -169,6 +171,20 @@ class ForbiddenOriginError(LedgerError):
     code = "forbidden_origin"
 
 
+class TooManyOperationsError(InvalidRequestError):
+    """An apply (or a client's own operations) with more operations than one request may write
+    (``LEDGER_MAX_OPERATIONS``): every operation costs a verification and a review."""
+
+    code = "too_many_operations"
+
+
+class DeadlineExceededError(LedgerError):
+    """A request's or a job's work ran past its wall-clock budget (``LEDGER_REQUEST_SECONDS``,
+    ``LEDGER_JOB_SECONDS``): it stopped, and nothing it was making was kept."""
+
+    code = "deadline_exceeded"
+
+
 #: (exception class, HTTP status, CLI exit status), most specific first.
 ERROR_TABLE: list[tuple[type[Exception], int, int]] = [
     (TooLargeError, 413, 2),
@@ -196,6 +212,8 @@ ERROR_TABLE: list[tuple[type[Exception], int, int]] = [
     (EngineUnavailableError, 503, 3),
     (PathNotAllowedError, 403, 2),
     (ForbiddenOriginError, 403, 3),
+    (TooManyOperationsError, 413, 3),
+    (DeadlineExceededError, 503, 3),
     (InvalidRequestError, 400, 3),
     (LedgerError, 400, 3),
 ]

@@ -9,9 +9,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from flask import Flask
+from flask import Flask, g
 from flask.json.provider import DefaultJSONProvider
 
+from ..budget import enter, leave
 from ..jobs.runner import make_runner
 from ..language.nlp import configure_embedding_cache
 from ..mcp.http import bp as mcp_bp
@@ -47,12 +48,31 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["ledger.jobs"] = make_runner(
         store, mode=cfg["JOBS"], threads=int(cfg["JOB_THREADS"]), stale_after=float(cfg["JOB_STALE_SECONDS"]),
         retries=int(cfg["JOB_RETRIES"]), timeout=int(cfg["JOB_TIMEOUT"]), large_tokens=int(cfg["QUEUE_LARGE_TOKENS"]))
+    app.extensions["ledger.jobs"].job_seconds = float(cfg["JOB_SECONDS"])
     app.extensions["ledger.jobs"].watch()  # takes over the queued jobs of a worker that died
     preload()  # the engines, imported here, not raced for by the first requests' threads
     if os.environ.get("LEDGER_EMBEDDING_CACHE") is None:  # embeddings computed once per data folder
         configure_embedding_cache(os.path.join(cfg["DATA_DIR"], "embeddings.sqlite3"))
     register_error_handlers(app)
     init_security(app)
+    _init_budget(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     return app
+
+
+def _init_budget(app: Flask) -> None:
+    """Every request's work runs under ``LEDGER_REQUEST_SECONDS`` (:mod:`addin_backend.budget`):
+    past it, the work stops at its next check and the request answers ``503 deadline_exceeded``."""
+    seconds = float(app.config["REQUEST_SECONDS"])
+
+    def start() -> None:
+        g.ledger_budget = enter(seconds, "the request")
+
+    def end(_exc: BaseException | None) -> None:
+        token = g.pop("ledger_budget", None)
+        if token is not None:
+            leave(token)
+
+    app.before_request(start)
+    app.teardown_request(end)

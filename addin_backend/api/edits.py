@@ -44,7 +44,8 @@ def apply(document_id: str) -> tuple[Response, int, dict[str, str]]:
             audit_log=current_app.config["AUDIT_LOG"], proposal_id=pid, keep=body.get("operations") if pid else None,
             operations=None if pid else body["operations"], instruction=body.get("instruction"),
             semantic=current_app.config["GRAPH_SEMANTIC"], comments=body.get("comments", True),
-            threads=body.get("comment_threads", False))
+            threads=body.get("comment_threads", False),
+            max_operations=int(current_app.config["MAX_OPERATIONS"]))
     download = url_for("edits.revision_file", document_id=document_id, rev=out["revision"])
     return jsonify(**out, download=download), 201, {"Location": download}
 

@@ -22,7 +22,7 @@ from ..errors import LedgerError, RateLimitedError
 from ..jobs.runner import JobRunner
 from .context import client_id, runner
 
-__all__ = ["bp", "job_view", "JobEvents", "KEEPALIVE_SECONDS", "DETACH", "open_streams"]
+__all__ = ["bp", "job_view", "JobEvents", "KEEPALIVE_SECONDS", "DETACH", "open_streams", "hold_stream"]
 
 bp = Blueprint("jobs", __name__, url_prefix="/api/v1/jobs")
 
@@ -40,6 +40,29 @@ def open_streams(client: str | None = None) -> int:
     """Event streams open in this process (of ``client``, or of everyone)."""
     with _held_lock:
         return _held[client] if client is not None else sum(_held.values())
+
+
+def hold_stream(client: str, cap: int) -> Callable[[], None]:
+    """Count one more open stream of ``client`` (a job's events, or an MCP answer still coming)
+    in this process; the function returned gives it back (once).
+
+    :raise RateLimitedError: the client holds ``cap`` already (``LEDGER_SSE_PER_CLIENT``).
+    """
+    with _held_lock:
+        if _held[client] >= cap:
+            raise RateLimitedError(f"at most {cap} open event streams per client (LEDGER_SSE_PER_CLIENT); "
+                                   "close one, or poll the job", retry_after=5, limit="event_streams")
+        _held[client] += 1
+    held = [True]
+
+    def release() -> None:
+        with _held_lock:
+            if held and held.pop():
+                _held[client] -= 1
+                if _held[client] <= 0:
+                    del _held[client]
+
+    return release
 
 
 def job_view(job: dict[str, Any]) -> dict[str, Any]:
@@ -71,7 +94,7 @@ class JobEvents:
         self._last: dict[str, Any] | None = None
         self._sent = time.monotonic()
         self._deadline = self._sent + limit
-        self._client: str | None = None
+        self._release: Callable[[], None] | None = None
 
     def read(self) -> dict[str, Any] | LedgerError:
         """The job's record now, or the error that says it is gone."""
@@ -118,22 +141,14 @@ class JobEvents:
 
         :raise RateLimitedError: the client holds ``cap`` already.
         """
-        with _held_lock:
-            if _held[client] >= cap:
-                raise RateLimitedError(f"at most {cap} open event streams per client (LEDGER_SSE_PER_CLIENT); "
-                                       "close one, or poll the job", retry_after=5, limit="event_streams")
-            _held[client] += 1
-            self._client = client
+        self._release = hold_stream(client, cap)
 
     def close(self) -> None:
         """The stream is over (ended, or the client went away): it no longer counts."""
         self.done = True
-        with _held_lock:
-            if self._client is not None:
-                _held[self._client] -= 1
-                if _held[self._client] <= 0:
-                    del _held[self._client]
-                self._client = None
+        release, self._release = self._release, None
+        if release is not None:
+            release()
 
 
 class _Driven:

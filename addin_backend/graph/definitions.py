@@ -28,6 +28,7 @@ dependencies either.
 from __future__ import annotations
 
 import bisect
+import logging
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, replace
@@ -36,6 +37,7 @@ from typing import Iterable, Iterator, Sequence
 
 from adapters.model import Document, Unit
 
+from ..budget import check as check_budget
 from ..language.detect import is_english, primary
 from ..language.nlp import word_classes
 from .definition_rules import (
@@ -56,6 +58,8 @@ from .glossary import structural_definitions
 from ..outline import CODE_STYLE as _CODE_STYLE  # the one list of code and preformatted styles
 from .related import is_reference_entry
 from .text import word_set
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "Definition",
@@ -701,6 +705,14 @@ def _pick(entries: list[tuple[int, str, Definition]], at: int, used: str) -> tup
     return entries[at - 1]
 
 
+#: Terms whose uses one unit is searched for, at most (real documents: up to 131).
+MAX_TERMS_PER_UNIT = 256
+#: Searches for term uses in one document, at most: this many per unit read, plus a floor (real
+#: documents make 2-4 per unit). Both keep the stage linear in the document, whatever it defines.
+SEARCHES_PER_UNIT = 32
+SEARCH_FLOOR = 4096
+
+
 def _find(
     units: list[Unit],
     registry: dict[str, list[tuple[int, str, Definition]]],
@@ -730,12 +742,27 @@ def _find(
             by_word.setdefault(f, []).append(k)
     probe_words = frozenset(by_word)  # a set: intersecting two sets is cheaper than a set and a view
     out: list[Usage] = []
+    searches = SEARCHES_PER_UNIT * len(todo) + SEARCH_FLOOR
+    skipped = 0
     for u in todo:
-        hits = set(always)
+        check_budget()
+        # Many terms sharing their longest word ("Widget Alpha1" ... "Widget Alpha3000") made
+        # every unit that says "alpha" search for each: terms x units. Each list is in the order
+        # of the definitions, so the earliest-defined ones are kept, without touching the rest;
+        # the bounds never bind on real documents (at most 131 terms in a unit)
+        cap = max(0, min(MAX_TERMS_PER_UNIT, searches))
+        hits = set(always[:cap])
+        skipped += len(always) - len(hits)
         for w in (words_of[u.id] if words_of is not None else word_set(u.text)) & probe_words:
-            hits.update(by_word[w])
+            keys = by_word[w]
+            hits.update(keys[:cap])
+            skipped += max(0, len(keys) - cap)
+        if len(hits) > cap:
+            skipped += len(hits) - cap
+            hits = set(sorted(hits, key=rank.__getitem__)[:cap])
         if not hits:
             continue
+        searches -= len(hits)
         own = defined_in.get(u.id, ())
         english = is_english(u, doc)
         code = _is_code(u)
@@ -779,6 +806,9 @@ def _find(
             if code and d.how == "assign":
                 continue  # a listing reads the variables it assigns: part of one piece of code
             out.append(Usage(u.id, uid, m.group(0), m.start(), m.end(), d))
+    if skipped:
+        log.warning("definition uses: %d searches left out (over %d terms in a unit, or %d in the document)",
+                    skipped, MAX_TERMS_PER_UNIT, SEARCHES_PER_UNIT * len(todo) + SEARCH_FLOOR)
     return out
 
 

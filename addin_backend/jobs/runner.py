@@ -40,6 +40,8 @@ from datetime import datetime, timezone
 from functools import partial
 from typing import Any, Callable
 
+from .. import memory
+from ..budget import budget, check as check_budget
 from ..errors import UnknownJobError, describe
 from ..store import Store
 
@@ -109,6 +111,7 @@ class Progress:
         return rec["stage"], rec["progress"], rec.get("stage_progress") or 0.0
 
     def __call__(self, stage: str, fraction: float, stage_fraction: float | None = None) -> None:
+        check_budget()  # a report is a point where the job may stop: past its budget it does
         with self._lock:
             rec = self.record
             rec["progress"] = max(rec["progress"], _clamp(fraction))
@@ -185,6 +188,9 @@ class JobRunner:
 
     #: ``threads`` here; ``queue`` for :class:`addin_backend.jobs.queue.QueueRunner`.
     mode = "threads"
+    #: Wall-clock seconds one job may work (``LEDGER_JOB_SECONDS``; 0: no budget), then it is
+    #: ``failed`` with ``deadline_exceeded`` (:mod:`addin_backend.budget`).
+    job_seconds: float = 0.0
 
     def __init__(self, store: Store, threads: int = 2, stale_after: float = 900.0) -> None:
         self.store = store
@@ -362,7 +368,8 @@ class JobRunner:
         started = time.monotonic()
         try:
             progress.finish("running")
-            result = fn(progress)
+            with budget(self.job_seconds, f"the {rec.get('kind', '')} job"):
+                result = fn(progress)
             progress.finish("done", result=result)
         except JobCancelled:
             log.info("job %s cancelled: its document is gone", rec["id"])
@@ -382,6 +389,7 @@ class JobRunner:
                 pass
             return
         log.info("job %s (%s) done in %.2fs", rec["id"], rec["kind"], time.monotonic() - started)
+        memory.after(time.monotonic() - started)  # what the job took goes back to the system
 
     def get(self, job_id: str) -> dict[str, Any]:
         """The job's record as any worker sees it.

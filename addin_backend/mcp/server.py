@@ -210,7 +210,7 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
         return quota.reserve(ws.store, client, incoming, ws.quota_bytes)
 
     async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        return await to_thread.run_sync(partial(fn, *args, **kwargs))
+        return await to_thread.run_sync(partial(_within_budget, ws.request_seconds, fn, *args, **kwargs))
 
     async def notify(ctx: Context, progress: float, message: str) -> None:
         try:
@@ -635,6 +635,14 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
 
 
 # --- resources ----------------------------------------------------------------------------------
+
+
+def _within_budget(seconds: float, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``fn`` under the tool call's wall-clock budget (:mod:`addin_backend.budget`)."""
+    from ..budget import budget
+
+    with budget(seconds, "the request"):
+        return fn(*args, **kwargs)
 
 
 def _wait_sync(ws: Workspace, doc_id: str) -> Any:

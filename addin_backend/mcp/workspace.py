@@ -55,6 +55,8 @@ class Workspace:
     graph_timeout: float = 600.0
     #: The per-client quota in bytes (the HTTP door: ``LEDGER_QUOTA_MB``; 0: none).
     quota_bytes: int = 0
+    #: Wall-clock budget of one tool call's work (``LEDGER_REQUEST_SECONDS`` over HTTP; 0: none).
+    request_seconds: float = 0.0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _opened: dict[str, Opened] = field(default_factory=dict, repr=False)
     _written: set[str] = field(default_factory=set, repr=False)

@@ -22,7 +22,8 @@ import networkx as nx
 from adapters.model import Document, Edit, Unit
 from adapters.vocabulary import KIND_NAMES, revision_date, timestamp
 
-from ..errors import InvalidRequestError, UnknownDocumentError, UnknownProposalError
+from ..budget import check as check_budget
+from ..errors import InvalidRequestError, TooManyOperationsError, UnknownDocumentError, UnknownProposalError
 from ..findings import Finding, count_by_severity
 from ..jobs.runner import JobRunner, Progress
 from ..store import Store, documents
@@ -45,6 +46,8 @@ __all__ = [
     "get_proposal",
     "Written",
     "write_operations",
+    "check_operation_count",
+    "DEFAULT_MAX_OPERATIONS",
     "apply",
     "Edited",
     "edit",
@@ -317,6 +320,22 @@ def _chosen(view: dict[str, Any], keep: Sequence[str] | None) -> tuple[list[dict
     return chosen, skipped
 
 
+#: Operations one apply (or one client's plan) may hold (``LEDGER_MAX_OPERATIONS``): each costs a
+#: verification, a written change and, later, a review; without a cap one request could cost hours.
+DEFAULT_MAX_OPERATIONS = 1000
+
+
+def check_operation_count(count: int, limit: int = DEFAULT_MAX_OPERATIONS) -> None:
+    """Refuse more operations than one request may write.
+
+    :raise TooManyOperationsError: ``count`` over ``limit`` (413, before any work is done).
+    """
+    if count > limit:
+        raise TooManyOperationsError(f"{count:,} operations; one request may write at most {limit:,} "
+                                     "(LEDGER_MAX_OPERATIONS): split them over several applies",
+                                     operations=count, limit=limit)
+
+
 def _op_words(op: dict[str, Any]) -> str:
     """An operation of a proposal named in words (its change and its unit), never by its id.
 
@@ -340,9 +359,11 @@ def _op_words(op: dict[str, Any]) -> str:
     return f"the {kind} of {where}"
 
 
-def _as_edits(ops: list[dict[str, Any]], author: str, date: str, default_source: str | None) -> list[Edit]:
+def _as_edits(ops: list[dict[str, Any]], author: str, date: str, default_source: str | None,
+              max_operations: int = DEFAULT_MAX_OPERATIONS) -> list[Edit]:
     from ..edits.operations import edits_from_json
 
+    check_operation_count(len(ops), max_operations)
     edits = edits_from_json([{k: v for k, v in op.items() if k not in VIEW_KEYS} for op in ops])
     return [dc_replace(e, author=author, date=date, source=e.source or default_source) for e in edits]
 
@@ -390,9 +411,13 @@ def write_operations(original: bytes, doc: Document, G: nx.MultiDiGraph | None, 
     from ..verify.review import embed_record
 
     ops = with_ids(validate_edits(doc, _as_edits(chosen, author, date or _edit_date(), default_source)))
+    check_budget()  # each step below costs about the document times the operations
     checked = verify(doc, apply_to_document(doc, ops), G, ops, semantic=semantic and G is not None)
+    check_budget()
     notes = comment_notes(doc, ops, merge_findings(list(known), checked), instruction=instruction, threads=threads)
+    check_budget()
     written = apply_plan(original, doc, ops, notes if comments else [])
+    check_budget()
     data = embed_record(written.data, ops, note_map(notes), instruction=instruction)
     order = {u.id: u.order for u in doc.units}
     return Written(ops, data, sort_findings(merge_findings(checked, written.findings), order),
@@ -403,7 +428,7 @@ def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
           proposal_id: str | None = None, keep: Sequence[str] | None = None,
           operations: list[dict[str, Any]] | None = None, instruction: str | None = None,
           semantic: bool = True, date: str | None = None, comments: bool = True,
-          threads: bool = False) -> dict[str, Any]:
+          threads: bool = False, max_operations: int = DEFAULT_MAX_OPERATIONS) -> dict[str, Any]:
     """Write operations into the original upload as tracked changes by ``author``; keep the result.
 
     The operations are a proposal's (all, or the ids in ``keep``; a propagated operation whose
@@ -415,6 +440,7 @@ def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
 
     :raise UnknownProposalError, UnknownDocumentError, UnknownUnitError: nothing to apply to.
     :raise InvalidRequestError: malformed operations, or none left to apply.
+    :raise TooManyOperationsError: more than ``max_operations`` to apply (``LEDGER_MAX_OPERATIONS``).
     :raise EditConflictError: an operation's ``before`` is not the unit's text in the upload.
     :raise EngineUnavailableError: the tracked-change writer is not installed.
     """
@@ -426,6 +452,7 @@ def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
         default_source = view["engine"]
     else:
         chosen, default_source = list(operations or []), "client"
+    check_operation_count(len(chosen), max_operations)
     original, _meta = documents.original(store, doc_id)
     doc = documents.load(store, doc_id)
     if not chosen:

@@ -38,6 +38,7 @@ from adapters.model import Document
 
 from ..store import documents
 from ..errors import GraphFailedError, GraphNotReadyError
+from ..budget import check as check_budget
 from ..jobs.runner import JobCancelled, JobRunner, Progress
 from ..store import Store
 from . import graphs
@@ -314,6 +315,7 @@ def wait_for_graph(store: Store, runner: JobRunner, doc_id: str, doc: Document |
         except GraphNotReadyError as exc:
             if time.monotonic() > deadline:
                 raise
+            check_budget()  # the request (or job) that waits has its own budget
             if on_wait is not None:
                 on_wait(dict(exc.details))
             time.sleep(poll)

@@ -8,6 +8,10 @@ to send (:meth:`~addin_backend.api.jobs.JobEvents.step`) and writes it without b
 client that stops reading has at most :data:`MAX_BACKLOG` bytes kept for it, then it is dropped;
 a client that closes is noticed by the selector. When the worker stops, every stream gets its
 final ``timeout`` event and ends (an ``EventSource`` reconnects by itself; other clients poll).
+
+The hub also sends the rest of any answer a client did not take at once (:meth:`EventHub.finish`:
+the request thread queued it rather than wait), and drops a client that takes no byte of it for
+``stall`` seconds (``LEDGER_SEND_STALL_SECONDS``).
 """
 from __future__ import annotations
 
@@ -37,13 +41,14 @@ LINGER_SECONDS = 2.0
 LINGER_BYTES = 65536
 
 
-def frame(text: str, chunked: bool) -> bytes:
-    """The bytes that carry ``text`` on the connection: one HTTP/1.1 chunk, or as it is.
+def frame(text: str | bytes, chunked: bool) -> bytes:
+    """The bytes that carry ``text`` (text, or bytes as they are) on the connection: one HTTP/1.1
+    chunk, or as it is.
 
-    >>> frame("event: x\\n\\n", True), frame("", True), frame("a", False)
-    (b'a\\r\\nevent: x\\n\\n\\r\\n', b'', b'a')
+    >>> frame("event: x\\n\\n", True), frame("", True), frame("a", False), frame(b"b", True)
+    (b'a\\r\\nevent: x\\n\\n\\r\\n', b'', b'a', b'1\\r\\nb\\r\\n')
     """
-    data = text.encode("utf-8")
+    data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
     if not chunked or not data:
         return data
     return f"{len(data):x}\r\n".encode("ascii") + data + b"\r\n"
@@ -52,12 +57,14 @@ def frame(text: str, chunked: bool) -> bytes:
 @dataclass(eq=False)
 class _Follow:
     conn: Any  # gunicorn's TConn
-    stream: Any  # api.jobs.JobEvents
+    stream: Any  # api.jobs.JobEvents (or a stream like it); None: the rest of an answer, then close
     chunked: bool
     due: float
     out: bytearray = field(default_factory=bytearray)
     ending: bool = False  # the last event is queued: close once it is written
     gone: bool = False  # closed
+    moved: float = field(default_factory=time.monotonic)  # the client last took a byte (or the send began)
+    deaf: bool = False  # the client closed its sending side: no more reads
 
 
 @dataclass(eq=False)
@@ -75,8 +82,9 @@ class EventHub:
     the worker can count it gone; ``limit`` bounds the streams one process follows.
     """
 
-    def __init__(self, alive: Callable[[], bool], closed: Callable[[Any], None], limit: int) -> None:
-        self._alive, self._closed, self.limit = alive, closed, limit
+    def __init__(self, alive: Callable[[], bool], closed: Callable[[Any], None], limit: int,
+                 stall: float = 30.0) -> None:
+        self._alive, self._closed, self.limit, self.stall = alive, closed, limit, stall
         self._incoming: queue.SimpleQueue[_Follow | _Linger] = queue.SimpleQueue()
         self._follows: dict[int, _Follow] = {}
         self._lingers: dict[int, _Linger] = {}
@@ -89,17 +97,27 @@ class EventHub:
     def __len__(self) -> int:
         return self._count
 
-    def add(self, conn: Any, stream: Any, chunked: bool) -> bool:
-        """Follow ``stream`` on ``conn`` (its first event is sent already); ``False`` when the
-        process follows :attr:`limit` streams (the caller then answers and closes as usual)."""
+    def add(self, conn: Any, stream: Any, chunked: bool, out: bytes | bytearray = b"") -> bool:
+        """Follow ``stream`` on ``conn`` (its first event is sent already, but for ``out``, which
+        the client has not taken yet); ``False`` when the process follows :attr:`limit` streams
+        (the caller then answers and closes as usual)."""
         with self._lock:
             if self._count >= self.limit:
                 return False
             self._count += 1
             self._start()
-        self._incoming.put(_Follow(conn, stream, chunked, time.monotonic() + stream.poll))
+        self._incoming.put(_Follow(conn, stream, chunked, time.monotonic() + stream.poll, bytearray(out)))
         self._wake()
         return True
+
+    def finish(self, conn: Any, rest: bytearray) -> None:
+        """Send ``rest`` (the end of an answer the client did not take at once) as the client
+        reads it, then close ``conn``; a client that takes nothing for :attr:`stall` seconds is
+        dropped. Never refused: the answer is made already, this only keeps it until it is sent."""
+        with self._lock:
+            self._start()
+        self._incoming.put(_Follow(conn, None, False, float("inf"), rest, ending=True))
+        self._wake()
 
     def linger(self, sock: Any) -> None:
         """Close ``sock`` gracefully: half-close it, drop what the client still sends (up to
@@ -139,8 +157,8 @@ class EventHub:
 
     def _tick(self, sel: selectors.BaseSelector) -> None:
         now = time.monotonic()
-        due = min([f.due for f in self._follows.values()] + [g.deadline for g in self._lingers.values()],
-                  default=now + _IDLE_WAKE)
+        due = min([f.due for f in self._follows.values() if not f.ending]
+                  + [g.deadline for g in self._lingers.values()], default=now + _IDLE_WAKE)
         for key, mask in sel.select(max(0.0, min(due - now, _IDLE_WAKE))):
             if key.data is None:
                 try:
@@ -171,12 +189,17 @@ class EventHub:
                 self._close(item)
                 continue
             self._follows[item.conn.sock.fileno()] = item
+            if item.out:
+                self._flush(item)
         now = time.monotonic()
         for linger in [g for g in self._lingers.values() if g.deadline <= now]:
             self._end_linger(linger)
         stopping = not self._alive()
         records: dict[str, Any] = {}
         for follow in list(self._follows.values()):
+            if follow.out and not follow.gone and now - follow.moved > self.stall:
+                self._close(follow)  # the client takes nothing: drop it rather than keep its answer
+                continue
             if follow.ending or follow.gone:
                 continue
             if stopping:
@@ -245,7 +268,18 @@ class EventHub:
         except OSError:
             data = b""
         if not data:
+            if follow.stream is None and follow.out:  # it may still read the answer it asked for
+                follow.deaf = True
+                self._watch(follow)
+                return
             self._close(follow)
+
+    def _watch(self, follow: _Follow) -> None:
+        events = (0 if follow.deaf else selectors.EVENT_READ) | (selectors.EVENT_WRITE if follow.out else 0)
+        try:
+            self._sel().modify(follow.conn.sock, events or selectors.EVENT_WRITE, follow)
+        except (KeyError, ValueError, OSError):
+            pass
 
     def _flush(self, follow: _Follow) -> None:
         sock = follow.conn.sock
@@ -260,16 +294,14 @@ class EventHub:
                 self._close(follow)
                 return
             del follow.out[:sent]
+            if sent:
+                follow.moved = time.monotonic()
         if not follow.out and follow.ending:
             self._close(follow)
-        elif len(follow.out) > MAX_BACKLOG:
+        elif follow.stream is not None and len(follow.out) > MAX_BACKLOG:
             self._close(follow)  # the client does not read: drop it rather than keep its events
         else:
-            events = selectors.EVENT_READ | (selectors.EVENT_WRITE if follow.out else 0)
-            try:
-                self._sel().modify(sock, events, follow)
-            except (KeyError, ValueError, OSError):
-                pass
+            self._watch(follow)
 
     def _close(self, follow: _Follow) -> None:
         if follow.gone:
@@ -284,11 +316,14 @@ class EventHub:
             pass
         if self._follows.get(fd) is follow:
             del self._follows[fd]
-        follow.stream.close()
+        follow.out = bytearray()
+        if follow.stream is not None:
+            follow.stream.close()
         try:
             follow.conn.close()
         except OSError:
             pass
-        with self._lock:
-            self._count -= 1
+        if follow.stream is not None:
+            with self._lock:
+                self._count -= 1
         self._closed(follow.conn)

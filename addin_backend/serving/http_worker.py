@@ -20,7 +20,14 @@ thread held) until there is more:
 - an event stream (``/jobs/{id}/events``) is handed, after its first event, to the process's
   event hub (:mod:`addin_backend.serving.http_events`), which follows every open stream from one thread;
 - a connection that closes after its answer lingers for the client's end in the hub, not on
-  the worker's main loop.
+  the worker's main loop;
+- an answer is written without waiting: a thread sends what the client's socket takes at once
+  and queues the rest (:class:`_Sender`), which the hub sends as the client reads; a client that
+  takes no byte for ``LEDGER_SEND_STALL_SECONDS`` is dropped (a client that never read its
+  20 MB download held a thread for good);
+- request bodies held in memory by the poller are counted for the whole process: past
+  ``LEDGER_BUFFER_TOTAL_MB`` a body goes to a temporary file on disk instead (64 connections
+  sending 4 MiB each before their key was checked took 261 MB).
 
 Errors gunicorn answers itself (a request line over the limit, bad headers, the 408) are JSON
 bodies like the application's, ``{"error": {"code", "message"}}``, and never echo the request.
@@ -40,6 +47,7 @@ from gunicorn import http, sock as gsock, util
 from gunicorn.http.unreader import SocketUnreader
 from gunicorn.workers import gthread
 
+from .. import memory
 from .http_events import EventHub
 
 __all__ = ["BufferingThreadWorker", "complete_length", "request_deadline", "BUFFER_LIMIT", "REQUEST_DEADLINE",
@@ -69,6 +77,9 @@ _CHUNKED = re.compile(rb"(?im)^transfer-encoding[ \t]*:.*chunked")
 _EXPECT = re.compile(rb"(?im)^expect[ \t]*:[ \t]*100-continue[ \t]*\r\n")
 _CHUNK_SIZE = re.compile(rb"([0-9A-Fa-f]{1,16})[^\r\n]*\r\n")
 _DETACHED = object()  # handle(): the event hub owns the connection now
+
+#: Bodies (and chunked heads) up to this size are not counted against the process's buffer total.
+SMALL_BODY = 64 * 1024
 
 _CODES = {400: "invalid_request", 403: "forbidden", 408: "request_timeout", 411: "length_required",
           413: "too_large", 414: "uri_too_long", 417: "expectation_failed", 431: "headers_too_large",
@@ -160,6 +171,48 @@ class _Pending:
     discard: int = 0  # refused: bytes still to read and drop
     deadline: float = REQUEST_DEADLINE
     decided: bool = False
+    reserved: int = 0  # bytes of the process's buffer total this request holds
+
+
+class _Sender:
+    """The socket a request thread writes its answer to: it sends what the client's socket takes
+    at once and queues the rest for the event hub (:meth:`take`), so the thread never waits for a
+    client that reads slowly or not at all. Everything else is the socket's own."""
+
+    def __init__(self, sock: Any) -> None:
+        self._sock = sock
+        self._queue: list[memoryview] = []
+        self.queued = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
+
+    def sendall(self, data: Any, flags: int = 0) -> None:
+        view = memoryview(data if isinstance(data, bytes) else bytes(data)).cast("B")
+        if not self._queue:
+            self._sock.setblocking(False)
+            try:
+                while view:
+                    try:
+                        sent = self._sock.send(view)
+                    except (BlockingIOError, InterruptedError, ssl.SSLWantWriteError, ssl.SSLWantReadError):
+                        break
+                    view = view[sent:]
+            finally:
+                self._sock.setblocking(True)
+        if view:
+            self._queue.append(view)
+            self.queued += len(view)
+
+    def send(self, data: Any, flags: int = 0) -> int:
+        self.sendall(data)
+        return len(data)
+
+    def take(self) -> bytearray:
+        """What the client has not taken yet (and forget it)."""
+        out = bytearray().join(self._queue)
+        self._queue, self.queued = [], 0
+        return out
 
 
 class _SpoolUnreader(SocketUnreader):
@@ -189,16 +242,27 @@ class BufferingThreadWorker(gthread.ThreadWorker):
         util.write_error = _json_error  # this process only: gunicorn's error pages become JSON
         from ..api.config import load_config
 
-        self.body_limit = int(load_config()["MAX_CONTENT_LENGTH"])
+        cfg = load_config()
+        self.body_limit = int(cfg["MAX_CONTENT_LENGTH"])
+        self.buffer_total = int(float(cfg["BUFFER_TOTAL_MB"]) * 1024 * 1024)
+        self.buffered = 0  # bytes of request bodies this process holds in memory, in all
+        self._buffer_lock = threading.Lock()
         self._ssl_context: ssl.SSLContext | None = None
         self._local = threading.local()
         self.hub = EventHub(lambda: self.alive, self._hub_closed,
-                            limit=max(1, self.cfg.worker_connections // 2))
+                            limit=max(1, self.cfg.worker_connections // 2),
+                            stall=float(cfg["SEND_STALL_SECONDS"]))
         super().init_process()  # runs the worker; never returns
 
     def load_wsgi(self) -> None:
         super().load_wsgi()
         app = self.wsgi
+        try:  # the MCP server's event loop starts with the worker, not in a request's thread
+            from ..mcp.http import bridge
+
+            bridge(app)  # type: ignore[arg-type]  # the Flask app gunicorn loaded
+        except Exception:  # the first /mcp request tries again and answers the error
+            self.log.exception("the MCP server did not start")
 
         def wsgi(environ: dict[str, Any], start_response: Any) -> Any:
             environ["ledger.detach"] = lambda stream: self._detach(start_response, stream)
@@ -239,6 +303,7 @@ class BufferingThreadWorker(gthread.ThreadWorker):
         if not whole:
             return self._wait(conn, state)
         del conn.ledger_pending
+        self._release(state)
         unreader = conn.parser.unreader
         if state.spool is not None:
             state.spool.seek(0)
@@ -252,6 +317,7 @@ class BufferingThreadWorker(gthread.ThreadWorker):
             if state.discard <= 0:
                 _answer(conn.sock, 408, "Request Timeout", "the request did not arrive in time")
             self._drop_spool(state)
+            self._release(state)
             return False
         conn.sock.setblocking(False)
         return gthread._DEFER
@@ -316,6 +382,12 @@ class BufferingThreadWorker(gthread.ThreadWorker):
                 state.spooled += len(chunk)
             else:
                 state.raw.extend(chunk)
+                if state.need is None and len(state.raw) > SMALL_BODY + state.reserved:
+                    grow = len(state.raw) - state.reserved
+                    if not self._reserve(state, grow):  # a chunked body while memory is spoken for
+                        _answer(conn.sock, 411, "Length Required", "the server is holding as many request "
+                                "bodies as it may; send this one with a Content-Length")
+                        return None
 
     def _decide(self, conn: Any, state: _Pending) -> bool:
         """Once the head is in: how the rest is read (memory, a file, refused). ``False`` when
@@ -343,15 +415,22 @@ class BufferingThreadWorker(gthread.ThreadWorker):
             return True  # a chunked body still coming
         state.decided = True
         if need != UNBUFFERED:
-            state.need = need
-            return True
-        if size is None:  # chunked, over the buffer limit
+            body_len = need - end - 4
+            if size is None or body_len <= SMALL_BODY or self._reserve(state, body_len - state.reserved):
+                state.need = need
+                return True
+            disk = True  # memory is spoken for: this body waits on disk
+        elif size is None:  # chunked, over the buffer limit
             _answer(conn.sock, 411, "Length Required",
                     f"a chunked request body over {BUFFER_LIMIT >> 20} MiB; send it with a Content-Length")
             return False
+        else:
+            disk = not self._reserve(state, BUFFER_LIMIT - state.reserved)
+        assert size is not None
         state.need = end + 4 + size
         state.deadline = request_deadline(size)
-        state.spool = tempfile.SpooledTemporaryFile(max_size=BUFFER_LIMIT, prefix="ledger-body-")
+        state.spool = (tempfile.TemporaryFile(prefix="ledger-body-") if disk else
+                       tempfile.SpooledTemporaryFile(max_size=BUFFER_LIMIT, prefix="ledger-body-"))
         body = state.raw[end + 4:]
         del state.raw[end + 4:]
         state.spool.write(body)
@@ -372,6 +451,21 @@ class BufferingThreadWorker(gthread.ThreadWorker):
             state.spool.close()
             state.spool = None
 
+    def _reserve(self, state: _Pending, size: int) -> bool:
+        """Count ``size`` more bytes of ``state``'s body in the process's memory, when
+        ``LEDGER_BUFFER_TOTAL_MB`` leaves room (0: no total)."""
+        with self._buffer_lock:
+            if self.buffer_total and self.buffered + size > self.buffer_total:
+                return False
+            self.buffered += size
+            state.reserved += size
+            return True
+
+    def _release(self, state: _Pending) -> None:
+        with self._buffer_lock:
+            self.buffered -= state.reserved
+            state.reserved = 0
+
     # --- event streams handed to the hub ----------------------------------------------------------
 
     def _detach(self, start_response: Any, stream: Any) -> bool:
@@ -386,6 +480,9 @@ class BufferingThreadWorker(gthread.ThreadWorker):
 
     def handle_request(self, req: Any, conn: Any) -> Any:
         self._local.detached = None
+        sock = conn.sock
+        sender = conn.sock = _Sender(sock)
+        started = time.monotonic()
         try:
             keep = super().handle_request(req, conn)
         except BaseException:
@@ -393,11 +490,17 @@ class BufferingThreadWorker(gthread.ThreadWorker):
             if detached is not None:
                 detached[1].close()
             raise
+        finally:
+            conn.sock = sock
+            memory.after(time.monotonic() - started)  # what a costly request took goes back to the system
         detached, self._local.detached = self._local.detached, None
         if detached is None:
+            if sender.queued:  # the client has not taken the whole answer: the hub sends the rest
+                self.hub.finish(conn, sender.take())
+                return _DETACHED
             return keep
         resp, stream = detached
-        if not self.hub.add(conn, stream, chunked=resp.chunked):
+        if not self.hub.add(conn, stream, chunked=resp.chunked, out=sender.take()):
             stream.close()
             return False
         return _DETACHED
@@ -415,6 +518,10 @@ class BufferingThreadWorker(gthread.ThreadWorker):
     def _close(self, conn: Any, graceful: bool) -> None:
         """A connection's close: a graceful one (RFC 9112 9.6: half-close, then wait for the
         client's end) lingers in the hub, not on the main loop, which it would stall."""
+        state = conn.__dict__.pop("ledger_pending", None)
+        if state is not None:  # a request the poller was reading: its memory is free again
+            self._drop_spool(state)
+            self._release(state)
         if graceful:
             self.hub.linger(conn.sock)
         else:

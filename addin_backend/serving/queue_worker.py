@@ -146,6 +146,7 @@ def run_worker(args: argparse.Namespace) -> int:
     store = open_store(cfg["STORE"], cfg["DATA_DIR"], int(cfg["TTL_SECONDS"]))
     runner = QueueRunner(store, stale_after=float(cfg["JOB_STALE_SECONDS"]), retries=int(cfg["JOB_RETRIES"]),
                          timeout=int(cfg["JOB_TIMEOUT"]), large_tokens=int(cfg["QUEUE_LARGE_TOKENS"]))
+    runner.job_seconds = float(cfg["JOB_SECONDS"])  # the same budget as a web worker's job threads
     configure_worker_context(store, runner)
     if os.environ.get("LEDGER_EMBEDDING_CACHE") is None:
         configure_embedding_cache(os.path.join(cfg["DATA_DIR"], "embeddings.sqlite3"))

@@ -36,6 +36,9 @@ def gunicorn_options(args: argparse.Namespace) -> dict[str, object]:
         "timeout": 120,
         "graceful_timeout": 10,  # in-flight requests get 10 s at shutdown; job threads are daemons
         "keepalive": 5,
+        # answers go through the worker's non-blocking sender and its hub (a slow reader holds no
+        # thread); sendfile(2) would write to the socket directly, blocking the thread
+        "sendfile": False,
         # a worker is replaced after about this many requests: what big requests took is given back
         "max_requests": 2000,
         "max_requests_jitter": 200,

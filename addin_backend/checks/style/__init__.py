@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from adapters.model import Document
 
+from ...budget import check as check_budget
 from ...findings import Finding
 from .prose import Prose, prose
 from .sheet import StyleSheet, StyleSheetError, load_style, parse_style, style_from_env
@@ -71,5 +72,6 @@ def style_findings(doc: Document, sheet: StyleSheet | None = None) -> list[Findi
     p: Prose = prose(doc)
     out: list[Finding] = []
     for check in _checks():
+        check_budget()  # the request's (or job's) budget: a check runs whole, then the next one asks
         out.extend(check(p, sheet))
     return apply_exceptions(out, sheet)

@@ -1,0 +1,145 @@
+"""A budget for every request and job on a real ``ledger serve`` (issue 24), with ``/healthz``
+answering within 2 s throughout:
+
+- an apply over ``LEDGER_MAX_OPERATIONS`` is ``413 too_many_operations`` before any work;
+- an apply whose work runs past ``LEDGER_REQUEST_SECONDS`` is ``503 deadline_exceeded``, and no
+  revision is kept;
+- a graph job past ``LEDGER_JOB_SECONDS`` (a crafted upload: thousands of defined terms sharing
+  their longest word, each used all over) is ``failed`` with ``deadline_exceeded``, and another
+  user's upload still gets its graph;
+- request bodies held before the key check count against ``LEDGER_BUFFER_TOTAL_MB``: 64
+  connections holding 4 MiB bodies each leave the worker's memory near its baseline.
+"""
+from __future__ import annotations
+
+import io
+import random
+import socket
+import time
+from pathlib import Path
+
+import docx
+import pytest
+import requests
+
+from tests.conftest import corpus_file
+from tests.servers import LedgerServer
+
+from .test_no_waiting import OCTETS, health_within
+
+pytestmark = pytest.mark.timeout(240)
+
+
+def crafted_docx(sections: int, terms: int, uses: int, *, seed: int = 1) -> bytes:
+    """A .docx built to cost graph time: ``terms`` definitions sharing their longest word
+    ("Widget Alpha7"), each citing two others and a section, and ``uses`` paragraphs that use ten
+    terms and cite five sections each."""
+    d = docx.Document()
+    names = [f"Widget Alpha{k}" for k in range(terms)]
+    rnd = random.Random(seed)
+    per = max(1, (terms + uses) // sections)
+    paragraphs = [f'"{t}" means the {names[k - 1]} of the {names[k - 2]} as set out in Section '
+                  f'{k % sections + 1}.' for k, t in enumerate(names)]
+    paragraphs += [f"The {' and '.join(rnd.choice(names) for _ in range(10))} shall follow "
+                   f"{', '.join(f'Section {rnd.randrange(sections) + 1}' for _ in range(5))}." for _ in range(uses)]
+    for s in range(sections):
+        d.add_heading(f"{s + 1} Part {s + 1}", level=1)
+        for text in paragraphs[s * per:(s + 1) * per]:
+            d.add_paragraph(text)
+    out = io.BytesIO()
+    d.save(out)
+    return out.getvalue()
+
+
+def _upload(url: str, data: bytes, headers: dict | None = None) -> str:
+    r = requests.post(f"{url}/api/v1/documents?filename=c.docx", data=data, headers={**OCTETS, **(headers or {})},
+                      timeout=60)
+    assert r.status_code == 201, r.text
+    return r.json()["id"]
+
+
+def _job(url: str, job_id: str, headers: dict | None = None, limit: float = 90) -> dict:
+    deadline = time.monotonic() + limit
+    while True:
+        rec = requests.get(f"{url}/api/v1/jobs/{job_id}", headers=headers, timeout=10).json()
+        if rec["status"] in ("done", "failed") or time.monotonic() > deadline:
+            return rec
+        time.sleep(0.25)
+
+
+def _set_texts(url: str, doc: str, count: int) -> list[dict]:
+    units = requests.get(f"{url}/api/v1/documents/{doc}/units?kind=paragraph&limit=5000", timeout=30).json()["units"]
+    assert len(units) >= count
+    return [{"op": "set_text", "unit": u["id"], "before": u["text"], "text": u["text"] + " As amended."}
+            for u in units[:count]]
+
+
+def test_applies_are_capped_and_have_a_deadline(tmp_path):
+    env = {"LEDGER_RATE_LIMIT": "off", "LEDGER_GRAPH_SEMANTIC": "0", "LEDGER_MAX_OPERATIONS": "300",
+           "LEDGER_REQUEST_SECONDS": "0.5"}
+    with LedgerServer(tmp_path, workers=1, threads=4, env=env) as srv:
+        doc = _upload(srv.url, crafted_docx(20, 200, 200))
+        _job(srv.url, f"{doc}-graph")
+        ops = _set_texts(srv.url, doc, 301)
+        started = time.monotonic()
+        over = requests.post(f"{srv.url}/api/v1/documents/{doc}/apply", json={"author": "A", "operations": ops},
+                             timeout=120)
+        assert over.status_code == 413 and over.json()["error"]["code"] == "too_many_operations", over.text[:300]
+        assert "LEDGER_MAX_OPERATIONS" in over.json()["error"]["message"] and time.monotonic() - started < 2
+        # 300 operations are allowed, but cost more than the request's half second
+        slow = requests.post(f"{srv.url}/api/v1/documents/{doc}/apply", json={"author": "A", "operations": ops[:300]},
+                             timeout=120)
+        assert slow.status_code == 503 and slow.json()["error"]["code"] == "deadline_exceeded", slow.text[:300]
+        assert "LEDGER_REQUEST_SECONDS" in slow.json()["error"]["message"]
+        assert requests.get(f"{srv.url}/api/v1/documents/{doc}/revisions/1/file", timeout=10).status_code == 404
+        health_within(srv.url, rounds=2)
+
+
+def test_a_crafted_graph_job_stops_at_its_deadline_and_others_go_on(tmp_path):
+    env = {"LEDGER_RATE_LIMIT": "off", "LEDGER_GRAPH_SEMANTIC": "0", "LEDGER_JOB_SECONDS": "1"}
+    with LedgerServer(tmp_path, workers=1, threads=4, env=env) as srv:
+        crafted = _upload(srv.url, crafted_docx(60, 900, 900))
+        small = _upload(srv.url, corpus_file("zen_of_python.docx").read_bytes())
+        health_within(srv.url, rounds=3)
+        rec = _job(srv.url, f"{crafted}-graph")
+        assert rec["status"] == "failed" and rec["error"]["code"] == "deadline_exceeded", rec
+        assert "LEDGER_JOB_SECONDS" in rec["error"]["message"]
+        assert _job(srv.url, f"{small}-graph")["status"] == "done"
+
+
+def _rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+def test_bodies_held_before_the_key_check_count_against_one_total(tmp_path):
+    key = "budget-key-0123456789"
+    env = {"LEDGER_RATE_LIMIT": "off", "LEDGER_API_KEYS": key, "LEDGER_BUFFER_TOTAL_MB": "16"}
+    with LedgerServer(tmp_path, workers=1, threads=4, env=env) as srv:
+        (pid,) = srv.worker_pids()
+        before = _rss_kb(pid)
+        size = 4 * 1024 * 1024
+        held = []
+        try:
+            for _ in range(64):  # each holds all of a 4 MiB body but its last byte
+                s = socket.create_connection(("127.0.0.1", srv.port))
+                s.sendall(b"POST /api/v1/documents HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\n"
+                          b"Content-Length: %d\r\n\r\n" % size)
+                s.sendall(b"\0" * (size - 1))
+                held.append(s)
+            time.sleep(1.0)
+            health_within(srv.url, rounds=3)
+            grew = (_rss_kb(pid) - before) / 1024
+            assert grew < 80, f"the worker grew by {grew:.0f} MB holding 64 bodies of 4 MiB"
+            # each body still arrives whole: its last byte, and the key check answers
+            for s in held[:4]:
+                s.sendall(b"\0")
+                s.settimeout(10)
+                assert s.recv(4096).startswith(b"HTTP/1.1 401 ")
+        finally:
+            for s in held:
+                s.close()
+        time.sleep(1.0)
+        health_within(srv.url, rounds=1)
