@@ -96,8 +96,8 @@ class Alignment:
     unit_of: list[str | None]
     paras_of: dict[str, list[int]] = field(default_factory=dict)
 
-    def unit(self, para: int) -> str | None:
-        return self.unit_of[para] if 0 <= para < len(self.unit_of) else None
+    def unit(self, para: int | None) -> str | None:
+        return self.unit_of[para] if para is not None and 0 <= para < len(self.unit_of) else None
 
 
 _NOT_BODY = ("table", "footnote", "endnote")
@@ -335,9 +335,14 @@ def score_depends(doc, G, cases: list[dict], negatives: list[dict], al: Alignmen
                            "got": [(_snippet(doc.get(v).text, 40), edges[(src, v)].get("evidence")) for v in out][:3]})
     false = []
     for n in negatives:
-        src, naive = al.unit(n["para_index"]), al.unit(n["naive_antecedent_para_index"])
+        src, naive = al.unit(n["para_index"]), al.unit(n.get("naive_antecedent_para_index"))
         if src and naive and (src, naive) in edges:
             false.append({"anaphor": n["anaphor"], "text": _snippet(n["text"]), "evidence": edges[(src, naive)].get("evidence")})
+        elif src and naive is None:
+            # no prose paragraph before it: any anaphora edge from it is one too many
+            wrong = next((d for (u, _), d in edges.items() if u == src and d.get("origin") == "anaphora"), None)
+            if wrong is not None:
+                false.append({"anaphor": n["anaphor"], "text": _snippet(n["text"]), "evidence": wrong.get("evidence")})
     total = Tally()
     for t in kinds.values():
         total.add(t)
