@@ -113,3 +113,53 @@ def test_a_greek_symbol_is_used_in_prose_without_math_around_it():
                "Doubling \u03b1 shifts the operating point noticeably.",
                "A conservative estimate of \u03b1 is enough for capacity planning.")
     assert usages(doc) == [("u1", "u0", "\u03b1"), ("u2", "u0", "\u03b1")]
+
+
+# --- definitions that transfer: parenthesised subjects, named rules, words named, symbols --------
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("The outer frame (outer_frm) is a structure that wraps every record.",
+     {("outer_frm", "notation"), ("outer frame", "term")}),
+    ("Cache poisoning (a.k.a. store injection) is a common attack on shared caches.",
+     {("Cache poisoning", "term"), ("store injection", "term")}),
+    ("The retry-after rule specifies a number of whole seconds.", {("retry-after", "notation")}),
+    ('The verb "emit" is used instead of "send" where only the creator is meant.', {("emit", "term")}),
+    ('In this context, "sealed" specifically means that the record was signed.', {("sealed", "term")}),
+    ('The "scope" for a given token is the set of hosts it may reach.', {("scope", "term")}),
+    ("The input block, B, for the cipher is the record body.", {("B", "notation")}),
+    ("Greenwich values are given in Coordinated Universal Time (UTC).", {("UTC", "acronym")}),
+])
+def test_definitions_that_transfer(text, expected):
+    assert {(d.term, d.kind) for d in find_definitions(text)} == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Transport Layer Security (TLS) is a protocol for secure channels.",  # an acronym's expansion only
+    "The server (see Section 3) is a program that answers.",
+    "The server, A, is here.",  # "A" is a word
+    "Records are given in Universal Time (UT).",
+])
+def test_no_transferred_definition(text):
+    assert {d.how for d in find_definitions(text)} <= {"acronym"}
+    assert all(d.how != "paren-subject" for d in find_definitions(text))
+
+
+def test_a_phrase_defined_with_a_parenthesis_is_used_later_without_it():
+    doc = _doc("The outer frame (outer_frm) is a structure that wraps every record.",
+               "A receiver drops an outer frame that is too short.")
+    assert ("u1", "u0", "outer frame") in usages(doc)
+
+
+def test_a_capital_letter_symbol_is_used_in_prose_but_not_a_label_or_a_word():
+    doc = _doc("The input block, B, for the cipher is the record body.",
+               "The output, C, replaces B on the wire.",
+               "Appendix B lists the vectors.", "A record is short.")
+    got = usages(doc)
+    assert ("u1", "u0", "B") in got and not any(s in ("u2", "u3") for s, _, _ in got)
+
+
+def test_a_one_letter_term_of_a_list_of_symbols_is_used_in_formulas():
+    doc = _doc("The bound depends on two values:", "n:", "The number of records sent.",
+               "By setting n = 4, the bound is reached.")
+    assert ("u3", "u1", "n") in usages(doc)
