@@ -485,7 +485,7 @@ def _base_verb(word: str) -> bool:
     word was a plural noun, its subject ("such special names tend to")."""
     cls = _classes(word)
     verb = cls.get("verb")
-    return bool(verb) and not verb[1] and "noun" not in cls and word.lower() not in _CLOSED
+    return verb is not None and not verb[1] and "noun" not in cls and word.lower() not in _CLOSED
 
 
 #: "This usage of the word "private"", "the meaning of the term "origin"": a use of a word, whose
@@ -613,8 +613,8 @@ def _np_after(text: str, end: int, det: str | None, depth: int = 0) -> tuple[str
             # can only be a modifier: "this data structure", "this sales report")
     if head_word[:1].isupper() and not head_word.isupper():
         return None  # "this License", "such Covered Software": a defined term, named, not pointed at
-    if head in _WORD_USE_HEADS and (w := _OF_WORD.match(text, head_end)) is not None:
-        return noun_lemma(w.group(1).lower()), w.end()
+    if head in _WORD_USE_HEADS and (named := _OF_WORD.match(text, head_end)) is not None:
+        return noun_lemma(named.group(1).lower()), named.end()
     if head in _OF_HEADS and depth == 0:
         m = re.match(r"\s+of\b", text[head_end:])
         if m:
@@ -1311,9 +1311,9 @@ def _enumeration_search(a: Anaphor, lay: _Layout, i: int, window: int, facts, de
                 return lead, f"the list after {preview(lay.seq[lead].text, 40)}"
             break
     if a.first:
-        j = lay.previous(i)
-        if j is not None:
-            return j, f"previous {_name(lay.seq[j])}"
+        before = lay.previous(i)
+        if before is not None:
+            return before, f"previous {_name(lay.seq[before])}"
     return None
 
 
