@@ -112,7 +112,7 @@ class Antecedent:
 _DET = re.compile(
     r"(?<![\w-])(?P<det>this|these|those|such(?:\s+an?)?|the\s+(?:proposed|above|aforementioned|"
     r"above-mentioned|preceding|foregoing|said|resulting|latter|former|described|"
-    r"presented|introduced|suggested|outlined))(?=\s+[\"\u201c]?[A-Za-z])",
+    r"presented|introduced|suggested|outlined))(?=\s+[\"\u201c]?(?:[A-Za-z]|\d+-?[A-Za-z]))",  # "this 128-bit value"
     re.I,
 )
 _INITIAL = re.compile(r"^[\"'\u201c(]*(?P<p>It|Its|They|Their|This|These|That|Those|Such|The\s+latter|The\s+former)\b")
@@ -192,7 +192,7 @@ _OF_HEADS = frozenset(
 )
 
 
-_NEXT_WORD = re.compile(r"\s+[\"\u201c]?([A-Za-z][\w\-']*)")
+_NEXT_WORD = re.compile(r"\s+[\"\u201c]?([A-Za-z][\w\-']*|\d+-?[A-Za-z][\w\-']*)")
 #: Words that cannot start the noun phrase of a demonstrative: "This is", "These can", "this of".
 _NOT_NP = frozenset(
     """is are was were be been being has have had can could will would may might must should shall
@@ -1056,6 +1056,11 @@ def resolve_anaphora(
     for u in todo:
         i = pos[u.id]
         for a in facts[u.text]:
+            stated = _statement_set(a, lay, i, window) if a.head in _RULE_HEADS else None
+            if stated:  # "the requirements above": each of the statements that make the set
+                for j in stated:
+                    out.append(Antecedent(u.id, seq[j].id, a, f"{a.text} -> a rule of the set: {preview(seq[j].text, 40)}", 0.6))
+                continue
             got = _resolve_one(u, a, lay, i, window, facts)
             if got is not None:
                 j, evidence, score = got
@@ -1088,6 +1093,24 @@ def _modifier_of(a: Anaphor) -> str | None:
     if len(words) < 3 or words[-2].lower() in _CLOSED or words[-2].lower() in _QUANT:
         return None
     return words[-2] if set(noun_forms(a.head)) & {words[-1].lower()} else None
+
+
+def _marked_modifier(a: Anaphor) -> str | None:
+    """The word before the head of the anaphor's phrase when it is marked: a number in it
+    ("128-bit", "16-octet") or an acronym ("TCP"), which picks one thing among those the head
+    names."""
+    words = a.text.split()
+    if len(words) < 3:
+        return None
+    w = words[-2].strip("\"'\u201c\u201d(),")
+    if len(w) >= 2 and (any(c.isdigit() for c in w) and any(c.isalpha() for c in w) or (w.isupper() and w.isalpha())):
+        return w
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _word_pattern(word: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
 
 
 @lru_cache(maxsize=4096)
@@ -1125,6 +1148,11 @@ def _head_search(
     passes: list[re.Pattern[str] | None] = []
     if mod:
         passes.append(_compound_pattern(mod, a.head))
+    marked = _marked_modifier(a)
+    if marked:
+        # "This 128-bit value", "these TCP segments": a modifier no other thing shares names it
+        # before the head alone, a shell noun that many things are ("value", "segment")
+        passes.append(_word_pattern(marked))
     if a.head not in _DOC_HEADS:  # "this header section": not any "Section 4"
         passes.append(None)
     if any_use and len(a.head) >= 5:
@@ -1209,6 +1237,33 @@ def _pair_search(a: Anaphor, lay: _Layout, i: int, window: int) -> tuple[int, st
 #: unit that states one (with MUST, SHALL, REQUIRED, SHOULD, must or shall).
 _RULE_HEADS = frozenset("requirement restriction constraint prohibition obligation".split())
 _NORMATIVE = re.compile(r"(?<![\w-])(?:MUST|SHALL|REQUIRED|SHOULD|must|shall)(?![\w-])")
+
+
+#: The most statements a set of rules above ("the requirements above") links to.
+_SET_SIZE = 4
+
+
+def _statement_set(a: Anaphor, lay: _Layout, i: int, window: int) -> list[int] | None:
+    """"the requirements above", "the above restrictions": a plural pointer to a set of rules,
+    not to one sentence: the run of units right above (in the section, past displays) that each
+    state a rule (MUST, SHALL, ...), nearest first, at most :data:`_SET_SIZE`; None unless the
+    phrase is plural and placed by "above" (or "preceding", "foregoing")."""
+    low = a.text.lower()
+    if not re.search(r"\b(?:above|preceding|foregoing)\b", low) or not _plural_at(a.text, len(a.text.rstrip().removesuffix("above").rstrip())):
+        return None
+    out: list[int] = []
+    for j in lay.back(i, window):
+        if lay.display[j]:
+            continue
+        if _NORMATIVE.search(lay.seq[j].text):
+            out.append(j)
+            if len(out) == _SET_SIZE:
+                break
+        elif out:
+            break  # the run of statements ends
+        elif len(lay.seq[j].text) > 40:
+            break  # prose that states no rule comes first: the rules are not right above
+    return out or None
 
 
 def _rule_search(lay: _Layout, i: int, window: int) -> int | None:
@@ -1425,6 +1480,8 @@ def _resolve_one(
         if lead is not None:
             return lead, f"the list after {preview(seq[lead].text, 40)}", 0.6
         j = lay.previous(i, past_notes=True)  # no word to go by: the thread of the discussion
+        if j is not None and a.kind == "idiom" and _term_line(seq[j]):
+            return None  # "In this case" after a definition list's term: a term names, it states no case
         if j is not None:
             what = (
                 f"previous {_name(seq[j])}" if j == i - 1

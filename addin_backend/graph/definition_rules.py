@@ -47,7 +47,7 @@ from typing import Iterable
 from ..language.nlp import FACTS, common_words, noun_lemma, word_classes
 from .text import sentences
 
-__all__ = ["Definition", "STATEMENTS", "is_statement", "find_definitions", "find_coinages", "find_assignments", "is_common_word",
+__all__ = ["Definition", "STATEMENTS", "expansions", "is_statement", "find_definitions", "find_coinages", "find_assignments", "is_common_word",
            "term_ok", "acronym_ok", "ident_ok", "is_identifier", "has_function_word", "Q_OPEN", "Q_CLOSE"]
 
 
@@ -380,6 +380,49 @@ def _reordered_long_form(short: str, words: list[str]) -> str | None:
     return " ".join(tail)
 
 
+#: Words an expansion may hold without giving a letter ("Security Assertion Markup Language",
+#: "Voice over IP" gives V-o-IP: the small words are skipped).
+_EXPANSION_SMALL = frozenset("of for and over the to in on with via a an".split())
+_CAP_WORD = re.compile(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]*)?|[a-z]+")
+
+
+def expansions(text: str, wanted: frozenset[str] | set[str]) -> list[tuple[str, int, int]]:
+    """Acronyms of ``wanted`` spelled by a run of capitalised words of ``text`` with no
+    parenthesis after it: a heading "Datagram Transport Layer Security" expands DTLS for the
+    sections after it. ``(acronym, start, end)``, the first run for each; a run is two words at
+    least, each capitalised but the small words inside it, which give no letter.
+
+    >>> expansions("Encrypted Client Hello for Relays", {"ECH", "ECHR"})
+    [('ECH', 0, 22), ('ECHR', 0, 33)]
+    >>> expansions("The Client sends Hello", {"CH", "TCSH"})
+    []
+    """
+    if not wanted:
+        return []
+    words = [(m.group(0), m.start(), m.end()) for m in _CAP_WORD.finditer(text)]
+    out: list[tuple[str, int, int]] = []
+    seen: set[str] = set()
+    for i, (w, a, _) in enumerate(words):
+        if not w[:1].isupper():
+            continue
+        letters = ""
+        caps = 0
+        for j in range(i, min(len(words), i + 8)):
+            wj, aj, bj = words[j]
+            if j > i and text[words[j - 1][2] : aj].strip():
+                break  # punctuation between: the run ends
+            if wj[:1].isupper():
+                letters += "".join(part[0].upper() for part in wj.split("-"))
+                caps += 1
+            elif wj not in _EXPANSION_SMALL:
+                break
+            if caps >= 2 and wj[:1].isupper() and letters in wanted and letters not in seen:
+                if not text[bj:].lstrip().startswith("("):  # "Long Form (LF)": read by the parentheses
+                    seen.add(letters)
+                    out.append((letters, a, bj))
+    return out
+
+
 def _acronym_ok(short: str) -> bool:
     if not 2 <= len(short) <= 10 or " " in short.strip():
         return False
@@ -391,6 +434,8 @@ def _acronym_ok(short: str) -> bool:
 
 
 _WORD_THEN_SPACE = re.compile(r"[A-Za-z]\s+$")
+#: Words that open a phrase pointing at something named before: no acronym's expansion starts so.
+_POINTING_WORDS = frozenset("the this these those that such its their our his her a an".split())
 _PREV_SHORT = re.compile(r"(?<![\w-])([A-Z][A-Za-z0-9&\-]{1,9})\s*$")
 _ARTICLE_OPENS = re.compile(r"(?:^|[.!?:]\s+)(?:A|An|The)$")
 
@@ -460,6 +505,8 @@ def _parens(text: str) -> list[Definition]:
             long = long.strip(_Q_OPEN + _Q_CLOSE) if long else long
             if not (long and long[0].lower() == short[0].lower()):
                 long = _reordered_long_form(short, words) or long
+            if long and long.split()[0].lower() in _POINTING_WORDS:
+                long = None  # "these tags (TT)": a phrase pointing back, no expansion
             if long and len(long) > len(short) and short.lower() not in long.lower().split() and (
                     long[0].lower() == short[0].lower() or long == _reordered_long_form(short, words)):
                 where = list(re.finditer(r"\s+".join(map(re.escape, long.split())), text[: m.start()]))
@@ -472,7 +519,8 @@ def _parens(text: str) -> list[Definition]:
         prev = _PREV_SHORT.search(text, max(0, m.start() - 16), m.start())
         if prev and _acronym_ok(prev.group(1)) and len(body.split()) >= 2 and not _QUOTED.search(body):
             long = _sh_long_form(prev.group(1), body)
-            if long and long == body and body[0].lower() == prev.group(1)[0].lower():
+            if long and long == body and body[0].lower() == prev.group(1)[0].lower() and (
+                    body.split()[0].lower() not in _POINTING_WORDS):
                 start = prev.start(1)
                 out.append(Definition(prev.group(1), "acronym", start, m.end(), text[start : m.end()], True, 0.9, how="acronym"))
     return out

@@ -39,6 +39,7 @@ from adapters.model import Document, Unit
 from ..language.detect import is_english, primary
 from ..language.nlp import word_classes
 from .definition_rules import (
+    expansions,
     Q_CLOSE,
     Q_OPEN,
     Definition,
@@ -413,6 +414,7 @@ def _build_registry(units: list[Unit]) -> Registry:
             ds = [*ds, *(d for d in struct[u.id] if d.key not in have)]
         for d in ds:
             reg.setdefault(d.key, []).append((u.order, u.id, d))
+    _add_expansions(reg, units)
     words_of = {u.id: word_set(u.text) for u in units}  # read once: the coinages and the uses need them
     for i, u, d in mentions.first_mentions(coined, words_of):
         if d.key not in reg:
@@ -428,6 +430,41 @@ def _build_registry(units: list[Unit]) -> Registry:
         uses = _add_policy(reg, units, by_id, uses)
     reg.uses, reg.units = tuple(uses), units
     return reg
+
+
+#: An acronym as prose uses it ("DTLS", "ECHs"), and a run of two capitalised words, without
+#: which no unit can spell one out.
+_ACRONYM_USE = re.compile(r"(?<![\w\-])([A-Z]{2,6})s?(?![\w\-])")
+_TWO_CAPS = re.compile(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]*)?\s+(?:(?:of|for|and|over|the|to|in|on|with|via)\s+)?[A-Z][a-z]")
+
+
+def _add_expansions(reg: dict, units: list[Unit]) -> None:
+    """Acronyms that no parenthesis defines, spelled out where they first stand: a heading
+    "Datagram Transport Layer Security" before the paragraphs that say "DTLS", an abstract that
+    names the "Extensible Binary Meta Language" before "EBML" is used (see
+    :func:`~.definition_rules.expansions`). The first unit that spells one, if no use comes
+    before it, defines it."""
+    first_use: dict[str, int] = {}
+    for i, u in enumerate(units):
+        if u.kind in _NOT_USERS or not u.text or _is_code(u):
+            continue
+        for m in _ACRONYM_USE.finditer(u.text):
+            if m.group(1) not in reg and m.group(1).lower() not in reg:
+                first_use.setdefault(m.group(1), i)
+    if not first_use:
+        return
+    wanted = set(first_use)
+    for i, u in enumerate(units):
+        if not wanted:
+            break
+        if not u.text or _is_code(u) or u.kind in ("table", "caption") or not _TWO_CAPS.search(u.text):
+            continue
+        for short, start, end in expansions(u.text, wanted):
+            wanted.discard(short)
+            if first_use[short] >= i:
+                d = Definition(short, "acronym", start, end, u.text[start:end], True, 0.8, how="expansion")
+                reg.setdefault(d.key, []).append((u.order, u.id, d))
+        wanted -= {k for k, at in first_use.items() if at <= i}
 
 
 def _is_code(u: Unit) -> bool:
@@ -537,7 +574,8 @@ def _add_scopes(reg: dict, by_id: dict[str, Unit]) -> None:
     definition itself: uses inside it are not dependencies."""
     for lst in reg.values():
         for i, (order, uid, d) in enumerate(lst):
-            if by_id[uid].kind == "section":
+            if by_id[uid].kind == "section" and d.kind != "acronym":
+                # (an acronym a heading expands is the section's too: its paragraphs use it)
                 lst[i] = (order, uid, replace(d, scope=uid))
 
 

@@ -707,3 +707,33 @@ def test_a_distal_compound_is_found_a_few_units_back():
         "The path part names an object within that storage node's namespace.",
     )
     assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u2", "u0")]
+
+
+def test_a_marked_modifier_names_the_thing_before_a_shell_noun_does():
+    assert found("This 128-bit value MUST NOT repeat for one key.") == [("This 128-bit value", "np", "value", True)]
+    doc = _doc(
+        "Each record carries a 128-bit random nonce chosen by the sender.",
+        "The receiver checks the record length first.",
+        "A value of zero in the length is an error.",
+        "This 128-bit value MUST NOT repeat for one key.",
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u3", "u0")]
+
+
+def test_the_requirements_above_point_at_the_set_of_statements():
+    doc = _doc(
+        "Relays carry messages between peers.",
+        "A relay MUST keep the order of messages.",
+        "A relay MUST NOT change a message body.",
+        "A relay SHOULD add its own name to the path.",
+        "A relay that breaks the requirements above is not conformant.",
+    )
+    assert {(s, t) for s, t, _, _ in resolved(doc)} == {("u4", "u3"), ("u4", "u2"), ("u4", "u1")}
+
+
+def test_in_this_case_never_lands_on_a_definition_lists_term():
+    doc = _units(
+        ("paragraph", "Flags:"),
+        ("paragraph", "In this case, the receiver keeps the frame until the window opens again."),
+    )
+    assert resolved(doc) == []

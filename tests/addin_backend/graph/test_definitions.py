@@ -163,3 +163,23 @@ def test_a_one_letter_term_of_a_list_of_symbols_is_used_in_formulas():
     doc = _doc("The bound depends on two values:", "n:", "The number of records sent.",
                "By setting n = 4, the bound is reached.")
     assert ("u3", "u1", "n") in usages(doc)
+
+
+def test_an_acronym_spelled_out_in_a_heading_is_defined_there():
+    units = [Unit("t", "title", "Widget Transfer Rules", 0),
+             Unit("s1", "section", "Secure Widget Channel", 1, level=1),
+             Unit("p1", "paragraph", "Every SWC record starts with a header of two bytes.", 2, parent="s1"),
+             Unit("s2", "section", "Errors", 3, level=1),
+             Unit("p2", "paragraph", "An SWC peer drops a record that is too short.", 4, parent="s2")]
+    assert set(usages(Document("docx", units))) == {("p1", "s1", "SWC"), ("p2", "s1", "SWC")}
+
+
+def test_an_acronym_used_before_a_phrase_spells_it_is_not_defined_by_that_phrase():
+    doc = _doc("An SWC peer drops short records.", "The Secure Widget Channel has two ends.", "An SWC peer waits.")
+    assert usages(doc) == []
+
+
+@pytest.mark.parametrize("text", ["The element holds tags. These Tags (TT) are optional.",
+                                  "Each EBML Element (These tags) is one."])
+def test_a_pointing_phrase_is_no_acronyms_expansion(text):
+    assert find_definitions(text) == ()
