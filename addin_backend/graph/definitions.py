@@ -439,11 +439,11 @@ _TWO_CAPS = re.compile(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]*)?\s+(?:(?:of|for|and|over
 
 
 def _add_expansions(reg: dict, units: list[Unit]) -> None:
-    """Acronyms that no parenthesis defines, spelled out where they first stand: a heading
-    "Datagram Transport Layer Security" before the paragraphs that say "DTLS", an abstract that
-    names the "Extensible Binary Meta Language" before "EBML" is used (see
-    :func:`~.definition_rules.expansions`). The first unit that spells one, if no use comes
-    before it, defines it."""
+    """Acronyms that no parenthesis defines, spelled out in a heading before any use: "Datagram
+    Transport Layer Security" over the paragraphs that say "DTLS" (see
+    :func:`~.definition_rules.expansions`). Only headings and titles: in prose a run of capitals
+    that spells an acronym is often a name of its own ('"Maintenance Window" means' beside a table
+    in MW, megawatts)."""
     first_use: dict[str, int] = {}
     for i, u in enumerate(units):
         if u.kind in _NOT_USERS or not u.text or _is_code(u):
@@ -457,7 +457,7 @@ def _add_expansions(reg: dict, units: list[Unit]) -> None:
     for i, u in enumerate(units):
         if not wanted:
             break
-        if not u.text or _is_code(u) or u.kind in ("table", "caption") or not _TWO_CAPS.search(u.text):
+        if u.kind not in _NOT_USERS or not u.text or not _TWO_CAPS.search(u.text):
             continue
         for short, start, end in expansions(u.text, wanted):
             wanted.discard(short)
