@@ -217,6 +217,7 @@ _LET = re.compile(
 #: "the term X refers to", 'The verb "generate" is used instead of "send"', 'the keyword "MUST"
 #: means': a word named by a noun of words (term, verb, adjective, keyword, ...) and said what it
 #: means or how it is used. Unquoted, only "term" names its word ("the term reader refers to").
+_META_HINT = re.compile(r"[Tt]he\s+(?:verb|noun|adjective|adverb|word|phrase|keyword|expression|qualifier)\s+[\"\u201c\u2018'\u201e\u00ab\u2039]")
 _THE_TERM = re.compile(
     rf"\b[Tt]he\s+(?:(?P<meta>term|verb|noun|adjective|adverb|word|phrase|keyword|expression|qualifier)\s+{_TERM_Q}"
     rf"|term\s+(?P<bare>[\w\-]+(?:\s+[\w\-]+){{0,3}}?))\s*,?\s+(?:refers\s+to|means|denotes|describes|"
@@ -775,12 +776,19 @@ _APPOSED_LETTER = re.compile(
 )
 
 
+# cheap tests before the patterns above, which try every position of a text
+_PAREN_THEN_COPULA = re.compile(r"\)\s*,?\s+(?:is|are)\s")
+_RULE_NOUN_VERB = re.compile(r"(?:rule|production|field|parameter|element|attribute|member|variable)\s+(?:specifies|defines|"
+                             r"represents|denotes|indicates|contains|holds|gives|is)\b")
+_LETTER_BETWEEN_COMMAS = re.compile(r", [A-Z], ")
+
+
 def _named_subjects(text: str) -> list[Definition]:
     """Noun phrases defined with a parenthesis (:data:`_PAREN_SUBJECT`), code names as a
     defining sentence's subject (:data:`_NAMED_RULE`), one-letter symbols in apposition
     (:data:`_APPOSED_LETTER`)."""
     out: list[Definition] = []
-    if "(" in text:
+    if "(" in text and _PAREN_THEN_COPULA.search(text):
         for m in _PAREN_SUBJECT.finditer(text):
             term, body = m.group("term"), m.group("body")
             if _NOT_ALIAS.match(body) or _has_function_word(term) or (" " not in term and is_common_word(term)):
@@ -793,10 +801,10 @@ def _named_subjects(text: str) -> list[Definition]:
             alias = _ALIAS_LEAD.sub("", short)
             if alias != short and 1 <= len(alias.split()) <= 4 and not _has_function_word(alias):
                 out.append(Definition(alias, "term", m.start("body"), m.end("body"), body, False, 0.85, how="paren-subject"))
-    if "The " in text and ("-" in text or "_" in text):
+    if "The " in text and ("-" in text or "_" in text) and _RULE_NOUN_VERB.search(text):
         for m in _NAMED_RULE.finditer(text):
             out.append(Definition(m.group("sym"), "notation", m.start(), m.end(), m.group(0), True, 0.85, how="rule"))
-    if ", " in text:
+    if ", " in text and _LETTER_BETWEEN_COMMAS.search(text):
         for m in _APPOSED_LETTER.finditer(text):
             out.append(Definition(m.group("sym"), "notation", m.start("np"), m.end(), text[m.start("np") : m.end()], True, 0.8,
                                   how="apposition"))
@@ -805,8 +813,8 @@ def _named_subjects(text: str) -> list[Definition]:
 
 def _paper_terms(text: str) -> list[Definition]:
     out: list[Definition] = []
-    if ("efine" not in text and "enote" not in text and "written" not in text and "et " not in text and "term" not in text
-            and not any(c in text for c in _QUOTE_CHARS)):
+    if "efine" not in text and "enote" not in text and "written" not in text and "et " not in text and "term" not in text \
+            and not _META_HINT.search(text):
         return out
     for m in _WE_DEFINE.finditer(text):
         term = _strip_det(m.group("term"))
