@@ -99,6 +99,8 @@ bench-graph: venv
 
 # Real-document benchmark: the graph against published standards with exact reference truth
 # (DEVSET: the development set; CORPUS: real files whose non-English ones `ledger check` reads).
+# DEPENDS is also scored, side by side and per document, on other annotators' sets found in
+# DEVSET/independent (the leave-one-document-out protocol of CONTRIBUTING.md).
 DEVSET ?= ../shared/devset
 CORPUS ?= ../shared/corpus
 bench-real: venv

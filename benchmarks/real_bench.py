@@ -96,8 +96,8 @@ class Alignment:
     unit_of: list[str | None]
     paras_of: dict[str, list[int]] = field(default_factory=dict)
 
-    def unit(self, para: int) -> str | None:
-        return self.unit_of[para] if 0 <= para < len(self.unit_of) else None
+    def unit(self, para: int | None) -> str | None:
+        return self.unit_of[para] if para is not None and 0 <= para < len(self.unit_of) else None
 
 
 _NOT_BODY = ("table", "footnote", "endnote")
@@ -335,9 +335,14 @@ def score_depends(doc, G, cases: list[dict], negatives: list[dict], al: Alignmen
                            "got": [(_snippet(doc.get(v).text, 40), edges[(src, v)].get("evidence")) for v in out][:3]})
     false = []
     for n in negatives:
-        src, naive = al.unit(n["para_index"]), al.unit(n["naive_antecedent_para_index"])
+        src, naive = al.unit(n["para_index"]), al.unit(n.get("naive_antecedent_para_index"))
         if src and naive and (src, naive) in edges:
             false.append({"anaphor": n["anaphor"], "text": _snippet(n["text"]), "evidence": edges[(src, naive)].get("evidence")})
+        elif src and naive is None:
+            # no prose paragraph before it: any anaphora edge from it is one too many
+            wrong = next((d for (u, _), d in edges.items() if u == src and d.get("origin") == "anaphora"), None)
+            if wrong is not None:
+                false.append({"anaphor": n["anaphor"], "text": _snippet(n["text"]), "evidence": wrong.get("evidence")})
     total = Tally()
     for t in kinds.values():
         total.add(t)
@@ -376,7 +381,7 @@ def related_noise(G, al: Alignment, paras: Paragraphs) -> dict[str, Any]:
 # --- one file, all files -------------------------------------------------------------------------
 
 
-def score_file(path: Path, truth: dict, paras: Paragraphs, cases: list[dict], negatives: list[dict],
+def score_file(path: Path, truth: dict | None, paras: Paragraphs, cases: list[dict], negatives: list[dict],
                *, related: bool = False) -> dict[str, Any]:
     import adapters
     from addin_backend.graph import build_graph
@@ -393,10 +398,11 @@ def score_file(path: Path, truth: dict, paras: Paragraphs, cases: list[dict], ne
         "file": path.name,
         "aligned": aligned, "paragraphs": nonempty,
         "seconds": {"read": round(t1 - t0, 3), "graph": round(t2 - t1, 3)},
-        "references": score_references(doc, G, truth, al),
-        "headings": score_headings(doc, truth, al),
         "depends": score_depends(doc, G, cases, negatives, al),
     }
+    if truth is not None:  # a set of annotations alone (another annotator's) has no reference truth
+        out["references"] = score_references(doc, G, truth, al)
+        out["headings"] = score_headings(doc, truth, al)
     if related:
         out["related"] = related_noise(G, al, paras)
     return out
@@ -471,15 +477,18 @@ def non_english_corpus(corpus: Path) -> list[Path]:
 def run(devset: Path, docs: Sequence[str] | None = None, variants: Sequence[str] = VARIANTS, *,
         related: bool = False, corpus: Path | None = None, quiet: bool = False) -> dict[str, Any]:
     dep = json.loads((devset / "depends.json").read_text())
-    names = docs or sorted(p.name[: -len(".truth.json")] for p in (devset / "rfc").glob("*.truth.json"))
+    names = docs or sorted(p.name[: -len(".truth.json")] for p in (devset / "rfc").glob("*.truth.json")) or sorted(
+        {c["doc"] for c in dep["cases"]})
     files = []
     for name in names:
-        truth = json.loads((devset / "rfc" / f"{name}.truth.json").read_text())
-        paras = truth_paragraphs(devset / "rfc" / f"{name}.A.docx")
+        where = devset / "rfc" if (devset / "rfc" / f"{name}.A.docx").exists() else devset
+        truth_path = where / f"{name}.truth.json"
+        truth = json.loads(truth_path.read_text()) if truth_path.exists() else None
+        paras = truth_paragraphs(where / f"{name}.A.docx")
         cases = [c for c in dep["cases"] if c["doc"] == name]
         negatives = [n for n in dep["negatives"] if n["doc"] == name]
         for v in variants:
-            path = devset / "rfc" / f"{name}.{v}"
+            path = where / f"{name}.{v}"
             if not path.exists():
                 continue
             row = score_file(path, truth, paras, cases, negatives, related=related and v == "A.docx")
@@ -487,7 +496,8 @@ def run(devset: Path, docs: Sequence[str] | None = None, variants: Sequence[str]
             files.append(row)
             if not quiet:
                 print(_line(row), file=sys.stderr, flush=True)
-    result: dict[str, Any] = {"devset": str(devset), "files": files, "summary": summarise(files)}
+    result: dict[str, Any] = {"devset": str(devset), "annotator": dep.get("annotator"), "files": files,
+                              "summary": summarise(files)}
     if corpus is not None:
         result["checks"] = {
             "corpus_non_english": check_findings(non_english_corpus(corpus)),
@@ -497,9 +507,13 @@ def run(devset: Path, docs: Sequence[str] | None = None, variants: Sequence[str]
 
 
 def _line(row: dict) -> str:
-    r, h, d = row["references"], row["headings"], row["depends"]
-    return (f"{row['doc']}.{row['variant']}: refs P {_f(r['all']['precision'])} R {_f(r['all']['recall'])} "
-            f"({r['all']['truth']}), headings {h['right']}/{h['headings']}, depends {d['hits']}/{d['cases']} "
+    d = row["depends"]
+    refs = ""
+    if "references" in row:
+        r, h = row["references"], row["headings"]
+        refs = (f"refs P {_f(r['all']['precision'])} R {_f(r['all']['recall'])} ({r['all']['truth']}), "
+                f"headings {h['right']}/{h['headings']}, ")
+    return (f"{row['doc']}.{row['variant']}: {refs}depends {d['hits']}/{d['cases']} "
             f"false {d['false_links']}/{d['negatives']}, top {_f(d['top_target_share'])}")
 
 
@@ -515,13 +529,14 @@ def summarise(files: list[dict]) -> dict[str, Any]:
         refs = {w: Tally() for w in ("paragraph", "table")}
         for f in rows:
             for w in refs:
-                t = f["references"]["by_where"].get(w)
+                t = f["references"]["by_where"].get(w) if "references" in f else None
                 if t:
                     refs[w].add(Tally(t["tp"], t["fp"], t["fn"]))
         allr = Tally()
         for t in refs.values():
             allr.add(t)
-        heads = sum(f["headings"]["right"] for f in rows), sum(f["headings"]["headings"] for f in rows)
+        heads = (sum(f["headings"]["right"] for f in rows if "headings" in f),
+                 sum(f["headings"]["headings"] for f in rows if "headings" in f))
         kinds: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         for f in rows:
             for k, x in f["depends"]["by_kind"].items():
@@ -544,7 +559,38 @@ def summarise(files: list[dict]) -> dict[str, Any]:
 # --- report --------------------------------------------------------------------------------------
 
 
-def markdown(result: dict[str, Any], command: str) -> str:
+def _kind_cell(x: dict | None) -> str:
+    return "-" if not x else f"{_f(x['recall'])} ({x['hits']}/{x['cases']})"
+
+
+def depends_table(sets: Sequence[tuple[str, dict[str, Any]]], variant: str = "A.docx") -> list[str]:
+    """DEPENDS side by side for several annotated sets (each a :func:`run` result), on one
+    variant: per kind, false links and the largest top-target share; then one row per document,
+    so that a change written while reading one document's cases is judged on the others (the
+    leave-one-document-out protocol of CONTRIBUTING.md)."""
+    head = ["| set | standards | anaphora | definition | acronym | all | false links | top target share |",
+            "|---|---|---|---|---|---|---|---|"]
+    rows, per_doc = [], []
+    for name, result in sets:
+        x = result["summary"].get(variant)
+        if x is None:
+            continue
+        d, k = x["depends"], x["depends"]["by_kind"]
+        docs = sorted({f["doc"] for f in result["files"] if f["variant"] == variant})
+        share = f"{d['false_links']} / {d['negatives']}"
+        rows.append(f"| {name} | {len(docs)} | {_kind_cell(k.get('anaphora'))} | {_kind_cell(k.get('definition'))} | "
+                    f"{_kind_cell(k.get('acronym'))} | {_kind_cell(d)} | {share} | {_f(x['top_target_share'])} |")
+        for f in result["files"]:
+            if f["variant"] != variant:
+                continue
+            fd = f["depends"]
+            per_doc.append(f"| {name}: {f['doc']} | 1 | {_kind_cell(fd['by_kind'].get('anaphora'))} | "
+                           f"{_kind_cell(fd['by_kind'].get('definition'))} | {_kind_cell(fd['by_kind'].get('acronym'))} | "
+                           f"{_kind_cell(fd)} | {fd['false_links']} / {fd['negatives']} | {_f(fd['top_target_share'])} |")
+    return head + rows + per_doc
+
+
+def markdown(result: dict[str, Any], command: str, others: Sequence[tuple[str, dict[str, Any]]] = ()) -> str:
     s = result["summary"]
     lines = [f"Measured {time.strftime('%Y-%m-%d')} with `{command}` on `{Path(result['devset']).name}` "
              f"({len({f['doc'] for f in result['files']})} standards).", ""]
@@ -561,6 +607,10 @@ def markdown(result: dict[str, Any], command: str) -> str:
             f"| {x['headings']['right']} / {x['headings']['all']} "
             f"| {_f(x['depends']['recall'])} ({kinds}) | {x['depends']['false_links']} / {x['depends']['negatives']} "
             f"| {_f(x['top_target_share'])} |")
+    if others:
+        lines += ["", "DEPENDS on A.docx, the development set's annotator beside others who annotated other "
+                  "standards with the same definition (recall, hits / cases):", "",
+                  *depends_table([(Path(result["devset"]).name, result), *others])]
     rel = [f for f in result["files"] if "related" in f]
     if rel:
         lines += ["", "RELATED on the A.docx files: " + ", ".join(
@@ -577,10 +627,10 @@ def markdown(result: dict[str, Any], command: str) -> str:
     first = next((f for f in result["files"] if f["variant"] == "A.docx"), None)
     if first is not None:
         lines += ["", "Misses (A.docx):", ""]
-        for f in (f for f in result["files"] if f["variant"] == "A.docx"):
-            for m in f["references"]["misses"][:3]:
+        for f in (f for f in [*result["files"], *(g for _, o in others for g in o["files"])] if f["variant"] == "A.docx"):
+            for m in (f["references"]["misses"][:3] if "references" in f else ()):
                 lines.append(f"- {f['doc']} REFERENCES ({m['where']}): '{m['surface']}' in “{m['text']}”")
-            for m in f["references"]["spurious"][:3]:
+            for m in (f["references"]["spurious"][:3] if "references" in f else ()):
                 lines.append(f"- {f['doc']} REFERENCES spurious ({m['where']}): '{m['evidence']}' -> {m['target']} in “{m['text']}”")
             for m in f["depends"]["misses"][:4]:
                 lines.append(f"- {f['doc']} DEPENDS {m['kind']}: '{m['anaphor']}' in “{m['text']}” (antecedent “{m['antecedent']}”)")
@@ -589,7 +639,7 @@ def markdown(result: dict[str, Any], command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-_PATH_OPTIONS = ("--devset", "--corpus", "--json", "--readme")
+_PATH_OPTIONS = ("--devset", "--corpus", "--json", "--readme", "--independent")
 
 
 def _command(args: list[str]) -> str:
@@ -611,6 +661,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--corpus", type=Path, help="count `ledger check` findings on this corpus's non-English files")
     p.add_argument("--json", type=Path, help="write the full result here")
     p.add_argument("--readme", type=Path, help="replace this file's real-bench block with the table")
+    p.add_argument("--independent", type=Path, action="append",
+                   help="another annotator's depends.json folder, scored beside the development set on A.docx "
+                        "(default: DEVSET/independent when it exists); repeatable")
+    p.add_argument("--no-independent", action="store_true", help="score the development set alone")
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args(argv)
     if not (args.devset / "depends.json").exists():
@@ -618,7 +672,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     docs = args.docs.split(",") if args.docs else None
     result = run(args.devset, docs, tuple(args.variants.split(",")), related=args.related, corpus=args.corpus, quiet=args.quiet)
-    md = markdown(result, _command(list(argv if argv is not None else sys.argv[1:])))
+    folders = [] if args.no_independent else args.independent or [
+        p for p in [args.devset / "independent"] if (p / "depends.json").exists()]
+    others = [(f.name, run(f, None, ("A.docx",), quiet=args.quiet)) for f in folders]
+    if others:
+        result["independent"] = {name: o for name, o in others}
+    md = markdown(result, _command(list(argv if argv is not None else sys.argv[1:])), others)
     print(md)
     if args.json:
         args.json.write_text(json.dumps(result, indent=1))

@@ -112,7 +112,7 @@ class Antecedent:
 _DET = re.compile(
     r"(?<![\w-])(?P<det>this|these|those|such(?:\s+an?)?|the\s+(?:proposed|above|aforementioned|"
     r"above-mentioned|preceding|foregoing|said|resulting|latter|former|described|"
-    r"presented|introduced|suggested|outlined))(?=\s+[\"\u201c]?[A-Za-z])",
+    r"presented|introduced|suggested|outlined))(?=\s+[\"\u201c]?(?:[A-Za-z]|\d+-?[A-Za-z]))",  # "this 128-bit value"
     re.I,
 )
 _INITIAL = re.compile(r"^[\"'\u201c(]*(?P<p>It|Its|They|Their|This|These|That|Those|Such|The\s+latter|The\s+former)\b")
@@ -192,7 +192,7 @@ _OF_HEADS = frozenset(
 )
 
 
-_NEXT_WORD = re.compile(r"\s+[\"\u201c]?([A-Za-z][\w\-']*)")
+_NEXT_WORD = re.compile(r"\s+[\"\u201c]?([A-Za-z][\w\-']*|\d+-?[A-Za-z][\w\-']*)")
 #: Words that cannot start the noun phrase of a demonstrative: "This is", "These can", "this of".
 _NOT_NP = frozenset(
     """is are was were be been being has have had can could will would may might must should shall
@@ -246,8 +246,11 @@ _AS_ABOVE = re.compile(r"(?<![\w-])(?:as\s+(?:per\s+)?|per\s+)above(?![\w-])", r
 #: than X", "Similar to X" name their own comparator. "The same X" is left out: it mostly says
 #: that things are identical ("all leaves at the same depth", "share the same session with").
 _COMPARATIVE = re.compile(
-    r"^[\"'\u201c(]*(?:[A-Z][^,;:.()]{0,40},\s+)?(?P<c>[Aa]nother|[Bb]oth|[Oo]ther(?!\s+than\b)|[Ss]imilar(?!\s+to\b)|"
-    r"Additional|Further|[Aa]\s+similar|[Tt]he\s+(?:second|third|remaining)|[Aa]s\s+with(?:\s+(?:the|an?))?)"
+    r"^[\"'\u201c(]*(?:[A-Z][^,;:.()]{0,40},\s+|(?:In|For|Under|With|Of)\s+|(?:Consider|Take|Suppose|Imagine|Assume)\s+(?=another))?(?P<c>[Aa]nother|[Bb]oth|[Oo]ther(?!\s+than\b)|"
+    r"[Ss]imilar(?!\s+to\b)|Additional|Further|[Aa]\s+similar|"
+    r"[Tt]he\s+(?:first|second|third|last|final)\s+(?:two|three|four|five|few)|"
+    r"[Tt]he\s+(?:second|third|remaining|final|last)|[Tt]he\s+first(?=\s+(?:case|option|alternative|approach)\b)|"
+    r"[Aa]s\s+with(?:\s+(?:the|an?))?)"
     r"(?=\s+[\"\u201c]?[A-Za-z])"
 )
 #: Comparisons inside a sentence: "MUST provide a similar function", ", as with the similar
@@ -398,6 +401,18 @@ def _candidates(text: str) -> list[tuple[int, int, str, int, int]]:
     return out
 
 
+#: An ordinal of an enumeration: "the first two issues", "The final issue", "In the second case":
+#: a member of a set that a unit before introduced (a count, a list).
+_ORDINAL = re.compile(r"(?i)^the\s+(?:first|second|third|last|final|remaining)\b")
+#: Nouns that name the members of an enumeration (what "The final X" picks from a list); a
+#: singular "the final"/"the last" with another head is a thing's own end ("the last byte").
+_ENUMERATED = frozenset(
+    """issue point step case item option approach problem concern requirement consideration example reason
+    question method goal property category type kind phase stage rule condition alternative scenario
+    situation possibility choice class group variant mode part""".split()
+)
+
+
 #: Function words (and particles): they end a noun phrase and cannot be its head.
 _CLOSED = frozenset(
     """a an the this that these those some any each every all no both either neither such of in on at
@@ -463,6 +478,20 @@ def _verb_form(word: str, cls: dict[str, tuple[str, bool]]) -> str | None:
         return "base"
     low = word.lower()
     return "ing" if low.endswith("ing") else "ed" if low.endswith(("ed", "en", "wn", "t")) else "s" if low.endswith("s") else "base"
+
+
+def _base_verb(word: str) -> bool:
+    """A verb's base form that is no noun ("tend", "include"): after a word in -s it shows that
+    word was a plural noun, its subject ("such special names tend to")."""
+    cls = _classes(word)
+    verb = cls.get("verb")
+    return verb is not None and not verb[1] and "noun" not in cls and word.lower() not in _CLOSED
+
+
+#: "This usage of the word "private"", "the meaning of the term "origin"": a use of a word, whose
+#: referent is what the word names.
+_OF_WORD = re.compile(r"\s+of\s+the\s+(?:word|term|name|phrase|keyword|verb|noun|adjective)\s+[\"\u201c]([A-Za-z][\w\-]*)[\"\u201d]")
+_WORD_USE_HEADS = frozenset("use usage meaning sense definition interpretation reading".split())
 
 
 def _nounish(word: str | None) -> bool:
@@ -562,7 +591,7 @@ def _np_after(text: str, end: int, det: str | None, depth: int = 0) -> tuple[str
                 if form in ("ed", "ing"):
                     break  # the predicate or a modifier clause: "the approach used", "this string using"
                 if form == "s":
-                    if det_number == "sg" or (det_number is None and not (nxt and nxt.lower() in _AUX)):
+                    if det_number == "sg" or (det_number is None and not (nxt and (nxt.lower() in _AUX or _base_verb(nxt)))):
                         break  # "this approach works", "such license applies"; but "these test results"
                 elif cls and (not noun or "adj" in cls or "adv" in cls) and not _modifier(cls, nxt) and not (
                     noun and ((nxt or "").lower() == "of" or _finite(nxt))
@@ -584,6 +613,8 @@ def _np_after(text: str, end: int, det: str | None, depth: int = 0) -> tuple[str
             # can only be a modifier: "this data structure", "this sales report")
     if head_word[:1].isupper() and not head_word.isupper():
         return None  # "this License", "such Covered Software": a defined term, named, not pointed at
+    if head in _WORD_USE_HEADS and (named := _OF_WORD.match(text, head_end)) is not None:
+        return noun_lemma(named.group(1).lower()), named.end()
     if head in _OF_HEADS and depth == 0:
         m = re.match(r"\s+of\b", text[head_end:])
         if m:
@@ -622,7 +653,7 @@ _SUBORDINATOR = re.compile(r"\b(?:if|when|whenever|unless|once|while|where|becau
 #: case", "X, and in this case"): then it is the sentence's own.
 _CLAUSE_BEFORE = re.compile(r"[,;:(]|\b(?:and|or|but|so)\s*$", re.I)
 #: The words without which :data:`_COMPARATIVE` and :data:`_COMPARATIVE_IN` cannot match.
-_HEAD_WORDS = re.compile(r"other|both|similar|additional|further|second|third|remaining|as with")
+_HEAD_WORDS = re.compile(r"other|both|similar|additional|further|first|second|third|remaining|final|last|latter|former|as with")
 _IN_WORDS = re.compile(r"similar|both|as with")
 #: What names the comparator after a comparative's noun phrase, by comparative ("the same key
 #: as", "similar checks to", "additional fields beyond", "the same value for all", "other
@@ -723,6 +754,11 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int]]) -> tuple[Anap
         np_det: str | None = det
         if det.lower().startswith("as with"):  # the object of "as with": a bare plural, or its own article
             np_det = {"the": None, "a": "such a", "an": "such a"}.get(det.lower().split()[-1], "these")
+        if kind == "comparative" and _ORDINAL.match(det):
+            nxt = _NP_WORD.match(text, end)
+            if nxt and nxt.group(1).lower() in _IDIOM_HEADS:  # "In the first case", "the second way"
+                out.append(Anaphor(start, nxt.end(1), text[start : nxt.end(1)], "ordinal", nxt.group(1).lower(), first))
+                continue
         got = _np_after(text, end, np_det)
         if got is None:
             continue  # "this section", "this Agreement": the document itself
@@ -762,6 +798,10 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int]]) -> tuple[Anap
         if text[end_off : end_off + 1] in ('"', "\u201d") and re.search(r"[\"\u201c]", text[start:end_off]):
             end_off += 1  # the closing quote of a quoted coinage
         what = {"comparative": "comparative", "comparative-in": "comparison", "that-object": "distal"}.get(kind, "np")
+        if kind == "comparative" and _ORDINAL.match(det):
+            if det.lower().split()[-1] in ("final", "last") and head not in _ENUMERATED and not _plural_at(text, end_off):
+                continue  # "The final size is ...", "the last byte": a thing's own end, no member of a list
+            what = "ordinal"
         out.append(Anaphor(start, end_off, text[start:end_off], what, head, first))
     out.sort(key=lambda a: a.start)
     dedup: list[Anaphor] = []
@@ -1016,6 +1056,11 @@ def resolve_anaphora(
     for u in todo:
         i = pos[u.id]
         for a in facts[u.text]:
+            stated = _statement_set(a, lay, i, window) if a.head in _RULE_HEADS else None
+            if stated:  # "the requirements above": each of the statements that make the set
+                for j in stated:
+                    out.append(Antecedent(u.id, seq[j].id, a, f"{a.text} -> a rule of the set: {preview(seq[j].text, 40)}", 0.6))
+                continue
             got = _resolve_one(u, a, lay, i, window, facts)
             if got is not None:
                 j, evidence, score = got
@@ -1048,6 +1093,24 @@ def _modifier_of(a: Anaphor) -> str | None:
     if len(words) < 3 or words[-2].lower() in _CLOSED or words[-2].lower() in _QUANT:
         return None
     return words[-2] if set(noun_forms(a.head)) & {words[-1].lower()} else None
+
+
+def _marked_modifier(a: Anaphor) -> str | None:
+    """The word before the head of the anaphor's phrase when it is marked: a number in it
+    ("128-bit", "16-octet") or an acronym ("TCP"), which picks one thing among those the head
+    names."""
+    words = a.text.split()
+    if len(words) < 3:
+        return None
+    w = words[-2].strip("\"'\u201c\u201d(),")
+    if len(w) >= 2 and (any(c.isdigit() for c in w) and any(c.isalpha() for c in w) or (w.isupper() and w.isalpha())):
+        return w
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _word_pattern(word: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
 
 
 @lru_cache(maxsize=4096)
@@ -1085,6 +1148,11 @@ def _head_search(
     passes: list[re.Pattern[str] | None] = []
     if mod:
         passes.append(_compound_pattern(mod, a.head))
+    marked = _marked_modifier(a)
+    if marked:
+        # "This 128-bit value", "these TCP segments": a modifier no other thing shares names it
+        # before the head alone, a shell noun that many things are ("value", "segment")
+        passes.append(_word_pattern(marked))
     if a.head not in _DOC_HEADS:  # "this header section": not any "Section 4"
         passes.append(None)
     if any_use and len(a.head) >= 5:
@@ -1171,6 +1239,33 @@ _RULE_HEADS = frozenset("requirement restriction constraint prohibition obligati
 _NORMATIVE = re.compile(r"(?<![\w-])(?:MUST|SHALL|REQUIRED|SHOULD|must|shall)(?![\w-])")
 
 
+#: The most statements a set of rules above ("the requirements above") links to.
+_SET_SIZE = 4
+
+
+def _statement_set(a: Anaphor, lay: _Layout, i: int, window: int) -> list[int] | None:
+    """"the requirements above", "the above restrictions": a plural pointer to a set of rules,
+    not to one sentence: the run of units right above (in the section, past displays) that each
+    state a rule (MUST, SHALL, ...), nearest first, at most :data:`_SET_SIZE`; None unless the
+    phrase is plural and placed by "above" (or "preceding", "foregoing")."""
+    low = a.text.lower()
+    if not re.search(r"\b(?:above|preceding|foregoing)\b", low) or not _plural_at(a.text, len(a.text.rstrip().removesuffix("above").rstrip())):
+        return None
+    out: list[int] = []
+    for j in lay.back(i, window):
+        if lay.display[j]:
+            continue
+        if _NORMATIVE.search(lay.seq[j].text):
+            out.append(j)
+            if len(out) == _SET_SIZE:
+                break
+        elif out:
+            break  # the run of statements ends
+        elif len(lay.seq[j].text) > 40:
+            break  # prose that states no rule comes first: the rules are not right above
+    return out or None
+
+
 def _rule_search(lay: _Layout, i: int, window: int) -> int | None:
     for j in lay.back(i, window):
         if not lay.display[j] and _NORMATIVE.search(lay.seq[j].text):
@@ -1223,6 +1318,13 @@ def _displayed_block(a: Anaphor, lay: _Layout, i: int, window: int, facts) -> tu
                 t = lay.seq[k].text
                 if forms & word_set(t) and _plain_occurrence(t, a.head, len(t), () if lay.display[k] else _pointing(facts[t])):
                     return target(j)
+        # "the above hypothetical request" after "The following is a hypothetical example": a
+        # modifier of the anaphor's phrase in a display's lead-in says which display
+        mods = {w.lower() for w in re.findall(r"[A-Za-z][\w-]{3,}", a.text)[:-1]} - _CLOSED - {"above", "preceding", "foregoing"}
+        for j in runs:
+            lead = lay.lead_in(j)
+            if mods and lead is not None and lay.display[j] and mods & word_set(lay.seq[lead].text):
+                return target(j)
         shown = a.head in _DISPLAY_HEADS
         fits = [j for j in runs if (lay.display[j] and not _enumerated(lay, j)) == shown]
         return target(fits[0]) if fits else None
@@ -1236,6 +1338,38 @@ def _enumerated(lay: _Layout, j: int) -> bool:
     """Whether a displayed run is a list set as preformatted text ("a) ...", "b) ...")."""
     text = "\n".join(lay.seq[k].text for k in lay.run(j)).replace("\u2028", "\n")
     return len(_ENUMERATION.findall(text)) >= 2
+
+
+def _item_lead_in(u: Unit, a: Anaphor, lay: _Layout, i: int) -> int | None:
+    """For an anaphor that opens a list item after items of the same list ("It complicates ..."
+    as a third disadvantage, "Otherwise, ..." after the cases): the list's lead-in, which says
+    what the items are about; sibling items are parallel, not antecedents."""
+    if u.kind != "list_item" or a.start > 12 or i == 0 or not lay.listed[i - 1] or lay.seq[i - 1].kind != "list_item":
+        return None
+    if lay.section[i - 1] != lay.section[i]:
+        return None
+    return lay.lead_in(i)
+
+
+def _enumeration_search(a: Anaphor, lay: _Layout, i: int, window: int, facts, depth: int) -> tuple[int, str] | None:
+    """What an ordinal picks from ("the first two issues", "The final issue", "In the second
+    case"): the unit that introduces the set, by its head (a count or a quantifier before it,
+    "raises three issues", before a plain mention); failing that, the lead-in of the nearest
+    list in the section; failing that, for the unit's first sentence, the unit before."""
+    got = _head_search(a, lay, i, window, facts, depth=depth)
+    if got is not None:
+        return got[0], f"the set: {got[1]}"
+    for j in lay.back(i, window):
+        if lay.listed[j] or (lay.display[j] and _enumerated(lay, j)):
+            lead = lay.lead_in(j)
+            if lead is not None:
+                return lead, f"the list after {preview(lay.seq[lead].text, 40)}"
+            break
+    if a.first:
+        before = lay.previous(i)
+        if before is not None:
+            return before, f"previous {_name(lay.seq[before])}"
+    return None
 
 
 def _resolve_one(
@@ -1255,6 +1389,9 @@ def _resolve_one(
     if a.head and a.head == lay.subject and len(a.text.split()) == 2 and a.text.lower().startswith("this "):
         return None  # "this protocol" in "The MLS Protocol": the document's subject, like "this document"
     if a.kind == "connective":
+        lead = _item_lead_in(u, a, lay, i) if a.text.lower().startswith(("otherwise", "if not")) else None
+        if lead is not None:  # "Otherwise," closing a list of cases: none of the cases the lead-in opens
+            return lead, f"the list after {preview(seq[lead].text, 40)}", 0.6
         j = lay.previous(i)
         if j is None and _LIKENESS.match(a.text):
             j = lay.previous(i, cross=True)  # "Similarly," opening a section: like the section before
@@ -1288,7 +1425,16 @@ def _resolve_one(
             return None
         t = seq[j].text
         m = _plain_occurrence(t, a.head, len(t), ()) if set(noun_forms(a.head)) & word_set(t) else None
+        if m is None and (mod := _modifier_of(a)) is not None:
+            # "within that origin server's namespace": a compound says which, a few units back
+            pat = _compound_pattern(mod, a.head)
+            for k in lay.back(i, LATER_WINDOW):
+                if not lay.display[k] and (m2 := pat.search(seq[k].text)) is not None:
+                    return k, snippet(seq[k].text, m2.start(), m2.end()), 0.6
         return None if m is None else (j, snippet(t, m.start(), m.end()), 0.6)
+    if a.kind == "ordinal":
+        got = _enumeration_search(a, lay, i, window, facts, depth)
+        return None if got is None else (got[0], got[1], 0.6)
     if a.kind in ("comparative", "comparison"):
         if a.kind == "comparison" and a.text.lower().startswith("both"):
             got = _pair_search(a, lay, i, window)
@@ -1330,7 +1476,12 @@ def _resolve_one(
             if j is not None:
                 return j, f"a rule: {preview(seq[j].text, 40)}", 0.6
     if a.first and (a.kind in ("pronoun", "phrase", "idiom") or a.head):
+        lead = _item_lead_in(u, a, lay, i)
+        if lead is not None:
+            return lead, f"the list after {preview(seq[lead].text, 40)}", 0.6
         j = lay.previous(i, past_notes=True)  # no word to go by: the thread of the discussion
+        if j is not None and a.kind == "idiom" and _term_line(seq[j]):
+            return None  # "In this case" after a definition list's term: a term names, it states no case
         if j is not None:
             what = (
                 f"previous {_name(seq[j])}" if j == i - 1

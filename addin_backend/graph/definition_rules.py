@@ -47,7 +47,7 @@ from typing import Iterable
 from ..language.nlp import FACTS, common_words, noun_lemma, word_classes
 from .text import sentences
 
-__all__ = ["Definition", "STATEMENTS", "is_statement", "find_definitions", "find_coinages", "find_assignments", "is_common_word",
+__all__ = ["Definition", "STATEMENTS", "expansions", "is_statement", "find_definitions", "find_coinages", "find_assignments", "is_common_word",
            "term_ok", "acronym_ok", "ident_ok", "is_identifier", "has_function_word", "Q_OPEN", "Q_CLOSE"]
 
 
@@ -90,7 +90,8 @@ _QUOTED = re.compile(_TERM_Q)
 _QUOTE_CHARS = frozenset(_Q_OPEN)
 # What the words around a quoted phrase say about it (read on short windows, per quote).
 _MEANS_AFTER = re.compile(
-    r"\s*(?:,\s*)?(?:shall\s+)?(?:means?|has\s+the\s+meaning|shall\s+have\s+the\s+meaning|"
+    r"\s*(?:,\s*)?(?:shall\s+)?(?:(?:specifically|simply|here|only|always|merely|precisely|strictly)\s+)?"
+    r"(?:means?|has\s+the\s+meaning|shall\s+have\s+the\s+meaning|"
     r"refers?\s+to|is\s+defined\s+as|includes?|denotes?|bezeichnet|bedeutet|désigne|signifie|significa)\b"
 )
 _HEREINAFTER_BEFORE = re.compile(
@@ -122,7 +123,7 @@ _APPOSED_BEFORE = re.compile(r"\b(?:a|an|A|An)\s+(?:(?!(?:of|to|for|with|in|on|b
 _LEAD_ARTICLE = re.compile(r"(?:(?:A|An|The)\s+)?$")
 # A quoted subject: "The "X" [of Y] is [only] a/the/used ...".
 _SUBJECT_AFTER = re.compile(
-    r"(?:\s+of\s+(?:(?:a|an|the)\s+)?[\w\-]+)?\s+(?:is|are)\s+"
+    r"(?:\s+(?:of|for)\s+(?:(?:a|an|the|any|each|given|every)\s+){0,2}[\w\-]+)?\s+(?:is|are)\s+"
     r"(?:(?:only|also|then|typically|usually|always|often|generally|commonly|primarily|mainly)\s+)?"
     r"(?:a|an|the|any|one|defined|used)\b"
 )
@@ -213,8 +214,14 @@ _DENOTED = re.compile(
 _LET = re.compile(
     r"\b[Ll]et\s+(?P<sym>\$[^$]{1,20}\$|[^\s,.;:]{1,12}?)\s+(?:be|denote|represent)\b"
 )
+#: "the term X refers to", 'The verb "generate" is used instead of "send"', 'the keyword "MUST"
+#: means': a word named by a noun of words (term, verb, adjective, keyword, ...) and said what it
+#: means or how it is used. Unquoted, only "term" names its word ("the term reader refers to").
+_META_HINT = re.compile(r"[Tt]he\s+(?:verb|noun|adjective|adverb|word|phrase|keyword|expression|qualifier)\s+[\"\u201c\u2018'\u201e\u00ab\u2039]")
 _THE_TERM = re.compile(
-    rf"\b[Tt]he\s+term\s+(?:{_TERM_Q}|(?P<bare>[\w\-]+(?:\s+[\w\-]+){{0,3}}?))\s+(?:refers\s+to|means|denotes|describes|is\s+used\s+for)\b"
+    rf"\b[Tt]he\s+(?:(?P<meta>term|verb|noun|adjective|adverb|word|phrase|keyword|expression|qualifier)\s+{_TERM_Q}"
+    rf"|term\s+(?P<bare>[\w\-]+(?:\s+[\w\-]+){{0,3}}?))\s*,?\s+(?:refers\s+to|means|denotes|describes|"
+    r"is\s+used\b|(?:is|are)\s+(?:to\s+be\s+)?(?:read|understood|interpreted)\s+as)"
 )
 # Definitional sentences (genus and difference). Each anchors at a sentence start.
 _CT = r"(?P<term>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,3}?)"
@@ -353,6 +360,70 @@ def _sh_long_form(short: str, before: str) -> str | None:
     return long or None
 
 
+def _reordered_long_form(short: str, words: list[str]) -> str | None:
+    """An acronym whose letters are its capitalised words' initials in another order, as an
+    acronym agreed between languages may be ("Coordinated Universal Time (UTC)"): the last
+    ``len(short)`` words, each capitalised, whose initials are the acronym's letters.
+
+    >>> _reordered_long_form("UTC", "as an instance of Coordinated Universal Time".split())
+    'Coordinated Universal Time'
+    >>> _reordered_long_form("UTC", "the Universal Time".split()) is None
+    True
+    """
+    n = len(short)
+    if n < 3 or not short.isalpha() or not short.isupper() or len(words) < n:
+        return None
+    tail = words[-n:]
+    if not all(w[:1].isupper() and w[1:].islower() for w in tail):
+        return None
+    if sorted(w[0] for w in tail) != sorted(short) or "".join(w[0] for w in tail) == short:
+        return None
+    return " ".join(tail)
+
+
+#: Words an expansion may hold without giving a letter ("Security Assertion Markup Language",
+#: "Voice over IP" gives V-o-IP: the small words are skipped).
+_EXPANSION_SMALL = frozenset("of for and over the to in on with via a an".split())
+_CAP_WORD = re.compile(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]*)?|[a-z]+")
+
+
+def expansions(text: str, wanted: frozenset[str] | set[str]) -> list[tuple[str, int, int]]:
+    """Acronyms of ``wanted`` spelled by a run of capitalised words of ``text`` with no
+    parenthesis after it: a heading "Datagram Transport Layer Security" expands DTLS for the
+    sections after it. ``(acronym, start, end)``, the first run for each; a run is two words at
+    least, each capitalised but the small words inside it, which give no letter.
+
+    >>> expansions("Encrypted Client Hello for Relays", {"ECH", "ECHR"})
+    [('ECH', 0, 22), ('ECHR', 0, 33)]
+    >>> expansions("The Client sends Hello", {"CH", "TCSH"})
+    []
+    """
+    if not wanted:
+        return []
+    words = [(m.group(0), m.start(), m.end()) for m in _CAP_WORD.finditer(text)]
+    out: list[tuple[str, int, int]] = []
+    seen: set[str] = set()
+    for i, (w, a, _) in enumerate(words):
+        if not w[:1].isupper():
+            continue
+        letters = ""
+        caps = 0
+        for j in range(i, min(len(words), i + 8)):
+            wj, aj, bj = words[j]
+            if j > i and text[words[j - 1][2] : aj].strip():
+                break  # punctuation between: the run ends
+            if wj[:1].isupper():
+                letters += "".join(part[0].upper() for part in wj.split("-"))
+                caps += 1
+            elif wj not in _EXPANSION_SMALL:
+                break
+            if caps >= 2 and wj[:1].isupper() and letters in wanted and letters not in seen:
+                if not text[bj:].lstrip().startswith("("):  # "Long Form (LF)": read by the parentheses
+                    seen.add(letters)
+                    out.append((letters, a, bj))
+    return out
+
+
 def _acronym_ok(short: str) -> bool:
     if not 2 <= len(short) <= 10 or " " in short.strip():
         return False
@@ -364,6 +435,8 @@ def _acronym_ok(short: str) -> bool:
 
 
 _WORD_THEN_SPACE = re.compile(r"[A-Za-z]\s+$")
+#: Words that open a phrase pointing at something named before: no acronym's expansion starts so.
+_POINTING_WORDS = frozenset("the this these those that such its their our his her a an".split())
 _PREV_SHORT = re.compile(r"(?<![\w-])([A-Z][A-Za-z0-9&\-]{1,9})\s*$")
 _ARTICLE_OPENS = re.compile(r"(?:^|[.!?:]\s+)(?:A|An|The)$")
 
@@ -431,7 +504,12 @@ def _parens(text: str) -> list[Definition]:
             words = head.split()[-max_words:]
             long = _sh_long_form(short, " ".join(words))
             long = long.strip(_Q_OPEN + _Q_CLOSE) if long else long
-            if long and len(long) > len(short) and short.lower() not in long.lower().split() and long[0].lower() == short[0].lower():
+            if not (long and long[0].lower() == short[0].lower()):
+                long = _reordered_long_form(short, words) or long
+            if long and long.split()[0].lower() in _POINTING_WORDS:
+                long = None  # "these tags (TT)": a phrase pointing back, no expansion
+            if long and len(long) > len(short) and short.lower() not in long.lower().split() and (
+                    long[0].lower() == short[0].lower() or long == _reordered_long_form(short, words)):
                 where = list(re.finditer(r"\s+".join(map(re.escape, long.split())), text[: m.start()]))
                 start = where[-1].start() if where else m.start()
                 if short.endswith("s") and short[-2:-1].isupper():
@@ -442,7 +520,8 @@ def _parens(text: str) -> list[Definition]:
         prev = _PREV_SHORT.search(text, max(0, m.start() - 16), m.start())
         if prev and _acronym_ok(prev.group(1)) and len(body.split()) >= 2 and not _QUOTED.search(body):
             long = _sh_long_form(prev.group(1), body)
-            if long and long == body and body[0].lower() == prev.group(1)[0].lower():
+            if long and long == body and body[0].lower() == prev.group(1)[0].lower() and (
+                    body.split()[0].lower() not in _POINTING_WORDS):
                 start = prev.start(1)
                 out.append(Definition(prev.group(1), "acronym", start, m.end(), text[start : m.end()], True, 0.9, how="acronym"))
     return out
@@ -517,8 +596,10 @@ def _quoted_terms(text: str) -> list[Definition]:
                 how = "verb"  # a client MAY "pipeline" its requests (i.e., ...)
         if how in _INTRODUCING and _in_example(text, q.start()):
             how = None  # (e.g., an "incomplete close" in TLS ...): a mention, not the introduction
-        if how in ("verb", "condition", "apposed"):
-            ok = bool(_WORDS_ONLY.match(term))  # marked words, however common; not an identifier
+        if how in ("verb", "condition", "apposed") or (how == "subject" and re.match(r"\s+(?:of|for)\s", after)):
+            # marked words, however common; not an identifier ('The "origin" for a given URI is
+            # the triple ...': a relational definition)
+            ok = bool(_WORDS_ONLY.match(term))
         else:  # a "close_notify" is a quoted name in use, a "closed" state a value
             ok = how not in _INTRODUCING or _introduced_ok(term)
         if not ok or (how is not None and term.lower() in _LITERALS):
@@ -668,9 +749,72 @@ def _symbols(text: str) -> list[Definition]:
     return out
 
 
+#: A noun phrase that opens a sentence, named again in parentheses, and said what it is: "The
+#: unified header (unified_hdr) is a structure ...", "Response splitting (a.k.a. CRLF injection)
+#: is a common technique ...": the phrase is a term of the document from there on, used later
+#: without its parenthesis (the name in the parenthesis is read by :func:`_parens`).
+_PAREN_SUBJECT = re.compile(
+    rf"{_SENT}(?:(?:The|A|An)\s+)?(?P<term>[A-Za-z][\w\-]*(?:\s+[a-z][\w\-]*){{0,3}})\s+"
+    r"\((?P<body>[^()]{1,60})\)\s*,?\s+(?:is|are)\s+(?:(?:only|also|simply|typically)\s+)?(?:a|an|the)\s"
+)
+#: What the parenthesis may not be: a pointer, an example, a number, a citation.
+_NOT_ALIAS = re.compile(r"(?i)^\s*(?:see\b|e\.g|i\.e|cf\.|for\s+example|section|figure|table|appendix|\[|\d|RFC)")
+_ALIAS_LEAD = re.compile(r"(?i)^\s*(?:a\.k\.a\.?|aka|also\s+(?:known\s+as|called)|or|formerly)\s+")
+#: A grammar's rule, a field or a parameter named by its code name as a sentence's subject: "The
+#: delta-seconds rule specifies a non-negative integer", "The max_age field contains ...".
+_NAMED_RULE = re.compile(
+    rf"{_SENT}The\s+(?P<sym>[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)\s+(?:rule|production|field|parameter|element|"
+    r"attribute|member|variable)\s+(?:specifies|defines|represents|denotes|indicates|contains|holds|gives|is)\b"
+)
+#: A one-letter symbol in apposition: "The input plaintext, P, for the AEAD is the payload",
+#: "The nonce, N, is formed by ...": a capital (not the words "A" and "I") set off by commas
+#: after a definite noun phrase, before its predicate.
+_APPOSED_LETTER = re.compile(
+    r"(?P<np>\b[Tt]he\s+(?:[a-z][\w\-]*\s+){0,3}[a-z][\w\-]*),\s+(?P<sym>(?![AI],)[A-Z]),\s+"
+    r"(?:(?:of|for|in|from)\s+(?:the\s+)?[\w\-]+(?:\s+[\w\-]+)?\s+)?"
+    r"(?:is|are|was|were|has|have|represents|denotes|holds|contains|can|must|should|may|will)\b"
+)
+
+
+# cheap tests before the patterns above, which try every position of a text
+_PAREN_THEN_COPULA = re.compile(r"\)\s*,?\s+(?:is|are)\s")
+_RULE_NOUN_VERB = re.compile(r"(?:rule|production|field|parameter|element|attribute|member|variable)\s+(?:specifies|defines|"
+                             r"represents|denotes|indicates|contains|holds|gives|is)\b")
+_LETTER_BETWEEN_COMMAS = re.compile(r", [A-Z], ")
+
+
+def _named_subjects(text: str) -> list[Definition]:
+    """Noun phrases defined with a parenthesis (:data:`_PAREN_SUBJECT`), code names as a
+    defining sentence's subject (:data:`_NAMED_RULE`), one-letter symbols in apposition
+    (:data:`_APPOSED_LETTER`)."""
+    out: list[Definition] = []
+    if "(" in text and _PAREN_THEN_COPULA.search(text):
+        for m in _PAREN_SUBJECT.finditer(text):
+            term, body = m.group("term"), m.group("body")
+            if _NOT_ALIAS.match(body) or _has_function_word(term) or (" " not in term and is_common_word(term)):
+                continue
+            short = body.strip()
+            if _acronym_ok(short) and _sh_long_form(short, term):
+                continue  # "Transport Layer Security (TLS) is": the acronym's expansion, read by _parens
+            out.append(Definition(term, "term", m.start("term"), m.end(), text[m.start("term") : m.end()].rstrip(),
+                                  False, 0.9, how="paren-subject"))
+            alias = _ALIAS_LEAD.sub("", short)
+            if alias != short and 1 <= len(alias.split()) <= 4 and not _has_function_word(alias):
+                out.append(Definition(alias, "term", m.start("body"), m.end("body"), body, False, 0.85, how="paren-subject"))
+    if "The " in text and ("-" in text or "_" in text) and _RULE_NOUN_VERB.search(text):
+        for m in _NAMED_RULE.finditer(text):
+            out.append(Definition(m.group("sym"), "notation", m.start(), m.end(), m.group(0), True, 0.85, how="rule"))
+    if ", " in text and _LETTER_BETWEEN_COMMAS.search(text):
+        for m in _APPOSED_LETTER.finditer(text):
+            out.append(Definition(m.group("sym"), "notation", m.start("np"), m.end(), text[m.start("np") : m.end()], True, 0.8,
+                                  how="apposition"))
+    return out
+
+
 def _paper_terms(text: str) -> list[Definition]:
     out: list[Definition] = []
-    if "efine" not in text and "enote" not in text and "written" not in text and "et " not in text and "term" not in text:
+    if "efine" not in text and "enote" not in text and "written" not in text and "et " not in text and "term" not in text \
+            and not _META_HINT.search(text):
         return out
     for m in _WE_DEFINE.finditer(text):
         term = _strip_det(m.group("term"))
@@ -703,7 +847,8 @@ def _paper_terms(text: str) -> list[Definition]:
         out.append(Definition(m.group("sym").strip("$"), "notation", m.start(), m.end(), m.group(0), True, 0.8, how="let"))
     for m in _THE_TERM.finditer(text):
         term = (m.group("term") or m.group("bare") or "").strip()
-        out.append(Definition(term, "term", m.start(), m.end(), m.group(0), bool(m.group("term")), 0.9, how="term"))
+        quoted = bool(m.group("term"))
+        out.append(Definition(term, "term", m.start(), m.end(), m.group(0), quoted, 0.9, quoted, how="term"))
     return out
 
 
@@ -741,7 +886,7 @@ _MARKED = frozenset({"define", "term", "naming"})
 
 
 def _scan(text: str) -> tuple[Definition, ...]:
-    found = _parens(text) + _symbols(text) + _paper_terms(text) + _bare_terms(text)
+    found = _parens(text) + _symbols(text) + _paper_terms(text) + _bare_terms(text) + _named_subjects(text)
     if any(c in text for c in _QUOTE_CHARS):
         found += _quoted_terms(text)
     seen: set[str] = set()
@@ -794,7 +939,7 @@ def find_assignments(text: str) -> tuple[Definition, ...]:
 #: definitional sentence) reads an introduction, and a term is introduced once: after its first
 #: definition the same phrase is a repeat.
 _STATEMENTS = frozenset({"means", "hereinafter", "paren", "define", "defined", "denoted", "let", "term", "list", "entry",
-                         "table", "heading"})
+                         "table", "heading", "paren-subject", "rule"})
 #: A quoted term as the subject of a defining sentence ('A "shared cache" is a cache that') or
 #: defined by its condition ('A cache is "disconnected" when') is a statement too.
 _QUOTED_STATEMENTS = frozenset({"subject", "condition"})

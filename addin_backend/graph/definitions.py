@@ -41,6 +41,7 @@ from ..budget import check as check_budget
 from ..language.detect import is_english, primary
 from ..language.nlp import word_classes
 from .definition_rules import (
+    expansions,
     Q_CLOSE,
     Q_OPEN,
     Definition,
@@ -182,6 +183,16 @@ def _inside_name(text: str, start: int, end: int) -> bool:
     return bool(nxt and nxt.group(1).lower() not in _NAME_OK_BEFORE)
 
 
+def _bare_capital(text: str, m: re.Match[str]) -> bool:
+    """A capital letter standing alone in prose that is no word ("transmitted in place of P"; not
+    "A", "I", nor a label's letter: "Appendix B", "Option C")."""
+    letter = m.group(0)
+    if not letter.isupper() or letter in "AI":
+        return False
+    prev = _PREV_WORD.search(text, max(0, m.start() - 40), m.start())
+    return prev is None or not prev.group(1)[:1].isupper()
+
+
 def _math_context(text: str, start: int, end: int) -> bool:
     left = text[max(0, start - 2) : start]
     right = text[end : end + 2]
@@ -255,7 +266,7 @@ def _uses_in(text: str, d: Definition, english: bool) -> Iterator[re.Match[str]]
         if not checks:
             yield m
             continue
-        if checks & _LETTER and not _math_context(text, m.start(), m.end()):
+        if checks & _LETTER and not _math_context(text, m.start(), m.end()) and not _bare_capital(text, m):
             continue  # a Latin letter is also a word ("a", "I"); a Greek one in prose is the symbol
         if checks & _NAME and _inside_name(text, m.start(), m.end()):
             continue  # English capitalises names, not nouns: "Service Level Agreement" holds no "Agreement"
@@ -285,6 +296,9 @@ def _structural(unit: Unit, term: str, start: int, end: int, how: str, body: str
     """A definition list's or glossary's term. Outside a terminology section a list names local
     things (the fields of a structure: ``type:``, ``length:``); a common word written in lower
     case there is not a document's term."""
+    if len(term) == 1 and term.isalpha() and term not in "aAI":
+        # "q:" in a list of symbols: the letter is a symbol of the formulas ("By setting q = v")
+        return Definition(term, "notation", start, end, unit.text[start:end], True, 0.9, how=how)
     if not term_ok(term) or len(term) < 2 or has_function_word(term):
         return None
     if not glossary and " " not in term and term.islower() and is_common_word(term):
@@ -404,6 +418,7 @@ def _build_registry(units: list[Unit]) -> Registry:
             ds = [*ds, *(d for d in struct[u.id] if d.key not in have)]
         for d in ds:
             reg.setdefault(d.key, []).append((u.order, u.id, d))
+    _add_expansions(reg, units)
     words_of = {u.id: word_set(u.text) for u in units}  # read once: the coinages and the uses need them
     for i, u, d in mentions.first_mentions(coined, words_of):
         if d.key not in reg:
@@ -419,6 +434,41 @@ def _build_registry(units: list[Unit]) -> Registry:
         uses = _add_policy(reg, units, by_id, uses)
     reg.uses, reg.units = tuple(uses), units
     return reg
+
+
+#: An acronym as prose uses it ("DTLS", "ECHs"), and a run of two capitalised words, without
+#: which no unit can spell one out.
+_ACRONYM_USE = re.compile(r"(?<![\w\-])([A-Z]{2,6})s?(?![\w\-])")
+_TWO_CAPS = re.compile(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]*)?\s+(?:(?:of|for|and|over|the|to|in|on|with|via)\s+)?[A-Z][a-z]")
+
+
+def _add_expansions(reg: dict, units: list[Unit]) -> None:
+    """Acronyms that no parenthesis defines, spelled out in a heading before any use: "Datagram
+    Transport Layer Security" over the paragraphs that say "DTLS" (see
+    :func:`~.definition_rules.expansions`). Only headings and titles: in prose a run of capitals
+    that spells an acronym is often a name of its own ('"Maintenance Window" means' beside a table
+    in MW, megawatts)."""
+    first_use: dict[str, int] = {}
+    for i, u in enumerate(units):
+        if u.kind in _NOT_USERS or not u.text or _is_code(u):
+            continue
+        for m in _ACRONYM_USE.finditer(u.text):
+            if m.group(1) not in reg and m.group(1).lower() not in reg:
+                first_use.setdefault(m.group(1), i)
+    if not first_use:
+        return
+    wanted = set(first_use)
+    for i, u in enumerate(units):
+        if not wanted:
+            break
+        if u.kind not in _NOT_USERS or not u.text or not _TWO_CAPS.search(u.text):
+            continue
+        for short, start, end in expansions(u.text, wanted):
+            wanted.discard(short)
+            if first_use[short] >= i:
+                d = Definition(short, "acronym", start, end, u.text[start:end], True, 0.8, how="expansion")
+                reg.setdefault(d.key, []).append((u.order, u.id, d))
+        wanted -= {k for k, at in first_use.items() if at <= i}
 
 
 def _is_code(u: Unit) -> bool:
@@ -528,7 +578,8 @@ def _add_scopes(reg: dict, by_id: dict[str, Unit]) -> None:
     definition itself: uses inside it are not dependencies."""
     for lst in reg.values():
         for i, (order, uid, d) in enumerate(lst):
-            if by_id[uid].kind == "section":
+            if by_id[uid].kind == "section" and d.kind != "acronym":
+                # (an acronym a heading expands is the section's too: its paragraphs use it)
                 lst[i] = (order, uid, replace(d, scope=uid))
 
 
@@ -586,13 +637,16 @@ def _add_policy(reg: dict, units: list[Unit], by_id: dict[str, Unit], uses: list
         return quoted_use(x) or symbol_use(x)
 
     def allowed(key: str, level: str) -> frozenset[str]:
+        # the first use of each part that is read as prose; a code line only where none is
         first: dict[str | None, str] = {}
+        code: dict[str | None, str] = {}
         keep = set()
         for x in by_key[key]:
-            first.setdefault(part[level](by_id[x.source]), x.source)
+            where = part[level](by_id[x.source])
+            (first if x.source in prose else code).setdefault(where, x.source)
             if exempt(x):
                 keep.add(x.source)
-        return frozenset(first.values()) | keep
+        return frozenset(first.values()) | frozenset(v for k, v in code.items() if k not in first) | keep
 
     level: dict[str, int] = {}
     topics = set()
@@ -626,16 +680,30 @@ def _add_policy(reg: dict, units: list[Unit], by_id: dict[str, Unit], uses: list
     # A definer is dominant when the links it may lose (not the exempt ones, which stay) are more
     # than a tenth of the links: then no unit holds more than a tenth of the DEPENDS edges but by
     # exact uses of quoted definitions. Documents with few links are left as they are.
-    for _ in range(2 * len(_LEVELS)):
+    for _ in range(8 * len(_LEVELS)):
         pairs, free = links_to()
         total = sum(len(v) for v in pairs.values())
         if total < _DOMINANT_MIN_EDGES:
             break
         cap = DOMINANT_SHARE * total
         over = {uid for uid, v in free.items() if len(v) > cap}
+        # of an over definer's terms, the most used are thinned first (an introduction that
+        # expands many acronyms: the one on every page, not the one used in three sections)
+        weight: dict[str, int] = {}
+        for key, xs in flagged.items():
+            ok = linked.get(key)
+            n = sum(1 for x, ex in xs if x.definer in over and not ex and (ok is None or x.source in ok))
+            if n:
+                weight[key] = n
+        heaviest: dict[str, int] = {}
+        for key, n in weight.items():
+            for x, ex in flagged[key]:
+                if x.definer in over and not ex:
+                    heaviest[x.definer] = max(heaviest.get(x.definer, 0), n)
         changed = False
         for key, xs in flagged.items():
-            if not any(x.definer in over and not ex for x, ex in xs):
+            n = weight.get(key, 0)
+            if not n or not any(x.definer in over and not ex and 2 * n >= heaviest[x.definer] for x, ex in xs):
                 continue
             nxt = level.get(key, -1) + 1
             if nxt < len(_LEVELS):

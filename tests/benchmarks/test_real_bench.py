@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.real_bench import TARGETS, VARIANTS, default_devset, run
+from benchmarks.real_bench import TARGETS, VARIANTS, default_devset, depends_table, run
 
 DEVSET = default_devset()
 
@@ -58,3 +58,25 @@ def test_related_never_joins_bibliography_entries_or_code_lines():
     out = run(DEVSET, ["rfc9002"], ("A.docx",), related=True, quiet=True)
     rel = out["files"][0]["related"]
     assert rel["bibliography_pairs"] == 0 and rel["code_pairs"] == 0, rel
+
+
+INDEPENDENT = DEVSET / "independent"
+#: The transfer issue's targets on the second annotator's set (A.docx): each kind >= 0.85, false
+#: links on at most 10% of the negatives. Its mechanisms were written reading that set's misses:
+#: this guards the figure; the one that decides is on sets kept apart.
+INDEPENDENT_TARGETS = {"kind_recall": 0.85, "false_links": 0.10}
+
+
+def test_second_annotators_set_is_scored_without_reference_truth():
+    if not (INDEPENDENT / "depends.json").exists():
+        pytest.skip(f"the second annotator's set is not at {INDEPENDENT}")
+    out = run(INDEPENDENT, None, ("A.docx",), quiet=True)
+    assert {f["doc"] for f in out["files"]} == {"rfc9001", "rfc9110", "rfc9111", "rfc9112"}
+    assert all("references" not in f and "headings" not in f for f in out["files"])
+    d = out["summary"]["A.docx"]["depends"]
+    for kind in ("anaphora", "definition", "acronym"):
+        assert d["by_kind"][kind]["recall"] >= INDEPENDENT_TARGETS["kind_recall"], (kind, d["by_kind"])
+    assert d["false_links"] <= INDEPENDENT_TARGETS["false_links"] * d["negatives"], d
+    assert out["summary"]["A.docx"]["top_target_share"] <= TARGETS["top_target_share"]
+    table = depends_table([("independent", out)])
+    assert any(row.startswith("| independent: rfc9110 |") for row in table)

@@ -459,7 +459,7 @@ def test_an_unexplained_opening_the_x_lets_a_later_anaphor_point_back():
     ("Additional elements of the extended data model can be defined via the registries.",
      [("Additional elements", "comparative", "element", True)]),
     ("The second set of examples shows some complete queries.",
-     [("The second set of examples", "comparative", "example", True)]),
+     [("The second set of examples", "ordinal", "example", True)]),
     ("A negative index counts backwards. As with non-negative indexes, it is not an error if none exists.",
      [("As with non-negative indexes", "comparative", "index", False)]),
     ("Other versions of TLS MUST provide a similar function in order to be used with QUIC.",
@@ -622,3 +622,118 @@ def test_a_comparative_the_sentence_sends_elsewhere_is_no_anaphor(text):
 
 def test_a_comparative_without_a_pointer_still_looks_back():
     assert found("Further detail matters for resumed sessions.")[0][:2] == ("Further detail", "comparative")
+
+
+# --- mechanisms that transfer: enumerations, lists, displays, uses of a word --------------------
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("The first two problems are easy to avoid.", [("The first two problems", "ordinal", "problem", True)]),
+    ("The final concern is the size of the cache.", [("The final concern", "ordinal", "concern", True)]),
+    ("In the second case, the proxy closes the stream.", [("the second case", "ordinal", "case", True)]),
+    ("Consider another cache policy.", [("another cache policy", "comparative", "policy", True)]),
+    ("The final length of a stream is known once it ends.", []),  # a thing's own end, no list's member
+    ("The first byte carries the version.", []),
+])
+def test_ordinals_of_an_enumeration(text, expected):
+    assert found(text) == expected
+
+
+def test_an_ordinal_picks_from_the_unit_that_introduces_the_set():
+    doc = _doc(
+        "Caching a signed token raises three problems for an intermediary.",
+        "Tokens expire while they are stored, so every reply must be checked again.",
+        "The first two problems are easy to avoid with short lifetimes.",
+        "The final problem needs a change to the signer.",
+    )
+    got = {(s, t) for s, t, _, _ in resolved(doc)}
+    assert ("u2", "u0") in got and ("u3", "u0") in got
+
+
+def test_in_the_second_case_reads_against_the_list_that_enumerates_the_cases():
+    doc = _units(
+        ("paragraph", "A relay handles an unknown option in one of two ways:"),
+        ("list_item", "it drops the whole message; or"),
+        ("list_item", "it forwards the message unchanged."),
+        ("paragraph", "In the second case, the next hop sees the option as it was sent."),
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u3", "u0")]
+
+
+def test_a_pronoun_or_otherwise_opening_a_later_list_item_reads_against_the_lead_in():
+    doc = _units(
+        ("paragraph", "Server push has real drawbacks:"),
+        ("list_item", "Pushed replies waste bandwidth when the client already holds them."),
+        ("list_item", "It makes caches harder to reason about."),
+        ("paragraph", "If a mirror is listed in the reply and its address differs from the request, the reply names a copy."),
+        ("list_item", "For a read, the copy is the preferred source."),
+        ("list_item", "Otherwise, the copy is only informative."),
+    )
+    got = {(s, t) for s, t, _, _ in resolved(doc)}
+    assert ("u2", "u0") in got and ("u2", "u1") not in got
+    assert ("u5", "u3") in got and ("u5", "u4") not in got
+
+
+def test_a_modifier_names_the_display_that_the_above_points_at():
+    doc = _units(
+        ("paragraph", "Compression can be turned off for a single reply."),
+        ("paragraph", "The following is a sample exchange between two peers:"),
+        ("paragraph", "  HELLO peer-a", CODE),
+        ("paragraph", "  HELLO peer-b", CODE),
+        ("paragraph", "A reply to the above sample greeting carries the version."),
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u4", "u1")]
+
+
+def test_a_use_of_a_quoted_word_points_at_what_the_word_names():
+    assert found('Note: This usage of the word "local" says nothing about storage.') == [
+        ('This usage of the word "local"', "np", "local", True)]
+    doc = _doc(
+        "A local response directive keeps a reply on one device.",
+        "The directive has no argument.",
+        'Note: This usage of the word "local" says nothing about storage.',
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u2", "u0")]
+
+
+def test_such_with_a_plural_noun_whose_verb_follows():
+    assert found("Requests for such reserved paths tend to fail.") == [("such reserved paths", "np", "path", True)]
+
+
+def test_a_distal_compound_is_found_a_few_units_back():
+    doc = _doc(
+        "The storage node for a bucket is named by the host part of its address.",
+        "A client MUST NOT send an address with an empty host part.",
+        "The path part names an object within that storage node's namespace.",
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u2", "u0")]
+
+
+def test_a_marked_modifier_names_the_thing_before_a_shell_noun_does():
+    assert found("This 128-bit value MUST NOT repeat for one key.") == [("This 128-bit value", "np", "value", True)]
+    doc = _doc(
+        "Each record carries a 128-bit random nonce chosen by the sender.",
+        "The receiver checks the record length first.",
+        "A value of zero in the length is an error.",
+        "This 128-bit value MUST NOT repeat for one key.",
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u3", "u0")]
+
+
+def test_the_requirements_above_point_at_the_set_of_statements():
+    doc = _doc(
+        "Relays carry messages between peers.",
+        "A relay MUST keep the order of messages.",
+        "A relay MUST NOT change a message body.",
+        "A relay SHOULD add its own name to the path.",
+        "A relay that breaks the requirements above is not conformant.",
+    )
+    assert {(s, t) for s, t, _, _ in resolved(doc)} == {("u4", "u3"), ("u4", "u2"), ("u4", "u1")}
+
+
+def test_in_this_case_never_lands_on_a_definition_lists_term():
+    doc = _units(
+        ("paragraph", "Flags:"),
+        ("paragraph", "In this case, the receiver keeps the frame until the window opens again."),
+    )
+    assert resolved(doc) == []

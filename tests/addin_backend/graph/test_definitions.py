@@ -113,3 +113,77 @@ def test_a_greek_symbol_is_used_in_prose_without_math_around_it():
                "Doubling \u03b1 shifts the operating point noticeably.",
                "A conservative estimate of \u03b1 is enough for capacity planning.")
     assert usages(doc) == [("u1", "u0", "\u03b1"), ("u2", "u0", "\u03b1")]
+
+
+# --- definitions that transfer: parenthesised subjects, named rules, words named, symbols --------
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("The outer frame (outer_frm) is a structure that wraps every record.",
+     {("outer_frm", "notation"), ("outer frame", "term")}),
+    ("Cache poisoning (a.k.a. store injection) is a common attack on shared caches.",
+     {("Cache poisoning", "term"), ("store injection", "term")}),
+    ("The retry-after rule specifies a number of whole seconds.", {("retry-after", "notation")}),
+    ('The verb "emit" is used instead of "send" where only the creator is meant.', {("emit", "term")}),
+    ('In this context, "sealed" specifically means that the record was signed.', {("sealed", "term")}),
+    ('The "scope" for a given token is the set of hosts it may reach.', {("scope", "term")}),
+    ("The input block, B, for the cipher is the record body.", {("B", "notation")}),
+    ("Greenwich values are given in Coordinated Universal Time (UTC).", {("UTC", "acronym")}),
+])
+def test_definitions_that_transfer(text, expected):
+    assert {(d.term, d.kind) for d in find_definitions(text)} == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Transport Layer Security (TLS) is a protocol for secure channels.",  # an acronym's expansion only
+    "The server (see Section 3) is a program that answers.",
+    "The server, A, is here.",  # "A" is a word
+    "Records are given in Universal Time (UT).",
+])
+def test_no_transferred_definition(text):
+    assert {d.how for d in find_definitions(text)} <= {"acronym"}
+    assert all(d.how != "paren-subject" for d in find_definitions(text))
+
+
+def test_a_phrase_defined_with_a_parenthesis_is_used_later_without_it():
+    doc = _doc("The outer frame (outer_frm) is a structure that wraps every record.",
+               "A receiver drops an outer frame that is too short.")
+    assert ("u1", "u0", "outer frame") in usages(doc)
+
+
+def test_a_capital_letter_symbol_is_used_in_prose_but_not_a_label_or_a_word():
+    doc = _doc("The input block, B, for the cipher is the record body.",
+               "The output, C, replaces B on the wire.",
+               "Appendix B lists the vectors.", "A record is short.")
+    got = usages(doc)
+    assert ("u1", "u0", "B") in got and not any(s in ("u2", "u3") for s, _, _ in got)
+
+
+def test_a_one_letter_term_of_a_list_of_symbols_is_used_in_formulas():
+    doc = _doc("The bound depends on two values:", "n:", "The number of records sent.",
+               "By setting n = 4, the bound is reached.")
+    assert ("u3", "u1", "n") in usages(doc)
+
+
+def test_an_acronym_spelled_out_in_a_heading_is_defined_there():
+    units = [Unit("t", "title", "Widget Transfer Rules", 0),
+             Unit("s1", "section", "Secure Widget Channel", 1, level=1),
+             Unit("p1", "paragraph", "Every SWC record starts with a header of two bytes.", 2, parent="s1"),
+             Unit("s2", "section", "Errors", 3, level=1),
+             Unit("p2", "paragraph", "An SWC peer drops a record that is too short.", 4, parent="s2")]
+    assert set(usages(Document("docx", units))) == {("p1", "s1", "SWC"), ("p2", "s1", "SWC")}
+
+
+def test_an_acronym_is_not_defined_by_a_heading_after_its_use_nor_by_prose_that_spells_it():
+    units = [Unit("p0", "paragraph", "An SWC peer drops short records.", 0),
+             Unit("s1", "section", "Secure Widget Channel", 1, level=1),
+             Unit("p1", "paragraph", "An SWC peer waits.", 2, parent="s1"),
+             Unit("p2", "paragraph", '"Maximum Wait" means the longest pause a peer allows.', 3, parent="s1"),
+             Unit("p3", "paragraph", "The heater draws 3 MW at most.", 4, parent="s1")]
+    assert usages(Document("docx", units)) == []
+
+
+@pytest.mark.parametrize("text", ["The element holds tags. These Tags (TT) are optional.",
+                                  "Each EBML Element (These tags) is one."])
+def test_a_pointing_phrase_is_no_acronyms_expansion(text):
+    assert find_definitions(text) == ()
