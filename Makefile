@@ -11,9 +11,10 @@ export TOKENIZERS_PARALLELISM := false
 
 # Debian packages the tests use: real LibreOffice (Python UNO), pandoc (reading-speed peer),
 # chromium (task-pane browser test), redis (shared store), graphviz-free fonts for plots,
-# poppler-utils (pdftoppm: the review screenshots rendered from LibreOffice's PDF).
+# poppler-utils (pdftoppm: the review screenshots rendered from LibreOffice's PDF), the English
+# spelling dictionaries wamerican and wbritish (which strings are one word: "worldwide").
 APT_PKGS := libreoffice-writer-nogui libreoffice-script-provider-python python3-uno \
-            pandoc chromium redis-server fonts-dejavu-core nodejs poppler-utils
+            pandoc chromium redis-server fonts-dejavu-core nodejs poppler-utils wamerican wbritish
 
 # The clients: the Word add-in manifest for this public URL, and the LibreOffice extension.
 LEDGER_PUBLIC_URL ?= https://localhost:8750
