@@ -396,7 +396,7 @@ def _named_words(doc: Document, units: list[Unit]) -> set[str]:
             out.update(w.lower() for w in _words.words(text))
             continue
         for a, b in protected_spans(text):
-            if text[a:a + 1] in "\"\u201c\u201e\u00ab":
+            if text[a - 1:a] in "\"\u201c\u201e\u00ab" and a > 0:
                 continue  # a quotation is words, not a name
             out.update(w.lower() for w in _words.words(text[a:b]))
     return out

@@ -113,7 +113,7 @@ def prose(doc: Document) -> Prose:
 #: What no check reads and no fix rewrites inside prose: URIs and e-mail addresses, media types
 #: ("multipart/byteranges", "text/html;charset=utf-8"), file names and paths ("index.html",
 #: "/etc/hosts"), code in backticks, identifiers (``max_ack_delay``, ``Foo::Bar``, ``name()``,
-#: ``a=b``) and quotations (someone else's words, a cited title, a literal value).
+#: ``a=b``) and quotations of four words or more (someone else's words, a cited title).
 _PROTECTED = re.compile(
     r"(?:[A-Za-z][A-Za-z0-9+.\-]*://|mailto:|urn:|www\.)[^\s<>\"\u201d]+"  # URIs
     r"|<[^<>\s]{3,}>"  # <https://...>, <urn:...>
@@ -138,13 +138,24 @@ def protected_spans(text: str) -> list[tuple[int, int]]:
     >>> t = "A multipart/byteranges body; see <https://example.com/a> and `max_ack_delay`."
     >>> [t[s:e] for s, e in protected_spans(t)]
     ['multipart/byteranges', '<https://example.com/a>', '`max_ack_delay`']
-    >>> t = 'the ' + chr(34) + 'Hitch Guide' + chr(34) + ' and /etc/hosts or index.html'
+    >>> t = 'as ' + chr(34) + 'the Hitch Hiker Guide' + chr(34) + ' says, /etc/hosts or index.html'
     >>> [t[s:e] for s, e in protected_spans(t)]
-    ['"Hitch Guide"', '/etc/hosts', 'index.html']
+    ['the Hitch Hiker Guide', '/etc/hosts', 'index.html']
     """
     if not any(c in text for c in "/:@<`_=\"\u201c\u201e\u00ab.("):
         return []
-    return [m.span() for m in _PROTECTED.finditer(text)]
+    out = []
+    for m in _PROTECTED.finditer(text):
+        if m.group()[0] in _QUOTE_MARKS:
+            if len(m.group().split()) < 4:
+                continue  # a quoted term or value ('"Data-set" means ...') is the document's own word
+            out.append((m.start() + 1, m.end() - 1))  # the words, not the marks (the quote style may change those)
+        else:
+            out.append(m.span())
+    return out
+
+
+_QUOTE_MARKS = "\"\u201c\u201e\u00ab"
 
 
 #: Unit styles of code and literal text: a monospace paragraph is code, whatever it says.
