@@ -381,22 +381,16 @@ def _expansion_spans(doc: Document) -> dict[str, list[tuple[int, int]]]:
 
 
 def _named_words(doc: Document, units: list[Unit]) -> set[str]:
-    """The words (lower case) that the document writes inside names: media types, URIs, file
-    names and identifiers in prose (:func:`~.prose.protected_spans`), and its code and grammar
-    lines. Such a closed form ("byteranges" of "multipart/byteranges") is a name, not a
-    spelling of "byte ranges"."""
-    from ...graph.related import is_code_line
-
+    """The words (lower case) that the document writes inside names in its prose: media types,
+    URIs, file names and identifiers (:func:`~.prose.protected_spans`). Such a closed form
+    ("byteranges" of "multipart/byteranges") is a name, not a spelling of "byte ranges"."""
     out: set[str] = set()
-    for u in doc.units:
+    for u in units:
         text = u.text
-        if not text:
-            continue
-        if u.kind in ("paragraph", "list_item") and is_code_line(u):
-            out.update(w.lower() for w in _words.words(text))
+        if not text or not any(c in text for c in "/:@<`_=."):
             continue
         for a, b in protected_spans(text):
-            if text[a - 1:a] in "\"\u201c\u201e\u00ab" and a > 0:
+            if a > 0 and text[a - 1:a] in "\"\u201c\u201e\u00ab":
                 continue  # a quotation is words, not a name
             out.update(w.lower() for w in _words.words(text[a:b]))
     return out

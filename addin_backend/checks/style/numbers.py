@@ -57,8 +57,7 @@ _NOT_NOUNS = frozenset("""of or and to in on at by for is are was were be been t
 _UNIT_KINDS = {
     "time": "ms millisecond milliseconds microsecond microseconds nanosecond nanoseconds second seconds sec secs "
             "minute minutes hour hours",
-    "data": "bit bits byte bytes octet octets kb mb gb tb kib mib gib kilobyte kilobytes megabyte megabytes "
-            "gigabyte gigabytes",
+    "data": "kb mb gb tb kib mib gib kilobyte kilobytes megabyte megabytes gigabyte gigabytes",
     "percentage": "percent",
     "length": "metre metres meter meters kilometre kilometres kilometer kilometers centimetre centimetres "
               "millimetre millimetres inch inches foot feet mile miles",
@@ -66,6 +65,9 @@ _UNIT_KINDS = {
 }
 _UNIT_OF = {w: kind for kind, ws in _UNIT_KINDS.items() for w in ws.split()}
 _UNIT_WORDS = frozenset(_UNIT_OF)
+#: Bits, bytes and octets are counted as things as often as measured ("the least significant
+#: two bits", "a 2-byte field"): a document's own choice, not compared.
+_COUNTED_UNITS = frozenset("bit bits byte bytes octet octets".split())
 
 
 def _sentence_start(text: str, at: int) -> bool:
@@ -99,7 +101,7 @@ def _counts(p: Prose, sheet: StyleSheet) -> list[Finding]:
                 continue
             value = int(n) if n.isdigit() else NUMBER_WORDS[n.lower()]
             unit = noun in _UNIT_WORDS
-            if noun in _NOT_NOUNS or _sentence_start(text, m.start()):
+            if noun in _NOT_NOUNS or noun in _COUNTED_UNITS or _sentence_start(text, m.start()):
                 continue
             if n.isdigit() and _prev_word(text, m.start()) in _LABELS:
                 continue
