@@ -468,12 +468,13 @@ def acronym_findings(doc: Document, known: "frozenset[str] | set[str]" = frozens
     explained = _needs_no_expansion(doc, found, known_upper, lang)
     rules = grammar_names(doc) if found else set()
     if rules:  # a list of a grammar's rules glosses them all ("ALPHA (letters), ..., DQUOTE (double quote)")
-        per_unit: dict[str, int] = {}
-        for t in rules & set(found):
-            for uid in {d[1] for d in found[t].definitions}:
-                per_unit[uid] = per_unit.get(uid, 0) + 1
-        rules |= {t for t, i in found.items()
-                  if i.definitions and all(per_unit.get(d[1], 0) >= 2 for d in i.definitions)}
+        glossed = re.compile(r"(?<![\w\-])(" + "|".join(map(re.escape, sorted(rules, key=len, reverse=True))) + r") \(")
+        listing: dict[str, bool] = {}
+        for t, i in found.items():
+            for d in i.definitions:
+                if d[1] not in listing:
+                    listing[d[1]] = len(set(glossed.findall(doc.unit(d[1]).text))) >= 2
+        rules |= {t for t, i in found.items() if i.definitions and all(listing[d[1]] for d in i.definitions)}
     for term, info in sorted(found.items()):
         if term in rules:
             continue  # a rule of the document's grammar ("SP", "DQUOTE"): a name, glossed in prose, not an abbreviation

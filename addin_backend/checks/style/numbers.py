@@ -40,12 +40,12 @@ _LABELS = frozenset("""section sections chapter chapter appendix figure figures 
     article articles clause clauses paragraph paragraphs annex example examples option options case cases
     number no round rounds stage stages layer tier class grade room floor exercise question questions
     rfc rfcs std bcp http tls ipv draft iso revision rev bit bits byte bytes value values code codes
-    offset index id port ports window day days week weeks month months year years to of from and or than
-    by at in on per every each last first next about around nearly almost over under up length size
+    offset index id port ports window day days week weeks month months year years per every each last first
+    next length size
     """.split())
 _WORD_ALT = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 _COUNT = re.compile(r"(?<![\w.,\-/:#$\u20ac\u00a3])(?P<n>\d{1,3}|" + _WORD_ALT + r")"
-                    r"(?P<gap>[ \u00a0])(?P<noun>[a-z][a-z]{2,})(?![\w\-])", re.I)
+                    r"(?P<gap>[ \u00a0])(?P<noun>(?-i:[a-z]{3,}))(?![\w\-])", re.I)
 _NOT_NOUNS = frozenset("""of or and to in on at by for is are was were be been the a an more less than
     other others another such that which who whom whose these those this there here if when where
     while with without per each every any all some many much most least further additional out up down

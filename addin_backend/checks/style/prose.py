@@ -115,7 +115,7 @@ def prose(doc: Document) -> Prose:
 #: "/etc/hosts"), code in backticks, identifiers (``max_ack_delay``, ``Foo::Bar``, ``name()``,
 #: ``a=b``) and quotations of four words or more (someone else's words, a cited title).
 _PROTECTED = re.compile(
-    r"(?:[A-Za-z][A-Za-z0-9+.\-]*://|mailto:|urn:|www\.)[^\s<>\"\u201d]+"  # URIs
+    r"(?:[A-Za-z][A-Za-z0-9+.\-]*://|mailto:|urn:|www\.)[^\s<>\"\u201d]*[^\s<>\"\u201d.,;:)]"  # URIs
     r"|<[^<>\s]{3,}>"  # <https://...>, <urn:...>
     r"|[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+"  # e-mail addresses
     r"|(?<![\w/])(?i:application|audio|example|font|haptics|image|message|model|multipart|text|video|\*)"
