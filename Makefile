@@ -21,7 +21,7 @@ LEDGER_PUBLIC_URL ?= https://localhost:8750
 JS_DIR   := tests/js
 JS_STAMP := $(JS_DIR)/node_modules/.installed
 
-.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-load-queue bench-embed bench-first bench-graph bench-real bench-retrieval worker fuzz clean
+.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-load-queue bench-embed bench-first bench-graph bench-real bench-retrieval bench-edits worker fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -104,6 +104,11 @@ DEVSET ?= ../shared/devset
 CORPUS ?= ../shared/corpus
 bench-real: venv
 	$(BIN)/python -m benchmarks.real_bench --devset $(DEVSET) --corpus $(CORPUS) --related --readme README.md
+
+# A battery of real edits (renames, deletes, moves, values, retitles, each check's fix) on the
+# development standards, judged in headless LibreOffice; the edit-bench block of docs/benchmarks.md.
+bench-edits: system-deps venv
+	$(BIN)/python -m benchmarks.edit_bench --devset $(DEVSET) --json benchmarks/results/edit_bench.json --doc docs/benchmarks.md
 
 # Loopback load test: concurrent uploads against 2 gunicorn workers sharing the store (SQLite,
 # jobs in the web workers' threads), then the queue mode: 2 web workers that only enqueue and
