@@ -132,7 +132,10 @@ def make_cases(devset: Path, *, quick: bool = False) -> list[Case]:
     """The battery's cases over the standards of ``devset/rfc`` (``quick``: one standard, a few)."""
     from adapters import read_path
 
-    paths = sorted((devset / "rfc").glob("*.A.docx")) + sorted((devset / "rfc").glob("*.A.odt"))
+    # the smaller standards first, each as .docx then .odt
+    paths = sorted([*(devset / "rfc").glob("*.A.docx"), *(devset / "rfc").glob("*.A.odt")],
+                   key=lambda p: (len(p.read_bytes()) if p.suffix == ".docx" else len(p.with_suffix(".docx").read_bytes()),
+                                  p.suffix != ".docx"))
     if quick:
         paths = [p for p in paths if p.name == "rfc9002.A.docx"][:1]
     out: list[Case] = []
@@ -434,6 +437,11 @@ def table(cases: list[Case]) -> str:
     return "\n".join(rows) + "\n"
 
 
+def _write_json(path: Path, cases: list[Case]) -> None:
+    path.write_text(json.dumps([{"kind": c.kind, "path": c.path, "instruction": c.instruction, "old": c.old, "new": c.new,
+                                 **{k: v for k, v in c.result.items() if k != "findings"}} for c in cases], indent=1))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--devset", default="../shared/devset", type=Path)
@@ -453,19 +461,22 @@ def main(argv: list[str] | None = None) -> int:
         cases = cases[:args.limit]
     out_dir = args.out or Path(tempfile.mkdtemp(prefix="ledger-edit-bench-"))
     out_dir.mkdir(parents=True, exist_ok=True)
-    for i, c in enumerate(cases):
-        run_case(c, out_dir, semantic=args.semantic)
-        print(f"[{i + 1}/{len(cases)}] {c.kind:16} {c.result.get('seconds', 0):6.1f}s {c.name[:100]}"
-              + (f"  ERROR {c.result['error']}" if "error" in c.result else ""), flush=True)
-    judge(cases)
-    text = table(cases)
+    print(f"{len(cases)} cases", flush=True)
+    done: list[Case] = []
+    for path in dict.fromkeys(c.path for c in cases):  # one standard at a time, judged as it is done
+        group = [c for c in cases if c.path == path]
+        for c in group:
+            run_case(c, out_dir, semantic=args.semantic)
+            print(f"[{len(done) + group.index(c) + 1}/{len(cases)}] {c.kind:16} {c.result.get('seconds', 0):6.1f}s "
+                  f"{c.name[:100]}" + (f"  ERROR {c.result['error']}" if "error" in c.result else ""), flush=True)
+        judge(group)
+        done.extend(group)
+        print(f"judged {Path(path).name}: {sum(1 for c in group if c.result.get('ok'))}/{len(group)} pass", flush=True)
+        if args.json:
+            _write_json(args.json, done)
+    text = table(done)
     print(text)
-    print(f"{len(cases)} cases in {time.perf_counter() - t0:.0f} s; results in {out_dir}")
-    if args.json:
-        args.json.write_text(json.dumps([{"kind": c.kind, "path": c.path, "instruction": c.instruction,
-                                          "old": c.old, "new": c.new, **{k: v for k, v in c.result.items()
-                                                                         if k != "findings"}}
-                                         for c in cases], indent=1))
+    print(f"{len(done)} cases in {time.perf_counter() - t0:.0f} s; results in {out_dir}")
     if args.doc:
         from benchmarks.doc_block import replace_block
 
