@@ -134,11 +134,13 @@ REGRESSIONS = [("rfc9000", "connection ID", "connection identifier")]  # issue 2
 
 
 def make_cases(devset: Path, *, quick: bool = False) -> list[Case]:
-    """The battery's cases over the standards of ``devset/rfc`` (``quick``: one standard, a few)."""
+    """The battery's cases over the standards of ``devset/rfc`` (``quick``: one standard, a few);
+    ``devset`` may also be a folder of standards itself (the ones kept apart)."""
     from adapters import read_path
 
+    folder = devset / "rfc" if (devset / "rfc").is_dir() else devset
     # the smaller standards first, each as .docx then .odt
-    paths = sorted([*(devset / "rfc").glob("*.A.docx"), *(devset / "rfc").glob("*.A.odt")],
+    paths = sorted([*folder.glob("*.A.docx"), *folder.glob("*.A.odt")],
                    key=lambda p: (len(p.read_bytes()) if p.suffix == ".docx" else len(p.with_suffix(".docx").read_bytes()),
                                   p.suffix != ".docx"))
     if quick:
@@ -194,6 +196,8 @@ def _fix_cases(doc, path: str, quick: bool) -> list[Case]:
     from addin_backend.checks.document import check_document
 
     kinds = sorted({f.kind for f in check_document(doc) if any(pl.replacement is not None for pl in f.places)})
+    if kinds and not quick:
+        kinds.append("all")  # ledger check --fix all
     if quick:
         kinds = [k for k in kinds if k == "acronym_unused"][:1] or kinds[:1]
     return [Case("fix", path, k) for k in kinds]
@@ -464,12 +468,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--doc", type=Path, default=None, help="write the table into this Markdown file")
     ap.add_argument("--semantic", action="store_true", help="build the semantic graph stages too (slower)")
     ap.add_argument("--limit", type=int, default=0, help="at most this many cases")
+    ap.add_argument("--kinds", default="", help="only these kinds of edit (comma-separated)")
     args = ap.parse_args(argv)
-    if not (args.devset / "rfc").is_dir():
+    if not (args.devset / "rfc").is_dir() and not list(args.devset.glob("*.A.docx")):
         print(f"no development set at {args.devset}", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
     cases = make_cases(args.devset, quick=args.quick)
+    if args.kinds:
+        cases = [c for c in cases if c.kind in args.kinds.split(",")]
     if args.limit:
         cases = cases[:args.limit]
     out_dir = args.out or Path(tempfile.mkdtemp(prefix="ledger-edit-bench-"))
