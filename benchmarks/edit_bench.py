@@ -133,7 +133,7 @@ def _value(text: str) -> tuple[str, str] | None:
 REGRESSIONS = [("rfc9000", "connection ID", "connection identifier")]  # issue 21: "connection IDs" left unreported
 
 
-def make_cases(devset: Path, *, quick: bool = False) -> list[Case]:
+def make_cases(devset: Path, *, quick: bool = False, only: list[str] | None = None) -> list[Case]:
     """The battery's cases over the standards of ``devset/rfc`` (``quick``: one standard, a few);
     ``devset`` may also be a folder of standards itself (the ones kept apart)."""
     from adapters import read_path
@@ -143,6 +143,8 @@ def make_cases(devset: Path, *, quick: bool = False) -> list[Case]:
     paths = sorted([*folder.glob("*.A.docx"), *folder.glob("*.A.odt")],
                    key=lambda p: (len(p.read_bytes()) if p.suffix == ".docx" else len(p.with_suffix(".docx").read_bytes()),
                                   p.suffix != ".docx"))
+    if only:
+        paths = [p for p in paths if p.name.split(".")[0] in only]
     if quick:
         paths = [p for p in paths if p.name == "rfc9002.A.docx"][:1]
     out: list[Case] = []
@@ -454,6 +456,12 @@ def table(cases: list[Case]) -> str:
     return "\n".join(rows) + "\n"
 
 
+def _case_of(r: dict[str, Any]) -> Case:
+    keys = ("kind", "path", "instruction", "old", "new")
+    return Case(str(r["kind"]), str(r["path"]), str(r.get("instruction", "")), str(r.get("old", "")),
+                str(r.get("new", "")), result={k: v for k, v in r.items() if k not in keys})
+
+
 def _write_json(path: Path, cases: list[Case]) -> None:
     path.write_text(json.dumps([{"kind": c.kind, "path": c.path, "instruction": c.instruction, "old": c.old, "new": c.new,
                                  **{k: v for k, v in c.result.items() if k != "findings"}} for c in cases], indent=1))
@@ -469,12 +477,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--semantic", action="store_true", help="build the semantic graph stages too (slower)")
     ap.add_argument("--limit", type=int, default=0, help="at most this many cases")
     ap.add_argument("--kinds", default="", help="only these kinds of edit (comma-separated)")
+    ap.add_argument("--only", default="", help="only these standards (comma-separated names: rfc9000,rfc8446)")
+    ap.add_argument("--from-json", type=Path, nargs="*", default=None,
+                    help="no run: the table of earlier runs' JSON results (several runs' files are merged)")
     args = ap.parse_args(argv)
     if not (args.devset / "rfc").is_dir() and not list(args.devset.glob("*.A.docx")):
         print(f"no development set at {args.devset}", file=sys.stderr)
         return 2
+    if args.from_json is not None:
+        done = [_case_of(r) for f in args.from_json for r in json.loads(f.read_text())]
+        text = table(done)
+        print(text)
+        if args.doc:
+            from benchmarks.doc_block import replace_block
+
+            replace_block(args.doc, "edit-bench", f"`make bench-edits` ({len(done)} edits on the development standards, "
+                          f"judged in LibreOffice):\n\n" + text, "Edits on real standards")
+        return 0
     t0 = time.perf_counter()
-    cases = make_cases(args.devset, quick=args.quick)
+    cases = make_cases(args.devset, quick=args.quick, only=[x for x in args.only.split(",") if x])
     if args.kinds:
         cases = [c for c in cases if c.kind in args.kinds.split(",")]
     if args.limit:
