@@ -247,8 +247,13 @@ def old_forms(term: str, plural: str = "") -> re.Pattern[str]:
     ['Connection IDs', "connection-ID's"]
     >>> [m.group() for m in old_forms("retry policy", "retry policies").finditer("Retry Policies and a retry policy")]
     ['Retry Policies', 'retry policy']
+    >>> [m.group() for m in old_forms("ack-eliciting packets").finditer("an ack-eliciting packet, ack-eliciting packets")]
+    ['ack-eliciting packet', 'ack-eliciting packets']
     """
-    words = [re.escape(w) for w in term.split()]
+    parts = term.split()
+    if len(parts[-1]) > 3 and parts[-1].endswith("s") and not parts[-1].endswith("ss"):
+        parts[-1] = parts[-1][:-1]  # a plural term: its singular is a form of it too ("packets" -> "packet")
+    words = [re.escape(w) for w in parts]
     body = r"[\s\-\u2010\u2011]+".join(words)
     alts = [body + r"(?:es|s)?"]
     if plural:
@@ -426,6 +431,26 @@ def judge(cases: list[Case], *, timeout: int = 3000) -> None:
         c.result["ok"] = all(v is None for v in checks.values())
 
 
+def rejudge_terms(cases: list[Case], *, timeout: int = 3000) -> None:
+    """Judge the renames of earlier runs again (their written results, their reported counts)
+    with the current :func:`old_forms`, in one LibreOffice."""
+    from tests.libreoffice import probe
+
+    renames = [c for c in cases if c.kind.startswith("rename") and "output" in c.result]
+    if not renames:
+        return
+    seen = {r["file"]: r for r in probe([c.result["output"] for c in renames], ops=("accepted_paragraphs",), timeout=timeout)}
+    for c in renames:
+        accepted = seen.get(str(Path(c.result["output"]).resolve()), {}).get("accepted_paragraphs", [])
+        rx = old_forms(c.old, c.plural)
+        left = [m.group() for p in accepted if not _CODE_STYLE.search(p.get("style") or "") for m in rx.finditer(p["text"])]
+        reported = int(c.result.get("reported", 0))
+        checks = dict(c.result.get("checks", {}))
+        checks["terms"] = (f"{len(left)} form(s) left, {reported} reported: {', '.join(sorted(set(left))[:4])}"
+                           if len(left) > reported else None)
+        c.result.update(checks=checks, left=len(left), ok=all(v is None for v in checks.values()))
+
+
 def table(cases: list[Case]) -> str:
     """The Markdown table: one row per kind of edit, and the failing cases with why."""
     rows = ["| kind of edit | cases | pass | rate | reject-all = original | members intact | forms reported | references | fix harmless |",
@@ -457,13 +482,14 @@ def table(cases: list[Case]) -> str:
 
 
 def _case_of(r: dict[str, Any]) -> Case:
-    keys = ("kind", "path", "instruction", "old", "new")
+    keys = ("kind", "path", "instruction", "old", "new", "plural")
     return Case(str(r["kind"]), str(r["path"]), str(r.get("instruction", "")), str(r.get("old", "")),
-                str(r.get("new", "")), result={k: v for k, v in r.items() if k not in keys})
+                str(r.get("new", "")), str(r.get("plural", "")), result={k: v for k, v in r.items() if k not in keys})
 
 
 def _write_json(path: Path, cases: list[Case]) -> None:
     path.write_text(json.dumps([{"kind": c.kind, "path": c.path, "instruction": c.instruction, "old": c.old, "new": c.new,
+                                 "plural": c.plural,
                                  **{k: v for k, v in c.result.items() if k != "findings"}} for c in cases], indent=1))
 
 
@@ -478,6 +504,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=0, help="at most this many cases")
     ap.add_argument("--kinds", default="", help="only these kinds of edit (comma-separated)")
     ap.add_argument("--only", default="", help="only these standards (comma-separated names: rfc9000,rfc8446)")
+    ap.add_argument("--rejudge-terms", action="store_true", help="with --from-json: judge the renames again")
     ap.add_argument("--from-json", type=Path, nargs="*", default=None,
                     help="no run: the table of earlier runs' JSON results (several runs' files are merged)")
     args = ap.parse_args(argv)
@@ -486,6 +513,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.from_json is not None:
         done = [_case_of(r) for f in args.from_json for r in json.loads(f.read_text())]
+        if args.rejudge_terms:
+            rejudge_terms(done)
+            if args.json:
+                _write_json(args.json, done)
         text = table(done)
         print(text)
         if args.doc:
