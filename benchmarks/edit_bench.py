@@ -249,6 +249,8 @@ def old_forms(term: str, plural: str = "") -> re.Pattern[str]:
     ['Retry Policies', 'retry policy']
     >>> [m.group() for m in old_forms("ack-eliciting packets").finditer("an ack-eliciting packet, ack-eliciting packets")]
     ['ack-eliciting packet', 'ack-eliciting packets']
+    >>> [m.group() for m in old_forms("MLS").finditer("MLS clients, MLSs, the mls working group")]
+    ['MLS', 'MLSs']
     """
     parts = term.split()
     if len(parts[-1]) > 3 and parts[-1].endswith("s") and not parts[-1].endswith("ss"):
@@ -258,7 +260,10 @@ def old_forms(term: str, plural: str = "") -> re.Pattern[str]:
     alts = [body + r"(?:es|s)?"]
     if plural:
         alts.insert(0, r"[\s\-\u2010\u2011]+".join(re.escape(w) for w in plural.split()))
-    return re.compile(r"(?<![\w\-])(?:" + "|".join(alts) + r")(?:['\u2019]s?)?(?![\w\-])", re.I)
+    pattern = r"(?<![\w\-])(?:" + "|".join(alts) + r")(?:['\u2019]s?)?(?![\w\-])"
+    if re.fullmatch(r"[A-Z][A-Z0-9]+", term):  # an acronym: its capitals are the form ("mls" in a URI is none)
+        return re.compile(pattern)
+    return re.compile(pattern, re.I)
 
 
 _MEDIA = re.compile(r"(?<![\w/])(?:application|audio|font|image|message|model|multipart|text|video)/[\w.+\-]+", re.I)
