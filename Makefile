@@ -11,16 +11,17 @@ export TOKENIZERS_PARALLELISM := false
 
 # Debian packages the tests use: real LibreOffice (Python UNO), pandoc (reading-speed peer),
 # chromium (task-pane browser test), redis (shared store), graphviz-free fonts for plots,
-# poppler-utils (pdftoppm: the review screenshots rendered from LibreOffice's PDF).
+# poppler-utils (pdftoppm: the review screenshots rendered from LibreOffice's PDF), the English
+# spelling dictionaries wamerican and wbritish (which strings are one word: "worldwide").
 APT_PKGS := libreoffice-writer-nogui libreoffice-script-provider-python python3-uno \
-            pandoc chromium redis-server fonts-dejavu-core nodejs poppler-utils
+            pandoc chromium redis-server fonts-dejavu-core nodejs poppler-utils wamerican wbritish
 
 # The clients: the Word add-in manifest for this public URL, and the LibreOffice extension.
 LEDGER_PUBLIC_URL ?= https://localhost:8750
 JS_DIR   := tests/js
 JS_STAMP := $(JS_DIR)/node_modules/.installed
 
-.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-load-queue bench-embed bench-first bench-pane bench-graph bench-real bench-retrieval worker fuzz clean
+.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-load-queue bench-embed bench-first bench-pane bench-graph bench-real bench-retrieval bench-edits worker fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -105,6 +106,11 @@ DEVSET ?= ../shared/devset
 CORPUS ?= ../shared/corpus
 bench-real: venv
 	$(BIN)/python -m benchmarks.real_bench --devset $(DEVSET) --corpus $(CORPUS) --related --readme README.md
+
+# A battery of real edits (renames, deletes, moves, values, retitles, each check's fix) on the
+# development standards, judged in headless LibreOffice; the edit-bench block of docs/benchmarks.md.
+bench-edits: system-deps venv
+	$(BIN)/python -m benchmarks.edit_bench --devset $(DEVSET) --json benchmarks/results/edit_bench.json --doc docs/benchmarks.md
 
 # Loopback load test: concurrent uploads against 2 gunicorn workers sharing the store (SQLite,
 # jobs in the web workers' threads), then the queue mode: 2 web workers that only enqueue and

@@ -108,7 +108,7 @@ def check_document(doc: Document, G: nx.MultiDiGraph | None = None, style=None) 
     """
     from .style import StyleSheet, apply_exceptions, style_findings
     from .style.hyphenation import variant_findings
-    from .style.prose import finding_id, prose
+    from .style.prose import drop_untouchable, finding_id, prose
 
     if G is None:
         from ..graph.build import FAST_STAGES, build_graph
@@ -118,7 +118,8 @@ def check_document(doc: Document, G: nx.MultiDiGraph | None = None, style=None) 
     p = prose(doc)
     words = apply_exceptions(acronym_findings(doc, sheet.known_abbreviations) + variant_findings(doc, p.units, p.lang),
                              sheet)
-    findings = reference_findings(doc, G) + numbering_findings(doc) + words + style_findings(doc, sheet)
+    # no check speaks of, and no fix rewrites, code, a URI, a media type, a name or a dictionary word
+    findings = reference_findings(doc, G) + numbering_findings(doc) + drop_untouchable(doc, words + style_findings(doc, sheet))
     for f in findings:
         if f.id is None:
             f.id = finding_id(f.kind, f.places, f"{f.unit}\0{f.start}\0{f.evidence}\0{f.message}")

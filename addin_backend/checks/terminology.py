@@ -36,7 +36,7 @@ from ..findings import Finding, Place
 from ..graph.definitions import find_definitions
 from ..language.detect import is_english, unit_language
 from ..language.nlp import common_words
-from .style.abbreviations import designation, glued_prefix, no_expansion_needed, spells, version_base
+from .style.abbreviations import designation, glued_prefix, grammar_names, no_expansion_needed, spells, version_base
 from .style.hyphenation import FUNCTION_WORDS, variant_findings
 
 __all__ = ["KNOWN_ACRONYMS", "INTERNATIONAL_ACRONYMS", "KNOWN_ACRONYMS_BY_LANGUAGE", "FUNCTION_WORDS",
@@ -466,7 +466,18 @@ def acronym_findings(doc: Document, known: "frozenset[str] | set[str]" = frozens
     found = find_acronyms(doc)
     out.extend(_case_findings(doc, found))
     explained = _needs_no_expansion(doc, found, known_upper, lang)
+    rules = grammar_names(doc) if found else set()
+    if rules:  # a list of a grammar's rules glosses them all ("ALPHA (letters), ..., DQUOTE (double quote)")
+        glossed = re.compile(r"(?<![\w\-])(" + "|".join(map(re.escape, sorted(rules, key=len, reverse=True))) + r") \(")
+        listing: dict[str, bool] = {}
+        for t, i in found.items():
+            for d in i.definitions:
+                if d[1] not in listing:
+                    listing[d[1]] = len(set(glossed.findall(doc.unit(d[1]).text))) >= 2
+        rules |= {t for t, i in found.items() if i.definitions and all(listing[d[1]] for d in i.definitions)}
     for term, info in sorted(found.items()):
+        if term in rules:
+            continue  # a rule of the document's grammar ("SP", "DQUOTE"): a name, glossed in prose, not an abbreviation
         uses = [x for x in info.uses if kinds.get(x[1]) not in ("title",)]
         if not info.definitions:
             if not uses or term in explained:

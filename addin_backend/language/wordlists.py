@@ -1,4 +1,6 @@
-"""The English lemmatizer's word lists by part of speech, read from the spaCy model package.
+"""English word lists: the lemmatizer's lists by part of speech (read from the spaCy model
+package), and the spelling dictionaries (:func:`dictionary`, Debian's ``wamerican`` and
+``wbritish``) that say whether a string is one English word as written ("worldwide").
 
 The lists (WordNet-derived: which words can be nouns, verbs, adjectives, adverbs, with the
 inflection rules and exceptions) are all the anaphora detector needs to read a noun phrase, so
@@ -9,8 +11,10 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from functools import lru_cache
 
-__all__ = ["POS_KEYS", "Lexicon", "unpack_msgpack", "lookups_path", "load_lexicon"]
+__all__ = ["POS_KEYS", "Lexicon", "unpack_msgpack", "lookups_path", "load_lexicon", "DICTIONARY_FILES",
+           "dictionary", "dictionary_word"]
 
 #: The tables' keys: spaCy's string hashes of the part-of-speech names
 #: (``spacy.strings.hash_string("noun")``; a test checks them against spaCy).
@@ -128,3 +132,40 @@ def load_lexicon(package: str) -> Lexicon:
     """Read the word lists of a spaCy model package."""
     with open(lookups_path(package), "rb") as fh:
         return Lexicon(unpack_msgpack(fh.read()))
+
+
+#: The spelling dictionaries of Debian's ``wamerican`` and ``wbritish`` (SCOWL size 50: about
+#: 100,000 words each, with their plurals and inflections; the Makefile's APT_PKGS installs them).
+DICTIONARY_FILES = ("/usr/share/dict/american-english", "/usr/share/dict/british-english")
+
+
+@lru_cache(maxsize=1)
+def dictionary() -> frozenset[str]:
+    """Every word of the English spelling dictionaries, in lower case (possessive entries
+    dropped). Without the files, the lemmatizer's base forms (a smaller list, so a closed
+    compound such as "worldwide" may be missing: install ``wamerican``)."""
+    out: set[str] = set()
+    for path in DICTIONARY_FILES:
+        try:
+            with open(path, encoding="utf-8") as fh:
+                out.update(w.lower() for w in fh.read().split("\n") if w and not w.endswith("'s"))
+        except OSError:
+            continue
+    if not out:
+        from .nlp import get_lexicon
+
+        lex = get_lexicon()
+        for words in lex.index.values():
+            out.update(words)
+    return frozenset(out)
+
+
+def dictionary_word(word: str) -> bool:
+    """Whether ``word`` is one English word as the dictionaries write it, in any case: a closed
+    compound ("worldwide", "online") is, a phrase or a hyphenated pair is not.
+
+    >>> dictionary_word("worldwide"), dictionary_word("Worldwide"), dictionary_word("world wide")
+    (True, True, False)
+    """
+    w = word.lower().replace("\u2019", "'")
+    return bool(w) and w in dictionary()

@@ -49,7 +49,7 @@ from typing import Callable, Iterable, Iterator, Mapping
 
 from adapters.model import Document, Unit
 
-__all__ = ["designation", "spells", "version_base", "no_expansion_needed", "glued_prefix"]
+__all__ = ["designation", "spells", "version_base", "no_expansion_needed", "glued_prefix", "grammar_names"]
 
 #: A number after a series name: "RFC 9000", "BCP 14", "FIPS 186-4", "TF.460": two digits or more
 #: (a version is none: "SAML 2.0" is still an abbreviation to spell out, "ASN.1" a notation's
@@ -366,6 +366,36 @@ _PREFIXED = re.compile(r"\((?P<a>[A-Z]{1,4})\)(?P<b>[A-Z]{2,8})(?![\w])")
 _CELL_TOKEN = re.compile(r"(?<![\w-])" + _TOKEN + r"(?![\w-])")
 #: A grammar rule (ABNF, BNF): "DIGIT1 = %x31-39", "OWS = *( SP / HTAB )", "ESC = %x5C".
 _CODE_DEFINES = re.compile(r"(?m)^[ \t]*(?P<t>" + _TOKEN + r")[ \t]*(?:=/?|::=)[ \t]*(?=%[xdb]|\"|\*|\(|\[|<|[A-Z][A-Z0-9-]*\b|\d\*)")
+
+
+#: A rule of a grammar or an assignment of code: "status-line = HTTP-version SP status-code",
+#: "OWS = *( SP / HTAB )", "token ::= tchar+", "smoothed_rtt = kInitialRtt".
+_RULE_LINE = re.compile(r"(?m)^[ \t]*[A-Za-z][\w\-]*[ \t]*(?:=/?|::=|:=)[ \t]*\S")
+
+
+def grammar_names(doc: Document) -> set[str]:
+    """The abbreviation-like tokens the document's grammar and code write: every token in
+    capitals of a code unit that holds a grammar rule or an assignment ("SP", "DQUOTE", "HTAB"
+    of ABNF). They are names of rules, not abbreviations: "SP (space)" in prose explains a rule,
+    it does not define an abbreviation, and a use before it is no fault.
+
+    >>> d = Document("docx", [Unit("p-1", "paragraph", "Rules use SP (space) and DQUOTE (double quote).", 0),
+    ...               Unit("p-2", "paragraph", 'status-line = HTTP-version SP status-code SP DQUOTE %s"HTTP"', 1)])
+    >>> sorted(grammar_names(d))
+    ['DQUOTE', 'SP']
+    """
+    from ...graph.related import is_code_line
+
+    out: set[str] = set()
+    for u in doc.units:
+        if (u.text and u.kind in ("paragraph", "list_item", "figure") and "=" in u.text
+                and u.meta.get("absent_in") != "accepted" and _RULE_LINE.search(u.text) and is_code_line(u)):
+            # whole tokens only: the "HTTP" of the rule name "HTTP-version" or of the literal %s"HTTP" is no rule
+            # (and not a protocol's version "HTTP/1.1", a comment after ";")
+            for line in u.text.split("\n"):
+                code = line.split(";", 1)[0]
+                out.update(m.group(0) for m in re.finditer(r"(?<![\w\-\"'\[/])" + _TOKEN + r"(?![\w\-\"'/])", code))
+    return out
 
 
 def _dictionary_word(low: str) -> bool:

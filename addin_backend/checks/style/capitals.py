@@ -7,8 +7,10 @@ after a colon or an opening quote) that the document also writes in lower case. 
 - defined terms written capitalised where they are defined (a capitalised defined term is
   intended: "the Agreement", "Initial packets"), and acronym expansions ("Transport Layer
   Security (TLS)");
-- the titles of the document's headings and captions ("see the Security Considerations
-  section" names a heading);
+- the titles of the document's headings and captions where a sentence cites them ("see the
+  Security Considerations section", "Section 6 (Message Body)"); elsewhere a heading's title
+  case is no licence ("an optional Message Body" beside the document's "message body" is
+  reported);
 - a run opening with a capitalised article ("as The Book": a title or a name);
 - part of a longer capitalised name (the run is taken whole, and so is a title joined by small
   words: "Illegal Value for Header Field", and a capitalised enumeration: "Composure, Coaching,
@@ -21,6 +23,8 @@ a name the document uses ("Application Data" packets and new application data). 
 sheet's exceptions silence a phrase.
 """
 from __future__ import annotations
+
+import re
 
 from adapters import words as _words
 
@@ -100,9 +104,12 @@ def _phrases(text: str) -> list[tuple[int, int, list[str]]]:
     return out
 
 
-def _excepted(p: Prose) -> set[str]:
-    """Lower-cased phrases that may be capitalised: defined terms (written so where defined),
-    acronym expansions, heading and caption titles."""
+def _excepted(p: Prose) -> tuple[set[str], set[str]]:
+    """``(names, titles)``, lower-cased: the phrases that may be capitalised wherever they stand
+    and inside a longer capitalised run (defined terms, written so where defined; acronym
+    expansions), and the titles of headings and captions, which a sentence may cite as they are
+    written ("see the Security Considerations section"), but which are ordinary words elsewhere
+    ("an optional Message Body" beside "the message body", where a heading says "Message Body")."""
     out: set[str] = set()
     for key, entries in definition_registry(p.doc.units).items():
         for _o, _uid, d in entries:
@@ -117,13 +124,31 @@ def _excepted(p: Prose) -> set[str]:
     for info in find_acronyms(p.doc).values():
         for entry in info.definitions:
             out.add(" ".join(entry[2].lower().split()))
+    titles: set[str] = set()
     for u in p.units:
         if u.kind in ("section", "title", "caption"):
             title = (u.title or u.text).lower()
-            out.add(" ".join(title.split()))
+            titles.add(" ".join(title.split()))
             for part in title.replace(":", "\n").replace(" - ", "\n").split("\n"):
-                out.add(" ".join(part.split()))
-    return out
+                titles.add(" ".join(part.split()))
+    return out, titles
+
+
+#: A heading's title cited as one: "the Message Body section", "see Message Body", "Section 6
+#: (Message Body)", "in Message Body below".
+_CITED_AFTER = re.compile(r"^\s*(?:[)\]]|\(|,\s*(?:below|above)|\s(?:section|sections|subsection|chapter|appendix|clause|"
+                          r"part|below|above|heading|of\s+\[|\[))", re.I)
+
+
+#: What a capitalised name names in a protocol: "the Packet Number field", "the Key Phase bit".
+_NAMED_ELEMENT = re.compile(r"\s(?:fields?|bits?|flags?|frames?|parameters?|extensions?|messages?|registry|registries)\b")
+
+
+def _cites_title(text: str, start: int, end: int) -> bool:
+    """Whether the run at ``start:end`` is cited as a heading's title (see :data:`_CITED_AFTER`)."""
+    before = text[max(0, start - 30):start]
+    return bool(_CITED_AFTER.match(text[end:end + 20]) or re.search(r"(?:\bsee|\bSections?\s+[\dA-Z][\d.]*\s*\(?"
+                                                                     r"|\bthe\s+section|[(\[\"\u201c'])\s*$", before, re.I))
 
 
 def capitalisation_findings(p: Prose, sheet: StyleSheet) -> list[Finding]:
@@ -139,10 +164,16 @@ def capitalisation_findings(p: Prose, sheet: StyleSheet) -> list[Finding]:
             caps.setdefault(key, []).append(Place(u.id, s, e, text[s:e], text[s:e].lower()))
     if not caps:
         return []
-    excepted = _excepted(p)
+    excepted, titles = _excepted(p)
     caps = {k: v for k, v in caps.items() if k not in excepted}
     caps = {k: v for k, v in caps.items() if not any(k in e and len(k) < len(e) and f" {k} " in f" {e} " for e in excepted
                                                       if len(e.split()) <= 8)}
+    texts = {u.id: u.text for u in units}
+    caps = {k: [pl for pl in v if not (k in titles and _cites_title(texts[pl.unit], pl.start, pl.end))]
+            for k, v in caps.items()}
+    # a field's or a flag's name: "the Key Phase bit", "the Packet Number field"
+    caps = {k: [pl for pl in v if not _NAMED_ELEMENT.match(texts[pl.unit], pl.end)] for k, v in caps.items()}
+    caps = {k: v for k, v in caps.items() if v}
     if not caps:
         return []
     firsts = {k.split()[0] for k in caps}

@@ -136,6 +136,8 @@ def heading_case(text: str, lower: frozenset[str] | set[str], names: frozenset[s
     'sentence'
     >>> heading_case("Handshake Packets for QUIC", {"packets"}, {"quic", "handshake"})[0]
     'title'
+    >>> heading_case("Deprecation of Userinfo in http(s) URIs", {"deprecation"}, set())  # "http(s)": a name
+    ('none', [])
     """
     caps: list[tuple[int, int, str]] = []
     lows: list[tuple[int, int, str]] = []
@@ -152,8 +154,8 @@ def heading_case(text: str, lower: frozenset[str] | set[str], names: frozenset[s
             continue
         if not part.isalpha() or len(part) < 2 or w.count("-") >= 2:
             continue  # "grammar-ref-list": an identifier
-        if text[m.start() - 1:m.start()] in _LITERAL or text[m.end():m.end() + 1] in _LITERAL:
-            continue  # 'Sub-Registry "proto"', "text/grammar": a literal value
+        if text[m.start() - 1:m.start()] in _LITERAL or text[m.end():m.end() + 1] in _LITERAL or text[m.end():m.end() + 1] == "(":
+            continue  # 'Sub-Registry "proto"', "text/grammar", "http(s) URIs": a literal value or a name
         low = part.lower()
         if low in MINOR or (english and not known_word(low)):
             continue  # a minor word, or an identifier ("rttvar")

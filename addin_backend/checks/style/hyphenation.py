@@ -37,7 +37,8 @@ from adapters.model import Document, Unit
 from ...edits.terms import recase
 from ...findings import Finding, Place
 from ...language.detect import is_english
-from .prose import make_finding
+from ...language.wordlists import dictionary_word
+from .prose import make_finding, protected_spans
 
 __all__ = ["variant_findings", "WORD_LIST", "FUNCTION_WORDS"]
 
@@ -99,6 +100,7 @@ def _tokens(text: str, english: bool) -> list[tuple[str, int, int]]:
     addresses, URLs and citation tags are left out."""
     blocked = [m.span() for m in _NOT_TEXT.finditer(text)] if ("@" in text or "//" in text or "www." in text
                                                               or "[" in text) else []
+    blocked += protected_spans(text)  # "multipart/byteranges", "index.html", `code`: names, not words
     if '"' in text or "\u201c" in text:
         blocked += [m.span() for m in _QUOTED.finditer(text)]  # quoted words are someone else's
     out = []
@@ -191,6 +193,24 @@ def _modifiable(word: str) -> bool:
     return not classes or "noun" in classes
 
 
+def _before_adjective(text: str, end: int, toks: list[tuple[str, int, int]], j: int) -> bool:
+    """Whether the hyphenated word ending at ``end`` joins the adjective after it into one
+    modifier ("authentication-scheme specific parameters", "connection-ID dependent"): its
+    hyphen belongs to the compound, and the open form would change the meaning."""
+    if j >= len(toks) or text[end:toks[j][1]] not in (" ", "\u00a0"):
+        return False
+    nxt = toks[j][0]
+    if not nxt.isalpha() or nxt in FUNCTION_WORDS:
+        return False
+    return nxt.endswith(_ADJECTIVE_TAILS) or nxt in _RELATIONAL
+
+
+#: Endings of the adjectives that close a compound modifier ("scheme-specific", "host-dependent").
+_ADJECTIVE_TAILS = ("specific", "dependent", "independent", "based", "aware", "agnostic", "compliant",
+                    "compatible", "sensitive", "insensitive", "related", "oriented", "driven", "safe", "free", "wide")
+_RELATIONAL = frozenset("specific dependent independent related".split())
+
+
 def _defined_forms(doc: Document) -> set[str]:
     """The document's defined terms as their definitions write them (lower case)."""
     from ...graph.definitions import definition_registry
@@ -230,6 +250,8 @@ def variant_findings(doc: Document, units: list[Unit] | None = None, languages: 
                 continue
             if "-" in w:
                 parts = w.split("-")
+                if english and _before_adjective(text, end, toks, i + 1):
+                    continue  # "authentication-scheme specific": one modifier of a compound adjective
                 if _compound(parts, english):
                     keys.setdefault("".join(parts), _Key()).occs.append(
                         _Occ(u, start, end, w, _attributive(text, end, toks, i + 1, english)))
@@ -253,8 +275,13 @@ def variant_findings(doc: Document, units: list[Unit] | None = None, languages: 
             o.form, o.plural = _singular(o.form), True
             keys[key[:-1]].occs.append(o)
     code = _code_words(doc) if any(key not in k.counts() for key, k in keys.items()) else set()
+    named = _named_words(doc, units) if any(key in k.counts() for key, k in keys.items()) else set()
+    for key, k in keys.items():
+        if key in named or key + "s" in named:  # "multipart/byteranges": the closed form is a name the document's code and types use
+            k.occs = [o for o in k.occs if o.form != key]
     defined: set[str] | None = None
     expansions: dict[str, list[tuple[int, int]]] | None = None
+    fixed_target: dict[str, str] = {}
     out: list[Finding] = []
     for key, k in sorted(keys.items()):
         counts = k.counts()
@@ -264,7 +291,16 @@ def variant_findings(doc: Document, units: list[Unit] | None = None, languages: 
             defined = _defined_forms(doc)
         ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
         closed_form = key in counts
-        if closed_form:
+        if closed_form and any(lang.get(o.unit.id) == "en" for o in k.occs if o.form == key) and dictionary_word(key):
+            # a dictionary word is never split ("worldwide" is not "world wide"); its open or
+            # hyphenated forms may be joined, but not where they are a name ("World Wide Web")
+            groups = [[o for o in k.occs if o.form == key
+                       or not any(p[:1].isupper() for p in re.split(r"[\s\-]+", o.unit.text[o.start:o.end]))]]
+            if len({o.form for o in groups[0]}) >= 2:
+                fixed_target[key] = key
+            else:
+                continue
+        elif closed_form:
             groups = [k.occs]
         elif any(f in code for f in counts):
             continue  # "status-code" is a name in the grammar; "a success status code" is prose
@@ -284,7 +320,7 @@ def variant_findings(doc: Document, units: list[Unit] | None = None, languages: 
                 gc[o.form] = gc.get(o.form, 0) + 1
             if len(gc) < 2:
                 continue
-            target = _target(gc, defined, lang.get(group[0].unit.id, ""))
+            target = fixed_target.get(key) or _target(gc, defined, lang.get(group[0].unit.id, ""))
             target_all = target_all or target
             wrong.extend((o, target) for o in group if o.form != target)
         if not wrong:
@@ -341,6 +377,22 @@ def _expansion_spans(doc: Document) -> dict[str, list[tuple[int, int]]]:
     for info in find_acronyms(doc).values():
         for _o, uid, _long, s, e in info.definitions:
             out.setdefault(uid, []).append((s, e))
+    return out
+
+
+def _named_words(doc: Document, units: list[Unit]) -> set[str]:
+    """The words (lower case) that the document writes inside names in its prose: media types,
+    URIs, file names and identifiers (:func:`~.prose.protected_spans`). Such a closed form
+    ("byteranges" of "multipart/byteranges") is a name, not a spelling of "byte ranges"."""
+    out: set[str] = set()
+    for u in units:
+        text = u.text
+        if not text or not any(c in text for c in "/:@<`_=."):
+            continue
+        for a, b in protected_spans(text):
+            if a > 0 and text[a - 1:a] in "\"\u201c\u201e\u00ab":
+                continue  # a quotation is words, not a name
+            out.update(w.lower() for w in _words.words(text[a:b]))
     return out
 
 

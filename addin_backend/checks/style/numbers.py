@@ -1,10 +1,11 @@
 """Numbers written two ways in one document.
 
-- ``number_style``: a small count of the same thing written as digits and as words ("5
-  retries" / "five retries"). Only numbers below ten (the sheet's ``numbers.spell_out_below``)
-  are compared, as style guides spell those out and write larger ones in digits; a number that
-  opens a sentence, follows a label ("Section 3", "step 2", "version 1") or counts a unit of
-  measure ("5 ms") is left alone. English units only (the number words are English).
+- ``number_style``: a count of the same thing written as digits and as words ("5 times" /
+  "five times", "5 seconds" / "five minutes"). Where both occur, the house rules choose: one to
+  nine in words, 10 and above in digits (the sheet's ``numbers.spell_out_below``), counts of a
+  unit of measure and percentages in digits (``numbers.unit_numerals``); a number that opens a
+  sentence or follows a label ("Section 3", "step 2", "version 1") is left alone. English units
+  only (the number words are English).
 - ``percent_style``: "10 percent", "10 per cent", "10%" and "10 %" (the last is the rule in
   French and German, so the space before "%" is compared within one language only).
 - ``thousands_separator``: "10,000" against "10000" (numbers of five digits or more; four-digit
@@ -29,7 +30,9 @@ from .sheet import StyleSheet
 __all__ = ["number_findings", "NUMBER_WORDS"]
 
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+                "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+                "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
+                "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 _DIGIT_WORD = {v: k for k, v in NUMBER_WORDS.items()}
 #: Words after which a number is a label or a value, not a count.
 _LABELS = frozenset("""section sections chapter chapter appendix figure figures table tables step steps phase
@@ -37,19 +40,34 @@ _LABELS = frozenset("""section sections chapter chapter appendix figure figures 
     article articles clause clauses paragraph paragraphs annex example examples option options case cases
     number no round rounds stage stages layer tier class grade room floor exercise question questions
     rfc rfcs std bcp http tls ipv draft iso revision rev bit bits byte bytes value values code codes
-    offset index id port ports window day days week weeks month months year years to of from and or than
-    by at in on per every each last first next about around nearly almost over under up length size
+    offset index id port ports window day days week weeks month months year years per every each last first
+    next length size
     """.split())
-_COUNT = re.compile(r"(?<![\w.,\-/:#$\u20ac\u00a3])(?P<n>\d{1,2}|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
-                    r"(?P<gap>[ \u00a0])(?P<noun>[a-z][a-z]{2,})(?![\w\-])", re.I)
-_NOT_NOUNS = frozenset("""of or and to in on at by for is are was were be been the a an more less than times
-    time other others another such that which who whom whose these those this there here if when where
+_WORD_ALT = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+_COUNT = re.compile(r"(?<![\w.,\-/:#$\u20ac\u00a3])(?P<n>\d{1,3}|" + _WORD_ALT + r")"
+                    r"(?P<gap>[ \u00a0])(?P<noun>(?-i:[a-z]{3,}))(?![\w\-])", re.I)
+_NOT_NOUNS = frozenset("""of or and to in on at by for is are was were be been the a an more less than
+    other others another such that which who whom whose these those this there here if when where
     while with without per each every any all some many much most least further additional out up down
     after before over under about around between among through into onto from as so not only also very
-    can could may might must shall should will would do does did has have had point percent kilo mega
+    can could may might must shall should will would do does did has have had point kilo mega
     hundred thousand million billion trillion dozen half third quarter fifth way ways""".split())
-_UNIT_WORDS = frozenset("""ms millisecond milliseconds second seconds minute minutes hour hours sec secs
-    bit bits byte bytes octet octets kb mb gb tb kib mib gib percent""".split())
+#: Units of measure written as words, by the kind of quantity they measure: "five seconds" and
+#: "5 minutes" are one kind (time), and house style writes every count of a unit in digits.
+_UNIT_KINDS = {
+    "time": "ms millisecond milliseconds microsecond microseconds nanosecond nanoseconds second seconds sec secs "
+            "minute minutes hour hours",
+    "data": "kb mb gb tb kib mib gib kilobyte kilobytes megabyte megabytes gigabyte gigabytes",
+    "percentage": "percent",
+    "length": "metre metres meter meters kilometre kilometres kilometer kilometers centimetre centimetres "
+              "millimetre millimetres inch inches foot feet mile miles",
+    "mass": "gram grams kilogram kilograms pound pounds",
+}
+_UNIT_OF = {w: kind for kind, ws in _UNIT_KINDS.items() for w in ws.split()}
+_UNIT_WORDS = frozenset(_UNIT_OF)
+#: Bits, bytes and octets are counted as things as often as measured ("the least significant
+#: two bits", "a 2-byte field"): a document's own choice, not compared.
+_COUNTED_UNITS = frozenset("bit bits byte bytes octet octets".split())
 
 
 def _sentence_start(text: str, at: int) -> bool:
@@ -63,46 +81,70 @@ def _prev_word(text: str, at: int) -> str:
 
 
 def _counts(p: Prose, sheet: StyleSheet) -> list[Finding]:
+    """Counts of one kind of thing written in digits and in words ("5 times" / "five times").
+
+    Where both forms occur, the house rules say which place to change: one to nine in words,
+    10 and above in digits (``numbers.spell_out_below``), a count of a unit of measure or a
+    percentage always in digits (``numbers.unit_numerals``, "5 seconds" / "five minutes" are
+    one kind: time). A number that opens a sentence stays in words.
+    """
     limit = sheet.spell_out_below if sheet.spell_out_below is not None else 10
-    seen: dict[str, dict[str, list[tuple[str, int, int, str, int]]]] = {}
+    unit_numerals = sheet.unit_numerals if sheet.unit_numerals is not None else True
+    seen: dict[str, dict[str, list[tuple[str, int, int, str, int, bool]]]] = {}
     for u in p.sentences():
         if not p.english(u):
             continue
         text = u.text
         for m in _COUNT.finditer(text):
             n, noun = m.group("n"), m.group("noun")
+            if not n.isdigit() and n.lower() not in NUMBER_WORDS:
+                continue
             value = int(n) if n.isdigit() else NUMBER_WORDS[n.lower()]
-            if value >= limit or noun in _NOT_NOUNS or noun in _UNIT_WORDS or _sentence_start(text, m.start()):
+            unit = noun in _UNIT_WORDS
+            if noun in _NOT_NOUNS or noun in _COUNTED_UNITS or _sentence_start(text, m.start()):
                 continue
             if n.isdigit() and _prev_word(text, m.start()) in _LABELS:
                 continue
             if not n.isdigit() and n[0].isupper():
                 continue
-            if value != 1 and not noun.endswith("s"):
+            if not unit and value != 1 and not noun.endswith("s"):
                 continue  # "two phase commit", "5 digit code": a compound, not a count
-            if value == 1 and noun.endswith("s") and not noun.endswith("ss"):
+            if not unit and value == 1 and noun.endswith("s") and not noun.endswith("ss"):
                 continue
             tail = text[m.end("noun"):m.end("noun") + 2]
             if tail.startswith(("-", "_")):
                 continue
-            key = noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
+            if unit:
+                key = "unit:" + _UNIT_OF[noun]
+            else:
+                key = noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
             form = "digits" if n.isdigit() else "words"
-            seen.setdefault(key, {}).setdefault(form, []).append((u.id, m.start("n"), m.end("n"), n, value))
+            seen.setdefault(key, {}).setdefault(form, []).append((u.id, m.start("n"), m.end("n"), n, value, unit))
     out: list[Finding] = []
+    rule = sheet.rule("numbers.spell_out_below") if sheet.spell_out_below is not None else None
     for key, forms in sorted(seen.items()):
         if len(forms) < 2:
             continue
         digits, words = forms["digits"], forms["words"]
-        want = "words" if len(words) >= len(digits) else "digits"
-        if sheet.spell_out_below is not None:
-            want = "words"
-        wrong = digits if want == "words" else words
-        places = [Place(uid, s, e, t, _DIGIT_WORD[v] if want == "words" else str(v)) for uid, s, e, t, v in wrong]
-        rule = sheet.rule("numbers.spell_out_below") if sheet.spell_out_below is not None else None
+        places = []
+        for uid, s, e, t, v, unit in digits + words:
+            want = "digits" if (unit and unit_numerals) or v >= limit else "words"
+            if want == ("digits" if t.isdigit() else "words"):
+                continue
+            if want == "words" and v not in _DIGIT_WORD:
+                continue
+            places.append(Place(uid, s, e, t, _DIGIT_WORD[v] if want == "words" else str(v)))
+        if not places:
+            continue
+        unit_kind = key.startswith("unit:")
+        what = f"{key[5:]} (units of measure)" if unit_kind else f"'{key}'"
+        house = ("counts of a unit are written in digits" if unit_kind and unit_numerals else
+                 f"numbers below {limit} are written in words, {limit} and above in digits")
         out.append(make_finding(
-            "number_style", "info", places,
-            f"counts of '{key}' are written in digits ({len(digits)}) and in words ({len(words)}); "
-            f"the usual form is {want}", rule=rule))
+            "number_style", "info", sorted(places, key=lambda pl: (pl.unit, pl.start)),
+            f"counts of {what} are written in digits ({len(digits)}) and in words ({len(words)}); "
+            f"the house rule: {house}", rule=rule if not unit_kind else (sheet.rule("numbers.unit_numerals")
+                                                                        if sheet.unit_numerals is not None else None)))
     return out
 
 

@@ -19,7 +19,8 @@ from ...findings import Finding, Place
 from ...graph.related import is_code_line, is_reference_entry, reference_list_sections
 from ...language.detect import unit_language
 
-__all__ = ["Prose", "prose", "make_finding", "finding_id", "SENTENCE_KINDS", "word_cases", "known_word"]
+__all__ = ["Prose", "prose", "make_finding", "finding_id", "SENTENCE_KINDS", "word_cases", "known_word",
+           "protected_spans", "untouchable", "drop_untouchable"]
 
 #: Units whose text is sentences (tables are cells; titles and headings are not sentences).
 SENTENCE_KINDS = frozenset({"paragraph", "list_item", "footnote", "endnote", "caption"})
@@ -106,6 +107,126 @@ def prose(doc: Document) -> Prose:
         units.append(u)
     out = Prose(doc, units, {u.id: unit_language(u, doc) for u in units})
     _LAST[:] = [(key, out)]
+    return out
+
+
+#: What no check reads and no fix rewrites inside prose: URIs and e-mail addresses, media types
+#: ("multipart/byteranges", "text/html;charset=utf-8"), file names and paths ("index.html",
+#: "/etc/hosts"), code in backticks, identifiers (``max_ack_delay``, ``Foo::Bar``, ``name()``,
+#: ``a=b``) and quotations of four words or more (someone else's words, a cited title).
+_PROTECTED = re.compile(
+    r"(?:[A-Za-z][A-Za-z0-9+.\-]*://|mailto:|urn:|www\.)[^\s<>\"\u201d]*[^\s<>\"\u201d.,;:)]"  # URIs
+    r"|<[^<>\s]{3,}>"  # <https://...>, <urn:...>
+    r"|[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+"  # e-mail addresses
+    r"|(?<![\w/])(?i:application|audio|example|font|haptics|image|message|model|multipart|text|video|\*)"
+    r"/(?:[A-Za-z0-9*][\w.+\-*]*)(?:\s*;\s*[\w\-]+=[\w\-\"]+)*"  # media types
+    r"|(?<![\w.~])(?:~|\.{1,2})?/[\w\-.]+(?:/[\w\-.]+)*"  # paths: "/etc/hosts", "./a/b"
+    r"|(?<![\w.])[\w\-]+\.(?i:txt|xml|json|ya?ml|html?|css|js|ts|py|c|h|cpp|java|go|rs|rb|sh|md|rst|pdf|docx?|odt"
+    r"|xlsx?|csv|toml|ini|cfg|conf|log|zip|gz|tar|png|jpe?g|gif|svg|exe|dll|so|abnf|asn|pem|der|crt|key)(?![\w.])"
+    r"|`[^`\n]{1,200}`"  # code in backticks
+    r"|(?<![\w\-])[A-Za-z_$][\w$]*(?:(?:::|->|\.)[A-Za-z_$][\w$]*)*\(\)"  # a call: "name()"
+    r"|(?<![\w\-])(?=[\w\-]*_)[A-Za-z][\w\-]*|(?<![\w\-])\w+(?:::\w+)+|(?<![\w\-])\w[\w.\-]*=[\w\"\-]+"  # identifiers
+    r"|\"[^\"\n]{1,300}\"|\u201c[^\u201d\n]{1,300}\u201d|\u201e[^\u201c\u201d\n]{1,300}[\u201c\u201d]"
+    r"|\u00ab[^\u00bb\n]{1,300}\u00bb"  # quotations
+)
+
+
+def protected_spans(text: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` spans of ``text`` that are not prose to check or fix (see
+    :data:`_PROTECTED`): a media type is a name, not the words "byte ranges".
+
+    >>> t = "A multipart/byteranges body; see <https://example.com/a> and `max_ack_delay`."
+    >>> [t[s:e] for s, e in protected_spans(t)]
+    ['multipart/byteranges', '<https://example.com/a>', '`max_ack_delay`']
+    >>> t = 'as ' + chr(34) + 'the Hitch Hiker Guide' + chr(34) + ' says, /etc/hosts or index.html'
+    >>> [t[s:e] for s, e in protected_spans(t)]
+    ['the Hitch Hiker Guide', '/etc/hosts', 'index.html']
+    """
+    if not any(c in text for c in "/:@<`_=\"\u201c\u201e\u00ab.("):
+        return []
+    out = []
+    for m in _PROTECTED.finditer(text):
+        if m.group()[0] in _QUOTE_MARKS:
+            if len(m.group().split()) < 4:
+                continue  # a quoted term or value ('"Data-set" means ...') is the document's own word
+            out.append((m.start() + 1, m.end() - 1))  # the words, not the marks (the quote style may change those)
+        else:
+            out.append(m.span())
+    return out
+
+
+_QUOTE_MARKS = "\"\u201c\u201e\u00ab"
+
+
+#: Unit styles of code and literal text: a monospace paragraph is code, whatever it says.
+_CODE_STYLE = re.compile(r"(?i)code|source|preformat|verbatim|listing|artwork|monospace|plain ?text|html ?pre|courier")
+
+
+def untouchable(doc: Document, uid: str, start: int, end: int, replacement: str | None = None,
+                _cache: dict | None = None) -> str | None:
+    """Why a fix must not rewrite ``doc``'s unit ``uid`` from ``start`` to ``end`` (``None``: it
+    may): the unit is a code or grammar line, or the place lies in a URI, a media type, a file
+    name, an identifier or a quotation, or it is a dictionary word the replacement would split,
+    hyphenate or join ("worldwide" -> "world wide")."""
+    try:
+        u = doc.unit(uid)
+    except Exception:
+        return None
+    if u.kind in ("paragraph", "list_item") and (is_code_line(u) or (u.style and _CODE_STYLE.search(u.style))):
+        return "a code or grammar line"
+    spans = _cache.get(uid) if _cache is not None else None
+    if spans is None:
+        spans = protected_spans(u.text)
+        if _cache is not None:
+            _cache[uid] = spans
+    if any(a < end and start < b for a, b in spans):
+        return "a URI, media type, file name, identifier or quotation"
+    if replacement is not None:
+        old = u.text[start:end]
+        if _resplit(old, replacement):
+            return "a dictionary word"
+    return None
+
+
+def _resplit(old: str, new: str) -> bool:
+    """Whether ``new`` writes the dictionary word ``old`` as several words or hyphenated (or
+    joins a dictionary word's parts: only the spacing and hyphens differ and ``old`` is a word).
+
+    >>> _resplit("worldwide", "world wide"), _resplit("on-line", "online"), _resplit("colour", "color")
+    (True, False, False)
+    >>> _resplit("http", "Http")  # a change of case only: for the checks of case to judge
+    False
+    """
+    from ...language.wordlists import dictionary_word
+
+    def squash(x: str) -> str:
+        return re.sub(r"[\s\-\u2010\u2011]+", "", x)
+
+    if old == new or squash(old) != squash(new) or not squash(old):
+        return False
+    one = old.strip()
+    return " " not in one and "-" not in one and dictionary_word(one)
+
+
+def drop_untouchable(doc: Document, findings: list[Finding]) -> list[Finding]:
+    """``findings`` without the places no fix may rewrite (:func:`untouchable`); a finding whose
+    every place is one is dropped (it spoke of a name, a literal or code, not of prose)."""
+    cache: dict[str, list[tuple[int, int]]] = {}
+    out = []
+    for f in findings:
+        if not f.places:
+            out.append(f)
+            continue
+        keep = [pl for pl in f.places if untouchable(doc, pl.unit, pl.start, pl.end, pl.replacement, cache) is None]
+        if not keep:
+            continue
+        if len(keep) != len(f.places):
+            first = keep[0]
+            f.places = keep
+            f.unit, f.start, f.end = first.unit, first.start, first.end
+            if f.suggestion == f.places[0].replacement or f.suggestion is None:
+                f.suggestion = first.replacement
+        out.append(f)
     return out
 
 

@@ -26,6 +26,7 @@ Every key is optional; an unknown table or key, a value of the wrong type or mal
     thousands = ","              # ",", ".", " ", "\u202f" or "none"
     unit_space = true            # "10 ms" (true) or "10ms" (false)
     spell_out_below = 10         # one..nine in words, 10 and up in digits
+    unit_numerals = true         # counts of a unit ("5 seconds", "5 percent") always in digits
 
     [punctuation]
     quotes = "curly"             # or "straight"
@@ -95,6 +96,7 @@ class StyleSheet:
     thousands: str | None = None
     unit_space: bool | None = None
     spell_out_below: int | None = None
+    unit_numerals: bool | None = None
     quotes: str | None = None
     dash: str | None = None
     heading_case: str | None = None
@@ -122,7 +124,7 @@ class StyleSheet:
             "abbreviations": {"known": sorted(self.known_abbreviations), "preferred": dict(self.preferred_abbreviations)},
             "spelling": {"variety": self.variety},
             "numbers": {"percent": self.percent, "thousands": self.thousands, "unit_space": self.unit_space,
-                        "spell_out_below": self.spell_out_below},
+                        "spell_out_below": self.spell_out_below, "unit_numerals": self.unit_numerals},
             "punctuation": {"quotes": self.quotes, "dash": self.dash},
             "headings": {"case": self.heading_case}, "captions": {"label": self.caption_label},
             "exceptions": {"words": sorted(self.exception_words), "kinds": sorted(self.disabled)},
@@ -183,7 +185,7 @@ _SCHEMA: dict[str, tuple[str, ...]] = {
     "banned": (),
     "abbreviations": ("known", "preferred"),
     "spelling": ("variety",),
-    "numbers": ("percent", "thousands", "unit_space", "spell_out_below"),
+    "numbers": ("percent", "thousands", "unit_space", "spell_out_below", "unit_numerals"),
     "punctuation": ("quotes", "dash"),
     "headings": ("case",),
     "captions": ("label",),
@@ -336,6 +338,10 @@ def parse_style(text: str, name: str = "") -> StyleSheet:
                 if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 101:
                     raise r.fail("numbers.spell_out_below", "numbers.spell_out_below must be an integer from 0 to 101")
                 sheet.spell_out_below = v
+            if "unit_numerals" in body:
+                if not isinstance(body["unit_numerals"], bool):
+                    raise r.fail("numbers.unit_numerals", "numbers.unit_numerals must be true or false")
+                sheet.unit_numerals = body["unit_numerals"]
         elif table == "punctuation":
             if "quotes" in body:
                 sheet.quotes = r.string("punctuation.quotes", body["quotes"], _QUOTES)

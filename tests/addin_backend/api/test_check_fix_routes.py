@@ -6,7 +6,8 @@ import pytest
 
 from .editing import app, client, upload  # noqa: F401 - module fixtures
 
-SHEET = '[terms]\n"hitch-hiking" = "hitchhiking"\n[spelling]\nvariety = "en-GB"\n'
+# (the article's "hitch-hiking" stands only in quotations, which no rule rewrites)
+SHEET = '[terms]\n"multi-media" = "multimedia"\n[spelling]\nvariety = "en-GB"\n'
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +52,7 @@ def test_check_with_a_style_then_fix_preview_and_apply(client, article):  # noqa
     styled = client.get(f"/api/v1/documents/{doc}/check?style=house").json
     assert styled["style"] == "house.toml"
     rules = {f.get("rule") for f in styled["findings"] if f["kind"] == "style_term"}
-    assert rules == {"house.toml terms.hitch-hiking"}
+    assert rules == {"house.toml terms.multi-media"}
     assert all("id" in f for f in plain["findings"])
     fixable = [f for f in plain["findings"] if f.get("fixable")]
     assert fixable
@@ -83,11 +84,11 @@ def test_fix_errors(client, article):  # noqa: F811
 
 def test_the_servers_default_style_sheet(client, article, tmp_path, monkeypatch):  # noqa: F811
     sheet = tmp_path / "server.toml"
-    sheet.write_text('[terms]\n"hitch-hiking" = "hitchhiking"\n')
+    sheet.write_text('[terms]\n"multi-media" = "multimedia"\n')
     monkeypatch.setenv("LEDGER_STYLE", str(sheet))
     got = client.get(f"/api/v1/documents/{article['id']}/check").json
     assert got["style"] == "server.toml"
-    assert {f["rule"] for f in got["findings"] if f["kind"] == "style_term"} == {"server.toml terms.hitch-hiking"}
+    assert {f["rule"] for f in got["findings"] if f["kind"] == "style_term"} == {"server.toml terms.multi-media"}
     sheet.write_text("[terms\n")
     bad = client.get(f"/api/v1/documents/{article['id']}/check")
     assert bad.status_code == 400 and bad.json["error"]["message"].startswith("server.toml, line 1: malformed TOML")

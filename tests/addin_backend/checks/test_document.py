@@ -112,7 +112,8 @@ def test_benchmark_document_broken_references_match_the_truth(tmp_path):
     findings = check_document(read_path(str(path)))
     broken = sorted(f.evidence for f in findings if f.kind in ("missing_target", "broken_reference", "broken_field"))
     assert broken == sorted(b["evidence"] for b in synth.truth["broken"]) == ["Table 87"]
-    assert [f.kind for f in findings] == ["missing_target"]  # the generator plants nothing else
+    # the generator plants nothing else, but writes "one percent" beside "2 percent" (the house rule: digits)
+    assert [f.kind for f in findings] == ["missing_target", "number_style"]
 
 
 def test_corpus_documents(corpus):
@@ -140,12 +141,12 @@ def test_check_cli_json_and_text(capsys, tmp_path):
     path = write_package(synth, tmp_path, "docx")
     assert main(["check", str(path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["counts"] == {"error": 1, "warning": 0, "info": 0}
-    assert [(f["kind"], f["evidence"]) for f in out["findings"]] == [("missing_target", "Table 87")]
+    assert out["counts"] == {"error": 1, "warning": 0, "info": 1}  # info: "fifteen percent" beside "N percent"
+    assert [(f["kind"], f["evidence"]) for f in out["findings"]] == [("missing_target", "Table 87"), ("number_style", "fifteen")]
     assert [b["evidence"] for b in synth.truth["broken"]] == ["Table 87"]
     assert main(["check", str(path)]) == 0
     text = capsys.readouterr().out.splitlines()
-    assert text[-1] == "1 finding(s): 1 error(s), 0 warning(s), 0 info"
+    assert text[-1] == "2 finding(s): 1 error(s), 0 warning(s), 1 info"
     assert text[0].split()[:2] == ["error", "missing_target"]
 
 
