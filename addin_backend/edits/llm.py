@@ -382,6 +382,7 @@ class LLMEngine:
         fmt = self.config.response_format
         schema = ops.operations_schema()
         max_tokens = ops.output_budget(items, count_tokens, self.config.max_tokens)
+        cut: list[str] = []
         with self._client() as client:
             for attempt in (1, 2):
                 reply, fmt = self._complete(client, messages, usage, fmt, schema=schema, name="ledger_operations",
@@ -390,6 +391,10 @@ class LLMEngine:
                     found = ops.parse_operations(_json_of(reply or ""))
                     break
                 except ValueError as exc:
+                    if (found := ops.salvage(reply or "")):
+                        cut = [f"the answer was cut off at its token limit; the {len(found)} complete operation(s) "
+                               "before the cut were read"]
+                        break
                     if attempt == 2:
                         raise EngineUnavailableError(
                             f"the model's answer could not be used twice in a row: {exc}",
@@ -401,6 +406,7 @@ class LLMEngine:
                                                     'Answer again with only {"operations": [...]}.'},
                     ]
         fixed = ops.repair(doc, found, instruction, keys, author=author, date=now_iso(), reason=instruction.strip())
+        fixed.notes[:0] = cut
         if not fixed.edits:
             why = (f"the model declined: {fixed.refusal}" if fixed.refusal else
                    "none of the model's operations could be used" + (f" ({'; '.join(fixed.notes)})" if fixed.notes else

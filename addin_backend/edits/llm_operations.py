@@ -37,6 +37,7 @@ from addin_backend.errors import LedgerError
 from .intents import norm_term
 from .operations import validate_edits
 from .proposal import ContextItem
+from .resolve import LABEL_RX
 from .rules import says_everywhere, title_span
 from .specs import edit_from_spec
 from .terms import find_term
@@ -53,6 +54,7 @@ __all__ = [
     "operations_schema",
     "parse_operations",
     "repair",
+    "salvage",
 ]
 
 #: The operations a model may name (see the module docstring).
@@ -167,6 +169,33 @@ def parse_operations(data: Any) -> list[dict[str, Any]]:
     return ops
 
 
+_OPEN = re.compile(r'"operations"\s*:\s*\[')
+
+
+def salvage(reply: str) -> list[dict[str, Any]]:
+    """The complete operations at the start of an answer cut off at its token limit (what the
+    model wrote before it ran out, each object whole; nothing after the cut is guessed).
+
+    >>> salvage('```json {"operations": [{"op": "delete", "unit": "U2", "old": null, "new": null}, {"op": "re')
+    [{'op': 'delete', 'unit': 'U2', 'old': None, 'new': None}]
+    """
+    m = _OPEN.search(reply)
+    if m is None:
+        return []
+    decoder, pos = json.JSONDecoder(), m.end()
+    out: list[dict[str, Any]] = []
+    while True:
+        while pos < len(reply) and reply[pos] in " \t\r\n,":
+            pos += 1
+        try:
+            obj, pos = decoder.raw_decode(reply, pos)
+        except json.JSONDecodeError:
+            return out
+        if not isinstance(obj, dict):
+            return out
+        out.append(obj)
+
+
 @dataclass
 class Repaired:
     """What :func:`repair` kept: concrete-able ``edits``, the ``notes`` on what it dropped or
@@ -199,6 +228,15 @@ def _spans(unit: Unit, old: str) -> list[tuple[int, int]]:
     if not spans:  # as a model quotes: any white space, either kind of quote or dash
         spans = [(m.start(), m.end()) for m in loose_pattern(old).finditer(unit.text)]
     return spans
+
+
+LABEL_FULL = re.compile(rf"\s*(?:{LABEL_RX})\s*", re.IGNORECASE)
+
+
+def _is_label_of(unit: Unit, text: str) -> bool:
+    """Whether ``text`` is how the unit is cited ("Section 4.4", "4.4", "Figure 2")."""
+    t = text.strip().rstrip(".").lower()
+    return t in {x.lower().rstrip(".") for x in (unit.label, unit.number) if x}
 
 
 def _is_term(text: str) -> bool:
@@ -261,15 +299,22 @@ def repair(
         if kind == "refuse":
             out.refusal = new or old or "the model declined the instruction"
             continue
+        named = _unit_of(doc, keys, ref) if ref else None
+        if kind == "rename" and old and named is not None and named.kind in ("section", "caption") and (
+                _is_label_of(named, old) or norm_term(old) == norm_term(named.title or "")):
+            kind, old = "retitle", ""  # "rename Section 4.4 to ...": a new heading, not a term
+            out.notes.append(f"operation {i + 1}, a rename of the heading {keys_of(keys, named.id)}, is a retitle")
         if kind == "rename":
-            if not old or not new or norm_term(old) == norm_term(new):
+            if old and LABEL_FULL.fullmatch(old):
+                drop(i, f"'{old}' is a label, not a term (LEDGER renumbers labels itself)")
+            elif not old or not new or norm_term(old) == norm_term(new):
                 drop(i, "a rename needs a term and a different new term")
             elif not any(find_term(u.text, old, new) for u in doc.units):
                 drop(i, f"'{old}' does not occur in the document")
             else:
                 candidates.append((i, [Rename(old=old, text=new, unit=None, **stamp)]))
             continue
-        unit = _unit_of(doc, keys, ref) if ref else None
+        unit = named
         if unit is None:
             drop(i, f"{ref or 'no unit'} is not a unit of the context")
             continue

@@ -214,15 +214,41 @@ def test_the_engine_sends_the_operations_schema_a_small_budget_and_stops(server)
     assert body["max_tokens"] == output_budget(items, count_tokens, 2048) < 400
 
 
-def test_a_fenced_answer_cut_off_at_the_limit_is_sent_back_once(server):
+def test_a_fenced_answer_cut_off_at_the_limit_keeps_its_complete_operations(server):
     doc = plant()
-    cut = "```json\n{\"operations\": [" + ", ".join(
-        json.dumps(op("replace", f"U{i}", "Controller", "Coordinator")) for i in range(1, 4)) + ", {\"op\": \"repl"
+    # the 54-paragraph case: a fenced answer enumerating units until the token limit cut it
+    cut = "```json\n{\"operations\": [\n  " + ",\n  ".join(
+        json.dumps(op("replace", f"U{i}", "Controller", "Coordinator")) for i in range(1, 4)) + ',\n  {"op": "repl'
+    server.script = [Step(body=completion(cut))]
+    items = [doc.unit(u) for u in ("a", "c", "b")]
+    p = select_engine("llm", env=local_env(server)).propose(doc, RENAME, items, author="Ana")
+    assert len(server.requests) == 1
+    assert [e.unit for e in p.edits] == ["a", "b", "b", "e"]  # one rename: the term everywhere
+    assert p.warnings[:2] == [
+        "the answer was cut off at its token limit; the 3 complete operation(s) before the cut were read",
+        "operation 2 dropped: 'Controller' does not occur in U2",
+    ]
+
+
+def test_an_answer_with_no_complete_operation_is_sent_back_once(server):
+    doc = plant()
     good = json.dumps({"operations": [op("rename", None, "Controller", "Coordinator")]})
-    server.script = [Step(body=completion(cut)), Step(body=completion(good))]
+    server.script = [Step(body=completion('{"operations": [{"op": "rename", "unit": null, "old": "Contr')),
+                     Step(body=completion(good))]
     p = select_engine("llm", env=local_env(server)).propose(doc, RENAME, [doc.unit("a")], author="Ana")
     assert [e.unit for e in p.edits] == ["a", "b", "b", "e"]
     assert server.requests[1].body["messages"][3]["content"].startswith("Your answer could not be used: the reply is not valid JSON")
+
+
+def test_a_rename_of_a_heading_by_its_label_is_a_retitle_and_labels_are_not_terms():
+    doc = plant()
+    # what the 0.5B model answered for "make the heading of Section 2 say 'Alarm Handling'"
+    r = fix(doc, [op("rename", "U5", "Section 2", "Alarm Handling")], "Make the heading of Section 2 say 'Alarm Handling'")
+    assert [(e.op, e.unit) for e in r.edits] == [("replace", "h2")]
+    assert result_text(doc, r.edits)["h2"] == "2 Alarm Handling"
+    assert r.notes == ["operation 1, a rename of the heading U5, is a retitle"]
+    r = fix(doc, [op("rename", None, "Section 2", "Section 3")], "Make Section 2 the third section")
+    assert r.edits == [] and r.notes == ["operation 1 dropped: 'Section 2' is a label, not a term (LEDGER renumbers labels itself)"]
 
 
 def test_a_refusal_and_an_answer_with_nothing_usable_are_clear_refusals(server):
