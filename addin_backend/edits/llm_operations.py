@@ -106,7 +106,11 @@ changes every unit: never repeat it per unit.
 - replace: unit = a key, old = words copied exactly from that unit, new = the words that replace them.
 - delete: unit = a key (a heading goes with its section).
 - refuse: none of these does the instruction; new = why.
-Name only units that change. Numbering, cross-references and other mentions are updated for you."""
+Name only units that change, each once. Numbering, cross-references and other mentions are updated for you.
+Example. Units: [U1] section Section 2: 2. Alarms / [U2] paragraph: Alarms go to the operator. \
+Instruction: Make the heading of Section 2 say 'Alarm Handling' and call the operator the duty engineer. \
+Reply: {{"operations": [{{"op": "retitle", "unit": "U1", "old": null, "new": "Alarm Handling"}}, \
+{{"op": "rename", "unit": null, "old": "operator", "new": "duty engineer"}}]}}"""
 
 
 def _key_map(context: list[ContextItem]) -> dict[str, str]:
