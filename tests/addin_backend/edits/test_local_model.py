@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[3]
 DOC = DEVSET_DOCS / "rfc9002.A.docx"
 #: Small on purpose: on two shared CPU cores the model reads ~10-25 prompt tokens/s.
 BUDGET = "250"
-MAX_TOKENS = "200"
+MAX_TOKENS = "120"
 
 
 @pytest.fixture(scope="module")
