@@ -273,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.doc:
         from benchmarks.doc_block import replace_block
 
-        replace_block(args.doc, "llm-bench", head + "\n\n" + md, "## The LLM engine: LEDGER's context, BM25 and a window (make bench-llm)")
+        replace_block(args.doc, "llm-bench", head + "\n\n" + md, "The LLM engine: LEDGER's context, BM25 and a window (make bench-llm)")
     return 0
 
 
