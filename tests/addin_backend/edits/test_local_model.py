@@ -5,7 +5,7 @@ served by llama.cpp's HTTP server (xllamacpp) on loopback, asked through the Azu
 What the model answers is not fixed; what must hold is LEDGER's side: the result is a valid
 tracked-change document whose accepted view is the planned text and whose rejected view is the
 original, or a clear refusal (exit 3, ``instruction_not_understood``). Skipped, with one line,
-where the pinned packages cannot be installed.
+where the pinned packages cannot be installed. ``pytest -rP`` shows which outcome each part had.
 """
 from __future__ import annotations
 
@@ -74,11 +74,13 @@ def test_ledger_edit_with_the_local_model_gives_tracked_changes_or_a_clear_refus
     if run.returncode == 3:  # refused: one clear line, and nothing written
         assert "instruction_not_understood: The LLM engine could not do this instruction" in run.stderr, run.stderr
         assert not out.exists()
+        print("ledger edit: refused:", run.stderr.strip())
         return
     assert run.returncode == 0, run.stderr
     assert report["engine"] == "llm" and report["operations"], report
     assert report["tokens"]["llm"]["requests"] >= 1 and report["tokens"]["llm"]["completion_tokens"] > 0
     _accepted_is_plan(report, out)
+    print("ledger edit: tracked changes:", report["explanation"], report["tokens"]["llm"])
 
 
 def test_the_task_pane_route_answers_a_free_form_instruction_with_the_local_model(local, tmp_path, monkeypatch):
@@ -100,6 +102,7 @@ def test_the_task_pane_route_answers_a_free_form_instruction_with_the_local_mode
     if status == 422:
         assert body["error"]["code"] == "instruction_not_understood", body
         assert body["error"]["message"].startswith("The LLM engine could not do this instruction")
+        print("proposal: refused:", body["error"]["message"])
         return
     assert status == 201, body
     assert body["engine"] == "llm" and body["operations"], body
@@ -107,3 +110,4 @@ def test_the_task_pane_route_answers_a_free_form_instruction_with_the_local_mode
     assert applied.status_code == 201, applied.json
     got = read(client.get(applied.json["download"]).data)
     assert got.lines("rejected") == read(DOC.read_bytes()).lines("accepted")
+    print("proposal: applied:", body["explanation"], [op["op"] for op in body["operations"]])
