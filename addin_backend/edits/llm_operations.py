@@ -107,7 +107,7 @@ changes every unit: never repeat it per unit.
 - delete: unit = a key (a heading goes with its section).
 - refuse: none of these does the instruction; new = why.
 Name only units that change, each once. Numbering, cross-references and other mentions are updated for you.
-Example. Units: [U1] section Section 2: 2. Alarms / [U2] paragraph: Alarms go to the operator. \
+Example. Units: [U1] Section 2 heading: 2. Alarms / [U2] paragraph: Alarms go to the operator. \
 Instruction: Make the heading of Section 2 say 'Alarm Handling' and call the operator the duty engineer. \
 Reply: {{"operations": [{{"op": "retitle", "unit": "U1", "old": null, "new": "Alarm Handling"}}, \
 {{"op": "rename", "unit": null, "old": "operator", "new": "duty engineer"}}]}}"""
@@ -119,7 +119,12 @@ def _key_map(context: list[ContextItem]) -> dict[str, str]:
 
 
 def _show(key: str, unit: Unit) -> str:
-    head = f"[{key}] {unit.kind}" + (f" {unit.label}" if unit.label else "")
+    """``[U3] Section 4.2 heading: 4.2. Title``, ``[U4] paragraph: text`` (how the unit is cited,
+    else its kind)."""
+    if unit.label:
+        head = f"[{key}] {unit.label}" + (" heading" if unit.kind == "section" else "")
+    else:
+        head = f"[{key}] {'heading' if unit.kind == 'section' else unit.kind}"
     return f"{head}: {unit.text}"
 
 
@@ -238,9 +243,11 @@ LABEL_FULL = re.compile(rf"\s*(?:{LABEL_RX})\s*", re.IGNORECASE)
 
 
 def _is_label_of(unit: Unit, text: str) -> bool:
-    """Whether ``text`` is how the unit is cited ("Section 4.4", "4.4", "Figure 2")."""
-    t = text.strip().rstrip(".").lower()
-    return t in {x.lower().rstrip(".") for x in (unit.label, unit.number) if x}
+    """Whether ``text`` is how the unit is cited or was shown ("Section 4.4", "4.4",
+    "Section 4.4 heading", "section Section 4.4", "Figure 2")."""
+    t = re.sub(r"\s+", " ", text.strip().rstrip(".:").lower())
+    forms = {x.lower().rstrip(".") for x in (unit.label, unit.number) if x}
+    return t in forms | {f"{f} heading" for f in forms} | {f"{unit.kind} {f}" for f in forms}
 
 
 def _is_term(text: str) -> bool:
@@ -304,8 +311,11 @@ def repair(
             out.refusal = new or old or "the model declined the instruction"
             continue
         named = _unit_of(doc, keys, ref) if ref else None
+        if kind == "rename" and old and named is None:  # the heading named by how it was shown
+            named = next((u for u in (doc.get(uid) for uid in keys.values())
+                          if u is not None and u.kind in ("section", "caption") and _is_label_of(u, old)), None)
         if kind == "rename" and old and named is not None and named.kind in ("section", "caption") and (
-                _is_label_of(named, old) or norm_term(old) == norm_term(named.title or "")):
+                _is_label_of(named, old) or norm_term(old) == norm_term(named.title or "")) and not LABEL_FULL.fullmatch(new):
             kind, old = "retitle", ""  # "rename Section 4.4 to ...": a new heading, not a term
             out.notes.append(f"operation {i + 1}, a rename of the heading {keys_of(keys, named.id)}, is a retitle")
         if kind == "rename":

@@ -152,7 +152,7 @@ def test_the_prompt_shows_short_keys_and_the_budget_fits_the_operation():
     assert keys == {"U1": "b", "U2": "h1"}
     user = messages[1]["content"]
     assert "[U1] paragraph: When the Controller fails" in user
-    assert "[U2] section Section 1: 1 Control Loop" in user
+    assert "[U2] Section 1 heading: 1 Control Loop" in user
     assert "The cursor is in U1." in user and user.endswith(f"Instruction: {RENAME}")
     budget = output_budget(items, count_tokens, 2048)
     assert 40 * MAX_OPERATIONS < budget < 40 * MAX_OPERATIONS + 2 * count_tokens(doc.unit("b").text)
@@ -247,8 +247,12 @@ def test_a_rename_of_a_heading_by_its_label_is_a_retitle_and_labels_are_not_term
     assert [(e.op, e.unit) for e in r.edits] == [("replace", "h2")]
     assert result_text(doc, r.edits)["h2"] == "2 Alarm Handling"
     assert r.notes == ["operation 1, a rename of the heading U5, is a retitle"]
-    r = fix(doc, [op("rename", None, "Section 2", "Section 3")], "Make Section 2 the third section")
-    assert r.edits == [] and r.notes == ["operation 1 dropped: 'Section 2' is a label, not a term (LEDGER renumbers labels itself)"]
+    # the same without the key, the heading named as the prompt showed it
+    r = fix(doc, [op("rename", None, "section Section 2", "Alarm Handling")], "Make the heading of Section 2 say 'Alarm Handling'")
+    assert [(e.op, e.unit) for e in r.edits] == [("replace", "h2")]
+    for label in ("Section 2", "Section 7"):  # in the context or not: a label is never renamed
+        r = fix(doc, [op("rename", None, label, "Section 3")], f"Make {label} the third section")
+        assert r.edits == [] and r.notes == [f"operation 1 dropped: '{label}' is a label, not a term (LEDGER renumbers labels itself)"]
 
 
 def test_a_refusal_and_an_answer_with_nothing_usable_are_clear_refusals(server):
