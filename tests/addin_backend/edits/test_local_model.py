@@ -30,6 +30,10 @@ DOC = DEVSET_DOCS / "rfc9002.A.docx"
 #: Small on purpose: on two shared CPU cores the model reads ~10-25 prompt tokens/s.
 BUDGET = "250"
 MAX_TOKENS = "120"
+#: What a clear refusal says: the model declined or proposed nothing usable, or twice wrote no
+#: JSON that could be read (never a transport failure: that fails the test).
+REFUSALS = ("instruction_not_understood: The LLM engine could not do this instruction",
+            "engine_unavailable: the model's answer could not be used twice in a row")
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +76,7 @@ def test_ledger_edit_with_the_local_model_gives_tracked_changes_or_a_clear_refus
     )
     report = json.loads(run.stdout) if run.stdout.strip() else {}
     if run.returncode == 3:  # refused: one clear line, and nothing written
-        assert "instruction_not_understood: The LLM engine could not do this instruction" in run.stderr, run.stderr
+        assert any(line in run.stderr for line in REFUSALS), run.stderr
         assert not out.exists()
         print("ledger edit: refused:", run.stderr.strip())
         return
@@ -99,9 +103,9 @@ def test_the_task_pane_route_answers_a_free_form_instruction_with_the_local_mode
         status = 201 if r_json["status"] == "done" else 422
     else:
         body, status = r.json, r.status_code
-    if status == 422:
-        assert body["error"]["code"] == "instruction_not_understood", body
-        assert body["error"]["message"].startswith("The LLM engine could not do this instruction")
+    if status in (422, 503):
+        err = body["error"]
+        assert f"{err['code']}: {err['message']}".startswith(REFUSALS), body
         print("proposal: refused:", body["error"]["message"])
         return
     assert status == 201, body
