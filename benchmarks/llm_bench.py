@@ -251,6 +251,9 @@ def main(argv: list[str] | None = None) -> int:
 
         server = LocalServer(fetch(), context=args.context).start()
         os.environ.update(server.env())
+        # a shared CPU reads a long prompt for minutes: wait for it rather than retry it
+        os.environ.setdefault("LEDGER_LLM_TIMEOUT", "900")
+        os.environ.setdefault("LEDGER_LLM_MAX_RETRIES", "1")
         model = f"{DEFAULT_MODEL} (xllamacpp on loopback, {server.threads} decode / {server.batch_threads} prompt threads)"
     engine = LLMEngine.from_env()
     started = time.monotonic()
