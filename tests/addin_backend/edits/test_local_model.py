@@ -66,11 +66,12 @@ def _accepted_is_plan(report: dict, out: Path) -> None:
 
 def test_ledger_edit_with_the_local_model_gives_tracked_changes_or_a_clear_refusal(local, tmp_path):
     out = tmp_path / "out.docx"
-    instruction = "In Section 4.4, make the heading say 'Acknowledgments Are Never Reneged'"
+    instruction = "Use 'probe deadline' instead of 'probe timeout' everywhere in the document"
+    at = next(u.id for u in read(DOC.read_bytes()).units if "probe timeout" in u.text)  # the cursor on the term
     env = {**os.environ, **_env(local), "PYTHONPATH": str(ROOT)}
     run = subprocess.run(
         [sys.executable, "-c", "import sys; from addin_backend.cli import main; sys.exit(main(sys.argv[1:]))",
-         "edit", str(DOC), "--engine", "llm", "--no-semantic", "--budget", BUDGET, "--instruction", instruction,
+         "edit", str(DOC), "--engine", "llm", "--no-semantic", "--budget", BUDGET, "--target", at, "--instruction", instruction,
          "-o", str(out), "--json"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
     )
