@@ -21,7 +21,7 @@ LEDGER_PUBLIC_URL ?= https://localhost:8750
 JS_DIR   := tests/js
 JS_STAMP := $(JS_DIR)/node_modules/.installed
 
-.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-load-queue bench-embed bench-first bench-pane bench-graph bench-real bench-retrieval bench-edits worker fuzz clean
+.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-load-queue bench-embed bench-first bench-pane bench-graph bench-real bench-retrieval bench-edits bench-llm worker fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -111,6 +111,14 @@ bench-real: venv
 # development standards, judged in headless LibreOffice; the edit-bench block of docs/benchmarks.md.
 bench-edits: system-deps venv
 	$(BIN)/python -m benchmarks.edit_bench --devset $(DEVSET) --json benchmarks/results/edit_bench.json --doc docs/benchmarks.md
+
+# The paper's experiment: the LLM engine with LEDGER's context, a BM25 top-k context of the same
+# budget and a window of the document, scored by the validators (docs/benchmarks.md, llm-bench).
+# The endpoint comes from LEDGER_LLM_*; without them the pinned local model is served on loopback.
+LLM_CASES  ?= 30
+LLM_BUDGET ?= 1500
+bench-llm: venv
+	$(BIN)/python -m benchmarks.llm_bench --devset $(DEVSET) --cases $(LLM_CASES) --budget $(LLM_BUDGET) --doc docs/benchmarks.md
 
 # Loopback load test: concurrent uploads against 2 gunicorn workers sharing the store (SQLite,
 # jobs in the web workers' threads), then the queue mode: 2 web workers that only enqueue and

@@ -1,6 +1,19 @@
-"""The LLM engine: a chat model behind Azure AI Inference proposes edits; LEDGER parses and checks them.
+"""The LLM engine: a chat model behind Azure AI Inference or any OpenAI-compatible server proposes
+edits; LEDGER parses and checks them.
 
-The model sees the instruction and the retrieved context (each unit with its id, kind, label,
+Two ways to ask (``LEDGER_LLM_SCHEMA``):
+
+- ``edits`` (the default for Azure): the model writes concrete operations on units per
+  :data:`~addin_backend.edits.operations.RESPONSE_SCHEMA` (replace words, set a unit's text,
+  insert, delete, move, rename); an answer that does not fit is fed back once, then refused.
+- ``operations`` (the default for OpenAI-compatible servers, where small local models run): the
+  model names at most a few of LEDGER's high-level operations (rename a term, delete a unit,
+  retitle, rewrite a unit's text, replace words) per
+  :func:`~addin_backend.edits.llm_operations.operations_schema`, with an output budget sized to
+  them; propagation does the rest, and :func:`~addin_backend.edits.llm_operations.repair` keeps
+  what can be used without guessing (see that module).
+
+In the ``edits`` way, the model sees the instruction and the retrieved context (each unit with its id, kind, label,
 why it is included and its text) and must answer with JSON per
 :data:`~addin_backend.edits.operations.RESPONSE_SCHEMA`. Its answer is never trusted: code fences
 are stripped, the JSON parsed, every operation validated against the document; a malformed
@@ -10,14 +23,22 @@ when a request is made, so the rules engine never loads it.
 
 Configuration (environment):
 
-- ``LEDGER_LLM_ENDPOINT`` — e.g. ``https://<resource>.services.ai.azure.com/models`` or an Azure
-  OpenAI deployment URL ``https://<resource>.openai.azure.com/openai/deployments/<name>``
-- ``LEDGER_LLM_KEY`` — the key (sent as ``api-key`` and ``Authorization: Bearer``)
+- ``LEDGER_LLM_PROVIDER`` — ``azure`` (default: Azure AI Foundry / Azure OpenAI) or ``openai``
+  (any OpenAI-compatible ``/v1/chat/completions`` server: llama.cpp / xllamacpp, vLLM, Ollama,
+  LM Studio); the same SDK talks to both
+- ``LEDGER_LLM_ENDPOINT`` — e.g. ``https://<resource>.services.ai.azure.com/models``, an Azure
+  OpenAI deployment URL ``https://<resource>.openai.azure.com/openai/deployments/<name>``, or
+  ``http://127.0.0.1:8080/v1`` for a local server
+- ``LEDGER_LLM_KEY`` — the key (sent as ``api-key`` and ``Authorization: Bearer``); optional for
+  ``openai`` (a server run without keys)
 - ``LEDGER_LLM_MODEL`` — model name sent in the body (optional for single-model endpoints)
 - ``LEDGER_LLM_API_VERSION`` — ``api-version`` query value (SDK default ``2024-05-01-preview``)
 - ``LEDGER_LLM_TIMEOUT`` — seconds to connect and to wait for an answer (default 60)
 - ``LEDGER_LLM_MAX_RETRIES`` — retries after a 429/5xx/timeout (default 4)
 - ``LEDGER_LLM_RESPONSE_FORMAT`` — ``json_schema`` (default), ``json_object`` or ``text``
+- ``LEDGER_LLM_SCHEMA`` — ``edits`` or ``operations`` (default: by provider, above)
+- ``LEDGER_LLM_MAX_TOKENS`` — the most tokens one answer may take (default 2048; the
+  ``operations`` way asks for fewer, sized to the operations and the units they may rewrite)
 """
 from __future__ import annotations
 
@@ -31,7 +52,7 @@ from email.utils import parsedate_to_datetime
 from typing import Any, Callable, Iterable, Mapping
 
 from adapters.model import Document, Edit, Unit
-from addin_backend.errors import EngineUnavailableError, LedgerError
+from addin_backend.errors import EngineUnavailableError, InstructionNotUnderstoodError, LedgerError
 
 from .operations import validate_edits
 from .specs import RESPONSE_SCHEMA, edit_from_spec, now_iso
@@ -50,8 +71,21 @@ ENV_VARS = {
     "timeout": "LEDGER_LLM_TIMEOUT",
     "max_retries": "LEDGER_LLM_MAX_RETRIES",
     "response_format": "LEDGER_LLM_RESPONSE_FORMAT",
+    "provider": "LEDGER_LLM_PROVIDER",
+    "schema": "LEDGER_LLM_SCHEMA",
+    "max_tokens": "LEDGER_LLM_MAX_TOKENS",
 }
 _FORMATS = ("json_schema", "json_object", "text")
+#: Stops an answer of operations: compact JSON never holds them, a model looping on blank lines
+#: or opening a second fenced block does.
+_OPERATIONS_STOP = ["\n\n\n", "\n```\n"]
+#: ``azure``: Azure AI Foundry / Azure OpenAI (a key is required); ``openai``: any
+#: OpenAI-compatible server (llama.cpp, vLLM, Ollama, LM Studio; the key is optional).
+PROVIDERS = ("azure", "openai")
+#: How the model is asked: concrete ``edits``, or LEDGER's high-level ``operations``.
+SCHEMAS = ("edits", "operations")
+#: Sent as the key to a keyless OpenAI-compatible server (the SDK's credential must not be empty).
+_NO_KEY = "none"
 _RETRY_STATUS = {408, 429}
 _DEFAULT_CONTEXT_CHARS = 8000
 
@@ -71,19 +105,26 @@ class LLMConfig:
     max_backoff: float = 30.0
     temperature: float | None = 0.0
     max_tokens: int | None = 2048
+    provider: str = "azure"
+    schema: str = "edits"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "LLMConfig":
         """The configuration from ``LEDGER_LLM_*`` variables.
 
-        :raise EngineUnavailableError: endpoint or key missing, or a value that does not parse.
+        :raise EngineUnavailableError: endpoint or key missing (the key may be left out for an
+            ``openai`` provider), or a value that does not parse.
         """
         env = os.environ if env is None else env
         get = lambda field: (env.get(ENV_VARS[field]) or "").strip()  # noqa: E731
-        missing = [ENV_VARS[f] for f in ("endpoint", "key") if not get(f)]
+        provider = get("provider").lower() or "azure"
+        if provider not in PROVIDERS:
+            raise EngineUnavailableError(f"{ENV_VARS['provider']} must be one of {', '.join(PROVIDERS)}")
+        needed = ("endpoint", "key") if provider == "azure" else ("endpoint",)
+        missing = [ENV_VARS[f] for f in needed if not get(f)]
         if missing:
             raise EngineUnavailableError(f"the LLM engine is not configured: set {' and '.join(missing)}", missing=missing)
-        fields: dict[str, Any] = {"endpoint": get("endpoint"), "key": get("key")}
+        fields: dict[str, Any] = {"endpoint": get("endpoint"), "key": get("key") or _NO_KEY, "provider": provider}
         fields["model"] = get("model") or None
         fields["api_version"] = get("api_version") or None
         try:
@@ -91,10 +132,17 @@ class LLMConfig:
                 fields["timeout"] = float(get("timeout"))
             if get("max_retries"):
                 fields["max_retries"] = int(get("max_retries"))
+            if get("max_tokens"):
+                fields["max_tokens"] = int(get("max_tokens"))
         except ValueError as exc:
             raise EngineUnavailableError(f"the LLM engine is misconfigured: {exc}") from exc
-        if fields.get("timeout", 1) <= 0 or fields.get("max_retries", 0) < 0:
-            raise EngineUnavailableError(f"{ENV_VARS['timeout']} must be > 0 and {ENV_VARS['max_retries']} >= 0")
+        if fields.get("timeout", 1) <= 0 or fields.get("max_retries", 0) < 0 or fields.get("max_tokens", 1) < 1:
+            raise EngineUnavailableError(
+                f"{ENV_VARS['timeout']} must be > 0, {ENV_VARS['max_retries']} >= 0 and {ENV_VARS['max_tokens']} >= 1")
+        schema = get("schema").lower() or ("operations" if provider == "openai" else "edits")
+        if schema not in SCHEMAS:
+            raise EngineUnavailableError(f"{ENV_VARS['schema']} must be one of {', '.join(SCHEMAS)}")
+        fields["schema"] = schema
         fmt = get("response_format") or "json_schema"
         if fmt not in _FORMATS:
             raise EngineUnavailableError(f"{ENV_VARS['response_format']} must be one of {', '.join(_FORMATS)}")
@@ -103,9 +151,12 @@ class LLMConfig:
 
 
 def llm_configured(env: Mapping[str, str] | None = None) -> bool:
-    """Whether an endpoint and a key are set (the engine may still fail to reach them)."""
+    """Whether an endpoint and a key are set, or an endpoint of an ``openai`` provider (the
+    engine may still fail to reach it)."""
     env = os.environ if env is None else env
-    return bool((env.get(ENV_VARS["endpoint"]) or "").strip() and (env.get(ENV_VARS["key"]) or "").strip())
+    get = lambda name: (env.get(ENV_VARS[name]) or "").strip()  # noqa: E731
+    keyless = get("provider").lower() == "openai"
+    return bool(get("endpoint") and (get("key") or keyless))
 
 
 # --- prompt ---------------------------------------------------------------------------------
@@ -284,6 +335,8 @@ class LLMEngine:
             answered twice with operations that do not fit the document.
         """
         items = as_context(context) or default_context(doc, instruction, target)
+        if self.config.schema == "operations":
+            return self._propose_operations(doc, instruction, items, author=author, target=target, selection=selection)
         messages = build_messages(doc, instruction, items, target=target, selection=selection)
         usage = Usage(model=self.config.model)
         fmt = self.config.response_format
@@ -311,6 +364,65 @@ class LLMEngine:
             engine="llm", instruction=instruction.strip(), usage=usage,
         )
 
+    def _propose_operations(
+        self, doc: Document, instruction: str, items: list[ContextItem], *,
+        author: str, target: str | None, selection: str | None,
+    ) -> Proposal:
+        """The ``operations`` way (:mod:`.llm_operations`): a short answer of LEDGER's operations,
+        repaired without guessing; an answer that is not JSON is sent back once.
+
+        :raise InstructionNotUnderstoodError: the model refused, or none of its operations could be used.
+        :raise EngineUnavailableError: the endpoint failed, or answered twice with no JSON.
+        """
+        from ..retrieval.tokens import count_tokens
+        from . import llm_operations as ops
+
+        messages, keys = ops.build_messages(doc, instruction, items, target=target, selection=selection)
+        usage = Usage(model=self.config.model)
+        fmt = self.config.response_format
+        schema = ops.operations_schema()
+        max_tokens = ops.output_budget(items, count_tokens, self.config.max_tokens)
+        cut: list[str] = []
+        with self._client() as client:
+            for attempt in (1, 2):
+                reply, fmt = self._complete(client, messages, usage, fmt, schema=schema, name="ledger_operations",
+                                            max_tokens=max_tokens, stop=_OPERATIONS_STOP)
+                try:
+                    found = ops.parse_operations(_json_of(reply or ""))
+                    break
+                except ValueError as exc:
+                    if (found := ops.salvage(reply or "")):
+                        cut = [f"the answer was cut off at its token limit; the {len(found)} complete operation(s) "
+                               "before the cut were read"]
+                        break
+                    if attempt == 2:
+                        raise EngineUnavailableError(
+                            f"the model's answer could not be used twice in a row: {exc}",
+                            reason="invalid_output", reply=(reply or "")[:2000], usage=usage.to_json(),
+                        ) from exc
+                    messages = messages + [
+                        {"role": "assistant", "content": reply or ""},
+                        {"role": "user", "content": f'Your answer could not be used: {exc}\n'
+                                                    'Answer again with only {"operations": [...]}.'},
+                    ]
+        fixed = ops.repair(doc, found, instruction, keys, author=author, date=now_iso(), reason=instruction.strip())
+        fixed.notes[:0] = cut
+        if not fixed.edits:
+            why = (f"the model declined: {fixed.refusal}" if fixed.refusal else
+                   "none of the model's operations could be used" + (f" ({'; '.join(fixed.notes)})" if fixed.notes else
+                                                                     " (it proposed none)"))
+            raise InstructionNotUnderstoodError(
+                f"The LLM engine could not do this instruction: {why}.", reason="model_refused" if fixed.refusal
+                else "no_usable_operation", notes=fixed.notes, reply=(reply or "")[:2000], usage=usage.to_json(),
+            )
+        edits = validate_edits(doc, fixed.edits)
+        targets = [e.unit for e in fixed.edits if e.unit] or ([target] if target else [])
+        return Proposal(
+            edits=edits, targets=list(dict.fromkeys(targets)),
+            explanation=ops.describe(fixed.edits, doc) or f"{len(edits)} edit(s) proposed by the model.",
+            engine="llm", instruction=instruction.strip(), usage=usage, warnings=list(fixed.notes),
+        )
+
     # -- transport -------------------------------------------------------------------------
 
     def _client(self):
@@ -322,18 +434,24 @@ class LLMEngine:
             kwargs["api_version"] = self.config.api_version
         return ChatCompletionsClient(self.config.endpoint, AzureKeyCredential(self.config.key), **kwargs)
 
-    def _response_format(self, fmt: str):
+    def _response_format(self, fmt: str, schema: dict[str, Any] = RESPONSE_SCHEMA, name: str = "ledger_edits"):
         if fmt == "json_schema":
             from azure.ai.inference.models import JsonSchemaFormat
 
             return JsonSchemaFormat(
-                name="ledger_edits", schema=RESPONSE_SCHEMA, strict=True,
+                name=name, schema=schema, strict=True,
                 description="LEDGER edit operations on the document's units",
             )
         return "json_object" if fmt == "json_object" else None
 
-    def _complete(self, client, messages: list[dict[str, str]], usage: Usage, fmt: str) -> tuple[str | None, str]:
-        """One answer from the endpoint, retrying 429/5xx/timeouts; returns (content, format used)."""
+    def _complete(
+        self, client, messages: list[dict[str, str]], usage: Usage, fmt: str, *,
+        schema: dict[str, Any] = RESPONSE_SCHEMA, name: str = "ledger_edits",
+        max_tokens: int | None = None, stop: list[str] | None = None,
+    ) -> tuple[str | None, str]:
+        """One answer from the endpoint, retrying 429/5xx/timeouts; returns (content, format used).
+
+        ``max_tokens`` (default: the configured cap) and ``stop`` bound the answer."""
         from azure.core.exceptions import (
             ClientAuthenticationError,
             HttpResponseError,
@@ -347,10 +465,11 @@ class LLMEngine:
             usage.requests += 1
             headers: Mapping[str, str] = {}
             try:
+                extra: dict[str, Any] = {"stop": stop} if stop else {}
                 resp = client.complete(
-                    messages=messages, model=cfg.model, temperature=cfg.temperature, max_tokens=cfg.max_tokens,
-                    response_format=self._response_format(fmt),
-                    connection_timeout=cfg.timeout, read_timeout=cfg.timeout,
+                    messages=messages, model=cfg.model, temperature=cfg.temperature,
+                    max_tokens=max_tokens or cfg.max_tokens, response_format=self._response_format(fmt, schema, name),
+                    connection_timeout=cfg.timeout, read_timeout=cfg.timeout, **extra,
                 )
             except ClientAuthenticationError as exc:
                 raise EngineUnavailableError(f"the LLM endpoint refused the key (HTTP {exc.status_code})") from exc

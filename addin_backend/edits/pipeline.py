@@ -116,8 +116,13 @@ def plan_edit(
     semantic: bool = True,
     env: Mapping[str, str] | None = None,
     embed: Callable[[Sequence[str]], Any] | None = None,
+    retrieval: Callable[[list[str]], Any] | None = None,
 ) -> EditPlan:
     """Plan one instruction on ``doc`` (whose graph is ``G``); nothing is written.
+
+    ``retrieval`` maps the targets to the engine's context (a ``ContextResult``); the default is
+    LEDGER's :func:`~addin_backend.retrieval.retrieve` within ``budget`` (``make bench-llm``
+    gives the baselines' contexts this way).
 
     Targets come from ``target`` (a unit id), ``selection`` or the labels the instruction names,
     else, for an engine that needs context, the units closest in meaning. The rules engine needs
@@ -134,7 +139,9 @@ def plan_edit(
     needs_context = eng.name != "rules"
     targets = _targets(doc, instruction, target, selection, semantic and needs_context, embed)
     context = None
-    if targets:
+    if targets and retrieval is not None:
+        context = retrieval(targets[:CONTEXT_TARGETS])
+    elif targets:
         context = retrieve(doc, G, targets[:CONTEXT_TARGETS], instruction=instruction, budget=budget, embed=embed)
     items = [ContextItem(doc.unit(c.id), f"{c.edge}: {c.reason}") for c in context.context] if context else None
     proposal = eng.propose(doc, instruction, items, author=author, target=target, selection=selection)

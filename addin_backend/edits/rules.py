@@ -26,7 +26,7 @@ from .tree import body_units, enclosing_section, section_level, subtree
 from .values import find_value, parse_value
 from adapters.vocabulary import TEXT_KINDS
 
-__all__ = ["GRAMMAR", "Rule", "propose", "understood"]
+__all__ = ["GRAMMAR", "Rule", "propose", "says_everywhere", "title_span", "understood"]
 
 E = TypeVar("E", Replace, SetText, InsertAfter, Delete, Move)
 
@@ -45,6 +45,24 @@ _EVERYWHERE = (
     r"|in\s+(?:the\s+)?(?:whole|entire)\s+(?:document|text)|in\s+all\s+(?:sections|places)"
     r"|across\s+the\s+(?:whole\s+)?document|in\s+the\s+(?:document|text)"
 )
+
+
+_EVERYWHERE_RX = re.compile(rf"(?<!\w)(?:{_EVERYWHERE}|(?:all|every)\s+(?:occurrences?|instances?|mentions?|uses?)(?:\s+of)?)(?!\w)",
+                            re.IGNORECASE)
+
+
+def says_everywhere(instruction: str) -> bool:
+    """Whether an instruction asks for a change everywhere ("throughout the document", "in all
+    sections", "every occurrence"), the scope words the rules' grammar reads.
+
+    >>> says_everywhere("Rename the Controller to the Coordinator everywhere")
+    True
+    >>> says_everywhere("Replace every occurrence of 'shall' with 'must'")
+    True
+    >>> says_everywhere("Rename the Controller in Section 2 to the Coordinator")
+    False
+    """
+    return bool(_EVERYWHERE_RX.search(instruction))
 
 
 def _scope_rx(preps: str = "in|within|inside|throughout|under") -> str:
@@ -285,6 +303,26 @@ def _h_delete(c: _Ctx, m: Groups) -> Proposal:
     return c.done(edits, group, f"Delete {_group_name(c.doc, group)}{extra}.")
 
 
+def title_span(unit: Unit) -> tuple[int, int]:
+    """Where a heading's title (after its number) or a caption's text (after its label) lies in
+    the unit's text: what a retitle replaces.
+
+    >>> title_span(Unit("s", "section", "4.2 Cache Validation", 0, number="4.2", title="Cache Validation"))
+    (4, 20)
+    >>> title_span(Unit("c", "caption", "Figure 3: The flow", 0))
+    (10, 18)
+    """
+    text = unit.text
+    if unit.kind == "section":
+        at = text.find(unit.title) if unit.title else -1
+        if at >= 0 and unit.title:
+            return at, at + len(unit.title)
+        lead = re.match(r"\s*(?:[A-Z]|\d+)(?:\.\d+)*\.?\s+(?=\S)", text) if unit.number else None
+        return (lead.end() if lead else 0), len(text)
+    lead = re.match(rf"\s*{LABEL_RX}\s*[:.\-\u2013\u2014]?\s*", text, re.IGNORECASE)
+    return (lead.end() if lead else 0), len(text)
+
+
 def _h_title(c: _Ctx, m: Groups) -> Proposal:
     group = resolve_ref(c.doc, m["ref"], target=c.target)
     new = _unquote(m["new"])
@@ -296,16 +334,7 @@ def _h_title(c: _Ctx, m: Groups) -> Proposal:
     if unit is None:
         raise InvalidRequestError(f"{m['ref']} has no heading or caption to retitle")
     text = unit.text
-    if unit.kind == "section":
-        at = text.find(unit.title) if unit.title else -1
-        if at >= 0 and unit.title:
-            start, end = at, at + len(unit.title)
-        else:
-            lead = re.match(r"\s*(?:[A-Z]|\d+)(?:\.\d+)*\.?\s+(?=\S)", text) if unit.number else None
-            start, end = (lead.end() if lead else 0), len(text)
-    else:
-        lead = re.match(rf"\s*{LABEL_RX}\s*[:.\-\u2013\u2014]?\s*", text, re.IGNORECASE)
-        start, end = (lead.end() if lead else 0), len(text)
+    start, end = title_span(unit)
     edit = c.edit(Replace(unit=unit.id, start=start, end=end, text=new, old=text[start:end], before=text))
     kind = "heading" if unit.kind == "section" else "caption"
     return c.done([edit], [unit], f"Set the {kind} of {_name(c.doc, unit)} to '{new}'.")

@@ -1,19 +1,24 @@
 """The paper's baselines behind the same interface: full document, sliding window, flat and
-hierarchical RAG. They share packing and token counting with LEDGER so only the choice of
+hierarchical RAG, and lexical (BM25) top-k. They share packing and token counting with LEDGER so only the choice of
 units differs."""
 from __future__ import annotations
 
 from typing import Callable, Sequence
 
+import math
+from collections import Counter
+
 import numpy as np
 
+from adapters import words
 from adapters.model import Document, Unit
 
 from .tokens import count_tokens
 from .pack import unit_context_text
 from .result import ContextItem
 
-__all__ = ["full_document", "sliding_window", "flat_rag", "hierarchical_rag", "WINDOW_TOKENS", "Embed"]
+__all__ = ["full_document", "sliding_window", "flat_rag", "hierarchical_rag", "bm25", "bm25_scores", "WINDOW_TOKENS",
+           "Embed"]
 
 #: The sliding-window baseline's window, as in the paper (4K tokens centred on the target).
 WINDOW_TOKENS = 4000
@@ -71,6 +76,55 @@ def _ranked(doc: Document, query: str, embed: Embed) -> list[tuple[Unit, float]]
     scores = matrix @ q
     order = np.argsort(-scores, kind="stable")
     return [(units[i], float(scores[i])) for i in order]
+
+
+def bm25_scores(doc: Document, query: str, k1: float = 1.2, b: float = 0.75) -> list[tuple[Unit, float]]:
+    """Every unit with text, by Okapi BM25 score against ``query`` (words folded as
+    :func:`adapters.words.fold` does), best first; ties keep document order.
+
+    >>> from adapters.model import Unit
+    >>> d = Document("docx", [Unit("a", "paragraph", "The probe timeout fires.", 0),
+    ...                       Unit("b", "paragraph", "Packets are sent.", 1)])
+    >>> [u.id for u, s in bm25_scores(d, "when does the probe timeout fire") if s > 0]
+    ['a']
+    """
+    units = [u for u in doc.units if u.text.strip()]
+    bags = [Counter(words.fold(w) for w in words.words(u.text)) for u in units]
+    if not units:
+        return []
+    avg = sum(sum(c.values()) for c in bags) / len(bags) or 1.0
+    df: Counter[str] = Counter()
+    for c in bags:
+        df.update(c.keys())
+    terms = set(words.fold(w) for w in words.words(query))
+    n = len(units)
+    idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms if df[t]}
+    scores = []
+    for c in bags:
+        length = sum(c.values())
+        scores.append(sum(idf[t] * c[t] * (k1 + 1) / (c[t] + k1 * (1 - b + b * length / avg)) for t in idf if c[t]))
+    order = sorted(range(n), key=lambda i: -scores[i])
+    return [(units[i], scores[i]) for i in order]
+
+
+def bm25(doc: Document, targets: list[str], query: str, budget: int) -> list[ContextItem]:
+    """Targets, then the units that score best under BM25 against the query until the budget is full."""
+    items = _target_items(doc, targets)
+    used = sum(i.tokens for i in items)
+    chosen = set(targets)
+    for unit, score in bm25_scores(doc, query):
+        if score <= 0:
+            break
+        if unit.id in chosen:
+            continue
+        tokens = count_tokens(unit.text)
+        if used + tokens > budget:
+            continue
+        items.append(ContextItem(unit.id, "LEXICAL", 1, score, tokens, f"BM25 {score:.2f}", unit.text,
+                                 unit.kind, unit.label))
+        chosen.add(unit.id)
+        used += tokens
+    return items
 
 
 def flat_rag(doc: Document, targets: list[str], query: str, budget: int, embed: Embed) -> list[ContextItem]:

@@ -1,0 +1,65 @@
+"""``make bench-llm``'s cases and validators, against scripted answers on loopback (no model):
+the validators must tell a consistent result from an inconsistent one."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from adapters import read
+from addin_backend.edits.llm import LLMEngine
+from addin_backend.graph import build_graph
+from benchmarks.llm_bench import ARMS, make_cases, score_case, table
+from tests.addin_backend.edits.chat_server import ChatServer, Step, completion
+from tests.conftest import DEVSET_DOCS
+
+DOC = DEVSET_DOCS / "rfc9002.A.docx"
+
+
+@pytest.fixture(scope="module")
+def rfc():
+    if not DOC.exists():
+        pytest.skip(f"the development set is not at {DOC.parent}")
+    doc = read(DOC.read_bytes())
+    return doc, build_graph(doc, semantic=False)
+
+
+def reply(*ops):
+    return completion(json.dumps({"operations": [dict(zip(("op", "unit", "old", "new"), o)) for o in ops]}))
+
+
+def test_the_cases_cover_each_category_per_document(rfc):
+    doc, _ = rfc
+    cases = make_cases({"rfc9002": doc})
+    assert [c.category for c in cases] == ["rename", "retitle", "delete"] * 2
+    assert all(c.target and doc.get(c.target) for c in cases if c.category != "rename")
+    assert cases[0].instruction == "Use 'probe deadline' instead of 'probe timeout' everywhere in the document"
+
+
+def test_the_validators_score_a_good_and_a_bad_answer(rfc):
+    doc, G = rfc
+    rename, retitle, delete = make_cases({"rfc9002": doc})[:3]
+    with ChatServer() as srv:
+        engine = LLMEngine.from_env({"LEDGER_LLM_PROVIDER": "openai", "LEDGER_LLM_ENDPOINT": srv.endpoint})
+        srv.script = [
+            Step(body=reply(("rename", None, rename.old, rename.new))),
+            # a replace in one unit only: the other statements of the term stay
+            Step(body=reply(("replace", "U1", "probe timeout", "probe deadline"), ("replace", "U1", "PTO", "PTO"))),
+            Step(body=reply(("delete", "U1", None, None))),  # the target comes first in the BM25 context
+            Step(body=reply(("refuse", None, None, "cannot"))),
+        ]
+        good = score_case(doc, G, rename, "ledger", engine, 600, 900)
+        once = next(u for u in doc.units if u.text.count("probe timeout") == 1)
+        here = rename.__class__(**{**vars(rename), "instruction": "Use 'probe deadline' here", "selection": None,
+                                   "target": once.id})
+        local = score_case(doc, G, here, "window", engine, 600, 900)
+        deleted = score_case(doc, G, delete, "bm25", engine, 600, 900)
+        refused = score_case(doc, G, retitle, "bm25", engine, 600, 900)
+    assert (good.answered, good.units, good.terms, good.consistent) == (True, True, True, True)
+    assert good.prompt_tokens == 100 and good.context_tokens > 0
+    assert (local.answered, local.units, local.terms, local.consistent) == (True, False, False, False)
+    assert deleted.answered and deleted.units and deleted.refs and deleted.consistent
+    assert (refused.answered, refused.consistent) == (False, False) and refused.error.startswith("instruction_not_understood")
+    md = table([good, local, deleted, refused])
+    assert md.count("\n") == 1 + len(ARMS)
+    assert "| ledger | 1 | 100% | 100% | 100% | 1/1 | 100% |" in md
