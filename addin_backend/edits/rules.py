@@ -232,7 +232,7 @@ def _h_rename(c: _Ctx, m: Groups) -> Proposal:
 
 def _rename_acronym(c: _Ctx, acr: AcronymRename, scope: list[str] | None, where: str, names: str) -> Proposal:
     """An acronym renamed with its expansion: one rename per pair, told together."""
-    edits: list[Edit] = []
+    edits: list[Replace] = []
     kept: list[TermPlace] = []
     said = []
     for old, new in acr.pairs:
