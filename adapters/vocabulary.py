@@ -32,6 +32,8 @@ __all__ = [
     "Strategy",
     "ENGINES",
     "Engine",
+    "NAME_POLICIES",
+    "NamePolicy",
     "SEVERITIES",
     "REVISION_DATE_FORMAT",
     "revision_date",
@@ -105,6 +107,12 @@ STRATEGIES: tuple[str, ...] = get_args(Strategy)
 #: Edit engines: the offline rules, the configured LLM, or rules then LLM.
 Engine = Literal["rules", "llm", "auto"]
 ENGINES: tuple[str, ...] = get_args(Engine)
+
+#: What a rename does with the term inside a name of its own ("Destination Connection ID" for
+#: "connection ID"): follow the document's usage, rename inside names too, or keep every
+#: capitalised use (addin_backend.edits.renaming). One option of every door's rename.
+NamePolicy = Literal["auto", "rename", "keep"]
+NAME_POLICIES: tuple[str, ...] = get_args(NamePolicy)
 
 #: Severities of a finding, most severe first.
 SEVERITIES = ("error", "warning", "info")

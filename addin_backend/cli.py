@@ -12,6 +12,8 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from adapters.vocabulary import NAME_POLICIES
+
 if TYPE_CHECKING:
     from typing import Any, Sequence
 
@@ -170,7 +172,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
             args.file, doc, instruction=args.instruction, engine=args.engine, author=args.author,
             output=None if args.dry_run else args.output, target=args.target, budget=args.budget,
             semantic=semantic, progress=_progress(semantic), comments=not args.no_comments,
-            threads=args.comment_threads,
+            threads=args.comment_threads, names=args.names,
         )
     except Exception as exc:
         return _fail(exc, args.file, args.json)
@@ -304,6 +306,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-semantic", action="store_true", help="no embeddings (no RELATED edges, no drift check)")
     s.add_argument("-o", "--output", metavar="OUT", help="where to write the result (required unless --dry-run)")
     s.add_argument("--dry-run", action="store_true", help="plan, propagate and verify; write nothing")
+    s.add_argument("--names", choices=NAME_POLICIES, default="auto",
+                   help="a rename and the term inside a longer name ('Destination Connection ID' for 'connection "
+                        "ID'): auto follows the document's usage, rename renames inside names too, keep keeps every "
+                        "capitalised use (the instruction's 'including names' wins)")
     s.add_argument("--no-comments", action="store_true", help="no comment saying why on each change")
     s.add_argument("--comment-threads", action="store_true",
                    help="propagated changes as replies to their operation's comment (default: their own comments)")

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from adapters.model import EDIT_OPS, UNIT_KINDS, VIEWS
-from adapters.vocabulary import EDGE_TYPES, ENGINES, STRATEGIES
+from adapters.vocabulary import EDGE_TYPES, ENGINES, NAME_POLICIES, STRATEGIES
 
 from ..store.documents import MEDIA_TYPES
 from ..findings import FINDING_KINDS
@@ -290,7 +290,13 @@ SCHEMAS.update({
     "ProposalRequest": {
         "type": "object", "required": ["instruction"], "additionalProperties": False,
         "properties": {"instruction": _INSTRUCTION, "target": _UNIT_ID, "selection": _ref("Selection"),
-                       "engine": {"enum": list(ENGINES)}, "author": _NAME, "budget": _BUDGET},
+                       "engine": {"enum": list(ENGINES)}, "author": _NAME, "budget": _BUDGET,
+                       "names": {"enum": list(NAME_POLICIES), "default": "auto",
+                                 "description": "a rename and the term inside a longer name of its own "
+                                                "('Destination Connection ID' for 'connection ID'): auto follows "
+                                                "the document's usage, rename renames inside names too, keep keeps "
+                                                "every capitalised use; the instruction's words ('including "
+                                                "names') win"}},
     },
     "OperationIn": {
         "type": "object", "required": ["op"], "additionalProperties": False,

@@ -25,7 +25,7 @@ class Engine(Protocol):
 
     def propose(
         self, doc: Document, instruction: str, context: Context = None, *,
-        author: str, target: str | None = None, selection: str | None = None,
+        author: str, target: str | None = None, selection: str | None = None, names: str = "auto",
     ) -> Proposal: ...
 
 
@@ -36,9 +36,9 @@ class RulesEngine:
 
     def propose(
         self, doc: Document, instruction: str, context: Context = None, *,
-        author: str, target: str | None = None, selection: str | None = None,
+        author: str, target: str | None = None, selection: str | None = None, names: str = "auto",
     ) -> Proposal:
-        return rules.propose(doc, instruction, author=author, target=target, selection=selection)
+        return rules.propose(doc, instruction, author=author, target=target, selection=selection, names=names)
 
 
 class AutoEngine:
@@ -52,14 +52,16 @@ class AutoEngine:
 
     def propose(
         self, doc: Document, instruction: str, context: Context = None, *,
-        author: str, target: str | None = None, selection: str | None = None,
+        author: str, target: str | None = None, selection: str | None = None, names: str = "auto",
     ) -> Proposal:
         try:
-            return self.rules.propose(doc, instruction, author=author, target=target, selection=selection)
+            return self.rules.propose(doc, instruction, author=author, target=target, selection=selection,
+                                      names=names)
         except InstructionNotUnderstoodError:
             if self.llm is None:
                 raise
-        proposal = self.llm.propose(doc, instruction, context, author=author, target=target, selection=selection)
+        proposal = self.llm.propose(doc, instruction, context, author=author, target=target, selection=selection,
+                                     names=names)
         proposal.warnings.insert(0, "the rules engine could not parse the instruction; the LLM engine answered")
         return proposal
 

@@ -270,7 +270,7 @@ def _json_of(reply: str) -> Any:
 
 
 def parse_reply(
-    doc: Document, reply: str | None, *, author: str, reason: str, date: str | None = None
+    doc: Document, reply: str | None, *, author: str, reason: str, date: str | None = None, names: str = "auto",
 ) -> tuple[list[Edit], str]:
     """Validated edits and the explanation from a model's reply.
 
@@ -299,7 +299,7 @@ def parse_reply(
             edits.append(edit_from_spec(doc, spec, author=author, date=date, reason=reason, source="llm"))
         except LedgerError as exc:
             raise type(exc)(f"operation {i + 1}: {exc.message}", **exc.details) from exc
-    return validate_edits(doc, edits), explanation
+    return validate_edits(doc, edits, names=names), explanation
 
 
 # --- engine ---------------------------------------------------------------------------------
@@ -328,6 +328,7 @@ class LLMEngine:
         author: str,
         target: str | None = None,
         selection: str | None = None,
+        names: str = "auto",
     ) -> Proposal:
         """Ask the model for edits, validate them, retry once on a malformed answer.
 
@@ -344,7 +345,7 @@ class LLMEngine:
             for attempt in (1, 2):
                 reply, fmt = self._complete(client, messages, usage, fmt)
                 try:
-                    edits, explanation = parse_reply(doc, reply, author=author, reason=instruction.strip())
+                    edits, explanation = parse_reply(doc, reply, author=author, reason=instruction.strip(), names=names)
                     break
                 except (ValueError, LedgerError) as exc:
                     problem = exc.message if isinstance(exc, LedgerError) else str(exc)
@@ -361,7 +362,7 @@ class LLMEngine:
         return Proposal(
             edits=edits, targets=list(dict.fromkeys(targets)),
             explanation=explanation or f"{len(edits)} edit(s) proposed by the model.",
-            engine="llm", instruction=instruction.strip(), usage=usage,
+            engine="llm", instruction=instruction.strip(), usage=usage, names=names,
         )
 
     def _propose_operations(

@@ -251,7 +251,7 @@ def _check_together(edits: list[Edit]) -> None:
             raise InvalidRequestError(f"an edit ({e.op}) refers to unit {hit.pop()}, which is deleted")
 
 
-def validate_edits(doc: Document, edits: Iterable[Edit]) -> list[Edit]:
+def validate_edits(doc: Document, edits: Iterable[Edit], *, names: str = "auto") -> list[Edit]:
     """Check edits against a document; return them concrete (see the module docstring).
 
     :raise InvalidRequestError: a malformed edit, a span outside the text, an impossible move or
@@ -272,6 +272,7 @@ def validate_edits(doc: Document, edits: Iterable[Edit]) -> list[Edit]:
         if isinstance(e, Rename):
             renamed = expand_rename(
                 doc, e.old, e.text, scope=e.unit, author=e.author, date=e.date, reason=e.reason, source=e.source,
+                names=names,
             )
             if not renamed:
                 idle.append(f"{where}: {e.old!r} does not occur")

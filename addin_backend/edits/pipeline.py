@@ -117,6 +117,7 @@ def plan_edit(
     env: Mapping[str, str] | None = None,
     embed: Callable[[Sequence[str]], Any] | None = None,
     retrieval: Callable[[list[str]], Any] | None = None,
+    names: str = "auto",
 ) -> EditPlan:
     """Plan one instruction on ``doc`` (whose graph is ``G``); nothing is written.
 
@@ -129,6 +130,8 @@ def plan_edit(
     none, so when nothing names a target it answers first and retrieval starts from the units it
     edits.
     ``semantic=False`` loads no embedding model (no semantic targets, no drift check).
+    ``names`` is how renames treat a term inside a name of its own (``renaming.NAME_POLICIES``)
+    where the instruction does not say; the engine, propagation and verification follow it.
 
     :raise InstructionNotUnderstoodError, UnknownUnitError, InvalidRequestError,
         EditConflictError, EngineUnavailableError: from the engine and validation.
@@ -144,7 +147,7 @@ def plan_edit(
     elif targets:
         context = retrieve(doc, G, targets[:CONTEXT_TARGETS], instruction=instruction, budget=budget, embed=embed)
     items = [ContextItem(doc.unit(c.id), f"{c.edge}: {c.reason}") for c in context.context] if context else None
-    proposal = eng.propose(doc, instruction, items, author=author, target=target, selection=selection)
+    proposal = eng.propose(doc, instruction, items, author=author, target=target, selection=selection, names=names)
     return _finish(doc, G, instruction, proposal, targets, context, budget=budget, semantic=semantic, embed=embed)
 
 
@@ -158,6 +161,7 @@ def plan_given(
     budget: int = 1500,
     semantic: bool = True,
     embed: Callable[[Sequence[str]], Any] | None = None,
+    names: str = "auto",
 ) -> EditPlan:
     """Plan edits a client wrote itself (an agent over MCP): validated, propagated and verified
     exactly as an engine's are by :func:`plan_edit`; the context is retrieved from the units
@@ -179,7 +183,7 @@ def plan_given(
         counts[e.op] = counts.get(e.op, 0) + 1
     explanation = f"{len(edits)} operation{'s' if len(edits) != 1 else ''} written by the client (" + \
         ", ".join(f"{n} {op}" for op, n in counts.items()) + ")"
-    proposal = Proposal(list(edits), targets, explanation, engine, instruction=instruction)
+    proposal = Proposal(list(edits), targets, explanation, engine, instruction=instruction, names=names)
     return _finish(doc, G, instruction, proposal, None, None, budget=budget, semantic=semantic, embed=embed)
 
 
@@ -189,14 +193,14 @@ def _finish(doc: Document, G: nx.MultiDiGraph, instruction: str, proposal: Propo
     from ..retrieval import retrieve
     from ..verify.after_edit import verify
 
-    operations = with_ids(validate_edits(doc, proposal.edits))
+    operations = with_ids(validate_edits(doc, proposal.edits, names=proposal.names))
     if context is None and proposal.targets:
         targets = list(proposal.targets)
         context = retrieve(doc, G, targets[:CONTEXT_TARGETS], instruction=instruction, budget=budget, embed=embed)
-    prop = propagate(doc, G, operations)
+    prop = propagate(doc, G, operations, names=proposal.names)
     edits = operations + prop.edits
     after = apply_to_document(doc, edits)
-    checked = verify(doc, after, G, edits, semantic=semantic, embed=embed)
+    checked = verify(doc, after, G, edits, semantic=semantic, embed=embed, names=proposal.names)
     order = {u.id: u.order for u in after.units}
     findings = sort_findings(merge_findings(prop.findings, checked), order)
     renumbered = prop.to_json().get("renumbered", {})

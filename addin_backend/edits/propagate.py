@@ -383,7 +383,7 @@ def _in_field(unit: Unit, start: int, end: int) -> bool:
 
 
 def _complete_rename(plan: _Plan, doc: Document, G: nx.MultiDiGraph | None, r: Rename, alive: set[str],
-                     usage: Usage | None = None) -> None:
+                     usage: Usage | None = None, names: str = "auto") -> None:
     forms = {norm_term(r.old)}
     definers = definers_of(definition_registry(doc.units), r.old)
     whole = r.explicit and r.scope is None
@@ -407,7 +407,8 @@ def _complete_rename(plan: _Plan, doc: Document, G: nx.MultiDiGraph | None, r: R
                 named = (target.label or f"'{target.title or target.text[:40]}'") if target is not None else "unit"
                 todo.setdefault(u.id, f"REFERENCES (field): the cached result shows the renamed {named}")
     src = r.edits[0]
-    for place in term_places(doc, r.old, r.new, units=[uid for uid in todo if uid in alive], usage=usage):
+    for place in term_places(doc, r.old, r.new, units=[uid for uid in todo if uid in alive], usage=usage,
+                             names=names):
         u, o = place.unit, place.occ
         in_shown = any(a <= o.start and o.end <= b for a, b in shown.get(u.id, ()))
         if "\n" in o.text or (place.kept is not None and not in_shown):
@@ -444,18 +445,19 @@ def _value_findings(plan: _Plan, doc: Document, edits: list[Edit], ids: list[str
 # --- entry point -----------------------------------------------------------------------------
 
 
-def propagate(doc: Document, G: nx.MultiDiGraph | None, edits: Iterable[Edit]) -> Propagation:
+def propagate(doc: Document, G: nx.MultiDiGraph | None, edits: Iterable[Edit], *, names: str = "auto") -> Propagation:
     """The edits and findings that ``edits`` make necessary elsewhere in ``doc``.
 
     ``edits`` may be raw (``rename`` operations are expanded by ``validate_edits``) or concrete;
     an edit without ``id`` is called ``op-<position>`` in the ``source`` of what it causes.
     ``G`` is the graph of ``doc`` (DEPENDS edges find the users of a renamed definition; without
-    them the definitions are read from the text).
+    them the definitions are read from the text). ``names`` is the rename's choice for a term
+    inside a name of its own (``renaming.NAME_POLICIES``): propagation renames no more than it.
 
     :raise InvalidRequestError, UnknownUnitError, EditConflictError: as ``validate_edits``.
     """
     raw = list(edits)
-    concrete = validate_edits(doc, raw)
+    concrete = validate_edits(doc, raw, names=names)
     ids = edit_ids(concrete)
     plan = _Plan(doc, concrete)
     after = apply_to_document(doc, concrete)
@@ -480,7 +482,7 @@ def propagate(doc: Document, G: nx.MultiDiGraph | None, edits: Iterable[Edit]) -
                 ))
     registry_keys = list(definition_registry(doc.units))
     for rn in renames(doc, concrete, ids, raw=raw, defined=registry_keys):
-        _complete_rename(plan, doc, G, rn, alive)
+        _complete_rename(plan, doc, G, rn, alive, names=names)
     _value_findings(plan, doc, concrete, ids, alive)
     if plan.edits:
         validate_edits(doc, concrete + plan.edits)  # a propagation bug must not reach a writer

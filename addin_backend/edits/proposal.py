@@ -58,6 +58,9 @@ class Proposal:
     instruction: str = ""
     usage: Usage | None = None
     warnings: list[str] = field(default_factory=list)
+    #: how the proposal's renames treat a term inside a name of its own (``renaming.NAME_POLICIES``);
+    #: propagation and verification follow the same choice
+    names: str = "auto"
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

@@ -28,6 +28,7 @@ from typing import Iterable
 import re
 
 from adapters.model import Document, Unit
+from adapters.vocabulary import NAME_POLICIES as _NAME_POLICIES
 
 from ..findings import Finding
 
@@ -35,11 +36,12 @@ from ..language.detect import is_english
 from ..outline import CODE_STYLE, QUOTE_STYLE
 from .terms import Occurrence, term_matcher, _is_acronym
 
-__all__ = ["NAME_POLICIES", "TermPlace", "Usage", "expansion_findings", "initials_fit", "name_counts", "term_places",
-           "term_usage"]
+__all__ = ["NAME_POLICIES", "AcronymRename", "TermPlace", "Usage", "acronym_parts", "acronym_renames", "expansion_findings",
+           "initials_fit", "name_counts", "term_places", "term_usage", "written_acronym", "written_expansion"]
 
-#: What a rename does with the term inside a name of its own (see the module docstring).
-NAME_POLICIES = ("auto", "rename", "keep")
+#: What a rename does with the term inside a name of its own (see the module docstring); the
+#: vocabulary's, so that every door's schema names the same choices.
+NAME_POLICIES = _NAME_POLICIES
 
 
 @dataclass(frozen=True)
@@ -149,11 +151,6 @@ def term_places(doc: Document, old: str, new: str, *, units: Iterable[str] | Non
     ``usage`` is how the document writes the term (:func:`term_usage`), for the ``"auto"``
     policy; by default it is read from ``doc`` (verification passes the document before the edit).
 
-    >>> import re
-
-from adapters.model import Document, Unit
-
-from ..findings import Finding
     >>> doc = Document("docx", [Unit("p1", "paragraph", "Each connection ID is new. The Destination Connection ID field "
     ...                       "follows the Source Connection ID field.", 0),
     ...                 Unit("p2", "paragraph", "Connection IDs change; a Destination Connection ID too.", 1)])
@@ -165,7 +162,7 @@ from ..findings import Finding
     """
     if names not in NAME_POLICIES:
         raise ValueError(f"names must be one of {', '.join(NAME_POLICIES)}, not {names!r}")
-    if usage is None and names == "auto":
+    if usage is None and names != "rename":
         usage = term_usage(doc, old, new)
     usage = usage or Usage(Counter())
     out = []
@@ -191,24 +188,45 @@ _LONG_WORD = re.compile(r"[^\W\d_][\w'\u2019]*(?:-[^\W\d_][\w'\u2019]*)*")
 
 
 def initials_fit(acronym: str, expansion: str) -> bool:
-    """Whether the words of ``expansion`` start with the letters of ``acronym`` (small words and
-    the parts of hyphenated words may count or not).
+    """Whether ``expansion`` spells ``acronym``: its letters in order, each word of the expansion
+    starting one of them (small words and later parts of a hyphenated word may give none), and a
+    word may give more than its first letter ("Probe Timeout (PTO)", "Write-Ahead Log (WAL)").
 
     >>> initials_fit("TSN", "Transmission Sequence Number"), initials_fit("SSN", "Transmission Sequence Number")
     (True, False)
     >>> initials_fit("PMTU", "Path Maximum Transmission Unit"), initials_fit("WAL", "Write-Ahead Log")
     (True, True)
+    >>> initials_fit("PTO", "Probe Timeout"), initials_fit("TO", "Probe Timeout"), initials_fit("PT", "Probe Timeout Value")
+    (True, False, False)
     """
     letters = "".join(c for c in acronym if c.isalpha()).lower()
-    ws = _LONG_WORD.findall(expansion)
-    if not letters or not ws:
+    parts: list[tuple[str, bool]] = []  # (part, must start a letter)
+    for w in _LONG_WORD.findall(expansion):
+        for i, p in enumerate(x for x in w.split("-") if x):
+            parts.append((p.lower(), i == 0 and w.lower() not in _SMALL_WORDS))
+    if not letters or not parts:
         return False
-    options = {
-        "".join(w[0] for w in ws).lower(),
-        "".join(w[0] for w in ws if w.lower() not in _SMALL_WORDS).lower(),
-        "".join(p[0] for w in ws if w.lower() not in _SMALL_WORDS for p in w.split("-") if p).lower(),
-    }
-    return letters in options
+
+    def fits(li: int, pi: int) -> bool:
+        if pi == len(parts):
+            return li == len(letters)
+        part, must = parts[pi]
+        if not must and fits(li, pi + 1):
+            return True
+        if li == len(letters) or part[0] != letters[li]:
+            return False
+        # this part gives its first letter and maybe more of its own, in order
+        ends = [li + 1]
+        k, at = li + 1, 1
+        while k < len(letters):
+            at = part.find(letters[k], at)
+            if at < 0:
+                break
+            k, at = k + 1, at + 1
+            ends.append(k)
+        return any(fits(e, pi + 1) for e in ends)
+
+    return fits(0, 0)
 
 
 def _long_before(text: str, at: int, acronym: str) -> tuple[int, str] | None:
@@ -262,3 +280,138 @@ def expansion_findings(after: Document, old: str, new: str) -> list[Finding]:
                         u.text[o.start:after_term.end()], [], o.start, after_term.end(),
                     ))
     return out
+
+
+# --- an acronym renamed with its expansion ---------------------------------------------------
+
+_PAIR = re.compile(r"^(?P<a>[^()]+?)\s*\(\s*(?P<b>[^()]+?)\s*\)$")
+_QUOTES = "\"'\u2018\u2019\u201c\u201d"
+
+
+def _strip_quotes(s: str) -> str:
+    s = s.strip()
+    while len(s) >= 2 and s[0] in _QUOTES and s[-1] in _QUOTES:
+        s = s[1:-1].strip()
+    return s.strip(_QUOTES).strip()
+
+
+def acronym_parts(term: str) -> tuple[str | None, str | None]:
+    """``(acronym, expansion)`` of a term as a rename names it: "Transmission Sequence Number
+    (TSN)" and "TSN (Transmission Sequence Number)" give both, "TSN" the acronym only, a phrase
+    the expansion only; anything else gives ``(None, None)``.
+
+    >>> acronym_parts("Transmission Sequence Number (TSN)"), acronym_parts('"SSN" (Stream Sequence Number)')
+    (('TSN', 'Transmission Sequence Number'), ('SSN', 'Stream Sequence Number'))
+    >>> acronym_parts("TSN"), acronym_parts("probe timeout"), acronym_parts("widget")
+    (('TSN', None), (None, 'probe timeout'), (None, None))
+    """
+    t = _strip_quotes(term)
+    m = _PAIR.match(t)
+    if m:
+        a, b = _strip_quotes(m["a"]), _strip_quotes(m["b"])
+        for acr, long in ((b, a), (a, b)):
+            if _is_acronym(acr) and len(_LONG_WORD.findall(long)) >= 2 and not _is_acronym(long):
+                return acr, long
+        return None, None
+    if _is_acronym(t):
+        return t, None
+    if len(_LONG_WORD.findall(t)) >= 2:
+        return None, t
+    return None, None
+
+
+def written_expansion(doc: Document, acronym: str) -> str | None:
+    """The expansion ``doc`` writes for ``acronym`` ("Transmission Sequence Number (TSN)"), the
+    most common if it writes several; ``None`` if it never spells the acronym out."""
+    paren = re.compile(rf"\(\s*{re.escape(acronym)}s?\s*\)")
+    seen: Counter = Counter()
+    for u in _live(doc, None):
+        for m in paren.finditer(u.text):
+            got = _long_before(u.text, m.start(), acronym)
+            if got is not None:
+                seen[got[1]] += 1
+    return seen.most_common(1)[0][0] if seen else None
+
+
+def written_acronym(doc: Document, expansion: str) -> str | None:
+    """The acronym ``doc`` writes after ``expansion`` ("... Number (TSN)") whose initials fit it."""
+    paren = re.compile(r"\s*\(\s*([A-Z][A-Za-z0-9]*[A-Z0-9])s?\s*\)")
+    seen: Counter = Counter()
+    for u in _live(doc, None):
+        for o in term_matcher(expansion, expansion).find(u.text):
+            m = paren.match(u.text, o.end)
+            if m and initials_fit(m.group(1), expansion):
+                seen[m.group(1)] += 1
+    return seen.most_common(1)[0][0] if seen else None
+
+
+def _case_like(new: str, old: str) -> str:
+    """``new`` in the case style of ``old``: title case ("Stream Sequence Number") where the
+    document writes the expansion in title case, lower case where it writes it in lower case;
+    words with capitals of their own ("QUIC", "iPhone") stay as written."""
+    old_words = _LONG_WORD.findall(old)
+    plain = [w for w in old_words if w.lower() not in _SMALL_WORDS]
+    def simple(w: str) -> bool:
+        return w[1:] == w[1:].lower()
+    if plain and all(w[:1].isupper() and simple(w) for w in plain):
+        return _LONG_WORD.sub(lambda m: m[0] if m[0].lower() in _SMALL_WORDS or not simple(m[0])
+                              else m[0][:1].upper() + m[0][1:], new)
+    if old_words and all(w.islower() for w in old_words):
+        return _LONG_WORD.sub(lambda m: m[0].lower() if m[0][:1].isupper() and simple(m[0]) else m[0], new)
+    return new
+
+
+@dataclass
+class AcronymRename:
+    """The renames an acronym rename makes (``pairs``: old, new; the acronym's first) and what
+    the preview tells the reviewer about the expansion (``warnings``)."""
+
+    pairs: list[tuple[str, str]]
+    warnings: list[str]
+
+
+def acronym_renames(doc: Document, old: str, new: str) -> AcronymRename | None:
+    """How a rename carries an acronym's expansion; ``None``: an ordinary rename of ``old``.
+
+    The rule: the expansion follows only where the user gave the new one. ``"TSN (Transmission
+    Sequence Number)" -> "SSN (Stream Sequence Number)"`` renames both; ``"TSN" -> "SSN (Stream
+    Sequence Number)"`` renames "TSN" and the expansion the document writes for it. A rename
+    that gives only the new acronym (or only the new expansion) renames that one, and
+    verification warns where the written expansion no longer fits
+    (:func:`expansion_findings`): an expansion is never made up from letters, nor an acronym
+    from initials.
+
+    >>> doc = Document("docx", [Unit("p", "paragraph", "The Transmission Sequence Number (TSN) grows; each TSN is new.", 0)])
+    >>> acronym_renames(doc, "TSN", "SSN (Stream Sequence Number)").pairs
+    [('TSN', 'SSN'), ('Transmission Sequence Number', 'Stream Sequence Number')]
+    >>> acronym_renames(doc, "TSN", "SSN") is None
+    True
+    """
+    oa, ol = acronym_parts(old)
+    na, nl = acronym_parts(new)
+    if not (na and nl):
+        if oa and ol and (na or nl):  # "TSN (Transmission ...)" -> "SSN": rename what was given
+            return AcronymRename([(oa, na)] if na else [(ol, nl or ol)], [])
+        return None
+    warnings = []
+    if not initials_fit(na, nl):
+        warnings.append(f"'{na}' does not spell '{nl}': the new acronym and expansion were renamed as given")
+    if oa is None and ol is not None:
+        oa = written_acronym(doc, ol)
+    if oa is not None:
+        written = written_expansion(doc, oa)
+        if written is not None and (ol is None or _norm(written) == _norm(ol)):
+            ol = written
+    pairs = []
+    if oa is not None:
+        pairs.append((oa, na))
+    if ol is not None:
+        pairs.append((ol, _case_like(nl, ol)))
+    elif oa is not None:
+        warnings.append(f"the document never spells out {oa}, so '{nl}' is not written anywhere")
+    return AcronymRename(pairs, warnings) if pairs else None
+
+
+def _norm(s: str) -> str:
+    """A phrase's comparison key for expansions: one space, lower case, hyphens as spaces."""
+    return re.sub(r"[\s\-]+", " ", s.strip()).lower()

@@ -19,7 +19,7 @@ from addin_backend.errors import InstructionNotUnderstoodError, InvalidRequestEr
 
 from ..graph.label_index import unit_keys
 from .operations import expand_rename, now_iso, scope_ids, validate_edits
-from .renaming import TermPlace, name_counts
+from .renaming import NAME_POLICIES, AcronymRename, TermPlace, acronym_renames, name_counts
 from .proposal import Proposal
 from .resolve import LABEL_RX, REF_RX, last_of, resolve_ref
 from .tree import body_units, enclosing_section, section_level, subtree
@@ -99,6 +99,8 @@ class _Ctx:
     date: str
     target: str | None
     selection: str | None
+    #: the names choice the request gave (``renaming.NAME_POLICIES``); the instruction's own words win
+    names: str = "auto"
 
     def edit(self, e: E) -> E:
         """The operation stamped as the rules engine's: the author, the date, the instruction."""
@@ -108,7 +110,7 @@ class _Ctx:
         ids = [t if isinstance(t, str) else t.id for t in targets]
         return Proposal(
             edits=validate_edits(self.doc, edits), targets=list(dict.fromkeys(ids)), explanation=explanation,
-            engine="rules", instruction=self.instruction, warnings=list(warnings),
+            engine="rules", instruction=self.instruction, warnings=list(warnings), names=self.names,
         )
 
 
@@ -237,8 +239,34 @@ def _change_value(c: _Ctx, old: str, new: str, ov, nv, scope, where: str, subjec
 def _h_rename(c: _Ctx, m: Groups) -> Proposal:
     scope, where = _scope(c, m)
     g = m.groupdict()
-    names = "rename" if g.get("names_in") else "keep" if g.get("names_out") else "auto"
-    return _change(c, _unquote(m["old"]), _unquote(m["new"]), scope, where, verb="rename", names=names)
+    names = "rename" if g.get("names_in") else "keep" if g.get("names_out") else c.names
+    c.names = names  # the proposal says which choice its renames made, for propagation and verification
+    old, new = _unquote(m["old"]), _unquote(m["new"])
+    acr = acronym_renames(c.doc, old, new)
+    if acr is not None:
+        return _rename_acronym(c, acr, scope, where, names)
+    return _change(c, old, new, scope, where, verb="rename", names=names)
+
+
+def _rename_acronym(c: _Ctx, acr: AcronymRename, scope: list[str] | None, where: str, names: str) -> Proposal:
+    """An acronym renamed with its expansion: one rename per pair, told together."""
+    edits: list[Replace] = []
+    kept: list[TermPlace] = []
+    said = []
+    for old, new in acr.pairs:
+        got = expand_rename(c.doc, old, new, scope, author=c.author, date=c.date, reason=c.instruction,
+                            source="rules", names=names, kept=kept)
+        edits.extend(got)
+        said.append(f"'{old}' to '{new}' ({len(got)} occurrence(s))")
+    if not edits and not kept:
+        return c.done([], scope or [], f"{' and '.join(repr(o) for o, _ in acr.pairs)} do(es) not occur {where}; "
+                      "nothing to rename.", acr.warnings)
+    units = [e.unit for e in edits]
+    return c.done(
+        edits, units,
+        f"Rename {' and '.join(said)} {where}: {len(edits)} occurrence(s) in {len(set(units))} unit(s) "
+        f"({_places(c.doc, units) if units else 'none'}).{_kept_note(kept)}", acr.warnings,
+    )
 
 
 def _h_replace(c: _Ctx, m: Groups) -> Proposal:
@@ -553,11 +581,14 @@ def propose(
     author: str,
     target: str | None = None,
     selection: str | None = None,
+    names: str = "auto",
 ) -> Proposal:
     """Parse one instruction into validated edits on ``doc``.
 
     ``target`` is the id of the unit at the cursor (for "this paragraph"); ``selection`` the text
-    selected in it (for "Replace the selection with ...").
+    selected in it (for "Replace the selection with ..."). ``names`` is how a rename treats the
+    term inside a name of its own (``renaming.NAME_POLICIES``) when the instruction does not say
+    ("including names", "not in names").
 
     :raise InstructionNotUnderstoodError: the grammar does not cover the instruction; the message
         lists what it understands.
@@ -567,7 +598,9 @@ def propose(
     if not isinstance(instruction, str) or not instruction.strip():
         raise InstructionNotUnderstoodError("the instruction is empty", understood=understood())
     text = _clean(instruction)
-    ctx = _Ctx(doc, instruction.strip(), author, now_iso(), target, selection)
+    if names not in NAME_POLICIES:
+        raise InvalidRequestError(f"names must be one of {', '.join(NAME_POLICIES)}, not {names!r}")
+    ctx = _Ctx(doc, instruction.strip(), author, now_iso(), target, selection, names)
     lead = _LEAD_SCOPE.match(text)
     for candidate, lead_ref in ((lead["rest"], lead["lead"]), (text, None)) if lead else ((text, None),):
         for rule in GRAMMAR:

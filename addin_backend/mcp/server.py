@@ -35,7 +35,7 @@ from mcp_types import CallToolResult, ListRootsResult, TextContent, ToolAnnotati
 from pydantic import Field, ValidationError, WithJsonSchema
 
 from .. import __version__
-from adapters.vocabulary import Strategy
+from adapters.vocabulary import NamePolicy, Strategy
 
 from ..errors import InvalidRequestError, UnknownDocumentError, describe
 from ..store import documents
@@ -422,6 +422,10 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
         selection: Annotated[str | None, Field(max_length=100_000, description="Selected text")] = None,
         author: Annotated[str | None, Field(max_length=255, description="Author of the changes")] = None,
         budget: Budget = 1500,
+        names: Annotated[NamePolicy, Field(description=(
+            "A rename and the term inside a longer name ('Destination Connection ID' for 'connection ID'): "
+            "auto follows the document's usage, rename renames inside names too, keep keeps every capitalised "
+            "use; the instruction's 'including names' wins"))] = "auto",
         *,
         ctx: Context,
     ) -> dict[str, Any]:
@@ -432,7 +436,8 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
         G = await graph(ctx, document_id)
         doc = await run(load, document_id)
         return await run(edits.propose, ws.store, document_id, doc, G, instruction=instruction, target=target,
-                         selection=selection, engine=engine, author=author, budget=budget, semantic=ws.semantic)
+                         selection=selection, engine=engine, author=author, budget=budget, semantic=ws.semantic,
+                         names=names)
 
     @_tool
     async def propose_operations(

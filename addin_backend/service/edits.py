@@ -105,8 +105,13 @@ def operation_view(doc: Document, e: Edit, comment: str | None = None) -> dict[s
 
 def plan(doc: Document, G: nx.MultiDiGraph, *, instruction: str, target: str | None = None,
          selection: Selection | None = None, engine: str = "rules", author: str | None = None,
-         budget: int = DEFAULT_BUDGET, semantic: bool = True) -> Any:
+         budget: int = DEFAULT_BUDGET, semantic: bool = True, names: str = "auto") -> Any:
     """Plan ``instruction`` on ``doc`` (its graph ``G``); nothing is written or kept.
+
+    ``names`` is how a rename treats the term inside a name of its own ("Destination Connection
+    ID" for "connection ID"): ``auto`` follows the document's usage, ``rename`` renames inside
+    names too, ``keep`` keeps every capitalised use (``edits.renaming.NAME_POLICIES``); the
+    instruction's own words ("including names") win. Every door passes it here.
 
     A selection (``{text, unit?, start?, end?}`` or the text) gives the engine the unit it lies in
     (for "this paragraph") and the text. The engine's own operations get ``source`` = its name.
@@ -125,7 +130,7 @@ def plan(doc: Document, G: nx.MultiDiGraph, *, instruction: str, target: str | N
         sel_text = sel.get("text")
         target = target if target is not None else found.units[0]
     p = plan_edit(doc, G, instruction, engine=engine, author=author or DEFAULT_AUTHOR, target=target,
-                  selection=sel_text, budget=budget, semantic=semantic)
+                  selection=sel_text, budget=budget, semantic=semantic, names=names)
     p.operations = [e if e.source else dc_replace(e, source=p.engine) for e in p.operations]
     return p
 
@@ -200,7 +205,8 @@ def _keep_proposal(store: Store, doc_id: str, doc: Document, p: Any, *, author: 
 
 def propose(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGraph, *, instruction: str,
             target: str | None = None, selection: Selection | None = None, engine: str = "rules",
-            author: str | None = None, budget: int = DEFAULT_BUDGET, semantic: bool = True) -> dict[str, Any]:
+            author: str | None = None, budget: int = DEFAULT_BUDGET, semantic: bool = True,
+            names: str = "auto") -> dict[str, Any]:
     """:func:`plan` on an upload, kept as ``proposal:<id>``; returns the Proposal.
 
     :raise InstructionNotUnderstoodError, UnknownUnitError, InvalidRequestError,
@@ -208,7 +214,7 @@ def propose(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGraph, *, ins
     :raise UnknownDocumentError: the document expired meanwhile.
     """
     p = plan(doc, G, instruction=instruction, target=target, selection=selection, engine=engine, author=author,
-             budget=budget, semantic=semantic)
+             budget=budget, semantic=semantic, names=names)
     return _keep_proposal(store, doc_id, doc, p, author=author, G=G)
 
 
@@ -490,7 +496,7 @@ class Edited:
 def edit(doc: Document, original: bytes, G: nx.MultiDiGraph, *, instruction: str, target: str | None = None,
          selection: Selection | None = None, engine: str = "rules", author: str = DEFAULT_AUTHOR,
          budget: int = DEFAULT_BUDGET, semantic: bool = True, write: bool = True,
-         date: str | None = None, comments: bool = True, threads: bool = False) -> Edited:
+         date: str | None = None, comments: bool = True, threads: bool = False, names: str = "auto") -> Edited:
     """:func:`plan` (as :func:`propose` does), then :func:`write_operations` on every operation of
     the proposal (as :func:`apply` with no ``keep`` does); ``write=False`` stops after the plan.
 
@@ -503,7 +509,7 @@ def edit(doc: Document, original: bytes, G: nx.MultiDiGraph, *, instruction: str
     from ..edits.pipeline import merge_findings
 
     p = plan(doc, G, instruction=instruction, target=target, selection=selection, engine=engine, author=author,
-             budget=budget, semantic=semantic)
+             budget=budget, semantic=semantic, names=names)
     view = proposal_view(doc, p, pid=None, doc_id=None, author=author, complete=graphs.is_complete(G))
     written = None
     if write and view["operations"]:
@@ -518,7 +524,7 @@ def edit_file(path: str, doc: Document, *, instruction: str, output: str | None,
               selection: Selection | None = None, engine: str = "rules", author: str = DEFAULT_AUTHOR,
               budget: int = DEFAULT_BUDGET, semantic: bool = True, date: str | None = None,
               progress: Callable[[str, float], None] | None = None, comments: bool = True,
-              threads: bool = False) -> dict[str, Any]:
+              threads: bool = False, names: str = "auto") -> dict[str, Any]:
     """``ledger edit``: :func:`edit` on the file ``path`` (read as ``doc``) with its graph built
     in the scope of ``semantic``, written into ``output`` (``None``: a dry run, nothing written;
     a plan without operations writes the file unchanged).
@@ -534,7 +540,7 @@ def edit_file(path: str, doc: Document, *, instruction: str, output: str | None,
     G = graphs.build(doc, graphs.scope_for(semantic), progress=progress)
     done = edit(doc, original, G, instruction=instruction, target=target, selection=selection, engine=engine,
                 author=author, budget=budget, semantic=semantic, write=output is not None, date=date,
-                comments=comments, threads=threads)
+                comments=comments, threads=threads, names=names)
     if output is not None:
         write_bytes(output, done.written.data if done.written else original)
     report = done.plan.to_json()

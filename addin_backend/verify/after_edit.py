@@ -290,18 +290,20 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
 # --- terminology -----------------------------------------------------------------------------
 
 
-def _terminology(before: Document, after: Document, G: nx.MultiDiGraph | None, edits: list[Edit]) -> tuple[list[Finding], set[str]]:
+def _terminology(before: Document, after: Document, G: nx.MultiDiGraph | None, edits: list[Edit],
+                 names: str = "auto") -> tuple[list[Finding], set[str]]:
     """The terminology findings, and the ids of the edits that make up renames."""
     registry = definition_registry(before.units)
     out: list[Finding] = []
     renaming: set[str] = set()
     for r in renames(before, edits, edit_ids(edits), defined=list(registry)):
-        out.extend(_old_term(before, after, G, r, registry))
+        out.extend(_old_term(before, after, G, r, registry, names))
         renaming.update(r.edits)
     return out, renaming
 
 
-def _old_term(before: Document, after: Document, G: nx.MultiDiGraph | None, r: Rename, registry: dict) -> list[Finding]:
+def _old_term(before: Document, after: Document, G: nx.MultiDiGraph | None, r: Rename, registry: dict,
+              names: str = "auto") -> list[Finding]:
     definers = definers_of(registry, r.old)
     renamed_definition = any(d in r.units for d in definers)
     dependents = set(definition_users(before, G, definers, {norm_term(r.old)})) if renamed_definition else set()
@@ -309,7 +311,7 @@ def _old_term(before: Document, after: Document, G: nx.MultiDiGraph | None, r: R
     kept: dict[str, list[Place]] = {}
     usage = term_usage(before, r.old, r.new)  # the document's own usage decides what is a name
     new_spans: dict[str, list[tuple[int, int]]] = {}
-    for place in term_places(after, r.old, r.new, usage=usage):
+    for place in term_places(after, r.old, r.new, usage=usage, names=names):
         u, o = place.unit, place.occ
         start, end = o.start, o.end
         if u.id not in new_spans:
@@ -428,11 +430,13 @@ def semantic_drift(before: Document, after: Document, G: nx.MultiDiGraph, edited
 
 
 def verify(before_doc: Document, after_doc: Document, G_before: nx.MultiDiGraph | None, edits: Iterable[Edit], *,
-           semantic: bool = True, embed: Embed | None = None) -> list[Finding]:
+           semantic: bool = True, embed: Embed | None = None, names: str = "auto") -> list[Finding]:
     """Findings about ``after_doc``, the neutral result of ``edits`` (concrete) on ``before_doc``.
 
     ``G_before`` is the graph of ``before_doc`` (DEPENDS/RELATED neighbours for the drift check
     and the users of a renamed definition); ``semantic=False`` skips the embedding check.
+    ``names`` is the renames' choice for a term inside a name of its own (``renaming.NAME_POLICIES``):
+    what it kept is an ``old_term_kept`` note, what it should have renamed an ``old_term``.
     An empty list is the clean bill.
     """
     edits = list(edits)
@@ -445,7 +449,7 @@ def verify(before_doc: Document, after_doc: Document, G_before: nx.MultiDiGraph 
     findings = _references(before_doc, relabelled, renum, by_unit, build_label_index(before_doc.units),
                            after_index(relabelled, renum))
     findings += _numbering(before_doc, after_doc, renum)
-    terms, renaming = _terminology(before_doc, after_doc, G_before, edits)
+    terms, renaming = _terminology(before_doc, after_doc, G_before, edits, names)
     findings += terms
     deleted = [e.unit for e in edits if e.op == "delete" and e.unit]
     findings += dangling_anaphora(before_doc, after_doc, G_before, [*by_unit, *deleted])

@@ -227,3 +227,59 @@ def test_context_with_related_edges_is_the_same_on_both_doors(tmp_path_factory, 
     finally:
         semantic_app.extensions["ledger.jobs"].shutdown()
         semantic_app.extensions["ledger.store"].close()
+
+
+# --- the names choice of a rename, through every door -------------------------------------------
+
+
+def test_the_names_choice_is_one_option_of_the_cli_and_the_api(uploads, client, capsys):
+    """``--names`` on the command line and ``names`` in the proposal request are the same choice,
+    passed to the one service function: the same operations and findings; ``rename`` renames
+    inside "Destination Connection ID", ``keep`` keeps every capitalised use, and the
+    instruction's own words give the same answer as the option."""
+    path = _devset("rfc9000.A.docx")
+    doc_id = uploads(path)
+    instruction = 'Rename "connection ID" to "connection identifier" everywhere'
+
+    def api(names: str | None, words: str = "") -> dict[str, Any]:
+        body: dict[str, Any] = {"instruction": instruction + words}
+        if names is not None:
+            body["names"] = names
+        r = client.post(f"/api/v1/documents/{doc_id}/proposals", json=body)
+        assert r.status_code == 201, r.json
+        return r.json
+
+    cli = _cli_json(capsys, ["edit", str(path), "--instruction", instruction, "--names", "rename", "--dry-run",
+                             "--no-semantic", "--json"])
+    renamed = api("rename")
+    assert [_edit_of(op) for op in cli["operations"] + cli["propagated"]] == \
+        [_edit_of(op) for op in renamed["operations"]]
+    assert {_key(f) for f in cli["findings"]} == {_key(f) for f in renamed["findings"]}
+
+    def count(p: dict[str, Any], text: str) -> int:
+        return sum(op.get("old") == text for op in p["operations"])
+
+    auto, kept = api(None), api("keep")
+    assert count(auto, "Connection ID") < count(renamed, "Connection ID")  # "Destination Connection ID" too
+    # sentence starts and title-case lines are no names: "keep" keeps no fewer than "auto"
+    assert count(kept, "Connection ID") <= count(auto, "Connection ID")
+    assert 0 < count(auto, "connection ID") == count(kept, "connection ID")
+    # every capitalised use the choice kept is told (propagation and verification follow the same choice)
+    assert not [f for f in kept["findings"] if f["kind"] == "old_term"]
+    assert any(f["kind"] == "old_term_kept" for f in kept["findings"])
+    # the instruction's words are the same choice as the option (the reason differs: it is the instruction)
+    def spans(p: dict[str, Any]) -> list[tuple]:
+        return [(op["unit"], op["start"], op["end"], op["text"]) for op in p["operations"]]
+
+    assert spans(api("auto", ", including names")) == spans(renamed)
+    assert spans(api(None, ", not in names")) == spans(kept)
+
+
+def test_an_unknown_names_choice_is_refused_by_every_door(uploads, client, capsys):
+    path = _rfc9002()
+    r = client.post(f"/api/v1/documents/{uploads(path)}/proposals",
+                    json={"instruction": "Rename 'timer' to 'clock'", "names": "sometimes"})
+    assert r.status_code == 400 and r.json["error"]["code"] == "invalid_request"
+    with pytest.raises(SystemExit):
+        main(["edit", str(path), "--instruction", "Rename 'timer' to 'clock'", "--names", "sometimes", "--dry-run"])
+    capsys.readouterr()
