@@ -551,7 +551,7 @@ export class TaskPane {
       const res = await this.api.review(this.reviewed.doc, this.reviewed.revision, bytes);
       ui.hideProgress();
       const placeOf = (o) => { const p = this.reviewGrouped?.opById.get(o.id); return p ? unitName(this.byId, p.unit, { text: false }) : null; };
-      const groups = renderReviewResult(res, { onPick: (id) => id && this.jump(id), say: (t) => this.say(t), placeOf });
+      const groups = renderReviewResult(res, { onPick: (id) => id && this.jump(id), say: (t) => this.say(t), placeOf, grouped: this.reviewGrouped });
       ui.renderFindings(document.getElementById("review-findings"), res.new_findings || [], (id) => this.jump(id), false, (t) => this.say(t));
       this.sha = null; // the next action uploads the reviewed document
       this.emit("reviewed", { counts: res.counts, consistent: res.consistent, operations: (res.operations || []).length,

@@ -255,16 +255,17 @@ const STATUS_NAMES = { accepted: "Accepted", rejected: "Rejected", pending: "Pen
 /** The review round trip's answer: a summary line, then the server's operations grouped as
  * the preview was (``reviewResultGroups``), each item its status, place (``where``) and the
  * follow-on changes under it; long groups collapsed and drawn a page at a time. */
-export function renderReviewResult(res, { onPick = () => {}, say = humanize, placeOf = () => null } = {}) {
+export function renderReviewResult(res, { onPick = () => {}, say = humanize, placeOf = () => null, grouped = null } = {}) {
   $("review").hidden = false;
   const c = res.counts || {};
   $("review-summary").textContent = `${c.accepted ?? 0} accepted, ${c.rejected ?? 0} rejected, ${c.pending ?? 0} pending`
     + (res.consistent ? " · the document is consistent." : " · the review leaves problems to fix:");
-  const groups = reviewResultGroups(res.operations);
+  const groups = reviewResultGroups(res.operations, grouped);
   const counted = (k) => Object.entries(k).filter(([, n]) => n).map(([s, n]) => `${n} ${s}`).join(", ");
   const drawItem = ({ op, follows }) => el("li", { class: `status ${op.status}`, "data-op": op.id, "data-status": op.status, title: say(op.reason || "") },
     el("span", { class: "pill" }, STATUS_NAMES[op.status] || op.status),
     el("span", { class: "place", onclick: () => onPick(op.unit) }, say(op.where || placeOf(op) || "In the document")),
+    op.summary ? el("span", { class: "op-body" }, ` ${say(op.summary)}`) : null,
     follows.length ? el("span", { class: "muted small" }, ` and ${follows.length} follow-on change${follows.length === 1 ? "" : "s"}`) : null);
   const few = groups.length <= 3;
   $("review-statuses").replaceChildren(...groups.map((g) => {

@@ -179,3 +179,16 @@ test("the review round trip's operations read as the preview's changes: grouped 
   assert.deepEqual(all.sort(), ops.map((o) => o.id).sort());
   assert.deepEqual(reviewResultGroups(undefined), []);
 });
+
+test("with the preview's grouping, the review result keeps the preview's groups (case variants of one rename stay one group)", () => {
+  const byId = new Map([["p-1", { id: "p-1", kind: "paragraph", text: "Connection ID" }], ["p-2", { id: "p-2", kind: "paragraph", text: "the connection ID" }]]);
+  const ops = [{ id: "op-1", op: "replace", unit: "p-1", old: "Connection ID", text: "Connection Identifier" },
+               { id: "op-2", op: "replace", unit: "p-2", old: "connection ID", text: "connection identifier" }];
+  const grouped = groupOperations(ops, byId);
+  const res = [{ id: "op-1", group: "op-1", summary: "ID → Identifier", status: "pending" },
+               { id: "op-2", group: "op-2", summary: "ID → identifier", status: "accepted" }];
+  assert.equal(reviewResultGroups(res).length, 2); // by the server's words alone
+  const groups = reviewResultGroups(res, grouped);
+  assert.deepEqual(groups.map((g) => [g.title, g.items.length]), [["Connection ID → Connection Identifier", 2]]);
+  assert.deepEqual(groups[0].counts, { accepted: 1, rejected: 0, pending: 1 });
+});
