@@ -12,7 +12,7 @@ import { applyOperations, replaceWithFile, resolveTrackedChanges, selectTrackedC
 import * as ui from "./ui.js";
 import { filterFindings, renderCheck } from "./checkfix.js";
 import { neighbourhood } from "./graph.js";
-import { humanize, sectionName, sectionOf, unitName } from "./labels.js";
+import { humanize, sectionName, sectionOf, snippet, unitName } from "./labels.js";
 import { OutlineTree } from "./outline.js";
 import { renderPreview, renderReviewChanges, renderReviewResult } from "./preview.js";
 import { EDGE_TYPES, KIND_NAMES } from "./vocabulary.js";
@@ -551,7 +551,8 @@ export class TaskPane {
       const res = await this.api.review(this.reviewed.doc, this.reviewed.revision, bytes);
       ui.hideProgress();
       const placeOf = (o) => { const p = this.reviewGrouped?.opById.get(o.id); return p ? unitName(this.byId, p.unit, { text: false }) : null; };
-      const groups = renderReviewResult(res, { onPick: (id) => id && this.jump(id), say: (t) => this.say(t), placeOf, grouped: this.reviewGrouped });
+      const groups = renderReviewResult(res, { onPick: (id) => id && this.jump(id), say: (t) => this.say(t), placeOf, grouped: this.reviewGrouped,
+                                                      textOf: (o) => `“${snippet(this.byId.get(o.unit)?.text || "", 48)}”`.replace(/^“”$/, "") });
       ui.renderFindings(document.getElementById("review-findings"), res.new_findings || [], (id) => this.jump(id), false, (t) => this.say(t));
       this.sha = null; // the next action uploads the reviewed document
       this.emit("reviewed", { counts: res.counts, consistent: res.consistent, operations: (res.operations || []).length,

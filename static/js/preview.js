@@ -254,8 +254,9 @@ const STATUS_NAMES = { accepted: "Accepted", rejected: "Rejected", pending: "Pen
 
 /** The review round trip's answer: a summary line, then the server's operations grouped as
  * the preview was (``reviewResultGroups``), each item its status, place (``where``) and the
- * follow-on changes under it; long groups collapsed and drawn a page at a time. */
-export function renderReviewResult(res, { onPick = () => {}, say = humanize, placeOf = () => null, grouped = null } = {}) {
+ * follow-on changes under it; long groups collapsed and drawn a page at a time. ``textOf(op)``:
+ * the start of the changed paragraph, telling apart the many changes of one section. */
+export function renderReviewResult(res, { onPick = () => {}, say = humanize, placeOf = () => null, textOf = () => "", grouped = null } = {}) {
   $("review").hidden = false;
   const c = res.counts || {};
   $("review-summary").textContent = `${c.accepted ?? 0} accepted, ${c.rejected ?? 0} rejected, ${c.pending ?? 0} pending`
@@ -265,7 +266,7 @@ export function renderReviewResult(res, { onPick = () => {}, say = humanize, pla
   const drawItem = ({ op, follows }) => el("li", { class: `status ${op.status}`, "data-op": op.id, "data-status": op.status, title: say(op.reason || "") },
     el("span", { class: "pill" }, STATUS_NAMES[op.status] || op.status),
     el("span", { class: "place", onclick: () => onPick(op.unit) }, say(op.where || placeOf(op) || "In the document")),
-    op.summary ? el("span", { class: "op-body" }, ` ${say(op.summary)}`) : null,
+    op.summary || textOf(op) ? el("span", { class: "op-body" }, [op.summary ? say(op.summary) : null, textOf(op)].filter(Boolean).join(" · ")) : null,
     follows.length ? el("span", { class: "muted small" }, ` and ${follows.length} follow-on change${follows.length === 1 ? "" : "s"}`) : null);
   const few = groups.length <= 3;
   $("review-statuses").replaceChildren(...groups.map((g) => {
