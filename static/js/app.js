@@ -478,6 +478,7 @@ export class TaskPane {
       this.showFindings();
       this.sha = null; // the document changed: the next action uploads it again
       this.reviewed = { doc: this.doc.id, revision: res.revision, operations: res.operations };
+      this.resolvedOps = new Set(); // operations the reviewer accepted or rejected in the pane
       this.emit("applied", { applied: out.applied, revision: res.revision, comments: out.comments ?? 0 });
       await this.listReview();
     } catch (err) {
@@ -507,7 +508,7 @@ export class TaskPane {
   async listReview() {
     if (!this.reviewed) return;
     try {
-      const changes = supports(this.Office, "1.6") ? await trackedChanges(this.Word, this.reviewed.operations) : null;
+      const changes = supports(this.Office, "1.6") ? await trackedChanges(this.Word, this.pendingOps()) : null;
       const items = renderReviewChanges(changes, this.reviewGrouped, {
         byId: this.byId, onDecide: (list, accept) => this.decide(list, accept), onPick: (it) => this.gotoChange(it) });
       this.emit("review-listed", { changes: changes ? items.length : null, tracked: changes ? changes.filter((c) => c.op).length : null });
@@ -516,11 +517,18 @@ export class TaskPane {
     }
   }
 
+  /** The applied operations still waiting in Word: Word's pieces are matched to these only (a
+   * resolved "Connection ID" must not take the next change's "ID"). */
+  pendingOps() {
+    return (this.reviewed?.operations || []).filter((o) => !this.resolvedOps?.has(o.id));
+  }
+
   /** Accepts or rejects review items (each the Word changes of one change of the preview). */
   async decide(items, accept) {
     try {
       const indices = items.flatMap((it) => it.indices);
       await resolveTrackedChanges(this.Word, indices, accept);
+      items.forEach((it) => [...it.ops].forEach((id) => this.resolvedOps?.add(id)));
       this.emit("change-resolved", { items: items.length, changes: indices.length, accept });
       await this.listReview();
     } catch (err) {
