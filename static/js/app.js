@@ -12,9 +12,9 @@ import { applyOperations, replaceWithFile, resolveTrackedChanges, selectTrackedC
 import * as ui from "./ui.js";
 import { filterFindings, renderCheck } from "./checkfix.js";
 import { neighbourhood } from "./graph.js";
-import { humanize, sectionName, sectionOf, unitName } from "./labels.js";
+import { humanize, sectionName, sectionOf, snippet, unitName } from "./labels.js";
 import { OutlineTree } from "./outline.js";
-import { renderPreview, renderReviewChanges } from "./preview.js";
+import { renderPreview, renderReviewChanges, renderReviewResult } from "./preview.js";
 import { EDGE_TYPES, KIND_NAMES } from "./vocabulary.js";
 
 /** Edge types the graph draws at first: CONTAINS (every unit's heading) would hide the rest. */
@@ -53,7 +53,7 @@ function graphName(byId, id) {
 }
 
 /** Events that do not change the pane's state (body[data-state]). */
-const SIDE_EVENTS = new Set(["selection", "jump", "checked", "review-listed", "change-resolved", "analysed", "graph-drawn", "growing", "outlined"]);
+const SIDE_EVENTS = new Set(["proposals-ready", "selection", "jump", "checked", "review-listed", "change-resolved", "analysed", "graph-drawn", "growing", "outlined"]);
 
 
 export class TaskPane {
@@ -250,7 +250,13 @@ export class TaskPane {
   /** Follows the rest of the analysis (DEPENDS, RELATED) without holding the pane. */
   async follow(job, docId) {
     document.getElementById("analysis-note").hidden = false;
-    document.getElementById("analysis-note").textContent = "Dependencies and related passages are still being found; a proposal made now waits for them.";
+    const note = (j) => {
+      document.getElementById("analysis-note").textContent = (j.ready || []).includes("proposals")
+        ? "Related passages are still being found; a proposal made now uses the dependencies found so far."
+        : "Dependencies and related passages are still being found; a proposal made now waits for the dependencies.";
+    };
+    note(job);
+    if ((job.ready || []).includes("proposals")) this.emit("proposals-ready", { stage: job.stage });
     try {
       const seen = new Set(job.ready || []);
       const done = await this.api.waitForJob(job, (j) => {
@@ -259,6 +265,8 @@ export class TaskPane {
         // a later stage stored its edges: show them without waiting for the end
         const fresh = (j.ready || []).filter((r) => !seen.has(r));
         fresh.forEach((r) => seen.add(r));
+        note(j);
+        if (fresh.includes("proposals")) this.emit("proposals-ready", { stage: j.stage });
         if (fresh.some((r) => r === "depends" || r === "related")) this.refreshGraph(docId);
       });
       if (this.doc?.id !== docId) return;
@@ -470,6 +478,7 @@ export class TaskPane {
       this.showFindings();
       this.sha = null; // the document changed: the next action uploads it again
       this.reviewed = { doc: this.doc.id, revision: res.revision, operations: res.operations };
+      this.resolvedOps = new Set(); // operations the reviewer accepted or rejected in the pane
       this.emit("applied", { applied: out.applied, revision: res.revision, comments: out.comments ?? 0 });
       await this.listReview();
     } catch (err) {
@@ -499,7 +508,7 @@ export class TaskPane {
   async listReview() {
     if (!this.reviewed) return;
     try {
-      const changes = supports(this.Office, "1.6") ? await trackedChanges(this.Word, this.reviewed.operations) : null;
+      const changes = supports(this.Office, "1.6") ? await trackedChanges(this.Word, this.pendingOps()) : null;
       const items = renderReviewChanges(changes, this.reviewGrouped, {
         byId: this.byId, onDecide: (list, accept) => this.decide(list, accept), onPick: (it) => this.gotoChange(it) });
       this.emit("review-listed", { changes: changes ? items.length : null, tracked: changes ? changes.filter((c) => c.op).length : null });
@@ -508,11 +517,18 @@ export class TaskPane {
     }
   }
 
+  /** The applied operations still waiting in Word: Word's pieces are matched to these only (a
+   * resolved "Connection ID" must not take the next change's "ID"). */
+  pendingOps() {
+    return (this.reviewed?.operations || []).filter((o) => !this.resolvedOps?.has(o.id));
+  }
+
   /** Accepts or rejects review items (each the Word changes of one change of the preview). */
   async decide(items, accept) {
     try {
       const indices = items.flatMap((it) => it.indices);
       await resolveTrackedChanges(this.Word, indices, accept);
+      items.forEach((it) => [...it.ops].forEach((id) => this.resolvedOps?.add(id)));
       this.emit("change-resolved", { items: items.length, changes: indices.length, accept });
       await this.listReview();
     } catch (err) {
@@ -542,11 +558,13 @@ export class TaskPane {
       ui.showProgress("Checking the review…", null);
       const res = await this.api.review(this.reviewed.doc, this.reviewed.revision, bytes);
       ui.hideProgress();
-      const opName = (id) => { const o = this.reviewGrouped?.opById.get(id); return o ? unitName(this.byId, o.unit, { text: false }) : null; };
-      res.operations = (res.operations || []).map((o) => ({ ...o, label: `${o.where || opName(o.id) || "A change"}: ${o.summary || o.reason || ""}` }));
-      ui.renderReviewResult(res, (id) => this.jump(id), (t) => this.say(t));
+      const placeOf = (o) => { const p = this.reviewGrouped?.opById.get(o.id); return p ? unitName(this.byId, p.unit, { text: false }) : null; };
+      const groups = renderReviewResult(res, { onPick: (id) => id && this.jump(id), say: (t) => this.say(t), placeOf, grouped: this.reviewGrouped,
+                                                      textOf: (o) => `“${snippet(this.byId.get(o.unit)?.text || "", 48)}”`.replace(/^“”$/, "") });
+      ui.renderFindings(document.getElementById("review-findings"), res.new_findings || [], (id) => this.jump(id), false, (t) => this.say(t));
       this.sha = null; // the next action uploads the reviewed document
-      this.emit("reviewed", { counts: res.counts, consistent: res.consistent, operations: res.operations });
+      this.emit("reviewed", { counts: res.counts, consistent: res.consistent, operations: (res.operations || []).length,
+                               items: groups.reduce((n, g) => n + g.items.length, 0), groups: groups.map((g) => g.title) });
     } catch (err) {
       this.fail(err);
     }

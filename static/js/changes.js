@@ -209,3 +209,37 @@ export function reviewText(item) {
   if (rm) return `Deleted: ${rm}`;
   return `Inserted: ${add}`;
 }
+
+/** The server's review of a revision (``POST …/review`` ``operations``), one item per change as
+ * the preview showed it: an operation that follows from another (``group`` names its source)
+ * sits under that source, and the items are grouped by what they do (``summary``, "ID →
+ * identifier"), so 138 renamings read as one group of 138, never more items than operations.
+ * With the preview's ``grouped`` (``groupOperations``) an operation goes to its preview group,
+ * so "ID → identifier" and "ID → Identifier" stay one group as they were in the preview.
+ * Returns ``[{key, title, items: [{op, follows: [op…]}], counts: {accepted, rejected, pending}}]``. */
+export function reviewResultGroups(operations, grouped = null) {
+  const ops = operations || [];
+  const ids = new Set(ops.map((o) => o.id));
+  const heads = [];
+  const under = new Map();
+  for (const o of ops) {
+    const g = o.group;
+    if (g != null && g !== o.id && ids.has(g)) {
+      if (!under.has(g)) under.set(g, []);
+      under.get(g).push(o);
+    } else heads.push(o);
+  }
+  const previewGroup = new Map();
+  for (const g of grouped?.groups || []) for (const c of g.changes) previewGroup.set(c.id, g);
+  const groups = new Map();
+  for (const op of heads) {
+    const pg = previewGroup.get(grouped?.changeOf?.get(op.id));
+    const title = pg?.title || op.summary || op.reason || "Other changes";
+    const key = pg ? `g:${pg.key}` : `s:${title}`;
+    if (!groups.has(key)) groups.set(key, { key: `r${groups.size}`, title, items: [], counts: { accepted: 0, rejected: 0, pending: 0 } });
+    const g = groups.get(key);
+    g.items.push({ op, follows: under.get(op.id) || [] });
+    g.counts[op.status] = (g.counts[op.status] || 0) + 1;
+  }
+  return [...groups.values()];
+}

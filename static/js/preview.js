@@ -3,8 +3,8 @@
 // it, ticks per change, group and all whose counts follow, warnings beside the change they
 // concern; the review folds Word's tracked changes into the same changes, each with Go to,
 // Accept and Reject, per group and for all.
-import { changeOpIds, changePlace, countChanges, groupOperations, opNamer, placeFindings, reviewItems, reviewText,
-         setChange, setGroups, setPropagated, tickState } from "./changes.js";
+import { changeOpIds, changePlace, countChanges, groupOperations, opNamer, placeFindings, reviewItems, reviewResultGroups,
+         reviewText, setChange, setGroups, setPropagated, tickState } from "./changes.js";
 import { humanize, snippet, unitName } from "./labels.js";
 import { OP_NAMES, operationView } from "./ui.js";
 
@@ -94,6 +94,12 @@ function changeBody(change, byId) {
 /** The preview: ``proposal`` as groups of changes with ticks. Returns a controller with
  * ``kept()`` (the operation ids Apply keeps, in the proposal's order), ``setAll(on)`` and
  * ``reveal(opId)``. ``onPick(unit)`` jumps to a unit in Word. */
+/** The server's note that the proposal was made before the analysis ended (``partial`` names
+ * the edge types it did not use; the server adds its words for it as the last warning). */
+function partialNote(proposal, i, all) {
+  return Array.isArray(proposal.partial) && proposal.partial.length > 0 && i === all.length - 1;
+}
+
 export function renderPreview(proposal, { author = "", byId = new Map(), onPick = () => {} } = {}) {
   const ops = proposal.operations || [];
   const grouped = groupOperations(ops, byId);
@@ -118,7 +124,8 @@ export function renderPreview(proposal, { author = "", byId = new Map(), onPick 
   const finding = (f, n = 1) => el("li", { "data-unit": f.unit ?? "", onclick: () => f.unit && onPick(f.unit) },
     sevIcon(f.severity), el("span", {}, say(f.message), n > 1 ? ` (${n} places)` : "", f.unit ? el("span", { class: "muted" }, ` · ${nameUnit(f.unit) || ""}`) : null));
   $("preview-findings").replaceChildren(...general.map(({ finding: f, count }) => finding(f, count)),
-    ...(proposal.warnings || []).map((w) => el("li", {}, sevIcon("warning"), el("span", {}, say(w)))));
+    ...(proposal.warnings || []).map((w, i, all) => el("li", { class: partialNote(proposal, i, all) ? "partial" : null },
+      sevIcon("warning"), el("span", {}, say(w)))));
 
   const update = () => {
     const all = countChanges(allChanges, kept);
@@ -241,4 +248,32 @@ export function renderReviewChanges(changes, grouped, { byId = new Map(), onDeci
   })).map((g) => { g.count.textContent = String(list(g)); return g.node; }));
   function list(g) { return byGroup.get(g.node.dataset.group)?.length ?? 0; }
   return items;
+}
+
+const STATUS_NAMES = { accepted: "Accepted", rejected: "Rejected", pending: "Pending" };
+
+/** The review round trip's answer: a summary line, then the server's operations grouped as
+ * the preview was (``reviewResultGroups``), each item its status, place (``where``) and the
+ * follow-on changes under it; long groups collapsed and drawn a page at a time. ``textOf(op)``:
+ * the start of the changed paragraph, telling apart the many changes of one section. */
+export function renderReviewResult(res, { onPick = () => {}, say = humanize, placeOf = () => null, textOf = () => "", grouped = null } = {}) {
+  $("review").hidden = false;
+  const c = res.counts || {};
+  $("review-summary").textContent = `${c.accepted ?? 0} accepted, ${c.rejected ?? 0} rejected, ${c.pending ?? 0} pending`
+    + (res.consistent ? " · the document is consistent." : " · the review leaves problems to fix:");
+  const groups = reviewResultGroups(res.operations, grouped);
+  const counted = (k) => Object.entries(k).filter(([, n]) => n).map(([s, n]) => `${n} ${s}`).join(", ");
+  const drawItem = ({ op, follows }) => el("li", { class: `status ${op.status}`, "data-op": op.id, "data-status": op.status, title: say(op.reason || "") },
+    el("span", { class: "pill" }, STATUS_NAMES[op.status] || op.status),
+    el("span", { class: "place", onclick: () => onPick(op.unit) }, say(op.where || placeOf(op) || "In the document")),
+    op.summary || textOf(op) ? el("span", { class: "op-body" }, [op.summary ? say(op.summary) : null, textOf(op)].filter(Boolean).join(" · ")) : null,
+    follows.length ? el("span", { class: "muted small" }, ` and ${follows.length} follow-on change${follows.length === 1 ? "" : "s"}`) : null);
+  const few = groups.length <= 3;
+  $("review-statuses").replaceChildren(...groups.map((g) => {
+    const node = groupNode({ key: g.key, title: say(g.title), items: g.items, open: few && g.items.length <= PAGE, drawItem,
+                             attrs: { class: "op-group review-group" } });
+    node.count.textContent = `${g.items.length} · ${counted(g.counts)}`;
+    return node.node;
+  }));
+  return groups;
 }

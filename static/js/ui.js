@@ -256,15 +256,3 @@ export function showSettingsErrors(errors) {
 
 export { $ };
 
-const STATUS_NAMES = { accepted: "Accepted", rejected: "Rejected", pending: "Pending" };
-
-/** The review round trip's answer: each operation's status, and the findings of what it leaves. */
-export function renderReviewResult(res, onPick, say = humanize) {
-  $("review").hidden = false;
-  const c = res.counts || {};
-  $("review-summary").textContent = `${c.accepted ?? 0} accepted, ${c.rejected ?? 0} rejected, ${c.pending ?? 0} pending`
-    + (res.consistent ? " · the document is consistent." : " · the review leaves problems to fix:");
-  $("review-statuses").replaceChildren(...(res.operations || []).map((o) => el("li", { class: `status ${o.status}`, "data-op": o.id, "data-status": o.status },
-    el("span", { class: "pill" }, STATUS_NAMES[o.status] || o.status), el("span", {}, say(o.label || o.reason || "a change")))));
-  renderFindings($("review-findings"), res.new_findings || [], onPick, false, say);
-}

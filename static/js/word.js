@@ -218,6 +218,18 @@ export async function selectUnit(Word, unit, units = []) {
  * comes from by its words (a deletion's text is the words the operation replaced, an
  * insertion's the words it wrote): ``[{index, type, text, author, date, op, reason}]``;
  * ``op`` is null for a change LEDGER did not make. */
+/** Where ``piece`` stands in ``text`` as whole words, -1 when nowhere: "ID" is not the start of
+ * "IDs", so Word's piece "ID" goes to the operation that changed "ID", not to the one that
+ * changed "IDs" (``loose``: anywhere, for a host that splits inside words). */
+export function wordAt(text, piece, loose = false) {
+  if (loose) return text.indexOf(piece);
+  const word = (ch) => ch != null && /[\p{L}\p{N}]/u.test(ch);
+  for (let at = text.indexOf(piece); at !== -1; at = text.indexOf(piece, at + 1)) {
+    if (!word(text[at - 1]) && !word(text[at + piece.length])) return at;
+  }
+  return -1;
+}
+
 export async function trackedChanges(Word, ops = []) {
   return Word.run(async (context) => {
     const tc = context.document.body.getTrackedChanges();
@@ -235,12 +247,14 @@ export async function trackedChanges(Word, ops = []) {
     const start = { true: 0, false: 0 };
     const take = (added, text) => {
       const rest = left[added];
-      for (let i = start[added]; i < rest.length; i += 1) {
-        const at = text ? rest[i].indexOf(text) : -1;
-        if (at === -1) continue;
-        rest[i] = (rest[i].slice(0, at) + rest[i].slice(at + text.length)).trim();
-        while (start[added] < rest.length && !rest[start[added]]) start[added] += 1;
-        return ops[i];
+      for (const loose of [false, true]) {
+        for (let i = start[added]; i < rest.length; i += 1) {
+          const at = text ? wordAt(rest[i], text, loose) : -1;
+          if (at === -1) continue;
+          rest[i] = (rest[i].slice(0, at) + rest[i].slice(at + text.length)).trim();
+          while (start[added] < rest.length && !rest[start[added]]) start[added] += 1;
+          return ops[i];
+        }
       }
       return null;
     };

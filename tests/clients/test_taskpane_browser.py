@@ -233,7 +233,7 @@ def test_pane_at_the_size_of_a_standard(plain_server, output_dir):
     select = next(i for i, t in enumerate(host["paragraphs"]) if t.strip() == "Connection ID:")  # a much-used definition
     res = run_pane(plain_server, output_dir / "clients" / "pane-large", host, scenario="large", selectIndex=select,
                    width=350, height=800, instruction="Rename 'connection ID' to 'connection identifier'",
-                   deleteInstruction="Delete Section 7.3", roundTrip=True, roundTripTimeout=30000, timeout=900)
+                   deleteInstruction="Delete Section 7.3", roundTrip=True, roundTripTimeout=180000, timeout=1100)
     L = res.get("large")
     assert L, res.get("message")
     # 1. progress names every stage; sticky chrome; the outline before the analysis ends
@@ -279,17 +279,23 @@ def test_pane_at_the_size_of_a_standard(plain_server, output_dir):
         assert L[where]["top"] >= 0 and L[where]["bottom"] <= L[where]["vh"], (where, L[where])
     assert L["keptNone"] == f"0 of {total} selected" and L["applyDisabledNone"]
     assert L["keptOneOff"] == f"{total - 1} of {total} selected"
-    assert L["groupCountOneOff"].startswith(f"{total - 1} of")
+    first = int(L["previewGroups"][0]["count"].split(" of ")[0])  # the merged rename also finds "connection IDs": two groups
+    assert L["groupCountOneOff"] == f"{first - 1} of {first}", (L["groupCountOneOff"], L["previewGroups"])
     assert all(p and p not in ("•", "◦") and not re.fullmatch(r"\d+\.|Paragraph: ?", p) for p in L["cardPlaces"]), L["cardPlaces"]
     # 4. review: one item per change ("connection ID → connection identifier"), never more than the preview listed
     assert L["review"]["changes"] <= total and L["review"]["changes"] >= total - 5, (L["review"], total)
-    assert L["reviewTexts"][0] == "ID → identifier", L["reviewTexts"]  # Word's word-level pair, one item
-    assert all(re.match(r"\d", p) for p in L["reviewPlaces"]), L["reviewPlaces"]  # the section's number first
+    assert re.fullmatch(r"IDs? → [Ii]dentifiers?", L["reviewTexts"][0]), L["reviewTexts"]  # Word's word-level pair, one item
+    # the section's number first (a renamed heading is itself "Section 5.1 Connection ID")
+    assert all(re.match(r"(Section )?\d", p) for p in L["reviewPlaces"]), L["reviewPlaces"]
     assert L["reviewAfterOne"]["changes"] == L["review"]["changes"] - 1
     assert L["reviewAfterAll"]["changes"] == 0 and L["decisions"].get("accepted") == 2
     # Go to: Word selects the tracked change itself (TrackedChange.getRange().select())
     assert any(c["api"] == "trackedChange.getRange" for c in res["calls"])
-    assert any(c["api"] == "range.select" and c["range"] == "ID" for c in res["calls"])
+    # (the shim keeps no deleted text in its paragraphs: the range of the deleted "ID" of "Connection ID:" →
+    # "Connection Identifier:" is empty there; in Word it is the struck-through word)
+    api = [(c["api"], c.get("text")) for c in res["calls"]]
+    at = api.index(("trackedChange.getRange", "ID"))
+    assert any(a == "range.select" for a, _ in api[at:at + 3]), api[at:at + 3]
     # a deleted section is one change; its warnings sit beside the change
     assert L["deleteGroups"][0]["title"].startswith("Delete section 7.3"), L["deleteGroups"]
     deleted = _count(L["deleteCount"])
@@ -299,7 +305,37 @@ def test_pane_at_the_size_of_a_standard(plain_server, output_dir):
     assert len(L["refusal"]["text"]) <= 240 and L["refusal"]["box"]["top"] >= 0 and L["refusal"]["box"]["bottom"] <= L["refusal"]["box"]["vh"]
     # 8. no raw ids in any visible text at any step
     assert L["raw"] == [], L["raw"]
-    # the review round trip is the server's (issue 20's linear review): its time is reported, not asserted here
+    # the review round trip of every applied change answers (the server's linear review; its time is
+    # printed, not held to the issue's 10 s on a shared machine), one item per change as the preview listed
+    assert L["times"]["review"] is not None and L["reviewed"]["phase"] == "reviewed", L.get("reviewed")
+    R = L["reviewResult"]
+    assert L["reviewed"]["operations"] == total and L["reviewed"]["items"] <= total, (L["reviewed"], total)
+    assert R["summary"].startswith(f"0 accepted, 0 rejected, {total} pending"), R["summary"]  # the file as written
+    assert [g["title"] for g in R["groups"]] == [g["title"] for g in L["previewGroups"]], (R["groups"], L["previewGroups"])  # as the preview grouped them
+    assert sum(int(g["count"].split(" ")[0]) for g in R["groups"]) == L["reviewed"]["items"], R["groups"]
+    assert R["drawn"] <= 25 + 25, R["drawn"]  # drawn a page at a time, not 138 lines
+    assert R["places"] and all(p.startswith("Section ") for p in R["places"]), R["places"]  # the server's `where`
+    print(json.dumps({"review": L["times"]["review"], "reviewGroups": R["groups"]}))
     print(json.dumps({"openToOutline": res["openToOutline"], "openToReady": res["openToReady"], **L["times"],
                       "checkTitleMinWidth": min(g["width"] for g in L["checkGroups"]), "previewHeight": L["previewHeight"],
                       "graph": L["graphCount"], "reviewItems": L["review"]["changes"], "numGap": L["numGap"]}))
+
+
+def test_pane_previews_before_the_semantic_stage_ends(server, output_dir):
+    """A server with RELATED on: the pane offers the preview once the job says proposals are
+    ready (DEPENDS stored), not at the end of the analysis, and shows the server's note that
+    related passages were not used (``partial``) in words."""
+    require_route(server, "POST", "/api/v1/documents/{id}/proposals")
+    path = DEVSET_DOCS / "rfc9000.A.docx"
+    if not path.exists():
+        pytest.skip(f"{path} is not here (the development set lies beside the checkout)")
+    res = run_pane(server, output_dir / "clients" / "pane-early", _host(path), scenario="early", width=350, height=800,
+                   instruction="Rename 'connection ID' to 'connection identifier'", timeout=600)
+    E = res["early"]
+    print(json.dumps({"early": {k: E[k] for k in ("firstSignal", "previewSeconds", "analysedBeforePreview", "count", "partial")}}))
+    assert E["preview"]["phase"] == "preview", E["preview"]
+    if E["firstSignal"] == "analysed" or E["analysedBeforePreview"]:
+        pytest.skip("the semantic stage ended before the proposal: nothing early to show on this run")
+    assert "uses the dependencies found so far" in E["note"], E["note"]
+    assert _count(E["count"]) >= 100
+    assert len(E["partial"]) == 1 and "related passages" in E["partial"][0], E["partial"]

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { RAW_ID, humanize, place, sectionName, snippet, unitName } from "../../static/js/labels.js";
-import { countChanges, groupOperations, placeFindings, reviewItems, reviewText, setChange, setGroups, setPropagated, tickState } from "../../static/js/changes.js";
+import { countChanges, groupOperations, placeFindings, reviewItems, reviewResultGroups, reviewText, setChange, setGroups, setPropagated, tickState } from "../../static/js/changes.js";
 import { neighbourhood } from "../../static/js/graph.js";
 import { outlineMatches, outlinePath } from "../../static/js/outline.js";
 import { splitMessage, stageList } from "../../static/js/ui.js";
@@ -158,4 +158,37 @@ test("a long refusal shows its first sentence; the help text waits behind Detail
   assert.equal(head, "LEDGER did not understand the instruction. The rules engine understands:");
   assert.ok(rest.startsWith("- Rename"));
   assert.deepEqual(splitMessage("Short."), { head: "Short.", rest: "" });
+});
+
+test("the review round trip's operations read as the preview's changes: grouped by what they do, follow-ons under their source", () => {
+  const ops = [
+    ...Array.from({ length: 5 }, (_, i) => ({ id: `op-${i + 1}`, group: `op-${i + 1}`, summary: "ID → identifier",
+                                             where: `Section 5.${i + 1} Connection ID`, status: i < 2 ? "accepted" : "pending" })),
+    { id: "op-6", group: "op-6", summary: "Deleted Section 7.3 'Idle Timeout'", where: "Section 7.3 Idle Timeout", status: "rejected" },
+    { id: "prop-1", group: "op-6", summary: "Section 7.4 → Section 7.3", where: "Section 2 Overview", status: "rejected" },
+    { id: "prop-2", group: "op-6", summary: "Section 7.5 → Section 7.4", where: "Section 8 Security", status: "rejected" },
+    { id: "op-9", group: "op-99", summary: "Inserted paragraph 'Note' after Section 1", status: "pending" }, // its source is not in this revision
+  ];
+  const groups = reviewResultGroups(ops);
+  assert.deepEqual(groups.map((g) => [g.title, g.items.length]), [
+    ["ID → identifier", 5], ["Deleted Section 7.3 'Idle Timeout'", 1], ["Inserted paragraph 'Note' after Section 1", 1]]);
+  assert.deepEqual(groups[0].counts, { accepted: 2, rejected: 0, pending: 3 });
+  assert.deepEqual(groups[1].items[0].follows.map((o) => o.id), ["prop-1", "prop-2"]);
+  // never more items than operations; every operation once
+  const all = groups.flatMap((g) => g.items.flatMap((it) => [it.op.id, ...it.follows.map((o) => o.id)]));
+  assert.deepEqual(all.sort(), ops.map((o) => o.id).sort());
+  assert.deepEqual(reviewResultGroups(undefined), []);
+});
+
+test("with the preview's grouping, the review result keeps the preview's groups (case variants of one rename stay one group)", () => {
+  const byId = new Map([["p-1", { id: "p-1", kind: "paragraph", text: "Connection ID" }], ["p-2", { id: "p-2", kind: "paragraph", text: "the connection ID" }]]);
+  const ops = [{ id: "op-1", op: "replace", unit: "p-1", old: "Connection ID", text: "Connection Identifier" },
+               { id: "op-2", op: "replace", unit: "p-2", old: "connection ID", text: "connection identifier" }];
+  const grouped = groupOperations(ops, byId);
+  const res = [{ id: "op-1", group: "op-1", summary: "ID → Identifier", status: "pending" },
+               { id: "op-2", group: "op-2", summary: "ID → identifier", status: "accepted" }];
+  assert.equal(reviewResultGroups(res).length, 2); // by the server's words alone
+  const groups = reviewResultGroups(res, grouped);
+  assert.deepEqual(groups.map((g) => [g.title, g.items.length]), [["Connection ID → Connection Identifier", 2]]);
+  assert.deepEqual(groups[0].counts, { accepted: 1, rejected: 0, pending: 1 });
 });

@@ -2,7 +2,7 @@
 // word level within Word's 255-character limit, nothing changed when a plan cannot be placed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { applyOperations, selectUnit, selectedParagraph } from "../../static/js/word.js";
+import { applyOperations, selectUnit, selectedParagraph, wordAt } from "../../static/js/word.js";
 import { makeWord } from "./wordmock.mjs";
 
 const P1 = "Payment is due within 30 days of the invoice date.";
@@ -110,4 +110,12 @@ test("selection and jump: the selected paragraph's text, and select() on a unit'
   assert.equal(await selectUnit(Word, units[1], units), true);
   assert.deepEqual(calls.filter((c) => c.api === "paragraph.select"), [{ api: "paragraph.select", text: P1 }]);
   assert.equal(await selectUnit(Word, { id: "zz", kind: "paragraph", text: "Not there" }, []), false);
+});
+
+test("a piece of a tracked change is found as whole words first: 'ID' is not the start of 'IDs'", () => {
+  assert.equal(wordAt("connection IDs", "ID"), -1);
+  assert.equal(wordAt("IDs and the ID", "ID"), 12);
+  assert.equal(wordAt("connection ID", "ID"), 11);
+  assert.equal(wordAt("connection IDs", "ID", true), 11); // a host that splits inside words
+  assert.equal(wordAt("Table 2", "2"), 6);
 });

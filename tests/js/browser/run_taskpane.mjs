@@ -163,7 +163,7 @@ try {
       n = await page.evaluate(() => window.__ledgerEvents.length);
       await page.click("#btn-review");
       await page.waitForFunction((k) => window.__ledgerEvents.slice(k).some((e) => ["reviewed", "error"].includes(e.phase)), n, { timeout: 60000 });
-      out.statuses = await page.$$eval("#review-statuses li", (els) => els.map((li) => ({ op: li.dataset.op, status: li.dataset.status,
+      out.statuses = await page.$$eval("#review-statuses li.status", (els) => els.map((li) => ({ op: li.dataset.op, status: li.dataset.status,
         text: li.textContent.trim() })));
       out.reviewSummary = await page.textContent("#review-summary");
       out.comments = await page.evaluate(() => window.__ledgerHost.comments());
@@ -352,6 +352,17 @@ try {
           L.times.review = (Date.now() - t) / 1000;
           L.reviewed = (await events()).slice(n).find((e) => ["reviewed", "error"].includes(e.phase));
         } catch { L.times.review = null; }
+        // what the pane shows of the server's answer: groups by what the changes do, a place per item
+        L.reviewResult = {
+          summary: await page.textContent("#review-summary"),
+          groups: await page.$$eval("#review-statuses .op-group", (g) => g.map((x) => ({ title: x.querySelector(".group-title").textContent,
+                                                                                        count: x.querySelector(".count").textContent }))),
+          drawn: await page.$$eval("#review-statuses li.status", (l) => l.length),
+        };
+        if (await page.getAttribute("#review-statuses .group-toggle >> nth=0", "aria-expanded") === "false") await page.click("#review-statuses .group-toggle >> nth=0");
+        L.reviewResult.places = (await text(page, "#review-statuses li.status .place")).slice(0, 3);
+        L.reviewResult.statuses = (await text(page, "#review-statuses li.status .pill")).slice(0, 3);
+        await page.evaluate(() => document.getElementById("review-summary").scrollIntoView({ block: "start" }));
         await rawCheck("review-result");
         await shot(page, "taskpane-review-result.png");
       }
@@ -381,6 +392,27 @@ try {
       const all = await events();
       const first = (p) => all.find((e) => e.phase === p)?.t ?? null;
       L.times.marks = Object.fromEntries(["reading", "uploading", "uploaded", "outlined", "ready", "analysed"].map((p) => [p, first(p) / 1000]));
+    }
+    if (out.state === "ready" && cfg.scenario === "early") {
+      // A proposal while the semantic stage still runs: Preview as soon as the job says proposals
+      // are ready; the preview says in words what it did not use (the server's ``partial``).
+      const E = (out.early = {});
+      const all = () => page.evaluate(() => window.__ledgerEvents);
+      await page.waitForFunction(() => window.__ledgerEvents.some((e) => ["proposals-ready", "analysed"].includes(e.phase)), null, { timeout: 180000 });
+      E.firstSignal = (await all()).find((e) => ["proposals-ready", "analysed"].includes(e.phase)).phase;
+      E.note = await page.textContent("#analysis-note");
+      await page.fill("#instruction", cfg.instruction);
+      const n = (await all()).length;
+      const t = Date.now();
+      await page.click("#btn-preview");
+      await page.waitForFunction((k) => window.__ledgerEvents.slice(k).some((e) => ["preview", "error"].includes(e.phase)), n, { timeout: 180000 });
+      E.previewSeconds = (Date.now() - t) / 1000;
+      const evs = await all();
+      E.preview = evs.slice(n).find((e) => ["preview", "error"].includes(e.phase));
+      E.analysedBeforePreview = evs.slice(0, evs.indexOf(E.preview)).some((e) => e.phase === "analysed");
+      E.partial = await page.$$eval("#preview-findings li.partial", (l) => l.map((x) => x.textContent.trim()));
+      E.count = await page.textContent("#preview-count");
+      await shot(page, "taskpane-preview-early.png");
     }
     if (out.state === "ready" && cfg.scenario === "check") {
       await page.click('.tabs button[data-tab="check"]');
