@@ -66,7 +66,9 @@ def _expected_revisions(r: dict) -> Counter:
 
 
 def test_rename_sweep_reads_back(sweep):
-    assert len({r["path"].name for r in sweep}) >= 40
+    # 39 of the corpus's files hold a term outside code: a rename keeps code lines (md_fixed.odt's
+    # "text" stands only in Preformatted Text paragraphs), so that file has nothing to rename.
+    assert len({r["path"].name for r in sweep}) >= 39
     for r in sweep:
         name = f"{r['path'].name}/{r['term']}"
         again = adapters.read(r["out"])
