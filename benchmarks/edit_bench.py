@@ -373,6 +373,16 @@ def _members(original: str, output: str) -> list[str]:
 
 
 _REPORTED = ("old_term", "old_term_kept")
+
+
+def reported_places(findings: list[dict]) -> int:
+    """How many places the rename's findings report: an ``old_term_kept`` note stands for every
+    place it lists (one note per reason), an ``old_term`` finding for its one place.
+
+    >>> reported_places([{"kind": "old_term_kept", "places": [{}, {}, {}]}, {"kind": "old_term"}, {"kind": "x"}])
+    4
+    """
+    return sum(max(1, len(f.get("places") or ())) for f in findings if f.get("kind") in _REPORTED)
 _REF_KINDS = ("reference_to_deleted", "broken_reference", "missing_target", "stale_field", "broken_field")
 
 
@@ -416,7 +426,7 @@ def judge(cases: list[Case], *, timeout: int = 3000) -> None:
             rx = old_forms(c.old, c.plural)
             left = [(i, m.group()) for i, t in enumerate(acc_text) for m in rx.finditer(t)
                     if not _CODE_STYLE.search(accepted[i].get("style") or "")]
-            reported = sum(1 for f in findings if f.get("kind") in _REPORTED)
+            reported = reported_places(findings)
             c.result["left"] = len(left)
             c.result["reported"] = reported
             checks["terms"] = (f"{len(left)} form(s) left, {reported} reported: "
