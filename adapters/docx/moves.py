@@ -137,14 +137,16 @@ def move_blocks(
     _fresh_ids(copies, next_docpr)
     for b in source:
         if b.tag == W_P:
+            bare = _bare(b)  # before its runs are marked (a marked run no longer shows)
             delete_paragraph(b, stamp, tag_from)
-            marks_from[b] = (W_DEL if _bare(b) else tag_from, stamp)
+            marks_from[b] = (W_DEL if bare else tag_from, stamp)
         else:
             delete_table(b, stamp)
     for c in copies:
         if c.tag == W_P:
+            bare = _bare(c)
             wrap_runs(paragraph_runs(c), tag_to, stamp)
-            marks_to[c] = (W_INS if _bare(c) else tag_to, stamp)
+            marks_to[c] = (W_INS if bare else tag_to, stamp)
         else:
             insert_table(c, stamp)
     if not plain:
