@@ -344,9 +344,9 @@ def _refs(paras: list[dict]) -> set[str]:
     labels = {lab.replace("Appendix ", "") for lab in labels if lab}
     captions: dict[str, set[str]] = {"Figure": set(), "Table": set()}
     for p in paras:
-        m = _caption(p)
-        if m:
-            captions[m[0]].add(m[1])
+        cap = _caption(p)
+        if cap:
+            captions[cap[0]].add(cap[1])
     missing = set()
     for p in paras:
         text = p["text"]
@@ -566,7 +566,7 @@ def main(argv: list[str] | None = None) -> int:
     out_dir = args.out or Path(tempfile.mkdtemp(prefix="ledger-edit-bench-"))
     out_dir.mkdir(parents=True, exist_ok=True)
     print(f"{len(cases)} cases", flush=True)
-    done: list[Case] = []
+    done = []
     for path in dict.fromkeys(c.path for c in cases):  # one standard at a time, judged as it is done
         group = [c for c in cases if c.path == path]
         for c in group:
