@@ -325,15 +325,28 @@ def _fix_damage(orig: list[dict], accepted: list[str], dictionary: frozenset[str
     return out
 
 
+def _caption(p: dict) -> tuple[str, str] | None:
+    """``(word, number)`` when the paragraph is a caption: "Figure 3: Title", or a label alone
+    ("Table 2", as RFCs caption their tables), or a caption-styled paragraph that starts with one.
+
+    >>> _caption({"text": "Table 2"}), _caption({"text": "Figure 3: Flow"}), _caption({"text": "Figure 3 shows"})
+    (('Table', '2'), ('Figure', '3'), None)
+    """
+    m = re.match(r"^(Figure|Table) (\d+)\b(\s*:|\s*$)?", p["text"])
+    if m and (m.group(3) is not None or "caption" in (p.get("style") or "").lower()):
+        return m.group(1), m.group(2)
+    return None
+
+
 def _refs(paras: list[dict]) -> set[str]:
     """The "Section N", "Figure N", "Table N" that the paragraphs cite and that do not exist."""
     labels = {(p.get("label") or "").strip().rstrip(".") for p in paras if p.get("outline")}
     labels = {lab.replace("Appendix ", "") for lab in labels if lab}
     captions: dict[str, set[str]] = {"Figure": set(), "Table": set()}
     for p in paras:
-        m = re.match(r"^(Figure|Table) (\d+)\s*:", p["text"])
-        if m:
-            captions[m.group(1)].add(m.group(2))
+        cap = _caption(p)
+        if cap:
+            captions[cap[0]].add(cap[1])
     missing = set()
     for p in paras:
         text = p["text"]
@@ -342,7 +355,7 @@ def _refs(paras: list[dict]) -> set[str]:
             if not num or re.search(r"\bof\s*\[", text[m.end():m.end() + 6]) or text[m.end():m.end() + 4] == " of ":
                 continue
             if word in ("Figure", "Table"):
-                if not re.match(r"^(Figure|Table) \d+\s*:", text) and num.isdigit() and num not in captions[word]:
+                if not _caption(p) and num.isdigit() and num not in captions[word]:
                     missing.add(f"{word} {num}")
             elif num not in labels:
                 missing.add(f"Section {num}")
@@ -373,6 +386,16 @@ def _members(original: str, output: str) -> list[str]:
 
 
 _REPORTED = ("old_term", "old_term_kept")
+
+
+def reported_places(findings: list[dict]) -> int:
+    """How many places the rename's findings report: an ``old_term_kept`` note stands for every
+    place it lists (one note per reason), an ``old_term`` finding for its one place.
+
+    >>> reported_places([{"kind": "old_term_kept", "places": [{}, {}, {}]}, {"kind": "old_term"}, {"kind": "x"}])
+    4
+    """
+    return sum(max(1, len(f.get("places") or ())) for f in findings if f.get("kind") in _REPORTED)
 _REF_KINDS = ("reference_to_deleted", "broken_reference", "missing_target", "stale_field", "broken_field")
 
 
@@ -383,10 +406,14 @@ def judge(cases: list[Case], *, timeout: int = 3000) -> None:
 
     originals = sorted({c.path for c in cases})
     outputs = [c.result["output"] for c in cases if "output" in c.result]
-    ops = ("accepted_paragraphs", "rejected")  # an original has no tracked change: its accepted view is its text
+    # Every view is read after LibreOffice updates the fields, as a reader sees it: LibreOffice
+    # imports a caption's SEQ field with a tracked change in its cached result (as Word writes one)
+    # as one string of both the deleted and the inserted digits ("Figure 21"), until it counts the
+    # numbers itself. An original has no tracked change: its accepted view is its text.
+    ops = ("accepted_updated", "rejected_updated")
     seen = {r["file"]: r for r in probe(originals + outputs, ops=ops, timeout=timeout)}
     for p in originals:
-        seen[str(Path(p).resolve())]["paragraphs"] = seen[str(Path(p).resolve())].get("accepted_paragraphs", [])
+        seen[str(Path(p).resolve())]["paragraphs"] = seen[str(Path(p).resolve())].get("accepted_updated", [])
     dictionary = _dictionary()
     base_refs = {p: _refs(seen[str(Path(p).resolve())].get("paragraphs", [])) for p in originals}
     for c in cases:
@@ -399,9 +426,9 @@ def judge(cases: list[Case], *, timeout: int = 3000) -> None:
         if "error" in got:
             c.result.update(checks={"libreoffice": got["error"]}, ok=False)
             continue
-        accepted = got.get("accepted_paragraphs", [])
+        accepted = got.get("accepted_updated", [])
         acc_text = [p["text"] for p in accepted]
-        rejected = got.get("rejected", [])
+        rejected = [p["text"] for p in got.get("rejected_updated", [])]
         want = [p["text"] for p in orig]
         if [t.rstrip() for t in rejected] != [t.rstrip() for t in want]:
             first = next((i for i, (a, b) in enumerate(zip(rejected, want)) if a.rstrip() != b.rstrip()),
@@ -416,7 +443,7 @@ def judge(cases: list[Case], *, timeout: int = 3000) -> None:
             rx = old_forms(c.old, c.plural)
             left = [(i, m.group()) for i, t in enumerate(acc_text) for m in rx.finditer(t)
                     if not _CODE_STYLE.search(accepted[i].get("style") or "")]
-            reported = sum(1 for f in findings if f.get("kind") in _REPORTED)
+            reported = reported_places(findings)
             c.result["left"] = len(left)
             c.result["reported"] = reported
             checks["terms"] = (f"{len(left)} form(s) left, {reported} reported: "
@@ -444,9 +471,9 @@ def rejudge_terms(cases: list[Case], *, timeout: int = 3000) -> None:
     renames = [c for c in cases if c.kind.startswith("rename") and "output" in c.result]
     if not renames:
         return
-    seen = {r["file"]: r for r in probe([c.result["output"] for c in renames], ops=("accepted_paragraphs",), timeout=timeout)}
+    seen = {r["file"]: r for r in probe([c.result["output"] for c in renames], ops=("accepted_updated",), timeout=timeout)}
     for c in renames:
-        accepted = seen.get(str(Path(c.result["output"]).resolve()), {}).get("accepted_paragraphs", [])
+        accepted = seen.get(str(Path(c.result["output"]).resolve()), {}).get("accepted_updated", [])
         rx = old_forms(c.old, c.plural)
         left = [m.group() for p in accepted if not _CODE_STYLE.search(p.get("style") or "") for m in rx.finditer(p["text"])]
         reported = int(c.result.get("reported", 0))
@@ -539,7 +566,7 @@ def main(argv: list[str] | None = None) -> int:
     out_dir = args.out or Path(tempfile.mkdtemp(prefix="ledger-edit-bench-"))
     out_dir.mkdir(parents=True, exist_ok=True)
     print(f"{len(cases)} cases", flush=True)
-    done: list[Case] = []
+    done = []
     for path in dict.fromkeys(c.path for c in cases):  # one standard at a time, judged as it is done
         group = [c for c in cases if c.path == path]
         for c in group:

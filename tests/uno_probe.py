@@ -295,7 +295,15 @@ def refreshed_fields(doc):
             for c, f in zip(cached, _reference_fields(doc))]
 
 
-_VIEWS = {"frames": frames, "notes": notes, "paragraphs": paragraphs, "refreshed_fields": refreshed_fields}
+def updated(doc):
+    """Paragraph infos after LibreOffice updates every field (Tools > Update > Fields): numbering
+    fields show the number LibreOffice counts, not the cached result the file carries."""
+    doc.getTextFields().refresh()
+    return paragraphs(doc)
+
+
+_VIEWS = {"frames": frames, "notes": notes, "paragraphs": paragraphs, "refreshed_fields": refreshed_fields,
+          "updated": updated}
 
 
 def fields(doc):

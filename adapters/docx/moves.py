@@ -98,6 +98,16 @@ def _range(blocks: list[Any], start_tag: str, end_tag: str, stamp: Stamp, rid: s
         last.addnext(end)
 
 
+def _bare(p) -> bool:
+    """A paragraph with nothing to show but its mark (an empty line in a code block).
+
+    Its mark is written as a deleted / inserted one (``w:del``/``w:ins``) in a move:
+    LibreOffice (7.4) keeps an empty paragraph whose only change is a ``w:moveFrom`` or
+    ``w:moveTo`` mark through both Accept All and Reject All, so each such line was left twice.
+    """
+    return not any(ch.tag != W_RPR for r in paragraph_runs(p) for ch in r)
+
+
 def move_blocks(
     source: list[Any], place: str, ref, stamp: Stamp, marks_from: dict, marks_to: dict, next_docpr: list[int],
     plain: bool = False,
@@ -127,14 +137,16 @@ def move_blocks(
     _fresh_ids(copies, next_docpr)
     for b in source:
         if b.tag == W_P:
+            bare = _bare(b)  # before its runs are marked (a marked run no longer shows)
             delete_paragraph(b, stamp, tag_from)
-            marks_from[b] = (tag_from, stamp)
+            marks_from[b] = (W_DEL if bare else tag_from, stamp)
         else:
             delete_table(b, stamp)
     for c in copies:
         if c.tag == W_P:
+            bare = _bare(c)
             wrap_runs(paragraph_runs(c), tag_to, stamp)
-            marks_to[c] = (tag_to, stamp)
+            marks_to[c] = (W_INS if bare else tag_to, stamp)
         else:
             insert_table(c, stamp)
     if not plain:

@@ -127,6 +127,9 @@ def _kept(unit: Unit, occ: Occurrence, old: str, names: str, usage: Usage) -> tu
         return "a quotation: another document's words are kept as written", None
     if occ.closed:
         return f"written as one word ('{occ.text}'): an identifier or a closed compound, changed only by hand", None
+    if occ.unpaired:
+        number = "plural" if occ.plural else "singular"
+        return (f"the new term has no {number} to write for '{occ.text}': reword it by hand"), None
     if names == "rename":
         return None, None
     fixed = sorted((n for n, c in usage.names.items() if c >= (1 if names == "keep" else 2)), key=len, reverse=True)

@@ -185,6 +185,7 @@ def _kept_note(kept: list[TermPlace]) -> str:
     code = sum(1 for p in kept if p.kept and p.kept.startswith("code"))
     quoted = sum(1 for p in kept if p.kept and p.kept.startswith("a quotation"))
     closed = sum(1 for p in kept if p.occ.closed)
+    unpaired = sum(1 for p in kept if p.occ.unpaired)
     parts = []
     if names:
         parts.append(f"{sum(names.values())} in names of their own, as the document uses them: {name_counts(names)} "
@@ -195,6 +196,8 @@ def _kept_note(kept: list[TermPlace]) -> str:
         parts.append(f"{quoted} in quotations")
     if closed:
         parts.append(f"{closed} written as one word")
+    if unpaired:
+        parts.append(f"{unpaired} in a number the new term has no form for")
     return f" Kept {len(kept)}: " + "; ".join(parts) + "."
 
 

@@ -261,7 +261,8 @@ class Occurrence:
     ("originserver"): a form to report, not to replace. ``capitalised``: capitalised in running
     text (not at a sentence start, not in a title-case line) where the term is given in lower
     case: a name perhaps. ``name``: the longer capitalised name the occurrence stands in
-    ("Destination Connection ID"), when there is one.
+    ("Destination Connection ID"), when there is one. ``unpaired``: the new term has no form in
+    this occurrence's number (no plural of "ISO 27001"): a form to report, not to replace.
     """
 
     start: int
@@ -272,6 +273,7 @@ class Occurrence:
     closed: bool = False
     capitalised: bool = False
     name: str | None = None
+    unpaired: bool = False
 
 
 class TermMatcher:
@@ -298,16 +300,25 @@ class TermMatcher:
     def __init__(self, old: str, new: str, *, english: bool = True) -> None:
         self.old, self.new, self.english = old.strip(), new.strip(), english
         sing_old, plur_old = self.old, pluralize(self.old) if english else None
-        sing_new, plur_new = self.new, pluralize(self.new) if english else None
-        if english and plur_old is None:  # given in the plural ("widgets")
-            s_old, s_new = singularize(self.old), singularize(self.new)
-            if s_old and s_new:
-                sing_old, plur_old, sing_new, plur_new = s_old, self.old, s_new, self.new
-        if plur_new is None:
-            plur_old = None  # no plural of the new term to write: only the given form is matched
+        old_plural = english and plur_old is None and singularize(self.old) is not None
+        if old_plural:  # given in the plural ("ack-eliciting packets"): its singular is a form too
+            sing_old, plur_old = singularize(self.old) or self.old, self.old
+        # The new term is inflected to the number of each occurrence, whatever number it is given
+        # in ("packets" -> "marker" writes "markers" for "packets", "marker" for "packet"). When it
+        # has no form in that number ("ISO 27001", a word without a plural), the occurrence is
+        # found but not replaced (``unpaired``): verification reports it.
+        sing_new: str | None = self.new
+        plur_new = pluralize(self.new) if english else None
+        if english and plur_new is None:
+            s_new = singularize(self.new)
+            if s_new is not None:
+                sing_new, plur_new = s_new, self.new
+            elif old_plural:
+                sing_new, plur_new = None, self.new  # the given numbers pair: old plural -> new as given
         self.words, self.seps = _split(sing_old)
         self.fixed = [_irregular(w) for w in self.words]
-        self.new_words, self.new_seps = _split(sing_new)
+        self.new_words, self.new_seps = _split(sing_new or plur_new or self.new)
+        self.new_singular = sing_new is not None
         self.plural_last = _split(plur_old)[0][-1] if plur_old else None
         self.new_plural_last = _split(plur_new)[0][-1] if plur_new else None
         self.given_words = _split(self.old)[0]
@@ -424,7 +435,8 @@ class TermMatcher:
             if case == "first":
                 case = "title"
             repl = self._new_form(case, plural, seps, closed)
-            out.append(Occurrence(m.start(), m.end(), occ, repl, plural, closed, capitalised, name))
+            unpaired = (plural and self.new_plural_last is None) or (not plural and not self.new_singular)
+            out.append(Occurrence(m.start(), m.end(), occ, repl, plural, closed, capitalised, name, unpaired))
         return out
 
 
@@ -484,4 +496,4 @@ def find_term(text: str, old: str, new: str, *, english: bool = True) -> list[tu
     [(0, 2, 'EU')]
     """
     return [(o.start, o.end, o.replacement) for o in term_matcher(old, new, english=english).find(text)
-            if o.replacement != o.text and not o.closed]
+            if o.replacement != o.text and not o.closed and not o.unpaired]

@@ -276,3 +276,30 @@ def test_the_user_chooses_to_keep_every_capitalised_use_as_a_name():
     assert [e.old for e in keep.edits] == ["connection ID", "connection IDs"]
     assert "Connection ID" in [e.old for e in every.edits]
     assert len(auto.edits) <= len(every.edits)
+
+
+# --- a term given in one number, the new term in another --------------------------------------
+
+
+@pytest.mark.parametrize("text, old, new, expected", [
+    # the battery's case: a plural term renamed to a singular one; each occurrence keeps its number
+    ("Each ack-eliciting packet is counted. Ack-eliciting packets are sent.", "ack-eliciting packets",
+     "ack-eliciting marker", "Each ack-eliciting marker is counted. Ack-eliciting markers are sent."),
+    ("A widget; all widgets.", "widget", "gadgets", "A gadget; all gadgets."),
+    ("A widget; all widgets.", "widgets", "gadgets", "A gadget; all gadgets."),
+])
+def test_the_new_term_takes_the_number_of_each_occurrence(text, old, new, expected):
+    assert renamed(text, old, new) == expected
+
+
+def test_a_number_the_new_term_has_no_form_for_is_found_and_reported_not_replaced():
+    # "ISO 27001" has no plural: "widgets" cannot be written in the new term, so it is kept and said
+    doc = doc_of("Each widget is audited; all widgets are listed.")
+    assert renamed(doc.units[0].text, "widget", "ISO 27001") == "Each ISO 27001 is audited; all widgets are listed."
+    places = term_places(doc, "widget", "ISO 27001")
+    assert [(p.occ.text, p.occ.unpaired, bool(p.kept)) for p in places] == [("widget", False, False),
+                                                                           ("widgets", True, True)]
+    assert "no plural" in places[1].kept
+    # and the other way round: the singular of a plural term renamed to a word without a singular
+    assert [(o.text, o.unpaired) for o in TermMatcher("packets", "v2").find("a packet, packets")] == [
+        ("packet", True), ("packets", False)]
