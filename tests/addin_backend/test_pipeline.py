@@ -54,7 +54,7 @@ def test_plan_a_rename_updates_a_field_showing_the_renamed_caption(contract):
     # expand_rename leaves field results alone; propagation updates the cached result of the
     # reference field that shows the renamed caption
     assert [(e.unit, e.old, e.text, e.reason) for e in plan.propagated] == [
-        ("p8", "Widget", "Gadget", "REFERENCES (field): the cached result shows the renamed c3")]
+        ("p8", "Widget", "Gadget", "REFERENCES (field): the cached result shows the renamed Figure 2")]
     assert [f for f in plan.findings if f.kind == "old_term"] == []
     assert plan.context is not None and plan.targets[0] == "t"
 
