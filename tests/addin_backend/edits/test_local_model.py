@@ -94,9 +94,11 @@ def test_the_task_pane_route_answers_a_free_form_instruction_with_the_local_mode
     app = module_app(tmp_path / "data")
     client = app.test_client()
     doc_id = upload(client, DOC)["id"]
+    # what the pane sends: the instruction as typed, and the unit under the cursor as the target
+    at = next(u.id for u in read(DOC.read_bytes()).units if "probe timeout" in u.text)
     r = client.post(f"/api/v1/documents/{doc_id}/proposals", json={
-        "instruction": "Section 4.5 is obsolete now; take it out of the document", "engine": "llm",
-        "author": "Ana", "budget": int(BUDGET)})
+        "instruction": "We call it a probe deadline now, not a probe timeout: change that throughout",
+        "engine": "llm", "author": "Ana", "budget": int(BUDGET), "target": at})
     if r.status_code == 202:
         r_json = wait_job(client, r.json["job"], limit=600)
         assert r_json["status"] in ("done", "failed"), r_json
