@@ -4,6 +4,7 @@
 // it there as any other proposal (Apply: tracked changes in Word, a revision on the server).
 
 import { SEVERITIES } from "./vocabulary.js";
+import { el } from "./dom.js";
 
 /** A kind's title in the pane. */
 export const KIND_TITLES = {
@@ -21,15 +22,6 @@ export const KIND_TITLES = {
 const SEV = { error: "!", warning: "!", info: "i" };
 const RANK = Object.fromEntries(SEVERITIES.map((s, i) => [s, i]));  // most severe first
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
-    else if (v !== undefined && v !== null && v !== false) node.setAttribute(k, v === true ? "" : String(v));
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
 
 /** Findings grouped by kind, most severe group first: ``[{kind, title, findings, fixable}]``. */
 export function groupFindings(findings) {

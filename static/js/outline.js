@@ -2,6 +2,7 @@
 // (arrows move, Right/Left open and close, Home/End, Enter/Space go to the heading), and the
 // heading that holds the cursor marked as current.
 import { outlineNumber } from "./labels.js";
+import { el } from "./dom.js";
 
 /** The ids an outline search shows: the headings whose number or title holds every word of
  * ``query``, and their ancestors (so a match stays in its place). ``null``: no query. Pure. */
@@ -34,17 +35,6 @@ export function outlinePath(outline, id) {
   return walk(outline || []) ? path : [];
 }
 
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v == null || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c != null) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return e;
-}
 
 /** A live outline in ``root``: ``render(outline)``, ``filter(query)``, ``expandAll(on)``,
  * ``setCurrent(id)``; ``onPick(id)`` when a heading is chosen (click, Enter, Space). */

@@ -7,22 +7,12 @@ import { changeOpIds, changePlace, countChanges, groupOperations, opNamer, place
          reviewText, setChange, setGroups, setPropagated, tickState } from "./changes.js";
 import { humanize, snippet, unitName } from "./labels.js";
 import { OP_NAMES, operationView } from "./ui.js";
+import { el } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 /** Changes drawn per page of a group; the rest behind "Show more". */
 export const PAGE = 25;
 
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v == null || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c != null) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return e;
-}
 
 const SEV = { error: "!", warning: "!", info: "i" };
 const sevIcon = (s) => el("span", { class: `sev ${s || "info"}`, title: s, "aria-label": s }, SEV[s] || "i");

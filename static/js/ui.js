@@ -4,22 +4,12 @@
 import { utf16Index, wordDiff } from "./textplan.js";
 import { EDGE_COLORS, edgeCounts, graphSvg } from "./graph.js";
 import { humanize, outlineNumber, snippet } from "./labels.js";
+import { el } from "./dom.js";
 
 export { outlineNumber };
 
 const $ = (id) => document.getElementById(id);
 
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v == null) continue;
-    if (k === "class") e.className = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v);
-  }
-  for (const c of children.flat()) if (c != null) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return e;
-}
 
 /** A sticky message: its first sentence or line shown, the rest (a refusal's help text, the
  * rules engine's list of what it understands) behind "Details". */
