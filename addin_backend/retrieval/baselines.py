@@ -3,10 +3,11 @@ hierarchical RAG, and lexical (BM25) top-k. They share packing and token countin
 units differs."""
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import math
 from collections import Counter
+from itertools import takewhile
 
 import numpy as np
 
@@ -109,18 +110,23 @@ def bm25_scores(doc: Document, query: str, k1: float = 1.2, b: float = 0.75) -> 
 
 def bm25(doc: Document, targets: list[str], query: str, budget: int) -> list[ContextItem]:
     """Targets, then the units that score best under BM25 against the query until the budget is full."""
+    scored = takewhile(lambda hit: hit[1] > 0, bm25_scores(doc, query))  # a unit sharing no query word is no hit
+    return _pack(doc, targets, scored, budget, "LEXICAL", "BM25")
+
+
+def _pack(doc: Document, targets: list[str], ranked: Iterable[tuple[Unit, float]], budget: int,
+          edge: str, measure: str) -> list[ContextItem]:
+    """The targets, then ``ranked`` units in order, each that still fits the budget (the baselines' packing)."""
     items = _target_items(doc, targets)
     used = sum(i.tokens for i in items)
     chosen = set(targets)
-    for unit, score in bm25_scores(doc, query):
-        if score <= 0:
-            break
+    for unit, score in ranked:
         if unit.id in chosen:
             continue
         tokens = count_tokens(unit.text)
         if used + tokens > budget:
             continue
-        items.append(ContextItem(unit.id, "LEXICAL", 1, score, tokens, f"BM25 {score:.2f}", unit.text,
+        items.append(ContextItem(unit.id, edge, 1, score, tokens, f"{measure} {score:.2f}", unit.text,
                                  unit.kind, unit.label))
         chosen.add(unit.id)
         used += tokens
@@ -129,20 +135,7 @@ def bm25(doc: Document, targets: list[str], query: str, budget: int) -> list[Con
 
 def flat_rag(doc: Document, targets: list[str], query: str, budget: int, embed: Embed) -> list[ContextItem]:
     """Targets, then the units most similar to the query until the budget is full."""
-    items = _target_items(doc, targets)
-    used = sum(i.tokens for i in items)
-    chosen = set(targets)
-    for unit, score in _ranked(doc, query, embed):
-        if unit.id in chosen:
-            continue
-        tokens = count_tokens(unit.text)
-        if used + tokens > budget:
-            continue
-        items.append(ContextItem(unit.id, "SIMILAR", 1, score, tokens, f"cosine {score:.2f}", unit.text,
-                                 unit.kind, unit.label))
-        chosen.add(unit.id)
-        used += tokens
-    return items
+    return _pack(doc, targets, _ranked(doc, query, embed), budget, "SIMILAR", "cosine")
 
 
 def hierarchical_rag(doc: Document, targets: list[str], query: str, budget: int, embed: Embed) -> list[ContextItem]:
