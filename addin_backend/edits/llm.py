@@ -305,6 +305,21 @@ def parse_reply(
 # --- engine ---------------------------------------------------------------------------------
 
 
+def _send_back(messages: list[dict[str, str]], reply: str | None, problem: str, feedback: str, attempt: int,
+               usage: Usage, exc: Exception) -> list[dict[str, str]]:
+    """The conversation with the unusable answer and what was wrong with it, for one more try;
+    after the second try a clear error (both ways of asking retry alike).
+
+    :raise EngineUnavailableError: ``attempt`` was the second.
+    """
+    if attempt == 2:
+        raise EngineUnavailableError(
+            f"the model's answer could not be used twice in a row: {problem}",
+            reason="invalid_output", reply=(reply or "")[:2000], usage=usage.to_json(),
+        ) from exc
+    return messages + [{"role": "assistant", "content": reply or ""}, {"role": "user", "content": feedback}]
+
+
 class LLMEngine:
     """Proposes edits with a chat-completions model; see the module docstring for configuration."""
 
@@ -349,15 +364,7 @@ class LLMEngine:
                     break
                 except (ValueError, LedgerError) as exc:
                     problem = exc.message if isinstance(exc, LedgerError) else str(exc)
-                    if attempt == 2:
-                        raise EngineUnavailableError(
-                            f"the model's answer could not be used twice in a row: {problem}",
-                            reason="invalid_output", reply=(reply or "")[:2000], usage=usage.to_json(),
-                        ) from exc
-                    messages = messages + [
-                        {"role": "assistant", "content": reply or ""},
-                        {"role": "user", "content": _feedback(problem)},
-                    ]
+                    messages = _send_back(messages, reply, problem, _feedback(problem), attempt, usage, exc)
         targets = [e.unit for e in edits if e.unit] or ([target] if target else [])
         return Proposal(
             edits=edits, targets=list(dict.fromkeys(targets)),
@@ -396,16 +403,8 @@ class LLMEngine:
                         cut = [f"the answer was cut off at its token limit; the {len(found)} complete operation(s) "
                                "before the cut were read"]
                         break
-                    if attempt == 2:
-                        raise EngineUnavailableError(
-                            f"the model's answer could not be used twice in a row: {exc}",
-                            reason="invalid_output", reply=(reply or "")[:2000], usage=usage.to_json(),
-                        ) from exc
-                    messages = messages + [
-                        {"role": "assistant", "content": reply or ""},
-                        {"role": "user", "content": f'Your answer could not be used: {exc}\n'
-                                                    'Answer again with only {"operations": [...]}.'},
-                    ]
+                    messages = _send_back(messages, reply, str(exc), f'Your answer could not be used: {exc}\n'
+                                          'Answer again with only {"operations": [...]}.', attempt, usage, exc)
         fixed = ops.repair(doc, found, instruction, keys, author=author, date=now_iso(), reason=instruction.strip())
         fixed.notes[:0] = cut
         if not fixed.edits:
