@@ -16,17 +16,7 @@ import anyio
 import pytest
 
 from .helpers import AUTHOR, ok, refused, stdio_client
-
-
-def _docx(paragraphs: list[str]) -> bytes:
-    import docx
-
-    d = docx.Document()
-    for p in paragraphs:
-        d.add_paragraph(p)
-    out = io.BytesIO()
-    d.save(out)
-    return out.getvalue()
+from tests.adapters.docx.docxkit import paragraphs_docx as _docx
 
 
 @pytest.fixture

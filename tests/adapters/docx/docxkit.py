@@ -102,3 +102,18 @@ def numbering_xml(abstracts: dict[str, list[tuple[int, str, str, int]]], nums: d
     for nid, aid in nums.items():
         out.append(f'<w:num w:numId="{nid}"><w:abstractNumId w:val="{aid}"/></w:num>')
     return "".join(out) + extra
+
+
+def paragraphs_docx(paragraphs: list[str]) -> bytes:
+    """A document as Word writes one (python-docx's template: styles, settings, theme) holding one
+    plain paragraph per string."""
+    import io
+
+    import docx
+
+    d = docx.Document()
+    for p in paragraphs:
+        d.add_paragraph(p)
+    out = io.BytesIO()
+    d.save(out)
+    return out.getvalue()

@@ -18,6 +18,7 @@ import pytest
 import requests
 
 from tests.servers import LedgerServer
+from tests.adapters.docx.docxkit import paragraphs_docx as _docx
 
 KEYS = {name: f"hardening-two-key-{name}-0123456789" for name in
         ("a", "b", "styles", "review", "q9", "q9b", "q10", "q16")}
@@ -27,16 +28,6 @@ OCTETS = "application/octet-stream"
 def _auth(name: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {KEYS[name]}"}
 
-
-def _docx(paragraphs: list[str]) -> bytes:
-    import docx
-
-    d = docx.Document()
-    for p in paragraphs:
-        d.add_paragraph(p)
-    out = io.BytesIO()
-    d.save(out)
-    return out.getvalue()
 
 
 def _padded_docx(kb: int, seed: int = 7) -> bytes:
