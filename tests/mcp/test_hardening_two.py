@@ -8,7 +8,6 @@ file outside it.
 """
 from __future__ import annotations
 
-import io
 import os
 from pathlib import Path
 
