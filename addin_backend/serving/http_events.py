@@ -195,6 +195,10 @@ class EventHub:
         for linger in [g for g in self._lingers.values() if g.deadline <= now]:
             self._end_linger(linger)
         stopping = not self._alive()
+        # a job is read once a tick, when any of its streams is due, and every stream that follows
+        # it takes that record: the streams of one job keep one rhythm instead of drifting apart
+        due_jobs = {f.stream.job_id for f in self._follows.values()
+                    if not (f.ending or f.gone) and now >= f.due}
         records: dict[str, Any] = {}
         for follow in list(self._follows.values()):
             if follow.out and not follow.gone and now - follow.moved > self.stall:
@@ -204,7 +208,7 @@ class EventHub:
                 continue
             if stopping:
                 text = follow.stream.stop("the server is restarting; poll the job or follow it again")
-            elif now >= follow.due:
+            elif follow.stream.job_id in due_jobs:
                 job = follow.stream.job_id
                 if job not in records:  # one read per job, whatever number of streams follow it
                     records[job] = follow.stream.read()
@@ -319,11 +323,10 @@ class EventHub:
         follow.out = bytearray()
         if follow.stream is not None:
             follow.stream.close()
+            with self._lock:  # free the slot before the client can see the end and come back
+                self._count -= 1
         try:
             follow.conn.close()
         except OSError:
             pass
-        if follow.stream is not None:
-            with self._lock:
-                self._count -= 1
         self._closed(follow.conn)
