@@ -143,8 +143,8 @@ def make_cases(devset: Path, *, quick: bool = False, only: list[str] | None = No
     paths = sorted([*folder.glob("*.A.docx"), *folder.glob("*.A.odt")],
                    key=lambda p: (len(p.read_bytes()) if p.suffix == ".docx" else len(p.with_suffix(".docx").read_bytes()),
                                   p.suffix != ".docx"))
-    if only:
-        paths = [p for p in paths if p.name.split(".")[0] in only]
+    if only:  # standards (rfc9000) or files (rfc8446.A.odt: its twin's cases are made, then left out)
+        paths = [p for p in paths if p.name.split(".")[0] in {o.split(".")[0] for o in only}]
     if quick:
         paths = [p for p in paths if p.name == "rfc9002.A.docx"][:1]
     out: list[Case] = []
@@ -191,6 +191,9 @@ def make_cases(devset: Path, *, quick: bool = False, only: list[str] | None = No
         if sections and not quick:
             out.append(Case("retitle", p, f'Set the title of {sections[min(3, len(sections) - 1)]} to "Renamed Heading"'))
         out.extend(_fix_cases(doc, p, quick))
+    wanted = set(only or ())
+    if any("." in o for o in wanted):
+        out = [c for c in out if Path(c.path).name in wanted or Path(c.path).name.split(".")[0] in wanted]
     return out
 
 
@@ -535,7 +538,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--semantic", action="store_true", help="build the semantic graph stages too (slower)")
     ap.add_argument("--limit", type=int, default=0, help="at most this many cases")
     ap.add_argument("--kinds", default="", help="only these kinds of edit (comma-separated)")
-    ap.add_argument("--only", default="", help="only these standards (comma-separated names: rfc9000,rfc8446)")
+    ap.add_argument("--only", default="", help="only these standards or files (comma-separated: rfc9000,rfc8446.A.odt)")
     ap.add_argument("--rejudge-terms", action="store_true", help="with --from-json: judge the renames again")
     ap.add_argument("--from-json", type=Path, nargs="*", default=None,
                     help="no run: the table of earlier runs' JSON results (several runs' files are merged)")
