@@ -124,7 +124,7 @@ bench-edit-speed: venv
 LLM_CASES  ?= 30
 LLM_BUDGET ?= 1500
 bench-llm: venv
-	$(BIN)/python -m benchmarks.llm_bench --devset $(DEVSET) --cases $(LLM_CASES) --budget $(LLM_BUDGET) --doc docs/benchmarks.md
+	$(BIN)/python -m benchmarks.llm_bench --devset $(DEVSET) --cases $(LLM_CASES) --budget $(LLM_BUDGET) --json benchmarks/results/llm_bench.json --doc docs/benchmarks.md
 
 # Loopback load test: concurrent uploads against 2 gunicorn workers sharing the store (SQLite,
 # jobs in the web workers' threads), then the queue mode: 2 web workers that only enqueue and

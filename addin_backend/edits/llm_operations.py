@@ -113,6 +113,23 @@ Reply: {{"operations": [{{"op": "retitle", "unit": "U1", "old": null, "new": "Al
 {{"op": "rename", "unit": null, "old": "operator", "new": "duty engineer"}}]}}"""
 
 
+#: Worked answers shown as earlier turns of the conversation, one per operation a weak model
+#: confuses (a 0.5B model shown only the rules above answers every instruction with a rename):
+#: their units are invented, so that nothing of the real document is in them.
+EXAMPLES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("[U1] Section 3 heading: 3. Timers\n[U2] paragraph: A timer fires once.\n"
+     "[U3] Section 4 heading: 4. Legacy Modes\n[U4] paragraph: Old peers use legacy modes.\n\n"
+     "Instruction: We dropped support for old peers, so take Section 4 out.",
+     {"operations": [{"op": "delete", "unit": "U3", "old": None, "new": None}]}),
+    ("[U1] Section 3 heading: 3. Timers\n[U2] paragraph: A timer fires once.\n\n"
+     "Instruction: Section 3 should be headed 'Timer Rules'.",
+     {"operations": [{"op": "retitle", "unit": "U1", "old": None, "new": "Timer Rules"}]}),
+    ("[U1] paragraph: A timer fires once.\n[U2] paragraph: Each timer has an owner.\n\n"
+     "Instruction: Say alarm instead of timer throughout.",
+     {"operations": [{"op": "rename", "unit": None, "old": "timer", "new": "alarm"}]}),
+)
+
+
 def _key_map(context: list[ContextItem]) -> dict[str, str]:
     """Short keys (``U1``...) of the context's units, in context order."""
     return {f"U{i + 1}": item.unit.id for i, item in enumerate(context)}
@@ -147,7 +164,11 @@ def build_messages(
     if selection:
         lines.append(f"Selected text: {json.dumps(selection, ensure_ascii=False)}")
     lines.append(f"Instruction: {instruction.strip()}")
-    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": "\n".join(lines)}], keys
+    shown: list[dict[str, str]] = []
+    for units, answer in EXAMPLES:  # the same first turns every time: a server's prompt cache keeps them
+        shown += [{"role": "user", "content": "Document units:\n" + units},
+                  {"role": "assistant", "content": json.dumps(answer)}]
+    return [{"role": "system", "content": SYSTEM_PROMPT}, *shown, {"role": "user", "content": "\n".join(lines)}], keys
 
 
 def output_budget(context: list[ContextItem], count_tokens, cap: int | None) -> int:
@@ -254,6 +275,21 @@ def _is_term(text: str) -> bool:
     return bool(text) and len(text.split()) <= _MAX_TERM_WORDS and any(c.isalpha() for c in text) and "\n" not in text
 
 
+def cited_heading(doc: Document, instruction: str) -> Unit | None:
+    """The one heading or caption the instruction cites by its label ("Section 4.8 is obsolete"),
+    else ``None`` (none, several, or a label the document lacks)."""
+    from .resolve import resolve_ref
+
+    found: dict[str, Unit] = {}
+    for m in re.finditer(LABEL_RX, instruction, re.IGNORECASE):
+        try:
+            units = resolve_ref(doc, m.group())
+        except LedgerError:
+            continue
+        found.update((u.id, u) for u in units if u.kind in ("section", "caption"))
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
 def describe(edits: list[Edit], doc: Document) -> str:
     """One sentence for the user naming what the kept operations do."""
     parts = []
@@ -263,13 +299,26 @@ def describe(edits: list[Edit], doc: Document) -> str:
         if isinstance(e, Rename):
             parts.append(f"rename '{e.old}' to '{e.text}'")
         elif isinstance(e, Delete):
-            parts.append(f"delete {where}")
+            top = next((d for d in edits if isinstance(d, Delete) and d.unit in _ancestors(doc, e.unit)), None)
+            if top is None:  # a unit deleted with its section is said once, with the section
+                inside = sum(1 for d in edits if isinstance(d, Delete) and e.unit in _ancestors(doc, d.unit))
+                parts.append(f"delete {where}" + (f" with the {inside} unit(s) it contains" if inside else ""))
         elif isinstance(e, SetText):
             parts.append(f"rewrite {where}")
         elif isinstance(e, Replace):
-            parts.append(f"replace '{e.before[e.start:e.end] if e.before else ''}' by '{e.text}' in {where}")
+            gone = e.before[e.start:e.end] if e.before else ""
+            parts.append(f"replace '{gone}' by '{e.text}' in {where}" if gone else f"insert '{e.text}' in {where}")
     parts = list(dict.fromkeys(parts))
     return (parts[0][:1].upper() + "; ".join(parts)[1:] + ".") if parts else ""
+
+
+def _ancestors(doc: Document, uid: str | None) -> set[str]:
+    out: set[str] = set()
+    unit = doc.get(uid) if uid else None
+    while unit is not None and unit.parent and unit.parent not in out:
+        out.add(unit.parent)
+        unit = doc.get(unit.parent)
+    return out
 
 
 def repair(
@@ -290,6 +339,7 @@ def repair(
     """
     out = Repaired()
     everywhere = says_everywhere(instruction)
+    cited = cited_heading(doc, instruction)
     stamp: dict[str, Any] = {"author": author, "date": date, "source": source, "reason": reason}
     seen: set[tuple[str, str, str, str]] = set()
     candidates: list[tuple[int, list[Edit]]] = []
@@ -315,9 +365,17 @@ def repair(
             named = next((u for u in (doc.get(uid) for uid in keys.values())
                           if u is not None and u.kind in ("section", "caption") and _is_label_of(u, old)), None)
         if kind == "rename" and old and named is not None and named.kind in ("section", "caption") and (
-                _is_label_of(named, old) or norm_term(old) == norm_term(named.title or "")) and not LABEL_FULL.fullmatch(new):
-            kind, old = "retitle", ""  # "rename Section 4.4 to ...": a new heading, not a term
+                _is_label_of(named, old) or LABEL_FULL.fullmatch(old) or norm_term(old) == norm_term(named.title or "")
+                or norm_term(old) == norm_term(new)) and new and not LABEL_FULL.fullmatch(new):
+            # "rename Section 4.4 to ...", or the new title as both terms: a new heading, not a term
+            kind, old = "retitle", ""
             out.notes.append(f"operation {i + 1}, a rename of the heading {keys_of(keys, named.id)}, is a retitle")
+        if kind in ("delete", "retitle") and cited is not None and (named is None or (
+                named.id != cited.id and named.kind in ("section", "caption"))):
+            # the model copied the wrong key (or none) for the heading the instruction names
+            was = f"named {keys_of(keys, named.id)} ({named.label or named.kind})" if named else "named no unit"
+            out.notes.append(f"operation {i + 1} {was}; the instruction names {cited.label}, which was used")
+            named = cited
         if kind == "rename":
             if old and LABEL_FULL.fullmatch(old):
                 drop(i, f"'{old}' is a label, not a term (LEDGER renumbers labels itself)")

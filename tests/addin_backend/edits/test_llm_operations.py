@@ -10,7 +10,9 @@ from addin_backend.edits import ContextItem, select_engine
 from addin_backend.edits.llm import LLMConfig, LLMEngine, llm_configured
 from addin_backend.edits.llm_operations import (
     MAX_OPERATIONS,
+    EXAMPLES,
     build_messages,
+    describe,
     operations_schema,
     output_budget,
     parse_operations,
@@ -150,7 +152,10 @@ def test_the_prompt_shows_short_keys_and_the_budget_fits_the_operation():
     items = [ContextItem(doc.unit("b"), "TARGET: the unit to edit"), ContextItem(doc.unit("h1"), "CONTAINS: section")]
     messages, keys = build_messages(doc, RENAME, items, target="b")
     assert keys == {"U1": "b", "U2": "h1"}
-    user = messages[1]["content"]
+    user = messages[-1]["content"]
+    # the worked examples come first, the same every time (a prompt cache keeps them)
+    assert [m["role"] for m in messages] == ["system"] + ["user", "assistant"] * len(EXAMPLES) + ["user"]
+    assert messages[:-1] == build_messages(plant(), "Delete it", [], target=None)[0][:-1]
     assert "[U1] paragraph: When the Controller fails" in user
     assert "[U2] Section 1 heading: 1 Control Loop" in user
     assert "The cursor is in U1." in user and user.endswith(f"Instruction: {RENAME}")
@@ -237,7 +242,7 @@ def test_an_answer_with_no_complete_operation_is_sent_back_once(server):
                      Step(body=completion(good))]
     p = select_engine("llm", env=local_env(server)).propose(doc, RENAME, [doc.unit("a")], author="Ana")
     assert [e.unit for e in p.edits] == ["a", "b", "b", "e"]
-    assert server.requests[1].body["messages"][3]["content"].startswith("Your answer could not be used: the reply is not valid JSON")
+    assert server.requests[1].body["messages"][-1]["content"].startswith("Your answer could not be used: the reply is not valid JSON")
 
 
 def test_a_rename_of_a_heading_by_its_label_is_a_retitle_and_labels_are_not_terms():
@@ -282,3 +287,21 @@ def test_the_edits_way_still_works_against_an_openai_compatible_server(server):
         doc, "Drop the pumps paragraph", [doc.unit("c")], author="Ana")
     assert [(e.op, e.unit) for e in p.edits] == [("delete", "c")]
     assert server.requests[0].body["response_format"]["json_schema"]["name"] == "ledger_edits"
+
+
+def test_the_heading_the_instruction_names_wins_over_a_miscopied_key():
+    doc = plant()
+    # what the 0.5B model answered for "Section 2 is obsolete": the key of the heading before it
+    r = fix(doc, [op("delete", "U1")], "Section 2 is obsolete; remove it from the document")
+    assert sorted(e.unit for e in r.edits) == ["d", "e", "h2"]
+    assert r.notes == ["operation 1 named U1 (Section 1); the instruction names Section 2, which was used"]
+    assert describe(r.edits, doc) == "Delete Section 2 with the 2 unit(s) it contains."
+    # the new title as both terms of a rename of the heading: a retitle
+    r = fix(doc, [op("rename", "U5", "Alarm Handling", "Alarm Handling")], "Give Section 2 the heading 'Alarm Handling'")
+    assert result_text(doc, r.edits)["h2"] == "2 Alarm Handling"
+    # a paragraph the model named is kept: only a heading's key is taken for a miscopy
+    r = fix(doc, [op("delete", "U6")], "Section 2 says too much: remove its first paragraph")
+    assert [e.unit for e in r.edits] == ["d"] and r.notes == []
+    # two headings cited: which one is meant is not guessed
+    r = fix(doc, [op("delete", "U1")], "Merge Section 2 into Section 1")
+    assert sorted(e.unit for e in r.edits) == ["a", "b", "c", "h1"]
