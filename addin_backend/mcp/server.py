@@ -446,6 +446,10 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
         instruction: Annotated[str | None, Field(max_length=4000, description="What they do, in words")] = None,
         author: Annotated[str | None, Field(max_length=255, description="Author of the changes")] = None,
         budget: Budget = 1500,
+        names: Annotated[NamePolicy, Field(description=(
+            "How a rename operation treats its term inside a longer name ('Destination Connection ID' for "
+            "'connection ID'): auto follows the document's usage, rename renames inside names too, keep keeps "
+            "every capitalised use"))] = "auto",
         *,
         ctx: Context,
     ) -> dict[str, Any]:
@@ -458,7 +462,8 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
         G = await graph(ctx, document_id)
         doc = await run(load, document_id)
         return await run(edits.propose_operations, ws.store, document_id, doc, G, operations,
-                         instruction=instruction, author=author, budget=budget, semantic=ws.semantic)
+                         instruction=instruction, author=author, budget=budget, semantic=ws.semantic,
+                         names=names)
 
     # -- writing ---------------------------------------------------------------------------
 

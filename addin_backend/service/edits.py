@@ -220,22 +220,23 @@ def propose(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGraph, *, ins
 
 def plan_operations(doc: Document, G: nx.MultiDiGraph, operations: list[dict[str, Any]], *,
                     instruction: str | None = None, author: str | None = None, budget: int = DEFAULT_BUDGET,
-                    semantic: bool = True) -> Any:
+                    semantic: bool = True, names: str = "auto") -> Any:
     """Plan operations a client wrote itself (Operation JSON, as ``POST /apply`` takes them):
-    validated, propagated and verified as :func:`plan` does an engine's; ``source`` ``client``.
+    validated, propagated and verified as :func:`plan` does an engine's; ``source`` ``client``;
+    ``names`` as for :func:`plan`, for the client's renames.
 
     :raise InvalidRequestError, UnknownUnitError, EditConflictError: operations that do not validate.
     """
     from ..edits.pipeline import plan_given
 
     edits = _as_edits(operations, author or DEFAULT_AUTHOR, _edit_date(), "client")
-    return plan_given(doc, G, edits, instruction=instruction or "", budget=budget, semantic=semantic)
+    return plan_given(doc, G, edits, instruction=instruction or "", budget=budget, semantic=semantic, names=names)
 
 
 def propose_operations(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGraph,
                        operations: list[dict[str, Any]], *, instruction: str | None = None,
                        author: str | None = None, budget: int = DEFAULT_BUDGET,
-                       semantic: bool = True) -> dict[str, Any]:
+                       semantic: bool = True, names: str = "auto") -> dict[str, Any]:
     """:func:`plan_operations` on an upload, kept as ``proposal:<id>`` as :func:`propose` keeps an
     engine's; returns the Proposal (engine ``client``), to apply with :func:`apply`.
 
@@ -243,7 +244,7 @@ def propose_operations(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGr
     :raise UnknownDocumentError: the document expired meanwhile.
     """
     p = plan_operations(doc, G, operations, instruction=instruction, author=author, budget=budget,
-                        semantic=semantic)
+                        semantic=semantic, names=names)
     return _keep_proposal(store, doc_id, doc, p, author=author, G=G)
 
 

@@ -283,3 +283,20 @@ def test_an_unknown_names_choice_is_refused_by_every_door(uploads, client, capsy
     with pytest.raises(SystemExit):
         main(["edit", str(path), "--instruction", "Rename 'timer' to 'clock'", "--names", "sometimes", "--dry-run"])
     capsys.readouterr()
+
+
+def test_a_client_written_rename_takes_the_same_names_choice():
+    """An agent's own ``rename`` operation (MCP ``propose_operations``) takes ``names`` as the
+    engine's rename does: ``rename`` reaches inside "Destination Connection ID", ``keep`` does not."""
+    from addin_backend.service.edits import plan_operations
+
+    doc = read_path(str(_devset("rfc9000.A.docx")))
+    G = graphs.build(doc, "fast")
+    op = [{"op": "rename", "old": "connection ID", "text": "connection identifier"}]
+
+    def inside_names(names: str) -> int:
+        p = plan_operations(doc, G, op, semantic=False, names=names)
+        return sum(1 for e in p.edits if getattr(e, "before", None) and "Destination Connection ID" in e.before
+                   and e.before[e.start:e.end] == "Connection ID")
+
+    assert inside_names("rename") > 0 == inside_names("keep")
