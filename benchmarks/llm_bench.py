@@ -45,6 +45,7 @@ from addin_backend.graph.references import broken_references
 from addin_backend.retrieval import ContextResult, document_tokens, retrieve
 from addin_backend.retrieval.baselines import bm25, sliding_window
 from addin_backend.retrieval.targets import identify_targets
+from addin_backend.verify.after_edit import unreported_forms
 
 __all__ = ["ARMS", "BenchCase", "make_cases", "run", "main"]
 
@@ -178,8 +179,30 @@ def score_case(doc: Document, G, case: BenchCase, arm: str, engine: LLMEngine, b
     s.refs = all(b["source"] in reported for b in broken_references(build_graph(after, stages=FAST_STAGES))
                  if (b["mention"], b["label"]) not in old_broken)
     if case.category == "rename" and case.old:
-        s.terms = not any(find_term(u.text, case.old, case.new or "") for u in after.units)
+        # a form kept on purpose (a name of its own, code, a quotation) with its reason is no
+        # inconsistency; any other form left is one, reported or not
+        kept = [f for f in plan.findings if f.kind == "old_term_kept"]
+        left = unreported_forms(after, case.old, case.new or "", kept)
+        s.terms = not left
+        kept_units = {p.unit for f in kept for p in f.places} | {f.unit for f in kept}
+        s.units = _expected(doc, case) - (kept_units - {uid for uid, *_ in left}) <= changed
     return s
+
+
+#: The model's tokenizer is not cl100k: its count of the same text runs up to this much higher.
+_TOKENIZER_SLACK = 1.2
+
+
+def window_for(context: int) -> int:
+    """The window arm's tokens (cl100k) for a model window of ``context``: what is left after the
+    prompt's fixed part (system prompt, worked examples, instruction) and the answer's budget."""
+    from addin_backend.edits import llm_operations as ops
+    from addin_backend.retrieval.tokens import count_tokens
+
+    messages, _ = ops.build_messages(Document("docx", []), "x" * 200, [])
+    fixed = sum(count_tokens(m["content"]) + 8 for m in messages)
+    answer = ops.output_budget([], count_tokens, None) + 200  # a rewrite of a long unit: room for it
+    return max(512, int((context - answer) / _TOKENIZER_SLACK) - fixed)
 
 
 def _load(devset: Path, names: list[str]) -> dict[str, Document]:
@@ -243,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no development-set documents under {args.devset}", file=sys.stderr)
         return 1
     cases = make_cases(docs)[: args.cases]
-    window = args.window or max(512, args.context - 1200)
+    window = args.window or window_for(args.context)
     server = None
     model = os.environ.get("LEDGER_LLM_MODEL") or "the configured endpoint"
     if not llm_configured():

@@ -63,3 +63,35 @@ def test_the_validators_score_a_good_and_a_bad_answer(rfc):
     md = table([good, local, deleted, refused])
     assert md.count("\n") == 1 + len(ARMS)
     assert "| ledger | 1 | 100% | 100% | 100% | 1/1 | 100% |" in md
+
+
+def test_forms_kept_on_purpose_are_consistent_and_forms_left_are_not():
+    """On rfc9000, "connection ID" inside names of its own ("Destination Connection ID") is kept
+    with its reason: the rename is consistent; a rename of a narrower term leaves forms of the
+    old one, reported or not, and is not."""
+    path = DEVSET_DOCS / "rfc9000.A.docx"
+    if not path.exists():
+        pytest.skip("rfc9000 is not in the development set")
+    doc = read(path.read_bytes())
+    G = build_graph(doc, semantic=False)
+    case = next(c for c in make_cases({"rfc9000": doc}) if c.category == "rename")
+    assert case.old == "connection ID"
+    with ChatServer() as srv:
+        engine = LLMEngine.from_env({"LEDGER_LLM_PROVIDER": "openai", "LEDGER_LLM_ENDPOINT": srv.endpoint})
+        srv.script = [Step(body=reply(("rename", None, case.old, case.new))),
+                      Step(body=reply(("rename", None, "source connection ID", "source connection identifier")))]
+        whole = score_case(doc, G, case, "ledger", engine, 600, 900)
+        one = score_case(doc, G, case, "ledger", engine, 600, 900)
+    assert (whole.units, whole.terms, whole.consistent) == (True, True, True)
+    assert (one.answered, one.units, one.terms, one.consistent) == (True, False, False, False)
+
+
+def test_the_window_leaves_room_for_the_fixed_prompt_and_the_answer():
+    from addin_backend.edits import llm_operations as ops
+    from addin_backend.retrieval.tokens import count_tokens
+    from benchmarks.llm_bench import window_for
+
+    fixed = sum(count_tokens(m["content"]) for m in ops.build_messages(read(DOC.read_bytes()), "x", [])[0])
+    for context in (2048, 4096, 8192):
+        assert window_for(context) + fixed + ops.output_budget([], count_tokens, None) < context
+    assert window_for(8192) - window_for(4096) > 3000
