@@ -45,7 +45,8 @@ from addin_backend.graph.references import broken_references
 from addin_backend.retrieval import ContextResult, document_tokens, retrieve
 from addin_backend.retrieval.baselines import bm25, sliding_window
 from addin_backend.retrieval.targets import identify_targets
-from addin_backend.verify.after_edit import unreported_forms
+from addin_backend.numbering import renumber
+from addin_backend.verify.after_edit import relabel, unreported_forms
 
 __all__ = ["ARMS", "BenchCase", "make_cases", "run", "main"]
 
@@ -176,7 +177,10 @@ def score_case(doc: Document, G, case: BenchCase, arm: str, engine: LLMEngine, b
     s.units = _expected(doc, case) <= changed
     old_broken = {(b["mention"], b["label"]) for b in broken_references(build_graph(doc, stages=FAST_STAGES))}
     reported = {f.unit for f in plan.findings}
-    s.refs = all(b["source"] in reported for b in broken_references(build_graph(after, stages=FAST_STAGES))
+    # the edited document as its reader sees it once the fields update: headings and captions
+    # numbered automatically carry their new numbers (the propagated mentions already do)
+    numbered = relabel(after, renumber(doc, after))
+    s.refs = all(b["source"] in reported for b in broken_references(build_graph(numbered, stages=FAST_STAGES))
                  if (b["mention"], b["label"]) not in old_broken)
     if case.category == "rename" and case.old:
         # a form kept on purpose (a name of its own, code, a quotation) with its reason is no
@@ -190,7 +194,7 @@ def score_case(doc: Document, G, case: BenchCase, arm: str, engine: LLMEngine, b
 
 
 #: The model's tokenizer is not cl100k: its count of the same text runs up to this much higher.
-_TOKENIZER_SLACK = 1.2
+_TOKENIZER_SLACK = 1.3
 
 
 def window_for(context: int) -> int:
@@ -201,7 +205,7 @@ def window_for(context: int) -> int:
 
     messages, _ = ops.build_messages(Document("docx", []), "x" * 200, [])
     fixed = sum(count_tokens(m["content"]) + 8 for m in messages)
-    answer = ops.output_budget([], count_tokens, None) + 200  # a rewrite of a long unit: room for it
+    answer = ops.output_budget([], count_tokens, None) + 500  # a rewrite of a long unit: room for it
     return max(512, int((context - answer) / _TOKENIZER_SLACK) - fixed)
 
 

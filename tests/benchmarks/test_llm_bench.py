@@ -95,3 +95,21 @@ def test_the_window_leaves_room_for_the_fixed_prompt_and_the_answer():
     for context in (2048, 4096, 8192):
         assert window_for(context) + fixed + ops.output_budget([], count_tokens, None) < context
     assert window_for(8192) - window_for(4096) > 3000
+
+
+def test_references_are_judged_with_the_numbers_the_fields_will_show():
+    """Deleting Section 9.2 of rfc9000 (headings numbered automatically) makes the old 9.3 the new
+    9.2: mentions renumbered by propagation are valid, not broken references to a lost 9.2."""
+    path = DEVSET_DOCS / "rfc9000.A.docx"
+    if not path.exists():
+        pytest.skip("rfc9000 is not in the development set")
+    doc = read(path.read_bytes())
+    G = build_graph(doc, semantic=False)
+    section = next(u for u in doc.units if u.label == "Section 9.2")
+    case = make_cases({"rfc9000": doc})[0].__class__("d", "rfc9000", "delete", "Section 9.2 is obsolete; remove it",
+                                                     target=section.id)
+    with ChatServer() as srv:
+        engine = LLMEngine.from_env({"LEDGER_LLM_PROVIDER": "openai", "LEDGER_LLM_ENDPOINT": srv.endpoint})
+        srv.script = [Step(body=reply(("delete", "U1", None, None)))]
+        s = score_case(doc, G, case, "ledger", engine, 600, 900)
+    assert (s.answered, s.units, s.refs, s.consistent) == (True, True, True, True)
