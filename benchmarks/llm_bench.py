@@ -193,10 +193,6 @@ def score_case(doc: Document, G, case: BenchCase, arm: str, engine: LLMEngine, b
     return s
 
 
-#: The model's tokenizer is not cl100k: its count of the same text runs up to this much higher.
-_TOKENIZER_SLACK = 1.3
-
-
 def window_for(context: int) -> int:
     """The window arm's tokens (cl100k) for a model window of ``context``: what is left after the
     prompt's fixed part (system prompt, worked examples, instruction) and the answer's budget."""
@@ -206,7 +202,7 @@ def window_for(context: int) -> int:
     messages, _ = ops.build_messages(Document("docx", []), "x" * 200, [])
     fixed = sum(count_tokens(m["content"]) + 8 for m in messages)
     answer = ops.output_budget([], count_tokens, None) + 500  # a rewrite of a long unit: room for it
-    return max(512, int((context - answer) / _TOKENIZER_SLACK) - fixed)
+    return max(512, int((context - answer) / ops.TOKENIZER_SLACK) - fixed)
 
 
 def _load(devset: Path, names: list[str]) -> dict[str, Document]:

@@ -74,6 +74,7 @@ ENV_VARS = {
     "provider": "LEDGER_LLM_PROVIDER",
     "schema": "LEDGER_LLM_SCHEMA",
     "max_tokens": "LEDGER_LLM_MAX_TOKENS",
+    "context": "LEDGER_LLM_CONTEXT",
 }
 _FORMATS = ("json_schema", "json_object", "text")
 #: Stops an answer of operations: compact JSON never holds them, a model looping on blank lines
@@ -107,6 +108,9 @@ class LLMConfig:
     max_tokens: int | None = 2048
     provider: str = "azure"
     schema: str = "edits"
+    #: The model's window in tokens, where it is small enough to matter (a local server): the
+    #: context sent is cut to fit it with the answer's budget; ``None``: sent as retrieved.
+    context: int | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "LLMConfig":
@@ -134,11 +138,15 @@ class LLMConfig:
                 fields["max_retries"] = int(get("max_retries"))
             if get("max_tokens"):
                 fields["max_tokens"] = int(get("max_tokens"))
+            if get("context"):
+                fields["context"] = int(get("context"))
         except ValueError as exc:
             raise EngineUnavailableError(f"the LLM engine is misconfigured: {exc}") from exc
         if fields.get("timeout", 1) <= 0 or fields.get("max_retries", 0) < 0 or fields.get("max_tokens", 1) < 1:
             raise EngineUnavailableError(
                 f"{ENV_VARS['timeout']} must be > 0, {ENV_VARS['max_retries']} >= 0 and {ENV_VARS['max_tokens']} >= 1")
+        if fields.get("context", 256) < 256:
+            raise EngineUnavailableError(f"{ENV_VARS['context']} must be at least 256 (tokens)")
         schema = get("schema").lower() or ("operations" if provider == "openai" else "edits")
         if schema not in SCHEMAS:
             raise EngineUnavailableError(f"{ENV_VARS['schema']} must be one of {', '.join(SCHEMAS)}")
@@ -385,11 +393,12 @@ class LLMEngine:
         from ..retrieval.tokens import count_tokens
         from . import llm_operations as ops
 
-        messages, keys = ops.build_messages(doc, instruction, items, target=target, selection=selection)
+        max_tokens = ops.output_budget(items, count_tokens, self.config.max_tokens)
+        fitted = ops.fit_context(doc, instruction, items, count_tokens, self.config.context, max_tokens)
+        messages, keys = ops.build_messages(doc, instruction, fitted, target=target, selection=selection)
         usage = Usage(model=self.config.model)
         fmt = self.config.response_format
         schema = ops.operations_schema()
-        max_tokens = ops.output_budget(items, count_tokens, self.config.max_tokens)
         cut: list[str] = []
         with self._client() as client:
             for attempt in (1, 2):
@@ -407,6 +416,9 @@ class LLMEngine:
                                           'Answer again with only {"operations": [...]}.', attempt, usage, exc)
         fixed = ops.repair(doc, found, instruction, keys, author=author, date=now_iso(), reason=instruction.strip())
         fixed.notes[:0] = cut
+        if len(fitted) < len(items):
+            fixed.notes.insert(0, f"the model saw {len(fitted)} of the {len(items)} context units: its window is "
+                                  f"{self.config.context} tokens")
         if not fixed.edits:
             why = (f"the model declined: {fixed.refusal}" if fixed.refusal else
                    "none of the model's operations could be used" + (f" ({'; '.join(fixed.notes)})" if fixed.notes else

@@ -50,6 +50,7 @@ __all__ = [
     "SYSTEM_PROMPT",
     "build_messages",
     "describe",
+    "fit_context",
     "output_budget",
     "operations_schema",
     "parse_operations",
@@ -179,6 +180,28 @@ def output_budget(context: list[ContextItem], count_tokens, cap: int | None) -> 
     longest = max((count_tokens(i.unit.text) for i in targets), default=0)
     budget = _TOKENS_PER_OPERATION * MAX_OPERATIONS + int(longest * 1.5)
     return min(budget, cap) if cap else budget
+
+
+#: A model's tokenizer is not cl100k: its count of the same text runs up to this much higher.
+TOKENIZER_SLACK = 1.3
+
+
+def fit_context(doc: Document, instruction: str, context: list[ContextItem], count_tokens, window: int | None,
+                answer: int) -> list[ContextItem]:
+    """The first units of ``context`` (it is ranked: targets first) whose prompt fits a model
+    window of ``window`` tokens with ``answer`` tokens left for the reply; all of it when
+    ``window`` is ``None``. At least one unit is kept, so that a too-small window still answers."""
+    if window is None or not context:
+        return context
+    messages, _ = build_messages(doc, instruction, [])
+    room = int((window - answer) / TOKENIZER_SLACK) - sum(count_tokens(m["content"]) + 8 for m in messages)
+    kept: list[ContextItem] = []
+    for i, item in enumerate(context):
+        room -= count_tokens(_show(f"U{i + 1}", item.unit)) + 1
+        if room < 0 and kept:
+            break
+        kept.append(item)
+    return kept
 
 
 def parse_operations(data: Any) -> list[dict[str, Any]]:
@@ -312,6 +335,20 @@ def describe(edits: list[Edit], doc: Document) -> str:
     return (parts[0][:1].upper() + "; ".join(parts)[1:] + ".") if parts else ""
 
 
+_QUOTED = re.compile(r"['\"\u2018\u201c]([^'\"\u2019\u201d]{2,80})['\"\u2019\u201d]")
+
+
+def _said_as(instruction: str, term: str) -> str | None:
+    """The term the instruction quotes that ``term`` spells another way (``pre-shared_key`` for
+    'pre-shared key': the same letters, other separators or case), else ``None``.
+
+    >>> _said_as("Use 'preshared secret' instead of 'pre-shared key' everywhere", "pre-shared_key")
+    'pre-shared key'
+    """
+    squash = lambda text: re.sub(r"[\W_]+", "", text).casefold()  # noqa: E731
+    return next((q for q in _QUOTED.findall(instruction) if squash(q) == squash(term) and q != term), None)
+
+
 def _ancestors(doc: Document, uid: str | None) -> set[str]:
     out: set[str] = set()
     unit = doc.get(uid) if uid else None
@@ -349,6 +386,7 @@ def repair(
 
     for i, op in enumerate(ops[: MAX_OPERATIONS * 4]):
         kind, ref, old, new = _text(op, "op").lower(), _text(op, "unit"), _text(op, "old"), _text(op, "new")
+        said: str | None = None
         sig = (kind, ref, old, new)
         if sig in seen:
             drop(i, "it repeats an earlier operation")
@@ -381,9 +419,13 @@ def repair(
                 drop(i, f"'{old}' is a label, not a term (LEDGER renumbers labels itself)")
             elif not old or not new or norm_term(old) == norm_term(new):
                 drop(i, "a rename needs a term and a different new term")
-            elif not any(find_term(u.text, old, new) for u in doc.units):
+            elif not any(find_term(u.text, old, new) for u in doc.units) and not (
+                    (said := _said_as(instruction, old)) and any(find_term(u.text, said, new) for u in doc.units)):
                 drop(i, f"'{old}' does not occur in the document")
             else:
+                if said and not any(find_term(u.text, old, new) for u in doc.units):
+                    out.notes.append(f"operation {i + 1}: '{old}' is the instruction's '{said}' spelt as code")
+                    old = said
                 candidates.append((i, [Rename(old=old, text=new, unit=None, **stamp)]))
             continue
         unit = named

@@ -187,7 +187,7 @@ class LocalServer:
     def env(self) -> dict[str, str]:
         """The ``LEDGER_LLM_*`` settings that point the LLM engine at this server."""
         return {"LEDGER_LLM_PROVIDER": "openai", "LEDGER_LLM_ENDPOINT": self.endpoint,
-                "LEDGER_LLM_MODEL": self.path.stem}
+                "LEDGER_LLM_MODEL": self.path.stem, "LEDGER_LLM_CONTEXT": str(self.context)}
 
     def start(self) -> "LocalServer":
         try:

@@ -305,3 +305,35 @@ def test_the_heading_the_instruction_names_wins_over_a_miscopied_key():
     # two headings cited: which one is meant is not guessed
     r = fix(doc, [op("delete", "U1")], "Merge Section 2 into Section 1")
     assert sorted(e.unit for e in r.edits) == ["a", "b", "c", "h1"]
+
+
+def test_a_term_the_model_spelt_as_code_is_the_instruction_s_term():
+    doc = plant()
+    r = fix(doc, [op("rename", None, "the_controller", "Coordinator")], "Say 'Coordinator' for 'the Controller' everywhere")
+    assert [(e.op, e.old) for e in r.edits] == [("rename", "the Controller")]
+    assert r.notes == ["operation 1: 'the_controller' is the instruction's 'the Controller' spelt as code"]
+    # not quoted by the instruction: nothing to read it as
+    r = fix(doc, [op("rename", None, "the_controller", "Coordinator")], RENAME)
+    assert r.edits == [] and r.notes == ["operation 1 dropped: 'the_controller' does not occur in the document"]
+
+
+def test_the_context_is_cut_to_the_model_s_window_and_the_proposal_says_so(server):
+    doc = plant()
+    items = [ContextItem(doc.unit(u), "TARGET: the unit to edit" if u == "b" else "CONTAINS") for u in
+             ("b", "a", "c", "d", "e", "h1", "h2")]
+    fits = __import__("addin_backend.edits.llm_operations", fromlist=["fit_context"]).fit_context
+    assert fits(doc, RENAME, items, count_tokens, None, 300) == items
+    assert fits(doc, RENAME, items, count_tokens, 1024, 5000) == items[:1]  # at least one
+    messages, _ = build_messages(doc, RENAME, [])
+    fixed = sum(count_tokens(m["content"]) + 8 for m in messages)
+    window = int((fixed + 25) * 1.3) + 300  # room for about one unit
+    assert fits(doc, RENAME, items, count_tokens, window, 300) == items[:1]
+    server.script = [Step(body=completion(json.dumps({"operations": [op("rename", None, "Controller", "Coordinator")]})))]
+    window = window - 300 + output_budget(items, count_tokens, None)  # the engine's answer budget
+    env = local_env(server) | {"LEDGER_LLM_CONTEXT": str(window)}
+    p = select_engine("llm", env=env).propose(doc, RENAME, items, author="Ana")
+    shown = server.requests[0].body["messages"][-1]["content"]
+    assert "[U1]" in shown and "[U3]" not in shown
+    assert p.warnings[0].startswith("the model saw ") and p.warnings[0].endswith(f"its window is {window} tokens")
+    with pytest.raises(EngineUnavailableError, match="LEDGER_LLM_CONTEXT must be at least 256"):
+        LLMConfig.from_env(local_env(server) | {"LEDGER_LLM_CONTEXT": "100"})
