@@ -75,10 +75,13 @@ def _set_texts(url: str, doc: str, count: int) -> list[dict]:
 
 
 def test_applies_are_capped_and_have_a_deadline(tmp_path):
+    # the deadline lies between what an upload costs (about 0.08 s here) and what 300 rewritten
+    # paragraphs of this document cost to apply (about 0.6 s here; slower on CI): a factor of
+    # two or more either side, whatever the machine's speed (0.5 s was not: an apply took 0.4 s)
     env = {"LEDGER_RATE_LIMIT": "off", "LEDGER_GRAPH_SEMANTIC": "0", "LEDGER_MAX_OPERATIONS": "300",
-           "LEDGER_REQUEST_SECONDS": "0.5"}
+           "LEDGER_REQUEST_SECONDS": "0.25"}
     with LedgerServer(tmp_path, workers=1, threads=4, env=env) as srv:
-        doc = _upload(srv.url, crafted_docx(20, 200, 200))
+        doc = _upload(srv.url, crafted_docx(20, 200, 800))
         _job(srv.url, f"{doc}-graph")
         ops = _set_texts(srv.url, doc, 301)
         started = time.monotonic()
@@ -86,7 +89,7 @@ def test_applies_are_capped_and_have_a_deadline(tmp_path):
                              timeout=120)
         assert over.status_code == 413 and over.json()["error"]["code"] == "too_many_operations", over.text[:300]
         assert "LEDGER_MAX_OPERATIONS" in over.json()["error"]["message"] and time.monotonic() - started < 2
-        # 300 operations are allowed, but cost more than the request's half second
+        # 300 operations are allowed, but cost more than the request's quarter second
         slow = requests.post(f"{srv.url}/api/v1/documents/{doc}/apply", json={"author": "A", "operations": ops[:300]},
                              timeout=120)
         assert slow.status_code == 503 and slow.json()["error"]["code"] == "deadline_exceeded", slow.text[:300]
@@ -96,9 +99,11 @@ def test_applies_are_capped_and_have_a_deadline(tmp_path):
 
 
 def test_a_crafted_graph_job_stops_at_its_deadline_and_others_go_on(tmp_path):
-    env = {"LEDGER_RATE_LIMIT": "off", "LEDGER_GRAPH_SEMANTIC": "0", "LEDGER_JOB_SECONDS": "1"}
+    # the crafted graph's stages take about 2 s here, the small document's 0.02 s: the deadline
+    # is far from both (the bounded term search made 900 terms too cheap for a 1 s deadline)
+    env = {"LEDGER_RATE_LIMIT": "off", "LEDGER_GRAPH_SEMANTIC": "0", "LEDGER_JOB_SECONDS": "0.3"}
     with LedgerServer(tmp_path, workers=1, threads=4, env=env) as srv:
-        crafted = _upload(srv.url, crafted_docx(60, 900, 900))
+        crafted = _upload(srv.url, crafted_docx(60, 3000, 3000))
         small = _upload(srv.url, corpus_file("zen_of_python.docx").read_bytes())
         health_within(srv.url, rounds=3)
         rec = _job(srv.url, f"{crafted}-graph")
