@@ -199,10 +199,8 @@ def window_for(context: int) -> int:
     from addin_backend.edits import llm_operations as ops
     from addin_backend.retrieval.tokens import count_tokens
 
-    messages, _ = ops.build_messages(Document("docx", []), "x" * 200, [])
-    fixed = sum(count_tokens(m["content"]) + 8 for m in messages)
     answer = ops.output_budget([], count_tokens, None) + 500  # a rewrite of a long unit: room for it
-    return max(512, int((context - answer) / ops.TOKENIZER_SLACK) - fixed)
+    return max(512, ops.prompt_room(Document("docx", []), "x" * 200, count_tokens, context, answer))
 
 
 def _load(devset: Path, names: list[str]) -> dict[str, Document]:

@@ -41,7 +41,7 @@ from .resolve import LABEL_RX
 from .rules import says_everywhere, title_span
 from .specs import edit_from_spec
 from .terms import find_term
-from .tree import subtree
+from .tree import ancestors, subtree
 
 __all__ = [
     "MAX_OPERATIONS",
@@ -54,6 +54,7 @@ __all__ = [
     "output_budget",
     "operations_schema",
     "parse_operations",
+    "prompt_room",
     "repair",
     "salvage",
 ]
@@ -186,6 +187,13 @@ def output_budget(context: list[ContextItem], count_tokens, cap: int | None) -> 
 TOKENIZER_SLACK = 1.3
 
 
+def prompt_room(doc: Document, instruction: str, count_tokens, window: int, answer: int) -> int:
+    """The cl100k tokens of units a model window of ``window`` tokens holds beside the prompt's
+    fixed part (system prompt, worked examples, instruction) and ``answer`` tokens of reply."""
+    messages, _ = build_messages(doc, instruction, [])
+    return int((window - answer) / TOKENIZER_SLACK) - sum(count_tokens(m["content"]) + 8 for m in messages)
+
+
 def fit_context(doc: Document, instruction: str, context: list[ContextItem], count_tokens, window: int | None,
                 answer: int) -> list[ContextItem]:
     """The first units of ``context`` (it is ranked: targets first) whose prompt fits a model
@@ -193,8 +201,7 @@ def fit_context(doc: Document, instruction: str, context: list[ContextItem], cou
     ``window`` is ``None``. At least one unit is kept, so that a too-small window still answers."""
     if window is None or not context:
         return context
-    messages, _ = build_messages(doc, instruction, [])
-    room = int((window - answer) / TOKENIZER_SLACK) - sum(count_tokens(m["content"]) + 8 for m in messages)
+    room = prompt_room(doc, instruction, count_tokens, window, answer)
     kept: list[ContextItem] = []
     for i, item in enumerate(context):
         room -= count_tokens(_show(f"U{i + 1}", item.unit)) + 1
@@ -316,15 +323,16 @@ def cited_heading(doc: Document, instruction: str) -> Unit | None:
 def describe(edits: list[Edit], doc: Document) -> str:
     """One sentence for the user naming what the kept operations do."""
     parts = []
+    # a unit deleted with its section is said once, with the section
+    deleted = {d.unit: ancestors(doc, d.unit) for d in edits if isinstance(d, Delete)}
     for e in edits:
         unit = doc.get(e.unit) if e.unit else None
         where = (unit.label or unit.id) if unit is not None else ""
         if isinstance(e, Rename):
             parts.append(f"rename '{e.old}' to '{e.text}'")
         elif isinstance(e, Delete):
-            top = next((d for d in edits if isinstance(d, Delete) and d.unit in _ancestors(doc, e.unit)), None)
-            if top is None:  # a unit deleted with its section is said once, with the section
-                inside = sum(1 for d in edits if isinstance(d, Delete) and e.unit in _ancestors(doc, d.unit))
+            if not deleted[e.unit] & deleted.keys():
+                inside = sum(1 for above in deleted.values() if e.unit in above)
                 parts.append(f"delete {where}" + (f" with the {inside} unit(s) it contains" if inside else ""))
         elif isinstance(e, SetText):
             parts.append(f"rewrite {where}")
@@ -338,6 +346,10 @@ def describe(edits: list[Edit], doc: Document) -> str:
 _QUOTED = re.compile(r"['\"\u2018\u201c]([^'\"\u2019\u201d]{2,80})['\"\u2019\u201d]")
 
 
+def _occurs(doc: Document, term: str, new: str) -> bool:
+    return any(find_term(u.text, term, new) for u in doc.units)
+
+
 def _said_as(instruction: str, term: str) -> str | None:
     """The term the instruction quotes that ``term`` spells another way (``pre-shared_key`` for
     'pre-shared key': the same letters, other separators or case), else ``None``.
@@ -347,15 +359,6 @@ def _said_as(instruction: str, term: str) -> str | None:
     """
     squash = lambda text: re.sub(r"[\W_]+", "", text).casefold()  # noqa: E731
     return next((q for q in _QUOTED.findall(instruction) if squash(q) == squash(term) and q != term), None)
-
-
-def _ancestors(doc: Document, uid: str | None) -> set[str]:
-    out: set[str] = set()
-    unit = doc.get(uid) if uid else None
-    while unit is not None and unit.parent and unit.parent not in out:
-        out.add(unit.parent)
-        unit = doc.get(unit.parent)
-    return out
 
 
 def repair(
@@ -386,7 +389,6 @@ def repair(
 
     for i, op in enumerate(ops[: MAX_OPERATIONS * 4]):
         kind, ref, old, new = _text(op, "op").lower(), _text(op, "unit"), _text(op, "old"), _text(op, "new")
-        said: str | None = None
         sig = (kind, ref, old, new)
         if sig in seen:
             drop(i, "it repeats an earlier operation")
@@ -419,13 +421,15 @@ def repair(
                 drop(i, f"'{old}' is a label, not a term (LEDGER renumbers labels itself)")
             elif not old or not new or norm_term(old) == norm_term(new):
                 drop(i, "a rename needs a term and a different new term")
-            elif not any(find_term(u.text, old, new) for u in doc.units) and not (
-                    (said := _said_as(instruction, old)) and any(find_term(u.text, said, new) for u in doc.units)):
-                drop(i, f"'{old}' does not occur in the document")
             else:
-                if said and not any(find_term(u.text, old, new) for u in doc.units):
+                occurs = _occurs(doc, old, new)
+                said = None if occurs else _said_as(instruction, old)
+                if said is not None and _occurs(doc, said, new):
                     out.notes.append(f"operation {i + 1}: '{old}' is the instruction's '{said}' spelt as code")
                     old = said
+                elif not occurs:
+                    drop(i, f"'{old}' does not occur in the document")
+                    continue
                 candidates.append((i, [Rename(old=old, text=new, unit=None, **stamp)]))
             continue
         unit = named

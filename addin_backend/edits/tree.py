@@ -7,6 +7,7 @@ from ..outline import level
 from adapters.vocabulary import NOTE_KINDS
 
 __all__ = [
+    "ancestors",
     "body_units",
     "enclosing_section",
     "is_note",
@@ -27,6 +28,16 @@ def subtree(doc: Document, unit_id: str) -> list[Unit]:
     """A unit and its descendants, in document order."""
     ids = descendant_ids(doc.units, unit_id)
     return [u for u in doc.units if u.id in ids]
+
+
+def ancestors(doc: Document, unit_id: str | None) -> set[str]:
+    """The ids of the units that contain ``unit_id`` (its parent, theirs, up to the top)."""
+    out: set[str] = set()
+    unit = doc.get(unit_id) if unit_id else None
+    while unit is not None and unit.parent and unit.parent not in out:
+        out.add(unit.parent)
+        unit = doc.get(unit.parent)
+    return out
 
 
 def section_level(unit: Unit) -> int:
