@@ -34,6 +34,7 @@ from typing import Any, Sequence
 
 from adapters.model import EDIT_FIELDS, Document, Edit
 
+from ..budget import check as check_budget
 from ..findings import sort_findings
 
 __all__ = ["RECORD", "STATUSES", "record_json", "embed_record", "read_record", "record_edits", "classify", "review"]
@@ -159,9 +160,13 @@ def review(original: Document, ops: Sequence[Edit], reviewed_data: bytes | Docum
 
     reviewed = reviewed_data if isinstance(reviewed_data, Document) else read(reviewed_data)
     ops = [e for e in ops if e.id]
+    check_budget()  # each step below costs about the document plus the operations
     plan = layout(original, ops)
+    check_budget()
     in_accepted = match_view(plan, _all_lines(reviewed, "accepted"))
+    check_budget()
     in_rejected = match_view(plan, _all_lines(reviewed, "rejected"))
+    check_budget()
     shown, kept = in_accepted.applied, in_rejected.applied
     author = next((e.author for e in ops if e.author), None)
     date = next((e.date for e in ops if e.date), None)
@@ -183,6 +188,7 @@ def review(original: Document, ops: Sequence[Edit], reviewed_data: bytes | Docum
 
         G = build_graph(original, stages=FAST_STAGES)
     every = len(standing) == len(ops)
+    check_budget()
     now = verify(original, plan.planned if every else apply_to_document(original, standing), G, standing,
                  semantic=False)
     rejected_units = {o["unit"] for o in out_ops if o["status"] == "rejected"}
@@ -192,6 +198,7 @@ def review(original: Document, ops: Sequence[Edit], reviewed_data: bytes | Docum
     serious = [f for f in findings if f.severity in ("error", "warning")]
     new_errors: list[Any] = []
     if serious and not every:  # what the full edit had already is not the review's doing
+        check_budget()
         planned = verify(original, plan.planned, G, ops, semantic=False)
         before = {(f.kind, f.unit, f.evidence) for f in planned}
         new_errors = [f for f in serious if (f.kind, f.unit, f.evidence) not in before]

@@ -74,3 +74,16 @@ def test_all_accepted(renamed):
     got = review_files(word_review(edited, AUTHOR, lambda _t: "accept"), edited)
     assert {o["status"] for o in got["operations"]} == {"accepted"}
     assert got["exact"] is True and got["consistent"] is True
+
+
+def test_a_review_past_its_deadline_stops(renamed):
+    # the review of 243 changes costs about 1.7 s here, reading the reviewed file alone 0.4 s: a
+    # deadline of 0.05 s has passed before the first step of the classification, which stops
+    from addin_backend.budget import budget
+    from addin_backend.errors import DeadlineExceededError
+
+    edited, _report = renamed
+    reviewed = word_review(edited, AUTHOR, lambda _text: "accept")
+    with budget(0.05, "the review request"), pytest.raises(DeadlineExceededError) as err:
+        review_files(reviewed, edited)
+    assert "LEDGER_REQUEST_SECONDS" in str(err.value)
