@@ -38,7 +38,7 @@ from .intents import norm_term
 from .operations import validate_edits
 from .proposal import ContextItem
 from .resolve import LABEL_RX
-from .rules import says_everywhere, title_span
+from .rules import quoted, says_everywhere, title_span
 from .specs import edit_from_spec
 from .terms import find_term
 from .tree import ancestors, subtree
@@ -343,9 +343,6 @@ def describe(edits: list[Edit], doc: Document) -> str:
     return (parts[0][:1].upper() + "; ".join(parts)[1:] + ".") if parts else ""
 
 
-_QUOTED = re.compile(r"['\"\u2018\u201c]([^'\"\u2019\u201d]{2,80})['\"\u2019\u201d]")
-
-
 def _occurs(doc: Document, term: str, new: str) -> bool:
     return any(find_term(u.text, term, new) for u in doc.units)
 
@@ -356,9 +353,11 @@ def _said_as(instruction: str, term: str) -> str | None:
 
     >>> _said_as("Use 'preshared secret' instead of 'pre-shared key' everywhere", "pre-shared_key")
     'pre-shared key'
+    >>> _said_as("Don't keep 'pre-shared key': say 'PSK'", "pre-shared_key")  # the apostrophe opens no quote
+    'pre-shared key'
     """
     squash = lambda text: re.sub(r"[\W_]+", "", text).casefold()  # noqa: E731
-    return next((q for q in _QUOTED.findall(instruction) if squash(q) == squash(term) and q != term), None)
+    return next((q for q in quoted(instruction) if squash(q) == squash(term) and q != term), None)
 
 
 def repair(

@@ -26,7 +26,7 @@ from .tree import body_units, enclosing_section, section_level, subtree
 from .values import find_value, parse_value
 from adapters.vocabulary import TEXT_KINDS
 
-__all__ = ["GRAMMAR", "Rule", "propose", "says_everywhere", "title_span", "understood"]
+__all__ = ["GRAMMAR", "QUOTED", "Rule", "propose", "quoted", "says_everywhere", "title_span", "understood"]
 
 E = TypeVar("E", Replace, SetText, InsertAfter, Delete, Move)
 
@@ -38,8 +38,29 @@ class Groups(Protocol):
 
     def groupdict(self) -> dict[str, Any]: ...
 
-_Q = r"(?:\"[^\"]+\"|['\u2018\u2019][^'\u2018\u2019]+['\u2018\u2019]|.+?)"
-_QUOTED = r"(?:\"[^\"]+\"|['\u2018\u2019][^'\u2018\u2019]+['\u2018\u2019])"
+#: A quoted string in an instruction, in any of the four pairs people type: "…", “…”, '…' and ‘…’
+#: (a single quote may also be opened by ’ or closed by ', as autocorrect leaves them). A quote does
+#: not open right after a letter or digit, so the apostrophe of "don't" or "user's" opens none;
+#: inside double quotes an apostrophe is text ("user's key"). No groups: the grammar below embeds
+#: the pattern in named groups of its own. The one definition of a quoted string, for the rules
+#: and for the LLM engine's repair (:mod:`.llm_operations`).
+QUOTED = re.compile(
+    r"(?<!\w)(?:\"[^\"]+\"|\u201c[^\u201c\u201d]+\u201d|['\u2018\u2019][^'\u2018\u2019]+['\u2018\u2019])")
+
+
+def quoted(text: str) -> list[str]:
+    r"""The strings ``text`` quotes (:data:`QUOTED`), without their quotes, in order: the terms an
+    instruction names exactly, whatever quotes it was typed with.
+
+    >>> quoted("Don't rename \u201cconnection ID\u201d to 'connection identifier' in the user's guide")
+    ['connection ID', 'connection identifier']
+    >>> quoted('Replace "user\'s key" with \u2018client key\u2019')
+    ["user's key", 'client key']
+    """
+    return [m.group()[1:-1] for m in QUOTED.finditer(text)]
+
+
+_Q = rf"(?:{QUOTED.pattern}|.+?)"
 _EVERYWHERE = (
     r"everywhere|globally|document-wide|throughout(?:\s+the\s+(?:whole\s+|entire\s+)?(?:document|text|paper|report|contract|agreement))?"
     r"|in\s+(?:the\s+)?(?:whole|entire)\s+(?:document|text)|in\s+all\s+(?:sections|places)"
@@ -115,8 +136,8 @@ class _Ctx:
 
 
 def _unquote(s: str) -> str:
-    s = s.strip()
-    if len(s) >= 2 and s[0] in "\"'\u2018\u2019" and s[-1] in "\"'\u2018\u2019":
+    s = s.strip()  # the quote characters of QUOTED (curly doubles are straightened by _clean first)
+    if len(s) >= 2 and s[0] in "\"'\u2018\u2019\u201c" and s[-1] in "\"'\u2018\u2019\u201d":
         return s[1:-1]
     return s
 
@@ -518,7 +539,7 @@ GRAMMAR: list[Rule] = [
         rf"^(?:{_CHANGE}|turn)\s+(?:all\s+|every\s+|each\s+)?(?P<old>{_Q})\s+(?:to|into)\s+(?P<new>{_Q}){_SCOPE}{_END}"),
         "Change 30 days to 45 days", _h_replace),
     Rule("delete a phrase", _rx(
-        rf"^(?:{_DELETE})\s+(?:the\s+)?(?:(?:word|words|phrase|text|sentence|term)\s+)?(?P<q>{_QUOTED}){_FROM_SCOPE}{_END}"),
+        rf"^(?:{_DELETE})\s+(?:the\s+)?(?:(?:word|words|phrase|text|sentence|term)\s+)?(?P<q>{QUOTED.pattern}){_FROM_SCOPE}{_END}"),
         "Remove 'strictly' from Section 2", _h_delete_text),
     Rule("delete a unit", _rx(
         rf"^(?:{_DELETE})\s+(?:the\s+(?:whole|entire)\s+)?(?P<ref>{REF_RX})(?:\s+(?:entirely|completely|and\s+its\s+(?:content|contents|subsections)))?{_END}"),
@@ -530,7 +551,7 @@ GRAMMAR: list[Rule] = [
         rf"^(?:insert|add|append|put)\s+(?:(?:a|an|the|one|another)\s+)?(?:new\s+)?(?:(?P<kind>{_KIND})\s+)?(?P<where>before|after|above|below|(?:at|to)\s+the\s+(?:end|bottom|start|beginning|top)\s+of|to)\s+(?P<ref>{REF_RX}){_SEP}(?P<text>.+?)\s*$"),
         "Insert after Section 2.1: <text>  /  Add a paragraph before Table 1: <text>", _h_insert),
     Rule("insert a unit", _rx(
-        rf"^(?:insert|add|append|put)\s+(?:(?:a|an|the)\s+)?(?:new\s+)?(?:(?P<kind>{_KIND})\s+)?(?P<text>{_QUOTED})\s+(?P<where>before|after|above|below|(?:at|to)\s+the\s+(?:end|bottom|start|beginning|top)\s+of|to)\s+(?P<ref>{REF_RX}){_END}"),
+        rf"^(?:insert|add|append|put)\s+(?:(?:a|an|the)\s+)?(?:new\s+)?(?:(?P<kind>{_KIND})\s+)?(?P<text>{QUOTED.pattern})\s+(?P<where>before|after|above|below|(?:at|to)\s+the\s+(?:end|bottom|start|beginning|top)\s+of|to)\s+(?P<ref>{REF_RX}){_END}"),
         "Add the sentence 'Fees are final.' to the end of the paragraph starting with 'Fees'", _h_insert),
 ]
 

@@ -6,9 +6,9 @@ import re
 import pytest
 
 from addin_backend.edits import apply_to_document
-from addin_backend.edits.rules import propose, understood
+from addin_backend.edits.rules import propose, quoted, understood
 from addin_backend.errors import InstructionNotUnderstoodError, InvalidRequestError, UnknownUnitError
-from tests.addin_backend.edits.docs import contract, contract_doc, paper_doc  # noqa: F401 - fixture
+from tests.addin_backend.edits.docs import contract, contract_doc, make_doc, paper_doc  # noqa: F401 - fixture
 
 KEYS = ("op", "unit", "start", "end", "old", "text", "after", "before_unit", "kind", "style")
 
@@ -212,3 +212,49 @@ def test_failures_say_what_is_wrong(contract, instruction, kw, error, message):
     with pytest.raises(error) as err:
         propose(contract, instruction, author="Ana", **kw)
     assert err.value.message == message
+
+
+def _rfc_doc():
+    return make_doc([
+        ("s1", "section", "Connection IDs", None, "Section 1", "1", "Heading 1"),
+        ("p1", "paragraph", "Each connection ID is retired once; the user's connection ID is new.", "s1"),
+        ("p2", "paragraph", "An endpoint may issue connection IDs. It strictly must not reuse them.", "s1"),
+    ])
+
+
+@pytest.mark.parametrize("curly, straight", [
+    ("Rename \u201cconnection ID\u201d to \u201cconnection identifier\u201d everywhere",
+     "Rename \"connection ID\" to \"connection identifier\" everywhere"),
+    ("Replace \u201cconnection ID\u201d with \u2018connection identifier\u2019 in Section 1",
+     "Replace 'connection ID' with 'connection identifier' in Section 1"),
+    ("Remove the word \u201cstrictly\u201d from Section 1", "Remove the word \"strictly\" from Section 1"),
+    ("Add the sentence \u201cIDs are opaque.\u201d to the end of the paragraph starting with \u201cAn endpoint\u201d",
+     "Add the sentence 'IDs are opaque.' to the end of the paragraph starting with 'An endpoint'"),
+])
+def test_curly_double_quotes_read_as_straight_ones(curly, straight):
+    """“…” is one of the quote pairs (rules.QUOTED): an instruction typed with them gives the edits
+    and the explanation the same instruction with straight quotes gives."""
+    doc = _rfc_doc()
+    p, q = propose(doc, curly, author="Ana"), propose(doc, straight, author="Ana")
+    assert p.edits and [proj(e) for e in p.edits] == [proj(e) for e in q.edits]
+    assert (p.explanation, p.targets) == (q.explanation, q.targets)
+
+
+def test_the_curly_rename_renames_every_form():
+    p = propose(_rfc_doc(), "Rename \u201cconnection ID\u201d to \u201cconnection identifier\u201d everywhere", author="Ana")
+    assert [proj(e) for e in p.edits] == [
+        ("replace", "s1", 0, 14, "Connection IDs", "Connection Identifiers"),
+        ("replace", "p1", 5, 18, "connection ID", "connection identifier"),
+        ("replace", "p1", 47, 60, "connection ID", "connection identifier"),
+        ("replace", "p2", 22, 36, "connection IDs", "connection identifiers"),
+    ]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Rename \u201cconnection ID\u201d to \u201cconnection identifier\u201d", ["connection ID", "connection identifier"]),
+    ("Don't rename 'widget' in the user's guide", ["widget"]),
+    ("Replace \"user's key\" with \u2018client key\u2019 in the users\u2019 section", ["user's key", "client key"]),
+    ("Don't touch the user's notes", []),
+])
+def test_quoted_strings_open_at_quotes_not_apostrophes(text, expected):
+    assert quoted(text) == expected
