@@ -116,7 +116,7 @@ bench-edits: system-deps venv
 # checkout, e.g. `git worktree add ../ledger-before HEAD~20`) is measured in the same run.
 PEER ?=
 bench-edit-speed: venv
-	$(BIN)/python -m benchmarks.edit_speed $(if $(PEER),--peer $(PEER)) --doc docs/benchmarks.md
+	$(BIN)/python -m benchmarks.edit_speed $(if $(PEER),--peer $(PEER)) --seed endpoint=end-point --seed endpoints=end-points --doc docs/benchmarks.md
 
 # The paper's experiment: the LLM engine with LEDGER's context, a BM25 top-k context of the same
 # budget and a window of the document, scored by the validators (docs/benchmarks.md, llm-bench).
