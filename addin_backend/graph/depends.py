@@ -6,12 +6,14 @@ the TLS specification) links at most once per section (the registry says which u
 """
 from __future__ import annotations
 
+from functools import cache, partial
 from typing import Callable, Iterable
 
 import networkx as nx
 
 from adapters.model import Document, Unit
 
+from ..edits.tree import ancestors
 from .anaphora import resolve_anaphora
 from .definitions import Usage, definition_registry, find_usages, quoted_use
 from .edges import DEPENDS, add_edge
@@ -22,17 +24,9 @@ _ORIGIN = {"term": "definition", "acronym": "acronym", "notation": "notation"}
 
 
 def _ancestors(doc: Document) -> Callable[[str], set[str]]:
-    parent = {u.id: u.parent for u in doc.units}
-    memo: dict[str, set[str]] = {}
-
-    def up(uid: str) -> set[str]:
-        got = memo.get(uid)
-        if got is None:
-            p = parent.get(uid)
-            got = memo[uid] = (up(p) | {p}) if p is not None and p in parent else set()
-        return got
-
-    return up
+    """The ids of the units that contain a unit (:func:`~addin_backend.edits.tree.ancestors`, the
+    one walk up the unit tree), remembered per unit: :func:`links` asks once per use of a term."""
+    return cache(partial(ancestors, doc))
 
 
 def links(use: Usage, ancestors: Callable[[str], set[str]]) -> bool:

@@ -18,6 +18,7 @@ from adapters import words as _words
 from adapters.model import Document, Unit
 from adapters.text import loose
 
+from ..edits.tree import ancestors
 from ..errors import UnknownUnitError
 
 __all__ = ["Candidate", "Targets", "match_selection", "match_labels", "match_semantic", "identify_targets"]
@@ -120,23 +121,13 @@ def match_labels(doc: Document, instruction: str) -> list[Candidate]:
             target = index.resolve(m.family, item.number)
             if target and all(t != target for t, _ in hits):
                 hits.append((target, m.text))
-    ids = [t for t, _ in hits]
+    above = {t: ancestors(doc, t) for t, _ in hits}
     # "Theorem 2 in Section 3.2": drop a mention that merely contains another one.
     return [
         Candidate(t, 1.0, "label", span)
         for t, span in hits
-        if not any(_is_ancestor(doc, t, other) for other in ids if other != t)
+        if not any(t in up for other, up in above.items() if other != t)
     ]
-
-
-def _is_ancestor(doc: Document, ancestor: str, unit_id: str) -> bool:
-    """Whether ``ancestor`` contains ``unit_id`` (through the parent chain)."""
-    unit = doc.get(unit_id)
-    while unit is not None and unit.parent:
-        if unit.parent == ancestor:
-            return True
-        unit = doc.get(unit.parent)
-    return False
 
 
 def match_semantic(
