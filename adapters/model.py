@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "UNIT_KINDS",
+    "ancestor_ids",
     "REVISION_KINDS",
     "VIEWS",
     "Anchor",
@@ -83,6 +84,18 @@ def descendant_ids(units: Iterable["Unit"], root_id: str) -> set[str]:
                 seen.add(c)
                 stack.append(c)
     return seen
+
+
+def ancestor_ids(doc: "Document", unit_id: str | None) -> set[str]:
+    """The ids of the units that contain ``unit_id`` (its parent, theirs, up to the top): the
+    other direction of :func:`descendant_ids`, for scopes and enclosing sections. A cycle of
+    parents (a damaged model) ends the walk instead of looping."""
+    out: set[str] = set()
+    unit = doc.get(unit_id) if unit_id else None
+    while unit is not None and unit.parent and unit.parent not in out:
+        out.add(unit.parent)
+        unit = doc.get(unit.parent)
+    return out
 
 
 def make_unit_id(kind: str, text: str, occurrence: int = 0) -> str:

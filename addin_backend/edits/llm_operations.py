@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from adapters.model import Delete, Document, Edit, Rename, Replace, SetText, Unit
+from adapters.model import Delete, Document, Edit, Rename, Replace, SetText, Unit, ancestor_ids
 from adapters.text import loose_pattern
 from addin_backend.errors import LedgerError
 
@@ -41,7 +41,7 @@ from .resolve import LABEL_RX
 from .rules import quoted, says_everywhere, title_span
 from .specs import edit_from_spec
 from .terms import find_term
-from .tree import ancestors, subtree
+from .tree import subtree
 
 __all__ = [
     "MAX_OPERATIONS",
@@ -324,7 +324,7 @@ def describe(edits: list[Edit], doc: Document) -> str:
     """One sentence for the user naming what the kept operations do."""
     parts = []
     # a unit deleted with its section is said once, with the section
-    deleted = {d.unit: ancestors(doc, d.unit) for d in edits if isinstance(d, Delete)}
+    deleted = {d.unit: ancestor_ids(doc, d.unit) for d in edits if isinstance(d, Delete)}
     for e in edits:
         unit = doc.get(e.unit) if e.unit else None
         where = (unit.label or unit.id) if unit is not None else ""

@@ -7,7 +7,6 @@ from ..outline import level
 from adapters.vocabulary import NOTE_KINDS
 
 __all__ = [
-    "ancestors",
     "body_units",
     "enclosing_section",
     "is_note",
@@ -30,14 +29,6 @@ def subtree(doc: Document, unit_id: str) -> list[Unit]:
     return [u for u in doc.units if u.id in ids]
 
 
-def ancestors(doc: Document, unit_id: str | None) -> set[str]:
-    """The ids of the units that contain ``unit_id`` (its parent, theirs, up to the top)."""
-    out: set[str] = set()
-    unit = doc.get(unit_id) if unit_id else None
-    while unit is not None and unit.parent and unit.parent not in out:
-        out.add(unit.parent)
-        unit = doc.get(unit.parent)
-    return out
 
 
 def section_level(unit: Unit) -> int:

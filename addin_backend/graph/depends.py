@@ -11,9 +11,8 @@ from typing import Callable, Iterable
 
 import networkx as nx
 
-from adapters.model import Document, Unit
+from adapters.model import Document, Unit, ancestor_ids
 
-from ..edits.tree import ancestors
 from .anaphora import resolve_anaphora
 from .definitions import Usage, definition_registry, find_usages, quoted_use
 from .edges import DEPENDS, add_edge
@@ -24,9 +23,9 @@ _ORIGIN = {"term": "definition", "acronym": "acronym", "notation": "notation"}
 
 
 def _ancestors(doc: Document) -> Callable[[str], set[str]]:
-    """The ids of the units that contain a unit (:func:`~addin_backend.edits.tree.ancestors`, the
+    """The ids of the units that contain a unit (:func:`adapters.model.ancestor_ids`, the
     one walk up the unit tree), remembered per unit: :func:`links` asks once per use of a term."""
-    return cache(partial(ancestors, doc))
+    return cache(partial(ancestor_ids, doc))
 
 
 def links(use: Usage, ancestors: Callable[[str], set[str]]) -> bool:

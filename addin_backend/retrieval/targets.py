@@ -15,10 +15,9 @@ from typing import Callable, Sequence
 import numpy as np
 
 from adapters import words as _words
-from adapters.model import Document, Unit
+from adapters.model import Document, Unit, ancestor_ids
 from adapters.text import loose
 
-from ..edits.tree import ancestors
 from ..errors import UnknownUnitError
 
 __all__ = ["Candidate", "Targets", "match_selection", "match_labels", "match_semantic", "identify_targets"]
@@ -121,7 +120,7 @@ def match_labels(doc: Document, instruction: str) -> list[Candidate]:
             target = index.resolve(m.family, item.number)
             if target and all(t != target for t, _ in hits):
                 hits.append((target, m.text))
-    above = {t: ancestors(doc, t) for t, _ in hits}
+    above = {t: ancestor_ids(doc, t) for t, _ in hits}
     # "Theorem 2 in Section 3.2": drop a mention that merely contains another one.
     return [
         Candidate(t, 1.0, "label", span)
