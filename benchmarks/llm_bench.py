@@ -18,7 +18,17 @@ with the prompt and completion tokens and the seconds each cost. The endpoint co
 ``LEDGER_LLM_*``; without them the pinned local model is fetched and served on loopback
 (:mod:`addin_backend.edits.local_model`).
 
+``--json`` keeps, for every case and context, what a failure needs to be understood and the run
+re-scored without the model (:meth:`Score.to_json`): the case (instruction, document and its
+path, target, terms), the operations the engine proposed (each an Edit's JSON form without the
+unit's text; a rename's replaces folded back into the ``rename`` they are exactly), the error
+with its type and the model's reply, the scores, and why a validator failed (``units_missing``,
+``refs_broken``, ``forms_left``: the first 20, then a count). Text fields are cut to 200
+characters. ``--rescore FILE`` runs the pipeline after the engine and the validators again on
+the stored operations and prints the table.
+
     python -m benchmarks.llm_bench --cases 6 --doc docs/benchmarks.md
+    python -m benchmarks.llm_bench --rescore benchmarks/results/llm_bench.json
 """
 from __future__ import annotations
 
@@ -27,15 +37,17 @@ import json
 import os
 import sys
 import time
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from adapters import read
-from adapters.model import Document
+from adapters.model import Document, Edit, Rename, edit_from_json
 from addin_backend.edits.llm import LLMEngine, llm_configured
-from addin_backend.edits.operations import apply_to_document
-from addin_backend.edits.pipeline import plan_edit
+from addin_backend.edits.operations import apply_to_document, expand_rename
+from addin_backend.edits.pipeline import EditPlan, plan_edit, plan_given
+from addin_backend.edits.proposal import Proposal
 from addin_backend.edits.terms import find_term
 from addin_backend.edits.tree import subtree
 from addin_backend.errors import LedgerError
@@ -48,10 +60,15 @@ from addin_backend.retrieval.targets import identify_targets
 from addin_backend.numbering import renumber
 from addin_backend.verify.after_edit import relabel, unreported_forms
 
-__all__ = ["ARMS", "BenchCase", "make_cases", "run", "main"]
+__all__ = ["ARMS", "BenchCase", "Score", "make_cases", "score_case", "judge", "compact_operations", "rescore",
+           "table", "run", "main"]
 
 ARMS = ("ledger", "bm25", "window")
 ROOT = Path(__file__).resolve().parents[1]
+#: A text field of a ``--json`` record is cut to this many characters (no unit texts in the file).
+TEXT_CAP = 200
+#: A list of reasons in a record keeps this many entries, then says how many more there are.
+LIST_CAP = 20
 
 #: Renames written for these standards: a term each uses in several sections, and a new name.
 RENAMES: dict[str, list[tuple[str, str]]] = {
@@ -146,51 +163,214 @@ class Score:
     seconds: float = 0.0
     error: str = ""
     notes: list[str] = field(default_factory=list)
+    # what the case was, for diagnosis and --rescore
+    doc: str = ""
+    path: str = ""
+    instruction: str = ""
+    target: str | None = None
+    selection: str | None = None
+    old: str | None = None
+    new: str | None = None
+    # what the engine did: its operations (None: it proposed none), or the error it raised
+    names: str = "auto"
+    operations: list[dict[str, Any]] | None = None
+    operations_cut: int = 0  # text fields of the operations cut to TEXT_CAP (a rescore is then approximate)
+    error_type: str = ""
+    reply: str = ""
+    # why a validator failed: expected units unchanged, broken references, forms of the old term left
+    units_missing: list[str] = field(default_factory=list)
+    refs_broken: list[str] = field(default_factory=list)
+    forms_left: list[str] = field(default_factory=list)
 
     @property
     def consistent(self) -> bool:
         return self.answered and self.units and self.refs and self.terms is not False
 
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` record: every field, text cut to :data:`TEXT_CAP`, so a failed case can
+        be read and re-scored from the committed file."""
+        out = {k: _cut(v) if isinstance(v, str) and k != "path" else v for k, v in vars(self).items()}
+        out["notes"] = [_cut(n) for n in self.notes]
+        return out | {"consistent": self.consistent}
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= TEXT_CAP else text[:TEXT_CAP - 1] + "…"
+
+
+def _capped(items: list[str]) -> list[str]:
+    """The first :data:`LIST_CAP` items, then how many more (a rename can leave hundreds)."""
+    return items[:LIST_CAP] + ([f"… {len(items) - LIST_CAP} more"] if len(items) > LIST_CAP else [])
+
+
+class _Recording:
+    """The engine, keeping its last proposal: what it proposed is recorded even when validation
+    in the pipeline then rejects it."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine, self.name = engine, engine.name
+        self.proposal: Proposal | None = None
+
+    def propose(self, *args: Any, **kwargs: Any) -> Proposal:
+        proposal: Proposal = self.engine.propose(*args, **kwargs)
+        self.proposal = proposal
+        return proposal
+
+
+def compact_operations(doc: Document, edits: list[Edit], instruction: str,
+                       names: str = "auto") -> tuple[list[dict[str, Any]], int]:
+    """The engine's edits as JSON to commit, and how many text fields were cut.
+
+    The engine hands back a rename expanded (one replace per occurrence: 243 for "connection ID"
+    on rfc9000); replaces that are exactly the expansion of one rename are folded back into it,
+    so the record is what the model proposed and validation expands it the same way again. The
+    unit's text (``before``), the date, the author and a reason that is the instruction are left
+    out (a rescore puts the instruction back)."""
+    out: list[Edit] = list(edits)
+    key = lambda e: (e.unit, e.start, e.end, e.text, e.old, e.source, e.reason)  # noqa: E731
+    pairs = Counter((e.old, e.text) for e in out if e.op == "replace" and e.old)
+    for (form, repl), n in pairs.most_common():
+        group = [e for e in out if e.op == "replace" and (e.old, e.text) == (form, repl)]
+        if n < 2 or not group:
+            continue
+        first = group[0]
+        here = {key(e): e for e in out if e.op == "replace"}
+        # the term as written in running text first ("probe timeout", not the heading's "Probe Timeout")
+        for old, new in dict.fromkeys([(form.lower(), repl.lower()), (form, repl)]):
+            spread = expand_rename(doc, old, new, source=first.source, reason=first.reason, names=names)
+            if spread and all(key(r) in here for r in spread):
+                gone = {id(here[key(r)]) for r in spread}
+                at = next(i for i, e in enumerate(out) if id(e) in gone)
+                out = [e for e in out if id(e) not in gone]
+                out.insert(at, Rename(old=old, text=new, source=first.source, reason=first.reason))
+                break
+    records, cut = [], 0
+    for e in out:
+        d = {k: v for k, v in e.to_json().items() if k not in ("before", "date", "author")}
+        if d.get("reason") == instruction:
+            del d["reason"]
+        for k, v in d.items():
+            if isinstance(v, str) and len(v) > TEXT_CAP:
+                d[k], cut = _cut(v), cut + 1
+        records.append(d)
+    return records, cut
+
 
 def score_case(doc: Document, G, case: BenchCase, arm: str, engine: LLMEngine, budget: int, window: int) -> Score:
-    s = Score(case.id, arm, case.category)
+    """One case in one context: planned by ``engine`` through the product's pipeline, judged by
+    the validators, with what the engine proposed and why a validator failed."""
+    s = Score(case.id, arm, case.category, doc=case.doc, instruction=case.instruction, target=case.target,
+              selection=case.selection, old=case.old, new=case.new)
+    recording = _Recording(engine)
     started = time.monotonic()
     try:
-        plan = plan_edit(doc, G, case.instruction, engine=engine, target=case.target, selection=case.selection,
+        plan = plan_edit(doc, G, case.instruction, engine=recording, target=case.target, selection=case.selection,
                          budget=budget, semantic=False, retrieval=_context(arm, doc, G, case.instruction, budget, window))
     except LedgerError as exc:
         s.seconds = time.monotonic() - started
-        s.error = f"{exc.code}: {exc.message}"[:200]
+        _failed(s, exc)
         usage = exc.details.get("usage") or {}
         s.prompt_tokens, s.completion_tokens = usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0)
+        if recording.proposal is not None:  # proposed, then rejected by validation
+            _proposed(s, doc, recording.proposal, case.instruction)
         return s
     s.seconds = time.monotonic() - started
-    s.answered = bool(plan.operations)
+    if recording.proposal is not None:
+        _proposed(s, doc, recording.proposal, case.instruction)
     s.notes = list(plan.warnings)
     if plan.usage is not None:
         s.prompt_tokens, s.completion_tokens = plan.usage.prompt_tokens, plan.usage.completion_tokens
     s.context_tokens = plan.context.tokens if plan.context is not None else 0
+    judge(doc, case, plan, s)
+    return s
+
+
+def _failed(s: Score, exc: LedgerError) -> None:
+    s.error = f"{exc.code}: {exc.message}"[:200]
+    s.error_type = type(exc).__name__
+    s.reply = _cut(str(exc.details.get("reply") or ""))
+
+
+def _proposed(s: Score, doc: Document, proposal: Proposal, instruction: str) -> None:
+    s.names = proposal.names
+    s.operations, s.operations_cut = compact_operations(doc, proposal.edits, instruction, proposal.names)
+
+
+def judge(doc: Document, case: BenchCase, plan: EditPlan, s: Score) -> None:
+    """The validators on a plan, into ``s`` (scores and why each failed): shared by a run and by
+    ``--rescore``, so both judge alike."""
+    s.answered = bool(plan.operations)
     after = apply_to_document(doc, plan.edits)
     before_text = {u.id: u.text for u in doc.units}
     after_ids = {u.id for u in after.units}
     changed = {uid for uid, t in before_text.items() if uid not in after_ids or after.unit(uid).text != t}
-    s.units = _expected(doc, case) <= changed
+    expected = _expected(doc, case)
     old_broken = {(b["mention"], b["label"]) for b in broken_references(build_graph(doc, stages=FAST_STAGES))}
     reported = {f.unit for f in plan.findings}
     # the edited document as its reader sees it once the fields update: headings and captions
     # numbered automatically carry their new numbers (the propagated mentions already do)
     numbered = relabel(after, renumber(doc, after))
-    s.refs = all(b["source"] in reported for b in broken_references(build_graph(numbered, stages=FAST_STAGES))
-                 if (b["mention"], b["label"]) not in old_broken)
+    broken = [b for b in broken_references(build_graph(numbered, stages=FAST_STAGES))
+              if (b["mention"], b["label"]) not in old_broken and b["source"] not in reported]
+    s.refs = not broken
+    s.refs_broken = _capped([_cut(f"{b['source']}: '{b['mention']}' names {b['label']}") for b in broken])
+    s.terms, s.forms_left = None, []
     if case.category == "rename" and case.old:
         # a form kept on purpose (a name of its own, code, a quotation) with its reason is no
         # inconsistency; any other form left is one, reported or not
         kept = [f for f in plan.findings if f.kind == "old_term_kept"]
         left = unreported_forms(after, case.old, case.new or "", kept)
         s.terms = not left
+        s.forms_left = _capped([_cut(f"{uid} {a}-{b}: '{text}'") for uid, a, b, text in left])
         kept_units = {p.unit for f in kept for p in f.places} | {f.unit for f in kept}
-        s.units = _expected(doc, case) - (kept_units - {uid for uid, *_ in left}) <= changed
-    return s
+        expected -= kept_units - {uid for uid, *_ in left}
+    order = {u.id: u.order for u in doc.units}
+    missing = sorted(expected - changed, key=lambda uid: order.get(uid, 0))
+    s.units = not missing
+    s.units_missing = _capped(missing)
+
+
+def rescore(records: list[dict[str, Any]], devset: Path | None = None, log=sys.stderr) -> list[Score]:
+    """Scores again from a ``--json`` file, without the model: the stored operations go through
+    the pipeline after the engine (validation, propagation, verification) and the validators, on
+    the document re-read from the stored path (else ``devset``). Tokens and seconds are kept;
+    a record without operations (a refusal, or a file written before they were kept) keeps its
+    scores."""
+    names = {f.name for f in fields(Score)}
+    docs: dict[str, tuple[Document, Any]] = {}
+    out = []
+    for r in records:
+        s = Score(**{k: v for k, v in r.items() if k in names})
+        if r.get("operations") is None:
+            out.append(s)
+            continue
+        path = ROOT / r["path"] if r.get("path") else None
+        if path is None or not path.exists():
+            path = (devset or ROOT.parent / "shared" / "devset") / "rfc" / f"{r['doc']}.A.docx"
+        if str(path) not in docs:
+            doc = read(path.read_bytes())
+            docs[str(path)] = (doc, build_graph(doc, semantic=False))
+        doc, G = docs[str(path)]
+        case = BenchCase(s.case, s.doc, s.category, s.instruction, s.selection, s.target, s.old, s.new)
+        s.error = s.error_type = s.reply = ""
+        try:
+            edits = [edit_from_json({"reason": s.instruction, **o}) for o in s.operations or []]
+            plan = plan_given(doc, G, edits, instruction=s.instruction, engine="llm", semantic=False, names=s.names)
+        except LedgerError as exc:
+            _failed(s, exc)
+            s.answered = s.units = s.refs = False
+            s.terms, s.units_missing, s.refs_broken, s.forms_left = None, [], [], []
+        else:
+            judge(doc, case, plan, s)
+        if s.consistent != r.get("consistent") or s.operations_cut:
+            print(f"{s.case:24} {s.arm:7} consistent {r.get('consistent')} -> {s.consistent}"
+                  f"{' (operations cut: approximate)' if s.operations_cut else ''}", file=log)
+        out.append(s)
+    kept = sum(r.get("operations") is None for r in records)
+    if kept:
+        print(f"{kept} of {len(records)} records carry no operations (a refusal or error, or a file from before "
+              "they were kept): their stored scores are kept", file=log)
+    return out
 
 
 def window_for(context: int) -> int:
@@ -203,10 +383,14 @@ def window_for(context: int) -> int:
     return max(512, ops.prompt_room(Document("docx", []), "x" * 200, count_tokens, context, answer))
 
 
+def _path(devset: Path, name: str) -> Path:
+    return devset / "rfc" / f"{name}.A.docx"
+
+
 def _load(devset: Path, names: list[str]) -> dict[str, Document]:
     out = {}
     for name in names:
-        path = devset / "rfc" / f"{name}.A.docx"
+        path = _path(devset, name)
         if path.exists():
             out[name] = read(path.read_bytes())
     return out
@@ -234,12 +418,16 @@ def table(scores: list[Score]) -> str:
 
 
 def run(cases: list[BenchCase], docs: dict[str, Document], engine: LLMEngine, *, budget: int, window: int,
-        arms: tuple[str, ...] = ARMS, log=sys.stderr) -> list[Score]:
+        arms: tuple[str, ...] = ARMS, log=sys.stderr, paths: dict[str, Path] | None = None) -> list[Score]:
+    """Every case in every context; ``paths`` (the documents' files) go into the records, for
+    ``--rescore``."""
     graphs = {name: build_graph(doc, semantic=False) for name, doc in docs.items() if any(c.doc == name for c in cases)}
     scores = []
     for case in cases:
         for arm in arms:
             s = score_case(docs[case.doc], graphs[case.doc], case, arm, engine, budget, window)
+            if paths and case.doc in paths:
+                s.path = os.path.relpath(paths[case.doc], ROOT)
             scores.append(s)
             print(f"{case.id:24} {arm:7} answered={int(s.answered)} units={int(s.units)} refs={int(s.refs)} "
                   f"terms={s.terms} {s.prompt_tokens}+{s.completion_tokens} tok {s.seconds:.0f}s {s.error[:80]}",
@@ -258,7 +446,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--arms", default=",".join(ARMS))
     ap.add_argument("--json", type=Path, help="write every score here")
     ap.add_argument("--doc", type=Path, help="write the table into this Markdown file (block llm-bench)")
+    ap.add_argument("--rescore", type=Path, metavar="FILE",
+                    help="score a --json file's stored operations again (no model) and print the table")
     args = ap.parse_args(argv)
+    if args.rescore:
+        print(table(rescore(json.loads(args.rescore.read_text()), args.devset)))
+        return 0
     docs = _load(args.devset, list(RENAMES))
     if not docs:
         print(f"no development-set documents under {args.devset}", file=sys.stderr)
@@ -279,7 +472,8 @@ def main(argv: list[str] | None = None) -> int:
     engine = LLMEngine.from_env()
     started = time.monotonic()
     try:
-        scores = run(cases, docs, engine, budget=args.budget, window=window, arms=tuple(args.arms.split(",")))
+        scores = run(cases, docs, engine, budget=args.budget, window=window, arms=tuple(args.arms.split(",")),
+                     paths={name: _path(args.devset, name) for name in docs})
     finally:
         if server is not None:
             server.stop()
@@ -293,7 +487,7 @@ def main(argv: list[str] | None = None) -> int:
     print(head)
     print(md)
     if args.json:
-        args.json.write_text(json.dumps([vars(s) | {"consistent": s.consistent} for s in scores], indent=1))
+        args.json.write_text(json.dumps([s.to_json() for s in scores], indent=1))
     if args.doc:
         from benchmarks.doc_block import replace_block
 
