@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-__all__ = ["EventHub", "MAX_BACKLOG", "frame"]
+__all__ = ["EventHub", "MAX_BACKLOG", "frame", "send_some"]
 
 log = logging.getLogger("ledger.http")
 
@@ -39,6 +39,26 @@ _IDLE_WAKE = 1.0
 #: (gunicorn's ``close_graceful`` does the same, blocking).
 LINGER_SECONDS = 2.0
 LINGER_BYTES = 65536
+
+
+#: The most one send to a TLS socket is given (four TLS records).
+TLS_SLICE = 64 * 1024
+
+
+def send_some(sock: Any, data: Any) -> int:
+    """Send what a non-blocking ``sock`` takes of ``data`` now; the bytes it took.
+
+    Python's TLS sockets do not write partially: a send of 18 MB reports nothing until all of it
+    is out (OpenSSL keeps the place in between, and the caller retries with the same bytes), so
+    a client reading steadily looked stalled and was dropped. A TLS socket is given a slice at a
+    time, and every slice it takes counts; a retry after a refusal gives the same slice again
+    (or a longer one, once more is queued), which OpenSSL accepts.
+
+    :raise BlockingIOError, ssl.SSLWantWriteError, ssl.SSLWantReadError: it takes nothing now.
+    """
+    if isinstance(sock, ssl.SSLSocket):
+        return sock.send(data[:TLS_SLICE])  # a copy of a bytearray: no export blocks its resizing
+    return sock.send(data)
 
 
 def frame(text: str | bytes, chunked: bool) -> bytes:
@@ -289,7 +309,7 @@ class EventHub:
         sock = follow.conn.sock
         while follow.out:
             try:
-                sent = sock.send(follow.out)
+                sent = send_some(sock, follow.out)
             except (BlockingIOError, InterruptedError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
                 break
             except OSError as exc:

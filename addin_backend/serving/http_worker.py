@@ -48,7 +48,7 @@ from gunicorn.http.unreader import SocketUnreader
 from gunicorn.workers import gthread
 
 from .. import memory
-from .http_events import EventHub
+from .http_events import EventHub, send_some
 
 __all__ = ["BufferingThreadWorker", "complete_length", "request_deadline", "BUFFER_LIMIT", "REQUEST_DEADLINE",
            "HEADER_LIMIT", "MIN_BODY_RATE"]
@@ -194,7 +194,7 @@ class _Sender:
             try:
                 while view:
                     try:
-                        sent = self._sock.send(view)
+                        sent = send_some(self._sock, view)
                     except (BlockingIOError, InterruptedError, ssl.SSLWantWriteError, ssl.SSLWantReadError):
                         break
                     view = view[sent:]

@@ -5,7 +5,8 @@
   worker's event hub, not a request thread), while ``/healthz`` and an upload answer within 1 s;
   the 33rd stream of the same client is refused, and when the job ends every stream gets its
   ``done`` event;
-- TLS handshakes sent a byte at a time;
+- TLS handshakes sent a byte at a time, and TLS clients that ask for a 20 MB file and never
+  read it (the encrypted answer queued and sent by the worker's hub, as on plain HTTP);
 - bodies over the 4 MiB buffer trickled in, and a body announced over the upload limit
   (answered 413 at once, before the client sends it);
 - clients that never close a connection the server closes.
@@ -148,6 +149,78 @@ def test_tls_handshakes_sent_a_byte_a_second_hold_no_thread(tmp_path):
             stop.set()
             for s in opened:
                 s.close()
+
+
+def _deaf_tls(port: int, path: str, cert: str) -> ssl.SSLSocket:
+    """A TLS client with a 4 KB receive buffer that asks for ``path`` and never reads."""
+    raw = socket.socket()
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    raw.connect(("127.0.0.1", port))
+    s = ssl.create_default_context(cafile=cert).wrap_socket(raw, server_hostname="127.0.0.1")
+    s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    return s
+
+
+def _read_all(s: ssl.SSLSocket, want: int, limit: float = 20.0) -> tuple[bytes, bool]:
+    """What the server sends until it has sent ``want`` body bytes or closes: (bytes, closed)."""
+    s.settimeout(2.0)
+    got, deadline = bytearray(), time.monotonic() + limit
+    while time.monotonic() < deadline:
+        try:
+            chunk = s.recv(1 << 20)
+        except (socket.timeout, ssl.SSLWantReadError):
+            return bytes(got), False
+        except OSError:
+            return bytes(got), True
+        if not chunk:
+            return bytes(got), True
+        got += chunk
+        if len(got.partition(b"\r\n\r\n")[2]) >= want:
+            return bytes(got), False
+    return bytes(got), False
+
+
+def test_tls_clients_that_do_not_read_a_large_answer_hold_no_thread_and_are_dropped(tmp_path):
+    from tests.addin_backend.api.test_no_waiting import _big_document
+
+    cert, key = self_signed_cert(tmp_path / "tls")
+    data = _big_document(20 << 20)
+    env = {"LEDGER_RATE_LIMIT": "off", "LEDGER_GRAPH_SEMANTIC": "0", "LEDGER_SEND_STALL_SECONDS": "3"}
+    small = corpus_file("zen_of_python.docx").read_bytes()
+    with LedgerServer(tmp_path, workers=1, threads=4, cert=cert, key=key, env=env) as srv:
+        r = requests.post(f"{srv.url}/api/v1/documents?filename=a.docx", data=data, headers=OCTETS, timeout=60,
+                          verify=srv.verify)
+        assert r.status_code == 201, r.text[:300]
+        path = f"/api/v1/documents/{r.json()['id']}/file"
+        deaf = [_deaf_tls(srv.port, path, str(cert)) for _ in range(8)]  # twice the threads
+        try:
+            time.sleep(1.5)  # their answers are made and encrypted as far as each socket takes
+            _answers_fast(srv.url, small, rounds=3, verify=srv.verify)
+            whole = requests.get(srv.url + path, timeout=30, verify=srv.verify)
+            assert whole.status_code == 200 and whole.content == data
+            time.sleep(1.0)  # past the stall time: the deaf ones are dropped
+            _answers_fast(srv.url, small, rounds=2, verify=srv.verify)
+            for s in deaf:
+                got, closed = _read_all(s, len(data), limit=10)
+                assert closed and len(got) < len(data), (len(got), closed)
+        finally:
+            for s in deaf:
+                s.close()
+        # a TLS client that reads slowly is not dropped: it gets the whole answer
+        slow = _deaf_tls(srv.port, path, str(cert))
+        try:
+            body = bytearray()
+            slow.settimeout(10)
+            while len(body.partition(b"\r\n\r\n")[2]) < len(data):
+                chunk = slow.recv(1 << 20)
+                if not chunk:
+                    break
+                body += chunk
+                time.sleep(0.002)
+            head, _, rest = bytes(body).partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 200 ") and rest[:len(data)] == data
+        finally:
+            slow.close()
 
 
 def test_large_bodies_are_read_by_the_poller_and_one_over_the_limit_is_refused_at_once(tmp_path):
