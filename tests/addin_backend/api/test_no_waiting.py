@@ -117,6 +117,21 @@ def _drained(s: socket.socket, limit: float = 10.0) -> tuple[int, bool]:
     return got, False
 
 
+def read_slowly(s: socket.socket, size: int) -> tuple[bytes, bytes]:
+    """An answer read with a pause after each piece, until its body has ``size`` bytes or the
+    server closes: (head, body)."""
+    got = bytearray()
+    s.settimeout(10)
+    while len(got.partition(b"\r\n\r\n")[2]) < size:
+        chunk = s.recv(1 << 20)
+        if not chunk:
+            break
+        got += chunk
+        time.sleep(0.002)
+    head, _, rest = bytes(got).partition(b"\r\n\r\n")
+    return head, rest
+
+
 def test_clients_that_do_not_read_their_answer_hold_no_thread_and_are_dropped(tmp_path):
     data = _big_document(20 << 20)
     env = {"LEDGER_RATE_LIMIT": "off", "LEDGER_GRAPH_SEMANTIC": "0", "LEDGER_SEND_STALL_SECONDS": "3"}
@@ -141,19 +156,7 @@ def test_clients_that_do_not_read_their_answer_hold_no_thread_and_are_dropped(tm
         # a client that reads slowly is not dropped: it gets the whole answer
         slow = _deaf(srv.port, path)
         try:
-            body = bytearray()
-            slow.settimeout(10)
-            while True:
-                chunk = slow.recv(1 << 20)
-                if not chunk:
-                    break
-                body += chunk
-                if len(body) >= len(data) and b"\r\n\r\n" in body:
-                    head, _, rest = bytes(body).partition(b"\r\n\r\n")
-                    if len(rest) >= len(data):
-                        break
-                time.sleep(0.002)
-            head, _, rest = bytes(body).partition(b"\r\n\r\n")
+            head, rest = read_slowly(slow, len(data))
             assert head.startswith(b"HTTP/1.1 200 ") and rest[:len(data)] == data
         finally:
             slow.close()

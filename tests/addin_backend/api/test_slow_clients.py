@@ -161,27 +161,8 @@ def _deaf_tls(port: int, path: str, cert: str) -> ssl.SSLSocket:
     return s
 
 
-def _read_all(s: ssl.SSLSocket, want: int, limit: float = 20.0) -> tuple[bytes, bool]:
-    """What the server sends until it has sent ``want`` body bytes or closes: (bytes, closed)."""
-    s.settimeout(2.0)
-    got, deadline = bytearray(), time.monotonic() + limit
-    while time.monotonic() < deadline:
-        try:
-            chunk = s.recv(1 << 20)
-        except (socket.timeout, ssl.SSLWantReadError):
-            return bytes(got), False
-        except OSError:
-            return bytes(got), True
-        if not chunk:
-            return bytes(got), True
-        got += chunk
-        if len(got.partition(b"\r\n\r\n")[2]) >= want:
-            return bytes(got), False
-    return bytes(got), False
-
-
 def test_tls_clients_that_do_not_read_a_large_answer_hold_no_thread_and_are_dropped(tmp_path):
-    from tests.addin_backend.api.test_no_waiting import _big_document
+    from tests.addin_backend.api.test_no_waiting import _big_document, _drained, read_slowly
 
     cert, key = self_signed_cert(tmp_path / "tls")
     data = _big_document(20 << 20)
@@ -201,23 +182,15 @@ def test_tls_clients_that_do_not_read_a_large_answer_hold_no_thread_and_are_drop
             time.sleep(1.0)  # past the stall time: the deaf ones are dropped
             _answers_fast(srv.url, small, rounds=2, verify=srv.verify)
             for s in deaf:
-                got, closed = _read_all(s, len(data), limit=10)
-                assert closed and len(got) < len(data), (len(got), closed)
+                got, closed = _drained(s)
+                assert closed and got < len(data), (got, closed)
         finally:
             for s in deaf:
                 s.close()
         # a TLS client that reads slowly is not dropped: it gets the whole answer
         slow = _deaf_tls(srv.port, path, str(cert))
         try:
-            body = bytearray()
-            slow.settimeout(10)
-            while len(body.partition(b"\r\n\r\n")[2]) < len(data):
-                chunk = slow.recv(1 << 20)
-                if not chunk:
-                    break
-                body += chunk
-                time.sleep(0.002)
-            head, _, rest = bytes(body).partition(b"\r\n\r\n")
+            head, rest = read_slowly(slow, len(data))
             assert head.startswith(b"HTTP/1.1 200 ") and rest[:len(data)] == data
         finally:
             slow.close()
