@@ -65,6 +65,8 @@ __all__ = ["ARMS", "BenchCase", "Score", "make_cases", "score_case", "judge", "c
 
 ARMS = ("ledger", "bm25", "window")
 ROOT = Path(__file__).resolve().parents[1]
+#: Where the development-set standards are, unless ``--devset`` says otherwise.
+DEVSET = ROOT.parent / "shared" / "devset"
 #: A text field of a ``--json`` record is cut to this many characters (no unit texts in the file).
 TEXT_CAP = 200
 #: A list of reasons in a record keeps this many entries, then says how many more there are.
@@ -230,10 +232,9 @@ def compact_operations(doc: Document, edits: list[Edit], instruction: str,
     key = lambda e: (e.unit, e.start, e.end, e.text, e.old, e.source, e.reason)  # noqa: E731
     pairs = Counter((e.old, e.text) for e in out if e.op == "replace" and e.old)
     for (form, repl), n in pairs.most_common():
-        group = [e for e in out if e.op == "replace" and (e.old, e.text) == (form, repl)]
-        if n < 2 or not group:
+        first = next((e for e in out if e.op == "replace" and (e.old, e.text) == (form, repl)), None)
+        if n < 2 or first is None:
             continue
-        first = group[0]
         here = {key(e): e for e in out if e.op == "replace"}
         # the term as written in running text first ("probe timeout", not the heading's "Probe Timeout")
         for old, new in dict.fromkeys([(form.lower(), repl.lower()), (form, repl)]):
@@ -346,7 +347,7 @@ def rescore(records: list[dict[str, Any]], devset: Path | None = None, log=sys.s
             continue
         path = ROOT / r["path"] if r.get("path") else None
         if path is None or not path.exists():
-            path = (devset or ROOT.parent / "shared" / "devset") / "rfc" / f"{r['doc']}.A.docx"
+            path = _path(devset or DEVSET, r["doc"])
         if str(path) not in docs:
             doc = read(path.read_bytes())
             docs[str(path)] = (doc, build_graph(doc, semantic=False))
@@ -437,7 +438,7 @@ def run(cases: list[BenchCase], docs: dict[str, Document], engine: LLMEngine, *,
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.llm_bench", description=__doc__.split("\n")[0])
-    ap.add_argument("--devset", type=Path, default=ROOT.parent / "shared" / "devset")
+    ap.add_argument("--devset", type=Path, default=DEVSET)
     ap.add_argument("--cases", type=int, default=30, help="the first N of the fixed cases (default 30)")
     ap.add_argument("--budget", type=int, default=1500, help="LEDGER's and BM25's context budget (tokens)")
     ap.add_argument("--window", type=int, default=0,
