@@ -29,8 +29,6 @@ def subtree(doc: Document, unit_id: str) -> list[Unit]:
     return [u for u in doc.units if u.id in ids]
 
 
-
-
 def section_level(unit: Unit) -> int:
     """A section's depth (:func:`addin_backend.outline.level`: its level, else its heading
     style's, else the depth of its number, else 1)."""
