@@ -201,7 +201,7 @@ try {
       L.outlineTexts = (await text(page, "#outline a")).filter((t) => /^\d+(\.\d+)+[A-Za-z]/.test(t)).slice(0, 3);
       await page.click("#btn-outline-collapse");
       L.outlineCollapsed = await page.$$eval("#outline a", (a) => a.length);
-      await page.fill("#outline-search", "stateless reset");
+      await page.fill("#outline-search", cfg.outlineQuery || "stateless reset");
       L.outlineSearch = await text(page, "#outline a");
       await page.fill("#outline-search", "");
       await page.focus("#outline a >> nth=0");
