@@ -147,8 +147,10 @@ def fetch(name: str = DEFAULT_MODEL, *, quiet: bool = True) -> Path:
         if done.returncode != 0:
             tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["(no output)"]
             raise EngineUnavailableError(f"could not install the slices of {name}: {tail[0]}", model=name)
-        join_slices(Path(tmp), pin, dest.with_suffix(".part"), name)
-        part = dest.with_suffix(".part")
+        # joined inside this call's own folder, then renamed into place: two processes that fetch
+        # at once each write their own file, and the cache never holds a half-joined model
+        part = Path(tmp) / (pin.file + ".part")
+        join_slices(Path(tmp), pin, part, name)
         part.replace(dest)
         dest.with_suffix(".sha256").write_text(pin.sha256 + "\n")
     return dest
