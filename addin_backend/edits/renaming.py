@@ -14,7 +14,10 @@ reason a reviewer is shown:
   writes the term in lower case ("the Connection ID field"). ``"auto"`` (the default) follows
   the document's own usage: a longer name that the document writes twice or more is a name of
   its own, and a capitalised use mid-sentence is a name when the lower-case term is the more
-  common form; ``"rename"`` renames inside names too, ``"keep"`` keeps every capitalised use.
+  common form, and so is a heading, caption or sentence start spelled as such a name when the
+  document never writes that spelling in lower case (the section "User-Agent" of the field
+  that the prose calls "User-Agent", for "user agent"); ``"rename"`` renames inside names too,
+  ``"keep"`` keeps every capitalised use.
 
 English plural rules apply only to English units (:func:`~addin_backend.language.detect.is_english`);
 other units get the exact and case forms.
@@ -22,7 +25,7 @@ other units get the exact and case forms.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable
 
 import re
@@ -64,6 +67,10 @@ class Usage:
     names: Counter
     lower: int = 0
     capitalised: int = 0
+    #: each spelling (lower-cased) written capitalised in running text, and in lower case:
+    #: "User-Agent" written capitalised 12 times and never as "user-agent" is a name
+    capitalised_as: Counter = field(default_factory=Counter)
+    lower_as: Counter = field(default_factory=Counter)
 
 
 def _occurrences(doc: Document, unit: Unit, old: str, new: str) -> list[Occurrence]:
@@ -102,8 +109,10 @@ def _usage(doc: Document, old: str, new: str) -> Usage:
                 usage.names[o.name] += 1
             elif o.capitalised:
                 usage.capitalised += 1
+                usage.capitalised_as[o.text.lower()] += 1
             elif o.text[:1].islower():
                 usage.lower += 1
+                usage.lower_as[o.text.lower()] += 1
     return usage
 
 
@@ -138,6 +147,12 @@ def _kept(unit: Unit, occ: Occurrence, old: str, names: str, usage: Usage) -> tu
         return (f"part of the name '{name}', which the document writes {usage.names[name]} time(s) as a "
                 "name of its own (rename 'including names' to change it)"), name
     if not occ.capitalised:
+        spelled = usage.capitalised_as[occ.text.lower()]
+        if occ.text[:1].isupper() and spelled >= (1 if names == "keep" else 2) and not usage.lower_as[occ.text.lower()]:
+            # a heading, caption or sentence start written as the document writes a name of its
+            # own: the section "User-Agent" of the field that the prose calls "User-Agent"
+            return (f"'{occ.text}' is written as a name: the document capitalises it {spelled} time(s) in "
+                    "running text and never writes it in lower case (rename 'including names' to change it)"), occ.text
         return None, None
     if names == "keep" or usage.lower > usage.capitalised + sum(usage.names.values()):
         return (f"'{occ.text}' is capitalised as a name here, where the document writes '{old}' for the term "

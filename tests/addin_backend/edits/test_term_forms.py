@@ -148,6 +148,24 @@ def test_a_capitalised_phrase_written_once_is_a_use_when_the_document_capitalise
     assert [e.text for e in edits] == ["Sales Order", "Sales Order"]
 
 
+def test_a_heading_spelled_as_a_name_the_prose_never_writes_in_lower_case_is_kept():
+    # "Shipping-Address" names a form field: capitalised and hyphenated in the prose, never
+    # "shipping-address"; its section keeps the name, while a heading of the term itself changes
+    doc = doc_of("Shipping Address", "The shipping address is where the parcel goes.",
+                 "Shipping-Address", "A buyer fills the Shipping-Address field once.",
+                 "The Shipping-Address field holds one shipping address.", "Each shipping address is checked.",
+                 kinds={0: "heading", 2: "heading"})
+    edits = expand_rename(doc, "shipping address", "delivery address")
+    assert [(e.unit, e.text) for e in edits] == [("p0", "Delivery Address"), ("p1", "delivery address"),
+                                                  ("p4", "delivery address"), ("p5", "delivery address")]
+    kept = [p for p in term_places(doc, "shipping address", "delivery address") if p.kept]
+    assert [p.unit.id for p in kept] == ["p2", "p3", "p4"]
+    assert "never writes it in lower case" in kept[0].kept
+    # once the prose writes the spelling in lower case too, the heading is the term
+    doc2 = doc_of(*[u.text for u in doc.units], "A shipping-address check runs first.", kinds={0: "heading", 2: "heading"})
+    assert ("p2", "Delivery-Address") in [(e.unit, e.text) for e in expand_rename(doc2, "shipping address", "delivery address")]
+
+
 # --- code and quotations ----------------------------------------------------------------------
 
 
