@@ -50,6 +50,12 @@ def norm_term(term: str) -> str:
     return (singularize(t) or singularize(t.lower()) or t).lower()  # as written first: "URIs" is the plural of "URI"
 
 
+def _group_key(term: str) -> str:
+    """The key that one rename's edits share: :func:`norm_term` with a hyphen read as a space, as
+    every form of a term is found ("field-name" is a form of "field name", and one rename)."""
+    return norm_term(term.replace("-", " "))
+
+
 @dataclass
 class Rename:
     """A term renamed by some of the edits.
@@ -87,8 +93,8 @@ def renames(doc: Document, edits: list[Edit], ids: list[str] | None = None,
     keys of terms the document defines (lower case).
     """
     ids = ids or edit_ids(edits)
-    asked = {(norm_term(e.old), norm_term(e.text)): e for e in raw if e.op == "rename" and e.old and e.text}
-    defined_keys = {norm_term(d) for d in defined}
+    asked = {(_group_key(e.old), _group_key(e.text)): e for e in raw if e.op == "rename" and e.old and e.text}
+    defined_keys = {_group_key(d) for d in defined}
     groups: dict[tuple[str, str], Rename] = {}
     reasons: dict[tuple[str, str], bool] = {}
     written: defaultdict[tuple[str, str], Counter] = defaultdict(Counter)
@@ -98,7 +104,7 @@ def renames(doc: Document, edits: list[Edit], ids: list[str] | None = None,
         if not _is_term_span(e.before, e.start, e.end) or "\n" in e.text:
             continue
         old = e.before[e.start : e.end]
-        key = (norm_term(old), norm_term(e.text))
+        key = (_group_key(old), _group_key(e.text))
         if key[0] == key[1]:
             continue
         r = groups.setdefault(key, Rename(old, e.text))

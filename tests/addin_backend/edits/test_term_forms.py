@@ -166,6 +166,18 @@ def test_a_heading_spelled_as_a_name_the_prose_never_writes_in_lower_case_is_kep
     assert ("p2", "Delivery-Address") in [(e.unit, e.text) for e in expand_rename(doc2, "shipping address", "delivery address")]
 
 
+def test_hyphenated_and_spaced_forms_are_one_rename_and_each_kept_place_is_told_once():
+    doc = doc_of("Each field name is short.", "A field-name check runs; field names differ.", "  field-name = token",
+                 styles={2: "Source Code"})
+    p = propose(doc, 'Rename "field name" to "header name" everywhere', author="Ana")
+    got = apply_to_document(doc, p.edits)
+    assert got.unit("p1").text == "A header-name check runs; header names differ."
+    findings = verify(doc, got, None, p.edits, semantic=False)
+    kept = [f for f in findings if f.kind == "old_term_kept"]
+    assert [(f.unit, len(f.places)) for f in kept] == [("p2", 1)], [f.message for f in kept]
+    assert "renaming 'field name' to 'header name'" in kept[0].message
+
+
 # --- code and quotations ----------------------------------------------------------------------
 
 
