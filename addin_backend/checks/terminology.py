@@ -445,6 +445,27 @@ def _long_first(span: str, short: str) -> str | None:
     return m.group("long") if m else None
 
 
+def _short_written(span: str, short: str) -> str:
+    """The abbreviation as a definition "Long (SHORT)" writes it, in its number: a second
+    "Uniform Resource Identifiers (URIs)" becomes "URIs", not "URI"."""
+    m = re.fullmatch(r".+?\s*\(\s*(" + re.escape(short) + r"s?)\s*\)", span, re.S)
+    return m.group(1) if m else short
+
+
+def _spelled_out(use: str, span: str, long: str, short: str) -> str:
+    """The definition written at an earlier use ``use`` of ``short`` ("URIs" -> "Uniform Resource
+    Identifiers (URIs)"), the expansion of ``span`` in the use's number."""
+    from ..edits.terms import pluralize, singularize
+
+    plural_use = use == short + "s"
+    plural_long = _short_written(span, short) == short + "s"
+    if plural_use and not plural_long:
+        long = pluralize(long) or long
+    elif plural_long and not plural_use:
+        long = singularize(long) or long
+    return f"{long} ({use})"
+
+
 def acronym_findings(doc: Document, known: "frozenset[str] | set[str]" = frozenset()) -> list[Finding]:
     """Abbreviations used and never defined, used before the definition, defined twice (or
     differently), defined and never used, and written in several cases ("IPsec" / "IPSec").
@@ -506,7 +527,7 @@ def acronym_findings(doc: Document, known: "frozenset[str] | set[str]" = frozens
             for d in inline[1:]:
                 span = doc.unit(d[1]).text[d[3]:d[4]]
                 long = _long_first(span, term)
-                places.append(Place(d[1], d[3], d[4], span, term if long else None))
+                places.append(Place(d[1], d[3], d[4], span, _short_written(span, term) if long else None))
             out.append(make_finding("acronym_defined_twice", "info", places,
                                     f"{term} ('{first[2]}') is spelled out {len(info.definitions)} times",
                                     evidence=term, related=[first[1]]))
@@ -515,9 +536,10 @@ def acronym_findings(doc: Document, known: "frozenset[str] | set[str]" = frozens
             order, uid, s, e = early[0]
             span = doc.unit(first[1]).text[first[3]:first[4]]
             long = _long_first(span, term) if first[1] not in info.glossary else None
-            places = [Place(uid, s, e, doc.unit(uid).text[s:e], f"{long} ({term})" if long else None)]
+            use = doc.unit(uid).text[s:e]
+            places = [Place(uid, s, e, use, _spelled_out(use, span, long, term) if long else None)]
             if long:
-                places.append(Place(first[1], first[3], first[4], span, term))
+                places.append(Place(first[1], first[3], first[4], span, _short_written(span, term)))
             out.append(make_finding("acronym_before_definition", "warning", places,
                                     f"{term} is used here, before it is spelled out ('{first[2]}')",
                                     evidence=term, related=[first[1]]))

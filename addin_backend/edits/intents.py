@@ -56,6 +56,12 @@ def _group_key(term: str) -> str:
     return norm_term(term.replace("-", " "))
 
 
+def _spelling_out(old: str, new: str) -> bool:
+    """An abbreviation's definition added or dropped ("URI" <-> "Uniform Resource Identifier
+    (URI)"): the same term written out or shortened, not a rename of it."""
+    return old.rstrip().endswith(f"({new.strip()})") or new.rstrip().endswith(f"({old.strip()})")
+
+
 @dataclass
 class Rename:
     """A term renamed by some of the edits.
@@ -105,7 +111,7 @@ def renames(doc: Document, edits: list[Edit], ids: list[str] | None = None,
             continue
         old = e.before[e.start : e.end]
         key = (_group_key(old), _group_key(e.text))
-        if key[0] == key[1]:
+        if key[0] == key[1] or _spelling_out(old, e.text):
             continue
         r = groups.setdefault(key, Rename(old, e.text))
         written[key][(old, e.text)] += 1

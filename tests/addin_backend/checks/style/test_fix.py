@@ -177,6 +177,27 @@ def test_a_variant_fix_writes_the_defined_form():
     assert "(the defined term)" in f.message
 
 
+def test_abbreviation_fixes_keep_the_number_and_are_no_rename_to_verify():
+    from addin_backend.edits import apply_to_document
+    from addin_backend.service.fixes import plan_fixes, select_findings
+    from addin_backend.verify.after_edit import verify
+
+    doc = make_doc([
+        ("p1", "paragraph", "Clients send URIs to servers before anything else.", None),
+        ("p2", "paragraph", "A Uniform Resource Identifier (URI) names one resource.", None),
+        ("p3", "paragraph", "Uniform Resource Identifiers (URIs) are used throughout, and each URI is parsed.", None),
+        ("p4", "paragraph", "Later, a Uniform Resource Identifier (URI) is compared with another.", None),
+    ])
+    chosen = select_findings(check_document(doc), "acronym_defined_twice,acronym_before_definition")
+    plan, skipped = plan_fixes(doc, None, chosen, author="Editor")
+    after = apply_to_document(doc, plan.edits)
+    assert after.unit("p1").text == "Clients send Uniform Resource Identifiers (URIs) to servers before anything else."
+    assert after.unit("p3").text.startswith("URIs are used throughout")  # not "URI are used"
+    assert after.unit("p4").text == "Later, a URI is compared with another."
+    # dropping a second definition renames nothing: no "old term left" for the one that stays
+    assert not [f for f in verify(doc, after, None, plan.edits, semantic=False) if f.kind.startswith("old_term")]
+
+
 def test_fix_cli_writes_tracked_changes(tmp_path, capsys, corpus):
     from adapters import read_path
     from addin_backend.cli import main
