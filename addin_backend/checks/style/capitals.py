@@ -15,6 +15,8 @@ after a colon or an opening quote) that the document also writes in lower case. 
 - part of a longer capitalised name (the run is taken whole, and so is a title joined by small
   words: "Illegal Value for Header Field", and a capitalised enumeration: "Composure, Coaching,
   and Commitment Management tools"), quoted titles;
+- a phrase the document writes as a protocol element's name ("the Key Phase bit", "the Retry
+  Count field"): its other capitalised uses name the same element ("the value of the Key Phase");
 - captions (titles, often in title case), and German (every noun is capitalised).
 
 Only the capitalised form is reported, where the lower-case form is more common (and written
@@ -171,8 +173,9 @@ def capitalisation_findings(p: Prose, sheet: StyleSheet) -> list[Finding]:
     texts = {u.id: u.text for u in units}
     caps = {k: [pl for pl in v if not (k in titles and _cites_title(texts[pl.unit], pl.start, pl.end))]
             for k, v in caps.items()}
-    # a field's or a flag's name: "the Key Phase bit", "the Packet Number field"
-    caps = {k: [pl for pl in v if not _NAMED_ELEMENT.match(texts[pl.unit], pl.end)] for k, v in caps.items()}
+    # a field's or a flag's name: "the Key Phase bit", "the Packet Number field"; written so once,
+    # the name's other capitalised uses name the same element ("the value of the Key Phase")
+    caps = {k: v for k, v in caps.items() if not any(_NAMED_ELEMENT.match(texts[pl.unit], pl.end) for pl in v)}
     caps = {k: v for k, v in caps.items() if v}
     if not caps:
         return []

@@ -138,6 +138,15 @@ def test_a_cited_heading_or_a_sentence_start_is_not_reported(sentence):
     assert not _places(check_document(_capitals_doc(sentence)), "phrase_capitalisation")
 
 
+def test_a_phrase_written_once_as_a_fields_name_is_that_name_everywhere():
+    doc = make_doc([
+        ("p1", "paragraph", "Each packet carries a retry count; the retry count starts at zero.", None),
+        ("p2", "paragraph", "A sender raises the retry count on loss and resets the retry count later.", None),
+        ("p3", "paragraph", "A sender fills the Retry Count field. A receiver copies the value of the Retry Count.", None),
+    ])
+    assert not _places(check_document(doc), "phrase_capitalisation")
+
+
 # --- numbers as digits and as words --------------------------------------------------------------
 
 def _numbers(*sentences, sheet=None):
