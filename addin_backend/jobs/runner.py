@@ -13,9 +13,10 @@ noticed within :data:`LOST_AFTER` seconds, not ``stale_after``. A job handed ove
 (:meth:`JobRunner.submit`) is also listed in the store's scope :data:`OPEN_JOBS` until it ends;
 every process that serves (:meth:`JobRunner.watch`) looks there every :data:`RECOVER_SECONDS`,
 so a dead process's *queued* tasks are run again by a live one (a restarted worker included),
-once each; its *running* job is recorded ``failed`` (``job_lost``): running it again could kill
-the next worker the same way. What waited on a lost job (a proposal on its graph) fails with
-the graph's error at once. The job threads are daemon threads: a stopping worker does not wait
+once each per loss; a task it was *running* is run again too, once (:data:`RERUNS`): a task that
+was running each time its worker died is recorded ``failed`` (``job_lost``), as it may be what
+kills workers. A job that is no task (a closure) cannot be run again and is lost. What waited
+on a lost job (a proposal on its graph) fails with the graph's error at once. The job threads are daemon threads: a stopping worker does not wait
 for a blocked job.
 
 That is the embedded default (SQLite, nothing else to start). With a Redis store the jobs can go
@@ -65,6 +66,8 @@ LOST_AFTER = 15.0
 #: The store scope that lists the tasks not ended yet (name: job id; value: the task and its
 #: arguments), and how often a serving process looks there for those of dead processes.
 OPEN_JOBS = "jobs:open"
+#: How often a task whose worker died while it ran is run again before it is lost.
+RERUNS = 1
 RECOVER_SECONDS = 5.0
 
 
@@ -239,9 +242,9 @@ class JobRunner:
 
     def recover(self) -> int:
         """Take over the tasks of :data:`OPEN_JOBS` whose process died (their records stopped
-        beating): a queued one runs here (``requeued`` counts how often), a running one is
-        recorded ``failed``, ``job_lost``. Each lost job is claimed by one process only. Returns
-        how many were queued again."""
+        beating): a queued one runs here (``requeued`` counts how often), and so does a running
+        one, :data:`RERUNS` times (``reruns``); then it is recorded ``failed``, ``job_lost``. Each
+        lost job is claimed by one process only. Returns how many were queued again."""
         found = []
         for job_id in self.store.names(OPEN_JOBS):
             if job_id in self._live:
@@ -261,19 +264,22 @@ class JobRunner:
             # one claim per loss: the record's last write names it, whoever sees it first wins
             if self.store.incr(f"jobclaim:{job_id}:{rec['updated']}", 3600) != 1:
                 continue
-            if rec["status"] == "queued":
-                try:
-                    task = resolve_task(spec["task"])
-                except (ValueError, ImportError, AttributeError):
-                    self._lose(rec, "its task cannot be run here")
-                    continue
-                rec = {**rec, "requeued": int(rec.get("requeued") or 0) + 1}
-                log.info("job %s (%s) queued again: its worker stopped", job_id, rec["kind"])
-                self._listed.add(job_id)
-                self.start(rec, partial(task, self.store, self, **spec.get("kwargs", {})))
-                requeued += 1
-            else:
-                self._lose(rec, "its worker stopped while it ran")
+            running = rec["status"] == "running"
+            if running and not _rerunnable(rec):
+                self._lose(rec, f"its worker stopped while it ran, {RERUNS + 1} times")
+                continue
+            try:
+                task = resolve_task(spec["task"])
+            except (ValueError, ImportError, AttributeError):
+                self._lose(rec, "its task cannot be run here")
+                continue
+            rec = {**rec, "status": "queued", "requeued": int(rec.get("requeued") or 0) + 1}
+            if running:
+                rec["reruns"] = int(rec.get("reruns") or 0) + 1
+            log.info("job %s (%s) queued again: its worker stopped%s", job_id, rec["kind"], " while it ran" * running)
+            self._listed.add(job_id)
+            self.start(rec, partial(task, self.store, self, **spec.get("kwargs", {})))
+            requeued += 1
         return requeued
 
     def _lose(self, rec: dict[str, Any], why: str) -> None:
@@ -402,8 +408,9 @@ class JobRunner:
         if rec["status"] not in _FINAL:
             age = _silent_for(rec)
             if age > (min(self.stale_after, LOST_AFTER) if rec.get("beat") else self.stale_after):
-                if rec["status"] == "queued" and rec.get("beat") and self.store.get(OPEN_JOBS, job_id) is not None:
-                    return rec  # a live process runs it again (recover); it is not lost
+                if rec.get("beat") and (rec["status"] == "queued" or _rerunnable(rec)) \
+                        and self.store.get(OPEN_JOBS, job_id) is not None:
+                    return {**rec, "status": "queued"}  # a live process runs it again (recover); it is not lost
                 rec["status"] = "failed"
                 rec["error"] = {"code": "job_lost",
                                 "message": f"the job made no progress for {int(age)} s; its worker stopped"}
@@ -414,6 +421,11 @@ class JobRunner:
             if self._pool is not None and self._pid == os.getpid():
                 self._pool.shutdown(wait=wait)
             self._pool = None
+
+
+def _rerunnable(rec: dict[str, Any]) -> bool:
+    """Whether a running job whose worker died is run again (it has not used its :data:`RERUNS`)."""
+    return rec["status"] == "running" and int(rec.get("reruns") or 0) < RERUNS
 
 
 def _silent_for(rec: dict[str, Any]) -> float:

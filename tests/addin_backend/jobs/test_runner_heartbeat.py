@@ -1,7 +1,7 @@
 """Dead workers are noticed through heartbeats (issue 16): after ``kill -9`` of a process running
 a graph job and holding three queued ones, within 30 s (not ``LEDGER_JOB_STALE_SECONDS``, 900 s)
 a live process (as a restarted worker would) has its running job recorded ``failed``
-(``job_lost``), runs its queued tasks again (another document's graph job ends ``done``; a
+(``job_lost``: a closure, which cannot run again; a running task runs again once), runs its queued tasks again (another document's graph job ends ``done``; a
 proposal waiting on the dead graph fails at once with the graph's error), and reports a queued
 job it cannot run again (a closure, not a task) ``job_lost``; its own work goes on meanwhile.
 A stopping process does not wait for a blocked job thread."""
@@ -149,6 +149,43 @@ def test_a_lost_task_is_taken_over_by_one_process_only(tmp_path):
     finally:
         first.shutdown()
         second.shutdown()
+        store.close()
+
+
+def test_a_task_running_when_its_worker_died_runs_again_once(tmp_path):
+    db = str(tmp_path / "ledger.sqlite3")
+    store = SqliteStore(db)
+    doc_id = documents.keep(store, b"PK\x03\x04", _doc(), filename="a.docx")["id"]
+    dead = JobRunner(store, threads=1)
+    spec = {"task": "addin_backend.service.graph_job:run_graph_job",
+            "kwargs": {"doc_id": doc_id, "semantic": False, "stages": []}}
+
+    def died_running(name: str, reruns: int) -> dict:
+        """A graph task as a process left it when it was killed while running it, long ago."""
+        rec = dead.create(doc_id, "graph", "read", name=name)
+        store.put_json("jobs:open", rec["id"], {**spec, "created": rec["created"]})
+        store.put_json(doc_id, f"job:{rec['id']}", {**rec, "status": "running", "reruns": reruns, "beat": 2.0,
+                                                    "updated": "2020-01-01T00:00:00.000+00:00"})
+        return rec
+
+    once, twice = died_running("graph", 0), died_running("graph2", 1)
+    live = JobRunner(store, threads=1)
+    try:
+        assert dead.get(once["id"])["status"] == "queued"  # it will run again: not reported lost
+        lost = dead.get(twice["id"])
+        assert lost["status"] == "failed" and lost["error"]["code"] == "job_lost"
+        assert live.recover() == 1
+        deadline = time.monotonic() + 30
+        while (got := live.get(once["id"]))["status"] != "done":
+            assert time.monotonic() < deadline and got["status"] != "failed", got
+            time.sleep(0.1)
+        assert got["reruns"] == 1 and got["requeued"] == 1 and got["result"]["graph"]["complete"] is True
+        # the task that was running both times its worker died is what may kill workers: lost, not run
+        lost = live.get(twice["id"])
+        assert lost["error"]["code"] == "job_lost" and "2 times" in lost["error"]["message"]
+        assert store.names("jobs:open") == []
+    finally:
+        live.shutdown()
         store.close()
 
 
