@@ -421,14 +421,20 @@ def repair(
             elif not old or not new or norm_term(old) == norm_term(new):
                 drop(i, "a rename needs a term and a different new term")
             else:
-                occurs = _occurs(doc, old, new)
-                said = None if occurs else _said_as(instruction, old)
+                # the instruction's own words win over the model's spelling of them as code
+                # ('pre_shared_key' for 'pre-shared key'), even where the code spelling occurs
+                # too: there it is another name (rfc8446's "pre_shared_key" extension)
+                said = _said_as(instruction, old)
                 if said is not None and _occurs(doc, said, new):
                     out.notes.append(f"operation {i + 1}: '{old}' is the instruction's '{said}' spelt as code")
                     old = said
-                elif not occurs:
+                elif not _occurs(doc, old, new):
                     drop(i, f"'{old}' does not occur in the document")
                     continue
+                said_new = _said_as(instruction, new)
+                if said_new is not None and norm_term(said_new) != norm_term(old):
+                    out.notes.append(f"operation {i + 1}: '{new}' is the instruction's '{said_new}' spelt as code")
+                    new = said_new
                 candidates.append((i, [Rename(old=old, text=new, unit=None, **stamp)]))
             continue
         unit = named

@@ -317,6 +317,21 @@ def test_a_term_the_model_spelt_as_code_is_the_instruction_s_term():
     assert r.edits == [] and r.notes == ["operation 1 dropped: 'the_controller' does not occur in the document"]
 
 
+def test_the_instruction_s_terms_win_where_the_code_spelling_names_something_else():
+    # the model wrote both terms as code; "pump_service" also occurs, as an identifier: renaming
+    # it would rename the identifier, and the user asked for the phrase
+    doc = make_doc([
+        ("a", "paragraph", "Each pump service is logged; a pump service takes an hour.", None),
+        ("b", "paragraph", "The scheduler calls pump_service() once a week.", None),
+    ])
+    instruction = "Use 'pump maintenance' instead of 'pump service' everywhere"
+    r = repair(doc, [op("rename", None, "pump_service", "pump_maintenance")], instruction, {"U1": "a", "U2": "b"},
+               author="Ana", date="2026-12-02T00:00:00Z", reason=instruction)
+    assert [(e.op, e.old, e.text) for e in r.edits] == [("rename", "pump service", "pump maintenance")]
+    assert r.notes == ["operation 1: 'pump_service' is the instruction's 'pump service' spelt as code",
+                       "operation 1: 'pump_maintenance' is the instruction's 'pump maintenance' spelt as code"]
+
+
 def test_the_context_is_cut_to_the_model_s_window_and_the_proposal_says_so(server):
     doc = plant()
     items = [ContextItem(doc.unit(u), "TARGET: the unit to edit" if u == "b" else "CONTAINS") for u in
