@@ -32,6 +32,7 @@ from typing import Callable
 from adapters import words as _words
 from adapters.model import Document, Unit
 
+from ..edits.terms import pluralize, singularize
 from ..findings import Finding, Place
 from ..graph.definitions import find_definitions
 from ..language.detect import is_english, unit_language
@@ -439,24 +440,28 @@ def _use_places(doc: Document, uses: list[tuple[int, str, int, int]]) -> list[Pl
     return [Place(uid, s, e, doc.unit(uid).text[s:e]) for _o, uid, s, e in uses]
 
 
+def _long_short(span: str, short: str) -> re.Match[str] | None:
+    """A definition written "Long (SHORT)", its groups ``long`` and ``short`` (as written, in its
+    number: "URIs")."""
+    return re.fullmatch(r"(?P<long>.+?)\s*\(\s*(?P<short>" + re.escape(short) + r"s?)\s*\)", span, re.S)
+
+
 def _long_first(span: str, short: str) -> str | None:
     """The expansion of a definition written "Long (SHORT)", else ``None``."""
-    m = re.fullmatch(r"(?P<long>.+?)\s*\(\s*" + re.escape(short) + r"s?\s*\)", span, re.S)
+    m = _long_short(span, short)
     return m.group("long") if m else None
 
 
 def _short_written(span: str, short: str) -> str:
     """The abbreviation as a definition "Long (SHORT)" writes it, in its number: a second
     "Uniform Resource Identifiers (URIs)" becomes "URIs", not "URI"."""
-    m = re.fullmatch(r".+?\s*\(\s*(" + re.escape(short) + r"s?)\s*\)", span, re.S)
-    return m.group(1) if m else short
+    m = _long_short(span, short)
+    return m.group("short") if m else short
 
 
 def _spelled_out(use: str, span: str, long: str, short: str) -> str:
     """The definition written at an earlier use ``use`` of ``short`` ("URIs" -> "Uniform Resource
     Identifiers (URIs)"), the expansion of ``span`` in the use's number."""
-    from ..edits.terms import pluralize, singularize
-
     plural_use = use == short + "s"
     plural_long = _short_written(span, short) == short + "s"
     if plural_use and not plural_long:

@@ -128,6 +128,12 @@ def _in_name(text: str, occ: Occurrence, names: Iterable[str]) -> str | None:
     return None
 
 
+def _name_writes(names: str) -> int:
+    """How often the document must write a spelling as a name for the policy to keep it there:
+    once when every capitalised use is kept (``"keep"``), else twice."""
+    return 1 if names == "keep" else 2
+
+
 def _kept(unit: Unit, occ: Occurrence, old: str, names: str, usage: Usage) -> tuple[str | None, str | None]:
     """Why a rename keeps ``occ`` (``None``: it does not) and the name it is kept in."""
     if unit.style and CODE_STYLE.search(unit.style):
@@ -141,14 +147,14 @@ def _kept(unit: Unit, occ: Occurrence, old: str, names: str, usage: Usage) -> tu
         return (f"the new term has no {number} to write for '{occ.text}': reword it by hand"), None
     if names == "rename":
         return None, None
-    fixed = sorted((n for n, c in usage.names.items() if c >= (1 if names == "keep" else 2)), key=len, reverse=True)
+    fixed = sorted((n for n, c in usage.names.items() if c >= _name_writes(names)), key=len, reverse=True)
     name = _in_name(unit.text, occ, fixed) if occ.text[:1].isupper() else None
     if name is not None:
         return (f"part of the name '{name}', which the document writes {usage.names[name]} time(s) as a "
                 "name of its own (rename 'including names' to change it)"), name
     if not occ.capitalised:
         spelled = usage.capitalised_as[occ.text.lower()]
-        if occ.text[:1].isupper() and spelled >= (1 if names == "keep" else 2) and not usage.lower_as[occ.text.lower()]:
+        if occ.text[:1].isupper() and spelled >= _name_writes(names) and not usage.lower_as[occ.text.lower()]:
             # a heading, caption or sentence start written as the document writes a name of its
             # own: the section "User-Agent" of the field that the prose calls "User-Agent"
             return (f"'{occ.text}' is written as a name: the document capitalises it {spelled} time(s) in "
