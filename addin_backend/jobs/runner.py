@@ -16,8 +16,8 @@ so a dead process's *queued* tasks are run again by a live one (a restarted work
 once each per loss; a task it was *running* is run again too, once (:data:`RERUNS`): a task that
 was running each time its worker died is recorded ``failed`` (``job_lost``), as it may be what
 kills workers. A job that is no task (a closure) cannot be run again and is lost. What waited
-on a lost job (a proposal on its graph) fails with the graph's error at once. The job threads are daemon threads: a stopping worker does not wait
-for a blocked job.
+on a lost job (a proposal on its graph) fails with the graph's error at once. The job threads
+are daemon threads: a stopping worker does not wait for a blocked job.
 
 That is the embedded default (SQLite, nothing else to start). With a Redis store the jobs can go
 to a real queue instead (:func:`make_runner`, :mod:`addin_backend.jobs.queue`): the web workers
@@ -276,7 +276,8 @@ class JobRunner:
             rec = {**rec, "status": "queued", "requeued": int(rec.get("requeued") or 0) + 1}
             if running:
                 rec["reruns"] = int(rec.get("reruns") or 0) + 1
-            log.info("job %s (%s) queued again: its worker stopped%s", job_id, rec["kind"], " while it ran" * running)
+            log.info("job %s (%s) queued again: its worker stopped%s", job_id, rec["kind"],
+                     " while it ran" if running else "")
             self._listed.add(job_id)
             self.start(rec, partial(task, self.store, self, **spec.get("kwargs", {})))
             requeued += 1

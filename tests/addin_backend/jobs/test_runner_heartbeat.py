@@ -1,8 +1,9 @@
 """Dead workers are noticed through heartbeats (issue 16): after ``kill -9`` of a process running
 a graph job and holding three queued ones, within 30 s (not ``LEDGER_JOB_STALE_SECONDS``, 900 s)
 a live process (as a restarted worker would) has its running job recorded ``failed``
-(``job_lost``: a closure, which cannot run again; a running task runs again once), runs its queued tasks again (another document's graph job ends ``done``; a
-proposal waiting on the dead graph fails at once with the graph's error), and reports a queued
+(``job_lost``: a closure, which cannot run again; a running task runs again once), runs its
+queued tasks again (another document's graph job ends ``done``; a proposal waiting on the dead
+graph fails at once with the graph's error), and reports a queued
 job it cannot run again (a closure, not a task) ``job_lost``; its own work goes on meanwhile.
 A stopping process does not wait for a blocked job thread."""
 from __future__ import annotations
