@@ -1,0 +1,47 @@
+"""The Word-like specification generator: what the reader finds is what the truth says."""
+from __future__ import annotations
+
+import json
+import zipfile
+
+from adapters import read
+from benchmarks import specgen
+
+
+def test_reader_finds_the_generated_headings_fields_and_notes(tmp_path):
+    data = specgen.generate(tmp_path, units=600, refs=100, seed=3)
+    path = tmp_path / "spec-600-s3.docx"
+    doc = read(path.read_bytes())
+    heads = [u for u in doc.units if u.kind == "section"]
+    assert [u.number for u in heads] == [h["number"] for h in data["headings"]]
+    assert [u.level for u in heads] == [h["level"] for h in data["headings"]]
+    by_id = {u.id: u for u in doc.units}
+    refs = [f for u in doc.units for f in u.fields if f.kind == "ref" and "\\r" in f.code]
+    assert len(refs) == sum(1 for f in data["fields"] if f["kind"] in ("ref", "simple") and "\\r" in f["code"])
+    # every heading reference resolves to the heading whose number its cached result shows
+    assert all(by_id[f.target_unit].number == f.result for f in refs)
+    assert sum(1 for u in doc.units if u.kind == "footnote") == data["counts"]["footnotes"]
+    assert sum(1 for u in doc.units if u.kind == "caption") == data["counts"]["figures"] + data["counts"]["tables"]
+    assert abs(len(doc.units) - 600) < 60
+    # an insertion before 3.10 renumbers what cites 3.10 and later (and nothing of chapter 4)
+    assert data["renumbered_by_insert_before"]["3.10"] == sum(
+        1 for f in data["fields"] if f["kind"] in ("ref", "simple", "link") and f["number"][:2] == "3."
+        and tuple(map(int, f["number"].split(".")))[:2] >= (3, 10))
+
+
+def test_same_arguments_same_parts(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    specgen.generate(a, units=300, refs=40)
+    specgen.generate(b, units=300, refs=40)
+    za, zb = zipfile.ZipFile(a / "spec-300.docx"), zipfile.ZipFile(b / "spec-300.docx")
+    assert za.namelist() == zb.namelist()
+    assert all(za.read(n) == zb.read(n) for n in za.namelist())
+    assert json.loads((a / "spec-300.truth.json").read_text()) == json.loads((b / "spec-300.truth.json").read_text())
+
+
+def test_numbering_on_each_heading(tmp_path):
+    specgen.generate(tmp_path, units=300, refs=40, numpr="paragraph")
+    doc = read((tmp_path / "spec-300.docx").read_bytes())
+    numbers = [u.number for u in doc.units if u.kind == "section"]
+    assert numbers[:3] == ["1", "1.1", "1.1.1"] or numbers[:2] == ["1", "1.1"]
+    assert "3.10" in numbers
