@@ -87,6 +87,10 @@ def heading_number(unit: Unit) -> str | None:
     """The number a heading shows: the reader's, its label's, else the one typed before its
     title; ``None`` for an unnumbered heading.
 
+    The readers give a heading whose number is typed in its text that number where the
+    document numbers its headings so (:mod:`adapters.typed_numbers`); the typed fallback here
+    serves units made without a reader (an edit's new heading, a test's unit).
+
     >>> [heading_number(Unit("s", "section", t, 0)) for t in ("A.1 Scope", "Section 3 Terms", "Annex B Scope", "Scope")]
     ['A.1', '3', 'B', None]
     >>> heading_number(Unit("s", "section", "Scope", 0, number="2.1.")), heading_number(Unit("s", "section", "Scope", 0, label="Anhang C"))

@@ -13,6 +13,7 @@ from typing import Any
 from ..lang import known, majority
 from ..labels import caption_label, leading_label, section_label, seq_label
 from ..model import Anchor, Document, Field, IdMaker, Revision, Unit
+from ..typed_numbers import apply_typed_numbers
 from .numbering import ListCounters
 from .fields import SeqCounters
 from .crossrefs import attach_bookmarks, collect_comments, link_captions, resolve_targets
@@ -495,6 +496,7 @@ def to_units(body: DocxBody) -> Document:
     conv.notes()
     starts = attach_bookmarks(conv.units, conv.bm_events)
     resolve_targets(conv.units, starts)
+    apply_typed_numbers(conv.units)
     link_captions(conv.units)
     comments = collect_comments(conv.units, conv.c_events, comment_texts(body))
     revisions = []

@@ -26,6 +26,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..labels import caption_label, leading_label, section_number_and_label, seq_label
+from ..typed_numbers import apply_typed_numbers
 from ..lang import known, majority
 from ..model import Anchor, Bookmark, Comment, Document, IdMaker, Unit
 from .body import Body, Frame, Index, Note, Paragraph, Table
@@ -518,6 +519,7 @@ class _Converter:
         for ix in self.doc.meta.get("indexes", []):
             for e in ix["entries"]:
                 e["target_unit"] = self.index.bookmarks.get(e["target"]) if e["target"] else None
+        apply_typed_numbers(self.doc.units)
         self.doc.revisions.extend(self.changes.revisions())
         return self.doc
 
