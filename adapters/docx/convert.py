@@ -17,6 +17,7 @@ from ..typed_numbers import apply_typed_numbers
 from .numbering import ListCounters
 from .fields import SeqCounters
 from .crossrefs import attach_bookmarks, collect_comments, link_captions, resolve_targets
+from .indexes import entry_target, index_kind
 from .parse import Block, DocxBody, Paragraph, Table, TrackedChange
 from .textmap import ACCEPTED, BOTH, REJECTED, join_segments
 
@@ -47,6 +48,7 @@ class _Converter:
         self.bm_events: list[tuple[int, tuple]] = []  # (unit index, event) in document order
         self.c_events: list[tuple[int, tuple]] = []
         self.note_fields: list[tuple[Field, str, str]] = []
+        self.indexes: list[dict[str, Any]] = []  # generated indexes (TOC): Document.meta["indexes"]
 
     # helpers -------------------------------------------------------------------------------
 
@@ -151,6 +153,10 @@ class _Converter:
             if isinstance(b, Table):
                 self.table(b, where)
                 flowing = flowing and all(not (p.presence & ACCEPTED) for p in b.paragraphs)
+                i += 1
+                continue
+            if where == "body" and self._index_line(b):
+                flowing = False
                 i += 1
                 continue
             group = [b]
@@ -336,6 +342,22 @@ class _Converter:
         extra = (("open_fields", first.scan.open_fields),) if first.scan.open_fields else ()
         return Anchor(first.part, path, extra)
 
+    def _index_line(self, p: Paragraph) -> bool:
+        """A line of a generated index (a TOC) is no unit: it joins ``self.indexes``
+        (:mod:`adapters.docx.indexes`), as the ODT reader lists ``text:table-of-content``."""
+        kind = index_kind(p.scan, self.styles.para(p.scan.style_id).name)
+        if kind is None:
+            return False
+        self._number(p)
+        last = self.indexes[-1] if self.indexes else None
+        if last is None or last["kind"] != kind or last["_after"] != len(self.units):
+            last = {"kind": kind, "name": None, "part": p.part, "path": p.path, "entries": [], "_after": len(self.units)}
+            self.indexes.append(last)
+        text = p.scan.text()
+        if text.strip():
+            last["entries"].append({"text": text, "target": entry_target(p.scan)})
+        return True
+
     # notes ---------------------------------------------------------------------------------
 
     def notes(self) -> None:
@@ -505,14 +527,27 @@ def to_units(body: DocxBody) -> Document:
         revisions.append(Revision(rid, r["kind"], r["author"], r["date"], r["text"], r["unit"]))
     for i, u in enumerate(conv.units):
         u.order = i
+    meta = _document_meta(body)
+    if conv.indexes:
+        meta["indexes"] = _indexes(conv.indexes, conv.units, starts)
     return Document(
         format="docx",
         units=conv.units,
         revisions=revisions,
         comments=comments,
         warnings=list(body.warnings),
-        meta=_document_meta(body),
+        meta=meta,
     )
+
+
+def _indexes(found: list[dict[str, Any]], units: list[Unit], starts: dict[str, int]) -> list[dict[str, Any]]:
+    """The generated indexes with each entry's target unit (the unit holding its bookmark)."""
+    out = []
+    for ix in found:
+        entries = [{**e, "target_unit": units[starts[e["target"]]].id if e["target"] in starts else None}
+                   for e in ix["entries"]]
+        out.append({k: v for k, v in ix.items() if not k.startswith("_")} | {"entries": entries})
+    return out
 
 
 def _document_meta(body: DocxBody) -> dict[str, Any]:
