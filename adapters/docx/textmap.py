@@ -134,8 +134,12 @@ def _resolve(root_by_part: Mapping[str, Any], anchor, cache: dict | None = None)
                 if cache is None:
                     blocks = list(iter_blocks(container))
                 else:
+                    # keyed by the element's id, and holding the element: lxml makes a new proxy
+                    # (with a new id) for a node whose proxy was dropped
                     hit = cache.get(id(container))
-                    blocks = hit if hit is not None else cache.setdefault(id(container), list(iter_blocks(container)))
+                    if hit is None or hit[0] is not container:
+                        hit = cache[id(container)] = (container, list(iter_blocks(container)))
+                    blocks = hit[1]
                 if "-" in step:
                     a, b = (int(x) for x in step.split("-"))
                     items = [(blk, presence) for blk in blocks[a : b + 1]]
