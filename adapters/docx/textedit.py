@@ -10,9 +10,13 @@ Rules: text already deleted by someone else is not in the accepted text and is n
 refuse); a deletion inside another author's insertion nests the ``w:del`` in their ``w:ins``
 (as Word writes it); an insertion inside it splits their ``w:ins`` around ours (both halves
 keep author and date); text the same author inserted earlier is changed in place, as Word does.
-A field's structure (``w:fldChar`` runs, instruction runs, ``w:fldSimple``) is never wrapped:
-a change of a cached result stays between ``separate`` and ``end``, and text typed next to a
-field goes outside it. Pure insertions take the formatting of the run before them.
+A change inside the cached result of a field whose result is a value (REF, PAGEREF, NOTEREF,
+SEQ...) rewrites the whole field: the old one deleted, a copy with the new result inserted
+(:mod:`.fieldedit`), which Word and LibreOffice both show as one change; all changes inside one
+field make one rewrite. Otherwise a field's structure (``w:fldChar`` runs, instruction runs,
+``w:fldSimple``) is never wrapped: a change of a text result (a HYPERLINK's) stays between
+``separate`` and ``end``, and text typed next to a field goes outside it. Pure insertions take
+the formatting of the run before them.
 """
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ from typing import Any
 
 from ..errors import AnchorError
 from ..textdiff import Change
+from .fieldedit import FieldRuns, rewrite_field, unit_fields
 from .revision_xml import Stamp, clean_mark_rpr, escape_revision, isolate, make_ins, make_run, wrap_in_del
 from .tags import AUTHOR, W_INS, W_MOVETO, W_P, W_PPR, W_R, W_RPR, WP_DOCPR
 from .textmap import ACCEPTED, Segment, items_segments
@@ -168,10 +173,17 @@ def apply_changes(target: UnitTarget, changes: list[tuple[Change, Stamp]], conte
         be placed.
     """
     shown = [p for p, presence in target.items if presence & ACCEPTED]
+    rewrites, plain = _field_rewrites(target, changes, context, shown)
     # from the last to the first; ``changes`` come in the model's order, so at one point the
     # later one is written first and an earlier insertion then lands before it
-    order = sorted(range(len(changes)), key=lambda i: (changes[i][0][0], changes[i][0][1], i), reverse=True)
-    for (start, end, text), stamp in (changes[i] for i in order):
+    work: list[tuple[int, int, int, Any]] = [(c[0][0], c[0][1], i, c) for i, c in plain]
+    work += [(lo, hi, i, rw) for i, (lo, hi, rw) in enumerate(rewrites, len(changes))]
+    for _start, _end, _i, item in sorted(work, key=lambda w: (w[0], w[1], w[2]), reverse=True):
+        if isinstance(item, _Rewrite):
+            rewrite_field(item.field, item.text, item.stamp, _own_insertion(item.field.simple if item.field.simple is not None
+                                                                          else item.field.runs[0], item.stamp.author) is not None)
+            continue
+        (start, end, text), stamp = item
         pos = _positions(target.segments(context))
         spans = [(s, max(start, a) - a, min(end, b) - a) for s, a, b, _p in pos if a < end and start < b]
         runs = _delete(spans) if end > start else []
@@ -192,6 +204,65 @@ def apply_changes(target: UnitTarget, changes: list[tuple[Change, Stamp]], conte
                 escape_revision(new, stamp)
         for r in own:
             _remove_run(r)
+
+
+@dataclass(eq=False)
+class _Rewrite:
+    """One field to write whole again: its new result and the stamp of the first change in it."""
+
+    field: FieldRuns
+    text: str
+    stamp: Stamp
+
+
+def _field_of(segs: list[Segment], by_run: dict[int, FieldRuns]) -> FieldRuns | None:
+    """The one value field whose result shows all of ``segs``, if there is one."""
+    found = None
+    for s in segs:
+        if s.kind not in _RUN_KINDS:
+            return None
+        f = by_run.get(id(s.el.getparent()))
+        if f is None or (found is not None and f is not found):
+            return None
+        found = f
+    return found
+
+
+def _field_rewrites(target: UnitTarget, changes: list[tuple[Change, Stamp]], context: Any, shown: list[Any],
+                    ) -> tuple[list[tuple[int, int, _Rewrite]], list[tuple[int, tuple[Change, Stamp]]]]:
+    """Split ``changes`` into whole-field rewrites (``(start, end, rewrite)`` over each field's
+    result) and the changes written in place (``(index, change)``)."""
+    by_run = {id(r): f for f in unit_fields(shown) if f.value_result for r in f.result}
+    plain = list(enumerate(changes))
+    if not by_run:
+        return [], plain
+    pos = [x for x in _positions(target.segments(context)) if x[0].text]
+    text = "".join(x[0].text for x in pos)
+    grouped: dict[int, tuple[FieldRuns, list[tuple[int, tuple[Change, Stamp]]]]] = {}
+    rest = []
+    for i, ((start, end, new), stamp) in plain:
+        if end > start:
+            segs = [s for s, a, b, _p in pos if a < end and start < b]
+        else:
+            inside = [s for s, a, b, _p in pos if a < start < b]
+            around = [s for s, a, b, _p in pos if b == start] [-1:] + [s for s, a, b, _p in pos if a == start][:1]
+            segs = inside or (around if len(around) == 2 else [])
+        f = _field_of(segs, by_run) if segs else None
+        if f is None:
+            rest.append((i, ((start, end, new), stamp)))
+        else:
+            grouped.setdefault(id(f), (f, []))[1].append((i, ((start, end, new), stamp)))
+    rewrites = []
+    for f, members in grouped.values():
+        mine = {id(r) for r in f.result}
+        span = [(a, b) for s, a, b, _p in pos if id(s.el.getparent()) in mine]
+        lo, hi = min(a for a, _b in span), max(b for _a, b in span)
+        result = text[lo:hi]
+        for _i, ((start, end, new), _stamp) in sorted(members, key=lambda m: (m[1][0][0], m[1][0][1], m[0]), reverse=True):
+            result = result[: start - lo] + new + result[end - lo :]
+        if result != text[lo:hi]:
+            rewrites.append((lo, hi, _Rewrite(f, result, members[0][1][1])))
+    return rewrites, rest
 
 
 def replace_figure(target: UnitTarget, new_alt: str, stamp: Stamp, next_docpr: list[int]) -> None:

@@ -158,18 +158,106 @@ def test_words_next_to_a_field_change_without_touching_the_field_structure():
     assert w.expected == ["Look at Figure 2 for more details."]
 
 
-def test_a_change_of_a_cached_result_stays_between_separate_and_end():
-    data = _docx(_p(_r("See "), _FIELD))
+def _fld_types(el) -> list[str]:
+    return [c.get(qn("w:fldCharType")) for c in el.iter(qn("w:fldChar"))]
+
+
+def _texts(el, tag) -> str:
+    return "".join(t.text or "" for t in el.iter(tag))
+
+
+def test_a_changed_cached_result_is_the_whole_field_deleted_and_a_new_one_inserted():
+    # LibreOffice imports a REF field as one text field: a w:del/w:ins inside its result shows
+    # as "23" and is no change it lists; a whole deleted field and a whole inserted one is
+    data = _docx(_p(_r("See "), _FIELD, _r(" now.")))
     w = write_edits(data, lambda d: [ed("replace", d.units[0].id, start=11, end=12, text="3")])
-    kids = [el for el in w.xml().find(f".//{W_P}")]
-    tags = [(k.tag, k.find(qn("w:fldChar")).get(qn("w:fldCharType")) if k.find(qn("w:fldChar")) is not None else None) for k in kids]
-    sep = tags.index((W_R, "separate"))
-    end = tags.index((W_R, "end"))
-    assert {k.tag for k in kids[sep + 1 : end]} == {W_R, W_DEL, W_INS}
+    p = w.xml().find(f".//{W_P}")
+    kids = [k for k in p]
+    assert [k.tag for k in kids] == [W_R, W_DEL, W_INS, W_R]
+    old, new = kids[1], kids[2]
+    assert _fld_types(old) == ["begin", "separate", "end"] and _fld_types(new) == ["begin", "separate", "end"]
+    assert _texts(old, qn("w:delInstrText")) == " REF _Ref1 \\h " and old.find(f".//{qn('w:instrText')}") is None
+    assert _texts(old, W_DELTEXT) == "Figure 2" and old.find(f".//{W_T}") is None
+    assert _texts(new, qn("w:instrText")) == " REF _Ref1 \\h " and _texts(new, W_T) == "Figure 3"
+    assert old.get(qn("w:author")) == new.get(qn("w:author")) == AUTHOR
+    assert w.expected == ["See Figure 3 now."]
+
+
+def test_two_changes_in_one_field_are_one_rewrite_and_the_run_formatting_stays():
+    field = _FIELD.replace("<w:r><w:t>Figure 2</w:t></w:r>", '<w:r><w:rPr><w:b/></w:rPr><w:t>Figure 2.1</w:t></w:r>')
+    data = _docx(_p(_r("See "), field))
+    w = write_edits(data, lambda d: [ed("set_text", d.units[0].id, text="See Table 2.4")])
+    root = w.xml()
+    assert len(root.findall(f".//{W_DEL}")) == 1 and len(root.findall(f".//{W_INS}")) == 1
+    new = root.find(f".//{W_INS}")
+    result = [r for r in new.iter(W_R) if r.find(W_T) is not None]
+    assert [(_texts(r, W_T), r.find(f"{qn('w:rPr')}/{qn('w:b')}") is not None) for r in result] == [("Table 2.4", True)]
+
+
+def test_a_simple_field_becomes_a_deleted_complex_field_and_an_inserted_one():
+    # w:fldSimple cannot stand inside w:del (CT_RunTrackChange holds runs)
+    body = _p(_r("Table "), '<w:fldSimple w:instr=" SEQ Table \\* ARABIC "><w:r><w:rPr><w:i/></w:rPr><w:t>1</w:t></w:r></w:fldSimple>',
+              _r(": Names"))
+    data = _docx(body)
+    w = write_edits(data, lambda d: [ed("replace", d.units[0].id, start=6, end=7, text="2")])
+    root = w.xml()
+    assert root.find(f".//{qn('w:fldSimple')}") is None
+    old, new = root.find(f".//{W_DEL}"), root.find(f".//{W_INS}")
+    assert old.getnext() is new
+    assert _texts(old, qn("w:delInstrText")).strip() == _texts(new, qn("w:instrText")).strip() == "SEQ Table \\* ARABIC"
+    assert (_texts(old, W_DELTEXT), _texts(new, W_T)) == ("1", "2")
+    assert all(r.find(f"{qn('w:rPr')}/{qn('w:i')}") is not None for r in new.iter(W_R))
+    assert w.expected == ["Table 2: Names"]
+
+
+def test_a_bookmark_inside_a_field_stays_once():
+    field = _FIELD.replace("<w:r><w:t>Figure 2</w:t></w:r>",
+                           '<w:bookmarkStart w:id="7" w:name="here"/><w:r><w:t>Figure 2</w:t></w:r><w:bookmarkEnd w:id="7"/>')
+    data = _docx(_p(_r("See "), field))
+    w = write_edits(data, lambda d: [ed("replace", d.units[0].id, start=11, end=12, text="3")])
+    assert len(w.xml().findall(f".//{qn('w:bookmarkStart')}")) == 1
     assert w.expected == ["See Figure 3"]
 
 
-def test_simple_fields_hyperlinks_smart_tags_and_content_controls_are_edited_inside():
+def test_a_field_in_a_hyperlink_is_rewritten_inside_the_link_and_a_hyperlink_result_word_by_word():
+    ref2 = _FIELD.replace("REF _Ref1", "REF _Ref2 \\r")
+    link = f'<w:hyperlink w:anchor="_Ref1">{_r("Section ")}{ref2}</w:hyperlink>'
+    hyper = ('<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> HYPERLINK \\l "_Ref3" </w:instrText></w:r>'
+             '<w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>see Annex B now</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>')
+    data = _docx(_p(_r("A "), link, _r(" and "), hyper))
+    assert read(data).units[0].text == "A Section Figure 2 and see Annex B now"
+    w = write_edits(data, lambda d: [ed("set_text", d.units[0].id, text="A Section Figure 3 and see Annex C now")])
+    root = w.xml()
+    hl = root.find(f".//{qn('w:hyperlink')}")
+    assert [k.tag for k in hl] == [W_R, W_DEL, W_INS]
+    # the HYPERLINK field's result is text: only the changed word, inside the result
+    assert _fld_types(root)[-3:] == ["begin", "separate", "end"]
+    assert [_texts(d, W_DELTEXT) for d in root.iter(W_DEL)][-1] == "B"
+
+
+def test_a_field_in_the_authors_own_pending_insertion_changes_in_place():
+    field = f'<w:ins w:id="50" w:author="{AUTHOR}" w:date="{DATE}">{_FIELD}</w:ins>'
+    data = _docx(_p(_r("See "), field))
+    w = write_edits(data, lambda d: [ed("replace", d.units[0].id, start=11, end=12, text="3")])
+    root = w.xml()
+    assert root.find(f".//{W_DEL}") is None and len(root.findall(f".//{W_INS}")) == 1
+    assert _fld_types(root) == ["begin", "separate", "end"]
+    assert w.expected == ["See Figure 3"]
+
+
+def test_a_field_in_someone_elses_insertion_is_deleted_inside_it_and_ours_stands_beside():
+    field = f'<w:ins w:id="50" {_ANN}>{_r("x ")}{_FIELD}{_r(" y")}</w:ins>'
+    data = _docx(_p(_r("See "), field))
+    w = write_edits(data, lambda d: [ed("replace", d.units[0].id, start=13, end=14, text="3")])
+    root = w.xml()
+    ours = [i for i in root.iter(W_INS) if i.get(qn("w:author")) == AUTHOR]
+    assert len(ours) == 1 and ours[0].getparent().tag == W_P
+    deleted = root.find(f".//{W_DEL}")
+    assert deleted.getparent().get(qn("w:author")) == "Ann"
+    assert w.expected == ["See x Figure 3 y"]
+
+
+def test_hyperlinks_smart_tags_and_content_controls_are_edited_inside_and_a_simple_field_whole():
     body = _p(
         _r("A "), '<w:fldSimple w:instr=" SEQ Table "><w:r><w:t>1</w:t></w:r></w:fldSimple>',
         ' <w:hyperlink r:id="rIdLink"><w:r><w:t xml:space="preserve"> linked words</w:t></w:r></w:hyperlink>',
@@ -180,10 +268,13 @@ def test_simple_fields_hyperlinks_smart_tags_and_content_controls_are_edited_ins
     assert read(data).units[0].text == "A 1 linked words in Paris and boxed"
     w = write_edits(data, lambda d: [ed("set_text", d.units[0].id, text="A 2 joined words in Rome and wrapped")])
     root = w.xml()
-    for tag, inside in (("fldSimple", "2"), ("hyperlink", "joined"), ("smartTag", "Rome"), ("sdtContent", "wrapped")):
+    for tag, inside in (("hyperlink", "joined"), ("smartTag", "Rome"), ("sdtContent", "wrapped")):
         el = root.find(f".//{qn('w:' + tag)}")
         assert inside in "".join(t.text for t in el.iter(W_T)), tag
         assert el.find(W_DEL) is not None and el.find(W_INS) is not None, tag
+    # the SEQ field's value: the whole field deleted and inserted again (as a complex field)
+    assert root.find(f".//{qn('w:fldSimple')}") is None
+    assert "SEQ Table" in _texts(root, qn("w:delInstrText")) and "SEQ Table" in _texts(root, qn("w:instrText"))
 
 
 def test_deleting_a_paragraph_deletes_a_whole_field_but_not_one_that_continues_elsewhere():
