@@ -159,7 +159,8 @@ def caption_label(text: str) -> tuple[str, str] | None:
     return seq_label(m.group("word"), m.group("num")), m.group("num")
 
 
-_CAPTION_SEP = re.compile(r"\s*(?:[:.\u2013\u2014\-]\s*\S|$)")
+# a colon, full stop or any dash (also the full-width forms a CJK input method types: "Figure 2-1 －Structure")
+_CAPTION_SEP = re.compile(r"\s*(?:[:.\-\u2010-\u2015\u2212\uff0d\uff1a\uff0e]\s*\S|$)")
 
 
 def typed_caption_label(text: str) -> tuple[str, str] | None:
@@ -167,6 +168,8 @@ def typed_caption_label(text: str) -> tuple[str, str] | None:
 
     >>> typed_caption_label("Table 1: Codes"), typed_caption_label("Table 1 shows the codes.")
     (('Table 1', '1'), None)
+    >>> typed_caption_label("Figure 2-1 \uff0dStructure of a packet")
+    ('Figure 2-1', '2-1')
     """
     m = _CAPTION.match(text)
     if not m or not _CAPTION_SEP.match(text, m.end()):

@@ -17,6 +17,7 @@ from adapters.label_grammar import parse_label
 from adapters.model import Document
 
 from ..findings import Finding, sort_findings
+from ..graph.label_index import build_label_index
 from ..graph.references import broken_references
 from ..numbering import CAPTION_FAMILIES, collect_entries, detect_schemes, label_of
 from .terminology import acronym_findings
@@ -27,10 +28,15 @@ _FAMILY_PLURAL = {"figure": "figures", "table": "tables", "equation": "equations
 
 
 def _existing(doc: Document) -> dict[str, list[str]]:
+    """The numbers of each family's units: numbered entries, and captions typed as plain
+    paragraphs ("Figure 2-1 – Structure", which the label index reads)."""
     out: dict[str, list[str]] = {}
     for e in collect_entries(doc):
         if e.number is not None:
             out.setdefault(e.family, []).append(e.number)
+    for family, number in build_label_index(doc.units).entries:
+        if family in CAPTION_FAMILIES and number not in out.get(family, ()):
+            out.setdefault(family, []).append(number)
     return out
 
 

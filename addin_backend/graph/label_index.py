@@ -110,9 +110,14 @@ class LabelIndex:
     #: Whether the document numbers its own parts with "§" (a contract's "§ 5 Haftung"); if not,
     #: a "§ 202" in its text cites a statute.
     section_sign: bool = False
-    #: Whether any heading or clause carries a number (a paragraph merely opening with one does
-    #: not): where none does, "section 7" is not this document's.
+    #: Whether the document numbers its sections: one heading in ten or more carries a number, or
+    #: (without headings) a clause does; a paragraph merely opening with one does not. Where it
+    #: does not, "section 7" is not this document's (a stray typed "9.2 Constants" among 300
+    #: unnumbered headings, or a date "29 March 2024" read as a clause, number nothing).
     numbered_sections: bool = False
+    #: The families whose numbers are chapter-style ("Figure 2-1"): a hyphenated pair after their
+    #: word is one number, not a range.
+    chapter_families: frozenset[str] = frozenset()
 
     def resolve(self, family: str, number: str) -> str | None:
         hits = self.entries.get((family, number))
@@ -139,7 +144,8 @@ def build_label_index(units: Iterable[Unit]) -> LabelIndex:
     """
     cand: dict[tuple[str, str], list[tuple[tuple[int, int, int], str]]] = {}
     front: list[str] = []
-    section_sign = numbered = False
+    section_sign = False
+    headings = numbered_headings = clauses = 0
     for u in units:
         if u.kind == "title" or (u.style and "subtitle" in u.style.lower()):
             front.append(u.text)
@@ -148,11 +154,18 @@ def build_label_index(units: Iterable[Unit]) -> LabelIndex:
             shown = (u.label, u.number, u.meta.get("list_label"), u.text)
             section_sign = any(x and x.lstrip().startswith("§") for x in shown) and any(
                 k[0] == "section" for k, _ in keys)
-        numbered = numbered or any(k[0] == "section" and r <= 2 for k, r in keys)
+        if u.kind == "section":
+            headings += 1
+            numbered_headings += any(k[0] == "section" and r <= 2 for k, r in keys)
+        elif any(k[0] == "section" and r <= 2 for k, r in keys):
+            clauses += 1
         for key, rank in keys:
             kind_rank = _KIND_RANK.get(key[0], {}).get(u.kind, 2)
             cand.setdefault(key, []).append(((rank, kind_rank, u.order), u.id))
-    idx = LabelIndex(front=tuple(front), section_sign=section_sign, numbered_sections=numbered)
+    numbered = 10 * numbered_headings >= headings if numbered_headings else clauses > 0
+    chapter = frozenset(k[0] for k in cand if k[0] != "section" and re.fullmatch(r"[A-Z0-9]+-\d+", k[1]))
+    idx = LabelIndex(front=tuple(front), section_sign=section_sign, numbered_sections=numbered,
+                     chapter_families=chapter)
     for key, lst in cand.items():
         lst.sort()
         idx.entries[key] = [uid for _, uid in lst]

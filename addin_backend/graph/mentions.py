@@ -43,6 +43,7 @@ __all__ = [
     "unit_mentions",
     "table_mentions",
     "document_names",
+    "designations",
     "work_key",
     "parse_label",
     "canonical_label",
@@ -284,6 +285,9 @@ class Mention:
     literal: str | None = None
     #: For a mention of another work's part: that work's designation ("RFC6787"; "" unknown).
     external: str | None = None
+    #: Each hyphenated pair of numbers ("4-1" in "figures 4-1 and 4-2") as ``(start, end, "4-1")``:
+    #: one chapter-style number where the document numbers that family so.
+    pairs: tuple[tuple[int, int, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -350,12 +354,14 @@ def _letters_ok(family: str, num: str) -> bool:
 
 
 def _items(
-    items_text: str, base: int, family: str, plural: bool, item_re: re.Pattern[str]
+    items_text: str, base: int, family: str, plural: bool, item_re: re.Pattern[str],
+    pairs: list[tuple[int, int, str]] | None = None,
 ) -> tuple[list[Item], str | None]:
     """Parse the numbers after a word into items (ranges expanded).
 
     Returns the items and, for a singular word with a hyphenated pair ("Figure 2-4"), the
-    literal number that chapter-style numbering would give it.
+    literal number that chapter-style numbering would give it; every hyphenated pair of digits
+    is appended to ``pairs`` as ``(start, end, "2-4")``.
     """
     out: list[Item] = []
     pos = 0
@@ -385,7 +391,10 @@ def _items(
             n_start, n_end = base + m.start("item") + nm.start(), base + m.start("item") + nm.end()
         if is_range and prev is not None:
             expanded = _expand(prev.number, num)
-            hyphen_pair = sep.strip() == "-" and not plural and prev.number.isdigit() and num.isdigit()
+            digits = sep.strip() == "-" and prev.number.isdigit() and num.isdigit()
+            if digits and pairs is not None:
+                pairs.append((prev.start, n_end, f"{prev.number}-{num}"))
+            hyphen_pair = digits and not plural
             if hyphen_pair and len(out) == 1:
                 literal = f"{prev.number}-{num}"
                 if expanded is None:  # "Table 3-1": only chapter numbering makes sense
@@ -408,7 +417,8 @@ def _scan(text: str) -> tuple[Mention, ...]:
         word = m.group("word")
         family = family_of(word)
         plural = bool(PLURAL.match(word))
-        items, literal = _items(m.group("items"), m.start("items"), family, plural, _ITEM_RE)
+        pairs: list[tuple[int, int, str]] = []
+        items, literal = _items(m.group("items"), m.start("items"), family, plural, _ITEM_RE, pairs)
         if not items:
             continue
         start = m.start("word")
@@ -425,10 +435,11 @@ def _scan(text: str) -> tuple[Mention, ...]:
             if prev is not None and prev.external is None and _SEP_LIST_RE.fullmatch(text, prev.end, start):
                 found[-1] = replace(prev, external=cited)  # "Section 5 and Appendix C of [RFC8618]": both
             found.append(Mention(start, end, text[start:end], word, family, tuple(items), literal=literal,
-                                 external=cited))
+                                 external=cited, pairs=tuple(pairs)))
             taken.append((start, end))
             continue
-        found.append(Mention(start, end, text[start:end], word, family, tuple(items), literal=literal))
+        found.append(Mention(start, end, text[start:end], word, family, tuple(items), literal=literal,
+                             pairs=tuple(pairs)))
         taken.append((start, end))
     bare = (_BARE, _BARE_WEAK, _BARE_PAREN) if _DOTTED.search(text) else ()
     for m in (m for rx in bare for m in rx.finditer(text)):
@@ -559,6 +570,15 @@ def document_names_of_texts(texts: Iterable[str]) -> frozenset[str]:
     return frozenset(work_key(m.group(0)) for t in texts for m in _DESIGNATION.finditer(t))
 
 
+def designations(text: str) -> list[str]:
+    """The designations of works written in ``text``, each as :func:`work_key` spells it.
+
+    >>> designations("conform to RFC 3986 and ISO 29192")
+    ['RFC3986', 'ISO29192']
+    """
+    return [work_key(m.group(0)) for m in _DESIGNATION.finditer(text)]
+
+
 def unit_mentions(unit: Unit, names: frozenset[str] = frozenset()) -> tuple[Mention, ...]:
     """Every internal mention a unit makes: those of its text, its citations of the document
     itself by designation ("Section 4.2 of RFC 6787" in RFC 6787), and bare numbers in the
@@ -617,6 +637,29 @@ def _weak(unit: Unit, m: Mention, index: LabelIndex) -> bool:
             or (m.family == "section" and not index.numbered_sections))
 
 
+_CAPTIONED = frozenset({"figure", "table", "equation", "listing"})
+
+
+def _chapter_items(m: Mention, index: LabelIndex) -> tuple[Item, ...] | None:
+    """The items of a mention whose hyphenated pairs are chapter-style numbers: "figures 4-1 and
+    4-2" where the document numbers its figures 4-1, 4-2 (or "table 3-39" where it numbers its
+    figures so and has no table): each pair one item, not a range."""
+    if not m.pairs:
+        return None
+    chapter = index.chapter_families
+    if m.family not in chapter and not (
+            m.family in _CAPTIONED and chapter & _CAPTIONED and not index.hasfamily_of(m.family)):
+        return None
+    out: list[Item] = []
+    for it in m.items:
+        pair = next((p for p in m.pairs if p[0] <= it.start and it.end <= p[1]), None)
+        if pair is None:
+            out.append(it)
+        elif not out or (out[-1].start, out[-1].end) != pair[:2]:
+            out.append(Item(pair[2], pair[0], pair[1]))
+    return tuple(out)
+
+
 def resolve_unit(unit: Unit, index: LabelIndex) -> tuple[list[Resolved], list[BrokenReference]]:
     """The REFERENCES a unit's text makes, and its broken references."""
     resolved: list[Resolved] = []
@@ -631,7 +674,7 @@ def resolve_unit(unit: Unit, index: LabelIndex) -> tuple[list[Resolved], list[Br
             continue  # a reference field covers it: the field's exact target wins
         if _heading_label(text, m):
             continue  # "Section 4 – Alleged Abuser Information" opening a line: a label, not a citation
-        items = m.items
+        items = _chapter_items(m, index) or m.items
         if m.literal and index.resolve(m.family, m.literal):
             items = (Item(m.literal, m.items[0].start, m.items[-1].end),)
         single = len(items) == 1

@@ -9,7 +9,9 @@ import networkx as nx
 from adapters.model import Document, Unit
 
 from .edges import REFERENCES, add_edge
-from .mentions import BrokenReference, LabelIndex, build_label_index, find_mentions, parse_label, resolve_unit
+from .definitions import find_definitions
+from .mentions import (BrokenReference, LabelIndex, build_label_index, designations, find_mentions, own_names,
+                       parse_label, resolve_unit)
 from adapters.vocabulary import FLOAT_KINDS
 
 __all__ = [
@@ -106,6 +108,45 @@ def field_references(
     return out, broken
 
 
+_TAG_LINE = re.compile(r"^\s*\[(?P<tag>[^\[\]\s][^\[\]]{0,39})\]", re.M)
+_SENTENCE_END = re.compile(r"[.!?;](?=\s)")
+
+
+class _Foreign:
+    """What tells that a mention of a missing label names another work's part, read once per
+    document: the units that are reference-list entries, and the tags those entries open with
+    ("[RFC3986]")."""
+
+    def __init__(self, doc: Document, index: LabelIndex) -> None:
+        from .related import is_reference_entry, reference_list_sections
+
+        lists = reference_list_sections(doc)
+        self.entries = {u.id for u in doc.units if is_reference_entry(u, u.parent in lists)}
+        self.tags = {m.group("tag") for u in doc.units if u.id in self.entries for m in _TAG_LINE.finditer(u.text)}
+        self.own = own_names(index)
+
+    def cites(self, unit: Unit, start: int, end: int) -> bool:
+        """Whether the mention at ``unit.text[start:end]``, which names no part of this document,
+        names a part of another work: it is written in a reference entry ("[Davis] ..., Unicode
+        Standard Annex 15"), inside the spelled-out name of an abbreviation ("US Secure Hash
+        Algorithm 1 (SHA1)"), or its sentence cites a listed work or a designated one before it
+        ("MUST conform to [RFC3986], more specifically section 1.1.3")."""
+        if unit.id in self.entries:
+            return True
+        text = unit.text
+        if "(" in text and any(d.kind == "acronym" and d.start <= start and end <= d.end
+                               for d in find_definitions(text[: end + 80])):
+            return True
+        ends = [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
+        before = text[ends[-1] if ends else 0 : start]
+        if any(d not in self.own for d in designations(before)):
+            return True
+        return "[" in before and any(m.group("tag") in self.tags for m in _BRACKET.finditer(before))
+
+
+_BRACKET = re.compile(r"\[(?P<tag>[^\[\]]{1,40})\]")
+
+
 def add_reference_edges(
     G: nx.MultiDiGraph,
     doc: Document,
@@ -123,6 +164,7 @@ def add_reference_edges(
     floats = caption_floats(doc, index)
     todo = list(units) if units is not None else list(doc.units)
     broken: list[BrokenReference] = []
+    foreign: _Foreign | None = None
     for u in todo:
         if is_navigation(u):
             continue
@@ -131,6 +173,9 @@ def add_reference_edges(
         for target, evidence, start, end in refs:
             add_edge(G, u.id, target, REFERENCES, evidence, 1.0, origin="field", start=start, end=end)
         resolved, bad = resolve_unit(u, index)
+        if bad:
+            foreign = foreign or _Foreign(doc, index)
+            bad = [b for b in bad if not foreign.cites(u, b.start, b.end)]
         broken.extend(bad)
         for r in resolved:
             m = r.mention

@@ -80,6 +80,7 @@ def after_index(relabelled: Document, renum: Renumbering) -> LabelIndex:
     own = build_label_index(u for u in relabelled.units if u.id in numbered)
     idx.numbered_sections = idx.numbered_sections or own.numbered_sections
     idx.section_sign = idx.section_sign or own.section_sign
+    idx.chapter_families = idx.chapter_families | own.chapter_families
     rank = {"figure": 0, "table": 0, "equation": 0, "section": 0, "caption": 1}
     found: dict[tuple[str, str], list[tuple[int, int, str]]] = {}
     for u in relabelled.units:
