@@ -12,6 +12,12 @@ The markers never go where Word would lose them: not inside a revision element (
 ``w:del``: another author's rejection would take our marker with it), not inside a simple
 field, and not between a complex field's ``begin`` and ``end`` (updating the field rewrites its
 result): :func:`place_range` moves them just outside (ECMA-376 Part 1, §17.13.4).
+
+Comments stay in the main part. The schema allows comment markers in notes, headers and
+footers, but LibreOffice (7.4) refuses to open a whole file that has a comment there and Word
+offers no comments in headers or footers: a comment on what changed in a note is anchored on
+the run that cites the note in the body, one on a header or footer on the first paragraph of
+the first section that shows it (:func:`body_anchor`).
 """
 from __future__ import annotations
 
@@ -22,8 +28,16 @@ from typing import Any, Iterable
 from lxml import etree
 
 from .oxml import NSMAP, qn, serialize_part
+from .blocks import iter_blocks
 from .tags import (
     FLDCHARTYPE,
+    ID,
+    W_BODY,
+    W_ENDNOTE,
+    W_ENDNOTEREFERENCE,
+    W_FOOTNOTE,
+    W_FOOTNOTEREFERENCE,
+    W_SECTPR,
     W_COMMENTRANGEEND,
     W_COMMENTRANGESTART,
     W_COMMENTREFERENCE,
@@ -41,7 +55,7 @@ from .tags import (
     XML_SPACE,
 )
 
-__all__ = ["W14", "W15", "W16CID", "CommentParts", "place_range", "used_para_ids", "lift"]
+__all__ = ["W14", "W15", "W16CID", "CommentParts", "place_range", "used_para_ids", "lift", "body_anchor"]
 
 W14 = "http://schemas.microsoft.com/office/word/2010/wordml"
 W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
@@ -162,6 +176,52 @@ def place_range(first, last, cid: str, ref_style: str | None) -> None:
     else:
         last.addnext(end)
     end.addnext(ref)
+
+
+_NOTE_REFS = {W_FOOTNOTE: W_FOOTNOTEREFERENCE, W_ENDNOTE: W_ENDNOTEREFERENCE}
+_R_ID = qn("r:id")
+_MARGIN_REFS = (qn("w:headerReference"), qn("w:footerReference"))
+
+
+def _names_margin(sect, rids: set[str]) -> bool:
+    return sect is not None and any(ref.tag in _MARGIN_REFS and ref.get(_R_ID) in rids for ref in sect)
+
+
+def _whole_paragraph(p) -> tuple[Any, Any]:
+    first = next((c for c in p if isinstance(c.tag, str) and c.tag != W_PPR), p)
+    return first, p
+
+
+def body_anchor(main_root, el, margin_rids: Iterable[str] = ()) -> tuple[Any, Any] | None:
+    """Where in the main part a comment on ``el`` (content of a notes, header or footer part) goes.
+
+    In a footnote or endnote: the body run that cites it. In a header or footer (whose
+    relationship ids from the main part are ``margin_rids``): the first paragraph of the first
+    section whose ``w:sectPr`` names it. None when nothing in the body cites or shows it.
+    """
+    note = next((a for a in (el, *el.iterancestors()) if a.tag in _NOTE_REFS), None)
+    if note is not None:
+        nid = note.get(ID)
+        ref = next((r for r in main_root.iter(_NOTE_REFS[note.tag]) if r.get(ID) == nid), None)
+        run = ref.getparent() if ref is not None else None
+        return (run, run) if run is not None and run.tag == W_R else None
+    rids = set(margin_rids)
+    body = main_root.find(W_BODY)
+    if not rids or body is None:
+        return None
+    start = None
+    for block in iter_blocks(body):
+        if block.tag != W_P:
+            continue
+        start = block if start is None else start
+        ppr = block.find(W_PPR)
+        if ppr is not None and ppr.find(W_SECTPR) is not None:
+            if _names_margin(ppr.find(W_SECTPR), rids):
+                return _whole_paragraph(start)
+            start = None
+    if start is not None and _names_margin(body.find(W_SECTPR), rids):
+        return _whole_paragraph(start)
+    return None
 
 
 class CommentParts:

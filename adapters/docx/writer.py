@@ -45,7 +45,7 @@ from ..repack import rewrite_zip
 from ..textdiff import Change, line_changes, word_changes
 from .blockedit import container_of, delete_paragraph, delete_table, mark_paragraph_groups, new_paragraph
 from .blocks import iter_blocks
-from .comments_xml import CommentParts, place_range
+from .comments_xml import CommentParts, body_anchor, place_range
 from .context import load_context, read_rels, rels_part_name
 from .moves import MoveResult, move_blocks
 from .oxml import NSMAP, load_part, qn, serialize_part
@@ -475,12 +475,18 @@ class _Writer:
         comments = CommentParts(self.pkg, self.ctx, self.ids, raw)
         para_of: dict[str, str] = {}
         placed: list[tuple[Any, Any, str]] = []
+        part_of = {id(root): name for name, root in self.ctx.parts.items()}
+        moved_to_main = False
         for n in notes:
             if n.edit:
                 e = by_id.get(n.edit)
                 span = self._edit_span(e, order) if e is not None else None
             else:
                 span = self._unit_span(n)
+            if span is not None:
+                moved = self._in_main_part(span, part_of)
+                moved_to_main = moved_to_main or (moved is not None and moved is not span)
+                span = moved
             if span is None:
                 continue
             cid, para = comments.comment(n.text, n.author or "LEDGER", n.initials or "LEDGER", n.date,
@@ -490,7 +496,18 @@ class _Writer:
             placed.append((span[0], span[1], cid))
         if placed:
             self.touched.update(parts)
+        if moved_to_main:
+            self.touched.add(self.ctx.main_part)
         return comments if placed else None
+
+    def _in_main_part(self, span: tuple[Any, Any], part_of: dict[int, str]) -> tuple[Any, Any] | None:
+        """``span``, or its place in the body when it lies in a note, header or footer part."""
+        part = part_of.get(id(span[0].getroottree().getroot()))
+        main = self.ctx.main_part
+        if part is None or part == main:
+            return span
+        rids = [r.rid for r in self.ctx.rels.get(main, {}).values() if r.target == part and not r.external]
+        return body_anchor(self.ctx.root(main), span[0], rids)
 
     # package -------------------------------------------------------------------------------
 

@@ -154,3 +154,65 @@ def test_comment_parts_validate():
     new = set(violations(tmp / "out.docx")) - set(violations(tmp / "in.docx"))
     assert not new, new
     assert not [v for v in violations(tmp / "out.docx") if "comment" in v.lower()]
+
+
+# --- comments stay in the main part ---------------------------------------------------------------
+
+_SEP = ('<w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>'
+        '<w:footnote w:type="continuationSeparator" w:id="0"><w:p><w:r><w:continuationSeparator/></w:r></w:p></w:footnote>')
+
+
+def _noted_footnote_edit() -> tuple[bytes, bytes]:
+    from tests.adapters.docx.docxkit import make_docx
+
+    body = ('<w:p><w:r><w:t xml:space="preserve">Body text</w:t></w:r><w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr>'
+            '<w:footnoteReference w:id="1"/></w:r><w:r><w:t xml:space="preserve"> goes on.</w:t></w:r></w:p>')
+    notes = _SEP + '<w:footnote w:id="1"><w:p><w:r><w:footnoteRef/></w:r><w:r><w:t xml:space="preserve"> See the colour chart.</w:t></w:r></w:p></w:footnote>'
+    data = make_docx(body, footnotes=notes)
+    doc = read(data)
+    note = next(u for u in doc.units if u.kind == "footnote")
+    at = note.text.index("colour")
+    e = Replace(note.id, text="color", start=at, end=at + 6, before=note.text, id="op-1", author=AUTHOR, date=DATE)
+    finding = Note("c-f", "To check: spelling", AUTHOR, date=DATE, unit=note.id, evidence="chart")
+    return data, write(data, [e], document=doc, notes=[Note("c-op-1", "'colour' → 'color'", AUTHOR, edit="op-1"), finding])
+
+
+def test_a_comment_on_a_note_is_anchored_on_the_notes_reference_in_the_body():
+    # LibreOffice refuses to open a file with comment markers in word/footnotes.xml
+    _data, out = _noted_footnote_edit()
+    notes = _xml(out, "word/footnotes.xml")
+    assert not list(notes.iter(f"{{{W}}}commentRangeStart", f"{{{W}}}commentReference"))
+    assert notes.find(f".//{{{W}}}del") is not None  # the edit itself stays in the note
+    body = _xml(out, "word/document.xml")
+    p = body.find(f".//{{{W}}}p")
+    tags = [etree.QName(c).localname for c in p]
+    assert tags == ["r", "commentRangeStart", "commentRangeStart", "r", "commentRangeEnd", "r", "commentRangeEnd", "r", "r"]
+    assert p[3].find(f"{{{W}}}footnoteReference") is not None
+    assert len(_xml(out, "word/comments.xml").findall(f"{{{W}}}comment")) == 2
+
+
+def test_a_comment_on_a_header_goes_on_the_first_paragraph_of_the_section_that_shows_it():
+    from adapters.docx.comments_xml import body_anchor
+
+    main = etree.fromstring(
+        f'<w:document xmlns:w="{W}" xmlns:r="{NSMAP["r"]}"><w:body>'
+        '<w:p><w:r><w:t>One</w:t></w:r></w:p><w:p><w:pPr><w:sectPr><w:headerReference w:type="default" r:id="rId7"/></w:sectPr></w:pPr></w:p>'
+        '<w:p><w:bookmarkStart w:id="1" w:name="x"/><w:r><w:t>Two</w:t></w:r></w:p>'
+        '<w:sectPr><w:headerReference w:type="default" r:id="rId8"/></w:sectPr></w:body></w:document>')
+    header = etree.fromstring(f'<w:hdr xmlns:w="{W}"><w:p><w:r><w:t>Head</w:t></w:r></w:p></w:hdr>')
+    ps = main.findall(f".//{{{W}}}p")
+    assert body_anchor(main, header[0][0], ["rId7"]) == (ps[0][0], ps[0])
+    assert body_anchor(main, header[0][0], ["rId8"]) == (ps[2][0], ps[2])
+    assert body_anchor(main, header[0][0], ["rId9"]) is None
+
+
+@pytest.mark.slow
+def test_libreoffice_opens_a_file_with_a_comment_on_a_note_edit(tmp_path):
+    from tests.libreoffice import probe
+
+    _data, out = _noted_footnote_edit()
+    (tmp_path / "out.docx").write_bytes(out)
+    got = probe([tmp_path / "out.docx"], ("paragraphs", "notes"))[0]
+    assert "error" not in got, got
+    assert [p["text"] for p in got["paragraphs"]] == ["Body text1 goes on."]
+    assert got["notes"] == [" See the colourcolor chart."]
