@@ -1,4 +1,5 @@
-"""Wall-clock budgets: the deadline of the request or job a thread works for, checked where work loops.
+"""Budgets: the deadline of the request or job a thread works for, checked where work loops, and the
+memory a piece of work may take, estimated from sizes before it starts.
 
 A web request (``LEDGER_REQUEST_SECONDS``) and each graph, proposal, review or check job
 (``LEDGER_JOB_SECONDS``) runs under :func:`budget`; the loops whose cost grows with the input
@@ -10,6 +11,12 @@ cooperative: a check costs one clock read, cheap enough for every unit of a loop
 
 The deadline lives in a context variable, so it follows the work into ``contextvars``-aware
 thread hops (``anyio.to_thread``, ``asyncio.to_thread``) and never leaks into another request.
+
+Memory is bounded before the work, not counted during it: a service estimates what a step will
+hold from the sizes it has (the package, the text, the operations) and :func:`check_memory`
+refuses an estimate over ``LEDGER_WORK_MEMORY_MB`` with ``413 too_large``, before anything is
+parsed or written. No count of operations is capped: an edit that renumbers 1,200 references is
+an ordinary edit, bounded by what it costs.
 """
 from __future__ import annotations
 
@@ -18,9 +25,12 @@ from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from typing import Iterator
 
-from .errors import DeadlineExceededError
+from .errors import DeadlineExceededError, WorkTooLargeError
 
-__all__ = ["budget", "check", "remaining", "enter", "leave"]
+__all__ = ["budget", "check", "remaining", "enter", "leave", "check_memory", "DEFAULT_WORK_MEMORY_MB"]
+
+#: The memory one piece of work (an apply, an edit) may take by its estimate (``LEDGER_WORK_MEMORY_MB``).
+DEFAULT_WORK_MEMORY_MB = 1024.0
 
 #: (monotonic deadline, what it bounds, the seconds it was given)
 _DEADLINE: ContextVar[tuple[float, str, float] | None] = ContextVar("ledger_deadline", default=None)
@@ -85,3 +95,25 @@ def check() -> None:
         setting = "LEDGER_JOB_SECONDS" if what.endswith("job") else "LEDGER_REQUEST_SECONDS"
         raise DeadlineExceededError(f"{what} ran past its budget of {seconds:g} s ({setting}); it was stopped",
                                     budget_seconds=seconds)
+
+
+def check_memory(estimate: int, limit_mb: float | None, what: str, **sizes: int) -> None:
+    """Refuse work whose estimated memory (bytes) is over ``limit_mb`` (``None`` or 0: no limit),
+    before it starts; ``sizes`` are what the estimate was made from, for the message.
+
+    :raise WorkTooLargeError: over the limit (``413 too_large``; the details give both figures).
+
+    >>> check_memory(200 << 20, 1024, "this apply")
+    >>> try:
+    ...     check_memory(3 << 30, 1024, "this apply", operations=9)
+    ... except WorkTooLargeError as exc:
+    ...     print(exc.code, exc.details["estimated_mb"], exc.details["limit_mb"])
+    too_large 3072 1024
+    """
+    if not limit_mb or limit_mb <= 0 or estimate <= limit_mb * (1 << 20):
+        return
+    mb = round(estimate / (1 << 20))
+    said = ", ".join(f"{v:,} {k.replace('_', ' ')}" for k, v in sizes.items())
+    raise WorkTooLargeError(f"{what} would take about {mb:,} MB of memory ({said}); the limit is {limit_mb:g} MB "
+                            "(LEDGER_WORK_MEMORY_MB): split the work or raise the limit",
+                            estimated_mb=mb, limit_mb=limit_mb, **sizes)

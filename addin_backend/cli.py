@@ -41,6 +41,27 @@ def _fail(exc: Exception, path: str | None, as_json: bool) -> int:
     return exit_code
 
 
+def _work_memory(given: float | None) -> float:
+    """The memory an edit may take by its estimate: ``--max-memory``, else ``LEDGER_WORK_MEMORY_MB``
+    (as ``ledger serve`` reads it), else the default; 0 is no limit.
+
+    :raise InvalidRequestError: a value that is not a number of MB, or below 0.
+    """
+    import os
+
+    from .budget import DEFAULT_WORK_MEMORY_MB
+    from .errors import InvalidRequestError
+
+    raw = given if given is not None else os.environ.get("LEDGER_WORK_MEMORY_MB", DEFAULT_WORK_MEMORY_MB)
+    try:
+        mb = float(raw)
+    except ValueError:
+        raise InvalidRequestError(f"LEDGER_WORK_MEMORY_MB={raw!r} is not a number of MB") from None
+    if mb < 0:
+        raise InvalidRequestError(f"the memory limit is {mb:g} MB; give 0 (none) or more")
+    return mb
+
+
 def _read(path: str):
     from .service.files import read_document
 
@@ -167,13 +188,16 @@ def cmd_edit(args: argparse.Namespace) -> int:
         doc = _read(args.file)
         from .service.edits import edit_file
 
+        from .budget import budget
+
         semantic = not args.no_semantic
-        report = edit_file(
-            args.file, doc, instruction=args.instruction, engine=args.engine, author=args.author,
-            output=None if args.dry_run else args.output, target=args.target, budget=args.budget,
-            semantic=semantic, progress=_progress(semantic), comments=not args.no_comments,
-            threads=args.comment_threads, names=args.names,
-        )
+        with budget(args.deadline, "the edit"):
+            report = edit_file(
+                args.file, doc, instruction=args.instruction, engine=args.engine, author=args.author,
+                output=None if args.dry_run else args.output, target=args.target, budget=args.budget,
+                semantic=semantic, progress=_progress(semantic), comments=not args.no_comments,
+                threads=args.comment_threads, names=args.names, memory_mb=_work_memory(args.max_memory),
+            )
     except Exception as exc:
         return _fail(exc, args.file, args.json)
     if args.json:
@@ -313,6 +337,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-comments", action="store_true", help="no comment saying why on each change")
     s.add_argument("--comment-threads", action="store_true",
                    help="propagated changes as replies to their operation's comment (default: their own comments)")
+    s.add_argument("--max-memory", type=float, metavar="MB",
+                   help="refuse a write whose memory, estimated before it starts, is over MB (default: "
+                        "$LEDGER_WORK_MEMORY_MB, else 1024; 0: no limit); no count of operations is capped")
+    s.add_argument("--deadline", type=float, default=0, metavar="S",
+                   help="stop with deadline_exceeded once the edit has run S seconds (default 0: none)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_edit)
 

@@ -38,7 +38,7 @@ __all__ = [
     "UnknownRevisionError",
     "PathNotAllowedError",
     "ForbiddenOriginError",
-    "TooManyOperationsError",
+    "WorkTooLargeError",
     "DeadlineExceededError",
     "ERROR_TABLE",
     "describe",
@@ -171,11 +171,21 @@ class ForbiddenOriginError(LedgerError):
     code = "forbidden_origin"
 
 
-class TooManyOperationsError(InvalidRequestError):
-    """An apply (or a client's own operations) with more operations than one request may write
-    (``LEDGER_MAX_OPERATIONS``): every operation costs a verification and a review."""
+class WorkTooLargeError(TooLargeError):
+    """Work whose memory, estimated from sizes before it starts, is over what one request, job or
+    command may take (``LEDGER_WORK_MEMORY_MB``, :func:`addin_backend.budget.check_memory`):
+    ``413 too_large`` before any work, with the estimate and the limit in its details. Counts
+    (of operations, of units) are never capped by themselves: what they cost is."""
 
-    code = "too_many_operations"
+    def __init__(self, message: str, **details: object) -> None:
+        super().__init__(message)
+        self.details = details
+
+    def to_dict(self) -> dict[str, object]:  # type: ignore[override]  # the adapters' dict plus details
+        out: dict[str, object] = dict(super().to_dict())
+        if self.details:
+            out["details"] = self.details
+        return out
 
 
 class DeadlineExceededError(LedgerError):
@@ -187,6 +197,7 @@ class DeadlineExceededError(LedgerError):
 
 #: (exception class, HTTP status, CLI exit status), most specific first.
 ERROR_TABLE: list[tuple[type[Exception], int, int]] = [
+    (WorkTooLargeError, 413, 3),
     (TooLargeError, 413, 2),
     (EncryptedDocumentError, 422, 2),
     (UnsupportedFormatError, 415, 2),
@@ -212,7 +223,6 @@ ERROR_TABLE: list[tuple[type[Exception], int, int]] = [
     (EngineUnavailableError, 503, 3),
     (PathNotAllowedError, 403, 2),
     (ForbiddenOriginError, 403, 3),
-    (TooManyOperationsError, 413, 3),
     (DeadlineExceededError, 503, 3),
     (InvalidRequestError, 400, 3),
     (LedgerError, 400, 3),

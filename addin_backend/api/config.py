@@ -50,7 +50,7 @@ DEFAULTS: dict[str, Any] = {
     "SSE_PER_CLIENT": 32,  # open event streams per client (key, or address without keys) and worker process
     "REQUEST_SECONDS": 120,  # wall-clock budget of one request's work (then 503 deadline_exceeded); 0: none
     "JOB_SECONDS": 600,  # wall-clock budget of one graph, proposal or check job (then failed, deadline_exceeded)
-    "MAX_OPERATIONS": 1000,  # operations one apply may write (then 413 too_many_operations)
+    "WORK_MEMORY_MB": 1024,  # memory one apply may take by its estimate before the work (then 413 too_large); 0: none
     "SEND_STALL_SECONDS": 30,  # a client that takes no byte of its answer for this long is dropped
     "BUFFER_TOTAL_MB": 64,  # request bodies one worker process holds in memory before the key check, in all
     "STATIC_DIR": os.path.join(REPO_ROOT, "static"),
@@ -83,7 +83,7 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "LEDGER_SSE_PER_CLIENT": ("SSE_PER_CLIENT", int),
     "LEDGER_REQUEST_SECONDS": ("REQUEST_SECONDS", float),
     "LEDGER_JOB_SECONDS": ("JOB_SECONDS", float),
-    "LEDGER_MAX_OPERATIONS": ("MAX_OPERATIONS", int),
+    "LEDGER_WORK_MEMORY_MB": ("WORK_MEMORY_MB", float),
     "LEDGER_SEND_STALL_SECONDS": ("SEND_STALL_SECONDS", float),
     "LEDGER_BUFFER_TOTAL_MB": ("BUFFER_TOTAL_MB", float),
     "LEDGER_STATIC_DIR": ("STATIC_DIR", str),
@@ -144,10 +144,10 @@ def load_config(test_config: Mapping[str, Any] | None = None,
     if int(cfg["MAX_FINDINGS"]) <= 0 or float(cfg["QUOTA_MB"]) < 0 or int(cfg["SSE_PER_CLIENT"]) <= 0:
         raise ValueError("LEDGER_MAX_FINDINGS and LEDGER_SSE_PER_CLIENT must be positive, "
                          "LEDGER_QUOTA_MB 0 (off) or more")
-    if (min(float(cfg["REQUEST_SECONDS"]), float(cfg["JOB_SECONDS"])) < 0 or int(cfg["MAX_OPERATIONS"]) <= 0
+    if (min(float(cfg["REQUEST_SECONDS"]), float(cfg["JOB_SECONDS"]), float(cfg["WORK_MEMORY_MB"])) < 0
             or float(cfg["SEND_STALL_SECONDS"]) <= 0 or float(cfg["BUFFER_TOTAL_MB"]) < 0):
-        raise ValueError("LEDGER_MAX_OPERATIONS and LEDGER_SEND_STALL_SECONDS must be positive, "
-                         "LEDGER_REQUEST_SECONDS, LEDGER_JOB_SECONDS and LEDGER_BUFFER_TOTAL_MB 0 (none) or more")
+        raise ValueError("LEDGER_SEND_STALL_SECONDS must be positive, LEDGER_REQUEST_SECONDS, LEDGER_JOB_SECONDS, "
+                         "LEDGER_WORK_MEMORY_MB and LEDGER_BUFFER_TOTAL_MB 0 (none) or more")
     cfg["MAX_CONTENT_LENGTH"] = int(float(cfg["MAX_UPLOAD_MB"]) * 1024 * 1024)
     cfg["AUDIT_LOG"] = cfg["AUDIT_LOG"] or os.path.join(cfg["DATA_DIR"], "audit.jsonl")
     return cfg

@@ -45,7 +45,7 @@ def apply(document_id: str) -> tuple[Response, int, dict[str, str]]:
             operations=None if pid else body["operations"], instruction=body.get("instruction"),
             semantic=current_app.config["GRAPH_SEMANTIC"], comments=body.get("comments", True),
             threads=body.get("comment_threads", False),
-            max_operations=int(current_app.config["MAX_OPERATIONS"]))
+            memory_mb=float(current_app.config["WORK_MEMORY_MB"]))
     download = url_for("edits.revision_file", document_id=document_id, rev=out["revision"])
     return jsonify(**out, download=download), 201, {"Location": download}
 

@@ -23,8 +23,8 @@ _ERRORS = {
     404: "No such document, unit, job, proposal, revision or style sheet (never made, deleted or expired)",
     409: "The graph job has not stored a graph yet (graph_not_ready, with the job), or an operation's "
          "before no longer matches the unit (edit_conflict)",
-    413: "The request is over the size limit (LEDGER_MAX_UPLOAD_MB), or an upload unpacks beyond the limits "
-         "(zip bomb)",
+    413: "The request is over the size limit (LEDGER_MAX_UPLOAD_MB), an upload unpacks beyond the limits "
+         "(zip bomb), or an apply's memory, estimated before the work, is over LEDGER_WORK_MEMORY_MB (too_large)",
     415: "Not a .docx/.odt document, or a format we do not read",
     422: "Encrypted, corrupt, malformed or unsafe XML; or an instruction the engine does not understand",
 }

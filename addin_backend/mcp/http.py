@@ -61,7 +61,8 @@ class _Bridge:
                        semantic=cfg["GRAPH_SEMANTIC"], audit_log=cfg["AUDIT_LOG"],
                        limits=replace(DEFAULT_LIMITS, max_input_bytes=cfg["MAX_CONTENT_LENGTH"]),
                        roots=None, who="anonymous", request_seconds=seconds,
-                       quota_bytes=int(float(cfg["QUOTA_MB"]) * 1024 * 1024))
+                       quota_bytes=int(float(cfg["QUOTA_MB"]) * 1024 * 1024),
+                       work_memory_mb=float(cfg["WORK_MEMORY_MB"]))
         server = build_server(ws)
         # Host and Origin are checked by the view (CORS origins), not by the SDK's loopback-only default.
         self.manager = StreamableHTTPSessionManager(

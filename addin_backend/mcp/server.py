@@ -518,7 +518,7 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
             with room(ctx, documents.get_meta(ws.store, document_id)["size"]):  # a revision: about the upload
                 record = edits.apply(ws.store, document_id, author=author.strip(), who=who(ctx),
                                      audit_log=ws.audit_log or os.devnull, proposal_id=proposal_id,
-                                     keep=operation_ids, semantic=ws.semantic)
+                                     keep=operation_ids, semantic=ws.semantic, memory_mb=ws.work_memory_mb)
             if target is not None:
                 write(target, revisions.revision_bytes(ws.store, document_id, record["revision"]))
             return record

@@ -22,8 +22,9 @@ import networkx as nx
 from adapters.model import Document, Edit, Unit
 from adapters.vocabulary import KIND_NAMES, revision_date, timestamp
 
+from ..budget import DEFAULT_WORK_MEMORY_MB, check_memory
 from ..budget import check as check_budget
-from ..errors import InvalidRequestError, TooManyOperationsError, UnknownDocumentError, UnknownProposalError
+from ..errors import InvalidRequestError, UnknownDocumentError, UnknownProposalError
 from ..findings import Finding, count_by_severity
 from ..jobs.runner import JobRunner, Progress
 from ..store import Store, documents
@@ -46,8 +47,7 @@ __all__ = [
     "get_proposal",
     "Written",
     "write_operations",
-    "check_operation_count",
-    "DEFAULT_MAX_OPERATIONS",
+    "write_memory",
     "apply",
     "Edited",
     "edit",
@@ -327,20 +327,47 @@ def _chosen(view: dict[str, Any], keep: Sequence[str] | None) -> tuple[list[dict
     return chosen, skipped
 
 
-#: Operations one apply (or one client's plan) may hold (``LEDGER_MAX_OPERATIONS``): each costs a
-#: verification, a written change and, later, a review; without a cap one request could cost hours.
-DEFAULT_MAX_OPERATIONS = 1000
+#: What writing costs in memory, per byte of the package's XML (its trees, the read-back and
+#: their graphs), per character of the document's text (the copies a plan and a verification
+#: make), and per character of the unit text each operation carries (``before``, its view, its
+#: comment): first figures from the peak RSS of writes on ``benchmarks.specgen``'s 7,000-unit
+#: specification and on one paragraph renamed 500 to 2,000 times (see :func:`write_memory`).
+_PER_XML_BYTE = 40
+_PER_TEXT_CHAR = 60
+_PER_OPERATION_CHAR = 6
+_PER_OPERATION = 4096
+_BASE = 16 << 20
 
 
-def check_operation_count(count: int, limit: int = DEFAULT_MAX_OPERATIONS) -> None:
-    """Refuse more operations than one request may write.
+def _xml_bytes(original: bytes) -> int:
+    """The unpacked size of a package's XML parts, from its zip directory (nothing inflated)."""
+    import io
+    import zipfile
 
-    :raise TooManyOperationsError: ``count`` over ``limit`` (413, before any work is done).
+    try:
+        with zipfile.ZipFile(io.BytesIO(original)) as zf:
+            return sum(i.file_size for i in zf.infolist() if i.filename.endswith((".xml", ".rels")))
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return len(original)  # not a zip: the reader says so; the estimate takes the bytes
+
+
+def write_memory(original: bytes, doc: Document, ops: Sequence[dict[str, Any]]) -> tuple[int, dict[str, int]]:
+    """The memory (bytes) writing ``ops`` into ``original`` (read as ``doc``) will hold at its peak,
+    estimated from sizes before any work, and the sizes it was made from.
+
+    Linear in the package, the text and the text the operations carry: an operation costs the
+    text of its unit (a thousand renames in one long paragraph carry it a thousand times), not
+    a fixed share of a cap.
     """
-    if count > limit:
-        raise TooManyOperationsError(f"{count:,} operations; one request may write at most {limit:,} "
-                                     "(LEDGER_MAX_OPERATIONS): split them over several applies",
-                                     operations=count, limit=limit)
+    xml = _xml_bytes(original)
+    text = sum(len(u.text) for u in doc.units)
+    carried = 0
+    for op in ops:
+        unit = doc.get(op.get("unit") or "") if isinstance(op, dict) else None
+        carried += len(unit.text) if unit is not None else len(str(op.get("text") or "")) if isinstance(op, dict) else 0
+    estimate = (_BASE + _PER_XML_BYTE * xml + _PER_TEXT_CHAR * text + _PER_OPERATION_CHAR * carried
+                + _PER_OPERATION * len(ops))
+    return estimate, {"operations": len(ops), "units": len(doc.units), "xml_bytes": xml, "carried_chars": carried}
 
 
 def _op_words(op: dict[str, Any]) -> str:
@@ -366,11 +393,9 @@ def _op_words(op: dict[str, Any]) -> str:
     return f"the {kind} of {where}"
 
 
-def _as_edits(ops: list[dict[str, Any]], author: str, date: str, default_source: str | None,
-              max_operations: int = DEFAULT_MAX_OPERATIONS) -> list[Edit]:
+def _as_edits(ops: list[dict[str, Any]], author: str, date: str, default_source: str | None) -> list[Edit]:
     from ..edits.operations import edits_from_json
 
-    check_operation_count(len(ops), max_operations)
     edits = edits_from_json([{k: v for k, v in op.items() if k not in VIEW_KEYS} for op in ops])
     return [dc_replace(e, author=author, date=date, source=e.source or default_source) for e in edits]
 
@@ -394,10 +419,16 @@ class Written:
 def write_operations(original: bytes, doc: Document, G: nx.MultiDiGraph | None, chosen: list[dict[str, Any]], *,
                      author: str, date: str | None = None, default_source: str | None = None,
                      semantic: bool = True, instruction: str | None = None, comments: bool = True,
-                     threads: bool = False, known: Sequence[Finding] = ()) -> Written:
+                     threads: bool = False, known: Sequence[Finding] = (),
+                     memory_mb: float | None = DEFAULT_WORK_MEMORY_MB) -> Written:
     """Write operations (Operation JSON, as a proposal lists them) into ``original`` as tracked
     changes by ``author`` dated ``date`` (default: now); ``G`` is the document's graph (``None``:
     verification without it, and no drift check).
+
+    However many operations there are, the work is bounded by what it costs: its memory,
+    estimated before it starts (:func:`write_memory`, against ``memory_mb``; ``None`` or 0: no
+    limit), and the request's or job's deadline (:mod:`addin_backend.budget`), checked between
+    the steps.
 
     With ``comments`` (the default) every change carries a comment saying why
     (:func:`edits.comments.comment_notes`: one per operation, propagated changes as their own
@@ -408,6 +439,7 @@ def write_operations(original: bytes, doc: Document, G: nx.MultiDiGraph | None, 
     :raise UnknownUnitError: an operation naming a unit the document does not have.
     :raise EditConflictError: an operation's ``before`` is not the unit's text.
     :raise EngineUnavailableError: the tracked-change writer is not installed.
+    :raise WorkTooLargeError: the estimated memory is over ``memory_mb`` (``413 too_large``).
     """
     from ..edits.operations import apply_to_document, validate_edits, with_ids
     from ..edits.pipeline import apply_plan, merge_findings
@@ -417,6 +449,8 @@ def write_operations(original: bytes, doc: Document, G: nx.MultiDiGraph | None, 
     from ..edits.comments import comment_notes, note_map
     from ..verify.review import embed_record
 
+    estimate, sizes = write_memory(original, doc, chosen)
+    check_memory(estimate, memory_mb, f"writing {len(chosen):,} operation(s)", **sizes)
     ops = with_ids(validate_edits(doc, _as_edits(chosen, author, date or _edit_date(), default_source)))
     check_budget()  # each step below costs about the document times the operations
     checked = verify(doc, apply_to_document(doc, ops), G, ops, semantic=semantic and G is not None)
@@ -435,7 +469,7 @@ def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
           proposal_id: str | None = None, keep: Sequence[str] | None = None,
           operations: list[dict[str, Any]] | None = None, instruction: str | None = None,
           semantic: bool = True, date: str | None = None, comments: bool = True,
-          threads: bool = False, max_operations: int = DEFAULT_MAX_OPERATIONS) -> dict[str, Any]:
+          threads: bool = False, memory_mb: float | None = DEFAULT_WORK_MEMORY_MB) -> dict[str, Any]:
     """Write operations into the original upload as tracked changes by ``author``; keep the result.
 
     The operations are a proposal's (all, or the ids in ``keep``; a propagated operation whose
@@ -447,7 +481,7 @@ def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
 
     :raise UnknownProposalError, UnknownDocumentError, UnknownUnitError: nothing to apply to.
     :raise InvalidRequestError: malformed operations, or none left to apply.
-    :raise TooManyOperationsError: more than ``max_operations`` to apply (``LEDGER_MAX_OPERATIONS``).
+    :raise WorkTooLargeError: the write's estimated memory is over ``memory_mb`` (``LEDGER_WORK_MEMORY_MB``).
     :raise EditConflictError: an operation's ``before`` is not the unit's text in the upload.
     :raise EngineUnavailableError: the tracked-change writer is not installed.
     """
@@ -459,7 +493,6 @@ def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
         default_source = view["engine"]
     else:
         chosen, default_source = list(operations or []), "client"
-    check_operation_count(len(chosen), max_operations)
     original, _meta = documents.original(store, doc_id)
     doc = documents.load(store, doc_id)
     if not chosen:
@@ -467,7 +500,7 @@ def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
         raise InvalidRequestError("no operation left to apply" + (f": {why}" if why else ""), skipped=skipped)
     written = write_operations(original, doc, load_graph(store, doc_id), chosen, author=author, date=date,
                                default_source=default_source, semantic=semantic, instruction=instruction,
-                               comments=comments, threads=threads)
+                               comments=comments, threads=threads, memory_mb=memory_mb)
     rev = next_revision(store, doc_id)
     record = {"document": doc_id, "revision": rev, "author": author, "instruction": instruction,
               "proposal": proposal_id,
@@ -497,7 +530,8 @@ class Edited:
 def edit(doc: Document, original: bytes, G: nx.MultiDiGraph, *, instruction: str, target: str | None = None,
          selection: Selection | None = None, engine: str = "rules", author: str = DEFAULT_AUTHOR,
          budget: int = DEFAULT_BUDGET, semantic: bool = True, write: bool = True,
-         date: str | None = None, comments: bool = True, threads: bool = False, names: str = "auto") -> Edited:
+         date: str | None = None, comments: bool = True, threads: bool = False, names: str = "auto",
+         memory_mb: float | None = DEFAULT_WORK_MEMORY_MB) -> Edited:
     """:func:`plan` (as :func:`propose` does), then :func:`write_operations` on every operation of
     the proposal (as :func:`apply` with no ``keep`` does); ``write=False`` stops after the plan.
 
@@ -516,7 +550,7 @@ def edit(doc: Document, original: bytes, G: nx.MultiDiGraph, *, instruction: str
     if write and view["operations"]:
         written = write_operations(original, doc, G, view["operations"], author=author, date=date,
                                    default_source=view["engine"], semantic=semantic, instruction=instruction,
-                                   comments=comments, threads=threads, known=p.findings)
+                                   comments=comments, threads=threads, known=p.findings, memory_mb=memory_mb)
     findings = merge_findings(list(p.findings), written.findings) if written else list(p.findings)
     return Edited(p, view, written, findings)
 
@@ -525,7 +559,8 @@ def edit_file(path: str, doc: Document, *, instruction: str, output: str | None,
               selection: Selection | None = None, engine: str = "rules", author: str = DEFAULT_AUTHOR,
               budget: int = DEFAULT_BUDGET, semantic: bool = True, date: str | None = None,
               progress: Callable[[str, float], None] | None = None, comments: bool = True,
-              threads: bool = False, names: str = "auto") -> dict[str, Any]:
+              threads: bool = False, names: str = "auto",
+              memory_mb: float | None = DEFAULT_WORK_MEMORY_MB) -> dict[str, Any]:
     """``ledger edit``: :func:`edit` on the file ``path`` (read as ``doc``) with its graph built
     in the scope of ``semantic``, written into ``output`` (``None``: a dry run, nothing written;
     a plan without operations writes the file unchanged).
@@ -541,7 +576,7 @@ def edit_file(path: str, doc: Document, *, instruction: str, output: str | None,
     G = graphs.build(doc, graphs.scope_for(semantic), progress=progress)
     done = edit(doc, original, G, instruction=instruction, target=target, selection=selection, engine=engine,
                 author=author, budget=budget, semantic=semantic, write=output is not None, date=date,
-                comments=comments, threads=threads, names=names)
+                comments=comments, threads=threads, names=names, memory_mb=memory_mb)
     if output is not None:
         write_bytes(output, done.written.data if done.written else original)
     report = done.plan.to_json()

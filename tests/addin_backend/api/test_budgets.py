@@ -1,7 +1,8 @@
 """A budget for every request and job on a real ``ledger serve`` (issue 24), with ``/healthz``
 answering within 2 s throughout:
 
-- an apply over ``LEDGER_MAX_OPERATIONS`` is ``413 too_many_operations`` before any work;
+- an apply whose memory, estimated before the work, is over ``LEDGER_WORK_MEMORY_MB`` is
+  ``413 too_large`` before any work (no count of operations is capped);
 - an apply whose work runs past ``LEDGER_REQUEST_SECONDS`` is ``503 deadline_exceeded``, and no
   revision is kept;
 - a graph job past ``LEDGER_JOB_SECONDS`` (a crafted upload: thousands of defined terms sharing
@@ -74,22 +75,35 @@ def _set_texts(url: str, doc: str, count: int) -> list[dict]:
             for u in units[:count]]
 
 
-def test_applies_are_capped_and_have_a_deadline(tmp_path):
-    # the deadline lies between what an upload costs (about 0.08 s here) and what 300 rewritten
-    # paragraphs of this document cost to apply (about 0.6 s here; slower on CI): a factor of
-    # two or more either side, whatever the machine's speed (0.5 s was not: an apply took 0.4 s)
-    env = {"LEDGER_RATE_LIMIT": "off", "LEDGER_GRAPH_SEMANTIC": "0", "LEDGER_MAX_OPERATIONS": "300",
+def test_applies_are_bounded_by_memory_and_deadline_not_by_a_count(tmp_path):
+    # no count of operations is capped: the work is bounded by its memory, estimated before it
+    # starts (LEDGER_WORK_MEMORY_MB, here set between what 300 and 1,000 rewritten paragraphs are
+    # estimated to take), and by the request's deadline while it runs. The deadline lies between
+    # what an upload costs (about 0.08 s here) and what 300 rewritten paragraphs of this document
+    # cost to apply (about 0.6 s here; slower on CI): a factor of two or more either side
+    from adapters import read
+    from addin_backend.service.edits import write_memory
+
+    data = crafted_docx(20, 200, 800)
+    local = read(data)
+    paragraphs = [u for u in local.units if u.kind == "paragraph"][:1000]
+    estimate = [write_memory(data, local, [{"op": "set_text", "unit": u.id} for u in paragraphs[:n]])[0]
+                for n in (300, 1000)]
+    limit = (estimate[0] + estimate[1]) / 2 / (1 << 20)
+    env = {"LEDGER_RATE_LIMIT": "off", "LEDGER_GRAPH_SEMANTIC": "0", "LEDGER_WORK_MEMORY_MB": f"{limit:.3f}",
            "LEDGER_REQUEST_SECONDS": "0.25"}
     with LedgerServer(tmp_path, workers=1, threads=4, env=env) as srv:
-        doc = _upload(srv.url, crafted_docx(20, 200, 800))
+        doc = _upload(srv.url, data)
         _job(srv.url, f"{doc}-graph")
-        ops = _set_texts(srv.url, doc, 301)
+        ops = _set_texts(srv.url, doc, 1000)
         started = time.monotonic()
         over = requests.post(f"{srv.url}/api/v1/documents/{doc}/apply", json={"author": "A", "operations": ops},
                              timeout=120)
-        assert over.status_code == 413 and over.json()["error"]["code"] == "too_many_operations", over.text[:300]
-        assert "LEDGER_MAX_OPERATIONS" in over.json()["error"]["message"] and time.monotonic() - started < 2
-        # 300 operations are allowed, but cost more than the request's quarter second
+        assert over.status_code == 413 and over.json()["error"]["code"] == "too_large", over.text[:300]
+        details = over.json()["error"]["details"]
+        assert details["estimated_mb"] >= details["limit_mb"] and details["operations"] == 1000, details
+        assert "LEDGER_WORK_MEMORY_MB" in over.json()["error"]["message"] and time.monotonic() - started < 2
+        # 300 operations fit in the memory, but cost more than the request's quarter second
         slow = requests.post(f"{srv.url}/api/v1/documents/{doc}/apply", json={"author": "A", "operations": ops[:300]},
                              timeout=120)
         assert slow.status_code == 503 and slow.json()["error"]["code"] == "deadline_exceeded", slow.text[:300]
