@@ -1,118 +1,119 @@
-// Operations (adapters.model.Edit JSON, see ROUTES.md "Operation") -> a plan of Word calls:
-// which paragraphs to find, and what to do inside each at word level. Pure, no Office.js.
-import { codePointCount, hunksForOperation, lines, locateInLine, normalizeText, occurrences, paragraphProbe } from "./textplan.js";
+// Operations (adapters.model.Edit JSON, see ROUTES.md "Operation") -> a plan of Word calls on
+// the paragraphs Word gave (align.js): which paragraph, by position, and what to do in it at
+// word level. An operation is placed whole or not at all; the ones that cannot be placed are
+// listed, each with why and the words of its paragraph. Pure: no DOM, no Office.js.
+import { alignParagraphs, bodyLines, offsetMap, paragraphWords } from "./align.js";
+import { codePointCount, hunksForOperation, lines, locateInLine, searchable } from "./textplan.js";
 
-/** Unit kinds whose structure (a table grid, a picture, an equation object) cannot be
- * deleted, inserted or moved through paragraph text. */
+/** Unit kinds that a move cannot carry through paragraph text (a table grid, a picture, an
+ * equation object). Deleting them works: a table goes whole, a picture with its paragraph. */
 export const STRUCTURED_KINDS = new Set(["table", "figure", "equation"]);
 
-/** Index of units by id, and for each normalised paragraph text the units that hold it in
- * document order, so that a paragraph that occurs twice is told apart by its rank. */
+/** Index of units by id. */
 export function indexUnits(units) {
-  const byId = new Map();
-  const sorted = [...(units || [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
-  const seen = new Map();
-  const rank = new Map(); // `${id}#${line}` -> rank among equal lines
-  for (const u of sorted) {
-    byId.set(u.id, u);
-    lines(u.text ?? "").forEach((l, i) => {
-      const key = normalizeText(l.text);
-      const n = seen.get(key) || 0;
-      seen.set(key, n + 1);
-      rank.set(`${u.id}#${i}`, n);
-    });
-  }
-  return { byId, rank };
-}
-
-function target(unitId, lineIndex, lineText, index) {
-  return {
-    key: `${unitId}#${lineIndex}`,
-    unit: unitId,
-    line: lineIndex,
-    text: lineText,
-    probe: paragraphProbe(lineText),
-    rank: index?.rank.get(`${unitId}#${lineIndex}`) ?? 0,
-  };
+  return { byId: new Map((units || []).map((u) => [u.id, u])) };
 }
 
 function unitText(op, index) {
   if (op.before != null) return String(op.before);
-  const u = index?.byId.get(op.unit);
+  const u = index.byId.get(op.unit);
   return u ? String(u.text ?? "") : null;
 }
 
-/** The Word plan for a list of operations.
+/** The Word plan for ``ops`` on the paragraphs Word gave (``paras``: ``[{text,
+ * tableNestingLevel?}]``, body.paragraphs in order) for LEDGER's ``units`` of the same
+ * document.
  *
- * Returns ``{targets: Map key -> target, steps: [...], problems: [{op, reason}]}``. A target is
- * one paragraph to find (``probe`` is searched in the body, the hit verified against ``text``,
- * ``rank`` picks among equal paragraphs). Steps are ``edit`` (a located hunk inside a target),
- * ``insert_paragraph``, ``delete_paragraph`` and ``move``. */
-export function planOperations(ops, units = []) {
+ * Returns ``{steps, failures, placed, alignment}``: ``steps`` are ``edit`` (a range inside
+ * paragraph ``para``: what to search there, which hit, how many hits Word must see, Word's own
+ * offsets), ``insert_paragraph``, ``delete_paragraph`` (``tables``: paragraphs whose table goes
+ * whole) and ``move``; ``failures`` ``[{op, unit, reason, words}]`` one per operation that
+ * cannot be placed (``words``: the start of its paragraph); ``placed`` the ids of the others. */
+export function planOperations(ops, units, paras) {
   const index = indexUnits(units);
-  const targets = new Map();
+  const texts = paras.map((p) => (typeof p === "string" ? p : String(p.text ?? "")));
+  const inTable = paras.map((p) => (typeof p === "string" ? false : (p.tableNestingLevel ?? 0) > 0));
+  const blines = bodyLines(units);
+  const alignment = alignParagraphs(texts, blines);
+  const paraOf = (unitId, li) => alignment.para.get(`${unitId}#${li}`);
   const steps = [];
-  const problems = [];
-  const want = (unitId, i, text) => {
-    const t = target(unitId, i, text, index);
-    if (!targets.has(t.key)) targets.set(t.key, t);
-    return t.key;
-  };
-  const unitLines = (unitId, text) => lines(text).map((l, i) => ({ ...l, key: want(unitId, i, l.text) }));
+  const failures = [];
+  const placed = new Set();
+  const taken = new Map(); // para -> [[start, end]] of Word text already changed by a step
+
   for (const op of ops || []) {
-    const fail = (reason) => problems.push({ op: op.id ?? null, unit: op.unit ?? null, reason });
-    const kind = op.unit_kind ?? index.byId.get(op.unit)?.kind;
-    if (op.op === "replace" || op.op === "set_text") {
-      const before = unitText(op, index);
-      if (before == null) { fail("the operation does not carry the unit's text"); continue; }
-      if (op.op === "replace" && (op.end ?? 0) > codePointCount(before)) { fail("the span runs past the unit's text"); continue; }
+    const mine = [];
+    const unitWords = (text) => paragraphWords(String(text ?? "").split("\n").find((l) => l.trim()) ?? "");
+    let failed = null;
+    const fail = (reason, words) => { if (!failed) failed = { op: op.id ?? null, unit: op.unit ?? null, reason, words: words ?? unitWords(unitText(op, index)) }; };
+    const u = index.byId.get(op.unit);
+    const kind = op.unit_kind ?? u?.kind;
+    const before = unitText(op, index);
+    if (before == null) { fail("LEDGER does not know this part of the document (read the document again)", ""); }
+    else if (op.op === "replace" || op.op === "set_text") {
+      if (op.op === "replace" && (op.end ?? 0) > codePointCount(before)) fail("the change runs past the end of its paragraph");
       const ls = lines(before);
-      for (const h of hunksForOperation({ ...op, before })) {
+      for (const h of failed ? [] : hunksForOperation({ ...op, before })) {
         const li = ls.findIndex((l) => h.start >= l.start && h.end <= l.end);
-        if (li === -1) { fail("the change spans two paragraphs"); continue; }
+        if (li === -1) { fail("the change spans two paragraphs"); break; }
         const l = ls[li];
-        const loc = locateInLine(l.text, { start: h.start - l.start, end: h.end - l.start, text: h.text });
-        if (!loc) { fail(`the words to change cannot be pinned down in "${l.text.slice(0, 60)}"`); continue; }
-        const key = want(op.unit, li, l.text);
-        if (!targets.get(key).probe) { fail("the paragraph is empty and cannot be searched for"); continue; }
-        steps.push({ type: "edit", op: op.id ?? null, target: key, ...loc });
+        const p = paraOf(op.unit, li);
+        if (p === undefined) { fail("its paragraph is not in the document as Word has it now (changed or deleted since it was read?)", paragraphWords(l.text)); break; }
+        const word = texts[p];
+        const map = offsetMap(l.text, word);
+        if (!map) { fail("the paragraph reads too differently in Word now", paragraphWords(word)); break; }
+        const at = map.span(h.start - l.start, h.end - l.start);
+        if (!at.same) {
+          fail(`Word's paragraph no longer has "${l.text.slice(h.start - l.start, h.end - l.start)}" where LEDGER read it`, paragraphWords(word));
+          break;
+        }
+        const loc = locateInLine(word, { start: at.start, end: at.end, text: h.text });
+        if (!loc) { fail("the words to change cannot be told apart in Word's paragraph", paragraphWords(word)); break; }
+        const probe = Array.isArray(loc.search) ? loc.search : loc.kind === "start" ? [] : [loc.search];
+        if (!probe.every(searchable)) { fail("the words to change hold a mark Word cannot search for (a picture, a note or a field)", paragraphWords(word)); break; }
+        const over = (taken.get(p) || []).some(([s, e]) => loc.start < e && s < loc.end || (loc.start === loc.end && loc.start > s && loc.start < e));
+        if (over) { fail("another change of this apply touches the same words", paragraphWords(word)); break; }
+        mine.push({ type: "edit", op: op.id ?? null, para: p, ...loc });
       }
     } else if (op.op === "insert_after") {
-      const before = unitText(op, index);
-      if (before == null) { fail("the unit to insert after is unknown"); continue; }
-      if (STRUCTURED_KINDS.has(kind)) { fail(`cannot insert after a ${kind} through text`); continue; }
-      const ls = unitLines(op.unit, before);
-      steps.push({ type: "insert_paragraph", op: op.id ?? null, target: ls[ls.length - 1].key,
-                   location: "After", lines: String(op.text ?? "").split("\n"), style: op.style ?? null });
+      const ls = lines(before);
+      const p = paraOf(op.unit, ls.length - 1);
+      if (p === undefined) fail("the paragraph to insert after is not in the document as Word has it now");
+      else mine.push({ type: "insert_paragraph", op: op.id ?? null, para: p, location: "After", table: kind === "table" && inTable[p],
+                       lines: String(op.text ?? "").split("\n"), style: op.style ?? null });
     } else if (op.op === "delete") {
-      const before = unitText(op, index);
-      if (before == null) { fail("the unit to delete is unknown"); continue; }
-      if (STRUCTURED_KINDS.has(kind)) { fail(`a ${kind} cannot be deleted through text`); continue; }
-      steps.push({ type: "delete_paragraph", op: op.id ?? null, targets: unitLines(op.unit, before).map((l) => l.key) });
+      const ls = lines(before);
+      const ps = ls.map((_, i) => paraOf(op.unit, i));
+      if (ps.some((p) => p === undefined)) fail("part of it is not in the document as Word has it now (changed since it was read?)");
+      else if (kind === "table") {
+        if (!ps.every((p) => inTable[p])) fail("the table is not a table in Word");
+        else mine.push({ type: "delete_paragraph", op: op.id ?? null, paras: [], tables: [ps[0]] });
+      } else mine.push({ type: "delete_paragraph", op: op.id ?? null, paras: ps, tables: [] });
     } else if (op.op === "move") {
-      const before = unitText(op, index);
       const destId = op.after ?? op.before_unit;
       const dest = index.byId.get(destId);
-      if (before == null || !dest) { fail("the unit to move or its destination is unknown"); continue; }
-      if (STRUCTURED_KINDS.has(kind) || STRUCTURED_KINDS.has(dest.kind)) { fail("tables, pictures and equations cannot be moved through text"); continue; }
-      const src = unitLines(op.unit, before);
-      const dl = unitLines(dest.id, dest.text ?? "");
-      steps.push({ type: "move", op: op.id ?? null, targets: src.map((l) => l.key), lines: src.map((l) => l.text),
-                   dest: op.after ? dl[dl.length - 1].key : dl[0].key, location: op.after ? "After" : "Before" });
-    } else if (op.op === "rename") {
-      const old = String(op.old ?? "");
-      if (!old) { fail("a rename needs the old term"); continue; }
-      for (const u of [...index.byId.values()]) {
-        lines(u.text ?? "").forEach((l, li) => {
-          for (const at of occurrences(l.text, old)) {
-            const loc = locateInLine(l.text, { start: at, end: at + old.length, text: op.text ?? "" });
-            if (loc) steps.push({ type: "edit", op: op.id ?? null, target: want(u.id, li, l.text), ...loc });
-          }
-        });
+      if (!dest) fail("the place to move it to is unknown");
+      else if (STRUCTURED_KINDS.has(kind) || STRUCTURED_KINDS.has(dest.kind)) fail("tables, pictures and equations cannot be moved through text");
+      else {
+        const src = lines(before);
+        const ps = src.map((_, i) => paraOf(op.unit, i));
+        const dl = lines(dest.text ?? "");
+        const d = op.after ? paraOf(dest.id, dl.length - 1) : paraOf(dest.id, 0);
+        if (ps.some((p) => p === undefined) || d === undefined) fail("it or its new place is not in the document as Word has it now");
+        else mine.push({ type: "move", op: op.id ?? null, paras: ps, lines: src.map((l) => l.text), dest: d, location: op.after ? "After" : "Before" });
       }
     } else {
-      fail(`unknown operation "${op.op}"`);
+      fail(`Word cannot apply a "${op.op}" directly: preview it again`);
     }
+    if (failed) { failures.push(failed); continue; }
+    for (const s of mine) {
+      if (s.type === "edit") {
+        if (!taken.has(s.para)) taken.set(s.para, []);
+        taken.get(s.para).push([s.start, s.end]);
+      }
+    }
+    steps.push(...mine);
+    if (op.id != null) placed.add(op.id);
   }
-  return { targets, steps, problems };
+  return { steps, failures, placed, alignment };
 }

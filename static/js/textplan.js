@@ -19,13 +19,40 @@ export function normalizeText(s) {
 }
 
 /** A string as Word's search() reads it (no wildcards): ^ is Word's escape character, tabs,
- * manual line breaks and no-break spaces have ^-codes. */
+ * manual line breaks, no-break spaces, non-breaking and optional hyphens have ^-codes (Office.js
+ * "Use search options in your Word add-in to find text": ^t, ^l, ^s, ^~, ^-, ^^). */
 export function escapeSearch(s) {
   return String(s)
     .replace(/\^/g, "^^")
     .replace(/\t/g, "^t")
-    .replace(/[\n\u000b]/g, "^l")
-    .replace(/\u00a0/g, "^s");
+    .replace(/[\n\u000b\u2028]/g, "^l")
+    .replace(/\u00a0/g, "^s")
+    .replace(/\u001e/g, "^~")
+    .replace(/\u001f/g, "^-");
+}
+
+/** Can Word's search() find ``s`` as written? Other control characters (Word's marks for a
+ * picture, a note reference, a field's brace) have no search code a plain search can use. */
+export function searchable(s) {
+  return !/[\u0000-\u0008\u000c-\u001d]/.test(String(s));
+}
+
+// Word's characters for what LEDGER's readers write another way (adapters/docx/textmap.py):
+// a manual line break is U+000B in Word and U+2028 in LEDGER, a non-breaking hyphen U+001E
+// and U+2011, an optional hyphen U+001F and U+00AD; Word's other control characters (a
+// picture U+0001, a note reference U+0002, a page break U+000C) LEDGER writes as nothing.
+const WORD_CHARS = { "\u000b": "\u2028", "\r": "\u2028", "\u001e": "\u2011", "\u001f": "\u00ad" };
+const WORD_DROP = /[\u0000-\u0008\u000c\u000e-\u001d]/g;
+
+/** A paragraph's text as Word's ``Paragraph.text`` gives it, in LEDGER's characters. */
+export function fromWord(s) {
+  return String(s ?? "").replace(/[\u000b\r\u001e\u001f]/g, (c) => WORD_CHARS[c]).replace(WORD_DROP, "");
+}
+
+/** A paragraph's text, Word's or LEDGER's, as the two compare: :func:`fromWord`, then
+ * :func:`normalizeText`. */
+export function paragraphKey(s) {
+  return normalizeText(fromWord(s));
 }
 
 /** How long ``s`` is once escaped for Word's search. */

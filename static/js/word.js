@@ -1,8 +1,11 @@
-// The Word side: find paragraphs and words through search(), apply a plan with change tracking
-// on, select a unit, read the selection. Every function takes the Word namespace as an
-// argument (the real one in Word, office-addin-mock or the scripted host in tests).
-import { escapeSearch, lines, normalizeText, paragraphProbe } from "./textplan.js";
-import { indexUnits, planOperations } from "./plan.js";
+// The Word side: read the document's paragraphs once (body.paragraphs: text, table nesting,
+// list strings), place each operation by position (plan.js, align.js), check with search()
+// that Word sees the words where the plan puts them, then apply with change tracking on;
+// select a unit, read the selection, list and decide tracked changes. Every function takes the
+// Word namespace as an argument (the real one in Word, the scripted host in tests).
+import { escapeSearch, normalizeText } from "./textplan.js";
+import { alignParagraphs, bodyLines, paragraphWords } from "./align.js";
+import { planOperations } from "./plan.js";
 
 const SEARCH = { matchCase: true };
 
@@ -10,98 +13,82 @@ function trackAll(Word) {
   return Word.ChangeTrackingMode?.trackAll ?? "TrackAll";
 }
 
-function wordError(err) {
-  const code = err?.code || err?.name || "Error";
-  return `Word refused the change (${code}): ${err?.message || err}`;
-}
-
-/** Finds the paragraph of each target (search its probe, keep the hits whose paragraph text
- * equals the target's, take the one of the target's rank). Two syncs for any number.
- * Returns ``{paragraphs: Map key -> Word.Paragraph, failures: [...]}``. */
-export async function locateParagraphs(context, targets) {
-  const list = [...targets];
-  const searches = list.map((t) => {
-    if (!t.probe) return null;
-    const hits = context.document.body.search(escapeSearch(t.probe), SEARCH);
-    hits.load("items");
-    return hits;
-  });
-  await context.sync();
-  const candidates = searches.map((hits) => (hits ? hits.items.map((r) => {
-    const p = r.paragraphs.getFirst();
-    p.load("text");
-    return p;
-  }) : []));
-  await context.sync();
-  const paragraphs = new Map();
-  const failures = [];
-  list.forEach((t, i) => {
-    const want = normalizeText(t.text);
-    const matches = candidates[i].filter((p) => normalizeText(p.text) === want);
-    if (matches.length > t.rank) {
-      paragraphs.set(t.key, matches[t.rank]);
-    } else {
-      failures.push({ unit: t.unit, reason: `the paragraph "${t.text.slice(0, 60)}" is not in the document as LEDGER read it (changed since the upload?)` });
-    }
-  });
-  return { paragraphs, failures };
-}
-
-/** Finds the Word range of each ``edit`` step inside its paragraph and checks that Word sees
- * the searched words as often as LEDGER does (so the n-th hit is the right one). */
-async function locateRanges(context, steps, paragraphs) {
-  const pending = steps.map((s) => {
-    const para = paragraphs.get(s.target);
-    if (s.kind === "start") return { s, para };
-    const parts = Array.isArray(s.search) ? s.search : [s.search];
-    const hits = parts.map((q) => {
-      const h = para.search(escapeSearch(q), SEARCH);
-      h.load("items");
-      return h;
-    });
-    return { s, para, hits };
-  });
-  await context.sync();
-  const failures = [];
-  const expanded = [];
-  for (const p of pending) {
-    if (!p.hits) continue;
-    const counts = Array.isArray(p.s.count) ? p.s.count : [p.s.count];
-    const occ = Array.isArray(p.s.occurrence) ? p.s.occurrence : [p.s.occurrence];
-    const ok = p.hits.every((h, i) => h.items.length === counts[i]);
-    if (!ok) {
-      const q = Array.isArray(p.s.search) ? p.s.search[0] : p.s.search;
-      failures.push({ op: p.s.op, reason: `Word finds "${q.slice(0, 40)}" ${p.hits[0].items.length} time(s) in the paragraph, LEDGER ${counts[0]}` });
-      continue;
-    }
-    p.range = p.hits[0].items[occ[0]];
-    if (p.hits.length === 2) {
-      p.range = p.range.expandTo(p.hits[1].items[occ[1]]);
-      p.range.load("text");
-      expanded.push(p);
-    }
-  }
-  if (expanded.length) {
-    await context.sync();
-    for (const p of expanded) {
-      if (normalizeText(p.range.text) !== normalizeText(p.s.old)) {
-        failures.push({ op: p.s.op, reason: "the long passage to change reads differently in Word" });
-      }
-    }
-  }
-  return { located: pending, failures };
-}
-
-/** Whether the host offers a WordApi requirement set (``1.4``: comments, ``1.6``: tracked
- * changes one by one); false outside Office. */
+/** Whether the host offers a WordApi requirement set (``1.3``: list strings, new documents;
+ * ``1.4``: comments; ``1.6``: tracked changes one by one, paragraph events); false outside Office. */
 export function supports(Office, version) {
   return !!Office?.context?.requirements?.isSetSupported?.("WordApi", version);
 }
 
+/** Word's refusal in words. */
+export function wordError(err) {
+  const code = err?.code || err?.name || "Error";
+  return `Word refused the change (${code}): ${err?.message || err}`;
+}
+
+/** The body's paragraphs as Word gives them, read in one go: ``{items, paras}`` where
+ * ``paras[i]`` is ``{text, tableNestingLevel, listString}`` (the list number apart from the
+ * text: WordApi 1.3 ``listItemOrNullObject.listString``; ``lists`` false for an older host). */
+export async function readParagraphs(context, { lists = true } = {}) {
+  const ps = context.document.body.paragraphs;
+  ps.load(lists ? "items/text,items/tableNestingLevel,items/isListItem" : "items/text");
+  await context.sync();
+  const items = ps.items;
+  let strings = null;
+  if (lists && items.some((p) => p.isListItem)) {
+    strings = items.map((p) => (p.isListItem ? p.listItemOrNullObject.load("listString") : null));
+    await context.sync();
+  }
+  const paras = items.map((p, i) => ({
+    text: p.text,
+    tableNestingLevel: lists ? p.tableNestingLevel : 0,
+    listString: strings?.[i] && !strings[i].isNullObject ? strings[i].listString : null,
+  }));
+  return { items, paras };
+}
+
+/** Checks every ``edit`` step with search() inside its paragraph: Word must find the words
+ * as often as the plan counted them in Word's own text, so the n-th hit is the right one.
+ * Returns ``{ranges: Map step -> Word.Range, failures: [{op, reason}]}``. */
+async function checkRanges(context, items, steps) {
+  const pending = steps.filter((s) => s.type === "edit" && s.kind !== "start").map((s) => {
+    const parts = Array.isArray(s.search) ? s.search : [s.search];
+    return { s, hits: parts.map((q) => { const h = items[s.para].search(escapeSearch(q), SEARCH); h.load("items"); return h; }) };
+  });
+  if (pending.length) await context.sync();
+  const ranges = new Map();
+  const failures = [];
+  const expanded = [];
+  for (const { s, hits } of pending) {
+    const counts = Array.isArray(s.count) ? s.count : [s.count];
+    const occ = Array.isArray(s.occurrence) ? s.occurrence : [s.occurrence];
+    if (!hits.every((h, i) => h.items.length === counts[i])) {
+      const q = Array.isArray(s.search) ? s.search[0] : s.search;
+      failures.push({ op: s.op, reason: `Word finds "${q.slice(0, 40)}" ${hits[0].items.length} time(s) in the paragraph where LEDGER counts ${counts[0]}` });
+      continue;
+    }
+    let range = hits[0].items[occ[0]];
+    if (hits.length === 2) {
+      range = range.expandTo(hits[1].items[occ[1]]);
+      range.load("text");
+      expanded.push({ s, range });
+    }
+    ranges.set(s, range);
+  }
+  if (expanded.length) {
+    await context.sync();
+    for (const { s, range } of expanded) {
+      if (normalizeText(range.text) !== normalizeText(s.old)) {
+        failures.push({ op: s.op, reason: "the long passage to change reads differently in Word" });
+        ranges.delete(s);
+      }
+    }
+  }
+  return { ranges, failures };
+}
+
 /** Adds each operation's ``comment`` (the server's text: what changed and why) to the first
  * range that operation changed; one comment per operation. Word writes an add-in's comments
- * under the signed-in account (and has no initials for them), so the text says who wrote it:
- * "LEDGER: …". */
+ * under the signed-in account, so the text says who wrote it: "LEDGER: …". */
 function commenter(ops) {
   const texts = new Map((ops || []).filter((o) => o.comment && o.id).map((o) => [o.id, o.comment]));
   const done = new Set();
@@ -118,70 +105,94 @@ function commenter(ops) {
   };
 }
 
-/** Applies ``ops`` (ROUTES.md Operations) to the open document as tracked changes.
- *
- * Change tracking is switched to ``trackAll`` first; then every paragraph and every word
- * range is found before anything changes, so a plan that cannot be placed changes nothing.
- * With ``comments`` (WordApi 1.4) each operation's ``comment`` becomes a Word comment on the
- * words it changed (before a deletion, on the words it deletes).
- * Returns ``{applied: n, comments: n, failures: []}`` or ``{applied: 0, failures: [{op, reason}]}``. */
-export async function applyOperations(Word, ops, units = [], { comments = false } = {}) {
-  const plan = planOperations(ops, units);
-  if (plan.problems.length) return { applied: 0, failures: plan.problems };
-  if (!plan.steps.length) return { applied: 0, failures: [] };
-  try {
-    return await Word.run(async (context) => {
-      context.document.changeTrackingMode = trackAll(Word);
-      await context.sync();
-      const { paragraphs, failures } = await locateParagraphs(context, plan.targets.values());
-      if (failures.length) return { applied: 0, failures };
-      const edits = plan.steps.filter((s) => s.type === "edit");
-      const { located, failures: f2 } = await locateRanges(context, edits, paragraphs);
-      if (f2.length) return { applied: 0, failures: f2 };
-      const notes = commenter(comments ? ops : []);
-      // Later words first inside a paragraph, so the ranges found stay where they were.
-      located.sort((a, b) => (a.s.target === b.s.target ? b.s.start - a.s.start : 0));
-      for (const { s, para, range } of located) {
-        if (s.kind === "start") notes.add(s.op, para.insertText(s.text, "Start"));
-        else if (s.kind === "insert") notes.add(s.op, range.insertText(s.text, s.location));
-        else if (s.text === "") { notes.add(s.op, range); range.delete(); }
-        else notes.add(s.op, range.insertText(s.text, "Replace"));
+/** Writes the placed steps: word changes later-first inside each paragraph, then paragraphs
+ * inserted, deleted (a table whole) and moved, each paragraph by its position. */
+function write(items, steps, ranges, notes) {
+  const edits = steps.filter((s) => s.type === "edit").sort((a, b) => a.para - b.para || b.start - a.start);
+  for (const s of edits) {
+    const para = items[s.para];
+    if (s.kind === "start") { notes.add(s.op, para.insertText(s.text, "Start")); continue; }
+    const range = ranges.get(s);
+    if (s.kind === "insert") notes.add(s.op, range.insertText(s.text, s.location));
+    else if (s.text === "") { notes.add(s.op, range); range.delete(); }
+    else notes.add(s.op, range.insertText(s.text, "Replace"));
+  }
+  for (const s of steps) {
+    if (s.type === "insert_paragraph") {
+      let anchor = s.table ? items[s.para].parentTableOrNullObject : items[s.para];
+      for (const text of s.lines) {
+        anchor = anchor.insertParagraph(text, "After");
+        if (s.style) anchor.style = s.style;
+        notes.add(s.op, anchor.getRange?.());
       }
-      for (const s of plan.steps) {
-        if (s.type === "insert_paragraph") {
-          let anchor = paragraphs.get(s.target);
-          for (const text of s.lines) {
-            anchor = anchor.insertParagraph(text, "After");
-            if (s.style) anchor.style = s.style;
-            notes.add(s.op, anchor.getRange?.());
-          }
-        } else if (s.type === "delete_paragraph") {
-          s.targets.forEach((k) => { notes.add(s.op, paragraphs.get(k).getRange?.()); paragraphs.get(k).delete(); });
-        } else if (s.type === "move") {
-          let anchor = paragraphs.get(s.dest);
-          if (s.location === "After") {
-            for (const text of s.lines) { anchor = anchor.insertParagraph(text, "After"); notes.add(s.op, anchor.getRange?.()); }
-          } else {
-            for (const text of s.lines) notes.add(s.op, anchor.insertParagraph(text, "Before").getRange?.());
-          }
-          s.targets.forEach((k) => paragraphs.get(k).delete());
-        }
+    } else if (s.type === "delete_paragraph") {
+      for (const p of s.paras) { notes.add(s.op, items[p].getRange?.()); items[p].delete(); }
+      for (const p of s.tables) { notes.add(s.op, items[p].getRange?.()); items[p].parentTableOrNullObject.delete(); }
+    } else if (s.type === "move") {
+      let anchor = items[s.dest];
+      if (s.location === "After") {
+        for (const text of s.lines) { anchor = anchor.insertParagraph(text, "After"); notes.add(s.op, anchor.getRange?.()); }
+      } else {
+        for (const text of s.lines) notes.add(s.op, anchor.insertParagraph(text, "Before").getRange?.());
       }
-      await context.sync();
-      return { applied: plan.steps.length, ...(comments ? { comments: notes.count } : {}), failures: [] };
-    });
-  } catch (err) {
-    return { applied: 0, failures: [{ op: null, reason: wordError(err) }] };
+      s.paras.forEach((p) => items[p].delete());
+    }
   }
 }
 
-/** Replaces the body with a whole document (base64 .docx) as a last resort: tracking is off
- * for the insertion itself so that only the file's own tracked changes show, then on again. */
-export async function replaceWithFile(Word, base64) {
+/** Applies ``ops`` (ROUTES.md Operations) to the open document as tracked changes, every one
+ * that can be placed.
+ *
+ * Change tracking is switched to ``trackAll`` first; the paragraphs are read once and each
+ * operation placed by position (``planOperations``); search() checks every word range; an
+ * operation is placed whole or not at all. ``commit(placedIds)`` (optional, async) is called
+ * before Word changes anything, with the ids that can be placed, and returns the ids to write
+ * (the server's apply of exactly those); when it throws, nothing changes in Word and the error
+ * goes on. With ``comments`` (WordApi 1.4) each operation's ``comment`` becomes a Word comment
+ * on the words it changed. ``lists`` (WordApi 1.3) reads list strings with the paragraphs.
+ * Returns ``{applied: n, written: [op ids], failures: [{op, unit, reason, words}], comments?}``;
+ * Word's own refusal while writing throws a ``WordWriteError``. */
+export async function applyOperations(Word, ops, units = [], { comments = false, commit = null, lists = true } = {}) {
   return Word.run(async (context) => {
-    context.document.changeTrackingMode = Word.ChangeTrackingMode?.off ?? "Off";
-    context.document.body.insertFileFromBase64(base64, "Replace");
     context.document.changeTrackingMode = trackAll(Word);
+    const { items, paras } = await readParagraphs(context, { lists });
+    const plan = planOperations(ops, units, paras);
+    const { ranges, failures: checked } = await checkRanges(context, items, plan.steps);
+    const failures = [...plan.failures];
+    const bad = new Set();
+    for (const f of checked) {
+      if (bad.has(f.op)) continue;
+      bad.add(f.op);
+      const s = plan.steps.find((x) => x.op === f.op);
+      const op = (ops || []).find((o) => o.id === f.op);
+      failures.push({ ...f, unit: op?.unit ?? null, words: s && s.para != null ? paragraphWords(paras[s.para].text) : "" });
+    }
+    const placed = (ops || []).map((o) => o.id).filter((id) => plan.placed.has(id) && !bad.has(id));
+    const write_ = commit ? new Set(await commit(placed)) : new Set(placed);
+    const steps = plan.steps.filter((s) => write_.has(s.op));
+    if (!steps.length) return { applied: 0, written: [], failures, ...(comments ? { comments: 0 } : {}) };
+    const notes = commenter(comments ? ops : []);
+    try {
+      write(items, steps, ranges, notes);
+      await context.sync();
+    } catch (err) {
+      throw new WordWriteError(wordError(err), [...write_]);
+    }
+    return { applied: steps.length, written: [...write_], failures, ...(comments ? { comments: notes.count } : {}) };
+  });
+}
+
+/** Word refused to write changes the server had already recorded (``written``: their ids). */
+export class WordWriteError extends Error {
+  constructor(message, written) { super(message); this.name = "WordWriteError"; this.written = written; }
+}
+
+/** A copy of the server's tracked file opened as a NEW document (WordApi 1.3
+ * ``Application.createDocument``): the user's document is never replaced. */
+export async function openAsNewDocument(Word, base64) {
+  return Word.run(async (context) => {
+    const created = context.application.createDocument(base64);
+    created.open();
     await context.sync();
   });
 }
@@ -196,19 +207,33 @@ export async function selectedParagraph(Word) {
   });
 }
 
-/** Selects (and so scrolls to) the first paragraph of a unit; false when it is not found. */
-export async function selectUnit(Word, unit, units = []) {
-  const index = indexUnits(units.length ? units : [unit]);
-  const ls = lines(unit.text ?? "");
-  const li = Math.max(0, ls.findIndex((l) => l.text.trim()));
-  const text = ls[li]?.text ?? "";
-  const t = { key: unit.id, unit: unit.id, text, probe: paragraphProbe(text),
-              rank: index.rank.get(`${unit.id}#${li}`) ?? 0 };
+/** The unit the cursor is in: the selection's paragraph matched by position among the body's
+ * paragraphs (the only one with its text, else the aligned one of those that have it). Returns
+ * the unit id or null; ``text`` is the selection paragraph's text. */
+export async function selectedUnit(Word, units) {
   return Word.run(async (context) => {
-    const { paragraphs } = await locateParagraphs(context, [t]);
-    const p = paragraphs.get(unit.id);
-    if (!p) return false;
-    p.select();
+    const sel = context.document.getSelection().paragraphs.getFirst();
+    sel.load("text");
+    const { paras } = await readParagraphs(context, { lists: false });
+    const blines = bodyLines(units);
+    const { line } = alignParagraphs(paras.map((p) => p.text), blines);
+    const same = paras.map((p, i) => i).filter((i) => paras[i].text === sel.text);
+    const hit = same.map((i) => line[i]).find(Boolean);
+    return { text: sel.text, unit: hit ? hit.slice(0, hit.lastIndexOf("#")) : null };
+  });
+}
+
+/** Selects (and so scrolls to) the first paragraph with text of a unit, found by position in
+ * the document as Word has it now; false when it is not there. */
+export async function selectUnit(Word, unit, units = []) {
+  return Word.run(async (context) => {
+    const { items, paras } = await readParagraphs(context, { lists: false });
+    const { para } = alignParagraphs(paras.map((p) => p.text), bodyLines(units.length ? units : [unit]));
+    const texts = String(unit.text ?? "").split("\n");
+    const order = [...texts.keys()].sort((a, b) => Number(!texts[a].trim()) - Number(!texts[b].trim()) || a - b);
+    const i = order.map((li) => para.get(`${unit.id}#${li}`)).find((p) => p !== undefined);
+    if (i === undefined) return false;
+    items[i].select();
     await context.sync();
     return true;
   });

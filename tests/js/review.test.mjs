@@ -1,7 +1,7 @@
 // The pane's comments (WordApi 1.4 insertComment) and its review list (WordApi 1.6 trackedChanges).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { makeWord } from "./wordmock.mjs";
+import { makeHost } from "./host.mjs";
 import { applyOperations, resolveTrackedChange, supports, trackedChanges } from "../../static/js/word.js";
 
 const unit = { id: "p-1", kind: "paragraph", order: 0, text: "See Table 2 for the yearly fees." };
@@ -13,7 +13,7 @@ const ops = [
 ];
 
 test("each operation's comment goes on the words it changes, once, when asked", async () => {
-  const { Word, doc, calls } = makeWord([unit.text, gone.text]);
+  const { Word, doc, calls } = makeHost([unit.text, gone.text]);
   const out = await applyOperations(Word, ops, [unit, gone], { comments: true });
   assert.deepEqual(out.failures, []);
   assert.equal(out.comments, 2);
@@ -23,20 +23,20 @@ test("each operation's comment goes on the words it changes, once, when asked", 
   ]);
   const i = calls.findIndex((c) => c.api === "range.insertComment" && c.range === gone.text);
   assert.ok(i < calls.findIndex((c) => c.api === "paragraph.delete"));
-  const plain = makeWord([unit.text, gone.text]);
+  const plain = makeHost([unit.text, gone.text]);
   assert.equal((await applyOperations(plain.Word, ops, [unit, gone])).comments, undefined);
   assert.deepEqual(plain.doc.comments, []);
 });
 
 test("the tracked changes are matched to their operations and accepted or rejected one by one", async () => {
-  const { Word, doc } = makeWord([unit.text, gone.text]);
+  const { Word, host } = makeHost([unit.text, gone.text], { account: "Ada" });
   await applyOperations(Word, ops, [unit, gone], { comments: true });
   const changes = await trackedChanges(Word, ops);
-  assert.deepEqual(changes.map((c) => [c.type, c.text, c.op]), [
-    ["Deleted", "2", "prop-1"], ["Added", "1", "prop-1"], ["Deleted", gone.text, "op-1"]]);
+  assert.deepEqual(changes.map((c) => [c.type, c.text, c.op, c.author]), [
+    ["Deleted", "2", "prop-1", "Ada"], ["Added", "1", "prop-1", "Ada"], ["Deleted", gone.text, "op-1", "Ada"]]);
   assert.equal(changes[2].reason, ops[0].comment);
   assert.equal(await resolveTrackedChange(Word, 2, false), true);
-  assert.deepEqual(doc.decided.map((d) => [d.text, d.decision]), [[gone.text, "reject"]]);
+  assert.deepEqual(host.texts(), ["See Table 21 for the yearly fees.", gone.text], "the deletion rejected: the paragraph is back");
   const left = await trackedChanges(Word, ops);
   assert.deepEqual(left.map((c) => c.op), ["prop-1", "prop-1"]);
 });
