@@ -21,6 +21,9 @@ FINDING_KINDS = {
     "broken_reference": "a mention of a label that no unit carries (Figure 9 in a document with three figures)",
     "missing_target": "a mention of a figure, table, equation or listing the document does not have",
     "broken_field": "a reference field whose bookmark or sequence target no unit holds",
+    "broken_link": "an internal hyperlink to a bookmark the document does not hold",
+    "stale_reference": "a link, field or typed reference whose number names another part than the one it means "
+                       "(link text 'Appendix I' going to Appendix J; 'Figure 3-6' in the passage about Figure 3-3)",
     "reference_to_deleted": "a reference (mention or field) to a unit the edit deletes",
     "reference_retargeted": "a mention that pointed at one unit before the edit and at another after it",
     "stale_field": "a reference field whose shown number differs from its target's number",

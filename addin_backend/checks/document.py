@@ -1,7 +1,8 @@
 """``ledger check``: document-wide findings that need no edit to be worth reporting.
 
 Broken references (mentions of labels no unit carries, reference fields whose target is gone),
-numbering gaps and duplicates, abbreviations (undefined, defined twice, used before their
+internal links to missing bookmarks and references whose number names another part
+(:mod:`.links`), numbering gaps and duplicates (also of typed numbers: :mod:`.series`), abbreviations (undefined, defined twice, used before their
 definition, never used, in several cases), variant spellings of one term, and the house-style
 checks of :mod:`addin_backend.checks.style` (capitalisation, US/UK spelling, numbers, lists, captions
 and headings, quotes and dashes, the style sheet's own rules). Only the fast graph stages are
@@ -20,6 +21,8 @@ from ..findings import Finding, sort_findings
 from ..graph.label_index import build_label_index
 from ..graph.references import broken_references
 from ..numbering import CAPTION_FAMILIES, collect_entries, detect_schemes, label_of
+from .links import link_findings
+from .series import series_findings
 from .terminology import acronym_findings
 
 __all__ = ["check_document", "reference_findings", "numbering_findings"]
@@ -125,7 +128,8 @@ def check_document(doc: Document, G: nx.MultiDiGraph | None = None, style=None) 
     words = apply_exceptions(acronym_findings(doc, sheet.known_abbreviations) + variant_findings(doc, p.units, p.lang),
                              sheet)
     # no check speaks of, and no fix rewrites, code, a URI, a media type, a name or a dictionary word
-    findings = reference_findings(doc, G) + numbering_findings(doc) + drop_untouchable(doc, words + style_findings(doc, sheet))
+    findings = (reference_findings(doc, G) + link_findings(doc) + numbering_findings(doc) + series_findings(doc)
+                + drop_untouchable(doc, words + style_findings(doc, sheet)))
     for f in findings:
         if f.id is None:
             f.id = finding_id(f.kind, f.places, f"{f.unit}\0{f.start}\0{f.evidence}\0{f.message}")

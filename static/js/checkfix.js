@@ -17,7 +17,23 @@ export const KIND_TITLES = {
   list_capitalisation: "List capitalisation", caption_style: "Captions", heading_case: "Heading case",
   quote_style: "Quotation marks", dash_style: "Dashes", style_term: "House style: terms", banned_term: "House style: banned terms",
   style_abbreviation: "House style: abbreviations",
+  broken_reference: "References to labels that do not exist", missing_target: "References to missing figures or tables",
+  broken_field: "Reference fields that point nowhere", reference_to_deleted: "References to deleted parts",
+  broken_link: "Links to bookmarks that do not exist", stale_reference: "References whose number names another part",
+  reference_retargeted: "References that now point elsewhere", stale_field: "Reference fields showing an old number",
+  numbering_gap: "Gaps in numbering", numbering_duplicate: "Numbers used twice", numbering_mismatch: "Numbers out of sequence",
+  numbering_not_recomputed: "Numbering left as it was", propagation_skipped: "Follow-on changes not made", old_term: "Old term left",
+  old_term_kept: "Old term kept on purpose", expansion_mismatch: "Spelled-out forms that no longer fit", same_value: "Other statements of a changed value",
+  semantic_drift: "Passages that drifted in meaning", dangling_anaphor: "References such as 'this approach' left without their subject",
+  write_mismatch: "Changes written differently than planned", review_record_ignored: "Review records not used",
+  unrelated_document: "A different document",
 };
+
+/** A finding kind in words: its title, else the kind's words without underscores. */
+export function kindTitle(kind) {
+  const k = String(kind ?? "");
+  return KIND_TITLES[k] || (k.charAt(0).toUpperCase() + k.slice(1)).replace(/_/g, " ");
+}
 
 const SEV = { error: "!", warning: "!", info: "i" };
 const RANK = Object.fromEntries(SEVERITIES.map((s, i) => [s, i]));  // most severe first
@@ -31,8 +47,8 @@ export function groupFindings(findings) {
     groups.get(f.kind).push(f);
   }
   return [...groups.entries()]
-    .map(([kind, list]) => ({ kind, title: KIND_TITLES[kind] || kind.replace(/_/g, " "), findings: list,
-                              fixable: list.filter((f) => f.fixable && f.id).map((f) => f.id) }))
+    .map(([kind, list]) => ({ kind, title: kindTitle(kind), findings: list,
+                              fixable: list.filter((f) => f.fixable && f.id && !f.resolved).map((f) => f.id) }))
     .sort((a, b) => Math.min(...a.findings.map((f) => RANK[f.severity] ?? 2)) - Math.min(...b.findings.map((f) => RANK[f.severity] ?? 2)));
 }
 
@@ -50,9 +66,26 @@ export function filterFindings(findings, { severity = "", query = "" } = {}) {
   return (findings || []).filter((f) => {
     if (severity && f.severity !== severity) return false;
     if (!words.length) return true;
-    const hay = `${f.message || ""} ${KIND_TITLES[f.kind] || f.kind || ""} ${fixSummary(f)} ${f.evidence || ""}`.toLowerCase();
+    const hay = `${f.message || ""} ${kindTitle(f.kind)} ${fixSummary(f)} ${f.evidence || ""}`.toLowerCase();
     return words.every((w) => hay.includes(w));
   });
+}
+
+/** A finding as the same finding on another upload of the document: its id when the unit's text
+ * is unchanged, else its kind, rule, evidence and the words of its places (unit ids change with
+ * a unit's text; the words a finding is about do not). */
+function findingKey(f) {
+  const places = [...new Set((f.places || []).map((p) => `${p.text ?? ""}→${p.replacement ?? ""}`))].sort().join("|");
+  return `${f.kind}|${f.rule ?? ""}|${f.evidence ?? ""}|${places || f.message || ""}`;
+}
+
+/** The check after a change, against the check before it: the findings of ``after``, then those
+ * of ``before`` that ``after`` no longer has, marked ``resolved`` (the change resolved them). */
+export function diffFindings(before, after) {
+  const ids = new Set((after || []).map((f) => f.id).filter(Boolean));
+  const keys = new Set((after || []).map(findingKey));
+  const resolved = (before || []).filter((f) => !(f.id && ids.has(f.id)) && !keys.has(findingKey(f))).map((f) => ({ ...f, resolved: true, fixable: false }));
+  return [...(after || []), ...resolved];
 }
 
 /** How many findings a group shows before "Show more". */
@@ -76,8 +109,10 @@ function findingItem(f, { onPick, onFix, say }) {
                                 if (!more.hidden && onPick && f.unit) onPick(f.unit);
                               } },
     el("span", { class: `sev ${f.severity || "info"}`, title: f.severity, "aria-label": f.severity }, SEV[f.severity] || "i"),
-    el("span", { class: "finding-text" }, summary ? `${summary} — ${message}` : message));
-  return el("li", { class: "finding", "data-unit": f.unit ?? "", "data-finding": f.id ?? "", "data-kind": f.kind }, line, more);
+    el("span", { class: "finding-text" }, summary ? `${summary} — ${message}` : message),
+    f.resolved ? el("span", { class: "resolved-tag" }, "✓ resolved") : null);
+  return el("li", { class: `finding${f.resolved ? " resolved" : ""}`, "data-unit": f.unit ?? "", "data-finding": f.id ?? "", "data-kind": f.kind,
+                    "data-resolved": f.resolved ? "true" : null, title: f.resolved ? "Your last change resolved this finding" : null }, line, more);
 }
 
 /** Renders the Check tab's list into ``root``: one collapsible group per kind (title, count,
@@ -106,8 +141,8 @@ export function renderCheck(root, findings, { onPick = null, onFix = null, say =
     const toggle = el("button", { class: "group-toggle", type: "button", "aria-expanded": String(expanded),
                                   onclick: () => { list.hidden = !list.hidden; toggle.setAttribute("aria-expanded", String(!list.hidden)); } },
       el("span", { class: "chev", "aria-hidden": "true" }),
-      el("span", { class: "group-title" }, g.title),
-      el("span", { class: "count" }, String(g.findings.length)));
+      el("span", { class: "group-title", title: g.kind }, g.title),
+      el("span", { class: "count" }, String(g.findings.filter((f) => !f.resolved).length)));
     return el("li", { class: "check-group", "data-kind": g.kind },
       el("div", { class: "group-head" }, toggle,
         onFix && g.fixable.length
