@@ -22,8 +22,11 @@ case), acronym expansions (names: "Real Time Streaming Protocol (RTSP)") and the
 names the document's grammar or code uses ("status-code") are left out.
 
 The form a fix writes is a defined term's (as the definition writes it), else the document's
-majority, else the word list's (:data:`WORD_LIST`) on a tie. A form the word list avoids is
-reported even when the document writes no other ("on-line": write "online").
+majority, else the word list's (:data:`WORD_LIST`) on a tie. A dictionary word is never split:
+where the document's majority is the open or hyphenated form ("user name" 24 times, "username"
+twice; "re-sent" and the other word "resent"), the dictionary word is reported without a fix. A
+form the word list avoids is reported even when the document writes no other ("on-line": write
+"online").
 """
 from __future__ import annotations
 
@@ -296,10 +299,12 @@ def variant_findings(doc: Document, units: list[Unit] | None = None, languages: 
             # hyphenated forms may be joined, but not where they are a name ("World Wide Web")
             groups = [[o for o in k.occs if o.form == key
                        or not any(p[:1].isupper() for p in re.split(r"[\s\-]+", o.unit.text[o.start:o.end]))]]
-            if len({o.form for o in groups[0]}) >= 2:
-                fixed_target[key] = key
-            else:
+            if len({o.form for o in groups[0]}) < 2:
                 continue
+            if counts[key] >= max(counts.values()):
+                fixed_target[key] = key
+            # else the document's majority is the open or hyphenated form ('user name' 24 times,
+            # 'username' twice): it is the usual form, and the dictionary word is reported unfixed
         elif closed_form:
             groups = [k.occs]
         elif any(f in code for f in counts):
@@ -329,7 +334,8 @@ def variant_findings(doc: Document, units: list[Unit] | None = None, languages: 
         rank = {f: i for i, (f, _n) in enumerate(ranked)}
         wrong.sort(key=lambda ot: (-rank[ot[0].form], ot[0].unit.order, ot[0].start))
         places = [Place(o.unit.id, o.start, o.end, o.unit.text[o.start:o.end],
-                      recase(o.unit.text[o.start:o.end], _plural(o.form, o.plural), _plural(target, o.plural)))
+                      None if o.form == key and closed_form and key not in fixed_target and dictionary_word(key)
+                      else recase(o.unit.text[o.start:o.end], _plural(o.form, o.plural), _plural(target, o.plural)))
                   for o, target in wrong]
         listing = ", ".join(f"'{f}' ({n})" for f, n in ranked)
         usual = target_all or ranked[0][0]
