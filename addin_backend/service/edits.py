@@ -447,7 +447,7 @@ def write_operations(original: bytes, doc: Document, G: nx.MultiDiGraph | None, 
     from ..verify.after_edit import verify
 
     from ..edits.comments import comment_notes, note_map
-    from ..verify.review import embed_record
+    from ..verify.record import embed_record
 
     estimate, sizes = write_memory(original, doc, chosen)
     check_memory(estimate, memory_mb, f"writing {len(chosen):,} operation(s)", **sizes)

@@ -20,7 +20,7 @@ from ..errors import UnknownRevisionError
 from ..store import Store
 from .graph_job import load_graph
 from ..verify.provenance import record_findings, unrelated
-from ..verify.review import RECORD
+from ..verify.record import RECORD
 from .jsonable import json_safe
 
 __all__ = ["review_revision", "review_files"]
@@ -70,15 +70,19 @@ def _unrelated_report(ops: list[Any], comments: dict[str, str]) -> dict[str, Any
 
 
 def review_files(reviewed: bytes, edited: bytes) -> dict[str, Any]:
-    """``ledger review REVIEWED --against EDITED``: the operations from EDITED's record, planned
-    on EDITED with every change rejected (the original text).
+    """``ledger review REVIEWED --against EDITED``: the operations of EDITED's record, planned on
+    EDITED with every change rejected (the original text), their texts read back from EDITED's
+    tracked changes (:func:`addin_backend.verify.record.record_edits`: the record holds none).
 
-    :raise InvalidRequestError: EDITED carries no record (not written by ``ledger edit``).
+    :raise InvalidRequestError: EDITED carries no record (not written by ``ledger edit``), or a
+        record whose operations cannot be read back from it.
     """
     from adapters import read, reject_all
 
     from ..errors import InvalidRequestError
-    from ..verify.review import read_record, record_edits, review
+    from ..findings import Finding
+    from ..verify.record import read_record, record_edits
+    from ..verify.review import review
 
     ignored = record_findings(edited, None, name=RECORD)  # copies outside office:meta
     rec = read_record(edited)
@@ -86,18 +90,29 @@ def review_files(reviewed: bytes, edited: bytes) -> dict[str, Any]:
         raise InvalidRequestError("the --against file carries no LEDGER operations record "
                                   "(give the file `ledger edit` wrote)"
                                   + (f"; {ignored[0].message}" if ignored else ""))
-    ops, comments = record_edits(rec)
     edited_doc = read(edited)
-    authors = {e.author for e in ops if e.author}
+    original = read(reject_all(edited))
+    got = record_edits(rec, original, edited_doc)
+    ops, comments = got.edits, got.comments
+    authors = {e.author for e in ops if e.author} or ({rec["author"]} if isinstance(rec.get("author"), str) else set())
     if authors and not authors & {r.author for r in edited_doc.revisions}:
         raise InvalidRequestError("the --against file's LEDGER record does not belong to it: none of its tracked "
                                   f"changes is by the record's author ({', '.join(sorted(authors))}); the record was "
                                   "ignored")
-    original = read(reject_all(edited))
+    if not ops and got.lost:
+        raise InvalidRequestError(f"none of the {len(got.lost)} operation(s) of the --against file's LEDGER record "
+                                  "can be read back from its tracked changes: give the file `ledger edit` wrote, "
+                                  "unchanged")
+    if got.lost:
+        ignored.append(Finding("review_record_ignored", "warning", None,
+                               f"{len(got.lost)} of {len(got.lost) + len(ops)} operation(s) of the record were ignored: they could not be "
+                               "read back from the --against file's tracked changes (it was changed after LEDGER "
+                               f"wrote it?); they are not classified: {', '.join(got.lost[:8])}"
+                               + (" …" if len(got.lost) > 8 else "")))
     if unrelated(original, read(reviewed), ops):
         report = _unrelated_report(ops, comments)
     else:
         report = review(original, ops, reviewed, comments=comments)
         report["findings"] = [f.to_json() for f in ignored] + report["findings"]
-    report["instruction"] = rec.get("instruction")
+    report["instruction"] = got.instruction
     return report

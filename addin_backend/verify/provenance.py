@@ -13,12 +13,12 @@ document itself. Neither may be taken on faith:
 """
 from __future__ import annotations
 
-import json
 from typing import Any, Sequence
 
 from adapters.model import Document, Edit
 
 from ..findings import Finding
+from .record import record_matches
 
 __all__ = ["record_findings", "record_matches", "unrelated", "UNRELATED_SHARE"]
 
@@ -27,29 +27,13 @@ __all__ = ["record_findings", "record_matches", "unrelated", "UNRELATED_SHARE"]
 UNRELATED_SHARE = 0.5
 
 
-def _core(op: dict[str, Any]) -> tuple[str, str]:
-    """What identifies an operation in a record: its id and the JSON of its edit fields."""
-    from adapters.model import EDIT_FIELDS
-
-    keep = {k: v for k, v in op.items() if k in EDIT_FIELDS}
-    return str(op.get("id") or ""), json.dumps(keep, sort_keys=True, ensure_ascii=False, default=str)
-
-
-def record_matches(record: dict[str, Any] | None, operations: Sequence[dict[str, Any]]) -> bool:
-    """Whether a record carries exactly ``operations`` (as the revision stored them)."""
-    if record is None or not isinstance(record.get("operations"), list):
-        return False
-    got = [_core(op) for op in record["operations"] if isinstance(op, dict)]
-    return len(got) == len(record["operations"]) and sorted(got) == sorted(_core(op) for op in operations)
-
-
 def record_findings(data: bytes, operations: Sequence[dict[str, Any]] | None, *, name: str) -> list[Finding]:
     """Findings about the record ``data`` carries: copies outside ``office:meta`` (ignored), and,
     given the revision's ``operations``, a record that does not match them (ignored: the
     revision's own operations are reviewed)."""
     from adapters.properties import misplaced_properties
 
-    from .review import read_record
+    from .record import read_record
 
     out: list[Finding] = []
     stray = misplaced_properties(data, name)

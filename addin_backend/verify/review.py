@@ -22,73 +22,24 @@ operations): a partial rejection that breaks the document (a rejected renumberin
 "Table 2" pointing at nothing) is a finding, and ``consistent`` is false when the review leaves
 an error or a warning the full edit did not have.
 
-The operations travel inside the file LEDGER wrote (custom property :data:`RECORD`, see
-:mod:`adapters.properties`), so ``ledger review REVIEWED --against EDITED`` needs nothing else;
-the API route takes them from the stored revision.
+The file LEDGER wrote carries a record of its operations (custom property :data:`RECORD`:
+ids, places and digests, no document text; :mod:`.record`), so ``ledger review REVIEWED
+--against EDITED`` needs nothing else; the API route takes them from the stored revision.
 """
 from __future__ import annotations
 
-import json
 from collections import Counter
 from typing import Any, Sequence
 
-from adapters.model import EDIT_FIELDS, Document, Edit
+from adapters.model import Document, Edit
 
 from ..budget import check as check_budget
 from ..findings import sort_findings
+from .record import RECORD  # the record's format and reading: :mod:`.record`
 
-__all__ = ["RECORD", "STATUSES", "record_json", "embed_record", "read_record", "record_edits", "classify", "review"]
+__all__ = ["RECORD", "STATUSES", "classify", "review"]
 
-#: The custom property that carries the operations in a file LEDGER wrote.
-RECORD = "LEDGER operations"
 STATUSES = ("accepted", "rejected", "pending")
-
-
-# --- the record -------------------------------------------------------------------------------
-
-
-def record_json(operations: Sequence[Edit], comments: dict[str, str] | None = None, *,
-                instruction: str | None = None) -> str:
-    """The operations as written (ids, author, date, reasons) and their comment texts, as JSON."""
-    comments = comments or {}
-    ops = []
-    for e in operations:
-        item = e.to_json()
-        if comments.get(e.id or ""):
-            item["comment"] = comments[e.id or ""]
-        ops.append(item)
-    return json.dumps({"v": 1, "instruction": instruction, "operations": ops}, ensure_ascii=False,
-                      separators=(",", ":"))
-
-
-def embed_record(data: bytes, operations: Sequence[Edit], comments: dict[str, str] | None = None, *,
-                 instruction: str | None = None) -> bytes:
-    """``data`` (a file LEDGER wrote) carrying its operations for a later review."""
-    from adapters.properties import set_property
-
-    return set_property(data, RECORD, record_json(operations, comments, instruction=instruction))
-
-
-def read_record(data: bytes) -> dict[str, Any] | None:
-    """The operations record of a file LEDGER wrote (None when it carries none)."""
-    from adapters.properties import get_property
-
-    raw = get_property(data, RECORD)
-    if not raw:
-        return None
-    try:
-        rec = json.loads(raw)
-    except ValueError:
-        return None
-    return rec if isinstance(rec, dict) and isinstance(rec.get("operations"), list) else None
-
-
-def record_edits(rec: dict[str, Any]) -> tuple[list[Edit], dict[str, str]]:
-    from ..edits.operations import edits_from_json
-
-    known = set(EDIT_FIELDS)
-    comments = {op.get("id"): op.get("comment") for op in rec["operations"] if op.get("comment")}
-    return edits_from_json([{k: v for k, v in op.items() if k in known} for op in rec["operations"]]), comments
 
 
 # --- classification ---------------------------------------------------------------------------

@@ -222,13 +222,16 @@ def test_item19_an_unrelated_document_is_said_to_be_one(open_server):
 def test_item11_a_record_that_is_not_the_revisions_is_ignored_with_a_finding(open_server):
     """The record a reviewed file carries is bound to the revision: a forged one is reported and
     the stored operations are what is reviewed."""
+    import json
+
     from adapters.properties import get_property, set_property
-    from addin_backend.verify.review import RECORD
+    from addin_backend.verify.record import RECORD
 
     s = open_server
     doc, rev, edited = _applied(s, _docx(_PARAS))
-    forged_record = get_property(edited, RECORD).replace("good", "splendid")
-    forged = set_property(edited, RECORD, forged_record)
+    record = json.loads(get_property(edited, RECORD))
+    record["operations"][0]["h"] = "0" * 16  # the digest of another operation than the revision's
+    forged = set_property(edited, RECORD, json.dumps(record))
     got = _review(s, doc, rev, forged)
     assert [f["kind"] for f in got["findings"]][:1] == ["review_record_ignored"]
     assert [o["status"] for o in got["operations"]] == ["pending"]
