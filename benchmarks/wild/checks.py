@@ -32,14 +32,16 @@ STYLE_KINDS = frozenset({
 
 
 def judged_sample(document: str, folder: Path = JUDGED) -> dict[str, Any] | None:
-    """The judged sample of the document named ``document`` (its file name), or ``None``."""
-    for p in sorted(folder.glob("*.json")):
-        try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if data.get("document") == document:
-            return data
+    """The judged sample of the document named ``document`` (its file name), or ``None``; where
+    ``folder`` has none, the one in its ``baseline/`` (marked ``"baseline": true``)."""
+    for where, baseline in ((folder, False), (folder / "baseline", True)):
+        for p in sorted(where.glob("*.json")):
+            try:
+                data = json.loads(p.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            if data.get("document") == document:
+                return {**data, "baseline": baseline}
     return None
 
 
@@ -67,7 +69,8 @@ def match_judged(sample: dict[str, Any] | None, findings: Sequence[dict[str, Any
     return {"judged": len(verdicts), "current": len(current), "true": counts["true"], "debatable": counts["debatable"],
             "false": counts["false"], "false_share": (counts["false"] / len(current)) if current else None,
             "unjudged": sum(n for k, n in today.items() if k not in verdicts), "findings": len(findings),
-            "seed": (sample or {}).get("seed"), "sampled_total": (sample or {}).get("findings_total")}
+            "seed": (sample or {}).get("seed"), "sampled_total": (sample or {}).get("findings_total"),
+            "baseline": bool((sample or {}).get("baseline"))}
 
 
 def findings_of(path: str | Path) -> tuple[Any, list[dict[str, Any]]]:

@@ -20,6 +20,8 @@ from .identifiers import pair_paragraphs
 
 __all__ = ["Replay", "replay_operations", "changed_tokens", "consequence_score"]
 
+#: Headers and footers restate the document (its date, its title): what changes there is a consequence.
+_MARGINS = ("header", "footer")
 _TOKEN = re.compile(r"\[[^\]\s]{3,}\]|\b\w*\d[\w.\-]*\w\b")
 
 
@@ -58,8 +60,8 @@ def changed_tokens(old: str, new: str) -> set[str]:
 def replay_operations(a: Any, b: Any, skip_a: set[str] = frozenset(), skip_b: set[str] = frozenset()) -> Replay:
     """The operations on ``a`` (a Document) that write ``b``'s body changes; ``skip_a``/``skip_b``
     are unit ids to leave out (a table of contents' lines, where a reader keeps them as units)."""
-    ua = [u for u in a.units if u.id not in skip_a]
-    ub = [u for u in b.units if u.id not in skip_b]
+    ua = [u for u in a.units if u.id not in skip_a and u.kind not in _MARGINS]
+    ub = [u for u in b.units if u.id not in skip_b and u.kind not in _MARGINS]
     ka = [(u.kind, _norm(u.text)) for u in ua]
     kb = [(u.kind, _norm(u.text)) for u in ub]
     out = Replay()

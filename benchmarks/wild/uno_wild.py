@@ -9,6 +9,8 @@ per view, from a copy without comments, as ``tests/uno_probe.py`` does):
 
   paragraphs  every paragraph, table cells row by row: text, list label, outline level, style,
               the top-level table holding it (-1: none), whether it lies in a document index (a TOC)
+  outline     the same without list labels and index membership (text, outline level, style, table)
+  texts       the same with the text and the table only
   code        [paragraph, start, end] of the text LibreOffice shows in a code character style or a
               monospace font, or in a code paragraph style
   margins     the headers' and footers' texts of the page styles that have them ({"Style/Header": text})
@@ -56,13 +58,19 @@ def _in_index(par, names: set) -> bool:
     return False
 
 
-def _walk(text, names, table, out, code, want_code):
+_PROPS = {"paragraphs": (("ListLabelString", "label"), ("OutlineLevel", "outline"), ("ParaStyleName", "style")),
+          "outline": (("OutlineLevel", "outline"), ("ParaStyleName", "style")), "texts": ()}
+
+
+def _walk(text, names, table, out, code, want_code, props=_PROPS["paragraphs"]):
     enum = text.createEnumeration()
     while enum.hasMoreElements():
         el = enum.nextElement()
         if el.supportsService("com.sun.star.text.Paragraph"):
-            info = {"text": el.getString(), "table": table, "toc": bool(names) and _in_index(el, names)}
-            for name, key in (("ListLabelString", "label"), ("OutlineLevel", "outline"), ("ParaStyleName", "style")):
+            info = {"text": el.getString(), "table": table}
+            if names is not None:
+                info["toc"] = bool(names) and _in_index(el, names)
+            for name, key in props:
                 try:
                     info[key] = el.getPropertyValue(name)
                 except Exception:
@@ -75,7 +83,7 @@ def _walk(text, names, table, out, code, want_code):
             if table < 0:
                 _walk.tables += 1
             for name in _cell_order(el.getCellNames()):
-                _walk(el.getCellByName(name), names, t, out, code, want_code)
+                _walk(el.getCellByName(name), names, t, out, code, want_code, props)
 
 
 _walk.tables = 0
@@ -101,10 +109,11 @@ def _code_spans(par, index, info, code):
         pos += len(s)
 
 
-def paragraphs(doc, want_code=False):
+def paragraphs(doc, want_code=False, what="paragraphs"):
     _walk.tables = 0
     out, code = [], []
-    _walk(doc.getText(), _section_names(doc), -1, out, code, want_code)
+    names = _section_names(doc) if what == "paragraphs" else None
+    _walk(doc.getText(), names, -1, out, code, want_code, _PROPS[what])
     return (out, code) if want_code else out
 
 
@@ -168,8 +177,8 @@ def fields(doc):
 
 def _ops(doc, ops, result):
     for op in ops:
-        if op == "paragraphs":
-            result[op] = paragraphs(doc)
+        if op in _PROPS:
+            result[op] = paragraphs(doc, what=op)
         elif op == "code":
             result["code_paragraphs"], result[op] = paragraphs(doc, want_code=True)
         elif op == "margins":
