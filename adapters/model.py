@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from .errors import InvalidEditError
 from .vocabulary import REVISION_KINDS, UNIT_KINDS, VIEWS
-from .vocabulary import NOTE_KINDS
+from .vocabulary import OUTSIDE_FLOW_KINDS
 
 try:  # the BLAKE2 builtin alone: ``hashlib`` also loads OpenSSL, a cost every `ledger` start pays
     from _blake2 import blake2b
@@ -67,6 +67,8 @@ _KIND_PREFIX = {
     "footnote": "fn",
     "endnote": "en",
     "title": "title",
+    "header": "hdr",
+    "footer": "ftr",
 }
 
 _SPACE = re.compile(r"\s+")
@@ -467,8 +469,8 @@ class Document:
         return [u for u in self.units if u.parent == unit_id]
 
     def body(self) -> Iterator[Unit]:
-        """Units of the main text flow (notes excluded), in document order."""
-        return (u for u in self.units if u.kind not in NOTE_KINDS)
+        """Units of the main text flow (notes, headers and footers excluded), in document order."""
+        return (u for u in self.units if u.kind not in OUTSIDE_FLOW_KINDS)
 
     def lines(self, view: str = "accepted", units: Iterable[Unit] | None = None) -> list[str]:
         """The visible text, one paragraph per line."""

@@ -17,6 +17,8 @@ __all__ = [
     "UNIT_KINDS",
     "UnitKind",
     "NOTE_KINDS",
+    "MARGIN_KINDS",
+    "OUTSIDE_FLOW_KINDS",
     "HEADING_KINDS",
     "TEXT_KINDS",
     "FLOAT_KINDS",
@@ -46,11 +48,17 @@ __all__ = [
 #: Every kind of :class:`adapters.model.Unit`, in the order the documentation lists them.
 UnitKind = Literal[
     "section", "paragraph", "list_item", "caption", "figure", "table", "equation", "footnote", "endnote", "title",
+    "header", "footer",
 ]
 UNIT_KINDS: tuple[str, ...] = get_args(UnitKind)
 
-#: Notes: outside the main text flow (``Document.body`` leaves them out).
+#: Notes: outside the main text flow, each hanging from the unit that cites it.
 NOTE_KINDS = ("footnote", "endnote")
+#: Page headers and footers (DOCX header/footer parts, ODT master pages' ``style:header``/
+#: ``style:footer``): text every page of a section repeats, outside the main flow.
+MARGIN_KINDS = ("header", "footer")
+#: What ``Document.body`` leaves out: notes, headers and footers.
+OUTSIDE_FLOW_KINDS = (*NOTE_KINDS, *MARGIN_KINDS)
 #: Units that head what follows them.
 HEADING_KINDS = ("section", "title")
 #: Units of running prose, one paragraph each (a list item is a paragraph with a marker).
@@ -74,6 +82,8 @@ KIND_NAMES = {
     "footnote": "Footnote",
     "endnote": "Endnote",
     "title": "Title",
+    "header": "Header",
+    "footer": "Footer",
 }
 
 #: Kinds of the tracked changes a reader finds in its input (:class:`adapters.model.Revision`).

@@ -17,7 +17,7 @@ from .numbering import EMPTY_NUMBERING, Numbering, parse_numbering
 from .oxml import load_part, qn, to_transitional, w_attr
 from .styles import EMPTY_STYLES, StyleSheet, parse_styles
 
-__all__ = ["Rel", "NoteFormat", "PackageContext", "load_context", "rels_part_name", "read_rels"]
+__all__ = ["Rel", "NoteFormat", "Margin", "PackageContext", "load_context", "rels_part_name", "read_rels"]
 
 _REL = qn("rel:Relationship")
 _VAL = w_attr("val")
@@ -42,6 +42,16 @@ class NoteFormat:
 
 
 @dataclass(frozen=True)
+class Margin:
+    """A header or footer part and the pages it styles (``w:headerReference``/``w:footerReference``
+    of the sections' ``w:sectPr``: ``default``, ``first``, ``even``)."""
+
+    kind: str  # "header" | "footer"
+    part: str
+    types: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class PackageContext:
     """Everything the body walk needs besides the main part itself."""
 
@@ -62,6 +72,8 @@ class PackageContext:
     strict: bool = False
     #: ``w:themeFontLang/@w:val`` of the settings: the editing language the file was made in.
     theme_lang: str | None = None
+    #: The header and footer parts the sections name, in order of first mention.
+    margins: tuple[Margin, ...] = ()
 
     def root(self, part: str):
         """A parsed part (transitional vocabulary) held by the context."""
@@ -188,6 +200,7 @@ def load_context(pkg: Package, warnings: list[str]) -> PackageContext:
     settings = load_part(pkg, by_type["settings"]) if "settings" in by_type else None
     foot = _body_note_format(main, "w:footnotePr", _note_format(settings, "w:footnotePr", NoteFormat("decimal")))
     end = _body_note_format(main, "w:endnotePr", _note_format(settings, "w:endnotePr", NoteFormat("lowerRoman")))
+    margins = _margins(pkg, main, rels, parts, all_rels, warnings)
     return PackageContext(
         main_part=main_part,
         rels=MappingProxyType(all_rels),
@@ -202,9 +215,44 @@ def load_context(pkg: Package, warnings: list[str]) -> PackageContext:
         note_marks=MappingProxyType(_note_marks(main, foot, end)),
         strict=strict,
         theme_lang=_theme_lang(settings),
+        margins=margins,
     )
 
 
 def _theme_lang(settings) -> str | None:
     el = settings.find(qn("w:themeFontLang")) if settings is not None else None
     return (el.get(w_attr("val")) or None) if el is not None else None
+
+
+_HEADER_REF, _FOOTER_REF, _SECT_PR = qn("w:headerReference"), qn("w:footerReference"), qn("w:sectPr")
+_R_ID, _TYPE = qn("r:id"), w_attr("type")
+
+
+def _margins(pkg: Package, main, rels: Mapping[str, Rel], parts: dict[str, Any],
+             all_rels: dict[str, Mapping[str, Rel]], warnings: list[str]) -> tuple[Margin, ...]:
+    """The header and footer parts the sections name (loaded into ``parts`` with their rels).
+
+    A part missing from the package is a warning (the section shows no header there), as a
+    word processor treats it; a part that is there but malformed is an error naming it.
+    """
+    found: dict[str, tuple[str, list[str]]] = {}
+    for sect in main.iter(_SECT_PR):
+        for ref in sect:
+            if ref.tag not in (_HEADER_REF, _FOOTER_REF):
+                continue
+            rel = rels.get(ref.get(_R_ID) or "")
+            if rel is None or rel.external:
+                continue
+            if not pkg.has(rel.target):
+                warnings.append(f"relationship {rel.rid} names a missing part {rel.target!r}; ignored")
+                continue
+            kind = "header" if ref.tag == _HEADER_REF else "footer"
+            _kind, types = found.setdefault(rel.target, (kind, []))
+            typ = ref.get(_TYPE) or "default"
+            if typ not in types:
+                types.append(typ)
+    for name in found:
+        if name not in parts:
+            parts[name] = load_part(pkg, name)
+            all_rels[name] = MappingProxyType(read_rels(pkg, name))
+    return tuple(Margin(kind, name, tuple(types)) for name, (kind, types) in found.items())

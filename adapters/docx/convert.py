@@ -26,6 +26,8 @@ __all__ = ["to_units"]
 _EQ_NUMBER = re.compile(r"\(\s*(\d+(?:[.\-]\d+)*[a-z]?)\s*\)\s*$")
 _EQ_ONLY_NUMBER = re.compile(r"^[\s\u2028]*(?:\(\s*\d+(?:[.\-]\d+)*[a-z]?\s*\))?[\s\u2028]*$")
 _NOTE_LABEL = {"footnote": "Footnote", "endnote": "Endnote"}
+#: How a header or footer is named by the pages it styles (``w:type`` of its references).
+_MARGIN_PAGES = {"first": "First-page", "even": "Even-page"}
 
 
 def _revision_of(change: TrackedChange, text: str) -> dict[str, Any]:
@@ -386,6 +388,38 @@ class _Converter:
         for f, kind, nid in self.note_fields:
             f.target_unit = note_units.get((kind, nid))
 
+    # headers and footers -------------------------------------------------------------------
+
+    def margins(self) -> None:
+        """Headers and footers that show text, after the notes: one unit per part (its
+        paragraphs and table cells, as a note), anchored on the whole part."""
+        for m in self.body.margins:
+            paras: list[Paragraph] = []
+            for b in m.blocks:
+                paras.extend(b.paragraphs if isinstance(b, Table) else [b])
+            items = [(p.el, p.scan.segments, p.scan.mark_views, p.presence) for p in paras]
+            text = "".join([s.text for s in join_segments(items, ACCEPTED)])
+            rejected = "".join([s.text for s in join_segments(items, REJECTED)])
+            if not text.strip() and not rejected.strip():
+                continue
+            pages = "default" if "default" in m.types else m.types[0]
+            name = m.kind.capitalize()
+            meta: dict[str, Any] = {"pages": list(m.types)}
+            lang = self._language(paras)
+            if lang:
+                meta["lang"] = lang
+            kwargs = {
+                "kind": m.kind,
+                "text": text,
+                "rejected_text": rejected,
+                "label": f"{_MARGIN_PAGES[pages]} {m.kind}" if pages in _MARGIN_PAGES else name,
+                "style": self.styles.para(paras[0].scan.style_id).name if paras else None,
+                "parent": None,
+                "anchor": Anchor(m.part, ""),
+                "meta": meta,
+            }
+            self._add(kwargs, paras, _bases(paras))
+
 
 def _chains(p: Paragraph) -> bool:
     """A tracked paragraph-mark change merges this paragraph with the next in one view."""
@@ -516,6 +550,7 @@ def to_units(body: DocxBody) -> Document:
     conv = _Converter(body)
     conv.blocks(body.blocks, "body")
     conv.notes()
+    conv.margins()
     starts = attach_bookmarks(conv.units, conv.bm_events)
     resolve_targets(conv.units, starts)
     apply_typed_numbers(conv.units)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..model import Bookmark, Comment, Unit
-from ..vocabulary import NOTE_KINDS
+from ..vocabulary import OUTSIDE_FLOW_KINDS
 
 __all__ = ["attach_bookmarks", "resolve_targets", "link_captions", "collect_comments"]
 
@@ -35,7 +35,7 @@ def attach_bookmarks(units: list[Unit], events: list[tuple[int, tuple]]) -> dict
             else:
                 units[sidx].bookmarks.append(Bookmark(name, soff, len(units[sidx].text)))
                 for mid in range(sidx + 1, index):
-                    if units[mid].kind not in NOTE_KINDS:
+                    if units[mid].kind not in OUTSIDE_FLOW_KINDS:
                         units[mid].bookmarks.append(Bookmark(name, 0, len(units[mid].text)))
                 units[index].bookmarks.append(Bookmark(name, 0, off))
     for name, sidx, soff in open_.values():
@@ -72,7 +72,7 @@ def link_captions(units: list[Unit]) -> None:
     A "Table" caption looks at the unit after it first (table captions stand above tables),
     any other caption at the unit before it; empty paragraphs in between are skipped.
     """
-    body = [u for u in units if u.kind not in NOTE_KINDS]
+    body = [u for u in units if u.kind not in OUTSIDE_FLOW_KINDS]
     for i, cap in enumerate(body):
         if cap.kind != "caption":
             continue

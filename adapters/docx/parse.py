@@ -40,6 +40,7 @@ __all__ = [
     "Row",
     "Table",
     "Note",
+    "MarginPart",
     "CommentDef",
     "DocxBody",
     "Block",
@@ -130,6 +131,16 @@ class Note:
 
 
 @dataclass(eq=False)  # identity semantics: these hold lxml elements
+class MarginPart:
+    """A header or footer part (``w:hdr``/``w:ftr``) and the pages it styles."""
+
+    kind: str
+    part: str
+    types: tuple[str, ...]
+    blocks: list[Block]
+
+
+@dataclass(eq=False)  # identity semantics: these hold lxml elements
 class CommentDef:
     """A ``w:comment`` of the comments part."""
 
@@ -149,6 +160,7 @@ class DocxBody:
     comments: dict[str, CommentDef]
     unknown: dict[str, int]
     warnings: list[str]
+    margins: list[MarginPart] = field(default_factory=list)
 
 
 class _Parser:
@@ -249,7 +261,7 @@ class _Parser:
 
 
 def parse(ctx: PackageContext, warnings: list[str]) -> DocxBody:
-    """Walk the main part's body, then the cited notes and the comments."""
+    """Walk the main part's body, then the cited notes, the comments, the headers and footers."""
     parser = _Parser(ctx, warnings)
     main = ctx.root(ctx.main_part)
     body = main.find(W_BODY)
@@ -274,6 +286,11 @@ def parse(ctx: PackageContext, warnings: list[str]) -> DocxBody:
             cblocks = parser.blocks(el, ctx.comments_part, f"#{cid}/", "comment")
             parser.walker.restore_fields(saved)
             comments[cid] = CommentDef(cid, el.get(_AUTHOR), el.get(_DATE), cblocks)
+    margins = []
+    for m in ctx.margins:
+        saved = parser.walker.save_fields()
+        margins.append(MarginPart(m.kind, m.part, m.types, parser.blocks(ctx.root(m.part), m.part, "", "margin")))
+        parser.walker.restore_fields(saved)
     for tag, n in sorted(parser.unknown.items(), key=lambda kv: kv[0]):
         warnings.append(f"skipped unknown element <{prefixed(tag)}> ({n}x)")
-    return DocxBody(ctx, blocks, notes, comments, parser.unknown, warnings)
+    return DocxBody(ctx, blocks, notes, comments, parser.unknown, warnings, margins)

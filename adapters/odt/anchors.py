@@ -26,6 +26,7 @@ _NOTE_BODY = qn("text:note-body")
 _OFFICE_TEXT = qn("office:text")
 _OFFICE_BODY = qn("office:body")
 _TRACKED = qn("text:tracked-changes")
+_MASTER_STYLES = qn("office:master-styles")
 _TEXT_NS = "{" + qn("text:x")[1:].partition("}")[0] + "}"
 _TABLE_NS = "{" + qn("table:x")[1:].partition("}")[0] + "}"
 #: Containers whose paragraphs belong to the unit text of the block around them.
@@ -34,7 +35,8 @@ _INDEXES = {qn(f"text:{n}") for n in ("table-of-content", "illustration-index", 
 
 
 def element_path(indexes: list[int] | tuple[int, ...]) -> str:
-    """The locator of an element: child indexes (elements only) from ``office:text``.
+    """The locator of an element: child indexes (elements only) from ``office:text`` (in
+    styles.xml: from ``office:master-styles``, where headers and footers are).
 
     >>> element_path([3, 0, 2])
     '/3/0/2'
@@ -82,9 +84,10 @@ def _follow(root: etree._Element, path: str) -> etree._Element:
     el = root
     if el.tag != _OFFICE_TEXT:
         body = el.find(_OFFICE_BODY)
-        el = body.find(_OFFICE_TEXT) if body is not None else None
+        # content.xml: from office:text; styles.xml: from the master pages (headers, footers)
+        el = body.find(_OFFICE_TEXT) if body is not None else el.find(_MASTER_STYLES)
         if el is None:
-            raise AnchorError("the part has no office:text body")
+            raise AnchorError("the part has no office:text body and no master pages")
     for step in path.strip("/").split("/"):
         if not step:
             continue

@@ -11,7 +11,8 @@ markers (ODF does not record the old formatting).
 Limits: a restored multi-paragraph deletion replaces the paragraph that held the marker by
 the deleted paragraphs (with their own styles and list wrappers), so list nesting and
 labels can differ from LibreOffice's restoration; the text and its order are the same.
-Tracked changes in styles.xml (headers, footers) are left alone.
+Headers and footers (styles.xml's master pages, :mod:`adapters.odt.margins`) are resolved the
+same way, each over its own change table.
 """
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ from .revision_xml import (
 )
 from .flow import edge, prune
 from .textedit import SPLITTABLE, canonicalize, replace_in_paragraph, spell_space_at
+from .margins import MARGIN_PART, tracked_margins
 from .odfxml import qn
 from .reader import load_context
 from .tracking import Tracker
@@ -56,9 +58,19 @@ def _open(data: bytes):
     return load_context(pkg)
 
 
-def _write(data: bytes, ctx: Any) -> bytes:
-    body = etree.tostring(ctx.content.getroottree(), encoding="UTF-8", xml_declaration=True)
-    return rewrite_zip(data, {"content.xml": body})
+def _flows(ctx: Any) -> list[Any]:
+    """The contexts whose change tables hold something: the body's, then each header's and
+    footer's (their ``content`` is styles.xml's root)."""
+    out = [ctx] if ctx.changes or ctx.office_text.find(TRACKED) is not None else []
+    return out + [m for m in tracked_margins(ctx) if m.changes or m.office_text.find(TRACKED) is not None]
+
+
+def _write(data: bytes, flows: list[Any]) -> bytes:
+    parts = {}
+    for c in flows:
+        name = "content.xml" if c.content.find(qn("office:body")) is not None else MARGIN_PART
+        parts[name] = etree.tostring(c.content.getroottree(), encoding="UTF-8", xml_declaration=True)
+    return rewrite_zip(data, parts)
 
 
 def _drop_table(office_text: etree._Element) -> None:
@@ -69,38 +81,42 @@ def _drop_table(office_text: etree._Element) -> None:
 
 
 def accept_all(data: bytes) -> bytes:
-    """The package with every tracked change accepted (``content.xml`` only is rewritten).
+    """The package with every tracked change accepted (``content.xml``, and ``styles.xml`` where
+    a header or footer holds one, are rewritten).
 
     :raise AdapterError: (a subclass) for a package that cannot be read.
     """
-    ctx = _open(data)
-    if not ctx.changes and ctx.office_text.find(TRACKED) is None:
+    flows = _flows(_open(data))
+    if not flows:
         return data
-    _drop_table(ctx.office_text)
-    return _write(data, ctx)
+    for c in flows:
+        _drop_table(c.office_text)
+    return _write(data, flows)
 
 
 def reject_all(data: bytes) -> bytes:
-    """The package with every tracked change rejected (``content.xml`` only is rewritten).
+    """The package with every tracked change rejected (``content.xml``, and ``styles.xml`` where
+    a header or footer holds one, are rewritten).
 
     :raise AdapterError: (a subclass) for a package that cannot be read, or a change whose
         markers cannot be resolved.
     """
-    ctx = _open(data)
-    if not ctx.changes and ctx.office_text.find(TRACKED) is None:
+    flows = _flows(_open(data))
+    if not flows:
         return data
-    t = Tracker(ctx)
-    try:
-        for rid, region in list(ctx.changes.items()):
-            if region.kind == "insertion":
-                _remove_insertion(t, rid)
-        for rid, region in list(ctx.changes.items()):
-            if region.kind == "deletion":
-                _restore_deletion(t, rid, region)
-    except ValueError as exc:
-        raise AdapterError(f"the tracked changes could not be rejected ({exc})") from exc
-    _drop_table(ctx.office_text)
-    return _write(data, ctx)
+    for ctx in flows:
+        t = Tracker(ctx)
+        try:
+            for rid, region in list(ctx.changes.items()):
+                if region.kind == "insertion":
+                    _remove_insertion(t, rid)
+            for rid, region in list(ctx.changes.items()):
+                if region.kind == "deletion":
+                    _restore_deletion(t, rid, region)
+        except ValueError as exc:
+            raise AdapterError(f"the tracked changes could not be rejected ({exc})") from exc
+        _drop_table(ctx.office_text)
+    return _write(data, flows)
 
 
 # -- insertions ---------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 from adapters.model import Document, Unit, descendant_ids
 
 from ..outline import level
-from adapters.vocabulary import NOTE_KINDS
+from adapters.vocabulary import OUTSIDE_FLOW_KINDS
 
 __all__ = [
     "body_units",
@@ -15,11 +15,12 @@ __all__ = [
 ]
 
 def is_note(unit: Unit) -> bool:
-    return unit.kind in NOTE_KINDS
+    """Whether a unit lives outside the main flow: a note, a page header or footer."""
+    return unit.kind in OUTSIDE_FLOW_KINDS
 
 
 def body_units(doc: Document) -> list[Unit]:
-    """The units of the main flow in document order (notes live in other parts)."""
+    """The units of the main flow in document order (notes, headers, footers live in other parts)."""
     return [u for u in doc.units if not is_note(u)]
 
 

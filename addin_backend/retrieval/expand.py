@@ -16,7 +16,7 @@ import networkx as nx
 from adapters.model import Document, Unit
 
 from .result import Weights
-from adapters.vocabulary import NOTE_KINDS
+from adapters.vocabulary import OUTSIDE_FLOW_KINDS
 
 __all__ = ["Candidate", "expand", "scope_of"]
 
@@ -80,7 +80,7 @@ def _evidence(data: dict) -> str:
 
 def _siblings_by_distance(doc: Document, unit: Unit) -> list[tuple[int, Unit]]:
     """The other units under ``unit``'s parent with their distance from it, nearest first."""
-    siblings = [u for u in doc.children(unit.parent) if u.kind not in NOTE_KINDS]
+    siblings = [u for u in doc.children(unit.parent) if u.kind not in OUTSIDE_FLOW_KINDS]
     pos = next((i for i, u in enumerate(siblings) if u.id == unit.id), None)
     if pos is None:
         return []
@@ -90,7 +90,7 @@ def _siblings_by_distance(doc: Document, unit: Unit) -> list[tuple[int, Unit]]:
 
 def _document_neighbours(doc: Document, unit: Unit, exclude: set[str], reach: int = 40) -> list[tuple[int, Unit]]:
     """Body units within ``reach`` positions of ``unit`` in document order, nearest first."""
-    body = [u for u in doc.units if u.kind not in NOTE_KINDS]
+    body = [u for u in doc.units if u.kind not in OUTSIDE_FLOW_KINDS]
     pos = next((i for i, u in enumerate(body) if u.id == unit.id), None)
     if pos is None:
         return []

@@ -46,8 +46,8 @@ def test_reads_into_consistent_units(path):
             assert 0 <= b.start <= b.end <= len(u.text)
     for r in doc.revisions:
         assert r.kind in REVISION_KINDS and r.unit in known
-    notes = [u for u in doc.units if u.kind in ("footnote", "endnote")]
-    assert doc.units[len(doc.units) - len(notes):] == notes  # notes come after the body
+    outside = [u for u in doc.units if u.kind in ("footnote", "endnote", "header", "footer")]
+    assert doc.units[len(doc.units) - len(outside):] == outside  # notes, headers, footers come after the body
     # the text walk rebuilds every unit from its anchor
     ctx = load_context(open_package(data), [])
     for u in doc.units:

@@ -6,6 +6,8 @@ import pytest
 import adapters
 from adapters.errors import AnchorError
 from adapters.model import Anchor
+from adapters.odt.anchors import follow
+from adapters.odt.margins import margin_context
 from adapters.odt.odfxml import prefixed, qn
 from adapters.odt.reader import load_context
 from adapters.odt.textmap import paragraph_segments, paragraph_text, resolve_anchor
@@ -32,7 +34,14 @@ def _check_units(data: bytes) -> int:
     doc = adapters.read(data)
     pkg, ctx, root = _open(data)
     checked = 0
+    styles = pkg.xml("styles.xml") if pkg.has("styles.xml") else None
     for u in doc.units:
+        if u.anchor.part == "styles.xml":  # a header or footer: its own change table (adapters.odt.margins)
+            el = follow(styles, u.anchor)
+            mctx = margin_context(ctx, styles, el)
+            assert "\n".join(paragraph_text(p, mctx) for p in resolve_anchor(styles, u.anchor)) == u.text
+            checked += 1
+            continue
         paras = resolve_anchor(root, u.anchor)
         if u.kind in ("figure", "equation"):
             assert paras == []
