@@ -49,6 +49,7 @@ from .comments_xml import CommentParts, body_anchor, place_range
 from .context import load_context, read_rels, rels_part_name
 from .moves import MoveResult, move_blocks
 from .oxml import NSMAP, load_part, qn, serialize_part
+from .margins import pin_references
 from .reader import read_package
 from .revision_xml import IdCounter, Stamp, clean_mark_rpr, set_track_revisions, used_ids, wrap_in_del
 from .tags import W_DEL, W_INS, W_MOVEFROM, W_MOVETO, W_P, W_PPR, W_PSTYLE, W_R, W_RPR, W_SECTPR, W_TBL, W_TRPR, WP_DOCPR, VAL
@@ -513,6 +514,9 @@ class _Writer:
 
     def _package(self, any_edit: bool) -> bytes:
         changed: dict[str, bytes] = {}
+        margins = {m.part for m in self.ctx.margins} & self.touched
+        if margins and pin_references(self.ctx.root(self.ctx.main_part), self.ctx.rels[self.ctx.main_part], margins):
+            self.touched.add(self.ctx.main_part)  # adapters.docx.margins: LibreOffice sees the change on every page
         for part in sorted(self.touched):
             root = self.ctx.parts[part]
             changed[part] = serialize_part(self.pkg.read(part), root, self.ctx.strict)

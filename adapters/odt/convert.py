@@ -32,6 +32,7 @@ from ..model import Anchor, Bookmark, Comment, Document, IdMaker, Unit
 from .body import Body, Frame, Index, Note, Paragraph, Table
 from .changes import rejected_lines
 from .fields import FieldIndex, make_field, mark_events
+from .margins import read_margins
 from .objects import formula_text, object_kind
 from .odfxml import prefixed, qn
 from .numbering import Numbering
@@ -75,7 +76,7 @@ class _Converter:
 
     def add(self, kind: str, text: str, anchor: Anchor, **kw: Any) -> Unit:
         unit = Unit(id=self.ids(kind, text), kind=kind, text=text, order=len(self.doc.units), anchor=anchor, **kw)
-        if unit.parent is None and kind not in ("footnote", "endnote", "title", "section"):
+        if unit.parent is None and kind not in ("footnote", "endnote", "title", "section", "header", "footer"):
             unit.parent = self.sections[-1].id if self.sections else None
         self.doc.units.append(unit)
         return unit
@@ -490,6 +491,22 @@ class _Converter:
             for p in paras:
                 self.frames(p.frames)
 
+    def margins(self) -> None:
+        """Headers and footers that show text (:mod:`adapters.odt.margins`), after the notes:
+        one unit each, with the fields its paragraphs hold (a page number, a date)."""
+        for m in read_margins(self.ctx):
+            meta: dict[str, Any] = {"pages": [m.pages], "master_page": m.master_page}
+            name = m.kind.capitalize()
+            label = name if m.pages == "default" else f"{'First-page' if m.pages == 'first' else 'Even-page'} {m.kind}"
+            unit = self.add(m.kind, m.text, m.anchor, label=label, rejected_text=m.rejected, meta=meta)
+            base = 0
+            for w in m.walks:
+                text = "".join(seg.text for seg in w.segments)
+                for ev in w.events:
+                    if ev.kind in ("field", "link"):
+                        unit.fields.append(make_field(ev, text, base, link=ev.kind == "link"))
+                base += len(text) + 1
+
     def comments(self, p: Paragraph, unit: Unit | None) -> None:
         for ann in p.annotations:
             cid = ann.name or f"comment-{len(self.doc.comments) + 1}"
@@ -514,6 +531,7 @@ class _Converter:
         self.doc.warnings.extend(body.warnings)
         self.blocks(body.blocks)
         self.emit_notes()
+        self.margins()
         self.link_captions()
         self.index.resolve(self.doc)
         for ix in self.doc.meta.get("indexes", []):

@@ -53,6 +53,7 @@ from .anchors import follow
 from .revision_xml import detach
 from .textmap import resolve_anchor
 from .tracking import Tracker
+from .margins import MARGIN_PART, check_margins, in_margin, write_margins
 
 __all__ = ["write", "WRITABLE_OPS"]
 
@@ -68,9 +69,10 @@ def _now() -> str:
 class _Writer:
     """The edits of one write over one parsed content.xml."""
 
-    def __init__(self, ctx: Any, doc: Document) -> None:
+    def __init__(self, ctx: Any, doc: Document, part: str = "content.xml") -> None:
         self.ctx = ctx
         self.doc = doc
+        self.part = part  # the part whose units it writes (styles.xml: a header or footer, .margins)
         self.t = Tracker(ctx)
         #: original element -> its copy, for units moved (their text edits go to the copy)
         self.moved: dict[Any, Any] = {}
@@ -102,8 +104,8 @@ class _Writer:
         unit = self.doc.get(uid) if uid else None
         if unit is None:
             raise AnchorError(f"the document has no {what} {uid!r}")
-        if unit.anchor is None or unit.anchor.part != "content.xml":
-            raise AnchorError(f"unit {uid} has no anchor in content.xml")
+        if unit.anchor is None or unit.anchor.part != self.part:
+            raise AnchorError(f"unit {uid} has no anchor in {self.part}")
         return unit
 
     def paragraphs(self, unit: Unit) -> list[Any]:
@@ -309,21 +311,26 @@ def write(original: bytes, edits: Sequence[Edit], *, document: Document | None =
     concrete = _concrete(edits)
     if document is None:
         document = read_package(pkg)
+    margin = [e for e in concrete if in_margin(document, e)]  # headers and footers: styles.xml
+    concrete = [e for e in concrete if not in_margin(document, e)]
     pkg = open_package(original)  # a fresh parse: the writer mutates its tree
     ctx = load_context(pkg)
     w = _Writer(ctx, document)
     try:
         w.locate([], also=[n.unit for n in notes if n.unit and not n.edit and _paragraph_unit(document, n.unit)])
         w.apply(concrete)
-        if notes:
-            w.annotate(concrete, list(notes))
+        placed = w.annotate(concrete, list(notes)) if notes else 0
+        # content.xml stays byte for byte when only headers or footers change
+        changed = {"content.xml": _serialize(ctx.content)} if concrete or placed or not margin else {}
+        if margin:
+            changed[MARGIN_PART] = write_margins(ctx, document, margin, _Writer)
     except AdapterError:
         raise
     except (MemoryError, RecursionError):
         raise
     except Exception as exc:  # a writer bug on odd input must still be a clear error
         raise AdapterError(f"the edits could not be written ({type(exc).__name__}: {exc})") from exc
-    out = rewrite_zip(original, {"content.xml": _serialize(ctx.content)})
+    out = rewrite_zip(original, changed)
     _check(out, document)
     return out
 
@@ -338,6 +345,7 @@ def _check(out: bytes, document: Document) -> None:
         raise AdapterError(f"internal error: the written package does not read ({exc.message})") from exc
     if _rejected_text(again) != _rejected_text(document):
         raise AdapterError("internal error: the written package's original text differs from the input's")
+    check_margins(again, document)
 
 
 def _span(e: Replace | SetText) -> tuple[int, int]:
