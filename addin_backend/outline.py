@@ -25,7 +25,7 @@ from typing import Any
 
 from adapters.label_grammar import canonical_label, heading_number as typed_number, norm_number, number_depth, parse_label
 from adapters.model import Document, Unit
-from adapters.vocabulary import NOTE_KINDS
+from adapters.vocabulary import OUTSIDE_FLOW_KINDS
 
 __all__ = [
     "CODE_STYLE",
@@ -236,7 +236,7 @@ def clause_group(doc: Document, head: Unit, found: dict[str, str] | None = None)
     if head.id not in found:
         return [head]
     depth = level(head, found[head.id])
-    flow = [u for u in doc.units if u.kind not in NOTE_KINDS]
+    flow = [u for u in doc.units if u.kind not in OUTSIDE_FLOW_KINDS]
     start = next(i for i, u in enumerate(flow) if u.id == head.id)
     out = [head]
     for u in flow[start + 1 :]:
