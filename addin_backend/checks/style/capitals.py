@@ -16,8 +16,13 @@ after a colon or an opening quote) that the document also writes in lower case. 
   words: "Illegal Value for Header Field", and a capitalised enumeration: "Composure, Coaching,
   and Commitment Management tools"), quoted titles;
 - a phrase the document writes as a protocol element's name ("the Key Phase bit", "the Retry
-  Count field"): its other capitalised uses name the same element ("the value of the Key Phase");
-- captions (titles, often in title case), and German (every noun is capitalised).
+  Count field", "a Registry Key object"): its other capitalised uses name the same element ("the
+  value of the Key Phase");
+- the name of what a section defines, capitalised more than once: the title of a heading
+  ("Threat Actor"), also without its kind ("Network Traffic" of "Network Traffic Object"); a
+  heading's title cited after its typed number ("according to 4.4.2 Unacknowledged Packets");
+- captions (titles, often in title case), also typed as paragraphs ("Figure 3-29 – Protection
+  Schemes"), and German (every noun is capitalised).
 
 Only the capitalised form is reported, where the lower-case form is more common (and written
 twice or more): lower case is always ordinary English, while a capitalised majority is
@@ -29,6 +34,8 @@ from __future__ import annotations
 import re
 
 from adapters import words as _words
+
+from adapters.labels import typed_caption_label
 
 from ...findings import Finding, Place
 from ...graph.definitions import definition_registry
@@ -131,6 +138,7 @@ def _excepted(p: Prose) -> tuple[set[str], set[str]]:
         if u.kind in ("section", "title", "caption"):
             title = (u.title or u.text).lower()
             titles.add(" ".join(title.split()))
+            titles.add(" ".join(re.sub(r"\s*\([^()]*\)\s*$", "", title).split()))  # "Observable Container (deprecated)"
             for part in title.replace(":", "\n").replace(" - ", "\n").split("\n"):
                 titles.add(" ".join(part.split()))
     return out, titles
@@ -142,20 +150,47 @@ _CITED_AFTER = re.compile(r"^\s*(?:[)\]]|\(|,\s*(?:below|above)|\s(?:section|sec
                           r"part|below|above|heading|of\s+\[|\[))", re.I)
 
 
-#: What a capitalised name names in a protocol: "the Packet Number field", "the Key Phase bit".
-_NAMED_ELEMENT = re.compile(r"\s(?:fields?|bits?|flags?|frames?|parameters?|extensions?|messages?|registry|registries)\b")
+#: What a capitalised name names in a protocol or a data model: "the Packet Number field", "the
+#: Key Phase bit", "a Registry Key object".
+_NAMED_ELEMENT = re.compile(r"\s(?:fields?|bits?|flags?|frames?|parameters?|extensions?|messages?|registry|registries|"
+                            r"objects?)\b")
+#: The kind of thing a heading's title may end with where the text names the thing without it:
+#: the section "Network Traffic Object" defines what the text calls "Network Traffic".
+_KIND_WORDS = frozenset("object objects packet packets field fields flag flags message messages type types "
+                        "property properties extension extensions element elements attribute attributes "
+                        "record records class classes".split())
 
 
 def _cites_title(text: str, start: int, end: int) -> bool:
     """Whether the run at ``start:end`` is cited as a heading's title (see :data:`_CITED_AFTER`)."""
     before = text[max(0, start - 30):start]
     return bool(_CITED_AFTER.match(text[end:end + 20]) or re.search(r"(?:\bsee|\bSections?\s+[\dA-Z][\d.]*\s*\(?"
-                                                                     r"|\bthe\s+section|[(\[\"\u201c'])\s*$", before, re.I))
+                                                                     r"|\bthe\s+section|[(\[\"\u201c']"
+                                                                     r"|(?<![\w.])(?:\d{1,3}|[A-Z])(?:\.\d{1,3})+)\s*$",
+                                                                     before, re.I))
+
+
+def _heading_names(p: Prose) -> set[str]:
+    """The titles of the document's headings (lower case), also without a trailing word for the
+    kind of thing ("network traffic" of "Network Traffic Object")."""
+    out: set[str] = set()
+    for u in p.doc.units:
+        if u.kind != "section":
+            continue
+        words = re.sub(r"\s*\([^()]*\)\s*$", "", (u.title or u.text).lower()).split()  # "... (deprecated)"
+        while words and not words[0][:1].isalpha():
+            words = words[1:]  # a typed number
+        if words:
+            out.add(" ".join(words))
+            if len(words) > 2 and words[-1] in _KIND_WORDS:
+                out.add(" ".join(words[:-1]))
+    return out
 
 
 def capitalisation_findings(p: Prose, sheet: StyleSheet) -> list[Finding]:
     """Phrases capitalised inside sentences where the document also writes them in lower case."""
-    units = [u for u in p.sentences() if p.lang.get(u.id) not in _NO_CAPITALS_RULE and u.kind != "caption"]
+    units = [u for u in p.sentences() if p.lang.get(u.id) not in _NO_CAPITALS_RULE and u.kind != "caption"
+             and not (typed_caption_label(u.text) and len(u.text.split()) <= 40)]  # a caption typed as a paragraph
     caps: dict[str, list[Place]] = {}
     for u in units:
         text = u.text
@@ -171,6 +206,11 @@ def capitalisation_findings(p: Prose, sheet: StyleSheet) -> list[Finding]:
     caps = {k: v for k, v in caps.items() if not any(k in e and len(k) < len(e) and f" {k} " in f" {e} " for e in excepted
                                                       if len(e.split()) <= 8)}
     texts = {u.id: u.text for u in units}
+    # the name of what a section defines, capitalised as a name more than once: STIX's "Threat
+    # Actor" (its section "Threat Actor"), "Network Traffic" (section "Network Traffic Object")
+    heads = _heading_names(p)
+    caps = {k: v for k, v in caps.items()
+            if not (len(v) >= 2 and (k in heads or (k.endswith("s") and k[:-1] in heads)))}
     caps = {k: [pl for pl in v if not (k in titles and _cites_title(texts[pl.unit], pl.start, pl.end))]
             for k, v in caps.items()}
     # a field's or a flag's name: "the Key Phase bit", "the Packet Number field"; written so once,
@@ -209,6 +249,8 @@ def capitalisation_findings(p: Prose, sheet: StyleSheet) -> list[Finding]:
             continue
         if len(low_places) < 2 or len(low_places) <= len(cap_places):
             continue  # a capitalised name the document also uses as ordinary words ("Application Data")
+        if len(cap_places) >= 3 and 5 * len(cap_places) >= 2 * (len(cap_places) + len(low_places)):
+            continue  # capitalised on purpose, again and again: a name ("This field consists of Binary Data")
         places, want = cap_places, key
         out.append(make_finding(
             "phrase_capitalisation", "info", places,
