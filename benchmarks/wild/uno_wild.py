@@ -25,10 +25,13 @@ import os
 import re
 import sys
 import time
+from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests"))
 
-from uno_probe import _cell_order, _dispatch, load_any, load_for_dispatch, start_office, stop_office  # noqa: E402
+#: ``tests/uno_probe.py`` (LibreOffice's start, loads, dispatch), imported by :func:`main`: this
+#: module must import without UNO (pytest collects its doctests under the venv's Python).
+up: Any = None
 
 _CODE_STYLE = re.compile(r"(?i)code|verbatim|source|mono|literal|keyword|teletype|element|attribute|kbd|preformat")
 _MONO_FONT = re.compile(r"(?i)courier|consolas|mono|menlo|monaco|lucida console|inconsolata|source code|fira code|"
@@ -82,7 +85,7 @@ def _walk(text, names, table, out, code, want_code, props=_PROPS["paragraphs"]):
             t = table if table >= 0 else _walk.tables
             if table < 0:
                 _walk.tables += 1
-            for name in _cell_order(el.getCellNames()):
+            for name in up._cell_order(el.getCellNames()):
                 _walk(el.getCellByName(name), names, t, out, code, want_code, props)
 
 
@@ -192,8 +195,11 @@ def _ops(doc, ops, result):
 
 
 def main(argv):
+    global up
+    import uno_probe as up  # noqa: F811  (Debian's python3-uno is there when this runs)
+
     profile, jobs = argv[1], argv[2:]
-    proc, ctx, desktop = start_office(profile)
+    proc, ctx, desktop = up.start_office(profile)
     try:
         for job in jobs:
             path, _, spec = job.partition("::")
@@ -202,7 +208,7 @@ def main(argv):
             t0 = time.time()
             try:
                 plain = [o for o in ops if "." not in o]
-                doc = load_any(ctx, desktop, path)
+                doc = up.load_any(ctx, desktop, path)
                 if doc is None:
                     raise RuntimeError("LibreOffice could not load the file")
                 _ops(doc, plain, result)
@@ -211,10 +217,10 @@ def main(argv):
                     want = [o.split(".", 1)[1] for o in ops if o.startswith(view + ".")]
                     if not want:
                         continue
-                    d2 = load_for_dispatch(ctx, desktop, path)
+                    d2 = up.load_for_dispatch(ctx, desktop, path)
                     if d2 is None:
                         raise RuntimeError("LibreOffice could not load the file")
-                    _dispatch(ctx, d2, command)
+                    up._dispatch(ctx, d2, command)
                     result[view] = {}
                     _ops(d2, want, result[view])
                     d2.close(True)
@@ -224,7 +230,7 @@ def main(argv):
             sys.stdout.write(json.dumps(result) + "\n")
             sys.stdout.flush()
     finally:
-        stop_office(proc, desktop)
+        up.stop_office(proc, desktop)
 
 
 if __name__ == "__main__":
