@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from ..errors import CorruptDocumentError
+from ..errors import CorruptDocumentError, MalformedXmlError
 from ..package import Package
 from .numbering import EMPTY_NUMBERING, Numbering, parse_numbering
 from .oxml import load_part, qn, to_transitional, w_attr
-from .styles import EMPTY_STYLES, StyleSheet, parse_styles
+from .styles import EMPTY_STYLES, StyleSheet, parse_font_table, parse_styles
 
 __all__ = ["Rel", "NoteFormat", "Margin", "PackageContext", "load_context", "rels_part_name", "read_rels"]
 
@@ -176,7 +176,8 @@ def load_context(pkg: Package, warnings: list[str]) -> PackageContext:
     parts: dict[str, Any] = {main_part: main}
     by_type: dict[str, str] = {}
     for rel in rels.values():
-        if rel.external or rel.type not in ("styles", "numbering", "footnotes", "endnotes", "comments", "settings"):
+        if rel.external or rel.type not in ("styles", "numbering", "footnotes", "endnotes", "comments", "settings",
+                                             "fontTable"):
             continue
         if rel.type in by_type:
             continue
@@ -189,7 +190,14 @@ def load_context(pkg: Package, warnings: list[str]) -> PackageContext:
     if "styles" in by_type:
         name = by_type["styles"]
         data = pkg.read(name)
-        styles = parse_styles(to_transitional(data) if strict else data, warnings, name)
+        fonts = None
+        if "fontTable" in by_type:  # which fonts are fixed pitch: what marks code where no style name does
+            ft = pkg.read(by_type["fontTable"])
+            try:
+                fonts = parse_font_table(to_transitional(ft) if strict else ft, by_type["fontTable"])
+            except MalformedXmlError as exc:  # the fonts only refine what code looks like
+                warnings.append(f"font table ignored: {exc}")
+        styles = parse_styles(to_transitional(data) if strict else data, warnings, name, fonts)
     numbering = EMPTY_NUMBERING
     if "numbering" in by_type:
         numbering = parse_numbering(load_part(pkg, by_type["numbering"]))

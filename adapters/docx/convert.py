@@ -81,6 +81,8 @@ class _Converter:
                 if limit is not None:
                     start, end = min(start, limit), min(end, limit)
                 unit.fields.append(Field(rec.kind, rec.code, rec.target, None, rec.result, start, end))
+            if scan.code and limit is None:  # the spans written as code (adapters.monospace)
+                unit.meta.setdefault("code", []).extend([s + off, e + off] for s, e in scan.code)
         for ev in scan.events:
             kind = ev[0]
             if kind == "note":

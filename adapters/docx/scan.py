@@ -74,6 +74,9 @@ class ParagraphScan:
     #: Accepted characters per run language (``w:lang`` of the run or its character style;
     #: None: the run sets none, so the paragraph style's applies).
     langs: dict[str | None, int] = field(default_factory=dict)
+    #: ``(start, end)`` of the accepted text written as code: a code character style or a
+    #: fixed-pitch font (:mod:`adapters.monospace`), the paragraph style's included.
+    code: list[tuple[int, int]] = field(default_factory=list)
 
     def text(self, bit: int = ACCEPTED) -> str:
         return "".join([s.text for s in self.segments if s.views & bit])

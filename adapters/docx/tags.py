@@ -99,6 +99,9 @@ __all__ = [
     "W_TXBXCONTENT",
     "W_VANISH",
     "W_LANG",
+    "W_RFONTS",
+    "FONT_ASCII",
+    "FONT_HANSI",
     "W_VMERGE",
     "XML_SPACE",
 ]
@@ -120,6 +123,8 @@ W_COMMENTREFERENCE = _W + "commentReference"
 W_DRAWING, W_PICT, W_OBJECT, W_TXBXCONTENT = (_W + t for t in ("drawing", "pict", "object", "txbxContent"))
 W_VANISH, W_RSTYLE, W_RPRCHANGE, W_PPRCHANGE = (_W + t for t in ("vanish", "rStyle", "rPrChange", "pPrChange"))
 W_LANG = _W + "lang"
+W_RFONTS = _W + "rFonts"
+FONT_ASCII, FONT_HANSI = w_attr("ascii"), w_attr("hAnsi")
 W_PSTYLE, W_NUMPR, W_NUMID, W_ILVL, W_OUTLINELVL = (_W + t for t in ("pStyle", "numPr", "numId", "ilvl", "outlineLvl"))
 W_RUBY, W_RUBYBASE = _W + "ruby", _W + "rubyBase"
 W_GRIDSPAN, W_VMERGE, W_HMERGE, W_GRIDBEFORE, W_GRIDAFTER = (_W + t for t in ("gridSpan", "vMerge", "hMerge", "gridBefore", "gridAfter"))

@@ -17,6 +17,8 @@ from .tags import (
     CHAR,
     DROPCAP,
     FLDCHARTYPE,
+    FONT_ASCII,
+    FONT_HANSI,
     ID,
     INSTR,
     MC_AC,
@@ -64,6 +66,7 @@ from .tags import (
     W_PTAB,
     W_R,
     W_RPR,
+    W_RFONTS,
     W_RPRCHANGE,
     W_RSTYLE,
     W_RUBY,
@@ -127,6 +130,8 @@ class Walker:
         self._views = BOTH
         self._rev: Any = None
         self._para_hidden = False
+        self._para_code = False
+        self._code = False
         self._acc = 0
         self._lang: str | None = None
         self._para = {
@@ -188,7 +193,9 @@ class Walker:
         ppr = p.find(W_PPR)
         if ppr is not None:
             self._ppr(ppr)
-        self._para_hidden = self.styles.para(scan.style_id).vanish
+        pstyle = self.styles.para(scan.style_id)
+        self._para_hidden = pstyle.vanish
+        self._para_code = pstyle.code
         self._children(p)
         for f in self.stack:
             if f.phase == "result" and not self.instr_depth:
@@ -259,6 +266,7 @@ class Walker:
     def _run(self, r) -> None:
         hidden = self._para_hidden
         self._lang = None
+        self._code = self._para_code
         start = self._acc
         for ch in r:
             tag = ch.tag
@@ -273,6 +281,12 @@ class Walker:
         if n:
             langs = self.scan.langs
             langs[self._lang] = langs.get(self._lang, 0) + n
+            if self._code:
+                code = self.scan.code
+                if code and code[-1][1] == start:
+                    code[-1] = (code[-1][0], self._acc)
+                else:
+                    code.append((start, self._acc))
 
     def _run_child(self, ch, tag, hidden: bool) -> None:
         if tag == W_INSTRTEXT or tag == W_DELINSTRTEXT:
@@ -321,10 +335,12 @@ class Walker:
             self._unknown(ch)
 
     def _run_props(self, rpr, r) -> bool:
-        """Whether the run is hidden; its language goes to ``self._lang``."""
+        """Whether the run is hidden; its language goes to ``self._lang``, whether it is code
+        (a code character style, a fixed-pitch font: :mod:`adapters.monospace`) to ``self._code``."""
         vanish = None
         rstyle = None
         lang = None
+        font = None
         for c in rpr:
             tag = c.tag
             if tag == W_VANISH:
@@ -333,9 +349,15 @@ class Walker:
                 rstyle = c.get(VAL)
             elif tag == W_LANG:
                 lang = c.get(VAL)
+            elif tag == W_RFONTS:
+                font = c.get(FONT_ASCII) or c.get(FONT_HANSI)
             elif tag == W_RPRCHANGE:
                 self.scan.revisions.append(("format_change", c, _run_text(r)))
         self._lang = lang or (self.styles.char_lang(rstyle) if rstyle else None)
+        if font is not None:
+            self._code = self.styles.font_code(font) or (rstyle is not None and self.styles.char_code(rstyle))
+        elif rstyle is not None:
+            self._code = self._para_code or self.styles.char_code(rstyle)
         if vanish is not None:
             return vanish
         if rstyle:

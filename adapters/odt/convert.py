@@ -88,14 +88,19 @@ class _Converter:
     def held_by(self, unit: Unit, paras: list[Paragraph]) -> None:
         """Fields, marks, changes and comments of paragraphs whose text ``unit`` holds."""
         base = 0
+        styles = self.ctx.styles
         for p in paras:
             text = p.text
+            if text and styles.code("paragraph", p.style):  # a paragraph written as code
+                unit.meta.setdefault("code", []).append([base, base + len(text)])
             for ev in p.events:
                 if ev.kind == "field":
                     unit.fields.append(make_field(ev, text, base))
                     self.index.note_field(unit, ev)
                 elif ev.kind == "link":
                     unit.fields.append(make_field(ev, text, base, link=True))
+                elif ev.kind == "code":
+                    unit.meta.setdefault("code", []).append([ev.start + base, min(ev.end, len(text)) + base])
             for mark, is_ref in mark_events(p.events, len(text)):
                 unit.bookmarks.append(Bookmark(mark.name, mark.start + base, mark.end + base))
                 (self.index.refmarks if is_ref else self.index.bookmarks).setdefault(mark.name, unit.id)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from ..monospace import FontFace, code_style_name, fixed_pitch
 from .odfxml import qn
 
 __all__ = ["Style", "LevelStyle", "ListStyle", "StyleSheet", "language_tag", "read_styles"]
@@ -46,6 +47,13 @@ _A_CONSECUTIVE = qn("text:consecutive-numbering")
 _A_LANGUAGE = qn("fo:language")
 _A_COUNTRY = qn("fo:country")
 _DEFAULT_STYLE = qn("style:default-style")
+_FONT_DECLS = qn("office:font-face-decls")
+_FONT_FACE = qn("style:font-face")
+_A_FONT_NAME = qn("style:font-name")
+_A_FO_FAMILY = qn("fo:font-family")
+_A_SVG_FAMILY = qn("svg:font-family")
+_A_PITCH = qn("style:font-pitch")
+_A_GENERIC = qn("style:font-family-generic")
 
 
 @dataclass(frozen=True)
@@ -63,6 +71,8 @@ class Style:
     #: The language tag its text properties set (``fo:language`` + ``fo:country``: "de-DE";
     #: "zxx" for no language), None when it sets none.
     language: str | None = None
+    #: The font its text properties name (``style:font-name``, a font face, or ``fo:font-family``).
+    font: str | None = None
 
 
 @dataclass(frozen=True)
@@ -157,12 +167,14 @@ def _style(el: etree._Element, automatic: bool) -> Style:
     name = el.get(_A_NAME, "")
     hidden = None
     language = None
+    font = None
     for child in el:
         if child.tag == _TEXT_PROPS:
             value = child.get(_A_DISPLAY_NONE)
             if value is not None:
                 hidden = value == "none"
             language = language_tag(child)
+            font = child.get(_A_FONT_NAME) or child.get(_A_FO_FAMILY)
     outline = el.get(_A_OUTLINE)
     return Style(
         name=name,
@@ -174,6 +186,7 @@ def _style(el: etree._Element, automatic: bool) -> Style:
         hidden=hidden,
         automatic=automatic,
         language=language,
+        font=font,
     )
 
 
@@ -196,6 +209,10 @@ class StyleSheet:
         self._spans: dict[str, tuple[bool, str | None]] = {}
         #: ``style:default-style`` elements by family.
         self._defaults: dict[str, etree._Element] = {}
+        #: ``style:font-face`` declarations by ``style:name`` (also by family name).
+        self.fonts: dict[str, FontFace] = {}
+        self._code: dict[tuple[str, str], bool] = {}
+        self._body_fixed: bool | None = None
 
     def _style(self, family: str, name: str, automatic: bool) -> Style | None:
         key = (family, name, automatic)
@@ -337,6 +354,47 @@ class StyleSheet:
             got = self._spans[name] = (self.hidden("text", name), self.language("text", name))
             return got
 
+    def _fixed(self, font: str) -> bool:
+        face = self.fonts.get(font)
+        return face.fixed() if face is not None else fixed_pitch(font)
+
+    def _body_font_fixed(self) -> bool:
+        """Whether the body font (the default or "Standard" paragraph style's) is fixed pitch:
+        then a monospace font marks nothing."""
+        if self._body_fixed is None:
+            font = self._lookup("paragraph", self.find("paragraph", "Standard") or "Standard", "font")
+            if font is None:
+                el = self._defaults.get("paragraph")
+                props = el.find(_TEXT_PROPS) if el is not None else None
+                font = (props.get(_A_FONT_NAME) or props.get(_A_FO_FAMILY)) if props is not None else None
+            self._body_fixed = isinstance(font, str) and self._fixed(font)
+        return self._body_fixed
+
+    def code(self, family: str, name: str | None) -> bool:
+        """Whether a text or paragraph style marks code: a code style's name up its parents
+        ("Source Text", "Preformatted Text"), or a fixed-pitch font against a proportional body
+        font (:mod:`adapters.monospace`)."""
+        if not name:
+            return False
+        key = (family, name)
+        try:
+            return self._code[key]
+        except KeyError:
+            pass
+        named = False
+        style = self.get(family, name)
+        seen: set[str] = set()
+        while style is not None and style.name not in seen:
+            seen.add(style.name)
+            if not style.automatic and code_style_name(style.display_name):
+                named = True
+                break
+            style = self._parent(family, style)
+        font = self._lookup(family, name, "font")
+        val = named or (isinstance(font, str) and self._fixed(font) and not self._body_font_fixed())
+        self._code[key] = val
+        return val
+
     def hidden(self, family: str, name: str | None) -> bool:
         return bool(self._lookup(family, name, "hidden"))
 
@@ -387,10 +445,27 @@ def _read_container(sheet: StyleSheet, container: etree._Element | None, automat
             sheet._defaults.setdefault(el.get(_A_FAMILY, ""), el)
 
 
+def _read_fonts(sheet: StyleSheet, decls: etree._Element | None) -> None:
+    """``office:font-face-decls``: each face's family, pitch and generic family, by its name."""
+    if decls is None:
+        return
+    for el in decls.iterchildren(_FONT_FACE):
+        name = el.get(_A_NAME)
+        if not name:
+            continue
+        family = (el.get(_A_SVG_FAMILY) or name).strip().strip("'\"")
+        pitch = el.get(_A_PITCH)
+        face = FontFace(family, pitch if pitch in ("fixed", "variable") else None, None, el.get(_A_GENERIC))
+        sheet.fonts.setdefault(name, face)
+        sheet.fonts.setdefault(family, face)
+
+
 def read_styles(content: etree._Element, styles: etree._Element | None) -> StyleSheet:
     """The style sheet of a package from the roots of content.xml and styles.xml."""
     sheet = StyleSheet()
+    _read_fonts(sheet, content.find(_FONT_DECLS))
     if styles is not None:
+        _read_fonts(sheet, styles.find(_FONT_DECLS))
         _read_container(sheet, styles.find(_STYLES), False)
     # content.xml may carry office:styles too (flat layouts); common first, then automatic
     _read_container(sheet, content.find(_STYLES), False)

@@ -152,7 +152,8 @@ class Event(NamedTuple):
     (and its ``-start``/``-end``), ``field`` (``end`` is the end offset), ``note``,
     ``annotation``, ``annotation-end``, ``frame``, ``change``, ``change-start``,
     ``change-end``, ``hidden`` (a range hidden by a character style), ``lang`` (a range whose
-    character style sets a language), ``link``, ``unknown``.
+    character style sets a language), ``code`` (a range whose character style marks code: a code
+    style's name or a fixed-pitch font), ``link``, ``unknown``.
     """
 
     kind: str
@@ -292,10 +293,14 @@ class InlineWalker:
                         self.children(el)
                         self.events.append(Event("hidden", start, self.length, el))
                         return
-                    if lang is not None:  # a span in another language than its paragraph
+                    code = self.ctx.styles.code("text", style)
+                    if lang is not None or code:
                         start = self.length
                         self.children(el)
-                        self.events.append(Event("lang", start, self.length, el))
+                        if lang is not None:  # a span in another language than its paragraph
+                            self.events.append(Event("lang", start, self.length, el))
+                        if code and self.length > start:  # a span written as code (adapters.monospace)
+                            self.events.append(Event("code", start, self.length, el))
                         return
             elif tag == _A:
                 start = self.length
