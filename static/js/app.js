@@ -7,14 +7,16 @@ import { LedgerError, MESSAGES, messageOf } from "./errors.js";
 import { readDocument, sha256Hex, toBase64 } from "./file.js";
 import { exclusive, queued } from "./guard.js";
 import { dependencies, graphFromUnits, impactItems, preview, unitForParagraph } from "./deps.js";
-import { backendBase, loadSettings, saveSettings } from "./settings.js";
-import { applyOperations, replaceWithFile, resolveTrackedChanges, selectTrackedChange, selectUnit, selectedParagraph, supports, trackedChanges } from "./word.js";
+import { backendBase, loadSettings, officeAuthor, saveSettings } from "./settings.js";
+import { WordWriteError, applyOperations, openAsNewDocument, resolveTrackedChanges, selectTrackedChange, selectUnit, selectedParagraph,
+         selectedUnit, supports, trackedChanges } from "./word.js";
 import * as ui from "./ui.js";
-import { filterFindings, renderCheck } from "./checkfix.js";
+import { diffFindings, filterFindings, renderCheck } from "./checkfix.js";
 import { neighbourhood } from "./graph.js";
 import { humanize, sectionName, sectionOf, snippet, unitName } from "./labels.js";
 import { OutlineTree } from "./outline.js";
-import { renderPreview, renderReviewChanges, renderReviewResult } from "./preview.js";
+import { confirmDecision, renderPreview, renderReviewChanges, renderReviewResult } from "./preview.js";
+import { reviewItems } from "./changes.js";
 import { EDGE_TYPES, KIND_NAMES } from "./vocabulary.js";
 
 /** Edge types the graph draws at first: CONTAINS (every unit's heading) would hide the rest. */
@@ -53,7 +55,16 @@ function graphName(byId, id) {
 }
 
 /** Events that do not change the pane's state (body[data-state]). */
-const SIDE_EVENTS = new Set(["proposals-ready", "selection", "jump", "checked", "review-listed", "change-resolved", "analysed", "graph-drawn", "growing", "outlined"]);
+const SIDE_EVENTS = new Set(["proposals-ready", "selection", "jump", "checked", "review-listed", "change-resolved", "analysed", "graph-drawn", "growing",
+  "outlined", "refreshed", "recovered", "server-lost", "decision-pending", "decision-undone", "opened-copy"]);
+
+/** Error codes that mean the server is away (the pane watches for its return). */
+const AWAY = new Set(["unreachable", "timeout", "store_unavailable", "internal_error", "job_lost"]);
+/** How often the pane asks whether the server is back, in ms (grows to RECOVER_MAX). */
+export const RECOVER_EVERY = 1500;
+const RECOVER_MAX = 6000;
+/** How long after the user's last keystroke the pane reads the document again, in ms. */
+const EDIT_SETTLE = 1200;
 
 
 export class TaskPane {
@@ -83,6 +94,14 @@ export class TaskPane {
     this.check = exclusive(this.check);
     this.reviewRound = exclusive(this.reviewRound);
     this.reviewed = null; // the last applied revision: {doc, revision, operations}
+    this.proposalMeta = null; // what made the preview on screen: {instruction, fix, target, document, units}
+    this.refresh = queued(this.refresh);
+  }
+
+  /** The author LEDGER records: the setting, else the Office account's name where Office tells
+   * it, else "LEDGER" (Word itself writes its tracked changes under the signed-in account). */
+  author() {
+    return this.settings.author || officeAuthor(this.Office) || "LEDGER";
   }
 
   makeApi() {
@@ -90,7 +109,8 @@ export class TaskPane {
   }
 
   emit(phase, detail = {}) {
-    if (!SIDE_EVENTS.has(phase)) document.body.dataset.state = phase;
+    // a quiet re-read (after an Apply, or the user's typing) leaves the pane's state as it was
+    if (!SIDE_EVENTS.has(phase) && !(this.quiet && phase !== "error")) document.body.dataset.state = phase;
     window.dispatchEvent(new CustomEvent("ledger:status", { detail: { phase, ...detail } }));
   }
 
@@ -98,13 +118,40 @@ export class TaskPane {
     ui.hideProgress();
     ui.showMessage(this.say(messageOf(err)), "error");
     this.emit(phase, { code: err?.code ?? "error", message: messageOf(err) });
+    if (AWAY.has(err?.code)) this.watchServer();
+  }
+
+  /** The server went away: ask every few seconds whether it is back, and when it is, say so and
+   * carry on by itself (read the document again, or start over when it never started). */
+  watchServer() {
+    if (this.watching) return;
+    this.watching = true;
+    this.emit("server-lost");
+    let wait = RECOVER_EVERY;
+    const tick = async () => {
+      try {
+        await this.api.request("GET", "/api/v1/version");
+      } catch {
+        wait = Math.min(RECOVER_MAX, Math.round(wait * 1.5));
+        this.watchTimer = setTimeout(tick, wait);
+        return;
+      }
+      this.watching = false;
+      ui.showMessage("The LEDGER server is back.", "success");
+      this.emit("recovered");
+      if (!this.started) await this.start(this.officeInfo);
+      else await this.refresh();
+    };
+    this.watchTimer = setTimeout(tick, wait);
   }
 
   /** A server string in words: unit and operation ids named, bookmarks and finding ids gone. */
   say(text) {
-    const ops = this.view?.grouped?.opById;
+    const ops = this.view?.grouped?.opById || this.reviewGrouped?.opById;
+    const byId = this.byId.size ? this.byId : this.reviewById || this.byId;
     return humanize(text, {
-      unitName: (id) => unitName(this.byId, id, { text: false }) || null,
+      bookmarks: this.bookmarks,
+      unitName: (id) => unitName(byId, id, { text: false }) || unitName(this.reviewById || new Map(), id, { text: false }) || null,
       opName: (id) => { const o = ops?.get(id); const sec = o && sectionOf(this.byId, o.unit); return sec ? `the change in ${sectionName(sec)}` : null; },
     });
   }
@@ -116,7 +163,8 @@ export class TaskPane {
   /** Wires the page and reads the document (when Word is there). */
   async start(officeInfo) {
     if (!this.wired) { this.wire(); this.wired = true; }
-    ui.fillSettings(this.settings);
+    this.officeInfo = officeInfo;
+    ui.fillSettings(this.settings, this.author());
     try {
       this.routes = await this.api.routes();
       const v = await this.api.request("GET", "/api/v1/version");
@@ -133,7 +181,11 @@ export class TaskPane {
     if (this.Office.context?.requirements && !this.Office.context.requirements.isSetSupported("WordApi", "1.4")) {
       ui.showMessage(MESSAGES.word_too_old, "info");
     }
-    this.Office.context.document.addHandlerAsync?.(this.Office.EventType.DocumentSelectionChanged, () => this.onSelection());
+    if (!this.started) {
+      this.Office.context.document.addHandlerAsync?.(this.Office.EventType.DocumentSelectionChanged, () => this.onSelection());
+      this.watchEdits();
+    }
+    this.started = true;
     await this.sync();
   }
 
@@ -167,6 +219,8 @@ export class TaskPane {
     on("btn-select-all", "click", () => this.view?.setAll(true));
     on("btn-select-none", "click", () => this.view?.setAll(false));
     on("message-close", "click", () => ui.clearMessage());
+    // Escape closes what is open: a confirmation, the message, an expanded finding
+    document.addEventListener("keydown", (e) => { if (e.key === "Escape" && ui.closeTopmost()) e.preventDefault(); });
     on("btn-settings", "click", () => { ui.fillSettings(this.settings); ui.selectTab("settings"); });
     on("btn-settings-close", "click", () => ui.selectTab("edit"));
     on("settings-form", "submit", (e) => { e.preventDefault(); this.saveSettings(); });
@@ -175,7 +229,7 @@ export class TaskPane {
     on("btn-preview", "click", () => this.preview());
     on("btn-discard", "click", () => { this.proposal = null; this.view = null; ui.hidePreview(); });
     on("btn-apply", "click", () => this.apply());
-    on("btn-fallback", "click", () => this.fallback());
+    on("btn-fallback", "click", () => this.openCopy());
     on("btn-check", "click", () => this.check());
   }
 
@@ -183,30 +237,33 @@ export class TaskPane {
     const { settings, errors } = saveSettings(this.storage, ui.readSettingsForm());
     ui.showSettingsErrors(errors);
     if (Object.keys(errors).length) return;
+    const moved = backendBase(settings, this.location) !== backendBase(this.settings, this.location) || settings.apiKey !== this.settings.apiKey;
     this.settings = settings;
     this.api = this.makeApi();
     ui.showMessage("Settings saved.", "success");
     ui.selectTab("edit");
-    this.doc = null;
-    this.sha = null;
+    if (moved) { this.doc = null; this.sha = null; } // another server: the document goes there too
     await this.start({ host: this.Office?.HostType?.Word && this.Word ? this.Office.HostType.Word : null });
   }
 
-  /** Reads the document and uploads it when it changed since the last upload (or ``force``). */
-  async sync(force = false) {
+  /** Reads the document and uploads it when it changed since the last upload (or ``force``).
+   * ``quiet``: a re-read after an Apply or the user's typing; the message on screen and the
+   * views stay (outline, graph section, Check results), only the progress line shows. */
+  async sync(force = false, { quiet = false } = {}) {
+    this.quiet = quiet;
     try {
-      ui.clearMessage();
+      if (!quiet) ui.clearMessage();
       ui.showProgress("Reading the document…", 0);
-      this.emit("reading", { fraction: 0 });
+      this.emit("reading", { fraction: 0, quiet });
       const bytes = await readDocument(this.Office, {
         sliceSize: this.settings.sliceKiB * 1024,
         onProgress: (done, total) => {
           ui.showProgress("Reading the document…", total ? done / total : 0);
-          this.emit("reading", { fraction: total ? done / total : 0, bytes: done, total });
+          this.emit("reading", { fraction: total ? done / total : 0, bytes: done, total, quiet });
         },
       });
       const sha = await sha256Hex(bytes);
-      if (!force && this.doc && sha === this.sha) { ui.hideProgress(); this.emit("ready", { unchanged: true }); return; }
+      if (!force && this.doc && sha === this.sha) { ui.hideProgress(); this.emit("ready", { unchanged: true }); return false; }
       const name = (this.Office.context.document.url || "").split(/[\\/]/).pop() || "document.docx";
       ui.setDocName(name);
       this.emit("uploading", { fraction: 0, total: bytes.length });
@@ -225,19 +282,55 @@ export class TaskPane {
       unitsLoad.catch(() => {}); // awaited below; an outline error must not leave it unhandled
       const outline = await this.api.outline(doc.id);
       this.outline = outline.outline;
-      this.renderOutline();
+      this.renderOutline(quiet);
       this.emit("outlined", { document: doc.id, outline: outline.outline.length });
       const units = await unitsLoad;
       this.units = units;
       this.byId = new Map(units.map((u) => [u.id, u]));
+      // the document's bookmark names, to say "the paragraph it marks" where a server string names one
+      this.bookmarks = new Map(units.flatMap((u) => (u.fields || []).filter((f) => f.target && f.target_unit).map((f) => [f.target, f.target_unit])));
       this.fillSections();
+      if (this.selected) this.selected = this.byId.get(this.selected.id) || null;
       const job = await this.api.waitForJob(doc.job, (j) => this.showJob(j), { until: usable });
       await this.loadGraph();
-      this.emit("ready", { document: doc.id, outline: outline.outline.length, complete: job.status === "done" });
+      this.emit("ready", { document: doc.id, outline: outline.outline.length, complete: job.status === "done", quiet });
       if (job.status === "done") this.analysed(job); else this.follow(job, doc.id);
+      if (!document.getElementById("tab-graph").hidden) this.drawGraph();
+      return true;
     } catch (err) {
       this.fail(err);
+      return false;
+    } finally {
+      this.quiet = false;
     }
+  }
+
+  /** The pane made true again after an Apply or the user's typing: the document read and
+   * uploaded again (when it changed), every view kept, and the Check results kept with the
+   * findings the change resolved marked. */
+  async refresh() {
+    const t0 = Date.now();
+    const changed = await this.sync(false, { quiet: true });
+    if (changed && this.checked) await this.check({ keep: true });
+    this.emit("refreshed", { changed, seconds: (Date.now() - t0) / 1000, document: this.doc?.id ?? null });
+  }
+
+  /** WordApi 1.6: the user's typing (Document.onParagraphChanged/Added/Deleted) makes the
+   * pane read the document again once the typing settles; older hosts read it at the next
+   * action. The pane's own writes are not the user's. */
+  async watchEdits() {
+    if (!supports(this.Office, "1.6")) return;
+    const settle = () => {
+      if (this.writing) return;
+      clearTimeout(this.editTimer);
+      this.editTimer = setTimeout(() => this.refresh(), EDIT_SETTLE);
+    };
+    try {
+      await this.Word.run(async (context) => {
+        for (const ev of ["onParagraphChanged", "onParagraphAdded", "onParagraphDeleted"]) context.document[ev]?.add?.(settle);
+        await context.sync();
+      });
+    } catch { /* the host has no paragraph events: the next action reads the document */ }
   }
 
   /** The job's progress, naming every stage; ``phase`` "growing" once the pane is usable. */
@@ -294,8 +387,8 @@ export class TaskPane {
     this.emit("analysed", { stages: job.stages, complete: true });
   }
 
-  renderOutline() {
-    this.tree.render(this.outline || []);
+  renderOutline(keep = false) {
+    this.tree.render(this.outline || [], { keep });
     const empty = document.getElementById("outline-empty");
     empty.hidden = (this.outline || []).length > 0;
     if (!(this.outline || []).length) empty.textContent = "This document has no headings.";
@@ -325,6 +418,7 @@ export class TaskPane {
   /** Fills the graph tab's section list (every heading, in document order). */
   fillSections() {
     const sel = document.getElementById("graph-section");
+    const was = sel.value;
     const secs = this.units.filter((u) => u.kind === "section");
     sel.replaceChildren(...secs.map((u) => {
       const o = document.createElement("option");
@@ -332,6 +426,7 @@ export class TaskPane {
       o.textContent = `${"\u00a0\u00a0".repeat(Math.max(0, (u.level || 1) - 1))}${sectionName(u)}`;
       return o;
     }));
+    if (was && secs.some((u) => u.id === was)) sel.value = was; // the section shown stays shown
   }
 
   stepSection(d) {
@@ -380,11 +475,17 @@ export class TaskPane {
   async showSelection() {
     if (!this.doc || !this.graph) return;
     try {
-      const text = await selectedParagraph(this.Word);
-      const unit = unitForParagraph(this.units, text);
+      let text = await selectedParagraph(this.Word);
+      let unit = unitForParagraph(this.units, text);
+      if (!unit && text.trim()) {
+        // the paragraph reads differently in Word now (tracked changes, typing): by position
+        const at = await selectedUnit(this.Word, this.units);
+        text = at.text;
+        unit = at.unit ? this.byId.get(at.unit) : null;
+      }
       this.selected = unit;
       if (!unit) {
-        ui.clearDeps(text.trim() ? "This paragraph is not in LEDGER's copy of the document. Read the document again (⟳) if you changed it." : "Click in a paragraph with text.");
+        ui.clearDeps(text.trim() ? "This paragraph is new since the document was read; LEDGER reads it again when you stop typing (or click ⟳)." : "Click in a paragraph with text.");
         this.emit("selection", { unit: null });
         return;
       }
@@ -412,11 +513,14 @@ export class TaskPane {
   }
 
   async jump(unitId) {
-    const unit = this.byId.get(unitId);
+    // a unit of the upload on screen, else of the one a preview or a review was made on
+    const sets = [[this.byId, this.units], [this.proposalMeta?.byId, this.proposalMeta?.units], [this.reviewById, null]];
+    const [byId, units] = sets.find(([m]) => m?.has(unitId)) || [null, null];
+    const unit = byId?.get(unitId);
     if (!unit) return;
     try {
-      const found = await selectUnit(this.Word, unit, this.units);
-      if (!found) ui.showMessage(`"${preview(unit)}" was not found in the document; it may have changed since it was read.`, "info");
+      const found = await selectUnit(this.Word, unit, units || [...byId.values()]);
+      if (!found) ui.showMessage(`"${preview(unit)}" is no longer in the document as Word has it (deleted or rewritten since it was read).`, "info");
       this.emit("jump", { unit: unitId, found });
     } catch (err) {
       this.fail(err);
@@ -434,9 +538,10 @@ export class TaskPane {
     ui.showProgress("Preparing the proposal…", null);
     this.emit("proposing");
     try {
-      const body = { instruction, author: this.settings.author || undefined };
+      const body = { instruction, author: this.author() };
       if (document.getElementById("only-selection").checked && this.selected) body.target = this.selected.id;
       this.proposal = await this.api.propose(this.doc.id, body, (job) => ui.showProgress(`Preparing: ${ui.STAGE_NAMES[job.stage] || job.stage || "…"}`, job.progress ?? null, job));
+      this.proposalMeta = { instruction, target: body.target ?? null, fix: null, document: this.doc.id, units: this.units, byId: this.byId };
       ui.hideProgress();
       this.showPreview();
       this.emit("preview", { proposal: this.proposal.id, operations: (this.proposal.operations || []).length });
@@ -446,58 +551,152 @@ export class TaskPane {
   }
 
   showPreview() {
-    this.view = renderPreview(this.proposal, { author: this.settings.author, byId: this.byId, onPick: (id) => this.jump(id) });
+    this.view = renderPreview(this.proposal, { author: this.author(), byId: this.proposalMeta?.byId || this.byId, onPick: (id) => this.jump(id),
+                                               bookmarks: this.bookmarks });
     document.getElementById("preview").scrollIntoView?.({ block: "start" });
   }
 
-  /** Server apply (audit, revision file), then the same operations in Word with tracking on. */
+  /** Apply: every kept change that Word can place is placed by position and checked; the server
+   * writes exactly those (audit, revision file), then Word writes them with tracking on. The
+   * changes that cannot be placed are listed, each with why and its paragraph's words. Then the
+   * pane reads the document again, keeping every view. */
   async apply() {
     if (!this.proposal) return;
-    if (!this.settings.author) { ui.showMessage("Set your author name in Settings first: LEDGER records it with every applied edit.", "info"); return; }
+    const proposal = this.proposal;
+    const meta = this.proposalMeta || { units: this.units, document: this.doc?.id };
+    const keep = new Set(this.view.kept());
+    const ops = (proposal.operations || []).filter((o) => keep.has(o.id));
+    const docId = proposal.document || meta.document || this.doc.id;
+    ui.clearMessage();
+    ui.hideFallback();
     ui.showProgress("Applying…", null);
     this.emit("applying");
+    let res = null;
+    let stage = "placing";
+    this.writing = true;
     try {
-      const keep = this.view.kept();
-      const res = await this.api.apply(this.doc.id, { proposal_id: this.proposal.id, operations: keep, author: this.settings.author,
-                                                       instruction: this.proposal.instruction });
-      this.applied = res;
-      const out = await applyOperations(this.Word, res.operations, this.units, { comments: supports(this.Office, "1.4") });
+      const out = await applyOperations(this.Word, ops, meta.units || this.units, {
+        comments: supports(this.Office, "1.4"), lists: supports(this.Office, "1.3"),
+        commit: async (placed) => {
+          if (!placed.length) return [];
+          stage = "server";
+          res = await this.api.apply(docId, { proposal_id: proposal.id, operations: placed, author: this.author(), instruction: proposal.instruction });
+          stage = "word";
+          return (res.operations || []).map((o) => o.id);
+        },
+      });
       ui.hideProgress();
-      if (out.failures.length) {
-        ui.showFallback(`${out.failures.length} change(s) could not be placed word by word, so nothing was changed in Word.`,
-          out.failures.map((f) => f.reason));
-        this.emit("apply-failed", { failures: out.failures });
+      const grouped = this.view.grouped;
+      const written = new Set(out.written);
+      const skipped = (res?.skipped || []).filter((k) => !written.has(k.id)).map((k) => ({ op: k.id, reason: k.reason, unit: grouped.opById.get(k.id)?.unit ?? null }));
+      const left = [...out.failures, ...skipped];
+      if (!written.size) {
+        ui.showFallback(`No change could be placed in Word, so nothing changed in your document.`, this.notPlaced(left, grouped),
+                        supports(this.Office, "1.3") ? "Open the whole edit as a new document" : null);
+        this.emit("apply-failed", { failures: left.map((f) => ({ op: f.op, reason: f.reason })) });
         return;
       }
+      this.applied = res;
       this.proposal = null; // applied: a further click has nothing to apply
-      this.reviewGrouped = this.view.grouped;
+      this.reviewGrouped = grouped;
+      this.reviewById = meta.byId || this.byId; // the units the changes were made on (the next upload has others)
+      this.reviewInstruction = proposal.instruction || "";
       this.view = null;
       ui.hidePreview();
-      ui.showMessage(`${keep.length} change(s) applied as tracked changes. Review them below or in Word: Review > Accept or Reject.`, "success");
-      this.findings = res.findings || [];
-      this.showFindings();
-      this.sha = null; // the document changed: the next action uploads it again
-      this.reviewed = { doc: this.doc.id, revision: res.revision, operations: res.operations };
+      const n = written.size;
+      ui.showMessage(`${n} change${n === 1 ? "" : "s"} applied as tracked changes${left.length ? `; ${left.length} could not be placed (listed below)` : ""}. `
+        + "Review them below or in Word: Review > Accept or Reject.", left.length ? "info" : "success");
+      if (left.length) {
+        ui.showFallback(`${left.length} change${left.length === 1 ? "" : "s"} could not be placed in Word; the others are in your document.`,
+                        this.notPlaced(left, grouped), supports(this.Office, "1.3") ? "Open the whole edit as a new document" : null);
+      }
+      this.verification = res.findings || [];
+      this.reviewed = { doc: docId, revision: res.revision, operations: res.operations, proposal: proposal.id, kept: [...keep] };
       this.resolvedOps = new Set(); // operations the reviewer accepted or rejected in the pane
-      this.emit("applied", { applied: out.applied, revision: res.revision, comments: out.comments ?? 0 });
+      this.emit("applied", { applied: out.applied, changes: n, notPlaced: left.length, failures: left.map((f) => ({ op: f.op, reason: f.reason })),
+                             revision: res.revision, document: docId, server: this.api.baseUrl || "", comments: out.comments ?? 0 });
       await this.listReview();
+      this.writing = false;
+      await this.refresh();
+    } catch (err) {
+      ui.hideProgress();
+      if (stage === "server" && (err?.code === "unknown_proposal" || err?.code === "unknown_document")) {
+        await this.remakePreview("The server no longer had this preview");
+      } else if (stage === "server" && AWAY.has(err?.code)) {
+        ui.showMessage(`Apply was interrupted: the server stopped answering before anything was written. Nothing changed in your document; `
+          + "Apply again once the server is back (the pane reconnects by itself).", "error");
+        this.emit("apply-interrupted", { code: err.code, stage });
+        this.watchServer();
+      } else if (err instanceof WordWriteError) {
+        ui.showMessage(`The server recorded the edit, but Word did not write it: ${err.message}. `
+          + "Look at Review > Tracked Changes in Word for what it holds, then read the document again (⟳).", "error");
+        this.emit("apply-interrupted", { code: "word", stage });
+      } else {
+        this.fail(err);
+        if (stage === "server") ui.showMessage(`${this.say(messageOf(err))} Nothing changed in your document. Preview again to make a fresh proposal.`, "error");
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  /** The changes Apply could not place, one line each: the change in words, where, the words
+   * of its paragraph, and why. */
+  notPlaced(left, grouped) {
+    return left.map((f) => {
+      const cid = grouped.changeOf.get(f.op) ?? f.op;
+      const op = grouped.opById.get(f.op) || {};
+      const g = grouped.groups.find((x) => x.changes.some((c) => c.id === cid));
+      const where = op.unit ? unitName(this.proposalMeta?.byId || this.byId, op.unit, { text: false }) : "";
+      const words = f.words ? `“${f.words}”` : "";
+      return [g ? this.say(g.title) : "A change", where, words].filter(Boolean).join(" · ") + `: ${this.say(f.reason)}`;
+    });
+  }
+
+  /** The preview on screen belongs to a document the server no longer has (another server in
+   * Settings, an expired upload): it is made again on the document as it is now, never
+   * answered with ids. */
+  async remakePreview(why) {
+    const meta = this.proposalMeta;
+    this.proposal = null;
+    this.view = null;
+    ui.hidePreview();
+    if (!meta) return;
+    await this.sync();
+    if (!this.doc) return;
+    try {
+      ui.showProgress("Making the preview again…", null);
+      this.emit("proposing", { remade: true });
+      this.proposal = meta.fix
+        ? await this.api.fixFindings(this.doc.id, { findings: meta.fix, author: this.author() })
+        : await this.api.propose(this.doc.id, { instruction: meta.instruction, author: this.author(), ...(meta.target && this.byId.has(meta.target) ? { target: meta.target } : {}) },
+          (job) => ui.showProgress(`Preparing: ${ui.STAGE_NAMES[job.stage] || job.stage || "…"}`, job.progress ?? null, job));
+      this.proposalMeta = { ...meta, document: this.doc.id, units: this.units, byId: this.byId };
+      ui.hideProgress();
+      this.showPreview();
+      ui.showMessage(`${why}, so the preview was made again on the document as it is now. Check it, then Apply.`, "info");
+      this.emit("preview", { proposal: this.proposal.id, operations: (this.proposal.operations || []).length, remade: true });
     } catch (err) {
       this.fail(err);
     }
   }
 
-  /** Last resort: the server's copy with native tracked changes replaces the body. */
-  async fallback() {
-    if (!this.applied?.download) return;
+  /** The whole edit (every kept change, placed or not) written by the server and opened as a
+   * NEW document in Word: the user's document is never replaced. */
+  async openCopy() {
+    const r = this.reviewed;
+    const docId = r?.doc || this.proposalMeta?.document;
+    const kept = r?.kept || (this.view ? this.view.kept() : null);
+    const proposalId = r?.proposal || this.proposal?.id;
+    if (!docId || !proposalId) return;
     try {
-      ui.showProgress("Inserting the server's tracked copy…", null);
-      const bytes = await this.api.bytes(this.applied.download);
-      await replaceWithFile(this.Word, toBase64(bytes));
+      ui.showProgress("Writing the whole edit into a copy…", null);
+      const res = await this.api.apply(docId, { proposal_id: proposalId, operations: kept || undefined, author: this.author(), instruction: this.proposalMeta?.instruction });
+      const bytes = await this.api.bytes(res.download);
+      await openAsNewDocument(this.Word, toBase64(bytes));
       ui.hideProgress();
-      ui.hidePreview();
-      ui.showMessage("The document now holds the server's tracked copy; review the changes in Word.", "success");
-      this.sha = null;
-      this.emit("applied", { fallback: true, revision: this.applied.revision });
+      ui.showMessage("The whole edit opened as a new document in Word, with its tracked changes; your document is as it was.", "success");
+      this.emit("opened-copy", { revision: res.revision, changes: (res.operations || []).length });
     } catch (err) {
       this.fail(err);
     }
@@ -510,7 +709,8 @@ export class TaskPane {
     try {
       const changes = supports(this.Office, "1.6") ? await trackedChanges(this.Word, this.pendingOps()) : null;
       const items = renderReviewChanges(changes, this.reviewGrouped, {
-        byId: this.byId, onDecide: (list, accept) => this.decide(list, accept), onPick: (it) => this.gotoChange(it) });
+        byId: this.reviewById || this.byId, onDecide: (list, accept, title) => this.decide(list, accept, title), onPick: (it) => this.gotoChange(it),
+        say: (t) => this.say(t), instruction: this.reviewInstruction || "" });
       this.emit("review-listed", { changes: changes ? items.length : null, tracked: changes ? changes.filter((c) => c.op).length : null });
     } catch (err) {
       this.fail(err);
@@ -523,9 +723,24 @@ export class TaskPane {
     return (this.reviewed?.operations || []).filter((o) => !this.resolvedOps?.has(o.id));
   }
 
-  /** Accepts or rejects review items (each the Word changes of one change of the preview). */
-  async decide(items, accept) {
+  /** Accepts or rejects review items (each the Word changes of one change of the preview); a
+   * decision on many is asked first and waits a few seconds with an Undo (confirmDecision). The
+   * items are found again in Word's list when the decision is made, so a change the user made
+   * meanwhile does not shift it onto other changes. */
+  decide(items, accept, title = "") {
+    ui.clearMessage(); // the "applied" message has had its say
+    const keys = new Set(items.map((it) => it.key));
+    const count = items.length;
+    confirmDecision(count, accept, title, () => this.decideNow(keys, accept), {
+      onPending: () => this.emit("decision-pending", { items: count, accept }),
+      onUndone: () => { ui.showMessage(`Nothing was ${accept ? "accepted" : "rejected"}: the ${count} changes wait for your review.`, "info"); this.emit("decision-undone", { items: count }); },
+    });
+  }
+
+  async decideNow(keys, accept) {
     try {
+      const changes = await trackedChanges(this.Word, this.pendingOps());
+      const items = reviewItems(changes, this.reviewGrouped).filter((it) => keys.has(it.key));
       const indices = items.flatMap((it) => it.indices);
       await resolveTrackedChanges(this.Word, indices, accept);
       items.forEach((it) => [...it.ops].forEach((id) => this.resolvedOps?.add(id)));
@@ -570,17 +785,23 @@ export class TaskPane {
     }
   }
 
-  async check() {
+  /** Runs the check on the document as it is now. ``keep``: after an Apply or the user's
+   * typing, the earlier results stay, marked where the change resolved them. */
+  async check({ keep = false } = {}) {
     if (!this.has("check")) { this.fail(new LedgerError("not_found", "GET /api/v1/documents/{id}/check")); return; }
-    await this.sync();
+    if (!keep) await this.sync();
     if (!this.doc) return;
     try {
-      ui.showProgress("Checking…", null);
-      const res = await this.api.check(this.doc.id, this.applied?.revision ?? null);
+      if (!keep) ui.showProgress("Checking…", null);
+      const res = await this.api.check(this.doc.id);
       ui.hideProgress();
-      this.findings = res.findings || [];
+      const now = res.findings || [];
+      const before = (this.findings || []).filter((f) => !f.resolved);
+      this.findings = keep && this.checked ? diffFindings(before, now) : now;
+      this.checked = true;
       this.showFindings();
-      this.emit("checked", { findings: this.findings.length });
+      const resolved = this.findings.filter((f) => f.resolved).length;
+      this.emit("checked", { findings: now.length, resolved, kept: keep });
     } catch (err) {
       this.fail(err);
     }
@@ -593,8 +814,10 @@ export class TaskPane {
     const shown = filterFindings(this.findings, { severity, query });
     renderCheck(document.getElementById("findings"), shown, {
       onPick: (id) => this.jump(id), onFix: this.has("fix") ? (ids, label) => this.fix(ids, label) : null, say: (t) => this.say(t) });
+    const open = this.findings.filter((f) => !f.resolved).length;
+    const resolved = this.findings.length - open;
     document.getElementById("check-count").textContent = this.findings.length
-      ? `Showing ${shown.length} of ${this.findings.length} finding${this.findings.length === 1 ? "" : "s"}` : "";
+      ? `Showing ${shown.filter((f) => !f.resolved).length} of ${open} finding${open === 1 ? "" : "s"}${resolved ? ` · ${resolved} resolved by your last change` : ""}` : "";
   }
 
   /** Check findings -> a proposal shown in the preview; Apply writes it as tracked changes. */
@@ -605,7 +828,8 @@ export class TaskPane {
     ui.showProgress("Preparing the fixes…", null);
     this.emit("proposing", { fix: ids.length });
     try {
-      this.proposal = await this.api.fixFindings(this.doc.id, { findings: ids, author: this.settings.author || undefined });
+      this.proposal = await this.api.fixFindings(this.doc.id, { findings: ids, author: this.author() });
+      this.proposalMeta = { instruction: label, target: null, fix: ids, document: this.doc.id, units: this.units, byId: this.byId };
       ui.hideProgress();
       ui.selectTab("edit");
       this.showPreview();

@@ -13,8 +13,11 @@ export function isPropagated(op, ids) {
 
 const OP_VERBS = { replace: "Change", set_text: "Rewrite", insert_after: "Insert", delete: "Delete", move: "Move", rename: "Rename" };
 
+/** A group per written form: "DATA Chunk → Payload Chunk" and "data chunk → payload chunk" are
+ * two groups (issue 29: one title over 125 changes it did not describe), and so are a singular
+ * and a plural. */
 function groupKey(op) {
-  if (op.op === "replace" && op.old != null) return `replace:${String(op.old).toLowerCase()}→${String(op.text ?? "").toLowerCase()}`;
+  if (op.op === "replace" && op.old != null) return `replace:${String(op.old)}→${String(op.text ?? "")}`;
   if (op.op === "delete" || op.op === "move") return `${op.op}:${op.id}`;
   return `${op.op}:${op.reason || ""}`;
 }
@@ -92,6 +95,13 @@ export function groupOperations(ops, byId = new Map()) {
   return { groups: [...groups.values()], changeOf, opById };
 }
 
+/** The reason every change of a group gives, when they all give the same one (shown once, on
+ * the group), else null (each change shows its own). */
+export function groupReason(group) {
+  const reasons = new Set(group.changes.map((c) => c.op.reason || ""));
+  return reasons.size === 1 ? [...reasons][0] || null : null;
+}
+
 /** Every operation id of a change: what its tick keeps. */
 export function changeOpIds(change) {
   return [...change.ops, ...change.propagated].map((o) => o.id);
@@ -152,15 +162,21 @@ export function placeFindings(findings, groups) {
   for (const g of groups) for (const c of g.changes) for (const u of c.units) if (!unitChange.has(u)) unitChange.set(u, c.id);
   const byChange = new Map();
   const general = new Map();
+  const key = (f) => `${f.severity}|${f.message}`;
+  const times = new Map();
+  for (const f of findings || []) times.set(key(f), (times.get(key(f)) || 0) + 1);
   for (const f of findings || []) {
     const at = [f.unit, ...(f.related || [])].map((u) => unitChange.get(u)).find(Boolean);
-    if (at) {
+    if (at && times.get(key(f)) === 1) {
       if (!byChange.has(at)) byChange.set(at, []);
       byChange.get(at).push(f);
     } else {
-      const k = `${f.severity}|${f.message}`;
-      if (general.has(k)) general.get(k).count += 1;
-      else general.set(k, { finding: f, count: 1 });
+      // a warning said once, with every place it concerns
+      const k = key(f);
+      if (!general.has(k)) general.set(k, { finding: f, count: 0, units: [] });
+      const g = general.get(k);
+      g.count += 1;
+      if (f.unit && !g.units.includes(f.unit)) g.units.push(f.unit);
     }
   }
   return { byChange, general: [...general.values()] };

@@ -121,7 +121,13 @@ function findingItem(f, { onPick, onFix, say }) {
  * ``onPick(unit)`` jumps to a finding's place; ``say(text)`` turns ids into words; ``open``:
  * the kinds shown expanded (default: the first group). */
 export function renderCheck(root, findings, { onPick = null, onFix = null, say = (t) => t, open = null } = {}) {
-  const groups = groupFindings(findings);
+  // what the last change resolved comes first, in a group of its own, open
+  const resolved = (findings || []).filter((f) => f.resolved);
+  const groups = groupFindings((findings || []).filter((f) => !f.resolved));
+  if (resolved.length) {
+    groups.unshift({ kind: "resolved", title: "Resolved by your last change", findings: resolved, fixable: [] });
+    open = new Set([...(open || []), "resolved"]);
+  }
   const items = groups.map((g, gi) => {
     const expanded = open ? open.has(g.kind) : gi === 0;
     const list = el("ul", { class: "group-items", hidden: !expanded });
@@ -142,7 +148,7 @@ export function renderCheck(root, findings, { onPick = null, onFix = null, say =
                                   onclick: () => { list.hidden = !list.hidden; toggle.setAttribute("aria-expanded", String(!list.hidden)); } },
       el("span", { class: "chev", "aria-hidden": "true" }),
       el("span", { class: "group-title", title: g.kind }, g.title),
-      el("span", { class: "count" }, String(g.findings.filter((f) => !f.resolved).length)));
+      el("span", { class: "count" }, String(g.findings.length)));
     return el("li", { class: "check-group", "data-kind": g.kind },
       el("div", { class: "group-head" }, toggle,
         onFix && g.fixable.length

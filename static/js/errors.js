@@ -2,7 +2,7 @@
 
 /** Messages by error code (the server's own message is added as detail). */
 export const MESSAGES = {
-  unreachable: "Cannot reach the LEDGER server. Check the server address in Settings and that the server is running.",
+  unreachable: "The LEDGER server does not answer. The pane reconnects by itself as soon as it is back (if it stays away, check its address in Settings).",
   unauthorized: "The LEDGER server refused the API key. Enter a valid key in Settings.",
   rate_limited: "Too many requests for this API key. Wait a moment and try again.",
   too_large: "The document is larger than the server accepts.",

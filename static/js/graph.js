@@ -2,6 +2,7 @@
 // document order down the pane; each typed edge is an arc on the left. Returns SVG text. Pure.
 
 import { EDGE_TYPES } from "./vocabulary.js";
+import { EDGE_WORDS } from "./labels.js";
 
 /** A colour per edge type (tests/js/vocabulary.test.mjs: one for each type of the vocabulary). */
 export const EDGE_COLORS = { CONTAINS: "#8a8886", REFERENCES: "#0f6cbd", DEPENDS: "#c50f1f", RELATED: "#8764b8" };
@@ -75,14 +76,16 @@ export function graphSvg(graph, { types = EDGE_TYPES, width = 320, selected = nu
     const r = Math.abs(y2 - y1) / 2;
     const bulge = Math.min(axis - 8, 10 + r * 0.9);
     const path = `M ${axis} ${y1} C ${axis - bulge} ${y1}, ${axis - bulge} ${y2}, ${axis} ${y2}`;
-    parts.push(`<path d="${path}" fill="none" stroke="${EDGE_COLORS[e.type] || "#605e5c"}" stroke-width="${e.type === "CONTAINS" ? 1 : 1.6}" opacity="${e.type === "CONTAINS" ? 0.5 : 0.85}" data-type="${esc(e.type)}"><title>${esc(e.type)}: ${esc(e.evidence || "")}</title></path>`);
+    parts.push(`<path d="${path}" fill="none" stroke="${EDGE_COLORS[e.type] || "#605e5c"}" stroke-width="${e.type === "CONTAINS" ? 1 : 1.6}" opacity="${e.type === "CONTAINS" ? 0.5 : 0.85}" data-type="${esc(e.type)}"><title>${esc(EDGE_WORDS[e.type]?.legend || e.type)}: ${esc(e.evidence || "")}</title></path>`);
   }
   for (const n of nodes) {
     const cy = y.get(n.id);
     const sel = n.id === selected;
     const fill = n.kind === "section" || n.kind === "title" ? "#0f6cbd" : "#ffffff";
     const name = n.name || n.preview || n.label || n.id;
-    parts.push(`<g class="node${sel ? " selected" : ""}" data-unit="${esc(n.id)}">` +
+    // every node a button for the keyboard (Tab reaches the selected one or the first; arrows the rest)
+    const tab = sel || (!selected && n === nodes[0]) ? "0" : "-1";
+    parts.push(`<g class="node${sel ? " selected" : ""}" data-unit="${esc(n.id)}" tabindex="${tab}" role="button" aria-label="${esc(name)}">` +
       `<circle cx="${axis}" cy="${cy}" r="${sel ? 6 : 4.5}" fill="${fill}" stroke="#0f6cbd" stroke-width="1.5"/>` +
       `<text x="${axis + 12}" y="${cy + 4}" font-size="11" fill="#242424">${esc(truncate(name, Math.floor((width - axis - 16) / 6.4)))}</text></g>`);
   }

@@ -3,6 +3,7 @@
 // (op-N, prop-N), finding id (f-<hex>), unit id (p-<hex>) or bookmark (_Ref123) reaches the
 // user. Pure: no DOM, no Office.js.
 import { KIND_NAMES } from "./vocabulary.js";
+import { KIND_TITLES } from "./checkfix.js";
 
 const HEADING_KINDS = new Set(["section", "title"]);
 
@@ -77,15 +78,42 @@ export function unitName(byId, id, { text = true } = {}) {
 
 const OP_ID = /\b(?:op|prop)-\d+\b/g;
 const FINDING_ID = /\s*\(?\bf-[0-9a-f]{6,}\b\)?/g;
-const BOOKMARK = /\(?\s*(?:field\s+)?_Ref\d+\s*\)?/g;
+// Word's and LibreOffice's own bookmark names (_Ref123, _Toc515280522, _Hlk…, Ref_element-manifest%3Amanifest,
+// __RefHeading___Toc1234, RefHeading…) and a reference field's kind ("reference_ref")
+const BOOKMARK_NAME = String.raw`['"‘“]?(?:_{1,2}(?:Ref|Toc|Hlk|RefHeading)[\w%:.-]*|Ref_[\w%:.-]+|RefHeading[\w%:.-]*)['"’”]?`;
+const BOOKMARK = new RegExp(String.raw`\(\s*(?:(?:field|bookmark)\s+)?${BOOKMARK_NAME}\s*\)|(?:(?:field|bookmark)\s+)?${BOOKMARK_NAME}`, "g");
+const FIELD_KIND = /\b(?:reference|bookmark|sequence|note|page)_(?:ref|mark|number)\b/g;
 const UNIT_ID = /\b(?:p|sec|title|li|cap|fig|tbl|eq|fn|en|list|para)-[0-9a-f]{6,}\b/g;
+const CHECK_KIND = /\bcheck ([a-z]+(?:_[a-z]+)+)\b/g;
+const KIND_CODE = /\b[a-z]+(?:_[a-z]+)+\b/g;
+
+/** Edge types as a reader says them: what a paragraph relies on, and what relies on it. */
+export const EDGE_WORDS = {
+  REFERENCES: { out: "cites", in: "cites it", legend: "Citations" },
+  DEPENDS: { out: "builds on", in: "builds on it", legend: "Dependencies" },
+  RELATED: { out: "similar", in: "similar", legend: "Similar passages" },
+  CONTAINS: { out: "in", in: "contains", legend: "Sections" },
+};
+const EDGE_CODE = /\b(REFERENCES|DEPENDS|RELATED|CONTAINS)\b/g;
 
 /** A server string with ids turned into words: an operation id into ``opName(id)`` (else "a
  * change"), a unit id into ``unitName(id)`` (else "a paragraph"), a reference field's
  * bookmark into "reference field", a finding id dropped. */
-export function humanize(text, { opName = null, unitName: nameUnit = null } = {}) {
+export function humanize(text, { opName = null, unitName: nameUnit = null, bookmarks = null } = {}) {
   let s = String(text ?? "");
+  if (bookmarks?.size) {
+    // the document's own bookmark names: the paragraph they mark
+    for (const [name, unit] of bookmarks) {
+      if (name.length < 3 || !s.includes(name)) continue;
+      const said = (unit && nameUnit?.(unit)) || "the marked paragraph";
+      s = s.split(name).join(said);
+    }
+  }
   s = s.replace(BOOKMARK, (m) => (/^\(/.test(m) ? "(reference field)" : "reference field"));
+  s = s.replace(FIELD_KIND, "reference field");
+  s = s.replace(CHECK_KIND, (m, k) => (KIND_TITLES[k] ? `check "${KIND_TITLES[k]}"` : m));
+  s = s.replace(KIND_CODE, (k) => (KIND_TITLES[k] ? KIND_TITLES[k].toLowerCase() : k));
+  s = s.replace(EDGE_CODE, (t, _, at) => (at === 0 ? EDGE_WORDS[t].legend : EDGE_WORDS[t].legend.toLowerCase()));
   s = s.replace(FINDING_ID, "");
   s = s.replace(UNIT_ID, (id) => nameUnit?.(id) || "another paragraph");
   s = s.replace(OP_ID, (id) => opName?.(id) || "another change");
@@ -95,4 +123,4 @@ export function humanize(text, { opName = null, unitName: nameUnit = null } = {}
 }
 
 /** Does ``text`` still hold an id the user should never read? (tests and the browser test). */
-export const RAW_ID = /\b(?:op|prop)-\d+\b|\bf-[0-9a-f]{6,}\b|_Ref\d+|\b(?:p|sec|cap|tbl)-[0-9a-f]{10}\b/;
+export const RAW_ID = /\b(?:op|prop)-\d+\b|\bf-[0-9a-f]{6,}\b|_(?:Ref|Toc|Hlk)\d+|\bRef_[\w%]+|\b(?:p|sec|cap|tbl|li|fig)-[0-9a-f]{10}\b/;

@@ -49,15 +49,23 @@ export class OutlineTree {
     root.addEventListener("keydown", (e) => this.key(e));
   }
 
-  render(outline) {
+  /** Draws ``outline``; ``keep``: the same document read again (after an Apply or the user's
+   * typing), so what the user opened or closed stays so. */
+  render(outline, { keep = false } = {}) {
     this.outline = outline || [];
     // a long outline opens at its top level; a short one whole
     const count = (items) => items.reduce((n, it) => n + 1 + count(it.children || []), 0);
-    if (count(this.outline) > 60) {
+    if (keep && this.drawn) {
+      const ids = new Set();
+      const walk = (items) => items.forEach((it) => { ids.add(it.id); walk(it.children || []); });
+      walk(this.outline);
+      this.collapsed = new Set([...this.collapsed].filter((id) => ids.has(id)));
+    } else if (count(this.outline) > 60) {
       this.collapsed = new Set();
       const close = (items) => items.forEach((it) => { if (it.children?.length) { this.collapsed.add(it.id); close(it.children); } });
       close(this.outline);
     }
+    this.drawn = true;
     this.draw();
   }
 

@@ -3,10 +3,11 @@
 // it, ticks per change, group and all whose counts follow, warnings beside the change they
 // concern; the review folds Word's tracked changes into the same changes, each with Go to,
 // Accept and Reject, per group and for all.
-import { changeOpIds, changePlace, countChanges, groupOperations, opNamer, placeFindings, reviewItems, reviewResultGroups,
+import { changeOpIds, changePlace, countChanges, groupOperations, groupReason, opNamer, placeFindings, reviewItems, reviewResultGroups,
          reviewText, setChange, setGroups, setPropagated, tickState } from "./changes.js";
 import { humanize, snippet, unitName } from "./labels.js";
-import { OP_NAMES, operationView } from "./ui.js";
+import { utf16Index } from "./textplan.js";
+import { OP_NAMES, closeConfirm, confirmBar, operationView, undoBar } from "./ui.js";
 import { el } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -19,7 +20,7 @@ const sevIcon = (s) => el("span", { class: `sev ${s || "info"}`, title: s, "aria
 
 /** A collapsible group: head (optional tick, chevron, title, count), items drawn a page at a
  * time. ``drawItem(x)`` makes one item's node. */
-function groupNode({ key, title, items, open, drawItem, tick = null, extra = null, attrs = {} }) {
+function groupNode({ key, title, items, open, drawItem, tick = null, extra = null, attrs = {}, why = null }) {
   const list = el("ul", { class: "group-items", hidden: !open });
   let shown = 0;
   const moreBtn = el("button", { class: "btn small", type: "button", onclick: () => page() });
@@ -39,7 +40,8 @@ function groupNode({ key, title, items, open, drawItem, tick = null, extra = nul
                                 onclick: () => { if (!shown) page(); list.hidden = !list.hidden; toggle.setAttribute("aria-expanded", String(!list.hidden)); } },
     el("span", { class: "chev", "aria-hidden": "true" }), el("span", { class: "group-title", title }, title), count);
   if (open) page();
-  const node = el("li", { class: "op-group", "data-group": key, ...attrs }, el("div", { class: "group-head" }, tick, toggle, extra), list);
+  const node = el("li", { class: "op-group", "data-group": key, ...attrs }, el("div", { class: "group-head" }, tick, toggle, extra),
+    why ? el("div", { class: "group-why" }, el("b", {}, "Why: "), why) : null, list);
   return { node, count, list, reveal: (pred) => {
     while (!items.slice(0, shown).some(pred) && shown < items.length) page();
     list.hidden = false;
@@ -90,13 +92,13 @@ function partialNote(proposal, i, all) {
   return Array.isArray(proposal.partial) && proposal.partial.length > 0 && i === all.length - 1;
 }
 
-export function renderPreview(proposal, { author = "", byId = new Map(), onPick = () => {} } = {}) {
+export function renderPreview(proposal, { author = "", byId = new Map(), onPick = () => {}, bookmarks = null } = {}) {
   const ops = proposal.operations || [];
   const grouped = groupOperations(ops, byId);
   const { groups, opById, changeOf } = grouped;
   const kept = new Set(ops.map((o) => o.id));
   const nameUnit = (id) => unitName(byId, id, { text: false }) || null;
-  const say = (t) => humanize(t, { opName: opNamer(opById, byId), unitName: nameUnit });
+  const say = (t) => humanize(t, { opName: opNamer(opById, byId), unitName: nameUnit, bookmarks });
   const { byChange, general } = placeFindings(proposal.findings || [], groups);
   const allChanges = groups.flatMap((g) => g.changes);
   const counters = [];
@@ -111,11 +113,25 @@ export function renderPreview(proposal, { author = "", byId = new Map(), onPick 
   expl.className = "explanation";
   expl.onclick = () => expl.classList.toggle("open");
   expl.title = "Click to read it all";
-  const finding = (f, n = 1) => el("li", { "data-unit": f.unit ?? "", onclick: () => f.unit && onPick(f.unit) },
-    sevIcon(f.severity), el("span", {}, say(f.message), n > 1 ? ` (${n} places)` : "", f.unit ? el("span", { class: "muted" }, ` · ${nameUnit(f.unit) || ""}`) : null));
-  $("preview-findings").replaceChildren(...general.map(({ finding: f, count }) => finding(f, count)),
-    ...(proposal.warnings || []).map((w, i, all) => el("li", { class: partialNote(proposal, i, all) ? "partial" : null },
-      sevIcon("warning"), el("span", {}, say(w)))));
+  const finding = (f) => el("li", { "data-unit": f.unit ?? "", onclick: () => f.unit && onPick(f.unit) },
+    sevIcon(f.severity), el("span", {}, say(f.message), f.unit ? el("span", { class: "muted" }, ` · ${nameUnit(f.unit) || ""}`) : null));
+  // a warning once, with its places (each a link to the place), however many changes it concerns
+  const placesOf = (units) => {
+    const shown = units.slice(0, 6).map((u, i) => [i ? ", " : "", el("button", { class: "link", type: "button", onclick: (e) => { e.stopPropagation(); onPick(u); } }, nameUnit(u) || "a paragraph")]).flat();
+    return units.length ? [" — in ", ...shown, units.length > 6 ? ` and ${units.length - 6} more` : ""] : [];
+  };
+  const generalItem = ({ finding: f, count, units }) => el("li", { "data-unit": f.unit ?? "", "data-count": String(count) },
+    sevIcon(f.severity), el("span", {}, say(f.message), count > 1 ? ` (${count} places)` : "", ...placesOf(units)));
+  const warnings = new Map();
+  (proposal.warnings || []).forEach((w, i, all) => {
+    const k = say(w);
+    if (!warnings.has(k)) warnings.set(k, { text: k, count: 0, partial: false });
+    warnings.get(k).count += 1;
+    warnings.get(k).partial ||= partialNote(proposal, i, all);
+  });
+  $("preview-findings").replaceChildren(...general.map(generalItem),
+    ...[...warnings.values()].map((w) => el("li", { class: w.partial ? "partial" : null, "data-count": String(w.count) },
+      sevIcon("warning"), el("span", {}, w.text, w.count > 1 ? ` (${w.count} times)` : ""))));
 
   const update = () => {
     const all = countChanges(allChanges, kept);
@@ -133,11 +149,15 @@ export function renderPreview(proposal, { author = "", byId = new Map(), onPick 
     return box;
   };
 
+  const common = new Map(groups.map((g) => [g.key, groupReason(g)]));
+  const groupOf = new Map(groups.flatMap((g) => g.changes.map((c) => [c.id, g.key])));
   const drawChange = (change) => {
     const box = tickBox([change], { "aria-label": "Keep this change", "data-keep": change.id });
     box.addEventListener("change", () => { setChange(kept, change, box.checked); update(); });
     const reason = say(change.op.reason || "");
-    const why = reason && reason !== proposal.instruction ? el("div", { class: "op-why" }, el("b", {}, "Why: "), reason) : null;
+    // the reason is said once on its group when all its changes share it
+    const shared = common.get(groupOf.get(change.id)) != null;
+    const why = reason && !shared && reason !== proposal.instruction ? el("div", { class: "op-why" }, el("b", {}, "Why: "), reason) : null;
     const props = change.propagated.map((p) => {
       const pb = el("input", { type: "checkbox", "aria-label": "Keep this propagated change", "data-prop": p.id, ...(kept.has(p.id) ? { checked: "" } : {}) });
       counters.push(() => { pb.checked = kept.has(p.id); });
@@ -163,15 +183,15 @@ export function renderPreview(proposal, { author = "", byId = new Map(), onPick 
     const tick = tickBox(g.changes, { "aria-label": "Keep every change of this group", "data-group-keep": g.key });
     tick.addEventListener("change", () => { setGroups(kept, [g], tick.checked); update(); });
     const warn = g.changes.reduce((n, c) => n + (byChange.get(c.id)?.length || 0), 0);
+    const reason = common.get(g.key);
     const gn = groupNode({ key: g.key, title: say(g.title), items: g.changes, open: few && g.changes.length <= PAGE, drawItem: drawChange, tick,
-                           extra: warn ? el("span", { class: "sev warning", title: `${warn} warning(s)` }, "!") : null });
+                           why: reason && say(reason) !== proposal.instruction ? say(reason) : null,
+                           extra: warn ? el("span", { class: "sev warning", title: `${warn} warning${warn === 1 ? "" : "s"}` }, "!") : null });
     counters.push(() => { gn.count.textContent = count(); });
     nodes.set(g.key, { g, gn });
     return gn.node;
   }));
-  $("author-note").textContent = author
-    ? `Word shows the tracked changes under your Office account's name; LEDGER records "${author}" as the author.`
-    : "Word shows the tracked changes under your Office account's name. Set an author name in Settings for LEDGER's audit log.";
+  $("author-note").textContent = `Word shows the tracked changes under your Office account's name; LEDGER records "${author || "LEDGER"}" as the author (Settings).`;
   update();
   return {
     grouped,
@@ -195,12 +215,37 @@ export function renderPreview(proposal, { author = "", byId = new Map(), onPick 
   };
 }
 
+/** A change in its paragraph, in one line: a few words before, the words removed and written,
+ * a few words after (issue 29: "digital → electronic" five times in a row told nothing apart). */
+export function contextView(op, around = 40) {
+  if (!op) return [];
+  const before = String(op.before ?? "");
+  if (op.op === "replace" && before) {
+    const s = utf16Index(before, op.start ?? 0);
+    const e = utf16Index(before, op.end ?? op.start ?? 0);
+    const from = Math.max(0, before.lastIndexOf(" ", Math.max(0, s - around)) + 1);
+    const to = before.indexOf(" ", Math.min(before.length, e + around));
+    const head = before.slice(from, s);
+    const tail = before.slice(e, to === -1 ? before.length : to);
+    return [from > 0 ? "…" : "", head, before.slice(s, e) ? el("del", {}, before.slice(s, e)) : null,
+            op.text ? el("ins", {}, op.text) : null, tail, to === -1 ? "" : "…"].filter((x) => x !== null && x !== "");
+  }
+  if (op.op === "delete") return [el("del", {}, snippet(before, around * 2))];
+  if (op.op === "insert_after") return [el("ins", {}, snippet(op.text, around * 2))];
+  return [snippet(before, around * 2)];
+}
+
 /** The review list: Word's tracked changes by LEDGER folded into the preview's changes, one
- * item per change, grouped as the preview was. ``changes`` null: the host has no API for it. */
-export function renderReviewChanges(changes, grouped, { byId = new Map(), onDecide, onPick } = {}) {
+ * item per change with a line of its paragraph, grouped as the preview was, the reason once per
+ * group. ``changes`` null: the host has no API for it. ``onDecide(items, accept, title)``. */
+export function renderReviewChanges(changes, grouped, { byId = new Map(), onDecide, onPick, say = humanize, instruction = "" } = {}) {
   $("review").hidden = false;
+  $("review-changes").hidden = false;
+  $("review-summary").textContent = "";
+  $("review-statuses").replaceChildren();
   if (changes == null) {
     $("review-note").textContent = "Accept or reject the changes in Word: Review > Tracked Changes (this Word has no tracked-change API for add-ins).";
+    $("review-note").hidden = false;
     $("review-all").hidden = true;
     $("review-changes").replaceChildren();
     return [];
@@ -210,34 +255,57 @@ export function renderReviewChanges(changes, grouped, { byId = new Map(), onDeci
   $("review-note").hidden = Boolean(items.length);
   $("review-all").hidden = !items.length;
   $("review-count").textContent = `${items.length} change${items.length === 1 ? "" : "s"} waiting for review`;
-  $("btn-accept-all").onclick = () => onDecide(items, true);
-  $("btn-reject-all").onclick = () => onDecide(items, false);
+  $("btn-accept-all").onclick = () => onDecide(items, true, "");
+  $("btn-reject-all").onclick = () => onDecide(items, false, "");
   const byGroup = new Map();
   for (const it of items) {
     const k = it.group ?? "other";
     if (!byGroup.has(k)) byGroup.set(k, []);
     byGroup.get(k).push(it);
   }
-  const titles = new Map(grouped.groups.map((g) => [g.key, g.title]));
-  const why = (it) => humanize(grouped.opById.get([...it.ops][0])?.comment || grouped.opById.get([...it.ops][0])?.reason || "");
-  const drawItem = (it) => el("li", { class: "op review-item", "data-change": it.key, "data-op": [...it.ops][0], title: why(it) },
-    el("div", { class: "op-head" },
-      el("span", { class: "place", title: "Go to it in the document", onclick: () => onPick(it) }, changePlace({ op: { unit: it.unit } }, byId) || "In the document")),
-    el("div", { class: "review-line" },
-      el("span", { class: "op-body unit-label" }, reviewText(it)),
-      el("span", { class: "decide" },
-        el("button", { class: "btn small", type: "button", "data-decide": "goto", onclick: () => onPick(it) }, "Go to"),
-        el("button", { class: "btn small", type: "button", "data-decide": "reject", onclick: () => onDecide([it], false) }, "Reject"),
-        el("button", { class: "btn small primary", type: "button", "data-decide": "accept", onclick: () => onDecide([it], true) }, "Accept"))));
+  const groupsByKey = new Map(grouped.groups.map((g) => [g.key, g]));
+  const opOf = (it) => grouped.opById.get(it.key) || grouped.opById.get([...it.ops][0]);
+  const why = (it) => say(opOf(it)?.comment || opOf(it)?.reason || "");
+  const drawItem = (it) => {
+    const op = opOf(it);
+    const place = changePlace({ op: { unit: it.unit } }, byId) || "In the document";
+    return el("li", { class: "op review-item", "data-change": it.key, "data-op": [...it.ops][0], title: why(it) },
+      el("div", { class: "review-line" },
+        el("button", { class: "place link", type: "button", title: "Go to it in the document", "data-decide": "goto", onclick: () => onPick(it) }, place),
+        el("span", { class: "decide" },
+          el("button", { class: "btn small", type: "button", "data-decide": "reject", "aria-label": `Reject: ${reviewText(it)}`, onclick: () => onDecide([it], false, "") }, "Reject"),
+          el("button", { class: "btn small primary", type: "button", "data-decide": "accept", "aria-label": `Accept: ${reviewText(it)}`, onclick: () => onDecide([it], true, "") }, "Accept"))),
+      el("div", { class: "review-context op-body", "data-text": reviewText(it) }, ...(op ? contextView(op) : [reviewText(it)])));
+  };
   const few = byGroup.size <= 3;
-  $("review-changes").replaceChildren(...[...byGroup].map(([k, list]) => groupNode({
-    key: k, title: titles.get(k) || "Other changes", items: list, open: few && list.length <= PAGE, drawItem,
-    extra: el("span", { class: "decide" },
-      el("button", { class: "btn small", type: "button", "data-decide-group": "reject", onclick: () => onDecide(list, false) }, "Reject"),
-      el("button", { class: "btn small", type: "button", "data-decide-group": "accept", onclick: () => onDecide(list, true) }, "Accept")),
-  })).map((g) => { g.count.textContent = String(list(g)); return g.node; }));
-  function list(g) { return byGroup.get(g.node.dataset.group)?.length ?? 0; }
+  $("review-changes").replaceChildren(...[...byGroup].map(([k, list]) => {
+    const g = groupsByKey.get(k);
+    const title = g ? say(g.title) : "Other changes";
+    const reason = g ? groupReason(g) : null;
+    const node = groupNode({
+      key: k, title, items: list, open: few && list.length <= PAGE, drawItem, why: reason && reason !== instruction ? say(reason) : null,
+      extra: el("span", { class: "decide" },
+        el("button", { class: "btn small", type: "button", "data-decide-group": "reject", onclick: () => onDecide(list, false, title) }, `Reject ${list.length}`),
+        el("button", { class: "btn small", type: "button", "data-decide-group": "accept", onclick: () => onDecide(list, true, title) }, `Accept ${list.length}`)),
+    });
+    node.count.textContent = String(list.length);
+    return node.node;
+  }));
   return items;
+}
+
+/** Asks before a decision on many changes, then waits a few seconds with an Undo before it is
+ * made (Word has no undo an add-in can call); a decision on one change is made at once.
+ * ``decide()`` makes it; returns nothing. */
+export function confirmDecision(count, accept, title, decide, { onPending = () => {}, onUndone = () => {} } = {}) {
+  if (count <= 1) { decide(); return; }
+  const verb = accept ? "Accept" : "Reject";
+  const what = `${count} changes${title ? ` of “${title}”` : ""}`;
+  closeConfirm();
+  confirmBar(`${verb} ${what}? Word will ${accept ? "keep" : "undo"} them in your document.`, () => {
+    onPending();
+    undoBar(`${accept ? "Accepting" : "Rejecting"} ${what}`, decide, onUndone);
+  }, `${verb} ${count}`);
 }
 
 const STATUS_NAMES = { accepted: "Accepted", rejected: "Rejected", pending: "Pending" };
@@ -248,6 +316,10 @@ const STATUS_NAMES = { accepted: "Accepted", rejected: "Rejected", pending: "Pen
  * the start of the changed paragraph, telling apart the many changes of one section. */
 export function renderReviewResult(res, { onPick = () => {}, say = humanize, placeOf = () => null, textOf = () => "", grouped = null } = {}) {
   $("review").hidden = false;
+  // the answer takes the list's place: the same groups are not shown twice (issue 29)
+  $("review-changes").hidden = true;
+  $("review-all").hidden = true;
+  $("review-note").hidden = true;
   const c = res.counts || {};
   $("review-summary").textContent = `${c.accepted ?? 0} accepted, ${c.rejected ?? 0} rejected, ${c.pending ?? 0} pending`
     + (res.consistent ? " · the document is consistent." : " · the review leaves problems to fix:");

@@ -30,6 +30,15 @@ export function saveSettings(storage, values) {
   return { settings: s, errors };
 }
 
+/** The Office account's display name where the host tells it (``Office.context.displayName``,
+ * an Outlook-style ``userProfile``); Word tells none to add-ins without single sign-on, so the
+ * pane then records "LEDGER" unless the user sets a name. */
+export function officeAuthor(Office) {
+  const c = Office?.context;
+  const name = c?.displayName || c?.userProfile?.displayName || c?.mailbox?.userProfile?.displayName || "";
+  return String(name).trim().slice(0, 80);
+}
+
 /** The backend's base URL: the setting, or the origin that served the pane. */
 export function backendBase(settings, location) {
   return settings.backendUrl || (location ? location.origin : "");

@@ -3,7 +3,7 @@
 // which graph.js escapes.
 import { utf16Index, wordDiff } from "./textplan.js";
 import { EDGE_COLORS, edgeCounts, graphSvg } from "./graph.js";
-import { humanize, outlineNumber, snippet } from "./labels.js";
+import { EDGE_WORDS, humanize, outlineNumber, snippet } from "./labels.js";
 import { el } from "./dom.js";
 
 export { outlineNumber };
@@ -105,9 +105,11 @@ export function selectTab(name) {
   document.querySelectorAll("main > .panel").forEach((p) => { p.hidden = p.id !== `tab-${name}`; });
 }
 
-function edgeItem(item, onPick, say) {
-  return el("li", { "data-unit": item.unit, onclick: () => onPick(item.unit) },
-    el("span", { class: `edge-type ${item.type}` }, item.type),
+function edgeItem(item, onPick, say, side) {
+  const words = EDGE_WORDS[item.type]?.[side] || String(item.type).toLowerCase();
+  return el("li", { "data-unit": item.unit, "data-type": item.type, tabindex: "0", role: "link", onclick: () => onPick(item.unit),
+                    onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onPick(item.unit); } } },
+    el("span", { class: `edge-type ${item.type}`, title: EDGE_WORDS[item.type]?.legend || "" }, words),
     el("span", { class: "edge-label" }, item.label),
     item.evidence ? el("span", { class: "edge-evidence" }, snippet(say(item.evidence), 120)) : null);
 }
@@ -115,7 +117,7 @@ function edgeItem(item, onPick, say) {
 /** How many edges a list of the dependency panel shows before "Show more". */
 export const DEPS_PAGE = 8;
 
-function fillEdges(list, items, empty, onPick, say) {
+function fillEdges(list, items, empty, onPick, say, side) {
   if (!items.length) { list.replaceChildren(el("li", { class: "empty" }, empty)); return; }
   let shown = 0;
   const more = el("li", { class: "show-more" });
@@ -123,7 +125,7 @@ function fillEdges(list, items, empty, onPick, say) {
     more.remove();
     const next = items.slice(shown, shown + (shown ? 25 : DEPS_PAGE));
     shown += next.length;
-    list.append(...next.map((i) => edgeItem(i, onPick, say)));
+    list.append(...next.map((i) => edgeItem(i, onPick, say, side)));
     if (shown < items.length) {
       more.replaceChildren(el("button", { class: "btn small", type: "button", "data-more": list.id, onclick: page },
         `Show more (${items.length - shown})`));
@@ -142,12 +144,12 @@ export function renderDeps(deps, unit, kindLabel, onPick, source, say = (t) => t
   $("deps-label").textContent = unit.title || (/\p{L}{2,}/u.test(unit.label || "") ? unit.label : "");
   $("deps-preview").textContent = unit.text;
   $("deps-parent").textContent = deps.parent ? `In ${deps.parent.label}` : "";
-  const fill = (id, countId, items, empty) => {
+  const fill = (id, countId, items, empty, side) => {
     $(countId).textContent = String(items.length);
-    fillEdges($(id), items, empty, onPick, say);
+    fillEdges($(id), items, empty, onPick, say, side);
   };
-  fill("deps-refs", "deps-ref-count", deps.references, "It references nothing else.");
-  fill("deps-dependents", "deps-dep-count", deps.dependents, "Nothing depends on it.");
+  fill("deps-refs", "deps-ref-count", deps.references, "It relies on nothing else.", "out");
+  fill("deps-dependents", "deps-dep-count", deps.dependents, "Nothing relies on it.", "in");
   $("deps-source").textContent = source;
 }
 
@@ -195,13 +197,79 @@ export const OP_NAMES = { replace: "Change", set_text: "Rewrite", insert_after: 
 export function hidePreview() {
   $("preview").hidden = true;
   document.body.classList.remove("has-actions");
+  closeConfirm();
+}
+
+export function hideFallback() {
   $("fallback").hidden = true;
 }
 
-export function showFallback(text, reasons) {
+/** The changes Apply could not place, one line each; ``button`` the words of the offer to open
+ * the whole edit as a new document (null: the host cannot). */
+export function showFallback(text, reasons, button = null) {
   $("fallback").hidden = false;
   $("fallback-text").textContent = text;
   $("fallback-reasons").replaceChildren(...reasons.map((r) => el("li", {}, r)));
+  $("btn-fallback").hidden = !button;
+  if (button) $("btn-fallback").textContent = button;
+}
+
+/** A question before a decision on many changes: ``text`` and the button's words ``yes``;
+ * ``go()`` runs on Yes, nothing on No or Escape. Focus moves to No, the safe answer. */
+export function confirmBar(text, go, yes = "Yes") {
+  const bar = $("confirm");
+  $("confirm-text").textContent = text;
+  $("confirm-yes").textContent = yes;
+  $("confirm-yes").onclick = () => { closeConfirm(); go(); };
+  $("confirm-no").onclick = () => closeConfirm();
+  bar.hidden = false;
+  $("confirm-no").focus();
+}
+
+export function closeConfirm() {
+  const bar = $("confirm");
+  if (!bar || bar.hidden) return false;
+  bar.hidden = true;
+  return true;
+}
+
+/** A decision that waits ``seconds`` with an Undo before it is made: ``{cancel()}``. ``go()``
+ * runs when the time is up, ``undone()`` when the user takes it back. */
+export function undoBar(text, go, undone = () => {}, seconds = 6) {
+  const bar = $("undo");
+  let left = seconds;
+  const tick = () => { $("undo-text").textContent = `${text} (${left} s)`; };
+  tick();
+  bar.hidden = false;
+  const timer = setInterval(() => {
+    left -= 1;
+    if (left > 0) { tick(); return; }
+    clearInterval(timer);
+    bar.hidden = true;
+    go();
+  }, 1000);
+  const cancel = () => { clearInterval(timer); bar.hidden = true; undone(); };
+  $("undo-btn").onclick = cancel;
+  $("undo-btn").focus();
+  return { cancel, now() { clearInterval(timer); bar.hidden = true; go(); } };
+}
+
+/** Escape: closes the topmost thing open (a question, the Undo bar's wait is not closed by it,
+ * an expanded finding, the message). Returns whether something closed. */
+export function closeTopmost() {
+  if (closeConfirm()) return true;
+  const open = document.querySelector(".finding-more:not([hidden])");
+  if (open) {
+    open.hidden = true;
+    const line = open.parentElement?.querySelector(".finding-line");
+    line?.setAttribute("aria-expanded", "false");
+    line?.focus();
+    return true;
+  }
+  const details = $("message-details");
+  if (details && !details.hidden) { details.hidden = true; $("message-more").setAttribute("aria-expanded", "false"); $("message-more").textContent = "Details"; return true; }
+  if (!$("message").hidden) { clearMessage(); return true; }
+  return false;
 }
 
 const SEV = { error: "!", warning: "!", info: "i" };
@@ -215,20 +283,30 @@ export function renderFindings(root, findings, onPick, showEmpty = true, say = h
 
 export function renderGraph(graph, { types, selected, note, onPick, onToggle, view = null, count = "" }) {
   const counts = edgeCounts(graph);
-  $("graph-legend").replaceChildren(...Object.keys(EDGE_COLORS).map((t) => el("label", {},
+  $("graph-legend").replaceChildren(...Object.keys(EDGE_COLORS).map((t) => el("label", { title: t },
     el("input", { type: "checkbox", ...(types.includes(t) ? { checked: "" } : {}), onchange: (e) => onToggle(t, e.target.checked) }),
-    el("i", { style: `background:${EDGE_COLORS[t]}` }), `${t.charAt(0)}${t.slice(1).toLowerCase()} ${counts[t] || 0}`)));
+    el("i", { style: `background:${EDGE_COLORS[t]}` }), `${EDGE_WORDS[t]?.legend || t} ${counts[t] || 0}`)));
   const box = $("graph");
   box.innerHTML = graphSvg(graph, { types, selected, view, width: Math.max(260, box.clientWidth - 2 || 320) });
-  box.querySelectorAll(".node").forEach((n) => n.addEventListener("click", () => onPick(n.dataset.unit)));
+  // the graph by keyboard: Tab reaches the nodes, arrows move between them, Enter or Space goes there
+  const nodes = [...box.querySelectorAll(".node")];
+  nodes.forEach((n, i) => {
+    n.addEventListener("click", () => onPick(n.dataset.unit));
+    n.addEventListener("keydown", (e) => {
+      const j = { ArrowDown: i + 1, ArrowRight: i + 1, ArrowUp: i - 1, ArrowLeft: i - 1, Home: 0, End: nodes.length - 1 }[e.key];
+      if (j !== undefined) { e.preventDefault(); nodes[Math.max(0, Math.min(nodes.length - 1, j))].focus(); return; }
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onPick(n.dataset.unit); }
+    });
+  });
   $("graph-note").textContent = note;
   $("graph-count").textContent = count;
 }
 
-export function fillSettings(s) {
+export function fillSettings(s, defaultAuthor = "LEDGER") {
   $("set-url").value = s.backendUrl;
   $("set-key").value = s.apiKey;
   $("set-author").value = s.author;
+  $("set-author").placeholder = `${defaultAuthor} (when left empty)`;
   $("set-slice").value = String(s.sliceKiB);
 }
 

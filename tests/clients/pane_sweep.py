@@ -97,13 +97,17 @@ def pick_term(units: list[dict[str, Any]]) -> str:
 
 
 def section_for(units: list[dict[str, Any]]) -> str:
-    """A numbered second-level section in the middle of the document with a few paragraphs."""
+    """A section in the middle of the document with a few paragraphs, as an instruction names it:
+    "Section 3.2" for a numbered second-level one, else "the section titled '…'"."""
     kids = Counter(u.get("parent") for u in units)
     secs = [u for u in units if u["kind"] == "section" and re.fullmatch(r"\d+\.\d+\.?", u.get("number") or "") and 3 <= kids[u["id"]] <= 40]
-    if not secs:
-        secs = [u for u in units if u["kind"] == "section" and u.get("number")]
-    pick = secs[len(secs) // 2]
-    return pick["number"].rstrip(".")
+    if secs:
+        return f"Section {secs[len(secs) // 2]['number'].rstrip('.')}"
+    titled = [u for u in units if u["kind"] == "section" and 3 <= kids[u["id"]] <= 40 and (u.get("text") or "").strip()]
+    seen = Counter((u.get("text") or "").strip() for u in units if u["kind"] == "section")
+    titled = [u for u in titled if seen[u["text"].strip()] == 1 and "'" not in u["text"]]
+    pick = titled[len(titled) // 2]
+    return f"the section titled '{pick['text'].strip()}'"
 
 
 class Client:
@@ -209,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
             units = client.units(up["id"])
             paragraphs = word_paragraphs(path)
             old, new = rename_for(path, units)
-            for instruction in (f"Rename '{old}' to '{new}'", f"Delete Section {section_for(units)}"):
+            for instruction in (f"Rename '{old}' to '{new}'", f"Delete {section_for(units)}"):
                 try:
                     row = run_edit(client, path, up["id"], units, paragraphs, instruction, work)
                 except Exception as err:  # one document's failure is a row, not the end of the sweep

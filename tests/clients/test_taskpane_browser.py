@@ -24,6 +24,8 @@ from tests.libreoffice import probe
 from tests.servers import LedgerServer
 
 from .helpers import JS_DIR, docx_readable, has_route, require_node, require_route
+from .pane_sweep import rename_for, section_for
+from .word_paragraphs import accepted, comparable, host_config, rejected
 
 pytestmark = pytest.mark.slow
 
@@ -55,11 +57,14 @@ def keyed_server(tmp_path_factory):
         yield s
 
 
-def _host(path) -> dict:
-    """The scripted Word document: the file's bytes and its paragraphs as LibreOffice sees them."""
-    paragraphs = [p["text"] for p in probe([path], ("paragraphs",))[0]["paragraphs"]]
-    return {"fileBase64": base64.b64encode(path.read_bytes()).decode(), "paragraphs": paragraphs,
-            "url": f"C:\\Users\\ada\\Documents\\{path.name}"}
+def _host(path, **extra) -> dict:
+    """The scripted Word document: the file's bytes and its paragraphs as Word shows them, read
+    from the file itself (tests/clients/word_paragraphs.py); Word saves what the pane applied."""
+    return host_config(path, saveFromServer=True, **extra)
+
+
+def _texts(host: dict) -> list[str]:
+    return ["".join(r["text"] for r in p["runs"]) for p in host["paragraphs"]]
 
 
 def run_pane(server, out_dir, host: dict, *, scenario: str = "basic", settings: dict | None = None, timeout: int = 240,
@@ -91,7 +96,7 @@ def _documents():
 def test_pane_reads_uploads_and_shows_outline_and_dependencies(server, output_dir, name):
     path = corpus_file(name)
     host = _host(path)
-    ref_index = next(i for i, t in enumerate(host["paragraphs"]) if t.startswith("A reference to")) \
+    ref_index = next(i for i, t in enumerate(_texts(host)) if t.startswith("A reference to")) \
         if name.endswith(".odt") else None
     res = run_pane(server, output_dir / "clients" / f"pane-{path.stem}", host, selectIndex=ref_index)
     assert res["state"] == "ready", res.get("message")
@@ -177,9 +182,10 @@ def test_pane_previews_and_applies_an_edit_with_tracking_on(server, output_dir, 
         ("A", "One", "Replace", "TrackAll")]
     assert not [c for c in calls if c["api"] == "UNTRACKED"]
     assert all(len(c["text"]) <= 255 for c in calls if c["api"].endswith(".search"))
-    assert "One reference to Some text, A list item and A header." in res["texts"]
-    assert res["revisions"] == [{"type": "deletion", "text": "A", "tracked": True},
-                                {"type": "insertion", "text": "One", "tracked": True}]
+    assert "One reference to Some text, A list item and A header." in res["accepted"]
+    # Word keeps the deleted word, struck through, until the change is accepted
+    assert "AOne reference to Some text, A list item and A header." in res["texts"]
+    assert [(c["type"], c["text"]) for c in res["revisions"]] == [("Deleted", "A"), ("Added", "One")]
 
 
 def test_pane_check_lists_the_servers_findings(server, output_dir):
@@ -255,7 +261,7 @@ def test_pane_at_the_size_of_a_standard(plain_server, output_dir, standard):
     if not path.exists():
         pytest.skip(f"{path} is not here (the development set lies beside the checkout)")
     host = {**_host(path), "account": "Ada (Office account)", "wordApi": "1.6"}
-    select = next(i for i, t in enumerate(host["paragraphs"]) if t.strip().startswith(standard.select))
+    select = next(i for i, t in enumerate(_texts(host)) if t.strip().startswith(standard.select))
     out = output_dir / "clients" / ("pane-large" if path.name == "rfc9000.A.docx" else f"pane-large-{path.stem}")
     res = run_pane(plain_server, out, host, scenario="large", selectIndex=select,
                    width=350, height=800, instruction=standard.instruction, outlineQuery=standard.outline_query,
@@ -365,3 +371,132 @@ def test_pane_previews_before_the_semantic_stage_ends(server, output_dir):
     assert "uses the dependencies found so far" in E["note"], E["note"]
     assert _count(E["count"]) >= 100
     assert len(E["partial"]) == 1 and "related passages" in E["partial"][0], E["partial"]
+
+
+WILD = DEVSET_DOCS.parent / "wild"
+_RAW = re.compile(r"\b(?:op|prop)-\d+\b|\bf-[0-9a-f]{6,}\b|_(?:Ref|Toc|Hlk)\d+|\bRef_[\w%]+|\b(?:p|sec|cap|tbl|li|fig)-[0-9a-f]{10}\b")
+
+
+def _sweep(server, out_dir, path: Path, *, note: bool = True, timeout: int = 600) -> dict:
+    """The whole rename and a section deletion of ``path`` applied through the pane at 350 px."""
+    from adapters import read_path
+
+    units = [{"kind": u.kind, "id": u.id, "parent": u.parent, "number": u.number, "text": u.text} for u in read_path(str(path)).units]
+    old, new = rename_for(path, units)
+    host = _host(path, account="Ada (Office account)", wordApi="1.6")
+    texts = _texts(host)
+    # the user's own words, typed after the upload into a paragraph the rename changes too
+    where = next(i for i, t in enumerate(texts) if old in t and len(t) > 40)
+    res = run_pane(server, out_dir, host, scenario="sweep", width=350, height=800, settings={"author": ""},
+                   instruction=f"Rename '{old}' to '{new}'", deleteInstruction=f"Delete {section_for(units)}",
+                   typeNote={"index": where, "text": " [checked by Ada]"} if note else None, suffix=path.suffix,
+                   shotPrefix=f"sweep-{path.stem}", timeout=timeout)
+    return res
+
+
+def _check_sweep(res: dict, path: Path) -> list[dict]:
+    S = res["sweep"]
+    rows = []
+    for step in S["steps"]:
+        assert step["preview"]["phase"] == "preview", step
+        ev = step["applied"]
+        assert ev["phase"] == "applied", (step["instruction"], ev, step.get("notPlaced"))
+        # every change landed: as many written in Word as the proposal had, none left unplaced
+        assert ev["notPlaced"] == 0 and ev["changes"] == step["preview"]["operations"], (step["instruction"], ev, step["notPlaced"])
+        rows.append({"step": step["step"], "operations": ev["changes"], "apply_s": step["applySeconds"], "refresh_s": step["refreshed"]["seconds"]})
+    # the host's document reads as the server's file of the same changes, with the user's note kept
+    views = S["views"]
+    note = " [checked by Ada]"
+    if S.get("typed") is not None:
+        assert sum(t.count(note) for t in views["accepted"]) == 1 and sum(t.count(note) for t in views["rejected"]) == 1
+    strip = lambda ts: comparable([t.replace(note, "") for t in ts])  # noqa: E731
+    last = S["steps"][-1]["file"]
+    assert strip(views["accepted"]) == comparable(accepted(last))
+    assert strip(views["rejected"]) == comparable(rejected(path))
+    calls = res["calls"]
+    assert not [c for c in calls if c["api"] == "body.insertFileFromBase64"], "no action replaces the body"
+    assert not [c for c in calls if c["api"] == "UNTRACKED" and c.get("via") != "user"], "every change of the pane is tracked"
+    assert all(c["length"] <= 255 for c in calls if c["api"].endswith(".search"))
+    assert S["raw"] == [], S["raw"]
+    return rows
+
+
+SWEEP_DOCS = [
+    # Word's own, with a tracked revision and manual line breaks (2,300 units)
+    pytest.param(WILD / "mqtt-sn-2.0-wd-2025-09-25.docx", id="mqtt-docx"),
+    # the editors' ODF copy (1,900 units)
+    pytest.param(WILD / "mqtt-sn-2.0-wd-2025-10-23.odt", id="mqtt-odt"),
+]
+
+
+@pytest.mark.parametrize("path", SWEEP_DOCS)
+def test_pane_applies_every_change_on_a_real_specification(plain_server, output_dir, path):
+    """Issue 29 at 350 px on a specification of another producer: the scripted host holds the
+    document's own text as Word shows it (manual line breaks, field results, tracked changes,
+    list numbers apart); a user's words typed after the upload; the whole rename and a section
+    deletion apply with every change landed; the host's views read as the server's file."""
+    require_route(plain_server, "POST", "/api/v1/documents/{id}/proposals")
+    if not path.exists():
+        pytest.skip(f"{path} is not here (the development set lies beside the checkout)")
+    res = _sweep(plain_server, output_dir / "clients" / f"pane-sweep-{path.stem}{path.suffix.replace('.', '-')}", path)
+    rows = _check_sweep(res, path)
+    print(json.dumps({"document": path.name, "steps": rows}))
+
+
+def test_pane_off_the_happy_path(server, output_dir, tmp_path):
+    """Issue 29's walk through a real Word document (SARIF EN05, REF fields to _Ref bookmarks):
+    first use with no author; a preview whose server changed in Settings is made again, never
+    answered with ids; groups per written form with the reason once; the Check results kept and
+    marked after an Apply; review items with their context; many decisions asked first and
+    undoable; visible focus; the graph by keyboard; the server going away and the pane recovering
+    by itself; an Apply cut by the server said so, nothing written."""
+    require_route(server, "POST", "/api/v1/documents/{id}/proposals")
+    path = WILD / "sarif-en05-result-matching.docx"
+    if not path.exists():
+        pytest.skip(f"{path} is not here")
+    host = _host(path, account="Ada (Office account)", wordApi="1.6")
+    # the server the user then names in Settings (it answers the pane, which another origin serves)
+    with LedgerServer(tmp_path / "other", workers=1, threads=2,
+                      env={"LEDGER_RATE_LIMIT": "off", "LEDGER_GRAPH_SEMANTIC": "0", "LEDGER_CORS_ORIGINS": server.url}) as other:
+        res = run_pane(server, output_dir / "clients" / "pane-issue29", host, scenario="issue29", width=350, height=800,
+                       settings={"author": ""}, instruction="Rename 'baseline' to 'reference run'", deleteInstruction="Delete Section 3",
+                       otherServer=other.url, timeout=600)
+    I = res["issue29"]
+    # first use: no author set, Apply works and LEDGER records "LEDGER"
+    assert '"LEDGER"' in I["authorNote"], I["authorNote"]
+    # the preview made again on the other server, in words
+    assert I["remade"]["remade"] is True and "made again" in I["remadeMessage"] and not _RAW.search(I["remadeMessage"])
+    assert I["applied"]["phase"] == "applied" and I["applied"]["notPlaced"] == 0, I["applied"]
+    # groups per written form: 'Baseline' and 'baseline' apart; the reason once per group, not on each card
+    titles = [g["title"] for g in I["groups"]]
+    assert len(titles) == len(set(titles)), titles
+    assert any(t.startswith("Baseline") for t in titles) and any(t.startswith("baseline") for t in titles), titles
+    assert all(g["cardWhy"] == 0 for g in I["groups"] if g["why"]), I["groups"]
+    # the Check results survive the Apply, re-checked after the re-upload, the resolved ones marked
+    assert I["checkedAfter"] and I["checkedAfter"]["kept"] is True, I.get("checkedAfter")
+    assert re.match(r"Showing \d+ of \d+ finding", I["checkCount"]), I["checkCount"]
+    assert I["refreshed"]["changed"] is True
+    assert not [t for t in I["checkGroupTitles"] if "_" in t], I["checkGroupTitles"]
+    # review items with a line of context: the change inside its words
+    assert I["reviewContext"] and all(c["del"] and c["ins"] and len(c["text"]) > 20 for c in I["reviewContext"]), I["reviewContext"]
+    # many at once: asked, Escape closes the question, the Undo takes it back, then it is done
+    assert I["confirm"]["shown"] and re.match(r"Reject \d+ changes", I["confirm"]["text"]), I["confirm"]
+    assert I["escapeClosedConfirm"] and I["undoShown"]
+    assert I["afterUndo"] == {"resolved": 0, "decisions": 0}, I["afterUndo"]
+    assert I["afterDecision"]["items"] >= 2 and I["afterDecision"]["accept"] is False
+    # keyboard: a visible ring on a tick box; the graph's nodes reached and followed by keyboard
+    assert I["checkboxFocus"]["type"] == "checkbox" and I["checkboxFocus"]["outline"] != "none", I["checkboxFocus"]
+    assert "node" in (I["graphFocus"]["cls"] or "") and I["graphKeyJump"], (I["graphFocus"], I.get("graphKeyJump"))
+    # Go to after the Apply and the re-upload
+    assert I["jumpAfterApply"]["found"] is True
+    # the server away: says so without sending the user to Settings first; back by itself within seconds
+    assert I["downMessage"].startswith("The LEDGER server does not answer."), I["downMessage"]
+    assert I["recoveredMessage"] == "The LEDGER server is back." and I["recoveredSeconds"] < 10, I
+    # an Apply cut by the server: said so, nothing written in Word
+    assert I["interrupted"]["event"]["phase"] == "apply-interrupted", I["interrupted"]
+    assert "interrupted" in I["interrupted"]["message"] and I["interrupted"]["changesAfter"] == I["interrupted"]["changesBefore"]
+    assert I["escapeClosedMessage"]
+    own = " ".join(_texts(host))  # a snake_case word of the document's own text may show; no code word of LEDGER's
+    assert [w for w in I["raw"] if w not in own] == [], I["raw"]
+    assert not [c for c in res["calls"] if c["api"] == "body.insertFileFromBase64"]
+    print(json.dumps({"recoveredSeconds": I["recoveredSeconds"], "refresh": I["refreshed"]["seconds"], "groups": I["groups"][:4]}))

@@ -42,10 +42,16 @@ test("server strings lose their ids: operations, units, findings and bookmarks b
   const nameUnit = (id) => unitName(byId, id, { text: false }) || null;
   const s = humanize("prop-1: prop-1 follows from op-1, which was left out", { opName });
   assert.equal(s, "another change follows from the change in 7.3 Authenticating Connection IDs, which was left out");
-  assert.equal(humanize("REFERENCES (field _Ref785445525)"), "REFERENCES (reference field)");
-  assert.equal(humanize("check variant_spelling (f-60adf574b6)"), "check variant_spelling");
+  // edge types, finding kinds and bookmark names in words (issue 29: no code word reaches the reader)
+  assert.equal(humanize("REFERENCES (field _Ref785445525)"), "Citations (reference field)");
+  assert.equal(humanize("check variant_spelling (f-60adf574b6)"), 'check "Hyphenation and spacing"');
   assert.equal(humanize("the edited text moved away from p-4444444444 (DEPENDS)", { unitName: nameUnit }),
-    "the edited text moved away from 8 Address Validation · Paragraph (DEPENDS)");
+    "the edited text moved away from 8 Address Validation · Paragraph (dependencies)");
+  assert.equal(humanize("the reference field (Ref_element-manifest%3Amanifest) points nowhere"), "the reference field (reference field) points nowhere");
+  assert.equal(humanize("see _Toc515280522 for reference_ref"), "see reference field for reference field");
+  const bookmarks = new Map([["manifest-element", "p-4444444444"]]);
+  assert.equal(humanize("field to manifest-element: stale number", { unitName: nameUnit, bookmarks }),
+    "field to 8 Address Validation · Paragraph: stale number");
   for (const t of [s, humanize("see _Ref12 and f-0123abcd and op-3 in p-1111111111")]) assert.ok(!RAW_ID.test(t), t);
 });
 
@@ -180,7 +186,7 @@ test("the review round trip's operations read as the preview's changes: grouped 
   assert.deepEqual(reviewResultGroups(undefined), []);
 });
 
-test("with the preview's grouping, the review result keeps the preview's groups (case variants of one rename stay one group)", () => {
+test("with the preview's grouping, the review result keeps the preview's groups: one per written form", () => {
   const byId = new Map([["p-1", { id: "p-1", kind: "paragraph", text: "Connection ID" }], ["p-2", { id: "p-2", kind: "paragraph", text: "the connection ID" }]]);
   const ops = [{ id: "op-1", op: "replace", unit: "p-1", old: "Connection ID", text: "Connection Identifier" },
                { id: "op-2", op: "replace", unit: "p-2", old: "connection ID", text: "connection identifier" }];
@@ -189,6 +195,7 @@ test("with the preview's grouping, the review result keeps the preview's groups 
                { id: "op-2", group: "op-2", summary: "ID → identifier", status: "accepted" }];
   assert.equal(reviewResultGroups(res).length, 2); // by the server's words alone
   const groups = reviewResultGroups(res, grouped);
-  assert.deepEqual(groups.map((g) => [g.title, g.items.length]), [["Connection ID → Connection Identifier", 2]]);
-  assert.deepEqual(groups[0].counts, { accepted: 1, rejected: 0, pending: 1 });
+  // issue 29: "DATA Chunk → Payload Chunk (126)" held 125 lower-case changes; each form is its own group
+  assert.deepEqual(groups.map((g) => [g.title, g.items.length]), [["Connection ID → Connection Identifier", 1], ["connection ID → connection identifier", 1]]);
+  assert.deepEqual(groups.map((g) => g.counts), [{ accepted: 0, rejected: 0, pending: 1 }, { accepted: 1, rejected: 0, pending: 0 }]);
 });

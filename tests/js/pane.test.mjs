@@ -119,7 +119,7 @@ test("propose follows a 202 job to its proposal; unreachable servers and missing
   assert.deepEqual(log[0], ["POST", "http://x/api/v1/documents/d1/proposals", { instruction: "Rename 'a' to 'b'", author: "Ann" }]);
   const down = new LedgerApi({ baseUrl: "http://127.0.0.1:9", fetch: fakeFetch([new TypeError("Failed to fetch")], []) });
   await assert.rejects(down.outline("d1"), (e) => e.code === "unreachable" &&
-    e.message.startsWith("Cannot reach the LEDGER server. Check the server address in Settings"));
+    e.message.startsWith("The LEDGER server does not answer. The pane reconnects by itself"));
   const old = new LedgerApi({ baseUrl: "http://x", fetch: fakeFetch([{ status: 404, body: { error: { code: "not_found", message: "no such route" } } }], []) });
   await assert.rejects(old.check("d1"), /does not offer that feature yet/);
   assert.equal(routeKey("post", "/api/v1/documents/{document_id}/proposals"), routeKey("POST", "/api/v1/documents/{id}/proposals"));

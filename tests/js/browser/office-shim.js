@@ -41,6 +41,26 @@
   window.__wordDoc = doc;
   const textOf = (p) => p.segs.map((s) => s.text).join("");
   let bytes = Uint8Array.from(atob(cfg.fileBase64 || ""), (c) => c.charCodeAt(0));
+  // Word saves what it holds: after the pane applied changes through this host, the file it hands
+  // over is the server's revision with those same changes (the tests compare the two views), not
+  // the bytes it opened with (``saveFromServer``; a test's setFile() wins)
+  let saved = null;
+  if (cfg.saveFromServer && typeof window.addEventListener === "function") {
+    window.addEventListener("ledger:status", (e) => {
+      const d = e.detail || {};
+      if (d.phase === "applied" && d.document && d.revision != null) {
+        saved = `${d.server || ""}/api/v1/documents/${encodeURIComponent(d.document)}/revisions/${encodeURIComponent(d.revision)}/file`;
+      }
+    });
+  }
+  async function current() {
+    if (!saved) return bytes;
+    try {
+      const res = await fetch(saved);
+      if (res.ok) { bytes = new Uint8Array(await res.arrayBuffer()); saved = null; }
+    } catch { /* the server is away: Word still has the document; the next save tries again */ }
+    return bytes;
+  }
   const handlers = [];
   const decisions = [];
   // WordApi 1.6 Document.onParagraphChanged/Added/Deleted: "Occurs when the user changes paragraphs."
@@ -390,18 +410,20 @@
           if (typeof options === "function") { cb = options; options = {}; }
           const sliceSize = (options && options.sliceSize) || 4 * 1024 * 1024;
           record({ api: "getFileAsync", type, sliceSize });
-          const count = Math.max(1, Math.ceil(bytes.length / sliceSize));
-          const file = {
-            size: bytes.length,
-            sliceCount: count,
-            getSliceAsync: (i, done) => {
-              record({ api: "getSliceAsync", index: i });
-              const data = Array.from(bytes.subarray(i * sliceSize, Math.min(bytes.length, (i + 1) * sliceSize)));
-              setTimeout(() => done(ok({ data, index: i, size: data.length })), 2);
-            },
-            closeAsync: (done) => { record({ api: "file.closeAsync" }); if (done) setTimeout(() => done(ok()), 1); },
-          };
-          setTimeout(() => cb(ok(file)), 2);
+          current().then((b) => {
+            const count = Math.max(1, Math.ceil(b.length / sliceSize));
+            const file = {
+              size: b.length,
+              sliceCount: count,
+              getSliceAsync: (i, done) => {
+                record({ api: "getSliceAsync", index: i });
+                const data = Array.from(b.subarray(i * sliceSize, Math.min(b.length, (i + 1) * sliceSize)));
+                setTimeout(() => done(ok({ data, index: i, size: data.length })), 2);
+              },
+              closeAsync: (done) => { record({ api: "file.closeAsync" }); if (done) setTimeout(() => done(ok()), 1); },
+            };
+            setTimeout(() => cb(ok(file)), 2);
+          });
         },
         addHandlerAsync: (type, handler, cb) => {
           record({ api: "addHandlerAsync", type });
@@ -447,7 +469,7 @@
       return true;
     },
     /** What getFileAsync returns from now on (the document as saved after the user's edits). */
-    setFile(base64) { bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)); },
+    setFile(base64) { bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)); saved = null; },
     comments: () => doc.comments,
     opened: () => doc.opened.slice(),
     changes: () => changes().map((c) => ({ type: c.rev.type === "ins" ? "Added" : "Deleted", text: c.text, author: c.rev.author })),

@@ -44,13 +44,19 @@ const shot = async (page, name) => {
 const text = (page, sel) => page.$$eval(sel, (els) => els.map((e) => e.textContent.trim()));
 
 try {
+  // the server "goes away" for the pane while ``down`` says so (its requests are refused as a dead
+  // server's would be); ``downOn`` refuses only the requests that match (an Apply)
+  let down = false;
+  let downOn = null;
   await context.route("**/*", (route) => {
     const url = route.request().url();
+    const ours = url.startsWith(cfg.url) || (cfg.otherServer && url.startsWith(cfg.otherServer));
+    if (ours && url.includes("/api/") && (down || (downOn && downOn(route.request())))) return route.abort("connectionrefused");
     if (url.startsWith(OFFICE_JS)) {
       if (cfg.scenario === "no-office") return route.fulfill({ status: 404, body: "" });
       return route.fulfill({ status: 200, contentType: "text/javascript", body: shim });
     }
-    if (url.startsWith(cfg.url) || url.startsWith("data:")) return route.continue();
+    if (url.startsWith(cfg.url) || (cfg.otherServer && url.startsWith(cfg.otherServer)) || url.startsWith("data:")) return route.continue();
     out.refused.push(url);
     return route.abort();
   });
@@ -90,10 +96,10 @@ try {
         label: await page.textContent("#deps-label"),
         preview: await page.textContent("#deps-preview"),
         references: await page.$$eval("#deps-refs li:not(.empty)", (els) => els.map((li) => ({
-          type: li.querySelector(".edge-type")?.textContent, label: li.querySelector(".edge-label")?.textContent,
+          type: li.dataset.type, words: li.querySelector(".edge-type")?.textContent, label: li.querySelector(".edge-label")?.textContent,
           evidence: li.querySelector(".edge-evidence")?.textContent ?? "" }))),
         dependents: await page.$$eval("#deps-dependents li:not(.empty)", (els) => els.map((li) => ({
-          type: li.querySelector(".edge-type")?.textContent, label: li.querySelector(".edge-label")?.textContent,
+          type: li.dataset.type, words: li.querySelector(".edge-type")?.textContent, label: li.querySelector(".edge-label")?.textContent,
           evidence: li.querySelector(".edge-evidence")?.textContent ?? "" }))),
       };
       await shot(page, "taskpane-selection.png");
@@ -142,8 +148,8 @@ try {
       await page.click("#btn-apply");
       await page.waitForFunction((k) => window.__ledgerEvents.slice(k).some((e) => ["review-listed", "apply-failed", "error"].includes(e.phase)), n, { timeout: 60000 });
       const listed = async () => page.$$eval("#review-changes .review-item", (els) => els.map((li) => ({
-        op: li.dataset.op, place: li.querySelector(".place")?.textContent, text: li.querySelector(".op-body")?.textContent,
-        why: li.getAttribute("title") })));
+        op: li.dataset.op, place: li.querySelector(".place")?.textContent, text: li.querySelector(".review-context")?.dataset.text,
+        context: li.querySelector(".review-context")?.textContent, why: li.getAttribute("title") })));
       out.reviewList = await listed();
       out.reviewNote = await page.textContent("#review-note");
       await shot(page, "taskpane-review.png");
@@ -320,7 +326,7 @@ try {
       L.review = (await events()).slice(n).find((e) => e.phase === "review-listed");
       L.reviewCount = await page.textContent("#review-count");
       if (await page.getAttribute("#review-changes .group-toggle >> nth=0", "aria-expanded") === "false") await page.click("#review-changes .group-toggle >> nth=0");
-      L.reviewTexts = (await text(page, "#review-changes .review-item .op-body")).slice(0, 3);
+      L.reviewTexts = (await page.$$eval("#review-changes .review-item .review-context", (l) => l.map((x) => x.dataset.text))).slice(0, 3);
       L.reviewPlaces = (await text(page, "#review-changes .review-item .place")).slice(0, 3);
       L.reviewApplyVisible = await stuck("#review-all");
       n = await since();
@@ -336,6 +342,7 @@ try {
       await shot(page, "taskpane-review.png");
       n = await since();
       await page.click("#btn-reject-all");
+      await page.click("#confirm-yes"); // a decision on many is asked first, then waits with an Undo
       await until(["review-listed"], n, 60000);
       L.reviewAfterAll = (await events()).slice(n).find((e) => e.phase === "review-listed");
       L.decisions = await page.evaluate(() => window.__wordDecisions().reduce((a, d) => { a[d.decision] = (a[d.decision] || 0) + 1; return a; }, {}));
@@ -414,6 +421,213 @@ try {
       E.count = await page.textContent("#preview-count");
       await shot(page, "taskpane-preview-early.png");
     }
+    if (out.state === "ready" && cfg.scenario === "sweep") {
+      // Issue 29 on a real document at 350 px: a user's edit after the upload, the whole rename and
+      // a section deletion applied with every change landed, nothing of the user's replaced.
+      const S = (out.sweep = { steps: [] });
+      const since = async () => page.evaluate(() => window.__ledgerEvents.length);
+      const until = async (phases, n, timeout = 300000) => page.waitForFunction(([ps, k]) => window.__ledgerEvents.slice(k).some((e) => ps.includes(e.phase)), [phases, n], { timeout });
+      const events = async () => page.evaluate(() => window.__ledgerEvents);
+      const name = cfg.shotPrefix || "taskpane-sweep";
+      if (cfg.typeNote) {
+        S.typed = await page.evaluate(([i, note]) => { const before = window.__ledgerHost.texts()[i]; window.__ledgerHost.type(i, before.length, note); return before; }, [cfg.typeNote.index, cfg.typeNote.text]);
+      }
+      for (const [step, instruction] of [["rename", cfg.instruction], ["delete", cfg.deleteInstruction]]) {
+        if (!instruction) continue;
+        await page.click('.tabs button[data-tab="edit"]');
+        await page.fill("#instruction", instruction);
+        let n = await since();
+        const t0 = Date.now();
+        await page.click("#btn-preview");
+        await until(["preview", "error"], n);
+        const R = { step, instruction, previewSeconds: (Date.now() - t0) / 1000 };
+        R.preview = (await events()).slice(n).find((e) => ["preview", "error"].includes(e.phase));
+        R.count = await page.textContent("#preview-count");
+        R.groups = await page.$$eval("#operations .op-group", (g) => g.map((x) => ({ title: x.querySelector(".group-title").textContent, count: x.querySelector(".count").textContent })));
+        await shot(page, `${name}-${step}-preview.png`);
+        if (R.preview.phase === "preview" && R.preview.operations) {
+          n = await since();
+          const t1 = Date.now();
+          await page.click("#btn-apply");
+          await until(["applied", "apply-failed", "error", "apply-interrupted"], n);
+          R.applySeconds = (Date.now() - t1) / 1000;
+          R.applied = (await events()).slice(n).find((e) => ["applied", "apply-failed", "error", "apply-interrupted"].includes(e.phase));
+          if (R.applied.phase === "applied") {
+            await until(["refreshed"], n, 300000);
+            R.refreshed = (await events()).slice(n).find((e) => e.phase === "refreshed");
+            const file = await fetch(`${cfg.url}/api/v1/documents/${R.applied.document}/revisions/${R.applied.revision}/file`);
+            const path = join(cfg.outDir, `${step}${cfg.suffix || ".docx"}`);
+            writeFileSync(path, Buffer.from(await file.arrayBuffer()));
+            R.file = path;
+          }
+          R.message = (await page.isVisible("#message")) ? await page.textContent("#message-text") : null;
+          R.notPlaced = await page.$$eval("#fallback-reasons li", (l) => l.map((x) => x.textContent));
+          await page.evaluate(() => window.scrollTo(0, 0));
+          await shot(page, `${name}-${step}-applied.png`);
+        }
+        S.steps.push(R);
+      }
+      S.views = await page.evaluate(() => ({ accepted: window.__ledgerHost.view("accepted"), rejected: window.__ledgerHost.view("rejected") }));
+      S.raw = await page.evaluate(() => (document.body.innerText.match(/\b(?:op|prop)-\d+\b|\bf-[0-9a-f]{6,}\b|_(?:Ref|Toc|Hlk)\d+|\bRef_[\w%]+|\b(?:p|sec|cap|tbl|li|fig)-[0-9a-f]{10}\b/g) || []).slice(0, 5));
+    }
+    if (out.state === "ready" && cfg.scenario === "recover") {
+      // the server goes away and comes back: the pane says so, then carries on by itself
+      const R = (out.recover = {});
+      const n = await page.evaluate(() => window.__ledgerEvents.length);
+      down = true;
+      await page.click("#btn-refresh");
+      await page.waitForFunction((k) => window.__ledgerEvents.slice(k).some((e) => ["error", "offline"].includes(e.phase)), n, { timeout: 60000 });
+      R.message = await page.textContent("#message-text");
+      const t0 = Date.now();
+      await page.waitForTimeout(2000);
+      down = false;
+      await page.waitForFunction((k) => window.__ledgerEvents.slice(k).some((e) => e.phase === "recovered"), n, { timeout: 30000 });
+      R.seconds = (Date.now() - t0) / 1000 - 2;
+      R.after = await page.textContent("#message-text");
+      R.events = (await page.evaluate(() => window.__ledgerEvents)).slice(n).map((e) => e.phase);
+    }
+    if (out.state === "ready" && cfg.scenario === "issue29") {
+      // The pane off the happy path (issue 29): first use with no setting, a stale preview, groups per
+      // written form, review items with context, many decisions confirmed and undoable, Check kept
+      // after an Apply, keyboard, the server going away and coming back, an Apply cut by the server.
+      const I = (out.issue29 = {});
+      const since = async () => page.evaluate(() => window.__ledgerEvents.length);
+      const until = async (phases, n, timeout = 120000) => page.waitForFunction(([ps, k]) => window.__ledgerEvents.slice(k).some((e) => ps.includes(e.phase)), [phases, n], { timeout });
+      const events = async () => page.evaluate(() => window.__ledgerEvents);
+      const last = async (phase, n) => (await events()).slice(n).filter((e) => e.phase === phase).pop();
+      const focusStyle = () => page.evaluate(() => { const a = document.activeElement; const cs = getComputedStyle(a); return { tag: a.tagName, type: a.type || null, cls: a.getAttribute("class"), outline: cs.outlineStyle, width: cs.outlineWidth }; });
+
+      // Check first: its results must survive the Apply, marked where the Apply resolved them
+      await page.click('.tabs button[data-tab="check"]');
+      let n = await since();
+      await page.click("#btn-check");
+      await until(["checked", "error"], n);
+      I.checkedBefore = await last("checked", n);
+      I.checkGroupTitles = await page.$$eval(".check-group .group-title", (x) => x.map((e) => e.textContent));
+
+      // first use: no author set; a preview made, then Settings pointed at another server (the preview's
+      // server no longer has it): Apply makes the preview again, in words, never with ids
+      await page.click('.tabs button[data-tab="edit"]');
+      await page.fill("#instruction", cfg.instruction);
+      n = await since();
+      await page.click("#btn-preview");
+      await until(["preview", "error"], n);
+      I.authorNote = await page.textContent("#author-note");
+      I.groups = await page.$$eval("#operations .op-group", (g) => g.map((x) => ({ title: x.querySelector(".group-title").textContent, count: x.querySelector(".count").textContent,
+        why: x.querySelector(":scope > .group-why")?.textContent ?? null, cardWhy: x.querySelectorAll(".op-why").length })));
+      I.generalFindings = await page.$$eval("#preview-findings li", (l) => l.map((x) => x.textContent.trim()));
+      // keyboard: Tab onto a tick shows a focus ring
+      await page.focus("#btn-select-all");
+      await page.keyboard.press("Shift+Tab");
+      let hops = 0;
+      while (hops < 60 && !(await page.evaluate(() => document.activeElement?.type === "checkbox"))) { await page.keyboard.press("Tab"); hops += 1; }
+      I.checkboxFocus = await focusStyle();
+      await shot(page, "taskpane-keyboard-focus.png");
+      if (cfg.otherServer) {
+        await page.click("#btn-settings");
+        await page.fill("#set-url", cfg.otherServer);
+        n = await since();
+        await page.click("#btn-settings-save");
+        await until(["ready", "error", "offline"], n, 180000);
+        n = await since();
+        await page.click("#btn-apply");
+        await until(["preview", "error"], n, 180000);
+        I.remade = await last("preview", n);
+        I.remadeMessage = await page.textContent("#message-text");
+        await shot(page, "taskpane-preview-remade.png");
+      }
+      // Apply, with no author set
+      n = await since();
+      await page.click("#btn-apply");
+      await until(["applied", "apply-failed", "error"], n, 180000);
+      I.applied = (await events()).slice(n).find((e) => ["applied", "apply-failed", "error"].includes(e.phase));
+      await until(["refreshed"], n, 180000);
+      I.refreshed = await last("refreshed", n);
+      await page.waitForTimeout(300);
+      I.checkedAfter = await last("checked", n);
+      if (await page.getAttribute("#review-changes .group-toggle >> nth=0", "aria-expanded") === "false") await page.click("#review-changes .group-toggle >> nth=0");
+      I.reviewContext = await page.$$eval("#review-changes .review-context", (l) => l.slice(0, 3).map((x) => ({ text: x.textContent, del: !!x.querySelector("del"), ins: !!x.querySelector("ins") })));
+      I.reviewGroups = await page.$$eval("#review-changes .op-group", (g) => g.map((x) => ({ title: x.querySelector(".group-title").textContent, count: x.querySelector(".count").textContent })));
+      await page.evaluate(() => document.getElementById("review").scrollIntoView({ block: "start" }));
+      await shot(page, "taskpane-review.png");
+      // a decision on many: asked first, then an Undo; undone, nothing changes
+      const many = await page.$("#review-changes .op-group [data-decide-group='reject']");
+      if (many) {
+        await many.click();
+        I.confirm = { shown: await page.isVisible("#confirm"), text: await page.textContent("#confirm-text") };
+        await shot(page, "taskpane-review-confirm.png");
+        await page.keyboard.press("Escape");
+        I.escapeClosedConfirm = !(await page.isVisible("#confirm"));
+        await many.click();
+        await page.click("#confirm-yes");
+        I.undoShown = await page.isVisible("#undo");
+        await shot(page, "taskpane-review-undo.png");
+        n = await since();
+        await page.click("#undo-btn");
+        await page.waitForTimeout(200);
+        I.afterUndo = { resolved: (await events()).slice(n).filter((e) => e.phase === "change-resolved").length, decisions: await page.evaluate(() => window.__wordDecisions().length) };
+        await many.click();
+        await page.click("#confirm-yes");
+        n = await since();
+        await until(["change-resolved"], n, 30000);
+        I.afterDecision = await last("change-resolved", n);
+      }
+      // Check tab: the earlier results kept, the resolved ones marked
+      await page.click('.tabs button[data-tab="check"]');
+      I.checkCount = await page.textContent("#check-count");
+      I.resolvedShown = await page.$$eval(".finding[data-resolved='true']", (l) => l.length);
+      await shot(page, "taskpane-check-after-apply.png");
+      // Outline and Go to after the Apply and the re-upload
+      await page.click('.tabs button[data-tab="outline"]');
+      n = await since();
+      await page.click("#outline a >> nth=1");
+      await until(["jump"], n, 15000);
+      I.jumpAfterApply = await last("jump", n);
+      // the graph by keyboard
+      await page.click('.tabs button[data-tab="graph"]');
+      await page.waitForTimeout(300);
+      await page.focus("#graph-hops");
+      let tabs = 0;
+      while (tabs < 40 && !(await page.evaluate(() => document.activeElement?.classList?.contains("node")))) { await page.keyboard.press("Tab"); tabs += 1; }
+      I.graphFocus = await focusStyle();
+      n = await since();
+      await page.keyboard.press("ArrowDown");
+      await page.keyboard.press("Enter");
+      await until(["jump"], n, 15000).catch(() => {});
+      I.graphKeyJump = await last("jump", n);
+      await shot(page, "taskpane-graph-keyboard.png");
+      // the server goes away: a clear message, then the pane recovers by itself when it is back
+      await page.click('.tabs button[data-tab="edit"]');
+      down = true;
+      n = await since();
+      await page.click("#btn-refresh");
+      await until(["error", "offline"], n, 60000);
+      I.downMessage = await page.textContent("#message-text");
+      await shot(page, "taskpane-server-down.png");
+      const t0 = Date.now();
+      await page.waitForTimeout(2500);
+      down = false;
+      await until(["recovered"], n, 30000);
+      I.recoveredSeconds = (Date.now() - t0) / 1000 - 2.5;
+      I.recoveredMessage = await page.textContent("#message-text");
+      // an Apply the server cuts: said so, nothing written in Word
+      await page.fill("#instruction", cfg.deleteInstruction);
+      n = await since();
+      await page.click("#btn-preview");
+      await until(["preview", "error"], n, 120000);
+      const changesBefore = await page.evaluate(() => window.__ledgerHost.changes().length);
+      downOn = (req) => req.method() === "POST" && /\/apply$/.test(new URL(req.url()).pathname);
+      n = await since();
+      await page.click("#btn-apply");
+      await until(["apply-interrupted", "error", "applied"], n, 60000);
+      I.interrupted = { event: (await events()).slice(n).find((e) => ["apply-interrupted", "error", "applied"].includes(e.phase)), message: await page.textContent("#message-text"),
+                        changesBefore, changesAfter: await page.evaluate(() => window.__ledgerHost.changes().length) };
+      downOn = null;
+      await shot(page, "taskpane-apply-interrupted.png");
+      await page.keyboard.press("Escape");
+      I.escapeClosedMessage = !(await page.isVisible("#message"));
+      I.raw = await page.evaluate(() => (document.body.innerText.match(/\b(?:op|prop)-\d+\b|\bf-[0-9a-f]{6,}\b|_(?:Ref|Toc|Hlk)\d+|\bRef_[\w%]+|\b(?:p|sec|cap|tbl|li|fig)-[0-9a-f]{10}\b|\b[a-z]+_[a-z_]+\b/g) || []).slice(0, 8));
+    }
     if (out.state === "ready" && cfg.scenario === "check") {
       await page.click('.tabs button[data-tab="check"]');
       const n = await page.evaluate(() => window.__ledgerEvents.length);
@@ -428,7 +642,8 @@ try {
   out.events = await page.evaluate(() => window.__ledgerEvents);
   out.calls = await page.evaluate(() => window.__wordCalls || []);
   out.texts = await page.evaluate(() => (window.__ledgerHost ? window.__ledgerHost.texts() : []));
-  out.revisions = await page.evaluate(() => (window.__wordDoc ? window.__wordDoc.revisions : []));
+  out.accepted = await page.evaluate(() => (window.__ledgerHost ? window.__ledgerHost.view("accepted") : []));
+  out.revisions = await page.evaluate(() => (window.__ledgerHost ? window.__ledgerHost.changes() : []));
 } catch (err) {
   out.error = String(err && err.stack ? err.stack : err);
 } finally {
