@@ -75,17 +75,25 @@ def replay_operations(a: Any, b: Any, skip_a: set[str] = frozenset(), skip_b: se
         olds, news = ua[i1:i2], ub[j1:j2]
         pairs = dict(pair_paragraphs([u.text for u in olds], [u.text for u in news])) if olds and news else {}
         partner = {j: i for i, j in pairs.items() if olds[i].kind == news[j].kind}
-        deleted = [i for i in range(len(olds)) if i not in partner.values()]
-        for i in deleted:
-            u = olds[i]
-            if u.kind == "table":
-                out.left_out.append(f"table deleted: {u.text[:50]!r}")
-                continue
-            out.operations.append({"op": "delete", "unit": u.id})
-            out.written.append({"op": "delete", "old": u.text})
-            body_tokens |= changed_tokens(u.text, "")
-        for j, nu in enumerate(news):
+        paired = set(partner.values())
+        gone = iter([i for i in range(len(olds)) if i not in paired] + [len(olds)])
+        next_gone = next(gone)
+
+        def delete_before(limit: int) -> None:
+            nonlocal next_gone, body_tokens
+            while next_gone < limit:
+                u = olds[next_gone]
+                if u.kind == "table":
+                    out.left_out.append(f"table deleted: {u.text[:50]!r}")
+                else:
+                    out.operations.append({"op": "delete", "unit": u.id})
+                    out.written.append({"op": "delete", "old": u.text})
+                    body_tokens |= changed_tokens(u.text, "")
+                next_gone = next(gone)
+
+        for j, nu in enumerate(news):  # in document order: deletions where they fall, then this unit
             if j in partner:
+                delete_before(partner[j])
                 ou = olds[partner[j]]
                 anchor = ou.id
                 if ou.kind == "table":
@@ -105,6 +113,7 @@ def replay_operations(a: Any, b: Any, skip_a: set[str] = frozenset(), skip_b: se
                 out.operations.append(op_)
                 out.written.append({"op": "insert_after", "new": nu.text})
                 body_tokens |= changed_tokens("", nu.text)
+        delete_before(len(olds))
     for ou, nu in table_changes:
         shared = changed_tokens(ou.text, nu.text) & body_tokens
         if shared:
