@@ -13,55 +13,19 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+# the marks, their roles and the document's curly pairs: one definition (adapters.quotes), shared
+# with the edits that write text in the document's style
+from adapters.quotes import CURLY as _CURLY
+from adapters.quotes import QUOTE_CHARS as _QUOTE_CHARS
+from adapters.quotes import classify_mark as _classify
+from adapters.quotes import curly_marks as _curly_marks
+from adapters.quotes import is_open as _is_open
+
 from ...findings import Finding, Place
 from .prose import Prose, make_finding
 from .sheet import StyleSheet
 
 __all__ = ["quote_findings", "dash_findings"]
-
-_OPEN_DOUBLE = "\u201c\u201e\u00ab"
-_CLOSE_DOUBLE = "\u201d\u201c\u00bb"
-_CURLY = "\u201c\u201d\u201e\u00ab\u00bb\u2018\u2019\u201a"
-_QUOTE_CHARS = re.compile(r"[\"'\u201c\u201d\u201e\u00ab\u00bb\u2018\u2019\u201a]")
-
-
-def _is_open(text: str, i: int) -> bool:
-    """A quote at ``i`` opens when nothing or a space, an opening bracket or a dash precedes it."""
-    return i == 0 or text[i - 1].isspace() or text[i - 1] in "([{\u2014\u2013/-"
-
-
-def _classify(text: str, i: int) -> tuple[str, str] | None:
-    """``(role, style)`` of the mark at ``i``: role ``double``/``single``/``apostrophe``, style
-    ``straight``/``curly``; ``None`` for a prime after a digit or a lone mark."""
-    c = text[i]
-    prev = text[i - 1] if i else ""
-    nxt = text[i + 1] if i + 1 < len(text) else ""
-    if c in "\"'" and prev.isdigit():
-        return None  # 5' 10", 12": primes
-    if c == '"':
-        return ("double", "straight")
-    if c in "\u201c\u201d\u201e\u00ab\u00bb":
-        return ("double", "curly")
-    if c in "'\u2019":
-        if prev.isalpha() and (nxt.isalpha() or not nxt or not nxt.isalnum()):
-            if prev.isalpha() and nxt.isalpha():
-                return ("apostrophe", "straight" if c == "'" else "curly")
-            if c == "'" and prev in "sS" and (not nxt or nxt.isspace() or nxt in ".,;:"):
-                return ("apostrophe", "straight")  # the students' books
-        return ("single", "straight" if c == "'" else "curly")
-    if c in "\u2018\u201a":
-        return ("single", "curly")
-    return None
-
-
-def _curly_marks(counts: Counter) -> dict[str, str]:
-    """The curly marks the document uses most: opening and closing double quotes."""
-    opening = max((c for c in _OPEN_DOUBLE), key=lambda c: (counts.get(("open", c), 0), c == "\u201c"))
-    closing = {"\u201e": "\u201c", "\u00ab": "\u00bb"}.get(opening, "\u201d")
-    return {"double_open": opening, "double_close": closing,
-            "single_open": {"\u201e": "\u201a", "\u00ab": "\u2039"}.get(opening, "\u2018"),
-            "single_close": {"\u201e": "\u2018", "\u00ab": "\u203a"}.get(opening, "\u2019")}
-
 
 def quote_findings(p: Prose, sheet: StyleSheet) -> list[Finding]:
     """Straight and curly quotation marks mixed in one document; apostrophes apart (French
