@@ -2,6 +2,7 @@
 
     python -m benchmarks.wild_bench [--wild DIR] [--only NAME,...] [--no-edits] [--no-big]
         [--kinds rename_term,fix,...] [--out DIR] [--json FILE] [--doc docs/benchmarks.md]
+    python -m benchmarks.wild_bench --from-json FILE [--doc docs/benchmarks.md]   (the tables of a run)
 
 On every file of ``devset/wild/`` (``--wild``; README inside), one table per document:
 
@@ -209,7 +210,7 @@ def run(folder: Path, *, only: Sequence[str] = (), edits: bool = True, big: bool
         m["reading"] = reading.get(f.name, {})
         docs.append(m)
     cases = run_edits(files, originals, folder, out_dir, kinds, limit) if edits else []
-    result: dict[str, Any] = {"folder": str(folder), "documents": docs,
+    result: dict[str, Any] = {"folder": str(folder), "date": time.strftime("%Y-%m-%d"), "documents": docs,
                               "cases": [{"kind": c.kind, "file": Path(c.path).name, "instruction": c.instruction,
                                          **{k: v for k, v in c.result.items() if k not in ("findings",)}} for c in cases]}
     if big:
@@ -265,7 +266,7 @@ def _doc_table(d: dict, cases: list[dict]) -> list[str]:
 
 def markdown(result: dict[str, Any], command: str) -> str:
     cases = result.get("cases", [])
-    lines = [f"Measured {time.strftime('%Y-%m-%d')} with `{command}` on `{Path(result['folder']).name}` "
+    lines = [f"Measured {result.get('date') or time.strftime('%Y-%m-%d')} with `{command}` on `{Path(result['folder']).name}` "
              f"({len(result['documents'])} files, {len(cases)} edits judged in LibreOffice, {result['seconds']:,} s in all).", ""]
     if cases:
         lines += ["| kind of edit | cases | pass | " + " | ".join(_CHECKS) + " |", "|---|---|---|" + "---|" * len(_CHECKS)]
@@ -324,7 +325,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=None, help="where outputs go (default: a temporary folder)")
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--doc", type=Path, default=None, help="write the tables into this Markdown file")
+    ap.add_argument("--from-json", type=Path, default=None, help="no run: the tables of an earlier run's --json")
+    ap.add_argument("--command", default=None, help="with --from-json: the command that made it, as the tables name it")
     args = ap.parse_args(argv)
+    if args.from_json is not None:
+        result = json.loads(args.from_json.read_text())
+        text = markdown(result, args.command or "make bench-wild")
+        print(text)
+        if args.doc:
+            from benchmarks.doc_block import replace_block
+
+            replace_block(args.doc, "wild-bench", text, "Documents from other producers (the wild set)")
+        return 0
     if not wild_files(args.wild):
         print(f"no wild documents in {args.wild}", file=sys.stderr)
         return 2
