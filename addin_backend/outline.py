@@ -25,6 +25,7 @@ from typing import Any
 
 from adapters.label_grammar import canonical_label, heading_number as typed_number, norm_number, number_depth, parse_label
 from adapters.model import Document, Unit
+from adapters.monospace import CODE_STYLE as _CODE_STYLE
 from adapters.vocabulary import OUTSIDE_FLOW_KINDS
 
 __all__ = [
@@ -46,8 +47,9 @@ __all__ = [
 #: Units that make up the outline besides clauses (the task pane's navigation tree).
 OUTLINE_KINDS = ("title", "section")
 
-#: Paragraph styles of code and preformatted text, whose lines are no headings.
-CODE_STYLE = re.compile(r"preformatted|code|verbatim|source|plain\s*text|listing", re.I)
+#: Paragraph styles of code and preformatted text, whose lines are no headings (one pattern for
+#: the readers and the backend: ``adapters.monospace``).
+CODE_STYLE = _CODE_STYLE
 #: Paragraph styles of quotations (a block quoted from another document): kept as written.
 QUOTE_STYLE = re.compile(r"\b(?:block\s*)?quot(?:e|ation)s?\b|zitat", re.I)
 

@@ -110,6 +110,7 @@ def expand_rename(
     source: str | None = None,
     names: str = "auto",
     kept: list[TermPlace] | None = None,
+    renamed: list[TermPlace] | None = None,
 ) -> list[Replace]:
     """One ``replace`` edit per occurrence of a term, in every unit (captions, cells, notes too).
 
@@ -117,7 +118,8 @@ def expand_rename(
     :class:`terms.TermMatcher`); partial words never match; the span of each edit is the
     occurrence itself. Text shown by a regenerated field (a cross-reference, a caption number)
     is left to the field. Code lines, quotations, closed compounds and (by ``names``, see
-    :mod:`.renaming`) names of their own are kept: each is appended to ``kept`` with why.
+    :mod:`.renaming`) names of their own are kept: each is appended to ``kept`` with why. The
+    places renamed inside identifiers (``names="rename"``: "including names") go to ``renamed``.
     """
     if not old or not old.strip():
         raise InvalidRequestError("a rename needs the term to rename")
@@ -135,6 +137,8 @@ def expand_rename(
             if kept is not None:
                 kept.append(place)
             continue
+        if place.identifier is not None and renamed is not None:
+            renamed.append(place)
         out.append(
             Replace(
                 unit=unit.id, start=o.start, end=o.end, text=o.replacement, old=o.text,
@@ -324,6 +328,8 @@ def _apply_text(unit: Unit, edits: list[Replace | SetText]) -> None:
         f.start, f.end = _shift(f.start, changes), _shift(f.end, changes)
     for b in unit.bookmarks:
         b.start, b.end = _shift(b.start, changes), _shift(b.end, changes)
+    if unit.meta.get("code"):  # the spans written as code move with the text around them
+        unit.meta["code"] = [[_shift(a, changes), _shift(b, changes)] for a, b in unit.meta["code"]]
     if unit.title is not None:
         at = old.find(unit.title)
         if at >= 0:

@@ -37,7 +37,7 @@ import networkx as nx
 from adapters.model import Document, Unit
 
 from .edges import CONTAINS, RELATED, add_edge, remove_out_edges
-from ..outline import CODE_STYLE as _CODE_STYLE
+from ..language.identifiers import is_code_line
 from .label_index import typed_heading
 from .text import sentences
 from adapters.vocabulary import FLOAT_KINDS, TEXT_KINDS
@@ -123,40 +123,6 @@ _BIB_AUTHOR = re.compile(
     r"(?:[A-Z]\.\s*(?:-?[A-Z]\.\s*)?)+(?:,|&|and\b|\(|et\b)"  # "Smith, J. A., and ...", "Koh, K., & ..."
     r"|[A-Z][\w'\u2019\-]+(?:\s+[A-Z]\.)*(?:,\s*\w+)?\.?\s*\((?:1[5-9]|20)\d\d[a-z]?\)\.)"  # "Gaiman, Neil (2003)."
 )
-#: Lines that read as code or grammar (each pattern matches a whole line, stripped).
-_CODE_LINES = [
-    re.compile(p)
-    for p in (
-        # ABNF rules, pseudo-code assignments, BNF: "name = rule / rule", "x += 1", "a ::= b"
-        r"[A-Za-z_$][\w.$\-]*(?:\s*\[[^\]]*\])?\s*(?:=/?|::=|:=|\+=|-=|<-)\s*\S.*(?<![.!?])",
-        # a line that opens or closes a block: "struct {", "};", "} ClientHello;"
-        r"[{}].*|.*\{",
-        # lower-case keyword statements: "if (x):", "while (y) {", "else:", "return x;"
-        r"(?:if|elif|while|for|switch|select)\s*\(.*|(?:else|try|finally)\s*[:{]?|return\b.*;",
-        r"(?:def|function|class)\s+\w+\s*[({:].*",
-        # a call: "max(kTimeThreshold * max(smoothed_rtt, latest_rtt), kGranularity)"
-        r"[A-Za-z_$][\w.$]*\((?:[^()]|\([^()]*\))*\)\s*[;:{]?",
-        # box drawing: "+-----+", "|  Start  |", "Loss or |"
-        r"[|+].*|.*[|]|.*-\+",
-    )
-]
-#: A declaration ending in ";": "opaque random[32];", "ProtocolVersion legacy_version = 0x0303;".
-_DECLARATION = re.compile(r"(?:[\w<>\[\].]+\s+){1,3}[\w<>\[\]().^\-]+\s*(?:=\s*[^;]+)?;")
-_CODE_MARK = re.compile(r"[<>\[\]=_\d]|[a-z][A-Z]")
-#: Characters of ASCII art and operators: a line mostly made of them is a drawing or a formula.
-_ART = re.compile(r"[-+|/\\<>=*_{}\[\]()#:;^~.,!@%&'\"`0-9]")
-
-
-def _reads_as_code(line: str) -> bool:
-    line = line.strip()
-    if any(p.fullmatch(line) for p in _CODE_LINES):
-        return True
-    if _DECLARATION.fullmatch(line) and _CODE_MARK.search(line):
-        return True
-    chars = len(line) - line.count(" ") - line.count("\t")
-    return chars >= 3 and len(_ART.findall(line)) / chars > 0.5
-
-
 #: A token that names rather than says: with an underscore, a digit, an inner capital or
 #: an operator inside (``max_ack_delay``, ``RFC9110``, ``ClientHello``, ``max-age=5``, ``a.b``).
 _IDENT = re.compile(r"\S*(?:_|\d|[a-z][A-Z]|[=:/]\w|\w\.\w|\(\))\S*")
@@ -166,24 +132,6 @@ _QUOTED = re.compile(
     r"|\u2018[^\u2019\n]{1,60}\u2019(?!\w)|`[^`\n]{1,60}`|\u00ab[^\u00bb\n]{1,60}\u00bb"
     r"|\u201e[^\u201c\u201d\n]{1,60}[\u201c\u201d]"
 )
-
-
-def is_code_line(unit: Unit) -> bool:
-    """A paragraph of code, grammar or ASCII art: in a code/preformatted style, or most of its
-    lines read as code (:data:`_CODE_LINES`, a declaration ending in ";") or are mostly
-    operators and digits (ASCII art, formulas).
-
-    >>> is_code_line(Unit("p-1", "paragraph", "Cache-Control   = #cache-directive", 0))
-    True
-    >>> is_code_line(Unit("p-2", "paragraph", "The cache directive is case-insensitive.", 1))
-    False
-    """
-    if unit.style and _CODE_STYLE.search(unit.style):
-        return True
-    lines = [ln for ln in unit.text.split("\n") if ln.strip()]
-    if not lines:
-        return False
-    return 2 * sum(_reads_as_code(ln) for ln in lines) > len(lines)
 
 
 def _section_title(unit: Unit) -> str:

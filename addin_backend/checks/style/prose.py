@@ -16,8 +16,9 @@ from typing import Iterable
 from adapters.model import Document, Unit
 
 from ...findings import Finding, Place
-from ...graph.related import is_code_line, is_reference_entry, reference_list_sections
+from ...graph.related import is_reference_entry, reference_list_sections
 from ...language.detect import unit_language
+from ...language.identifiers import identifier_spans, is_code_line, shape_spans
 
 __all__ = ["Prose", "prose", "make_finding", "finding_id", "SENTENCE_KINDS", "word_cases", "known_word",
            "protected_spans", "untouchable", "drop_untouchable"]
@@ -110,30 +111,29 @@ def prose(doc: Document) -> Prose:
     return out
 
 
-#: What no check reads and no fix rewrites inside prose: URIs and e-mail addresses, media types
-#: ("multipart/byteranges", "text/html;charset=utf-8"), file names and paths ("index.html",
-#: "/etc/hosts"), code in backticks, identifiers (``max_ack_delay``, ``Foo::Bar``, ``name()``,
-#: ``a=b``) and quotations of four words or more (someone else's words, a cited title).
-_PROTECTED = re.compile(
-    r"(?:[A-Za-z][A-Za-z0-9+.\-]*://|mailto:|urn:|www\.)[^\s<>\"\u201d]*[^\s<>\"\u201d.,;:)]"  # URIs
-    r"|<[^<>\s]{3,}>"  # <https://...>, <urn:...>
-    r"|[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+"  # e-mail addresses
-    r"|(?<![\w/])(?i:application|audio|example|font|haptics|image|message|model|multipart|text|video|\*)"
-    r"/(?:[A-Za-z0-9*][\w.+\-*]*)(?:\s*;\s*[\w\-]+=[\w\-\"]+)*"  # media types
-    r"|(?<![\w.~])(?:~|\.{1,2})?/[\w\-.]+(?:/[\w\-.]+)*"  # paths: "/etc/hosts", "./a/b"
-    r"|(?<![\w.])[\w\-]+\.(?i:txt|xml|json|ya?ml|html?|css|js|ts|py|c|h|cpp|java|go|rs|rb|sh|md|rst|pdf|docx?|odt"
-    r"|xlsx?|csv|toml|ini|cfg|conf|log|zip|gz|tar|png|jpe?g|gif|svg|exe|dll|so|abnf|asn|pem|der|crt|key)(?![\w.])"
-    r"|`[^`\n]{1,200}`"  # code in backticks
-    r"|(?<![\w\-])[A-Za-z_$][\w$]*(?:(?:::|->|\.)[A-Za-z_$][\w$]*)*\(\)"  # a call: "name()"
-    r"|(?<![\w\-])(?=[\w\-]*_)[A-Za-z][\w\-]*|(?<![\w\-])\w+(?:::\w+)+|(?<![\w\-])\w[\w.\-]*=[\w\"\-]+"  # identifiers
-    r"|\"[^\"\n]{1,300}\"|\u201c[^\u201d\n]{1,300}\u201d|\u201e[^\u201c\u201d\n]{1,300}[\u201c\u201d]"
-    r"|\u00ab[^\u00bb\n]{1,300}\u00bb"  # quotations
+#: Quotations: someone else's words (a cited title, a quoted sentence); of four words or more,
+#: no check reads them and no fix rewrites them.
+_QUOTATION = re.compile(
+    r"\"[^\"\n]{1,300}\"|\u201c[^\u201d\n]{1,300}\u201d|\u201e[^\u201c\u201d\n]{1,300}[\u201c\u201d]"
+    r"|\u00ab[^\u00bb\n]{1,300}\u00bb"
 )
+_QUOTE_MARKS = "\"\u201c\u201e\u00ab"
 
 
-def protected_spans(text: str) -> list[tuple[int, int]]:
-    """The ``(start, end)`` spans of ``text`` that are not prose to check or fix (see
-    :data:`_PROTECTED`): a media type is a name, not the words "byte ranges".
+def _quotations(text: str) -> list[tuple[int, int]]:
+    """The words of each quotation of four words or more (not the marks: the quote style may
+    change those); a quoted term or value ('"Data-set" means ...') is the document's own word."""
+    if not any(c in text for c in _QUOTE_MARKS):
+        return []
+    return [(m.start() + 1, m.end() - 1) for m in _QUOTATION.finditer(text) if len(m.group().split()) >= 4]
+
+
+def protected_spans(text: str, unit: Unit | None = None, doc: Document | None = None) -> list[tuple[int, int]]:
+    """The ``(start, end)`` spans of ``text`` that are not prose to check or fix, left to right:
+    identifiers (URIs, media types, file names, code, element and attribute names, options,
+    property names: :mod:`addin_backend.language.identifiers`) and quotations of four words or
+    more. Given the ``unit`` (whose text ``text`` is) and its ``doc``, what the document says
+    counts too: the spans written in a code style, and the names it writes as code elsewhere.
 
     >>> t = "A multipart/byteranges body; see <https://example.com/a> and `max_ack_delay`."
     >>> [t[s:e] for s, e in protected_spans(t)]
@@ -141,46 +141,37 @@ def protected_spans(text: str) -> list[tuple[int, int]]:
     >>> t = 'as ' + chr(34) + 'the Hitch Hiker Guide' + chr(34) + ' says, /etc/hosts or index.html'
     >>> [t[s:e] for s, e in protected_spans(t)]
     ['the Hitch Hiker Guide', '/etc/hosts', 'index.html']
+    >>> t = "The attribute manifest:initialisation-vector, the option --safe and FILEVERSION."
+    >>> [t[s:e] for s, e in protected_spans(t)]
+    ['manifest:initialisation-vector', '--safe', 'FILEVERSION']
     """
-    if not any(c in text for c in "/:@<`_=\"\u201c\u201e\u00ab.("):
-        return []
-    out = []
-    for m in _PROTECTED.finditer(text):
-        if m.group()[0] in _QUOTE_MARKS:
-            if len(m.group().split()) < 4:
-                continue  # a quoted term or value ('"Data-set" means ...') is the document's own word
-            out.append((m.start() + 1, m.end() - 1))  # the words, not the marks (the quote style may change those)
-        else:
-            out.append(m.span())
-    return out
-
-
-_QUOTE_MARKS = "\"\u201c\u201e\u00ab"
-
-
-#: Unit styles of code and literal text: a monospace paragraph is code, whatever it says.
-_CODE_STYLE = re.compile(r"(?i)code|source|preformat|verbatim|listing|artwork|monospace|plain ?text|html ?pre|courier")
+    found = identifier_spans(unit, doc) if unit is not None and unit.text == text else shape_spans(text)
+    return sorted([(i.start, i.end) for i in found] + _quotations(text))
 
 
 def untouchable(doc: Document, uid: str, start: int, end: int, replacement: str | None = None,
                 _cache: dict | None = None) -> str | None:
     """Why a fix must not rewrite ``doc``'s unit ``uid`` from ``start`` to ``end`` (``None``: it
-    may): the unit is a code or grammar line, or the place lies in a URI, a media type, a file
-    name, an identifier or a quotation, or it is a dictionary word the replacement would split,
-    hyphenate or join ("worldwide" -> "world wide")."""
+    may): the unit is a code or grammar line, or the place lies in an identifier (what the
+    document writes as code, a URI, a media type, a file name, an element or attribute name, an
+    option: :mod:`addin_backend.language.identifiers`) or a quotation, or it is a dictionary word
+    the replacement would split, hyphenate or join ("worldwide" -> "world wide")."""
     try:
         u = doc.unit(uid)
     except Exception:
         return None
-    if u.kind in ("paragraph", "list_item") and (is_code_line(u) or (u.style and _CODE_STYLE.search(u.style))):
+    if u.kind in ("paragraph", "list_item") and is_code_line(u):
         return "a code or grammar line"
-    spans = _cache.get(uid) if _cache is not None else None
+    key = (uid, u.text)
+    spans = _cache.get(key) if _cache is not None else None
     if spans is None:
-        spans = protected_spans(u.text)
+        spans = [(i.start, i.end, f"an identifier: '{i.text}' ({i.why})") for i in identifier_spans(u, doc)]
+        spans += [(a, b, "a quotation") for a, b in _quotations(u.text)]
         if _cache is not None:
-            _cache[uid] = spans
-    if any(a < end and start < b for a, b in spans):
-        return "a URI, media type, file name, identifier or quotation"
+            _cache[key] = spans
+    for a, b, why in spans:
+        if a < end and start < b or (start == end and a <= start < b):
+            return why
     if replacement is not None:
         old = u.text[start:end]
         if _resplit(old, replacement):
@@ -211,7 +202,7 @@ def _resplit(old: str, new: str) -> bool:
 def drop_untouchable(doc: Document, findings: list[Finding]) -> list[Finding]:
     """``findings`` without the places no fix may rewrite (:func:`untouchable`); a finding whose
     every place is one is dropped (it spoke of a name, a literal or code, not of prose)."""
-    cache: dict[str, list[tuple[int, int]]] = {}
+    cache: dict = {}
     out = []
     for f in findings:
         if not f.places:

@@ -1,0 +1,426 @@
+"""Which spans of a unit are identifiers: names a program reads, not prose an editor edits.
+
+An element name (``<manifest:file-entry>``), an attribute (``table:data-type``), an option
+(``--safe``), a property (``ruleId``, ``"partialFingerprints":``, ``result.locations[0]``), a
+program keyword (``FILEVERSION``), a file name, a URI: a rename, a fix or a check that rewrites
+one breaks the document's meaning while the prose around it reads fine. This module is the one
+place that says where they are, from what the document itself says:
+
+1. **its formatting**: the character spans a reader recorded in ``Unit.meta["code"]`` (a code,
+   element, attribute or keyword character style, a monospace font; :mod:`adapters.monospace`),
+   and lines in a code paragraph style (:func:`is_code_line`);
+2. **the token's shape** (:data:`_SHAPES`): a namespace prefix, angle brackets, camelCase inside a
+   word, snake_case, a leading dash, a dotted path or index, a quoted JSON key, a file name, a
+   URI, a media type, a call, and ALL-CAPS program words glued from English words
+   ("FOLLOWEDBY", "FILEVERSION"), which no acronym is;
+3. **the names it defines** (:func:`code_names`): a token the document writes in a code style
+   anywhere, or with a namespace prefix ("manifest:file-entry" makes "file-entry" a name), is a
+   name wherever it is written, in that spelling; ordinary dictionary words are not.
+
+Every user asks the same functions: renames (``edits/renaming.py``), the checks and fixes
+(``checks/style/prose.py``: ``protected_spans``, ``untouchable``), the hyphenation counts.
+Shared test vectors: ``tests/vectors/identifiers.json``.
+"""
+from __future__ import annotations
+
+import re
+import weakref
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, NamedTuple
+
+from adapters.model import Document, Unit
+from adapters.monospace import CODE_STYLE
+
+__all__ = ["CODE_STYLE", "Identifier", "code_names", "identifier_at", "identifier_shape", "identifier_spans",
+           "is_code_line", "is_code_style", "is_identifier", "shape_spans"]
+
+
+@dataclass(frozen=True)
+class Identifier:
+    """One identifier in a unit's text: ``text`` at ``start:end``, and ``why`` it is one (what a
+    reviewer is told: "written in a code style", "a namespace-prefixed name", ...)."""
+
+    start: int
+    end: int
+    text: str
+    why: str
+
+
+def is_code_style(style: str | None) -> bool:
+    """Whether a paragraph or character style's name says code (``adapters.monospace.CODE_STYLE``).
+
+    >>> is_code_style("Source Code"), is_code_style("HTML Preformatted"), is_code_style("Body Text")
+    (True, True, False)
+    """
+    return bool(style) and bool(CODE_STYLE.search(style or ""))
+
+
+# --- token shapes ------------------------------------------------------------------------------
+
+_SHAPE_PARTS: list[tuple[str, str]] = [
+    ("markup", r"</?[A-Za-z_][\w.\-]*(?::[A-Za-z_][\w.\-]*)?(?:\s+[\w:.\-]+\s*=\s*(?:\"[^\"<>]*\"|'[^'<>]*'))*\s*/?>"
+               r"|<[^<>\s]{3,}>"),
+    ("URI", r"(?:[A-Za-z][A-Za-z0-9+.\-]*://|mailto:|urn:|www\.)[^\s<>\"\u201d]*[^\s<>\"\u201d.,;:)\]]"),
+    ("e-mail address", r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+"),
+    ("media type", r"(?<![\w/])(?i:application|audio|example|font|haptics|image|message|model|multipart|text|video|\*)"
+                   r"/(?:[A-Za-z0-9*][\w.+\-*]*)(?:\s*;\s*[\w\-]+=[\w\-\"]+)*"),
+    ("path", r"(?<![\w.~/])(?:~|\.{1,2})?/[\w\-.]+(?:/[\w\-.]+)*"),
+    ("file name", r"(?<![\w.])[\w\-]+\.(?i:txt|xml|xsd|rng|json|ya?ml|html?|css|js|ts|py|c|h|cpp|java|go|rs|rb|sh|md"
+                  r"|rst|pdf|docx?|odt|ods|odp|xlsx?|csv|toml|ini|cfg|conf|log|zip|gz|tar|png|jpe?g|gif|svg|exe|dll|so"
+                  r"|abnf|asn|pem|der|crt|key|sarif|proto)(?![\w.])"),
+    ("code in backticks", r"`[^`\n]{1,200}`"),
+    ("a call", r"(?<![\w\-])[A-Za-z_$][\w$]*(?:(?:::|->|\.)[A-Za-z_$][\w$]*)*\(\)"),
+    ("a JSON key", r"(?<=[\"\u201c])[A-Za-z_$][\w$.\-]*(?=[\"\u201d]\s*:)"),
+    ("an option", r"(?:(?<=[\s(\[\"'\u201c\u2018])|^)--?[A-Za-z][\w\-]*(?<!-)(?=[\s,.;:)\]\"'\u201d\u2019]|$)"),
+    ("a namespace-prefixed name", r"(?<![\w:/.\-])[A-Za-z_][\w.\-]*:[A-Za-z_][\w\-]*(?:\.[\w\-]+)*(?<![.\-])(?![\w:/])"),
+    ("a dotted path", r"(?<![\w.$\-])[A-Za-z_$][\w$]*(?:\[\w*\])?(?:\.[A-Za-z_$][\w$\-]*(?:\[\w*\])?)+(?![\w(])"
+                      r"|(?<![\w.$\-])[A-Za-z_$][\w$]*\[\w*\](?:\[\w*\])*"),
+    ("snake_case", r"(?<![\w\-])(?=[\w\-]*[A-Za-z0-9]_[A-Za-z0-9])[A-Za-z_][\w\-]*"),
+    ("scoped name", r"(?<![\w\-])\w+(?:::\w+)+"),
+    ("an assignment", r"(?<![\w\-])\w[\w.\-]*=[\w\"\-]+"),
+    # a capital after two small letters ("ruleId", "JavaScript") or after a one-letter prefix
+    # ("pBuffer"); not a mixed-case abbreviation ("QoS", "DDoS", "PhD"), which the checks read
+    ("camelCase", r"(?<![\w\-])(?=[a-z][A-Z][a-z]|[A-Za-z0-9]*[a-z]{2}[A-Z])[A-Za-z][A-Za-z0-9]*(?![\w\-])"),
+    ("a program word in capitals", r"(?<![\w\-])[A-Z]{6,}(?![\w\-])"),
+    ("a quoted value", r"(?<=[\"\u201c])[a-z][a-z0-9]{3,}(?=[\"\u201d])"),
+]
+_SHAPES = re.compile("|".join(f"(?P<g{i}>{rx})" for i, (_why, rx) in enumerate(_SHAPE_PARTS)))
+_WHY = {f"g{i}": why for i, (why, _rx) in enumerate(_SHAPE_PARTS)}
+#: Quick test: a text without any of these characters has no shaped identifier but, at most,
+#: camelCase, capitals or a quoted value.
+_HINT = re.compile(r"[/:@<`_=\[.\-(\"\u201c]|[a-z][A-Z]|[A-Z]{6}")
+#: "e.g", "i.e", "U.S.A": abbreviations written with dots are no paths.
+_ABBREVIATION = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]?|(?i:etc|al|cf|vs|viz|approx|fig|figs|no|vol|pp?|sec|ch)\.\w+")
+
+
+def _plain_word(word: str) -> bool:
+    from .wordlists import dictionary_word
+
+    return dictionary_word(word)
+
+
+#: Two-letter words that glue into a keyword ("FOLLOWEDBY", "ISSUBSET"); any other part has
+#: three letters or more (else "OSCORE" would be "os" + "core").
+_SHORT_PARTS = frozenset("by is in of on to at or as if up an be do it no so".split())
+
+
+def _part(word: str) -> bool:
+    return (len(word) >= 3 or word in _SHORT_PARTS) and _plain_word(word)
+
+
+@lru_cache(maxsize=8192)
+def _glued_capitals(token: str) -> bool:
+    """An ALL-CAPS word that is no English word but English words glued ("FOLLOWEDBY",
+    "ISSUBSET", "FILEVERSION", "PUBCOMP"): a program's keyword; an acronym's letters spell no
+    words ("NISTIR", "OSCORE")."""
+    low = token.lower()
+    if _plain_word(low):
+        return False
+    for i in range(2, len(low) - 1):
+        head, tail = low[:i], low[i:]
+        if max(len(head), len(tail)) >= 4 and _part(head) and (_part(tail) or _glued_rest(tail)):
+            return True
+    return False
+
+
+def _glued_rest(rest: str) -> bool:
+    return any(_part(rest[:i]) and _part(rest[i:]) for i in range(2, len(rest) - 1))
+
+
+_CAPS_WORD = re.compile(r"(?<![\w\-])[A-Z]{3,}(?![\w\-])")
+_ANY_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def _shouting(text: str) -> bool:
+    """A text written in capitals (a licence's disclaimer): its words in capitals are emphasis,
+    not program words."""
+    caps = len(_CAPS_WORD.findall(text))
+    return caps >= 5 and 2 * caps > len(_ANY_WORD.findall(text))
+
+
+#: "Data.The": a sentence whose space after the full stop was lost, not a dotted path.
+_LOST_SPACE = re.compile(r"([^\W\d_]+)\.([A-Z][a-z]+)")
+
+
+def _keep(why: str, text: str) -> bool:
+    """Whether a shape match is an identifier after all (an abbreviation with dots is not; a
+    word in capitals only when glued from words; a quoted value only when it is no word)."""
+    if why == "a dotted path":
+        if _ABBREVIATION.fullmatch(text) or all(len(p) <= 1 for p in text.split(".")):
+            return False
+        lost = _LOST_SPACE.fullmatch(text)
+        return not (lost and _plain_word(lost.group(1)) and _plain_word(lost.group(2)))
+    if why == "a program word in capitals":
+        return _glued_capitals(text)
+    if why == "a quoted value":
+        return not _plain_word(text)
+    if why == "an option":
+        return text.startswith("--") or len(text) <= 4
+    return True
+
+
+def shape_spans(text: str) -> list[Identifier]:
+    """The identifiers ``text`` shows by their shape alone (no document needed).
+
+    >>> t = "Each <manifest:file-entry> has a manifest:full-path; run it with --safe (see ruleId)."
+    >>> [(i.text, i.why) for i in shape_spans(t)]  # doctest: +NORMALIZE_WHITESPACE
+    [('<manifest:file-entry>', 'markup'), ('manifest:full-path', 'a namespace-prefixed name'),
+     ('--safe', 'an option'), ('ruleId', 'camelCase')]
+    >>> [i.text for i in shape_spans('The "partialFingerprints": {...} of result.locations[0], e.g. a FOLLOWEDBY.')]
+    ['partialFingerprints', 'result.locations[0]', 'FOLLOWEDBY']
+    """
+    if not _HINT.search(text):
+        return []
+    out = []
+    shouting: bool | None = None
+    for m in _SHAPES.finditer(text):
+        why = _WHY[m.lastgroup or ""]
+        if why == "a program word in capitals":
+            if shouting is None:
+                shouting = _shouting(text)
+            if shouting:
+                continue
+        if _keep(why, m.group()):
+            out.append(Identifier(m.start(), m.end(), m.group(), why))
+    return out
+
+
+def identifier_shape(token: str) -> str | None:
+    """Why a whole token is an identifier by its shape, or ``None`` when it is not.
+
+    >>> identifier_shape("table:data-type"), identifier_shape("max_ack_delay"), identifier_shape("data type")
+    ('a namespace-prefixed name', 'snake_case', None)
+    """
+    for i in shape_spans(token):
+        if i.start == 0 and i.end == len(token):
+            return i.why
+    return None
+
+
+def is_identifier(token: str) -> bool:
+    """Whether a whole token is an identifier by its shape (:func:`identifier_shape`).
+
+    >>> [is_identifier(t) for t in ("--safe", "ruleId", "FILEVERSION", "HTTP", "e.g", "file-entry", "index.html")]
+    [True, True, True, False, False, False, True]
+    """
+    return identifier_shape(token) is not None
+
+
+# --- code lines --------------------------------------------------------------------------------
+
+#: Lines that read as code or grammar (each pattern matches a whole line, stripped).
+_CODE_LINES = [
+    re.compile(p)
+    for p in (
+        # ABNF rules, pseudo-code assignments, BNF: "name = rule / rule", "x += 1", "a ::= b"
+        r"[A-Za-z_$][\w.$\-]*(?:\s*\[[^\]]*\])?\s*(?:=/?|::=|:=|\+=|-=|<-)\s*\S.*(?<![.!?])",
+        # a line that opens or closes a block: "struct {", "};", "} ClientHello;"
+        r"[{}].*|.*\{",
+        # lower-case keyword statements: "if (x):", "while (y) {", "else:", "return x;"
+        r"(?:if|elif|while|for|switch|select)\s*\(.*|(?:else|try|finally)\s*[:{]?|return\b.*;",
+        r"(?:def|function|class)\s+\w+\s*[({:].*",
+        # a call: "max(kTimeThreshold * max(smoothed_rtt, latest_rtt), kGranularity)"
+        r"[A-Za-z_$][\w.$]*\((?:[^()]|\([^()]*\))*\)\s*[;:{]?",
+        # box drawing: "+-----+", "|  Start  |", "Loss or |"
+        r"[|+].*|.*[|]|.*-\+",
+    )
+]
+#: A declaration ending in ";": "opaque random[32];", "ProtocolVersion legacy_version = 0x0303;".
+_DECLARATION = re.compile(r"(?:[\w<>\[\].]+\s+){1,3}[\w<>\[\]().^\-]+\s*(?:=\s*[^;]+)?;")
+_CODE_MARK = re.compile(r"[<>\[\]=_\d]|[a-z][A-Z]")
+#: Characters of ASCII art and operators: a line mostly made of them is a drawing or a formula.
+_ART = re.compile(r"[-+|/\\<>=*_{}\[\]()#:;^~.,!@%&'\"`0-9]")
+
+
+def _reads_as_code(line: str) -> bool:
+    line = line.strip()
+    if any(p.fullmatch(line) for p in _CODE_LINES):
+        return True
+    if _DECLARATION.fullmatch(line) and _CODE_MARK.search(line):
+        return True
+    chars = len(line) - line.count(" ") - line.count("\t")
+    return chars >= 3 and len(_ART.findall(line)) / chars > 0.5
+
+
+def _all_code(unit: Unit) -> bool:
+    """Whether the reader found every visible character of the unit written as code."""
+    spans = unit.meta.get("code")
+    if not spans:
+        return False
+    text = unit.text
+    covered = [False] * len(text)
+    for a, b in spans:
+        for k in range(max(0, a), min(b, len(text))):
+            covered[k] = True
+    return all(c or text[k].isspace() for k, c in enumerate(covered))
+
+
+def is_code_line(unit: Unit) -> bool:
+    """A paragraph of code, grammar or ASCII art: in a code/preformatted style, written wholly
+    in a code character style or monospace font, or most of its lines read as code
+    (:data:`_CODE_LINES`, a declaration ending in ";") or are mostly operators and digits
+    (ASCII art, formulas).
+
+    >>> is_code_line(Unit("p-1", "paragraph", "Cache-Control   = #cache-directive", 0))
+    True
+    >>> is_code_line(Unit("p-2", "paragraph", "The cache directive is case-insensitive.", 1))
+    False
+    >>> is_code_line(Unit("p-3", "paragraph", "manifest.xml", 2, meta={"code": [[0, 12]]}))
+    True
+    """
+    if unit.style and CODE_STYLE.search(unit.style):
+        return True
+    if _all_code(unit):
+        return True
+    lines = [ln for ln in unit.text.split("\n") if ln.strip()]
+    if not lines:
+        return False
+    return 2 * sum(_reads_as_code(ln) for ln in lines) > len(lines)
+
+
+# --- names the document defines ----------------------------------------------------------------
+
+_TOKEN = re.compile(r"[^\s,;()\[\]{}\"'\u201c\u201d\u2018\u2019<>]+")
+_EDGE = ".:!?"
+
+
+def _token_is_name(tok: str) -> bool:
+    """A token written in code that names something wherever it is written: identifier-shaped,
+    in capitals, or no dictionary word ("DSUM", "visualbasic"); not an ordinary word ("type")."""
+    if len(tok) < 2 or not any(c.isalpha() for c in tok):
+        return False
+    if identifier_shape(tok):
+        return True
+    letters = [c for c in tok if c.isalpha()]
+    if all(c.isupper() for c in letters) and len(letters) >= 2:
+        return True
+    return tok.replace("-", "").isalnum() and not _plain_word(tok) and not _plain_word(tok.lower())
+
+
+class _DocNames(NamedTuple):
+    ref: weakref.ref
+    key: tuple
+    names: frozenset
+    spans: dict
+
+
+_DOCS: dict[int, _DocNames] = {}
+
+
+def _forgetter(key: int) -> Callable[[object], None]:
+    def forget(_ref: object) -> None:
+        _DOCS.pop(key, None)
+
+    return forget
+
+
+def _doc_key(doc: Document) -> tuple:
+    """What invalidates a document's names: units added or removed (a unit's own spans are
+    checked against its text on every call)."""
+    return (len(doc.units),)
+
+
+def _compute_names(doc: Document) -> frozenset[str]:
+    names: set[str] = set()
+    for u in doc.units:
+        spans = u.meta.get("code")
+        text = u.text
+        if spans and not (u.style and CODE_STYLE.search(u.style)):
+            for a, b in spans:  # inline code: the names the prose uses
+                for m in _TOKEN.finditer(text, max(0, a), min(b, len(text))):
+                    tok = m.group().strip(_EDGE)
+                    if _token_is_name(tok):
+                        names.add(tok)
+        if ":" in text:
+            for i in shape_spans(text):
+                if i.why in ("a namespace-prefixed name", "markup"):
+                    names.add(i.text.strip("</>"))
+    for name in list(names):  # a prefixed name's local part, where it is no plain word ("file-entry")
+        if ":" in name:
+            local = name.rpartition(":")[2]
+            if re.search(r"[\-_]|[a-z][A-Z]", local):
+                names.add(local)
+    return frozenset(n for n in names if n)
+
+
+def _record(doc: Document) -> _DocNames:
+    key = id(doc)
+    hit = _DOCS.get(key)
+    dkey = _doc_key(doc)
+    if hit is not None and hit.ref() is doc and hit.key == dkey:
+        return hit
+    rec = _DocNames(weakref.ref(doc, _forgetter(key)), dkey, _compute_names(doc), {})
+    _DOCS[key] = rec
+    return rec
+
+
+def code_names(doc: Document) -> frozenset[str]:
+    """The names ``doc`` defines by writing them as code (in a code style, inline) or with a
+    namespace prefix, and the local parts of prefixed names that are no plain word: each is an
+    identifier wherever the document writes it in that spelling."""
+    return _record(doc).names
+
+
+# --- all identifiers of a unit -----------------------------------------------------------------
+
+
+def _merge(found: list[Identifier], text: str) -> list[Identifier]:
+    found.sort(key=lambda i: (i.start, -i.end))
+    out: list[Identifier] = []
+    for i in found:
+        if out and i.start < out[-1].end:
+            last = out[-1]
+            if i.end > last.end:
+                out[-1] = Identifier(last.start, i.end, text[last.start:i.end], last.why)
+            continue
+        out.append(i)
+    return out
+
+
+def identifier_spans(unit: Unit, doc: Document | None = None) -> list[Identifier]:
+    """Every identifier in ``unit``'s text, left to right, overlapping ones merged (the first
+    reason kept): the spans the reader found written as code, the tokens shaped as identifiers,
+    and the names ``doc`` defines (:func:`code_names`) where the unit writes them.
+
+    >>> u = Unit("p", "paragraph", "Set DSUM in the <table:table-cell> and the file-entry.", 0, meta={"code": [[4, 8]]})
+    >>> [(i.text, i.why) for i in identifier_spans(u, Document("docx", [u]))]  # doctest: +NORMALIZE_WHITESPACE
+    [('DSUM', 'written in a code style'), ('<table:table-cell>', 'markup')]
+    """
+    text = unit.text
+    rec = _record(doc) if doc is not None else None
+    if rec is not None:
+        hit = rec.spans.get(unit.id)
+        if hit is not None and hit[0] == text and hit[1] is unit.meta.get("code"):
+            return hit[2]
+    found: list[Identifier] = []
+    for a, b in unit.meta.get("code") or ():
+        a, b = max(0, a), min(b, len(text))
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if a < b:
+            found.append(Identifier(a, b, text[a:b], "written in a code style"))
+    found.extend(shape_spans(text))
+    if rec is not None and rec.names:
+        names = rec.names
+        for m in _TOKEN.finditer(text):
+            tok = m.group()
+            core = tok.strip(_EDGE)
+            if core in names:
+                s = m.start() + tok.index(core)
+                found.append(Identifier(s, s + len(core), core, "a name the document writes as code"))
+    out = _merge(found, text)
+    if rec is not None:
+        rec.spans[unit.id] = (text, unit.meta.get("code"), out)
+    return out
+
+
+def identifier_at(unit: Unit, start: int, end: int, doc: Document | None = None) -> Identifier | None:
+    """The identifier of ``unit`` that overlaps ``start:end`` (an empty range: that contains
+    it), or ``None``."""
+    for i in identifier_spans(unit, doc):
+        if i.start < end and start < i.end or (start == end and i.start <= start < i.end):
+            return i
+    return None
