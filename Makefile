@@ -12,9 +12,11 @@ export TOKENIZERS_PARALLELISM := false
 # Debian packages the tests use: real LibreOffice (Python UNO), pandoc (reading-speed peer),
 # chromium (task-pane browser test), redis (shared store), graphviz-free fonts for plots,
 # poppler-utils (pdftoppm: the review screenshots rendered from LibreOffice's PDF), the English
-# spelling dictionaries wamerican and wbritish (which strings are one word: "worldwide").
+# spelling dictionaries wamerican and wbritish (which strings are one word: "worldwide"), and the
+# word lists wngerman, wfrench, wspanish (which forms of a term exist: "Verträge", "journaux").
 APT_PKGS := libreoffice-writer-nogui libreoffice-script-provider-python python3-uno \
-            pandoc chromium redis-server fonts-dejavu-core nodejs poppler-utils wamerican wbritish
+            pandoc chromium redis-server fonts-dejavu-core nodejs poppler-utils wamerican wbritish \
+            wngerman wfrench wspanish
 
 # The clients: the Word add-in manifest for this public URL, and the LibreOffice extension.
 LEDGER_PUBLIC_URL ?= https://localhost:8750

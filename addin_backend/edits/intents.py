@@ -25,6 +25,8 @@ from adapters.model import Document, Edit
 from ..graph.definitions import definition_registry, find_usages
 from ..graph.edges import DEPENDS
 
+from ..language.detect import unit_language
+from ..language.forms import lemma
 from .terms import singularize
 from .values import Value, parse_value
 
@@ -44,16 +46,19 @@ def edit_ids(edits: Iterable[Edit], prefix: str = "op") -> list[str]:
     return [e.id or f"{prefix}-{i + 1}" for i, e in enumerate(edits)]
 
 
-def norm_term(term: str) -> str:
-    """A term's comparison key: one space, straight apostrophes, lower case, singular."""
+def norm_term(term: str, lang: str = "en") -> str:
+    """A term's comparison key: one space, straight apostrophes, lower case, singular (in the
+    term's language: ``language.forms.lemma``)."""
     t = re.sub(r"\s+", " ", term.strip()).replace("\u2019", "'")
+    if lang != "en":
+        return lemma(t, lang).lower()
     return (singularize(t) or singularize(t.lower()) or t).lower()  # as written first: "URIs" is the plural of "URI"
 
 
-def _group_key(term: str) -> str:
+def _group_key(term: str, lang: str = "en") -> str:
     """The key that one rename's edits share: :func:`norm_term` with a hyphen read as a space, as
     every form of a term is found ("field-name" is a form of "field name", and one rename)."""
-    return norm_term(term.replace("-", " "))
+    return norm_term(term.replace("-", " "), lang)
 
 
 def _spelling_out(old: str, new: str) -> bool:
@@ -104,16 +109,19 @@ def renames(doc: Document, edits: list[Edit], ids: list[str] | None = None,
     groups: dict[tuple[str, str], Rename] = {}
     reasons: dict[tuple[str, str], bool] = {}
     written: defaultdict[tuple[str, str], Counter] = defaultdict(Counter)
+    langs: dict[tuple[str, str], str] = {}
     for e, eid in zip(edits, ids):
         if e.op != "replace" or not e.text or e.before is None:
             continue
         if not _is_term_span(e.before, e.start, e.end) or "\n" in e.text:
             continue
         old = e.before[e.start : e.end]
-        key = (_group_key(old), _group_key(e.text))
+        lang = _language(doc, e.unit)
+        key = (_group_key(old, lang), _group_key(e.text, lang))
         if key[0] == key[1] or _spelling_out(old, e.text):
             continue
         r = groups.setdefault(key, Rename(old, e.text))
+        langs.setdefault(key, lang)
         written[key][(old, e.text)] += 1
         r.edits.append(eid)
         if e.unit not in r.units:
@@ -122,7 +130,7 @@ def renames(doc: Document, edits: list[Edit], ids: list[str] | None = None,
         reasons[key] = reasons.get(key, False) or e.reason.lower().startswith("rename")
     out = []
     for key, r in groups.items():
-        r.old, r.new = _usual_form(written[key])
+        r.old, r.new = _usual_form(written[key], langs.get(key, "en"))
         op = asked.get(key)
         if op is not None:
             r.explicit = True
@@ -132,13 +140,23 @@ def renames(doc: Document, edits: list[Edit], ids: list[str] | None = None,
     return out
 
 
-def _usual_form(forms: Counter) -> tuple[str, str]:
+def _language(doc: Document, uid: str) -> str:
+    """The language of the unit an edit changes (the forms of a renamed term are its language's)."""
+    try:
+        return unit_language(doc.unit(uid), doc)
+    except Exception:  # a unit the edits insert: the document's language decides elsewhere
+        return "en"
+
+
+def _usual_form(forms: Counter, lang: str = "en") -> tuple[str, str]:
     """The form of a rename to read it back by: the one written most often, singular and in
     lower case first ("connection ID", not the heading's "Connection IDs" nor "CONNECTION ID"),
-    so that capitals elsewhere read as what they are (a sentence start, a name)."""
+    so that capitals elsewhere read as what they are (a sentence start, a name); in another
+    language its base form ("Vertrag", not "Verträgen")."""
     def rank(item: tuple[tuple[str, str], int]) -> tuple:
         (old, _new), n = item
-        return (singularize(old) is not None, old.isupper(), not old[:1].islower(), -n)
+        inflected = singularize(old) is not None if lang == "en" else lemma(old, lang).lower() != old.lower()
+        return (inflected, old.isupper(), not old[:1].islower(), -n)
     return min(forms.items(), key=rank)[0]
 
 

@@ -4,8 +4,19 @@
 module decides, for a whole document, which of them a rename changes. It keeps, each with the
 reason a reviewer is shown:
 
-- **code**: a line in a code or preformatted style (``outline.CODE_STYLE``) quotes identifiers
-  as the program writes them;
+- **code**: a line in a code or preformatted style, or written wholly as code
+  (:func:`~addin_backend.language.identifiers.is_code_line`), quotes identifiers as the program
+  writes them;
+- **identifiers**: the term inside an identifier of the prose (``<manifest:file-entry>``,
+  ``table:data-type``, ``--safe``, ``fileEntry``, a span written in a code or element character
+  style: :mod:`addin_backend.language.identifiers`) is the program's name, not the document's
+  word; kept unless the rename says "including names" (``names="rename"``, then the preview
+  says how many identifiers it renames);
+- **longer terms**: "metadata manifest file" is no use of "manifest file" where the document
+  uses the longer phrase as a term of its own: it defines it, capitalises it as a name, or
+  writes it repeatedly as a unit with a noun in front (not an adjective: "valid manifest file"
+  is a manifest file); the preview lists each longer term left, why, and the instruction that
+  renames it too (:func:`kept_note`);
 - **quotations**: a paragraph in a quotation style quotes another document's words;
 - **closed compounds**: "connectionID" written as one word is an identifier more often than
   the term; it is reported, not changed;
@@ -19,8 +30,10 @@ reason a reviewer is shown:
   that the prose calls "User-Agent", for "user agent"); ``"rename"`` renames inside names too,
   ``"keep"`` keeps every capitalised use.
 
-English plural rules apply only to English units (:func:`~addin_backend.language.detect.is_english`);
-other units get the exact and case forms.
+The forms of the term are those of each unit's language (:func:`~addin_backend.language.detect.unit_language`,
+:mod:`addin_backend.language.forms`: English, Spanish and French plurals, German case and number
+endings); a form the engine cannot pair with the new term is kept and reported with its place;
+other languages get the exact and case forms.
 """
 from __future__ import annotations
 
@@ -35,12 +48,14 @@ from adapters.vocabulary import NAME_POLICIES as _NAME_POLICIES
 
 from ..findings import Finding
 
-from ..language.detect import is_english
-from ..outline import CODE_STYLE, QUOTE_STYLE
+from ..language.detect import unit_language
+from ..language.identifiers import identifier_at, is_code_line, is_code_style
+from ..outline import QUOTE_STYLE
 from .terms import Occurrence, term_matcher, _is_acronym
 
-__all__ = ["NAME_POLICIES", "AcronymRename", "TermPlace", "Usage", "acronym_parts", "acronym_renames", "expansion_findings",
-           "initials_fit", "name_counts", "term_places", "term_usage", "written_acronym", "written_expansion"]
+__all__ = ["NAME_POLICIES", "AcronymRename", "LongerTerm", "TermPlace", "Usage", "acronym_parts", "acronym_renames",
+           "expansion_findings", "initials_fit", "kept_note", "name_counts", "term_places", "term_usage",
+           "written_acronym", "written_expansion"]
 
 #: What a rename does with the term inside a name of its own (see the module docstring); the
 #: vocabulary's, so that every door's schema names the same choices.
@@ -57,6 +72,21 @@ class TermPlace:
     kept: str | None = None
     #: the name of its own that the occurrence is kept in ("Destination Connection ID")
     name: str | None = None
+    #: the identifier the occurrence lies in ("<manifest:file-entry>"), kept or renamed as asked
+    identifier: str | None = None
+    #: the longer term of the document's own it is part of ("metadata manifest file")
+    longer: str | None = None
+
+
+@dataclass(frozen=True)
+class LongerTerm:
+    """A longer phrase ending in the renamed term that the document uses as a term of its own
+    ("metadata manifest file" for "manifest file"): how it is written, how often, and why it
+    counts as a term."""
+
+    phrase: str
+    count: int
+    why: str
 
 
 @dataclass
@@ -71,13 +101,18 @@ class Usage:
     #: "User-Agent" written capitalised 12 times and never as "user-agent" is a name
     capitalised_as: Counter = field(default_factory=Counter)
     lower_as: Counter = field(default_factory=Counter)
+    #: longer terms of the document's own that end in the term, by the lower-cased phrase
+    longer: dict = field(default_factory=dict)
+
+
+def _code(unit: Unit) -> bool:
+    """A unit of code: in a code style (any kind), or a paragraph that reads or is written as code."""
+    return is_code_style(unit.style) or (unit.kind in ("paragraph", "list_item") and is_code_line(unit))
 
 
 def _occurrences(doc: Document, unit: Unit, old: str, new: str) -> list[Occurrence]:
-    found = term_matcher(old, new).find(unit.text)
-    if found and not is_english(unit, doc):
-        found = term_matcher(old, new, english=False).find(unit.text)
-    return found
+    """The term's forms in ``unit``, in the unit's language (:mod:`addin_backend.language.forms`)."""
+    return term_matcher(old, new, lang=unit_language(unit, doc)).find(unit.text)
 
 
 def _live(doc: Document, units: Iterable[str] | None) -> list[Unit]:
@@ -101,10 +136,16 @@ def term_usage(doc: Document, old: str, new: str = "") -> Usage:
 
 def _usage(doc: Document, old: str, new: str) -> Usage:
     usage = Usage(Counter())
+    before: dict[str, list[tuple[str, Unit, Occurrence]]] = {}
     for u in _live(doc, None):
-        if u.style and CODE_STYLE.search(u.style):
+        if _code(u):
             continue
         for o in _occurrences(doc, u, old, new or old):
+            if identifier_at(u, o.start, o.end, doc) is not None:
+                continue  # a program's name says nothing of how the prose writes the term
+            mod = _modifier(u.text, o.start)
+            if mod is not None:
+                before.setdefault(mod.lower(), []).append((mod, u, o))
             if o.name:
                 usage.names[o.name] += 1
             elif o.capitalised:
@@ -113,7 +154,82 @@ def _usage(doc: Document, old: str, new: str) -> Usage:
             elif o.text[:1].islower():
                 usage.lower += 1
                 usage.lower_as[o.text.lower()] += 1
+    usage.longer = _longer_terms(doc, old, before)
     return usage
+
+
+_MODIFIER = re.compile(r"([^\W\d_][\w'\u2019\-]*)[ \u00a0]+$")
+#: Words in front of a term that only determine or count it ("the manifest file", "each
+#: manifest file"): no longer term begins with them.
+_DETERMINERS = frozenset(
+    "a an the this that these those each every any all no some its their our your his her my other another "
+    "such both either neither same one two three several many few more most much first last next previous "
+    "given following above below new old and or of in on at by for to from with as is are be".split()
+)
+
+
+def _modifier(text: str, start: int) -> str | None:
+    """The word written right before ``start`` that may begin a longer term ("metadata" in
+    "the metadata manifest file"), or ``None`` (a determiner, a number, nothing)."""
+    m = _MODIFIER.search(text, max(0, start - 60), start)
+    if m is None or m.group(1).lower() in _DETERMINERS:
+        return None
+    return m.group(1)
+
+
+def _noun_modifier(word: str) -> bool:
+    """A word that names a kind rather than describing one: a noun and no adjective or
+    participle in the English lexicon ("metadata", "package"; not "valid", "encrypted"), or an
+    acronym or name ("XML")."""
+    letters = [c for c in word if c.isalpha()]
+    if letters and all(c.isupper() for c in letters) and len(letters) >= 2:
+        return True
+    from ..language.nlp import word_classes
+
+    classes = word_classes(word.lower())
+    if "noun" not in classes or "adj" in classes:
+        return False
+    verb = classes.get("verb")
+    return not (verb and verb[1])  # "signed", "encrypted": participles describe
+
+
+def _longer_terms(doc: Document, old: str, before: dict[str, list[tuple[str, Unit, Occurrence]]]) -> dict:
+    """The longer phrases ending in the term that ``doc`` uses as terms of their own: defined
+    (the definition registry, a term line, a glossary), capitalised as a name, or written at
+    least three times as a unit with a noun in front in English prose. By the document's own
+    usage, never by a list of phrases."""
+    out: dict[str, LongerTerm] = {}
+    candidates = {k: v for k, v in before.items() if len(v) >= 2}
+    if not candidates:
+        return out
+    defined = _defined_terms(doc)
+    for key, uses in candidates.items():
+        written = Counter(f"{mod} {o.text}" for mod, _u, o in uses)
+        phrase = written.most_common(1)[0][0]
+        whys = []
+        if any(_norm(f"{mod} {o.text}") in defined for mod, _u, o in uses):
+            whys.append("the document defines it")
+        caps = [f"{mod} {o.text}" for mod, _u, o in uses if mod[:1].isupper() and o.text[:1].isupper()
+                and not o.text.isupper()]
+        if caps and len(caps) * 2 >= len(uses) and old.strip()[:1].islower():
+            whys.append("it is capitalised as a name")
+        english = sum(unit_language(u, doc) == "en" for _m, u, _o in uses)
+        if len(uses) >= 3 and english * 2 > len(uses) and _noun_modifier(uses[0][0]):
+            whys.append(f"it is written {len(uses)} times as a unit")
+        if whys:
+            out[key] = LongerTerm(phrase, len(uses), "; ".join(whys))
+    return out
+
+
+def _defined_terms(doc: Document) -> frozenset[str]:
+    """The terms ``doc`` defines (its definition registry: sentences, term lines, glossaries),
+    in comparison form."""
+    from ..graph.definitions import definition_registry
+
+    try:
+        return frozenset(_norm(k) for k in definition_registry(doc.units))
+    except Exception:  # the registry is a refinement here: without it, usage decides
+        return frozenset()
 
 
 def _in_name(text: str, occ: Occurrence, names: Iterable[str]) -> str | None:
@@ -134,19 +250,31 @@ def _name_writes(names: str) -> int:
     return 1 if names == "keep" else 2
 
 
-def _kept(unit: Unit, occ: Occurrence, old: str, names: str, usage: Usage) -> tuple[str | None, str | None]:
+def _kept(doc: Document, unit: Unit, occ: Occurrence, old: str, names: str, usage: Usage,
+          ident: str | None = None) -> tuple[str | None, str | None]:
     """Why a rename keeps ``occ`` (``None``: it does not) and the name it is kept in."""
-    if unit.style and CODE_STYLE.search(unit.style):
+    if _code(unit):
         return "code: a code line is kept as the program writes it", None
     if unit.style and QUOTE_STYLE.search(unit.style):
         return "a quotation: another document's words are kept as written", None
+    if ident is not None and names != "rename":
+        return (f"an identifier: '{ident}' is a name the program reads, not the document's word "
+                "(rename 'including names' to change it)"), None
     if occ.closed:
         return f"written as one word ('{occ.text}'): an identifier or a closed compound, changed only by hand", None
     if occ.unpaired:
-        number = "plural" if occ.plural else "singular"
-        return (f"the new term has no {number} to write for '{occ.text}': reword it by hand"), None
+        if occ.form == "unknown":
+            return (f"'{occ.text}' is a form of '{old}' that the forms of its language cannot pair with the new "
+                    "term: reword it by hand"), None
+        role = "plural" if occ.plural else occ.form if occ.form != "singular" else "singular"
+        return (f"the new term has no {role} to write for '{occ.text}': reword it by hand"), None
     if names == "rename":
         return None, None
+    mod = _modifier(unit.text, occ.start) if usage.longer else None
+    if mod is not None and mod.lower() in usage.longer and not occ.name:
+        lt = usage.longer[mod.lower()]
+        return (f"part of the longer term '{lt.phrase}', a term of the document's own ({lt.why}): rename it "
+                "on its own if it should change too"), None
     fixed = sorted((n for n, c in usage.names.items() if c >= _name_writes(names)), key=len, reverse=True)
     name = _in_name(unit.text, occ, fixed) if occ.text[:1].isupper() else None
     if name is not None:
@@ -192,9 +320,67 @@ def term_places(doc: Document, old: str, new: str, *, units: Iterable[str] | Non
     out = []
     for u in _live(doc, units):
         for o in _occurrences(doc, u, old, new):
-            if o.replacement != o.text:
-                out.append(TermPlace(u, o, *_kept(u, o, old.strip(), names, usage)))
+            if o.replacement != o.text or o.unpaired:
+                found = identifier_at(u, o.start, o.end, doc)
+                ident = found.text if found is not None else None
+                kept, name = _kept(doc, u, o, old.strip(), names, usage, ident)
+                mod = _modifier(u.text, o.start) if usage.longer and kept and "longer term" in kept else None
+                longer = usage.longer[mod.lower()].phrase if mod is not None else None
+                out.append(TermPlace(u, o, kept, name, ident, longer))
     return out
+
+
+def kept_note(kept: list[TermPlace], old: str = "", new: str = "", renamed: Iterable[TermPlace] = ()) -> str:
+    """What the preview says about the occurrences a rename keeps (names of their own and how
+    to rename them too, identifiers, longer terms and the instruction that renames each, code
+    lines, quotations, closed compounds, forms without a pair) and about identifiers it renames
+    as asked (``renamed``: places inside identifiers that "including names" reached)."""
+    parts = []
+    inside = [p for p in renamed if p.identifier]
+    said = (f" Renamed inside {len(inside)} identifier(s) as asked ('including names'): "
+            f"{name_counts(Counter(p.identifier for p in inside))}.") if inside else ""
+    if not kept:
+        return said
+    names = Counter(p.name for p in kept if p.name)
+    idents = Counter(p.identifier for p in kept if p.identifier and p.kept and p.kept.startswith("an identifier"))
+    longer = Counter(p.longer for p in kept if p.longer)
+    code = sum(1 for p in kept if p.kept and p.kept.startswith("code"))
+    quoted = sum(1 for p in kept if p.kept and p.kept.startswith("a quotation"))
+    closed = sum(1 for p in kept if p.occ.closed)
+    unknown = sum(1 for p in kept if p.occ.unpaired and p.occ.form == "unknown")
+    unpaired = sum(1 for p in kept if p.occ.unpaired and p.occ.form != "unknown")
+    if names:
+        parts.append(f"{sum(names.values())} in names of their own, as the document uses them: {name_counts(names)} "
+                     "(say 'including names' to rename them too)")
+    if idents:
+        parts.append(f"{sum(idents.values())} inside identifiers, which programs read as written: {name_counts(idents)} "
+                     "(say 'including names' to rename them too)")
+    for phrase, n in longer.most_common():
+        why = next(p.kept for p in kept if p.longer == phrase) or ""
+        reason = why[why.find("(") + 1: why.rfind(")")] if "(" in why else ""
+        offer = f"Rename \"{phrase}\" to \"{_longer_new(phrase, old, new)}\"" if old and new else ""
+        parts.append(f"{n} in the longer term '{phrase}' ({reason})" + (f"; to rename it too: {offer}" if offer else ""))
+    if code:
+        parts.append(f"{code} in code lines")
+    if quoted:
+        parts.append(f"{quoted} in quotations")
+    if closed:
+        parts.append(f"{closed} written as one word")
+    if unknown:
+        parts.append(f"{unknown} in forms the new term has no pair for in the document's language")
+    if unpaired:
+        parts.append(f"{unpaired} in a number the new term has no form for")
+    return said + f" Kept {len(kept)}: " + "; ".join(parts) + "."
+
+
+def _longer_new(phrase: str, old: str, new: str) -> str:
+    """The longer term with the renamed term replaced ("metadata manifest file" ->
+    "metadata manifest document")."""
+    got = term_matcher(old, new).find(phrase)
+    if not got:
+        return phrase
+    o = got[-1]
+    return phrase[:o.start] + o.replacement + phrase[o.end:]
 
 
 def name_counts(counts: Counter, limit: int = 4) -> str:

@@ -8,19 +8,27 @@ lists what it understands, generated from the same table.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 from dataclasses import replace as dc_replace
 from typing import Any, Callable, Protocol, Sequence, TypeVar
 
 from adapters.label_grammar import canonical_label
 from adapters.model import Delete, Document, Edit, InsertAfter, Move, Replace, SetText, Unit
-from addin_backend.errors import InstructionNotUnderstoodError, InvalidRequestError, UnknownUnitError
+from adapters.errors import AdapterError
+from adapters.quotes import QuoteStyle, quote_style, restyle
+from addin_backend.errors import (
+    AmbiguousInstructionError,
+    InstructionNotUnderstoodError,
+    InvalidRequestError,
+    LedgerError,
+    UnknownUnitError,
+)
 
 from ..graph.label_index import unit_keys
 from .operations import expand_rename, now_iso, scope_ids, validate_edits
-from .renaming import NAME_POLICIES, AcronymRename, TermPlace, acronym_renames, name_counts
+from .renaming import NAME_POLICIES, AcronymRename, TermPlace, acronym_renames, kept_note
 from .proposal import Proposal
+from .quoting import PLACEHOLDER, QUOTED, Masked, mask, protect, quoted, unquote
 from .resolve import LABEL_RX, REF_RX, last_of, resolve_ref
 from .tree import body_units, enclosing_section, section_level, subtree
 from .values import find_value, parse_value
@@ -38,29 +46,10 @@ class Groups(Protocol):
 
     def groupdict(self) -> dict[str, Any]: ...
 
-#: A quoted string in an instruction, in any of the four pairs people type: "…", “…”, '…' and ‘…’
-#: (a single quote may also be opened by ’ or closed by ', as autocorrect leaves them). A quote does
-#: not open right after a letter or digit, so the apostrophe of "don't" or "user's" opens none;
-#: inside double quotes an apostrophe is text ("user's key"). No groups: the grammar below embeds
-#: the pattern in named groups of its own. The one definition of a quoted string, for the rules
-#: and for the LLM engine's repair (:mod:`.llm_operations`).
-QUOTED = re.compile(
-    r"(?<!\w)(?:\"[^\"]+\"|\u201c[^\u201c\u201d]+\u201d|['\u2018\u2019][^'\u2018\u2019]+['\u2018\u2019])")
-
-
-def quoted(text: str) -> list[str]:
-    r"""The strings ``text`` quotes (:data:`QUOTED`), without their quotes, in order: the terms an
-    instruction names exactly, whatever quotes it was typed with.
-
-    >>> quoted("Don't rename \u201cconnection ID\u201d to 'connection identifier' in the user's guide")
-    ['connection ID', 'connection identifier']
-    >>> quoted('Replace "user\'s key" with \u2018client key\u2019')
-    ["user's key", 'client key']
-    """
-    return [m.group()[1:-1] for m in QUOTED.finditer(text)]
-
-
-_Q = rf"(?:{QUOTED.pattern}|.+?)"
+#: A term in the grammar: one quoted span, whole (its placeholder: :mod:`.quoting`), or free text
+#: with no quotation in it. The grammar reads the instruction with its quotations masked.
+_QP = PLACEHOLDER.pattern
+_Q = rf"(?:{_QP}|[^\ue000\ue001]+?)"
 _EVERYWHERE = (
     r"everywhere|globally|document-wide|throughout(?:\s+the\s+(?:whole\s+|entire\s+)?(?:document|text|paper|report|contract|agreement))?"
     r"|in\s+(?:the\s+)?(?:whole|entire)\s+(?:document|text)|in\s+all\s+(?:sections|places)"
@@ -99,17 +88,19 @@ _FROM_SCOPE = _scope_rx("from|in|within|inside|throughout|under")
 _END = r"\s*[.!]?\s*$"
 _KIND = r"paragraph|para|sentence|list\s+item|item|bullet(?:\s+point)?|sub-?section|sub-?heading|section|heading|caption"
 _SEP = r"\s*(?::|,|\u2014|\s-\s|\s+(?:saying|reading|that\s+says|which\s+says|with\s+the\s+text)\s*:?)\s*"
-_TEXT_OPEN = {"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"'}
 
 
 @dataclass(frozen=True)
 class Rule:
-    """One line of the grammar: a pattern, what it does, an example, and the handler."""
+    """One line of the grammar: a pattern, what it does, an example, the handler, and its seams:
+    the words that separate its parts ("to" between the old and the new term), where an
+    instruction with free (unquoted) text could be split elsewhere too (:func:`_readings`)."""
 
     action: str
     pattern: re.Pattern[str]
     example: str
     handler: Callable[["_Ctx", Groups], Proposal]
+    seams: tuple[str, ...] = ()
 
 
 @dataclass
@@ -136,10 +127,8 @@ class _Ctx:
 
 
 def _unquote(s: str) -> str:
-    s = s.strip()  # the quote characters of QUOTED (curly doubles are straightened by _clean first)
-    if len(s) >= 2 and s[0] in "\"'\u2018\u2019\u201c" and s[-1] in "\"'\u2018\u2019\u201d":
-        return s[1:-1]
-    return s
+    """A value of the instruction without its quotes (every pair :mod:`.quoting` knows)."""
+    return unquote(s)
 
 
 def _name(doc: Document, unit: Unit) -> str:
@@ -183,8 +172,9 @@ def _change(c: _Ctx, old: str, new: str, scope: list[str] | None, where: str, su
     if ov is not None and nv is not None and not verb == "rename":
         return _change_value(c, old, new, ov, nv, scope, where, subject)
     kept: list[TermPlace] = []
+    inside: list[TermPlace] = []
     edits = expand_rename(c.doc, old, new, scope, author=c.author, date=c.date, reason=c.instruction, source="rules",
-                          names=names, kept=kept)
+                          names=names, kept=kept, renamed=inside)
     verb = verb or "replace"
     if not edits and not kept:
         return c.done([], scope or [], f"'{old}' does not occur {where}; nothing to {verb}.")
@@ -193,33 +183,14 @@ def _change(c: _Ctx, old: str, new: str, scope: list[str] | None, where: str, su
     return c.done(
         edits, units,
         f"{verb.capitalize()} '{old}' {link} '{new}' {where}: {len(edits)} occurrence(s) in "
-        f"{len(set(units))} unit(s) ({_places(c.doc, units) if units else 'none'}).{_kept_note(kept)}",
+        f"{len(set(units))} unit(s) ({_places(c.doc, units) if units else 'none'}).{_kept_note(kept, old, new, inside)}",
     )
 
 
-def _kept_note(kept: list[TermPlace]) -> str:
-    """What the preview says about the occurrences a rename keeps: names of their own (and how
-    to rename them too), code lines, quotations, closed compounds."""
-    if not kept:
-        return ""
-    names = Counter(p.name for p in kept if p.name)
-    code = sum(1 for p in kept if p.kept and p.kept.startswith("code"))
-    quoted = sum(1 for p in kept if p.kept and p.kept.startswith("a quotation"))
-    closed = sum(1 for p in kept if p.occ.closed)
-    unpaired = sum(1 for p in kept if p.occ.unpaired)
-    parts = []
-    if names:
-        parts.append(f"{sum(names.values())} in names of their own, as the document uses them: {name_counts(names)} "
-                     "(say 'including names' to rename them too)")
-    if code:
-        parts.append(f"{code} in code lines")
-    if quoted:
-        parts.append(f"{quoted} in quotations")
-    if closed:
-        parts.append(f"{closed} written as one word")
-    if unpaired:
-        parts.append(f"{unpaired} in a number the new term has no form for")
-    return f" Kept {len(kept)}: " + "; ".join(parts) + "."
+def _kept_note(kept: list[TermPlace], old: str = "", new: str = "", renamed: Sequence[TermPlace] = ()) -> str:
+    """What the preview says about the occurrences a rename keeps, and the identifiers it renames
+    as asked (``renaming.kept_note``: one wording for every engine)."""
+    return kept_note(kept, old, new, renamed)
 
 
 _STOP = {
@@ -539,7 +510,7 @@ GRAMMAR: list[Rule] = [
         rf"^(?:{_CHANGE}|turn)\s+(?:all\s+|every\s+|each\s+)?(?P<old>{_Q})\s+(?:to|into)\s+(?P<new>{_Q}){_SCOPE}{_END}"),
         "Change 30 days to 45 days", _h_replace),
     Rule("delete a phrase", _rx(
-        rf"^(?:{_DELETE})\s+(?:the\s+)?(?:(?:word|words|phrase|text|sentence|term)\s+)?(?P<q>{QUOTED.pattern}){_FROM_SCOPE}{_END}"),
+        rf"^(?:{_DELETE})\s+(?:the\s+)?(?:(?:word|words|phrase|text|sentence|term)\s+)?(?P<q>{_QP}){_FROM_SCOPE}{_END}"),
         "Remove 'strictly' from Section 2", _h_delete_text),
     Rule("delete a unit", _rx(
         rf"^(?:{_DELETE})\s+(?:the\s+(?:whole|entire)\s+)?(?P<ref>{REF_RX})(?:\s+(?:entirely|completely|and\s+its\s+(?:content|contents|subsections)))?{_END}"),
@@ -551,7 +522,7 @@ GRAMMAR: list[Rule] = [
         rf"^(?:insert|add|append|put)\s+(?:(?:a|an|the|one|another)\s+)?(?:new\s+)?(?:(?P<kind>{_KIND})\s+)?(?P<where>before|after|above|below|(?:at|to)\s+the\s+(?:end|bottom|start|beginning|top)\s+of|to)\s+(?P<ref>{REF_RX}){_SEP}(?P<text>.+?)\s*$"),
         "Insert after Section 2.1: <text>  /  Add a paragraph before Table 1: <text>", _h_insert),
     Rule("insert a unit", _rx(
-        rf"^(?:insert|add|append|put)\s+(?:(?:a|an|the)\s+)?(?:new\s+)?(?:(?P<kind>{_KIND})\s+)?(?P<text>{QUOTED.pattern})\s+(?P<where>before|after|above|below|(?:at|to)\s+the\s+(?:end|bottom|start|beginning|top)\s+of|to)\s+(?P<ref>{REF_RX}){_END}"),
+        rf"^(?:insert|add|append|put)\s+(?:(?:a|an|the)\s+)?(?:new\s+)?(?:(?P<kind>{_KIND})\s+)?(?P<text>{_QP})\s+(?P<where>before|after|above|below|(?:at|to)\s+the\s+(?:end|bottom|start|beginning|top)\s+of|to)\s+(?P<ref>{REF_RX}){_END}"),
         "Add the sentence 'Fees are final.' to the end of the paragraph starting with 'Fees'", _h_insert),
 ]
 

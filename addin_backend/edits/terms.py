@@ -1,32 +1,27 @@
-"""Finding a term in text the way a reader means it: plural forms, case variants, whole words.
+"""Finding a term in text the way a reader means it: its forms, case variants, whole words.
 
 A rename of "widget" to "gadget" must also turn "Widgets" into "Gadgets" and "WIDGET'S" into
 "GADGET'S", and must leave "widgetry" and "subwidget" alone. The possessive ending stays outside
 the match (an apostrophe is a word boundary), so the span of each occurrence is the word itself.
+The forms of a term in its language (English plurals, Spanish and French plurals with their
+agreeing adjectives, German case and number endings) come from the one forms engine,
+:mod:`addin_backend.language.forms`.
 """
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
+
+from ..language.forms import FORM_LANGUAGES, TermForm, is_acronym_word, plural, singular
+from ..language.forms import term_forms as _language_forms
 
 __all__ = ["Occurrence", "TermMatcher", "case_pattern", "find_term", "pluralize", "recase", "singularize", "term_forms",
            "term_matcher"]
 
-_IRREGULAR = {
-    "person": "people",
-    "child": "children",
-    "man": "men",
-    "woman": "women",
-    "mouse": "mice",
-    "criterion": "criteria",
-    "phenomenon": "phenomena",
-}
-_IRREGULAR_BACK = {v: k for k, v in _IRREGULAR.items()}
-_ES_ENDINGS = ("ss", "sh", "ch", "x", "z", "us")
 
-
-def pluralize(phrase: str) -> str | None:
-    """The regular English plural of a phrase (its last word), or ``None`` when it has none.
+def pluralize(phrase: str, lang: str = "en") -> str | None:
+    """The plural of a phrase (:func:`addin_backend.language.forms.plural`), ``None`` when it has none.
 
     >>> pluralize("widget"), pluralize("policy"), pluralize("purchase order"), pluralize("class")
     ('widgets', 'policies', 'purchase orders', 'classes')
@@ -35,81 +30,27 @@ def pluralize(phrase: str) -> str | None:
     >>> pluralize("connection ID"), pluralize("target URI"), pluralize("MP3"), pluralize("ISO 9001") is None
     ('connection IDs', 'target URIs', 'MP3s', True)
     """
-    head, _, last = phrase.rpartition(" ")
-    if _is_acronym(last):  # "connection ID" -> "connection IDs", "MP3" -> "MP3s"
-        return f"{head} {last}s" if head else last + "s"
-    if not last.isalpha() or len(last) < 2:
-        return None
-    low = last.lower()
-    if low in _IRREGULAR:
-        plural = _like(last, _IRREGULAR[low])
-    elif low in _IRREGULAR_BACK:
-        return None
-    elif low.endswith("is") and len(low) > 4:  # analysis -> analyses
-        plural = last[:-2] + _keep_case(last, "es")
-    elif low.endswith(_ES_ENDINGS):
-        plural = last + _keep_case(last, "es")
-    elif low.endswith("s"):
-        return None  # already plural ("days", "terms")
-    elif low.endswith("y") and low[-2] not in "aeiou":
-        plural = last[:-1] + _keep_case(last, "ies")
-    else:
-        plural = last + _keep_case(last, "s")
-    return f"{head} {plural}" if head else plural
+    return plural(phrase, lang)
 
 
-def singularize(phrase: str) -> str | None:
-    """The singular of a regular plural phrase, or ``None`` when it does not look plural.
+def singularize(phrase: str, lang: str = "en") -> str | None:
+    """The singular of a plural phrase (:func:`addin_backend.language.forms.singular`).
 
     >>> singularize("widgets"), singularize("policies"), singularize("classes"), singularize("glass")
     ('widget', 'policy', 'class', None)
     >>> singularize("connection IDs"), singularize("URIs"), singularize("IDS")
     ('connection ID', 'URI', None)
     """
-    head, _, last = phrase.rpartition(" ")
-    low = last.lower()
-    if last.endswith("s") and _is_acronym(last[:-1]):  # "IDs" -> "ID", "URIs" -> "URI"
-        return f"{head} {last[:-1]}" if head else last[:-1]
-    if not last.isalpha() or len(last) < 3 or (last.isupper() and len(last) <= 4):
-        return None  # a short word in capitals is an acronym ("IDS", "AWS"), not a plural
-    if low in _IRREGULAR_BACK:
-        single = _like(last, _IRREGULAR_BACK[low])
-    elif low.endswith("ies") and len(low) > 4:
-        single = last[:-3] + _keep_case(last, "y")
-    elif low.endswith(tuple(e + "es" for e in _ES_ENDINGS)):
-        single = last[:-2]
-    elif low.endswith("s") and not low.endswith(("ss", "us", "is")):
-        single = last[:-1]
-    else:
-        return None
-    return f"{head} {single}" if head else single
+    return singular(phrase, lang)
 
 
-def _is_acronym(word: str) -> bool:
-    """An acronym or code-like word whose plural adds a lower-case "s": "ID", "URI", "TSN", "MP3".
-
-    >>> [_is_acronym(w) for w in ("ID", "TSN", "MP3", "I", "Id", "9001", "IDs")]
-    [True, True, True, False, False, False, False]
-    """
-    letters = [c for c in word if c.isalpha()]
-    return len(word) >= 2 and bool(letters) and all(c.isupper() for c in letters) and word[-1:].isalnum() \
-        and word.isalnum()
+#: An acronym or code-like word whose plural adds a lower-case "s" (the forms engine's test).
+_is_acronym = is_acronym_word
 
 
-def _like(model: str, word: str) -> str:
-    """A replacement word in the case of the word it replaces (``Person`` -> ``People``)."""
-    if model.isupper():
-        return word.upper()
-    return word[:1].upper() + word[1:] if model[:1].isupper() else word
-
-
-def _keep_case(model: str, suffix: str) -> str:
-    """A suffix in upper case when the word it extends is all upper case."""
-    return suffix.upper() if model.isupper() else suffix
-
-
-def term_forms(old: str, new: str) -> list[tuple[str, str]]:
-    """Pairs (form of the old term, matching form of the new term): as given, plural or singular.
+def term_forms(old: str, new: str, lang: str = "en") -> list[tuple[str, str]]:
+    """Pairs (form of the old term, matching form of the new term): as given, plural or singular
+    (the forms the new term has).
 
     >>> term_forms("widget", "gadget")
     [('widget', 'gadget'), ('widgets', 'gadgets')]
@@ -118,15 +59,7 @@ def term_forms(old: str, new: str) -> list[tuple[str, str]]:
     >>> term_forms("ISO 9001", "ISO 27001")
     [('ISO 9001', 'ISO 27001')]
     """
-    forms = [(old, new)]
-    p_old, p_new = pluralize(old), pluralize(new)
-    if p_old and p_new:
-        forms.append((p_old, p_new))
-    elif p_old is None and p_new is None:
-        s_old, s_new = singularize(old), singularize(new)
-        if s_old and s_new:
-            forms.append((s_old, s_new))
-    return forms
+    return [(f.old, f.new) for f in _language_forms(old, new, lang) if f.new is not None]
 
 
 def case_pattern(s: str) -> str:
@@ -262,7 +195,9 @@ class Occurrence:
     text (not at a sentence start, not in a title-case line) where the term is given in lower
     case: a name perhaps. ``name``: the longer capitalised name the occurrence stands in
     ("Destination Connection ID"), when there is one. ``unpaired``: the new term has no form in
-    this occurrence's number (no plural of "ISO 27001"): a form to report, not to replace.
+    this occurrence's role (no plural of "ISO 27001", no German genitive known for it), or the
+    occurrence is a form of the term the engine cannot pair (``form == "unknown"``): a form to
+    report, not to replace. ``form`` is the role ("singular", "plural", "genitive", ...).
     """
 
     start: int
@@ -274,17 +209,39 @@ class Occurrence:
     capitalised: bool = False
     name: str | None = None
     unpaired: bool = False
+    form: str = "singular"
+
+
+def _fold(word: str) -> str:
+    """A word without diacritics, in lower case (German umlauts compared as their vowels)."""
+    return "".join(c for c in unicodedata.normalize("NFD", word.lower()) if unicodedata.category(c) != "Mn")
+
+
+#: German endings a noun or adjective may take in a phrase (a form to find and report when the
+#: forms engine has no pair for it: "öffentlichen Vertrages" of "öffentlicher Vertrag").
+_DE_ENDINGS = ("ern", "ens", "em", "en", "er", "es", "e", "n", "s")
+
+
+def _de_stem(word: str) -> str:
+    low = _fold(word)
+    for e in ("er", "en", "es", "em", "e"):
+        if low.endswith(e) and len(low) - len(e) >= 4:
+            return low[: -len(e)]
+    return low
 
 
 class TermMatcher:
     """Every form of one term (``old``) in a text, each paired with the matching form of ``new``.
 
-    Forms: singular and plural (English only; a term ending in an acronym or code takes "s":
-    "connection IDs", "URIs"), possessives, any case (lower, sentence start, title case,
-    capitals), words joined by spaces, a hyphen or nothing. Sentence starts, title-case lines and
-    capitalised names are told apart in English only (German capitalises every noun). Words written with their own
-    capitals ("ID", "QUIC", "iPhone") match only as written; other words in any case, so
-    "Connection IDs" is a form of "connection ID" and "us" is no form of "US".
+    Forms (:mod:`addin_backend.language.forms`, in the unit's language ``lang``): singular and
+    plural (English: a term ending in an acronym or code takes "s": "connection IDs", "URIs";
+    Spanish and French plurals with their agreeing adjectives; German case and number endings),
+    possessives, any case (lower, sentence start, title case, capitals), words joined by spaces,
+    a hyphen or nothing. In German, another ending of the term's words that the engine cannot
+    pair is found too and reported (``form == "unknown"``). Sentence starts, title-case lines
+    and capitalised names are told apart in English only (German capitalises every noun).
+    Words written with their own capitals ("ID", "QUIC", "iPhone") match only as written; other
+    words in any case, so "Connection IDs" is a form of "connection ID" and "us" is no form of "US".
 
     >>> m = TermMatcher("connection ID", "connection identifier")
     >>> [(o.text, o.replacement) for o in m.find("Connection IDs are new; two connection IDs.")]
@@ -295,48 +252,57 @@ class TermMatcher:
     [('Connection ID', 'Destination Connection ID')]
     >>> [(o.text, o.replacement) for o in TermMatcher("origin server", "upstream server").find("origin-server auth")]
     [('origin-server', 'upstream-server')]
+    >>> [(o.text, o.replacement) for o in TermMatcher("suelo", "terreno", lang="es").find("Los suelos y el suelo.")]
+    [('suelos', 'terrenos'), ('suelo', 'terreno')]
     """
 
-    def __init__(self, old: str, new: str, *, english: bool = True) -> None:
-        self.old, self.new, self.english = old.strip(), new.strip(), english
-        sing_old, plur_old = self.old, pluralize(self.old) if english else None
-        old_plural = english and plur_old is None and singularize(self.old) is not None
-        if old_plural:  # given in the plural ("ack-eliciting packets"): its singular is a form too
-            sing_old, plur_old = singularize(self.old) or self.old, self.old
-        # The new term is inflected to the number of each occurrence, whatever number it is given
-        # in ("packets" -> "marker" writes "markers" for "packets", "marker" for "packet"). When it
-        # has no form in that number ("ISO 27001", a word without a plural), the occurrence is
-        # found but not replaced (``unpaired``): verification reports it.
-        sing_new: str | None = self.new
-        plur_new = pluralize(self.new) if english else None
-        if english and plur_new is None:
-            s_new = singularize(self.new)
-            if s_new is not None:
-                sing_new, plur_new = s_new, self.new
-            elif old_plural:
-                sing_new, plur_new = None, self.new  # the given numbers pair: old plural -> new as given
-        self.words, self.seps = _split(sing_old)
+    def __init__(self, old: str, new: str, *, english: bool = True, lang: str | None = None) -> None:
+        self.old, self.new = old.strip(), new.strip()
+        self.lang = lang if lang is not None else ("en" if english else None)
+        self.english = self.lang == "en"
+        forms = _language_forms(self.old, self.new, self.lang) if self.lang in FORM_LANGUAGES else []
+        if not forms:
+            forms = [TermForm("singular", self.old, self.new)]
+        sing = next((f for f in forms if f.role == "singular"), forms[0])
+        self.words, self.seps = _split(sing.old)
+        self.forms = [f for f in forms if len(_split(f.old)[0]) == len(self.words)]
         self.fixed = [_irregular(w) for w in self.words]
-        self.new_words, self.new_seps = _split(sing_new or plur_new or self.new)
-        self.new_singular = sing_new is not None
-        self.plural_last = _split(plur_old)[0][-1] if plur_old else None
-        self.new_plural_last = _split(plur_new)[0][-1] if plur_new else None
+        # The new term is inflected to the role of each occurrence, whatever number it is given in
+        # ("packets" -> "marker" writes "markers" for "packets", "marker" for "packet"). When it
+        # has no form in that role ("ISO 27001", a word without a plural), the occurrence is
+        # found but not replaced (``unpaired``): verification reports it.
+        new_sing = sing.new if sing.new is not None else next((f.new for f in self.forms if f.new), self.new)
+        self.new_words, self.new_seps = _split(new_sing)
         self.given_words = _split(self.old)[0]
         self.given_lower = all(w.islower() for w, f in zip(self.given_words, self.fixed) if not f)
         self.given_shapes = [_shape(g) for g, f in zip(self.given_words, self.fixed) if not f]
         self.new_fixed = [_irregular(w) for w in self.new_words]
         self.new_upper = [w.isupper() for w in _split(self.new)[0]]
         self.rx = self._compile()
+        self.loose = self._compile_loose()
 
     def _compile(self) -> re.Pattern[str] | None:
         if not self.old:
             return None
-        last_forms = [self.words[-1]] + ([self.plural_last] if self.plural_last else [])
-        if self.fixed[-1] and self.plural_last and len(self.words) > 1:
-            last_forms.append(self.words[-1] + "S")  # "CONNECTION IDS" in a line of capitals
-        last = "|".join(_word_rx(w, self.fixed[-1]) for w in sorted(set(last_forms), key=len, reverse=True))
-        body = "".join(_word_rx(w, f) + _SEP for w, f in zip(self.words[:-1], self.fixed[:-1])) + f"(?:{last})"
-        return re.compile(rf"(?<!\w)(?:{body})(?!\w)")
+        alts = []
+        for i, f in enumerate(self.forms):
+            words = _split(f.old)[0]
+            last = [words[-1]]
+            if f.role == "plural" and self.fixed[-1] and len(words) > 1:
+                last.append(self.words[-1] + "S")  # "CONNECTION IDS" in a line of capitals
+            last_rx = "|".join(_word_rx(w, self.fixed[-1]) for w in sorted(set(last), key=len, reverse=True))
+            body = "".join(_word_rx(w, fx) + _SEP for w, fx in zip(words[:-1], self.fixed[:-1])) + f"(?:{last_rx})"
+            alts.append((len(f.old), f"(?P<f{i}>{body})"))
+        alts.sort(key=lambda a: -a[0])
+        return re.compile(rf"(?<!\w)(?:{'|'.join(a for _n, a in alts)})(?!\w)")
+
+    def _compile_loose(self) -> re.Pattern[str] | None:
+        """German: any ending of each word of the term (what the forms engine may not pair)."""
+        if self.lang != "de" or not self.old or any(self.fixed):
+            return None
+        ends = "|".join(_DE_ENDINGS)
+        body = _SEP.join(f"(?i:{re.escape(_de_stem(w))}(?:{ends})?)" for w in self.words)
+        return re.compile(rf"(?<!\w){body}(?!\w)")
 
     # the case of one occurrence -------------------------------------------------------------
 
@@ -366,10 +332,12 @@ class TermMatcher:
             return "sentence"
         return "mixed"
 
-    def _new_form(self, case: str, plural: bool, seps: list[str], closed: bool) -> str:
+    def _new_form(self, case: str, new_phrase: str | None, seps: list[str], closed: bool) -> str:
         words = list(self.new_words)
-        if plural and self.new_plural_last:
-            words[-1] = self.new_plural_last
+        if new_phrase is not None:
+            inflected = _split(new_phrase)[0]
+            if len(inflected) == len(words):
+                words = inflected
         fixed = self.new_fixed
         if case == "upper":
             out = [w.upper() for w in words]
@@ -407,15 +375,12 @@ class TermMatcher:
         title_line: bool | None = None
         for m in self.rx.finditer(text):
             occ = m.group(0)
+            form = self.forms[int((m.lastgroup or "f0")[1:])]
             seps = _SEP_RX.findall(occ)
             closed = len(seps) < len(self.words) - 1
             occ_words = [occ] if closed else _SEP_RX.split(occ)
             last = occ_words[-1]
-            pl = self.plural_last
-            plural = pl is not None and not closed and (
-                last.lower() == pl.lower() or (self.fixed[-1] and last == self.words[-1] + "S"))
-            if closed and pl is not None:
-                plural = occ.lower().endswith(pl.lower()) and not occ.lower().endswith(self.words[-1].lower())
+            is_plural = form.role == "plural"
             case = self._case(occ_words, closed)
             if case == "upper" and last.endswith("S") and self.fixed[-1] and not occ.replace(last, "").isupper():
                 continue  # "IDS" with the rest in lower case: another acronym
@@ -434,9 +399,17 @@ class TermMatcher:
                     name = _longer_name(text, m.start(), m.end()) if capitalised else None
             if case == "first":
                 case = "title"
-            repl = self._new_form(case, plural, seps, closed)
-            unpaired = (plural and self.new_plural_last is None) or (not plural and not self.new_singular)
-            out.append(Occurrence(m.start(), m.end(), occ, repl, plural, closed, capitalised, name, unpaired))
+            repl = self._new_form(case, form.new, seps, closed)
+            out.append(Occurrence(m.start(), m.end(), occ, repl, is_plural, closed, capitalised, name,
+                                  form.new is None, form.role))
+        if self.loose is not None:
+            taken = [(o.start, o.end) for o in out]
+            for m in self.loose.finditer(text):
+                if any(a < m.end() and m.start() < b for a, b in taken):
+                    continue
+                out.append(Occurrence(m.start(), m.end(), m.group(), m.group(), False, False, False, None, True,
+                                      "unknown"))
+            out.sort(key=lambda o: o.start)
         return out
 
 
@@ -469,21 +442,23 @@ def _longer_name(text: str, start: int, end: int) -> str | None:
     return re.sub(r"\s+", " ", text[a:b]) if (a, b) != (start, end) else None
 
 
-_MATCHERS: dict[tuple[str, str, bool], TermMatcher] = {}
+_MATCHERS: dict[tuple[str, str, str | None], TermMatcher] = {}
 
 
-def term_matcher(old: str, new: str, *, english: bool = True) -> TermMatcher:
-    """The (cached) :class:`TermMatcher` of ``old`` -> ``new``: compiled once per rename, not per unit."""
-    key = (old.strip(), new.strip(), english)
+def term_matcher(old: str, new: str, *, english: bool = True, lang: str | None = None) -> TermMatcher:
+    """The (cached) :class:`TermMatcher` of ``old`` -> ``new`` in ``lang`` (``english``: "en" or
+    no forms): compiled once per rename and language, not per unit."""
+    lang = lang if lang is not None else ("en" if english else None)
+    key = (old.strip(), new.strip(), lang)
     m = _MATCHERS.get(key)
     if m is None:
         if len(_MATCHERS) > 256:
             _MATCHERS.clear()
-        m = _MATCHERS[key] = TermMatcher(old, new, english=english)
+        m = _MATCHERS[key] = TermMatcher(old, new, english=lang == "en", lang=lang)
     return m
 
 
-def find_term(text: str, old: str, new: str, *, english: bool = True) -> list[tuple[int, int, str]]:
+def find_term(text: str, old: str, new: str, *, english: bool = True, lang: str | None = None) -> list[tuple[int, int, str]]:
     """Every whole-word occurrence of ``old`` (any form) in ``text``: ``(start, end, replacement)``.
 
     Matching ignores case but in words that carry their own capitals (``NASA``, ``iPhone``,
@@ -495,5 +470,5 @@ def find_term(text: str, old: str, new: str, *, english: bool = True) -> list[tu
     >>> find_term("US users use us", "US", "EU")
     [(0, 2, 'EU')]
     """
-    return [(o.start, o.end, o.replacement) for o in term_matcher(old, new, english=english).find(text)
+    return [(o.start, o.end, o.replacement) for o in term_matcher(old, new, english=english, lang=lang).find(text)
             if o.replacement != o.text and not o.closed and not o.unpaired]
