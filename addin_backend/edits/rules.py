@@ -14,21 +14,12 @@ from typing import Any, Callable, Protocol, Sequence, TypeVar
 
 from adapters.label_grammar import canonical_label
 from adapters.model import Delete, Document, Edit, InsertAfter, Move, Replace, SetText, Unit
-from adapters.errors import AdapterError
-from adapters.quotes import QuoteStyle, quote_style, restyle
-from addin_backend.errors import (
-    AmbiguousInstructionError,
-    InstructionNotUnderstoodError,
-    InvalidRequestError,
-    LedgerError,
-    UnknownUnitError,
-)
+from addin_backend.errors import InstructionNotUnderstoodError, InvalidRequestError, UnknownUnitError
 
 from ..graph.label_index import unit_keys
 from .operations import expand_rename, now_iso, scope_ids, validate_edits
 from .renaming import NAME_POLICIES, AcronymRename, TermPlace, acronym_renames, kept_note
 from .proposal import Proposal
-from .quoting import PLACEHOLDER, QUOTED, Masked, mask, protect, quoted, unquote
 from .resolve import LABEL_RX, REF_RX, last_of, resolve_ref
 from .tree import body_units, enclosing_section, section_level, subtree
 from .values import find_value, parse_value
@@ -46,10 +37,29 @@ class Groups(Protocol):
 
     def groupdict(self) -> dict[str, Any]: ...
 
-#: A term in the grammar: one quoted span, whole (its placeholder: :mod:`.quoting`), or free text
-#: with no quotation in it. The grammar reads the instruction with its quotations masked.
-_QP = PLACEHOLDER.pattern
-_Q = rf"(?:{_QP}|[^\ue000\ue001]+?)"
+#: A quoted string in an instruction, in any of the four pairs people type: "…", “…”, '…' and ‘…’
+#: (a single quote may also be opened by ’ or closed by ', as autocorrect leaves them). A quote does
+#: not open right after a letter or digit, so the apostrophe of "don't" or "user's" opens none;
+#: inside double quotes an apostrophe is text ("user's key"). No groups: the grammar below embeds
+#: the pattern in named groups of its own. The one definition of a quoted string, for the rules
+#: and for the LLM engine's repair (:mod:`.llm_operations`).
+QUOTED = re.compile(
+    r"(?<!\w)(?:\"[^\"]+\"|\u201c[^\u201c\u201d]+\u201d|['\u2018\u2019][^'\u2018\u2019]+['\u2018\u2019])")
+
+
+def quoted(text: str) -> list[str]:
+    r"""The strings ``text`` quotes (:data:`QUOTED`), without their quotes, in order: the terms an
+    instruction names exactly, whatever quotes it was typed with.
+
+    >>> quoted("Don't rename \u201cconnection ID\u201d to 'connection identifier' in the user's guide")
+    ['connection ID', 'connection identifier']
+    >>> quoted('Replace "user\'s key" with \u2018client key\u2019')
+    ["user's key", 'client key']
+    """
+    return [m.group()[1:-1] for m in QUOTED.finditer(text)]
+
+
+_Q = rf"(?:{QUOTED.pattern}|.+?)"
 _EVERYWHERE = (
     r"everywhere|globally|document-wide|throughout(?:\s+the\s+(?:whole\s+|entire\s+)?(?:document|text|paper|report|contract|agreement))?"
     r"|in\s+(?:the\s+)?(?:whole|entire)\s+(?:document|text)|in\s+all\s+(?:sections|places)"
@@ -88,19 +98,17 @@ _FROM_SCOPE = _scope_rx("from|in|within|inside|throughout|under")
 _END = r"\s*[.!]?\s*$"
 _KIND = r"paragraph|para|sentence|list\s+item|item|bullet(?:\s+point)?|sub-?section|sub-?heading|section|heading|caption"
 _SEP = r"\s*(?::|,|\u2014|\s-\s|\s+(?:saying|reading|that\s+says|which\s+says|with\s+the\s+text)\s*:?)\s*"
+_TEXT_OPEN = {"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"'}
 
 
 @dataclass(frozen=True)
 class Rule:
-    """One line of the grammar: a pattern, what it does, an example, the handler, and its seams:
-    the words that separate its parts ("to" between the old and the new term), where an
-    instruction with free (unquoted) text could be split elsewhere too (:func:`_readings`)."""
+    """One line of the grammar: a pattern, what it does, an example, and the handler."""
 
     action: str
     pattern: re.Pattern[str]
     example: str
     handler: Callable[["_Ctx", Groups], Proposal]
-    seams: tuple[str, ...] = ()
 
 
 @dataclass
@@ -127,8 +135,10 @@ class _Ctx:
 
 
 def _unquote(s: str) -> str:
-    """A value of the instruction without its quotes (every pair :mod:`.quoting` knows)."""
-    return unquote(s)
+    s = s.strip()  # the quote characters of QUOTED (curly doubles are straightened by _clean first)
+    if len(s) >= 2 and s[0] in "\"'\u2018\u2019\u201c" and s[-1] in "\"'\u2018\u2019\u201d":
+        return s[1:-1]
+    return s
 
 
 def _name(doc: Document, unit: Unit) -> str:
@@ -510,7 +520,7 @@ GRAMMAR: list[Rule] = [
         rf"^(?:{_CHANGE}|turn)\s+(?:all\s+|every\s+|each\s+)?(?P<old>{_Q})\s+(?:to|into)\s+(?P<new>{_Q}){_SCOPE}{_END}"),
         "Change 30 days to 45 days", _h_replace),
     Rule("delete a phrase", _rx(
-        rf"^(?:{_DELETE})\s+(?:the\s+)?(?:(?:word|words|phrase|text|sentence|term)\s+)?(?P<q>{_QP}){_FROM_SCOPE}{_END}"),
+        rf"^(?:{_DELETE})\s+(?:the\s+)?(?:(?:word|words|phrase|text|sentence|term)\s+)?(?P<q>{QUOTED.pattern}){_FROM_SCOPE}{_END}"),
         "Remove 'strictly' from Section 2", _h_delete_text),
     Rule("delete a unit", _rx(
         rf"^(?:{_DELETE})\s+(?:the\s+(?:whole|entire)\s+)?(?P<ref>{REF_RX})(?:\s+(?:entirely|completely|and\s+its\s+(?:content|contents|subsections)))?{_END}"),
@@ -522,7 +532,7 @@ GRAMMAR: list[Rule] = [
         rf"^(?:insert|add|append|put)\s+(?:(?:a|an|the|one|another)\s+)?(?:new\s+)?(?:(?P<kind>{_KIND})\s+)?(?P<where>before|after|above|below|(?:at|to)\s+the\s+(?:end|bottom|start|beginning|top)\s+of|to)\s+(?P<ref>{REF_RX}){_SEP}(?P<text>.+?)\s*$"),
         "Insert after Section 2.1: <text>  /  Add a paragraph before Table 1: <text>", _h_insert),
     Rule("insert a unit", _rx(
-        rf"^(?:insert|add|append|put)\s+(?:(?:a|an|the)\s+)?(?:new\s+)?(?:(?P<kind>{_KIND})\s+)?(?P<text>{_QP})\s+(?P<where>before|after|above|below|(?:at|to)\s+the\s+(?:end|bottom|start|beginning|top)\s+of|to)\s+(?P<ref>{REF_RX}){_END}"),
+        rf"^(?:insert|add|append|put)\s+(?:(?:a|an|the)\s+)?(?:new\s+)?(?:(?P<kind>{_KIND})\s+)?(?P<text>{QUOTED.pattern})\s+(?P<where>before|after|above|below|(?:at|to)\s+the\s+(?:end|bottom|start|beginning|top)\s+of|to)\s+(?P<ref>{REF_RX}){_END}"),
         "Add the sentence 'Fees are final.' to the end of the paragraph starting with 'Fees'", _h_insert),
 ]
 
