@@ -66,44 +66,20 @@ def word_set(text: str) -> frozenset[str]:
     return FACTS.memo("words", text, _words)
 
 
-_IRREGULAR = {
-    "analysis": "analyses",
-    "hypothesis": "hypotheses",
-    "basis": "bases",
-    "thesis": "theses",
-    "criterion": "criteria",
-    "phenomenon": "phenomena",
-    "datum": "data",
-    "matrix": "matrices",
-    "index": "indices",
-    "vertex": "vertices",
-    "appendix": "appendices",
-    "child": "children",
-    "person": "people",
-    "formula": "formulae",
-    "schema": "schemata",
-}
-
-
 @lru_cache(maxsize=4096)
 def noun_forms(lemma: str) -> tuple[str, ...]:
-    """Singular and plural surface forms of a noun lemma (lower case).
+    """Singular and plural surface forms of a noun lemma (lower case), from the one forms
+    engine (``language.forms``: the renames and the checks read the same).
 
     >>> noun_forms("policy")
     ('policies', 'policy')
-    >>> noun_forms("analysis")
-    ('analyses', 'analysis')
+    >>> noun_forms("analysis"), noun_forms("child")
+    (('analyses', 'analysis'), ('child', 'children'))
     """
+    from ..language.forms import noun_forms as forms_of
+
     w = lemma.lower()
-    out = {w}
-    if w in _IRREGULAR:
-        out.add(_IRREGULAR[w])
-    elif w.endswith("y") and len(w) > 2 and w[-2] not in "aeiou":
-        out.add(w[:-1] + "ies")
-    elif w.endswith(("s", "x", "z", "ch", "sh")):
-        out.add(w + "es")
-    else:
-        out.add(w + "s")
+    out = {w} | {f.lower() for fs in forms_of(w).values() for f in fs}
     return tuple(sorted(out))
 
 
