@@ -56,7 +56,7 @@ function graphName(byId, id) {
 
 /** Events that do not change the pane's state (body[data-state]). */
 const SIDE_EVENTS = new Set(["proposals-ready", "selection", "jump", "checked", "review-listed", "change-resolved", "analysed", "graph-drawn", "growing",
-  "outlined", "refreshed", "recovered", "server-lost", "decision-pending", "decision-undone", "opened-copy"]);
+  "outlined", "refreshed", "recovered", "server-lost", "decision-pending", "decision-undone", "opened-copy", "resynced"]);
 
 /** Error codes that mean the server is away (the pane watches for its return). */
 const AWAY = new Set(["unreachable", "timeout", "store_unavailable", "internal_error", "job_lost"]);
@@ -254,6 +254,7 @@ export class TaskPane {
     try {
       if (!quiet) ui.clearMessage();
       ui.showProgress("Reading the document…", 0);
+      const tRead = Date.now();
       this.emit("reading", { fraction: 0, quiet });
       const bytes = await readDocument(this.Office, {
         sliceSize: this.settings.sliceKiB * 1024,
@@ -262,6 +263,7 @@ export class TaskPane {
           this.emit("reading", { fraction: total ? done / total : 0, bytes: done, total, quiet });
         },
       });
+      const tUpload = Date.now();
       const sha = await sha256Hex(bytes);
       if (!force && this.doc && sha === this.sha) { ui.hideProgress(); this.emit("ready", { unchanged: true }); return false; }
       const name = (this.Office.context.document.url || "").split(/[\\/]/).pop() || "document.docx";
@@ -271,6 +273,7 @@ export class TaskPane {
         ui.showProgress("Uploading…", total ? sent / total : 0);
         this.emit("uploading", { fraction: total ? sent / total : 0, bytes: sent, total });
       });
+      const tUploaded = Date.now();
       this.doc = doc;
       this.sha = sha;
       this.applied = null; // a revision belongs to the upload it was applied to, not to this one
@@ -291,11 +294,19 @@ export class TaskPane {
       this.bookmarks = new Map(units.flatMap((u) => (u.fields || []).filter((f) => f.target && f.target_unit).map((f) => [f.target, f.target_unit])));
       this.fillSections();
       if (this.selected) this.selected = this.byId.get(this.selected.id) || null;
-      const job = await this.api.waitForJob(doc.job, (j) => this.showJob(j), { until: usable });
-      await this.loadGraph();
-      this.emit("ready", { document: doc.id, outline: outline.outline.length, complete: job.status === "done", quiet });
-      if (job.status === "done") this.analysed(job); else this.follow(job, doc.id);
-      if (!document.getElementById("tab-graph").hidden) this.drawGraph();
+      this.timing = { read: (tUpload - tRead) / 1000, upload: (tUploaded - tUpload) / 1000, units: (Date.now() - tUploaded) / 1000 };
+      const graphed = (async () => {
+        const job = await this.api.waitForJob(doc.job, (j) => this.showJob(j, quiet ? "growing" : "analysing"), { until: usable });
+        if (this.doc?.id !== doc.id) return;
+        await this.loadGraph();
+        this.emit("ready", { document: doc.id, outline: outline.outline.length, complete: job.status === "done", quiet });
+        if (job.status === "done") this.analysed(job); else this.follow(job, doc.id);
+        if (!document.getElementById("tab-graph").hidden) this.drawGraph();
+      })();
+      // a re-read after an Apply or the user's typing is done once the text is in (outline, Go to,
+      // placing the next changes); the graph of the new text follows by itself
+      if (quiet) graphed.catch((err) => { if (this.doc?.id === doc.id) this.fail(err); });
+      else await graphed;
       return true;
     } catch (err) {
       this.fail(err);
@@ -311,8 +322,9 @@ export class TaskPane {
   async refresh() {
     const t0 = Date.now();
     const changed = await this.sync(false, { quiet: true });
+    if (changed) this.emit("resynced", { seconds: (Date.now() - t0) / 1000, timing: this.timing });
     if (changed && this.checked) await this.check({ keep: true });
-    this.emit("refreshed", { changed, seconds: (Date.now() - t0) / 1000, document: this.doc?.id ?? null });
+    this.emit("refreshed", { changed, seconds: (Date.now() - t0) / 1000, document: this.doc?.id ?? null, ...(changed ? { timing: this.timing } : {}) });
   }
 
   /** WordApi 1.6: the user's typing (Document.onParagraphChanged/Added/Deleted) makes the

@@ -387,7 +387,7 @@ def _sweep(server, out_dir, path: Path, *, note: bool = True, timeout: int = 600
     texts = _texts(host)
     # the user's own words, typed after the upload into a paragraph the rename changes too
     where = next(i for i, t in enumerate(texts) if old in t and len(t) > 40)
-    res = run_pane(server, out_dir, host, scenario="sweep", width=350, height=800, settings={"author": ""},
+    res = run_pane(server, out_dir, host, scenario="sweep", width=350, height=800, settings={"author": "", "sliceKiB": 64},
                    instruction=f"Rename '{old}' to '{new}'", deleteInstruction=f"Delete {section_for(units)}",
                    typeNote={"index": where, "text": " [checked by Ada]"} if note else None, suffix=path.suffix,
                    shotPrefix=f"sweep-{path.stem}", timeout=timeout)
@@ -403,7 +403,7 @@ def _check_sweep(res: dict, path: Path) -> list[dict]:
         assert ev["phase"] == "applied", (step["instruction"], ev, step.get("notPlaced"))
         # every change landed: as many written in Word as the proposal had, none left unplaced
         assert ev["notPlaced"] == 0 and ev["changes"] == step["preview"]["operations"], (step["instruction"], ev, step["notPlaced"])
-        rows.append({"step": step["step"], "operations": ev["changes"], "apply_s": step["applySeconds"], "refresh_s": step["refreshed"]["seconds"]})
+        rows.append({"step": step["step"], "operations": ev["changes"], "apply_s": step["applySeconds"], "resync": step.get("resynced")})
     # the host's document reads as the server's file of the same changes, with the user's note kept
     views = S["views"]
     note = " [checked by Ada]"
@@ -459,7 +459,7 @@ def test_pane_off_the_happy_path(server, output_dir, tmp_path):
     with LedgerServer(tmp_path / "other", workers=1, threads=2,
                       env={"LEDGER_RATE_LIMIT": "off", "LEDGER_GRAPH_SEMANTIC": "0", "LEDGER_CORS_ORIGINS": server.url}) as other:
         res = run_pane(server, output_dir / "clients" / "pane-issue29", host, scenario="issue29", width=350, height=800,
-                       settings={"author": ""}, instruction="Rename 'baseline' to 'reference run'", deleteInstruction="Delete Section 3",
+                       settings={"author": "", "sliceKiB": 64}, instruction="Rename 'baseline' to 'reference run'", deleteInstruction="Delete Section 3",
                        otherServer=other.url, timeout=600)
     I = res["issue29"]
     # first use: no author set, Apply works and LEDGER records "LEDGER"

@@ -455,6 +455,7 @@ try {
           if (R.applied.phase === "applied") {
             await until(["refreshed"], n, 300000);
             R.refreshed = (await events()).slice(n).find((e) => e.phase === "refreshed");
+            R.resynced = (await events()).slice(n).find((e) => e.phase === "resynced") || null;
             const file = await fetch(`${cfg.url}/api/v1/documents/${R.applied.document}/revisions/${R.applied.revision}/file`);
             const path = join(cfg.outDir, `${step}${cfg.suffix || ".docx"}`);
             writeFileSync(path, Buffer.from(await file.arrayBuffer()));
