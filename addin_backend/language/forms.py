@@ -96,6 +96,8 @@ def _keep_case(model: str, suffix: str) -> str:
 #: Irregular plurals the lemmatizer's table lacks (it lists "people" as a noun of its own).
 _EN_EXTRA = {"person": ("people",), "woman": ("women",)}
 _EN_ES = ("ss", "sh", "ch", "x", "z", "us")
+#: Nouns whose plural is the singular, in "-s" (the lemmatizer cannot tell them from plurals).
+_EN_SAME = frozenset({"series", "species"})
 
 
 @lru_cache(maxsize=1)
@@ -160,12 +162,12 @@ def _en_plurals(last: str) -> list[str]:
     forward, back = _en_irregular()
     if low in back and low not in forward:
         return []  # already an irregular plural ("criteria", "children")
+    if low in _EN_SAME:
+        return [last]
     if low.endswith("s") and not low.endswith(_EN_ES) and not (low.endswith("is") and len(low) > 4):
         said = _en_lexicon_says(low)
         if not (said and said[0] == low and not said[1]) or low in back:
             return []  # a plural ("days", "terms"), not a singular in -s ("series")
-        if low in ("series", "species"):
-            return [last]
         from .wordlists import dictionary
 
         regular_s = last + _keep_case(last, "es")  # "gases", "lenses"; "news" has none
@@ -204,7 +206,7 @@ def _en_singular(last: str) -> str | None:
     if not last.isalpha() or len(last) < 3 or (last.isupper() and len(last) <= 4):
         return None  # a short word in capitals is an acronym ("IDS", "AWS"), not a plural
     low = last.lower()
-    if low in ("series", "species"):
+    if low in _EN_SAME:
         return last
     forward, back = _en_irregular()
     if low in back:
@@ -389,7 +391,7 @@ def _fr_plural_word(word: str) -> list[str]:
 
 def _fr_singular_word(word: str) -> str | None:
     low = word.lower()
-    back = {v: k for k, v in _FR_IRREGULAR.items()}
+    back = {"yeux": "œil", "cieux": "ciel", "aïeux": "aïeul"}
     if low in back:
         return _like(word, back[low])
     cands = []
@@ -513,17 +515,28 @@ def _de_unumlaut(word: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _de_lemma(word: str) -> str | None:
-    """The nominative singular whose forms include ``word`` ("Verträgen" -> "Vertrag"), the
-    longest ending first; ``None`` when the word list confirms none."""
-    for end in _DE_STRIP:
-        if not word.endswith(end) or len(word) - len(end) < 3:
+    """The nominative singular whose forms include ``word`` ("Verträgen" -> "Vertrag",
+    "Zentren" -> "Zentrum"), or the word itself: of the candidates, the one whose forms the
+    word list has most often as nouns (capitalised), so that a verb's spelling ("abkomm") makes
+    no noun; ``None`` when the list confirms none."""
+    words = word_list("de")
+    cands: list[str] = [word]
+    for end in ("",) + _DE_STRIP:
+        if end and not word.endswith(end) or len(word) - len(end) < 3:
             continue
-        stem = word[: -len(end)]
-        for base in dict.fromkeys((_de_unumlaut(stem), stem)):
-            got = _de_noun(base)
-            if got and word in got.values():
-                return base
-    return None
+        stem = word[: len(word) - len(end)]
+        cands += [_de_unumlaut(stem), stem]
+        if end == "en":
+            cands += [stem + "um", stem + "us"]  # "Zentren", "Rhythmen"
+    best, score = None, 0
+    for base in dict.fromkeys(cands):
+        got = _de_noun(base)
+        if not got or (base != word and word not in got.values()):
+            continue
+        n = sum(2 if f in words else 1 if f.lower() in words else 0 for f in set(got.values()) | {base})
+        if n > score:
+            best, score = base, n
+    return best
 
 
 # --- one word, one phrase ----------------------------------------------------------------------
