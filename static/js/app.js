@@ -588,7 +588,7 @@ export class TaskPane {
     this.writing = true;
     try {
       const out = await applyOperations(this.Word, ops, meta.units || this.units, {
-        comments: supports(this.Office, "1.4"), lists: supports(this.Office, "1.3"),
+        comments: supports(this.Office, "1.4"), lists: supports(this.Office, "1.3"), reviewed: supports(this.Office, "1.4"),
         commit: async (placed) => {
           if (!placed.length) return [];
           stage = "server";

@@ -73,7 +73,9 @@ export function planOperations(ops, units, paras) {
         if (!probe.every(searchable)) { fail("the words to change hold a mark Word cannot search for (a picture, a note or a field)", paragraphWords(word)); break; }
         const over = (taken.get(p) || []).some(([s, e]) => loc.start < e && s < loc.end || (loc.start === loc.end && loc.start > s && loc.start < e));
         if (over) { fail("another change of this apply touches the same words", paragraphWords(word)); break; }
-        mine.push({ type: "edit", op: op.id ?? null, para: p, ...loc });
+        // what Word must show there once its tracked changes are taken as they stand (a word the
+        // user deleted with tracking on is still in Word's text, struck through)
+        mine.push({ type: "edit", op: op.id ?? null, para: p, ...loc, expect: l.text.slice(h.start - l.start, h.end - l.start) });
       }
     } else if (op.op === "insert_after") {
       const ls = lines(before);

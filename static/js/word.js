@@ -3,7 +3,7 @@
 // that Word sees the words where the plan puts them, then apply with change tracking on;
 // select a unit, read the selection, list and decide tracked changes. Every function takes the
 // Word namespace as an argument (the real one in Word, the scripted host in tests).
-import { escapeSearch, normalizeText } from "./textplan.js";
+import { escapeSearch, fromWord, normalizeText, paragraphKey } from "./textplan.js";
 import { alignParagraphs, bodyLines, paragraphWords } from "./align.js";
 import { planOperations } from "./plan.js";
 
@@ -49,7 +49,7 @@ export async function readParagraphs(context, { lists = true } = {}) {
 /** Checks every ``edit`` step with search() inside its paragraph: Word must find the words
  * as often as the plan counted them in Word's own text, so the n-th hit is the right one.
  * Returns ``{ranges: Map step -> Word.Range, failures: [{op, reason}]}``. */
-async function checkRanges(context, items, steps) {
+async function checkRanges(context, items, steps, { reviewed = false } = {}) {
   const pending = steps.filter((s) => s.type === "edit" && s.kind !== "start").map((s) => {
     const parts = Array.isArray(s.search) ? s.search : [s.search];
     return { s, hits: parts.map((q) => { const h = items[s.para].search(escapeSearch(q), SEARCH); h.load("items"); return h; }) };
@@ -74,13 +74,24 @@ async function checkRanges(context, items, steps) {
     }
     ranges.set(s, range);
   }
-  if (expanded.length) {
-    await context.sync();
-    for (const { s, range } of expanded) {
-      if (normalizeText(range.text) !== normalizeText(s.old)) {
-        failures.push({ op: s.op, reason: "the long passage to change reads differently in Word" });
-        ranges.delete(s);
-      }
+  // WordApi 1.4 Range.getReviewedText("Current"): the words as they stand, tracked changes taken;
+  // a range on words the user deleted with tracking on (still in Paragraph.text) is not the place
+  const current = reviewed ? [...ranges].map(([s, r]) => ({ s, now: r.getReviewedText("Current") })) : [];
+  if (expanded.length || current.length) await context.sync();
+  for (const { s, range } of expanded) {
+    if (normalizeText(range.text) !== normalizeText(s.old)) {
+      failures.push({ op: s.op, reason: "the long passage to change reads differently in Word" });
+      ranges.delete(s);
+    }
+  }
+  for (const { s, now } of current) {
+    if (!ranges.has(s)) continue;
+    const here = paragraphKey(now.value).replace(/ /g, "");
+    const want = paragraphKey(s.kind === "insert" ? s.search : s.expect ?? s.old).replace(/ /g, "");
+    const ok = s.kind === "insert" ? here.length > 0 && want.includes(here) : here.includes(want);
+    if (!ok) {
+      failures.push({ op: s.op, reason: `Word shows "${fromWord(now.value).slice(0, 40)}" where LEDGER read "${String(s.expect ?? s.search).slice(0, 40)}" (changed since it was read)` });
+      ranges.delete(s);
     }
   }
   return { ranges, failures };
@@ -149,15 +160,16 @@ function write(items, steps, ranges, notes) {
  * before Word changes anything, with the ids that can be placed, and returns the ids to write
  * (the server's apply of exactly those); when it throws, nothing changes in Word and the error
  * goes on. With ``comments`` (WordApi 1.4) each operation's ``comment`` becomes a Word comment
- * on the words it changed. ``lists`` (WordApi 1.3) reads list strings with the paragraphs.
+ * on the words it changed. ``lists`` (WordApi 1.3) reads list strings with the paragraphs;
+ * ``reviewed`` (WordApi 1.4) checks each range's words as they stand, tracked changes taken.
  * Returns ``{applied: n, written: [op ids], failures: [{op, unit, reason, words}], comments?}``;
  * Word's own refusal while writing throws a ``WordWriteError``. */
-export async function applyOperations(Word, ops, units = [], { comments = false, commit = null, lists = true } = {}) {
+export async function applyOperations(Word, ops, units = [], { comments = false, commit = null, lists = true, reviewed = false } = {}) {
   return Word.run(async (context) => {
     context.document.changeTrackingMode = trackAll(Word);
     const { items, paras } = await readParagraphs(context, { lists });
     const plan = planOperations(ops, units, paras);
-    const { ranges, failures: checked } = await checkRanges(context, items, plan.steps);
+    const { ranges, failures: checked } = await checkRanges(context, items, plan.steps, { reviewed });
     const failures = [...plan.failures];
     const bad = new Set();
     for (const f of checked) {

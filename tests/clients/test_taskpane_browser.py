@@ -455,18 +455,25 @@ def test_pane_off_the_happy_path(server, output_dir, tmp_path):
     if not path.exists():
         pytest.skip(f"{path} is not here")
     host = _host(path, account="Ada (Office account)", wordApi="1.6")
+    retype = next(i for i, t in enumerate(_texts(host)) if " baseline " in t)
     # the server the user then names in Settings (it answers the pane, which another origin serves)
     with LedgerServer(tmp_path / "other", workers=1, threads=2,
                       env={"LEDGER_RATE_LIMIT": "off", "LEDGER_GRAPH_SEMANTIC": "0", "LEDGER_CORS_ORIGINS": server.url}) as other:
         res = run_pane(server, output_dir / "clients" / "pane-issue29", host, scenario="issue29", width=350, height=800,
                        settings={"author": "", "sliceKiB": 64}, instruction="Rename 'baseline' to 'reference run'", deleteInstruction="Delete Section 3",
-                       otherServer=other.url, timeout=600)
+                       otherServer=other.url, retype={"index": retype, "old": "baseline", "new": "base line"}, timeout=600)
     I = res["issue29"]
     # first use: no author set, Apply works and LEDGER records "LEDGER"
     assert '"LEDGER"' in I["authorNote"], I["authorNote"]
     # the preview made again on the other server, in words
     assert I["remade"]["remade"] is True and "made again" in I["remadeMessage"] and not _RAW.search(I["remadeMessage"])
-    assert I["applied"]["phase"] == "applied" and I["applied"]["notPlaced"] == 0, I["applied"]
+    # every change placed but the one whose words the user retyped after the preview: that one is listed, with why and its words
+    assert I["retyped"] is True
+    assert I["applied"]["phase"] == "applied" and I["applied"]["notPlaced"] == 1, I["applied"]
+    assert I["notPlaced"]["shown"] and len(I["notPlaced"]["reasons"]) == 1, I["notPlaced"]
+    assert "base line" in I["notPlaced"]["reasons"][0] and "baseline" in I["notPlaced"]["reasons"][0], I["notPlaced"]
+    # the whole edit as a NEW document; the user's document untouched by it
+    assert I["opened"]["event"] and I["opened"]["docs"] == 1, I["opened"]
     # groups per written form: 'Baseline' and 'baseline' apart; the reason once per group, not on each card
     titles = [g["title"] for g in I["groups"]]
     assert len(titles) == len(set(titles)), titles

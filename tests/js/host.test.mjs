@@ -110,6 +110,12 @@ test("change tracking: with ChangeTrackingMode trackAll a replaced word stays as
     tc.items.forEach((c) => c.load("type,text,author"));
     await ctx.sync();
     assert.deepEqual(tc.items.map((c) => [c.type, c.text, c.author]), [["Deleted", "old", "Ada"], ["Added", "new", "Ada"]]);
+    // Range.getReviewedText (WordApi 1.4): "Gets reviewed text based on ChangeTrackingVersion selection."
+    const whole = ps.items[0].getRange();
+    const cur = whole.getReviewedText("Current");
+    const orig = whole.getReviewedText("Original");
+    await ctx.sync();
+    assert.deepEqual([cur.value, orig.value], ["The new term here.", "The old term here."]);
     // search finds the deleted words too, as Find does in the markup view
     const again = ctx.document.body.search("old", { matchCase: true });
     again.load("items");

@@ -186,3 +186,23 @@ test("a piece of a tracked change is found as whole words first: 'ID' is not the
   assert.equal(wordAt("connection IDs", "ID", true), 11); // a host that splits inside words
   assert.equal(wordAt("Table 2", "2"), 6);
 });
+
+test("a word the user deleted with tracking on is still in Word's text: the change is not written on the deletion (WordApi 1.4 getReviewedText)", async () => {
+  const ledger = "Summarize existing approaches for baseline fingerprinting.";
+  const { Word, host } = makeHost([ledger], { tracking: "TrackAll", account: "Ada" });
+  host.retype(0, "baseline", "base line"); // Word's text: "…for baselinebase line fingerprinting."
+  const at = ledger.indexOf("baseline");
+  const op = { id: "o", op: "replace", unit: "p", before: ledger, start: at, end: at + 8, text: "reference run", old: "baseline" };
+  const units = [{ id: "p", kind: "paragraph", order: 0, text: ledger }];
+  const res = await applyOperations(Word, [op], units, { reviewed: true });
+  assert.deepEqual(res.written, []);
+  assert.match(res.failures[0].reason, /Word shows "" where LEDGER read "baseline"/);
+  assert.deepEqual(host.view("accepted"), ["Summarize existing approaches for base line fingerprinting."]);
+  // beside an earlier tracked change, the words as they stand are the place
+  const h2 = makeHost([{ runs: [{ text: "the connection " }, { text: "ID", del: true }, { text: "identifier", ins: true }, { text: " is long" }] }]);
+  const l2 = "the connection identifier is long";
+  const r2 = await applyOperations(h2.Word, [{ id: "o", op: "replace", unit: "p", before: l2, start: 4, end: 25, text: "link name", old: "connection identifier" }],
+                                   [{ id: "p", kind: "paragraph", order: 0, text: l2 }], { reviewed: true });
+  assert.deepEqual(r2.failures, []);
+  assert.deepEqual(h2.host.view("accepted"), ["the link name is long"]);
+});

@@ -135,6 +135,13 @@
     }
   }
 
+  /** A value the host returns after the next context.sync() (OfficeExtension.ClientResult). */
+  class ClientResult {
+    constructor(ctx, value) { this._value = value; this._ready = false; ctx._track(this); }
+    _sync() { this._ready = true; }
+    get value() { if (!this._ready) throw new Error("PropertyNotLoaded: call context.sync() before reading value"); return this._value; }
+  }
+
   class Collection extends ClientObject {
     constructor(ctx, items, error) { super(ctx); this._items = items; if (error) ctx._fail(error); }
     load(props) {
@@ -327,6 +334,20 @@
       const at = loc === "Before" || loc === "Start" ? this._s : this._e;
       insert(this._p, at, text, "range.insertText");
       return new Range(this._ctx, this._p, at, at + text.length);
+    }
+    // WordApi 1.4: "Gets reviewed text based on ChangeTrackingVersion selection." ("Current": tracked
+    // changes as they stand -- insertions in, deletions out; "Original": the other way round)
+    getReviewedText(version = "Current") {
+      const drop = version === "Original" ? "ins" : "del";
+      let pos = 0;
+      let out = "";
+      for (const seg of this._p.segs) {
+        const a = Math.max(pos, this._s);
+        const b = Math.min(pos + seg.text.length, this._e);
+        if (b > a && seg.rev?.type !== drop) out += seg.text.slice(a - pos, b - pos);
+        pos += seg.text.length;
+      }
+      return new ClientResult(this._ctx, out);
     }
     insertComment(text) {
       record({ api: "range.insertComment", text, range: textOf(this._p).slice(this._s, this._e), tracking: doc.tracking });

@@ -12,7 +12,7 @@ const { Word, host, calls } = makeHost(cfg.paragraphs, { account: cfg.account ||
 const t0 = performance.now();
 let out;
 try {
-  const res = await applyOperations(Word, cfg.ops, cfg.units, { comments: true });
+  const res = await applyOperations(Word, cfg.ops, cfg.units, { comments: true, reviewed: true });
   out = { written: res.written, failures: res.failures, comments: res.comments };
 } catch (err) {
   out = { error: String(err?.stack || err) };

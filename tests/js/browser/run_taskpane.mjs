@@ -537,15 +537,28 @@ try {
         I.remadeMessage = await page.textContent("#message-text");
         await shot(page, "taskpane-preview-remade.png");
       }
+      // the user retypes a word the rename changes, after the preview: that change can no longer be placed
+      if (cfg.retype) I.retyped = await page.evaluate(([i, a, b]) => window.__ledgerHost.retype(i, a, b), [cfg.retype.index, cfg.retype.old, cfg.retype.new]);
       // Apply, with no author set
       n = await since();
       await page.click("#btn-apply");
       await until(["applied", "apply-failed", "error"], n, 180000);
       I.applied = (await events()).slice(n).find((e) => ["applied", "apply-failed", "error"].includes(e.phase));
-      await until(["refreshed"], n, 180000);
-      I.refreshed = await last("refreshed", n);
-      await page.waitForTimeout(300);
-      I.checkedAfter = await last("checked", n);
+      I.notPlaced = { shown: await page.isVisible("#fallback"), text: await page.textContent("#fallback-text"),
+                      reasons: await page.$$eval("#fallback-reasons li", (l) => l.map((x) => x.textContent)) };
+      await page.evaluate(() => document.getElementById("fallback").scrollIntoView({ block: "center" }));
+      await shot(page, "taskpane-not-placed.png");
+      if (I.notPlaced.shown) {
+        const k = await since();
+        await page.click("#btn-fallback");
+        await until(["opened-copy", "error"], k, 120000);
+        I.opened = { event: await last("opened-copy", k), docs: await page.evaluate(() => window.__ledgerHost.opened().length) };
+      }
+      // the re-read that follows the Apply (a refresh after the user's typing may come first)
+      const appliedAt = (await events()).findIndex((e, i) => i >= n && e.phase === "applied");
+      await until(["refreshed"], appliedAt + 1, 180000);
+      I.refreshed = await last("refreshed", appliedAt + 1);
+      I.checkedAfter = await last("checked", appliedAt + 1);
       if (await page.getAttribute("#review-changes .group-toggle >> nth=0", "aria-expanded") === "false") await page.click("#review-changes .group-toggle >> nth=0");
       I.reviewContext = await page.$$eval("#review-changes .review-context", (l) => l.slice(0, 3).map((x) => ({ text: x.textContent, del: !!x.querySelector("del"), ins: !!x.querySelector("ins") })));
       I.reviewGroups = await page.$$eval("#review-changes .op-group", (g) => g.map((x) => ({ title: x.querySelector(".group-title").textContent, count: x.querySelector(".count").textContent })));
