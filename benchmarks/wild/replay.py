@@ -6,8 +6,8 @@ an old unit pairs with a new one, ``delete`` and ``insert_after`` where one has 
 the editors changed besides is what their change made necessary: a table whose changed words
 share an identifier or a number with the body changes (a conformance table's row of a changed
 statement) and the text of headers and footers (a date). Tables changed otherwise (a revision
-history row) are the editors' own and are left out; so is a whole table inserted or deleted (no
-operation writes one).
+history row) are the editors' own and are left out; so is a whole table inserted or deleted, and an
+empty paragraph inserted (no operation writes one).
 """
 from __future__ import annotations
 
@@ -104,6 +104,8 @@ def replay_operations(a: Any, b: Any, skip_a: set[str] = frozenset(), skip_b: se
                 body_tokens |= changed_tokens(ou.text, nu.text)
             elif nu.kind == "table":
                 out.left_out.append(f"table inserted: {nu.text[:50]!r}")
+            elif not nu.text.strip():
+                out.left_out.append("empty paragraph inserted")  # layout: no operation writes one
             elif anchor is None:
                 out.left_out.append(f"inserted before the first unit: {nu.text[:50]!r}")
             else:
