@@ -21,6 +21,7 @@ from ..findings import Finding, sort_findings
 from ..graph.label_index import build_label_index
 from ..graph.references import broken_references
 from ..numbering import CAPTION_FAMILIES, collect_entries, detect_schemes, label_of
+from .changelog import outside_change_logs
 from .links import link_findings
 from .series import series_findings
 from .terminology import acronym_findings
@@ -130,6 +131,7 @@ def check_document(doc: Document, G: nx.MultiDiGraph | None = None, style=None) 
     # no check speaks of, and no fix rewrites, code, a URI, a media type, a name or a dictionary word
     findings = (reference_findings(doc, G) + link_findings(doc) + numbering_findings(doc) + series_findings(doc)
                 + drop_untouchable(doc, words + style_findings(doc, sheet)))
+    findings = outside_change_logs(doc, findings)  # a revision history records past states as they were
     for f in findings:
         if f.id is None:
             f.id = finding_id(f.kind, f.places, f"{f.unit}\0{f.start}\0{f.evidence}\0{f.message}")

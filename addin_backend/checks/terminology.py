@@ -144,10 +144,13 @@ def _is_acronym(core: str) -> bool:
     [True, True, False, False, False, True]
     """
     return (2 <= len(core) <= 10 and sum(c.isupper() for c in core) >= 2 and not _ROMAN.match(core)
-            and sum(c.isdigit() for c in core) < 3 and not _HEX.fullmatch(core))
+            and sum(c.isdigit() for c in core) < 3 and not _HEX.fullmatch(core) and not _SERIAL.search(core))
 
 
 _HEX = re.compile(r"(?=[0-9A-F]*\d)[0-9A-F]{3,}")
+#: A zero-padded serial number ends an id, not an abbreviation: a document stage "CSD02", "CS03",
+#: a note "EN05".
+_SERIAL = re.compile(r"[A-Z]0\d$")
 
 
 def _emphasis(token: str, lower_words: set[str], common: frozenset[str]) -> bool:
@@ -312,7 +315,7 @@ def _find_acronyms(doc: Document) -> dict[str, AcronymInfo]:
     # prose only: code and ASCII-art legends ("CH", "SH"), reference entries ("DOI", "ACM") and
     # the names in acknowledgements ("ACLU", "NCC Group") abbreviate nothing the reader must learn
     credits = _credit_sections(doc)
-    units = [u for u in prose(doc).units if u.id not in credits and u.parent not in credits]
+    units = [u for u in prose(doc).units if u.id not in credits and u.parent not in credits and not _affiliation(u)]
     for u in units:
         for d in find_definitions(u.text):
             if d.kind == "acronym" and not _glued(u.text, d):
@@ -374,6 +377,15 @@ _CREDITS = re.compile(r"^\W*(?:[\d.]+\s*)?(?:acknowledge?ments?|contributors?|au
                       r"danksagung(?:en)?|remerciements|agradecimientos|ringraziamenti)\W*$", re.I)
 
 
+_EMAIL = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")
+
+
+def _affiliation(u: Unit) -> bool:
+    """A line naming people with their e-mail addresses and employers ("Davide Lenzarini
+    (davide.lenzarini@u-blox.com), u-blox AG"): names, not abbreviations to spell out."""
+    return len(u.text) <= 300 and bool(_EMAIL.search(u.text)) and u.kind in ("paragraph", "list_item")
+
+
 def _credit_sections(doc: Document) -> set[str]:
     """Sections that thank or list people (their affiliations are names, not abbreviations)."""
     out: set[str] = set()
@@ -386,14 +398,18 @@ def _credit_sections(doc: Document) -> set[str]:
 def _emphatic(text: str, matches: list[re.Match[str]], lower_words: set[str], common: frozenset[str]) -> set[int]:
     """Where a phrase is written in capitals ("Es gibt KEINE HAFTUNG", "NO WARRANTY WHATSOEVER"):
     the starts of its words of five letters or more, when one of its words is an ordinary word
-    in capitals. Works without a word list of the language."""
+    in capitals, and of all its words when two are (a name in capitals: "CJK IDEOGRAPH
+    EXTENSION B"). Works without a word list of the language."""
     out: set[int] = set()
     run: list[re.Match[str]] = []
     for m in [*matches, None]:
         if m is not None and run and text[run[-1].end() : m.start()] in (" ", "\u00a0"):
             run.append(m)
             continue
-        if len(run) > 1 and any(_emphasis(r.group(0), lower_words, common) for r in run):
+        ordinary = sum(_emphasis(r.group(0), lower_words, common) for r in run) if len(run) > 1 else 0
+        if ordinary >= 2:  # a name written in capitals: "CJK IDEOGRAPH EXTENSION B", "ZERO WIDTH NO-BREAK SPACE"
+            out.update(r.start() for r in run)
+        elif ordinary:
             out.update(r.start() for r in run if len(r.group(0)) >= 5 and r.group(0).isalpha())
         run = [m] if m is not None else []
     return out
@@ -581,12 +597,77 @@ def _needs_no_expansion(doc: Document, found: dict[str, AcronymInfo], known_uppe
         else:
             candidates[term] = [x[1] for x in info.uses]
     if candidates:
+        cited = _cited_expansions(doc)
+        families = _numbered_families(found)
+        for term in list(candidates):
+            base = version_base(term)
+            if term in cited or (base is not None and base in cited) or term in families or _words_in_capitals(term):
+                out.add(term)
+                del candidates[term]
+    if candidates:
         p = prose(doc)
         out |= set(no_expansion_needed(doc, p.units, candidates, p.english, common_words()))
     # a plural of a name or of a defined abbreviation: "ETags" where "ETag" is a name
     out |= {t for t, i in found.items() if not i.definitions and t.endswith("s")
             and (t[:-1] in out or (t[:-1] in found and found[t[:-1]].definitions))}
     return out
+
+
+def _cited_expansions(doc: Document) -> set[str]:
+    """The abbreviations that the titles of the works the document cites spell out: its
+    reference list names "A Universally Unique IDentifier (UUID) URN Namespace", so UUID is
+    defined by a cited standard, and the citation tells the reader where."""
+    from ..graph.related import is_reference_entry, reference_list_sections
+
+    lists = reference_list_sections(doc)
+    out: set[str] = set()
+    for u in doc.units:
+        if u.kind in ("paragraph", "list_item") and "(" in u.text and is_reference_entry(u, u.parent in lists):
+            out.update(d.term for d in find_definitions(u.text) if d.kind == "acronym")
+    return out
+
+
+def _numbered_families(found: dict[str, AcronymInfo]) -> set[str]:
+    """Numbered members of a family of names: "MD2" and "MD5", "SHA1" and "SHA2" are the names
+    of hash functions in a series, as "AR0", "AR1" label secrets (the family's name alone, if
+    the document writes it, still needs its expansion)."""
+    members: dict[str, set[str]] = {}
+    for term in found:
+        m = re.fullmatch(r"([A-Z]{2,})-?(\d+)", term)
+        if m:
+            members.setdefault(m.group(1), set()).add(term)
+    return {t for ts in members.values() if len(ts) >= 2 for t in ts}
+
+
+def _words_in_capitals(term: str) -> bool:
+    """A keyword or a name written in capitals as words run together: "FOLLOWEDBY", "ISSUBSET",
+    "APPLETALK" (two or three dictionary words, one of five letters or more), not an
+    abbreviation's letters.
+
+    >>> [_words_in_capitals(t) for t in ("FOLLOWEDBY", "ISSUBSET", "APPLETALK", "DOCSIS", "OSCORE", "CNAME")]
+    [True, True, True, False, False, False]
+    """
+    from ..language.wordlists import dictionary_word
+
+    low = term.lower()
+    if len(low) < 6 or not low.isalpha():
+        return False
+
+    def ok(part: str) -> bool:
+        return (len(part) >= 3 or part in _SHORT_WORDS) and dictionary_word(part)
+
+    for i in range(2, len(low) - 1):
+        a, b = low[:i], low[i:]
+        if ok(a) and ok(b) and max(len(a), len(b)) >= 5:
+            return True
+        for j in range(i + 2, len(low) - 1):
+            b, c = low[i:j], low[j:]
+            if ok(a) and ok(b) and ok(c) and max(len(a), len(b), len(c)) >= 5:
+                return True
+    return False
+
+
+_SHORT_WORDS = frozenset("is by of to in on at or as an be it no".split())
 
 
 #: "CH (ClientHello)", "HRR (HelloRetryRequest)": an abbreviation of a name in camel case, whose

@@ -26,7 +26,9 @@ reported, in ``tests/addin_backend/checks/test_terminology_abbreviations.py``):
   HANDSHAKE_DONE, and NEW_TOKEN"; "IGNOR, PANIC, ADJ, and STEP"); the name of an ASCII control
   character where the text speaks of characters ("a trailing NUL byte"); a name in quotes with
   where it is defined ('"SP" and "DQUOTE" are defined as in [RFC6690]'); an organisation's name
-  ("TKO Software"), a person's initials ("MJ Simpson's"), a region in an address ("Austin, TX.");
+  ("TKO Software"), a person's initials ("MJ Simpson's"), a region in an address ("Austin, TX."); a
+  name the sentence gives ("Labelled DAM in Figure 3-1"); a name followed by the citation of the
+  work that defines it ("OSCORE [RFC 8613]", "JSONPath [Goessner 2007]");
 - an **explanation** the reader sees: a gloss in parentheses whose letters spell the
   abbreviation in order (the Schwartz-Hearst test, :func:`spells`: "SP (space)", "CTL
   (controls)", "augmented Backus-Naur form (ABNF [RFC5234])", "machine-to-machine (M2M)"), or
@@ -72,16 +74,28 @@ def designation(text: str, end: int) -> bool:
 
 def glued_prefix(text: str, start: int, end: int) -> bool:
     """No use of an abbreviation: a parenthesised prefix glued to a word ("(EC)DHE" writes ECDHE
-    and DHE at once, the "EC" in it is none), or the text of a literal glued to its prefix
-    ("b64'EjRWeA'", "h'CAFE'").
+    and DHE at once, the "EC" in it is none), the text of a literal glued to its prefix
+    ("b64'EjRWeA'", "h'CAFE'", "b'ABI='"), a code point or number after its notation ("U+DFFF",
+    "0xFEFF"), a name after a sigil ("$SYS/"), or a literal alone in quotes with its punctuation
+    ('"BCC:" recipients').
 
     >>> glued_prefix("If (EC)DHE key establishment is in use", 4, 6), glued_prefix("or b32'CI2FM6A'.", 7, 14)
     (True, True)
+    >>> glued_prefix("between U+D800 and U+DFFF", 21, 25), glued_prefix("$SYS/ topics", 1, 4)
+    (True, True)
+    >>> glued_prefix('the "BCC:" recipients', 5, 8), glued_prefix("the BCC recipients", 4, 7)
+    (True, False)
     """
     if text[start - 1:start] == "(" and text[end:end + 1] == ")" and text[end + 1:end + 2].isalnum():
         return True
+    if text[max(0, start - 2):start] in ("U+", "u+", "0x", "0X", "\\x") or text[start - 1:start] in ("$", "%", "#"):
+        return True
     q = text[start - 1:start]
-    return q in ("'", '"') and text[start - 2:start - 1].isalnum() and text[end:end + 1] == q
+    if q in ("'", '"') and text[start - 2:start - 1].isalnum() and re.match(r"[^\w\s'\"]*" + re.escape(q), text[end:end + 4]):
+        return True
+    close = {"\"": "\"", "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}.get(q)
+    return bool(close) and bool(re.match(r"[^\w\s]{0,2}" + re.escape(close), text[end:end + 3])) and (
+        start < 2 or not text[start - 2].isalnum())
 
 
 def spells(short: str, long: str, max_words: int | None = None) -> bool:
@@ -161,6 +175,13 @@ _WORD_NAMED = re.compile(_DETERMINER + r"\s+(?:" + _TOKEN + r"\s+)?(?P<t>[A-Z]{3
 #: AR0", "The labels IGNOR, PANIC, ADJ, and STEP" (the notation of a figure, a formula, a state).
 _LABELLED = re.compile(r"\b(?:keys?|secrets?|nodes?|nonces?|points?|vertex|vertices|variables?|labels?|states?|"
                        r"matri(?:x|ces)|vectors?)\s+(?P<t>" + _TOKEN + r")(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?P<v>" + _TOKEN + r"))*(?![\w-])")
+#: A name the sentence gives a thing: "Labelled DAM in Figure 3-1", "labelled Server KA", "called
+#: RaP", "denoted as SID" (a figure's or a formula's notation, named where it is used).
+_GIVEN_NAME = re.compile(r"\b(?:[Ll]abell?ed|[Nn]amed|[Cc]alled|[Mm]arked|[Dd]enoted|[Tt]ermed)\s+(?:as\s+)?"
+                         r"(?:[A-Z][a-z]+\s+)?(?P<t>" + _TOKEN + r")(?![\w-])")
+#: A name followed by the citation of the work that defines it: "OSCORE [RFC 8613]", "LDAP
+#: [RFC4511]", "CBOR Initial Algorithms [RFC 9053]" (the reader follows the citation).
+_CITED_NAME = re.compile(r"(?<![\w-])(?P<t>" + _TOKEN + r")(?:\s+[A-Za-z][\w\-]*){0,3}\s*\[(?P<c>[^\[\]]{2,40})\]")
 #: An organisation's name: the abbreviation and the word for what kind of organisation it is
 #: ("developed by TKO Software", "NCC Group"); the name identifies it, an expansion would not.
 _ORGANISATION = re.compile(r"(?<![\w-])(?P<t>" + _TOKEN + r")[ \u00a0](?:Inc|Ltd|LLC|GmbH|AG|plc|Corp|Corporation|Company|"
@@ -425,6 +446,22 @@ def no_expansion_needed(doc: Document, units: list[Unit], candidates: Mapping[st
     out: dict[str, str] = {}
     if not wanted:
         return out
+    tags: set[str] | None = None
+
+    def cites(inside: str) -> bool:
+        """Whether a bracket cites a work: a designation ("RFC 8613") or a tag the document's
+        reference list opens an entry with ("[Goessner 2007]", "[NVD]")."""
+        nonlocal tags
+        if designation(inside, len(inside.split()[0])) or re.fullmatch(r"[A-Z]{2,}[\s\-]?\d{2,}[\w.\-]*", inside):
+            return True
+        if tags is None:
+            from ...graph.related import is_reference_entry, reference_list_sections
+
+            lists = reference_list_sections(doc)
+            tags = {m.group(1) for x in doc.units if x.kind in ("paragraph", "list_item") and x.text.startswith("[")
+                    and is_reference_entry(x, x.parent in lists)
+                    for m in re.finditer(r"(?m)^\s*\[([^\[\]]{1,40})\]", x.text)}
+        return inside in tags
 
     def mark(term: str | None, why: str) -> None:
         if term in wanted and term not in out:
@@ -495,6 +532,8 @@ def no_expansion_needed(doc: Document, units: list[Unit], candidates: Mapping[st
                     mark(x, "a label")
             for m in _INITIALS.finditer(text):
                 mark(m.group("t"), "a person's initials")
+            for m in _GIVEN_NAME.finditer(text):
+                mark(m.group("t"), "a name the text gives")
             for m in _ORGANISATION.finditer(text):
                 mark(m.group("t"), "an organisation's name")
             for m in _WORD_NAMED.finditer(text):
@@ -508,6 +547,10 @@ def no_expansion_needed(doc: Document, units: list[Unit], candidates: Mapping[st
                     if _DEFINED_IN.search(sentence):
                         for m in _QUOTED.finditer(sentence):
                             mark(m.group("t"), "a name with where it is defined")
+        if "[" in text:
+            for m in _CITED_NAME.finditer(text):
+                if m.group("t") in wanted and cites(m.group("c")):
+                    mark(m.group("t"), "a name with the work that defines it")
         if wanted & CONTROL_NAMES and _CHARACTERS.search(text):
             for m in token.finditer(text):
                 if m.group(0) in CONTROL_NAMES:

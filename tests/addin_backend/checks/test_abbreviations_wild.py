@@ -1,0 +1,82 @@
+"""Undefined abbreviations an editor would not spell out, as the wild specifications write them
+(issue 28), each beside a sentence where the same shape holds an abbreviation that must still be
+reported."""
+from __future__ import annotations
+
+from adapters.model import Document, Unit
+from addin_backend.checks.terminology import acronym_findings
+
+FILLER = "The endpoint sends the packet again after the timer expires, as described in the next section."
+
+
+def _doc(*texts: str, parents: dict[int, str] | None = None, kinds: dict[int, str] | None = None) -> Document:
+    units = []
+    for i, text in enumerate(texts):
+        u = Unit(f"u{i}", (kinds or {}).get(i, "paragraph"), text, i, parent=(parents or {}).get(i),
+                 title=text if (kinds or {}).get(i) == "section" else None)
+        u.meta["lang"] = "en-US"
+        units.append(u)
+    doc = Document("docx", units=units)
+    doc.meta["language"] = "en-US"
+    return doc
+
+
+def undefined(doc: Document) -> set[str]:
+    return {f.evidence for f in acronym_findings(doc) if f.kind == "undefined_acronym"}
+
+
+def test_code_points_sigils_and_quoted_literals_are_no_abbreviations():
+    doc = _doc("The data MUST NOT include code points between U+D800 and U+DFFF, nor 0xFEFF.",
+               "$SYS/ has been widely adopted as a prefix for server topics.",
+               'The mailboxes that are "BCC:" recipients of the message.',
+               "The gateway keeps a DFFF table for its clients.", FILLER)
+    assert undefined(doc) == {"DFFF"}
+
+
+def test_a_zero_padded_serial_is_an_id():
+    doc = _doc("This version became CSD02, then CS03 after the vote; see EN05 for fingerprints.",
+               "The CSD is reviewed by the committee.", FILLER)
+    assert undefined(doc) == {"CSD"}
+
+
+def test_words_run_together_in_capitals_are_a_keyword():
+    doc = _doc("A pattern ([a] FOLLOWEDBY [b]) matches in order; a ISSUBSET b and a ISSUPERSET b compare sets.",
+               "Cable modems speak DOCSIS and the proxy runs OSCORE.", FILLER)
+    assert undefined(doc) == {"DOCSIS", "OSCORE"}
+
+
+def test_a_name_the_sentence_gives_a_figures_part():
+    doc = _doc("Position: bit 4 of the Connect Flags byte. Labelled DAM in Figure 3-1.",
+               "Position: bit 2 of the Session Flags. Labelled Server KA in Figure 3-6.",
+               "The DAM bit is set by the client.", FILLER)
+    assert undefined(doc) == set()
+    assert undefined(_doc("The DAM bit is set by the client.", FILLER)) == set()  # a bit's name, as before
+    assert undefined(_doc("DAM is reset when its timer fires.", FILLER)) == {"DAM"}
+
+
+def test_a_name_with_the_citation_of_the_work_that_defines_it():
+    doc = _doc("The approach is informed by the OSCORE [RFC 8613] standard and CBOR Initial Algorithms [RFC 9053].",
+               "Use an external system such as LDAP [RFC4511] or the SASL mechanisms.",
+               "This syntax is inspired by JSONPath [Goessner 2007].",
+               "[Goessner 2007] Goessner, S., \"JSONPath - XPath for JSON\", 2007, http://goessner.net/articles/JsonPath/.",
+               FILLER)
+    assert undefined(doc) == {"SASL"}
+
+
+def test_an_abbreviation_spelled_out_by_a_cited_works_title():
+    doc = _doc("The identifier is a UUIDv5 in the UUID format; CIDR blocks are written as usual.",
+               "References", "[RFC4122] Leach, P., Mealling, M., and R. Salz, \"A Universally Unique IDentifier (UUID) "
+               "URN Namespace\", RFC 4122, DOI 10.17487/RFC4122, July 2005.", FILLER,
+               parents={2: "u1"}, kinds={1: "section"})
+    assert undefined(doc) == {"CIDR"}
+
+
+def test_numbered_members_of_a_family_of_names():
+    doc = _doc("The broken MD2 hash function is used; MD5 is no better.", "SHA1 is weak; use SHA-256.", FILLER)
+    assert undefined(doc) == {"SHA1"}  # SHA1 alone: SHA-256 is a designation, no family member
+
+
+def test_a_name_in_capitals_and_an_affiliation():
+    doc = _doc("The code point U+2A6D4 (which represents a CJK IDEOGRAPH EXTENSION B character) is encoded so.",
+               "Davide Lenzarini (davide.lenzarini@u-blox.com), u-blox AG", "The CJK fonts are large.", FILLER)
+    assert undefined(doc) == {"CJK"}
