@@ -408,7 +408,8 @@ export class TaskPane {
 
   filterOutline(query) {
     const shown = this.tree.filter(query);
-    document.getElementById("outline-count").textContent = shown ? `${[...shown].length} heading(s) shown` : "";
+    const n = shown ? [...shown].length : 0;
+    document.getElementById("outline-count").textContent = shown ? `${n} heading${n === 1 ? "" : "s"} shown` : "";
   }
 
   async loadGraph() {

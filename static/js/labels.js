@@ -113,6 +113,8 @@ export function humanize(text, { opName = null, unitName: nameUnit = null, bookm
   s = s.replace(FIELD_KIND, "reference field");
   s = s.replace(CHECK_KIND, (m, k) => (KIND_TITLES[k] ? `check "${KIND_TITLES[k]}"` : m));
   s = s.replace(KIND_CODE, (k) => (KIND_TITLES[k] ? KIND_TITLES[k].toLowerCase() : k));
+  // "3 unit(s)" -> "3 units", "1 unit(s)" -> "1 unit"
+  s = s.replace(/\b(\d[\d,]*) ([\p{L}-]+)\(s\)/gu, (m, n, w) => `${n} ${w}${n === "1" ? "" : "s"}`).replace(/\(s\)/g, "s");
   s = s.replace(EDGE_CODE, (t, _, at) => (at === 0 ? EDGE_WORDS[t].legend : EDGE_WORDS[t].legend.toLowerCase()));
   s = s.replace(FINDING_ID, "");
   s = s.replace(UNIT_ID, (id) => nameUnit?.(id) || "another paragraph");

@@ -90,3 +90,12 @@ test("paragraphProbe and normalizeText", () => {
   assert.equal(paragraphProbe("y".repeat(400)).length, WORD_SEARCH_LIMIT);
   assert.equal(normalizeText(" a\t b\u000bc\u00a0 "), "a b c");
 });
+
+test("Word's characters read as LEDGER's: a manual line break, the non-breaking and optional hyphens, Word's marks", async () => {
+  const { fromWord, paragraphKey, escapeSearch, searchable } = await import("../../static/js/textplan.js");
+  assert.equal(fromWord("a\u000bb e\u001email opt\u001fional\u0002 pic\u0001"), "a\u2028b e\u2011mail opt\u00adional pic");
+  assert.equal(paragraphKey("Line one\u000bline two\u000c"), paragraphKey("Line one\u2028line two"));
+  assert.equal(escapeSearch("a\u2028b\u001ec\u001fd^"), "a^lb^~c^-d^^");
+  assert.equal(searchable("note\u0002"), false);
+  assert.equal(searchable("tab\there\u000b"), true);
+});
