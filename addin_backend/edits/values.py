@@ -209,7 +209,7 @@ def find_value(text: str, old: Value, new: Value) -> list[ValueMatch]:
     for m in rx.finditer(text):
         if not old.tail and not old.prefix and _LABEL_BEFORE.search(text, 0, m.start()):
             continue  # a bare number after "Section" or "Table" is a label, not the value
-        if m.group("w"):
+        if words_rx and m.group("w"):  # no group "w" where the number has no words (30.5, 0x1F)
             words_new = _format_words(new, m.group("w"))
             number_new = _format_digits(new, m.group("wd"))
             num_text = f"{words_new} ({number_new})" if words_new else number_new
