@@ -80,6 +80,25 @@ def _prev_word(text: str, at: int) -> str:
     return m.group(1).lower() if m else ""
 
 
+_NAME_BEFORE = re.compile(r"(?<![\w\-])([A-Z][\w\-]*)[ \u00a0]$")
+
+
+def _after_name(text: str, at: int) -> bool:
+    """A number right after a name or an abbreviation is that name's number, not a count: "QoS 2
+    messages" are messages of QoS level 2, "Version 3 clients" (the name not opening the sentence).
+
+    >>> _after_name("For QoS 1 and QoS 2 messages", 8), _after_name("It sends 2 messages", 9)
+    (True, False)
+    >>> _after_name("Send 2 messages", 5)
+    False
+    """
+    m = _NAME_BEFORE.search(text, max(0, at - 40), at)
+    if not m:
+        return False
+    word = m.group(1)
+    return any(c.isupper() for c in word[1:]) or not _sentence_start(text, m.start())
+
+
 def _counts(p: Prose, sheet: StyleSheet) -> list[Finding]:
     """Counts of one kind of thing written in digits and in words ("5 times" / "five times").
 
@@ -103,7 +122,7 @@ def _counts(p: Prose, sheet: StyleSheet) -> list[Finding]:
             unit = noun in _UNIT_WORDS
             if noun in _NOT_NOUNS or noun in _COUNTED_UNITS or _sentence_start(text, m.start()):
                 continue
-            if n.isdigit() and _prev_word(text, m.start()) in _LABELS:
+            if n.isdigit() and (_prev_word(text, m.start()) in _LABELS or _after_name(text, m.start())):
                 continue
             if not n.isdigit() and n[0].isupper():
                 continue
