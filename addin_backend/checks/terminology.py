@@ -601,7 +601,7 @@ def _needs_no_expansion(doc: Document, found: dict[str, AcronymInfo], known_uppe
         families = _numbered_families(found)
         for term in list(candidates):
             base = version_base(term)
-            if term in cited or (base is not None and base in cited) or term in families or _words_in_capitals(term):
+            if term in cited or (base is not None and base in cited) or term in families:
                 out.add(term)
                 del candidates[term]
     if candidates:
@@ -637,37 +637,6 @@ def _numbered_families(found: dict[str, AcronymInfo]) -> set[str]:
         if m:
             members.setdefault(m.group(1), set()).add(term)
     return {t for ts in members.values() if len(ts) >= 2 for t in ts}
-
-
-def _words_in_capitals(term: str) -> bool:
-    """A keyword or a name written in capitals as words run together: "FOLLOWEDBY", "ISSUBSET",
-    "APPLETALK" (two or three dictionary words, one of five letters or more), not an
-    abbreviation's letters.
-
-    >>> [_words_in_capitals(t) for t in ("FOLLOWEDBY", "ISSUBSET", "APPLETALK", "DOCSIS", "OSCORE", "CNAME")]
-    [True, True, True, False, False, False]
-    """
-    from ..language.wordlists import dictionary_word
-
-    low = term.lower()
-    if len(low) < 6 or not low.isalpha():
-        return False
-
-    def ok(part: str) -> bool:
-        return (len(part) >= 3 or part in _SHORT_WORDS) and dictionary_word(part)
-
-    for i in range(2, len(low) - 1):
-        a, b = low[:i], low[i:]
-        if ok(a) and ok(b) and max(len(a), len(b)) >= 5:
-            return True
-        for j in range(i + 2, len(low) - 1):
-            b, c = low[i:j], low[j:]
-            if ok(a) and ok(b) and ok(c) and max(len(a), len(b), len(c)) >= 5:
-                return True
-    return False
-
-
-_SHORT_WORDS = frozenset("is by of to in on at or as an be it no".split())
 
 
 #: "CH (ClientHello)", "HRR (HelloRetryRequest)": an abbreviation of a name in camel case, whose
