@@ -29,6 +29,7 @@ __all__ = [
     "EditConflictError",
     "InvalidRequestError",
     "InstructionNotUnderstoodError",
+    "AmbiguousInstructionError",
     "EngineUnavailableError",
     "GraphNotReadyError",
     "GraphFailedError",
@@ -114,6 +115,14 @@ class InstructionNotUnderstoodError(LedgerError):
     """The rules engine cannot parse the instruction (and no LLM engine is configured)."""
 
     code = "instruction_not_understood"
+
+
+class AmbiguousInstructionError(LedgerError):
+    """An instruction that reads two ways or more on this document (free text with a seam word
+    inside: "Rename A to B to C"); ``details.readings`` lists each, with the instruction quoted to
+    mean it. Not an instruction the rules cannot read: no other engine guesses for the user."""
+
+    code = "ambiguous_instruction"
 
 
 class EngineUnavailableError(LedgerError):
@@ -220,6 +229,7 @@ ERROR_TABLE: list[tuple[type[Exception], int, int]] = [
     (StoreUnavailableError, 503, 3),
     (EditConflictError, 409, 3),
     (InstructionNotUnderstoodError, 422, 3),
+    (AmbiguousInstructionError, 422, 3),
     (EngineUnavailableError, 503, 3),
     (PathNotAllowedError, 403, 2),
     (ForbiddenOriginError, 403, 3),

@@ -26,7 +26,8 @@ _ERRORS = {
     413: "The request is over the size limit (LEDGER_MAX_UPLOAD_MB), an upload unpacks beyond the limits "
          "(zip bomb), or an apply's memory, estimated before the work, is over LEDGER_WORK_MEMORY_MB (too_large)",
     415: "Not a .docx/.odt document, or a format we do not read",
-    422: "Encrypted, corrupt, malformed or unsafe XML; or an instruction the engine does not understand",
+    422: "Encrypted, corrupt, malformed or unsafe XML; an instruction the engine does not understand, or one that "
+         "reads two ways on the document (ambiguous_instruction, with the readings)",
 }
 
 

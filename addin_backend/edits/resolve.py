@@ -28,6 +28,7 @@ from addin_backend.errors import InvalidRequestError, UnknownUnitError
 from ..graph.label_index import build_label_index, unit_keys
 from ..graph.mentions import find_mentions
 from ..outline import clause_group, clauses
+from .quoting import is_quoted, mask, unquote
 from .tree import body_units, enclosing_section, is_note, subtree
 from adapters.vocabulary import TEXT_KINDS
 
@@ -190,7 +191,7 @@ def _paragraphs(units: list[Unit]) -> list[Unit]:
 
 
 def _by_text(doc: Document, how: str, text: str, scope: list[Unit] | None) -> list[Unit]:
-    bare = text.strip().strip("'\"\u2018\u2019\u201c\u201d")
+    bare = unquote(text) if is_quoted(text) else text.strip().strip("'\"\u2018\u2019\u201c\u201d")
     needle = normalise(bare)
     pool = scope if scope is not None else [u for u in doc.units]
     pool = [u for u in pool if u.kind not in ("section", "figure", "table") and u.meta.get("absent_in") != "accepted"]
@@ -237,17 +238,18 @@ def resolve_ref(doc: Document, ref: str, *, target: str | None = None) -> list[U
         return [doc.unit(r)]
     if re.fullmatch(LABEL_RX, r, re.IGNORECASE):
         return _by_label(doc, r)
+    held = mask(r)
     m = re.fullmatch(
         rf"(?:the\s+)?(?:{_PARA_WORDS}|text|line)\s+(?:that\s+|which\s+)?(?P<how>start(?:s|ing)?|begin(?:s|ning)?|open(?:s|ing)?|contain(?:s|ing)?|mention(?:s|ing)?)"
         rf"(?:\s+with)?\s+(?P<text>.+?)(?:\s+(?:in|of|under|within)\s+(?P<scope>{LABEL_RX}))?",
-        r, re.IGNORECASE,
+        held.text, re.IGNORECASE,  # a quoted text is one piece: "in Section 2" inside it is no scope
     )
     if m:
         scope = None
         if m.group("scope"):
             scope = [u for g in _by_label(doc, m.group("scope")) for u in subtree(doc, g.id)]
         how = "start" if m.group("how").lower()[:3] in ("sta", "beg", "ope") else "contain"
-        return _by_text(doc, how, m.group("text"), scope)
+        return _by_text(doc, how, held.unmask(m.group("text")) or "", scope)
     m = re.fullmatch(
         rf"(?:the\s+)?(?:(?P<ord>{'|'.join(_ORDINALS)})|(?P<nth>\d+)(?:st|nd|rd|th))\s+(?:{_PARA_WORDS})\s+(?:of|in)\s+(?P<of>{LABEL_RX})"
         rf"|(?:{_PARA_WORDS})\s+(?P<num>\d+)\s+(?:of|in)\s+(?P<of2>{LABEL_RX})",
@@ -272,7 +274,8 @@ def resolve_ref(doc: Document, ref: str, *, target: str | None = None) -> list[U
         return [sec]
     m = re.fullmatch(r"the (?:section|chapter) (?:titled|called|named|headed) (?P<t>.+)|the (?P<t2>[\w\s\-]+?) section", r, re.IGNORECASE)
     if m:
-        title = normalise((m.group("t") or m.group("t2")).strip("'\"\u2018\u2019\u201c\u201d"))
+        said = m.group("t") or m.group("t2")
+        title = normalise(unquote(said) if is_quoted(said) else said.strip("'\"\u2018\u2019\u201c\u201d"))
         hits = [u for u in doc.units if u.kind == "section" and normalise(u.title or u.text) == title]
         if not hits:
             hits = [u for u in doc.units if u.kind == "section" and normalise(u.title or u.text).endswith(title)]

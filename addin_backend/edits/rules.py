@@ -14,12 +14,21 @@ from typing import Any, Callable, Protocol, Sequence, TypeVar
 
 from adapters.label_grammar import canonical_label
 from adapters.model import Delete, Document, Edit, InsertAfter, Move, Replace, SetText, Unit
-from addin_backend.errors import InstructionNotUnderstoodError, InvalidRequestError, UnknownUnitError
+from adapters.errors import AdapterError
+from adapters.quotes import QuoteStyle, quote_style, restyle
+from addin_backend.errors import (
+    AmbiguousInstructionError,
+    InstructionNotUnderstoodError,
+    InvalidRequestError,
+    LedgerError,
+    UnknownUnitError,
+)
 
 from ..graph.label_index import unit_keys
 from .operations import expand_rename, now_iso, scope_ids, validate_edits
 from .renaming import NAME_POLICIES, AcronymRename, TermPlace, acronym_renames, kept_note
 from .proposal import Proposal
+from .quoting import PLACEHOLDER, QUOTED, Masked, mask, protect, quoted, unquote
 from .resolve import LABEL_RX, REF_RX, last_of, resolve_ref
 from .tree import body_units, enclosing_section, section_level, subtree
 from .values import find_value, parse_value
@@ -37,29 +46,11 @@ class Groups(Protocol):
 
     def groupdict(self) -> dict[str, Any]: ...
 
-#: A quoted string in an instruction, in any of the four pairs people type: "…", “…”, '…' and ‘…’
-#: (a single quote may also be opened by ’ or closed by ', as autocorrect leaves them). A quote does
-#: not open right after a letter or digit, so the apostrophe of "don't" or "user's" opens none;
-#: inside double quotes an apostrophe is text ("user's key"). No groups: the grammar below embeds
-#: the pattern in named groups of its own. The one definition of a quoted string, for the rules
-#: and for the LLM engine's repair (:mod:`.llm_operations`).
-QUOTED = re.compile(
-    r"(?<!\w)(?:\"[^\"]+\"|\u201c[^\u201c\u201d]+\u201d|['\u2018\u2019][^'\u2018\u2019]+['\u2018\u2019])")
-
-
-def quoted(text: str) -> list[str]:
-    r"""The strings ``text`` quotes (:data:`QUOTED`), without their quotes, in order: the terms an
-    instruction names exactly, whatever quotes it was typed with.
-
-    >>> quoted("Don't rename \u201cconnection ID\u201d to 'connection identifier' in the user's guide")
-    ['connection ID', 'connection identifier']
-    >>> quoted('Replace "user\'s key" with \u2018client key\u2019')
-    ["user's key", 'client key']
-    """
-    return [m.group()[1:-1] for m in QUOTED.finditer(text)]
-
-
-_Q = rf"(?:{QUOTED.pattern}|.+?)"
+#: A term in the grammar: one quoted span (its placeholder: :mod:`.quoting`), else free text, in
+#: which a quotation is still one opaque piece ('"SSN" (Stream Sequence Number)'). The grammar
+#: reads the instruction with its quotations masked, so no seam is ever found inside one.
+_QP = PLACEHOLDER.pattern
+_Q = rf"(?:{_QP}|.+?)"
 _EVERYWHERE = (
     r"everywhere|globally|document-wide|throughout(?:\s+the\s+(?:whole\s+|entire\s+)?(?:document|text|paper|report|contract|agreement))?"
     r"|in\s+(?:the\s+)?(?:whole|entire)\s+(?:document|text)|in\s+all\s+(?:sections|places)"
@@ -97,18 +88,22 @@ _NAMES = (r"(?:\s*,?\s*(?:(?P<names_in>(?:and\s+)?(?:including|also\s+in|even\s+
 _FROM_SCOPE = _scope_rx("from|in|within|inside|throughout|under")
 _END = r"\s*[.!]?\s*$"
 _KIND = r"paragraph|para|sentence|list\s+item|item|bullet(?:\s+point)?|sub-?section|sub-?heading|section|heading|caption"
+#: The seam between a unit and a new text or title: "to", "as", "into".
+_TO = r"\s+(?:to|as|into)\b"
 _SEP = r"\s*(?::|,|\u2014|\s-\s|\s+(?:saying|reading|that\s+says|which\s+says|with\s+the\s+text)\s*:?)\s*"
-_TEXT_OPEN = {"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"'}
 
 
 @dataclass(frozen=True)
 class Rule:
-    """One line of the grammar: a pattern, what it does, an example, and the handler."""
+    """One line of the grammar: a pattern, what it does, an example, the handler, and its seams:
+    the words that separate its parts ("to" between the old and the new term), where an
+    instruction with free (unquoted) text could be split elsewhere too (:func:`_readings`)."""
 
     action: str
     pattern: re.Pattern[str]
     example: str
     handler: Callable[["_Ctx", Groups], Proposal]
+    seams: tuple[str, ...] = ()
 
 
 @dataclass
@@ -121,13 +116,26 @@ class _Ctx:
     selection: str | None
     #: the names choice the request gave (``renaming.NAME_POLICIES``); the instruction's own words win
     names: str = "auto"
+    #: the document's quotation marks, counted when a text to write first has one
+    quotes: QuoteStyle | None = None
 
     def edit(self, e: E) -> E:
         """The operation stamped as the rules engine's: the author, the date, the instruction."""
         return dc_replace(e, author=self.author, date=self.date, reason=self.instruction, source="rules")
 
+    def styled(self, text: str) -> str:
+        """A text to write, in the document's quotation marks (its majority: curly or straight,
+        in its own pairs, :func:`adapters.quotes.restyle`)."""
+        if not any(c in text for c in "\"'\u2018\u2019\u201a\u201c\u201d\u201e\u00ab\u00bb"):
+            return text
+        if self.quotes is None:
+            self.quotes = quote_style(u.text for u in self.doc.units)
+        return restyle(text, self.quotes)
+
     def done(self, edits: Sequence[Edit], targets: list[Unit] | list[str], explanation: str, warnings=()) -> Proposal:
         ids = [t if isinstance(t, str) else t.id for t in targets]
+        edits = [dc_replace(e, text=self.styled(e.text))
+                 if e.op in ("replace", "set_text", "insert_after") and e.text else e for e in edits]
         return Proposal(
             edits=validate_edits(self.doc, edits), targets=list(dict.fromkeys(ids)), explanation=explanation,
             engine="rules", instruction=self.instruction, warnings=list(warnings), names=self.names,
@@ -135,10 +143,8 @@ class _Ctx:
 
 
 def _unquote(s: str) -> str:
-    s = s.strip()  # the quote characters of QUOTED (curly doubles are straightened by _clean first)
-    if len(s) >= 2 and s[0] in "\"'\u2018\u2019\u201c" and s[-1] in "\"'\u2018\u2019\u201d":
-        return s[1:-1]
-    return s
+    """A value of the instruction without its quotes (every pair :mod:`.quoting` knows)."""
+    return unquote(s)
 
 
 def _name(doc: Document, unit: Unit) -> str:
@@ -493,46 +499,49 @@ _DELETE = (r"delete|remove|drop|strike(?:\s+out)?|cut|erase|l(?:\u00f6|oe)sche(?
 GRAMMAR: list[Rule] = [
     Rule("retitle a section or caption", _rx(
         rf"^(?:set|change|update|make|rename|alter)\s+the\s+(?P<what>title|heading|name|caption)\s+(?:of|for)\s+(?P<ref>{REF_RX})\s+(?:to|as|into)\s*:?\s*(?P<new>.+?){_END}"),
-        "Set the title of Section 2 to 'Methods'", _h_title),
+        "Set the title of Section 2 to 'Methods'", _h_title, seams=(_TO,)),
     Rule("retitle a section", _rx(
         rf"^(?:retitle|rename)\s+(?P<ref>{LABEL_RX}|this\s+section|the\s+current\s+section)\s+(?:to|as)\s*:?\s*(?P<new>.+?){_END}"),
-        "Rename Section 3 to 'Results'", _h_title),
+        "Rename Section 3 to 'Results'", _h_title, seams=(_TO,)),
     Rule("rewrite a unit", _rx(
         rf"^(?:(?:replace|set|change)\s+the\s+(?:whole\s+)?(?:text|content|contents|wording)\s+of\s+(?P<ref>{REF_RX})\s+(?:with|to)|rewrite\s+(?P<ref2>{REF_RX})\s+(?:as|to\s+read))\s*:?\s*(?P<new>.+?)\s*$"),
         "Replace the text of the paragraph starting with 'Fees' with: Fees are waived.",
-        lambda c, m: _h_set_text(c, _Alias(m, ref=m["ref"] or m["ref2"]))),
+        lambda c, m: _h_set_text(c, _Alias(m, ref=m["ref"] or m["ref2"])), seams=(r"\s+(?:with|to|as)\b",)),
     Rule("replace or delete the selection", _rx(
         rf"^(?:(?:replace|change)\s+(?:the\s+selection|the\s+selected\s+text|the\s+highlighted\s+text|this|it)\s+(?:with|to|into|by)\s+(?P<new>.+?)|(?:{_DELETE})\s+(?:the\s+selection|the\s+selected\s+text|the\s+highlighted\s+text)){_END}"),
         "Replace the selection with 'net 45'", _h_selection),
     Rule("change a value", _rx(
         rf"^(?:{_CHANGE})\s+(?:the\s+)?(?P<subject>.+?)\s+from\s+(?P<old>{_Q})\s+to\s+(?P<new>{_Q}){_SCOPE}{_END}"),
-        "Change the retention period from 30 days to 45 days", _h_replace),
+        "Change the retention period from 30 days to 45 days", _h_replace, seams=(r"\s+from\b", r"\s+to\b")),
     Rule("rename a term", _rx(
         rf"^rename\s+(?:the\s+)?(?:(?:term|word|name|phrase|concept|product)\s+)?(?P<old>{_Q})\s+(?:to|as|into|->|\u2192)\s+(?P<new>{_Q}){_SCOPE}{_NAMES}{_END}"),
-        "Rename 'widget' to 'gadget' everywhere", _h_rename),
+        "Rename 'widget' to 'gadget' everywhere", _h_rename, seams=(_TO, r"\s*(?:->|\u2192)")),
     Rule("replace a term", _rx(
         rf"^replace\s+(?:all\s+|every\s+|each\s+)?(?:(?:occurrences?|instances?|mentions?|uses?)\s+of\s+)?(?P<old>{_Q})\s+(?:with|by)\s+(?P<new>{_Q}){_SCOPE}{_END}"),
-        "Replace 'Supplier' with 'Vendor' in Section 3", _h_replace),
+        "Replace 'Supplier' with 'Vendor' in Section 3", _h_replace, seams=(r"\s+(?:with|by)\b",)),
     Rule("replace a term", _rx(
         rf"^(?:substitute\s+(?P<new>{_Q})\s+for|use\s+(?P<new2>{_Q})\s+instead\s+of)\s+(?P<old>{_Q}){_SCOPE}{_END}"),
-        "Use 'Vendor' instead of 'Supplier'", lambda c, m: _h_replace(c, _Alias(m, new=m["new"] or m["new2"]))),
+        "Use 'Vendor' instead of 'Supplier'", lambda c, m: _h_replace(c, _Alias(m, new=m["new"] or m["new2"])),
+        seams=(r"\s+for\b", r"\s+instead\s+of\b")),
     Rule("change a value or term", _rx(
         rf"^(?:{_CHANGE}|turn)\s+(?:all\s+|every\s+|each\s+)?(?P<old>{_Q})\s+(?:to|into)\s+(?P<new>{_Q}){_SCOPE}{_END}"),
-        "Change 30 days to 45 days", _h_replace),
+        "Change 30 days to 45 days", _h_replace, seams=(r"\s+(?:to|into)\b",)),
     Rule("delete a phrase", _rx(
-        rf"^(?:{_DELETE})\s+(?:the\s+)?(?:(?:word|words|phrase|text|sentence|term)\s+)?(?P<q>{QUOTED.pattern}){_FROM_SCOPE}{_END}"),
+        rf"^(?:{_DELETE})\s+(?:the\s+)?(?:(?:word|words|phrase|text|sentence|term)\s+)?(?P<q>{_QP}){_FROM_SCOPE}{_END}"),
         "Remove 'strictly' from Section 2", _h_delete_text),
     Rule("delete a unit", _rx(
         rf"^(?:{_DELETE})\s+(?:the\s+(?:whole|entire)\s+)?(?P<ref>{REF_RX})(?:\s+(?:entirely|completely|and\s+its\s+(?:content|contents|subsections)))?{_END}"),
         "Delete Figure 2  /  Delete the paragraph starting with 'In summary'", _h_delete),
     Rule("move a unit", _rx(
         rf"^move\s+(?P<ref>{REF_RX})\s+(?P<where>before|after|above|below|ahead\s+of|in\s+front\s+of|to\s+(?:just\s+)?(?:before|after)|to\s+the\s+(?:end|bottom|start|beginning|top)\s+of)\s+(?P<dest>{REF_RX}|the\s+(?:whole\s+|entire\s+)?document){_END}"),
-        "Move Section 4 before Section 3  /  Move Figure 3 after Figure 1", _h_move),
+        "Move Section 4 before Section 3  /  Move Figure 3 after Figure 1", _h_move,
+        seams=(r"\s+(?:before|after|above|below|ahead\s+of|in\s+front\s+of|to\s+the\s+(?:end|bottom|start|beginning|top)\s+of)\b",)),
     Rule("insert a unit", _rx(
         rf"^(?:insert|add|append|put)\s+(?:(?:a|an|the|one|another)\s+)?(?:new\s+)?(?:(?P<kind>{_KIND})\s+)?(?P<where>before|after|above|below|(?:at|to)\s+the\s+(?:end|bottom|start|beginning|top)\s+of|to)\s+(?P<ref>{REF_RX}){_SEP}(?P<text>.+?)\s*$"),
-        "Insert after Section 2.1: <text>  /  Add a paragraph before Table 1: <text>", _h_insert),
+        "Insert after Section 2.1: <text>  /  Add a paragraph before Table 1: <text>", _h_insert,
+        seams=(r"\s*(?::|,|\u2014|\s-\s)|\s+(?:saying|reading|that\s+says|which\s+says|with\s+the\s+text)\b",)),
     Rule("insert a unit", _rx(
-        rf"^(?:insert|add|append|put)\s+(?:(?:a|an|the)\s+)?(?:new\s+)?(?:(?P<kind>{_KIND})\s+)?(?P<text>{QUOTED.pattern})\s+(?P<where>before|after|above|below|(?:at|to)\s+the\s+(?:end|bottom|start|beginning|top)\s+of|to)\s+(?P<ref>{REF_RX}){_END}"),
+        rf"^(?:insert|add|append|put)\s+(?:(?:a|an|the)\s+)?(?:new\s+)?(?:(?P<kind>{_KIND})\s+)?(?P<text>{_QP})\s+(?P<where>before|after|above|below|(?:at|to)\s+the\s+(?:end|bottom|start|beginning|top)\s+of|to)\s+(?P<ref>{REF_RX}){_END}"),
         "Add the sentence 'Fees are final.' to the end of the paragraph starting with 'Fees'", _h_insert),
 ]
 
@@ -568,15 +577,201 @@ def understood() -> list[dict[str, str]]:
 
 
 def _clean(instruction: str) -> str:
+    """The instruction without the politeness around it ("please", "could you")."""
     s = instruction.strip()
-    for k, v in _TEXT_OPEN.items():
-        s = s.replace(k, v)
     s = re.sub(r"^(?:please|kindly|(?:could|can|would)\s+you(?:\s+please)?)\s+", "", s, flags=re.IGNORECASE)
     s = re.sub(r"[\s,]+please[.!]?$", "", s, flags=re.IGNORECASE)
     return s
 
 
 _LEAD_SCOPE = re.compile(rf"^(?:in|within|throughout)\s+(?P<lead>{REF_RX})\s*,\s*(?P<rest>.+)$", re.IGNORECASE | re.DOTALL)
+
+
+# --- reading an instruction: quotations whole, every reading, the frame never written ---------------
+
+#: Groups whose value is a term or a text the document gets or is searched for (not structure).
+_VALUES = ("old", "new", "new2", "text", "q", "subject")
+
+
+class _Read:
+    """A rule's match read through the mask: each group's value with its quotations (and any
+    character :func:`.quoting.protect` held back) put back."""
+
+    def __init__(self, m: re.Match[str], masked: Masked, over: dict[str, str | None] | None = None) -> None:
+        self.m, self.masked, self.over = m, masked, over or {}
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self.over:
+            return self.over[key]
+        return self.masked.unmask(self.m[key])
+
+    def groupdict(self) -> dict[str, Any]:
+        return {**{k: self.masked.unmask(v) for k, v in self.m.groupdict().items()}, **self.over}
+
+    def key(self) -> tuple[tuple[str, Any], ...]:
+        return tuple(sorted((k, v) for k, v in self.groupdict().items() if v is not None))
+
+
+def _inside(span: tuple[int, int], m: re.Match[str]) -> bool:
+    """Whether ``span`` lies within one of the match's groups (words of a value or a reference,
+    not a seam the match split at)."""
+    return any(m.start(g) <= span[0] and span[1] <= m.end(g) for g in m.re.groupindex if m.group(g) is not None)
+
+
+def _readings(rule: Rule, candidate: str, m: re.Match[str]) -> list[re.Match[str]]:
+    """Every way ``rule`` reads ``candidate`` (masked), its first (shortest) reading first.
+
+    A seam word of the rule that stands inside a free part of the first reading ("Rename A to B
+    to C": the second "to", inside the new term) could be the seam instead: the rule is matched
+    again with the seams before it held back (:func:`.quoting.protect`), once for each. Words in
+    quotations are masked and never seams: quote a term to mean it whole.
+    """
+    found = [m]
+    for seam in rule.seams:
+        hits = [h.span() for h in re.finditer(seam, candidate, re.IGNORECASE)]
+        used = [h for h in hits if not _inside(h, m)]
+        if not used:
+            continue
+        later = [h for h in hits if _inside(h, m) and h[0] > used[0][0]]
+        for k in range(len(later)):
+            alt = rule.pattern.match(protect(candidate, [used[0], *later[:k]]))
+            if alt is not None:
+                found.append(alt)
+    return found
+
+
+def _frame(candidate: str, m: re.Match[str], masked: Masked, seams: Sequence[str]) -> list[re.Pattern[str]]:
+    """What of the instruction is its own structure (the verb and its connectives, the words that
+    name a unit, a scope), as patterns no text the reading writes may contain: every run of two
+    words or more, or with a colon, outside the values; and a seam of the rule followed by a colon
+    ("with:", "to:"), which introduces a text and never ends one."""
+    chars = list(candidate)
+    for g in _VALUES:
+        if g in m.re.groupindex and m.group(g) is not None:
+            for i in range(m.start(g), m.end(g)):
+                chars[i] = "\x00"
+    bare = re.sub(PLACEHOLDER.pattern, "\x00", "".join(chars))
+    out = []
+    for piece in (masked.unmask(p) or "" for p in bare.split("\x00")):
+        words = piece.split()
+        if len(words) >= 2 or (words and ":" in piece):
+            out.append(re.compile(r"\s+".join(re.escape(w) for w in words), re.IGNORECASE))
+    out.extend(re.compile(rf"(?:{seam})\s*:", re.IGNORECASE) for seam in seams)
+    return out
+
+
+def _written(p: Proposal) -> list[str]:
+    """The texts a proposal writes into the document (replacements, new texts, inserted units)."""
+    return [e.text for e in p.edits if e.op in ("replace", "set_text", "insert_after") and e.text]
+
+
+def _frame_in(p: Proposal, frame: list[re.Pattern[str]]) -> str | None:
+    """The first piece of the instruction's frame that a written text contains, if any."""
+    for text in _written(p):
+        for rx in frame:
+            hit = rx.search(text)
+            if hit:
+                return hit.group()
+    return None
+
+
+#: A reading's parts in words, in the order a reader says them.
+_PART_WORDS = (("ref", "the unit"), ("ref2", "the unit"), ("subject", "the subject"), ("old", "old"),
+               ("q", "the phrase"), ("new", "new"), ("new2", "new"), ("text", "the text"), ("dest", "the place"),
+               ("scope", "in"))
+
+
+def _say(rule: Rule, r: _Read) -> str:
+    """A reading in words: the action and its parts, each quoted as it would be written."""
+    g = r.groupdict()
+    parts = [f"{word} {_unquote(g[name])!r}" for name, word in _PART_WORDS if g.get(name)]
+    return f"{rule.action}: {', '.join(parts)}"
+
+
+def _requote(candidate: str, m: re.Match[str], masked: Masked) -> str:
+    """The instruction as it reads with this reading's free terms quoted: what to send to mean it."""
+    spans = []
+    for g in _VALUES:
+        if g in m.re.groupindex and m.group(g) is not None and not PLACEHOLDER.search(m.group(g)):
+            spans.append((m.start(g), m.end(g)))
+    ref_text = re.compile(r"(?:start|begin|open|contain|mention)\w*(?:\s+with)?\s+|(?:titled|called|named|headed)\s+",
+                          re.IGNORECASE)
+    for g in ("ref", "ref2", "dest"):
+        if g in m.re.groupindex and m.group(g) is not None:
+            at = ref_text.search(m.group(g))
+            rest = m.group(g)[at.end():] if at else ""
+            if at and rest and not PLACEHOLDER.search(rest):
+                spans.append((m.start(g) + at.end(), m.end(g)))
+    out, pos = [], 0
+    for start, end in sorted(spans):
+        value = masked.unmask(candidate[start:end]) or ""
+        q = ('"', '"') if '"' not in value else ("\u201c", "\u201d") if "\u201d" not in value else ("\u00ab", "\u00bb")
+        out.append(masked.unmask(candidate[pos:start]) or "")
+        out.append(f"{q[0]}{value}{q[1]}")
+        pos = end
+    out.append(masked.unmask(candidate[pos:]) or "")
+    return "".join(out)
+
+
+def _decide(ctx: _Ctx, rule: Rule, candidate: str, masked: Masked, matches: list[re.Match[str]],
+            lead_ref: str | None) -> Proposal:
+    """The proposal of the one reading the document allows, or a refusal listing the readings.
+
+    One reading: its proposal, unless a text it writes contains the instruction's own frame. Several
+    (free text with a seam word inside): each is tried on the document; those that name nothing
+    there, fail, or would write the frame drop out; one left is the answer (with a warning
+    naming the others), two or more are :class:`AmbiguousInstructionError` with every reading
+    and the instruction quoted to mean it.
+    """
+    over: dict[str, str | None] | None = {"scope": lead_ref} if lead_ref is not None else None
+    reads: list[tuple[re.Match[str], _Read]] = []
+    seen: set[tuple[tuple[str, Any], ...]] = set()
+    for m in matches:
+        r = _Read(m, masked, over)
+        if r.key() not in seen:
+            seen.add(r.key())
+            reads.append((m, r))
+    tried: list[tuple[re.Match[str], _Read, Proposal | None, Exception | None]] = []
+    for m, r in reads:
+        c = dc_replace(ctx)
+        try:
+            p = rule.handler(c, r)
+            hit = _frame_in(p, _frame(candidate, m, masked, rule.seams))
+            if hit is not None:
+                raise InstructionNotUnderstoodError(
+                    f"reading {ctx.instruction!r} as '{_say(rule, r)}' would write the instruction's own words "
+                    f"{hit!r} into the document; quote the text to write (\"…\" or '…'): it is then taken whole",
+                    understood=understood())
+        except (LedgerError, AdapterError) as exc:
+            tried.append((m, r, None, exc))
+            continue
+        tried.append((m, r, p, None))
+    if len(tried) == 1:
+        _m, _r, p1, exc1 = tried[0]
+        if exc1 is not None:
+            raise exc1
+        assert p1 is not None
+        return p1
+    possible = [(m, r, p) for m, r, p, exc in tried if p is not None and p.edits]
+    if len(possible) == 1:
+        m, r, p = possible[0]
+        others = "; ".join(_say(rule, r2) for m2, r2, _p, _e in tried if r2 is not r)
+        p.warnings.append(f"read as '{_say(rule, r)}'; the instruction can also be read as {others}, which the "
+                          "document does not allow")
+        return p
+    if len(possible) > 1:
+        readings = [{"reading": _say(rule, r), "instruction": _requote(candidate, m, masked),
+                     "operations": len(p.edits)} for m, r, p in possible]
+        listed = "\n".join(f"  {i}. {x['reading']} ({x['operations']} change(s)): {x['instruction']}"
+                           for i, x in enumerate(readings, 1))
+        raise AmbiguousInstructionError(
+            f"{ctx.instruction!r} can be read {len(readings)} ways; quote the terms to say which:\n{listed}",
+            readings=readings)
+    _m, _r, p0, exc0 = tried[0]  # none the document allows: answer as the first reading does
+    if exc0 is not None:
+        raise exc0
+    assert p0 is not None
+    return p0
 
 
 def propose(
@@ -595,28 +790,33 @@ def propose(
     term inside a name of its own (``renaming.NAME_POLICIES``) when the instruction does not say
     ("including names", "not in names").
 
-    :raise InstructionNotUnderstoodError: the grammar does not cover the instruction; the message
-        lists what it understands.
+    Quoted text is taken whole (:mod:`.quoting`: the grammar reads the instruction with its
+    quotations masked); an instruction whose free text reads two ways on this document is refused
+    with the readings; no text the proposal writes contains the instruction's own frame; the
+    texts it writes follow the document's quotation marks (:func:`adapters.quotes.restyle`).
+
+    :raise InstructionNotUnderstoodError: the grammar does not cover the instruction (the message
+        lists what it understands), or its only reading would write the instruction's own words.
+    :raise AmbiguousInstructionError: two readings or more that the document allows (``readings``).
     :raise UnknownUnitError: a named unit the document does not have (the message lists those it has).
     :raise InvalidRequestError: an ambiguous reference or an impossible edit.
     """
     if not isinstance(instruction, str) or not instruction.strip():
         raise InstructionNotUnderstoodError("the instruction is empty", understood=understood())
-    text = _clean(instruction)
+    masked = mask(_clean(instruction))
+    text = masked.text
     if names not in NAME_POLICIES:
         raise InvalidRequestError(f"names must be one of {', '.join(NAME_POLICIES)}, not {names!r}")
     ctx = _Ctx(doc, instruction.strip(), author, now_iso(), target, selection, names)
     lead = _LEAD_SCOPE.match(text)
-    for candidate, lead_ref in ((lead["rest"], lead["lead"]), (text, None)) if lead else ((text, None),):
+    for candidate, lead_ref in ((lead["rest"], masked.unmask(lead["lead"])), (text, None)) if lead else ((text, None),):
         for rule in GRAMMAR:
             m = rule.pattern.match(candidate)
             if m is None:
                 continue
-            if lead_ref is not None:
-                if "scope" not in rule.pattern.groupindex or m["scope"] or m["everywhere"]:
-                    continue
-                return rule.handler(ctx, _Alias(m, scope=lead_ref))
-            return rule.handler(ctx, m)
+            if lead_ref is not None and ("scope" not in rule.pattern.groupindex or m["scope"] or m["everywhere"]):
+                continue
+            return _decide(ctx, rule, candidate, masked, _readings(rule, candidate, m), lead_ref)
     lines = "\n".join(f"  - {r['action']}: {r['example']}" for r in understood())
     raise InstructionNotUnderstoodError(
         f"the rules engine cannot parse {instruction.strip()!r}. It understands:\n{lines}\n{_NAMING}",
