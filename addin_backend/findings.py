@@ -32,6 +32,8 @@ FINDING_KINDS = {
     "numbering_mismatch": "a typed or cached number that differs from the unit's position in its sequence",
     "numbering_not_recomputed": "a sequence whose numbers do not follow document order, left alone",
     "propagation_skipped": "a propagated change that could not be made (it overlaps another edit)",
+    "listed_statement_removed": "a table row that lists an identifier (a conformance table) whose statement the edit removes",
+    "statement_not_listed": "an identifier the edit adds to a series that a table lists, missing from that table",
     # terminology and values
     "old_term": "the old term of a rename left in a unit",
     "old_term_kept": "forms of a renamed term kept on purpose (code, a quotation, a name of its own), with why",

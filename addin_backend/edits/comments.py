@@ -37,6 +37,7 @@ INITIALS = "LEDGER"
 NEEDS_HUMAN = frozenset({
     "reference_to_deleted", "dangling_anaphor", "reference_retargeted", "broken_reference", "broken_field",
     "missing_target", "propagation_skipped", "same_value", "old_term", "stale_field",
+    "listed_statement_removed", "statement_not_listed",
 })
 
 _KIND = {"section": "heading", "paragraph": "paragraph", "list_item": "list item", "caption": "caption",

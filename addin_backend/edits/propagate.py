@@ -12,7 +12,12 @@
 - **renames** — every form of the old term (case, plural, possessive) in the renamed units and,
   when the definition itself is renamed, in every unit that DEPENDS on the defining unit;
 - **values** — another statement of a changed quantity ("thirty (30) days") is listed as a
-  finding with its span and the restatement, not changed.
+  finding with its span and the restatement, not changed;
+- **listings** — the row of a table that lists a changed statement's identifier (a conformance
+  table) is restated, and a row whose statement is gone, or a new statement no row lists, is
+  reported (:mod:`addin_backend.edits.listings`);
+- **headers and footers** — a date or line of the front matter that an edit changes is restated
+  where the page headers and footers repeat it (:mod:`addin_backend.edits.margins`).
 
 Propagated edits never overlap each other or the original edits; each names in ``reason`` the
 edge or rule behind it and in ``source`` the id of the edit it came from.
@@ -42,6 +47,8 @@ from ..numbering import (
     unit_key,
 )
 from .intents import Rename, definers_of, definition_users, edit_ids, norm_term, renames, value_changes
+from .listings import propagate_listings
+from .margins import propagate_margins
 from .operations import apply_to_document, validate_edits
 from .renaming import Usage, term_places
 from .values import find_value
@@ -484,6 +491,8 @@ def propagate(doc: Document, G: nx.MultiDiGraph | None, edits: Iterable[Edit], *
     for rn in renames(doc, concrete, ids, raw=raw, defined=registry_keys):
         _complete_rename(plan, doc, G, rn, alive, names=names)
     _value_findings(plan, doc, concrete, ids, alive)
+    propagate_listings(plan, doc, after, concrete, ids)
+    propagate_margins(plan, doc, after, concrete, ids)
     if plan.edits:
         validate_edits(doc, concrete + plan.edits)  # a propagation bug must not reach a writer
     return Propagation(plan.edits, plan.findings, renum)

@@ -9,6 +9,7 @@ import networkx as nx
 from adapters.model import Document, Unit
 
 from .edges import REFERENCES, add_edge
+from .listings import add_listing_edges
 from .definitions import find_definitions
 from .mentions import (BrokenReference, LabelIndex, build_label_index, designations, find_mentions, own_names,
                        parse_label, resolve_unit)
@@ -181,6 +182,7 @@ def add_reference_edges(
             m = r.mention
             origin = "bare" if m.bare else "text"
             add_edge(G, u.id, r.target, REFERENCES, m.text, r.score, origin=origin, start=m.start, end=m.end)
+    add_listing_edges(G, doc, [u for u in todo if u.kind == "table"])  # a table listing statements' identifiers
     _store_broken(G, doc, {u.id for u in todo}, broken)
     return broken
 

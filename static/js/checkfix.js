@@ -23,6 +23,7 @@ export const KIND_TITLES = {
   reference_retargeted: "References that now point elsewhere", stale_field: "Reference fields showing an old number",
   numbering_gap: "Gaps in numbering", numbering_duplicate: "Numbers used twice", numbering_mismatch: "Numbers out of sequence",
   numbering_not_recomputed: "Numbering left as it was", propagation_skipped: "Follow-on changes not made", old_term: "Old term left",
+  listed_statement_removed: "Table rows listing a removed statement", statement_not_listed: "New statements missing from their table",
   old_term_kept: "Old term kept on purpose", expansion_mismatch: "Spelled-out forms that no longer fit", same_value: "Other statements of a changed value",
   semantic_drift: "Passages that drifted in meaning", dangling_anaphor: "References such as 'this approach' left without their subject",
   write_mismatch: "Changes written differently than planned", review_record_ignored: "Review records not used",
