@@ -93,7 +93,7 @@ def glued_prefix(text: str, start: int, end: int) -> bool:
     q = text[start - 1:start]
     if q in ("'", '"') and text[start - 2:start - 1].isalnum() and re.match(r"[^\w\s'\"]*" + re.escape(q), text[end:end + 4]):
         return True
-    close = {"\"": "\"", "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}.get(q)
+    close = {"\"": "\"", "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}.get(q, "")
     return bool(close) and bool(re.match(r"[^\w\s]{0,2}" + re.escape(close), text[end:end + 3])) and (
         start < 2 or not text[start - 2].isalnum())
 
