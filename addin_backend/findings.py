@@ -72,6 +72,8 @@ FINDING_KINDS = {
     "review_record_ignored": "an operations record in a reviewed file that was not used (outside office:meta, "
                              "or not the revision's operations)",
     "unrelated_document": "a file under review that is not the document the operations were written into",
+    "half_decided_change": "a replacement whose tracked deletion and insertion a reviewer decided differently: "
+                           "the text reads neither the old nor the new words, or both",
 }
 
 

@@ -379,7 +379,7 @@ SCHEMAS.update({
             "operations": {"type": "array", "items": {
                 "type": "object", "required": ["id", "unit", "status", "reason"],
                 "properties": {"id": _STR, "unit": _NULL_STR, "op": _STR,
-                               "status": {"enum": ["accepted", "rejected", "pending", "unrelated"]}, "reason": _STR,
+                               "status": {"enum": ["accepted", "rejected", "pending", "mixed", "unrelated"]}, "reason": _STR,
                                "summary": {"type": "string", "description": "the change in words: 'ID → identifier', "
                                                                             "'Deleted Section 7.3 …'"},
                                "old": {"type": "string", "description": "the words a text change removes"},

@@ -13,14 +13,19 @@ touched (:mod:`.review_match`; linear in the changes, not a re-application per t
 - ``accepted``: applied in the rejected view (the change is plain text now);
 - ``pending``: applied in the accepted view only (a revision by LEDGER's author and date is
   still there: :func:`review` checks it against the revisions the reviewed file holds);
-- ``rejected``: applied in neither.
+- ``rejected``: applied in neither;
+- ``mixed``: a replacement whose tracked deletion and insertion were decided differently (the
+  deletion accepted and the insertion rejected leaves neither the old nor the new words; the
+  other way round leaves both): neither accepted nor rejected. Its place reads as neither
+  reading in a view, so the match tells it apart (:data:`review_match.MIXED`).
 
 ``exact`` says whether the chosen subsets reproduce both views line for line (a reviewer who
 also typed elsewhere makes it false; each operation is then classified by the closest match).
 The result is checked like an edit (:func:`verify.verify` of the accepted and pending
 operations): a partial rejection that breaks the document (a rejected renumbering that leaves
 "Table 2" pointing at nothing) is a finding, and ``consistent`` is false when the review leaves
-an error or a warning the full edit did not have.
+an error (a broken reference, a duplicate number: whether the full edit had it too or not) or a
+warning the full edit did not have.
 
 The file LEDGER wrote carries a record of its operations (custom property :data:`RECORD`:
 ids, places and digests, no document text; :mod:`.record`), so ``ledger review REVIEWED
@@ -40,6 +45,8 @@ from .record import RECORD  # the record's format and reading: :mod:`.record`
 __all__ = ["RECORD", "STATUSES", "classify", "review"]
 
 STATUSES = ("accepted", "rejected", "pending")
+#: A replacement decided half one way, half the other (counted only when there is one).
+MIXED_STATUS = "mixed"
 
 
 # --- classification ---------------------------------------------------------------------------
@@ -78,6 +85,19 @@ def _rejected_here(f: Any) -> Any:
 
     return replace(f, severity="warning", message=f"{f.message}; the reviewer rejected the change here, "
                                                   "so the document now uses both terms")
+
+
+def _half_decided(entry: dict[str, Any]) -> Any:
+    """The finding of a replacement decided half one way, half the other."""
+    from ..findings import Finding
+
+    old, new = entry.get("old") or "", entry.get("new") or ""
+    words = f"\u201c{old}\u201d \u2192 \u201c{new}\u201d" if old or new else "a change"
+    where = f" in {entry['where']}" if entry.get("where") else ""
+    return Finding("half_decided_change", "error", entry.get("unit"),
+                   f"the deletion and the insertion of {words}{where} were decided differently: the text now "
+                   "reads neither the old nor the new words (or both); accept or reject both halves",
+                   evidence=old)
 
 
 def _entry(original: Document, e: Edit, status: str, reason: str | None, ids: set[str]) -> dict[str, Any]:
@@ -119,6 +139,7 @@ def review(original: Document, ops: Sequence[Edit], reviewed_data: bytes | Docum
     in_rejected = match_view(plan, _all_lines(reviewed, "rejected"))
     check_budget()
     shown, kept = in_accepted.applied, in_rejected.applied
+    halves = in_accepted.mixed | in_rejected.mixed
     author = next((e.author for e in ops if e.author), None)
     date = next((e.date for e in ops if e.date), None)
     left = _pending_revisions(reviewed, author, date)
@@ -126,14 +147,16 @@ def review(original: Document, ops: Sequence[Edit], reviewed_data: bytes | Docum
     ids = {e.id or "" for e in ops}
     out_ops = []
     for e in ops:
-        if e.id in kept:
+        if e.id in halves:
+            status = MIXED_STATUS
+        elif e.id in kept:
             status = "accepted"
         elif e.id in shown:
             status = "pending" if left or not reviewed.revisions else "accepted"
         else:
             status = "rejected"
         out_ops.append(_entry(original, e, status, comments.get(e.id or "") or e.reason, ids))
-    standing = [e for e in ops if e.id in shown]
+    standing = [e for e in ops if e.id in shown and e.id not in halves]
     if G is None:
         from ..graph.build import FAST_STAGES, build_graph
 
@@ -144,6 +167,7 @@ def review(original: Document, ops: Sequence[Edit], reviewed_data: bytes | Docum
                  semantic=False)
     rejected_units = {o["unit"] for o in out_ops if o["status"] == "rejected"}
     now = [_rejected_here(f) if f.kind == "old_term" and f.unit in rejected_units else f for f in now]
+    now += [_half_decided(o) for o in out_ops if o["status"] == MIXED_STATUS]
     order = {u.id: u.order for u in original.units}
     findings = sort_findings(now, order)
     serious = [f for f in findings if f.severity in ("error", "warning")]
@@ -154,11 +178,13 @@ def review(original: Document, ops: Sequence[Edit], reviewed_data: bytes | Docum
         before = {(f.kind, f.unit, f.evidence) for f in planned}
         new_errors = [f for f in serious if (f.kind, f.unit, f.evidence) not in before]
     counts = Counter(o["status"] for o in out_ops)
+    standing_errors = [f for f in findings if f.severity == "error"]
     return {
         "operations": out_ops,
         "findings": [f.to_json() for f in findings],
-        "consistent": not new_errors,
+        "consistent": not new_errors and not standing_errors,
         "new_findings": [f.to_json() for f in new_errors],
         "exact": in_accepted.exact and in_rejected.exact,
-        "counts": {s: counts.get(s, 0) for s in STATUSES},
+        "counts": {s: counts.get(s, 0) for s in STATUSES}
+        | ({MIXED_STATUS: counts[MIXED_STATUS]} if counts.get(MIXED_STATUS) else {}),
     }

@@ -25,7 +25,7 @@ from typing import Iterable, Sequence
 
 from adapters.model import Document, Edit, InsertAfter, Replace, SetText, Unit, descendant_ids
 
-__all__ = ["ViewMatch", "Layout", "layout", "match_view", "MAX_GROUP"]
+__all__ = ["ViewMatch", "Layout", "layout", "match_view", "MAX_GROUP", "MIXED"]
 
 #: Operations of one unit tried in every combination up to this many (more: one by one), when
 #: a stretch has no exact reading.
@@ -74,10 +74,19 @@ def _text_with(text: str, ops: Sequence[Replace | SetText]) -> str:
     return "".join(out)
 
 
-def _parse_text(text: str, ops: Sequence[Replace | SetText], target: str) -> set[str] | None:
+#: Marks an operation id in a parse: its deletion and its insertion were decided differently.
+MIXED = "~"
+
+
+def _parse_text(text: str, ops: Sequence[Replace | SetText], target: str, mixed: bool = False) -> set[str] | None:
     """Which of ``ops`` (text operations on ``text``) make ``text`` read as ``target``: each
     operation's old or new words between the unchanged text around them; ``None`` when no
-    choice does. Linear in the text: one pass, at most two positions alive per operation.
+    choice does. Linear in the text: one pass, at most four positions alive per operation.
+
+    With ``mixed``, a replacement whose tracked deletion and insertion a reviewer decided
+    differently reads too: neither its old nor its new words (the deletion accepted, the
+    insertion rejected), or both (the other way round); such an id comes back as
+    ``MIXED + id``. A reading without mixed decisions wins where both fit.
 
     >>> from adapters.model import Replace
     >>> t = "a connection ID and a connection ID"
@@ -86,6 +95,10 @@ def _parse_text(text: str, ops: Sequence[Replace | SetText], target: str) -> set
     ['x']
     >>> _parse_text(t, ops, "something else") is None
     True
+    >>> _parse_text(t, ops, "a connection  and a connection identifier") is None
+    True
+    >>> sorted(_parse_text(t, ops, "a connection  and a connection identifier", mixed=True))
+    ['y', '~x']
     """
     whole = next((e for e in ops if isinstance(e, SetText)), None)
     if whole is not None:
@@ -103,7 +116,11 @@ def _parse_text(text: str, ops: Sequence[Replace | SetText], target: str) -> set
             if not target.startswith(lead, at):
                 continue
             at += len(lead)
-            for piece, pick in ((e.text or "", chosen | {e.id or ""}), (text[e.start:e.end], chosen)):
+            old, new = text[e.start:e.end], e.text or ""
+            options = [(new, chosen | {e.id or ""}), (old, chosen)]
+            if mixed and old and new:
+                options += [("", chosen | {MIXED + (e.id or "")}), (old + new, chosen | {MIXED + (e.id or "")})]
+            for piece, pick in options:
                 if target.startswith(piece, at):
                     nxt.setdefault(at + len(piece), pick)
         states, pos = nxt, e.end
@@ -195,10 +212,14 @@ def layout(original: Document, ops: Sequence[Edit]) -> Layout:
 
 @dataclass
 class ViewMatch:
-    """The operations a view shows (``applied``), and whether they reproduce it line for line."""
+    """The operations a view shows (``applied``), and whether they reproduce it line for line;
+    ``mixed``: the replacements whose deletion and insertion the reviewer decided differently
+    (in neither ``applied`` nor left out: their place shows neither the old nor the new words,
+    or both)."""
 
     applied: set[str]
     exact: bool
+    mixed: set[str] = field(default_factory=set)
 
 
 def _anchors(slots: list[_Slot], target: list[str]) -> list[tuple[int, int, int]]:
@@ -240,7 +261,7 @@ def _exact(slots: list[_Slot], target: list[str]) -> set[str] | None:
                 if j + n > len(target):
                     continue
                 if s.text_ops:
-                    got = _parse_text(s.unit.text, s.text_ops, "\n".join(target[j:j + n]))
+                    got = _parse_text(s.unit.text, s.text_ops, "\n".join(target[j:j + n]), mixed=True)
                     if got is not None:
                         nxt.setdefault(j + n, (j, base | got))
                 elif target[j:j + n] == s.unit.text.split("\n"):
@@ -362,6 +383,7 @@ def match_view(plan: Layout, target: Iterable[str]) -> ViewMatch:
     nothing visible count as applied."""
     target = list(target)
     applied = set(plan.silent)
+    mixed: set[str] = set()
     exact = True
     for slots, lines in _stretches(plan, target):
         if not any(s.ops() for s in slots):
@@ -371,5 +393,6 @@ def match_view(plan: Layout, target: Iterable[str]) -> ViewMatch:
         if got is None:
             exact = False
             got = _closest(slots, lines)
-        applied |= got
-    return ViewMatch(applied, exact)
+        mixed |= {i[len(MIXED):] for i in got if i.startswith(MIXED)}
+        applied |= {i for i in got if not i.startswith(MIXED)}
+    return ViewMatch(applied, exact, mixed)
