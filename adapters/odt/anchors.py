@@ -68,19 +68,22 @@ def _index(node: etree._Element) -> int:
     return sum(1 for _ in node.itersiblings(etree.Element, preceding=True))
 
 
-def follow(root: etree._Element, anchor: Anchor) -> etree._Element:
+def follow(root: etree._Element, anchor: Anchor, cache: dict | None = None) -> etree._Element:
     """The element an anchor's locator leads to (checked against its recorded tag).
+
+    ``cache`` (a dict the caller keeps while the tree does not change) holds each element's
+    children, for a writer that follows thousands of locators through one long body.
 
     :raise AnchorError: the locator leads nowhere or to an element of another tag.
     """
-    el = _follow(root, anchor.path)
+    el = _follow(root, anchor.path, cache)
     tag = anchor.get("tag")
     if tag is not None and prefixed(el.tag) != tag:
         raise AnchorError(f"locator {anchor.path!r} leads to {prefixed(el.tag)}, not {tag}")
     return el
 
 
-def _follow(root: etree._Element, path: str) -> etree._Element:
+def _follow(root: etree._Element, path: str, cache: dict | None = None) -> etree._Element:
     el = root
     if el.tag != _OFFICE_TEXT:
         body = el.find(_OFFICE_BODY)
@@ -95,7 +98,12 @@ def _follow(root: etree._Element, path: str) -> etree._Element:
             i = int(step)
         except ValueError:
             raise AnchorError(f"bad locator {path!r}") from None
-        kids = [c for c in el if isinstance(c.tag, str)]
+        hit = cache.get(id(el)) if cache is not None else None
+        if hit is None or hit[0] is not el:  # the element is kept: a dropped proxy's id is reused
+            hit = (el, [c for c in el if isinstance(c.tag, str)])
+            if cache is not None:
+                cache[id(el)] = hit
+        kids = hit[1]
         if not 0 <= i < len(kids):
             raise AnchorError(f"locator {path!r} points past the end of {prefixed(el.tag)}")
         el = kids[i]

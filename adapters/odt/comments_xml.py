@@ -32,6 +32,7 @@ class Annotator:
         self._used = {el.get(_NAME) for el in root.iter(ANNOTATION, ANNOTATION_END)}
         self._n = 0
         self.count = 0
+        self._markers: dict[str, list[Any]] | None = None
 
     def _name(self) -> str:
         while True:
@@ -58,10 +59,17 @@ class Annotator:
         return ann, end
 
     def markers(self, office_text: etree._Element, rids: list[str]) -> tuple[Any, Any] | None:
-        """The first and last change marker (in document order) of the regions ``rids``."""
-        wanted = set(rids)
-        found = [el for el in office_text.iter(CHANGE_START, CHANGE_END, CHANGE) if el.get(CHANGE_ID) in wanted]
-        return (found[0], found[-1]) if found else None
+        """The first and last change marker (in document order) of the regions ``rids``.
+
+        The markers are indexed once (comments are placed after every change is written, and
+        placing one moves no marker): one pass for all comments, not one per comment.
+        """
+        if self._markers is None:
+            self._markers = {}
+            for i, el in enumerate(office_text.iter(CHANGE_START, CHANGE_END, CHANGE)):
+                self._markers.setdefault(el.get(CHANGE_ID) or "", []).append((i, el))
+        found = sorted((m for rid in set(rids) for m in self._markers.get(rid, ())), key=lambda m: m[0])
+        return (found[0][1], found[-1][1]) if found else None
 
     @staticmethod
     def wrap(ann: Any, end: Any, first: Any, last: Any) -> None:

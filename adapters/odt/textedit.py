@@ -489,6 +489,12 @@ def replace_in_paragraph(
         cannot be split.
     :raise AdapterError: the result would not read as intended (an internal check).
     """
+    with t.local(p):
+        _replace_in_paragraph(t, p, a, b, text, author, date, tracking, field)
+
+
+def _replace_in_paragraph(t: Tracker, p: etree._Element, a: int, b: int, text: str, author: str | None,
+                          date: str | None, tracking: bool, field: Any) -> None:
     canonicalize(t, p)
     w = t.walk(p)
     cur = "".join(s.text for s in w.segments)

@@ -9,7 +9,8 @@ new change, and walks paragraphs with the reader's own walk.
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Iterator
 
 from lxml import etree
 
@@ -46,6 +47,8 @@ class Tracker:
         self.office_text = ctx.office_text
         self.ids = ChangeIds(ctx.content)
         self._dirty = False
+        self._tracked: etree._Element | None = None
+        self._local: etree._Element | None = None  # the paragraph :meth:`local` edits
         #: the edits the regions made now belong to (set by the writer around each edit)
         self.owners: tuple[Any, ...] = ()
         #: id(edit) -> ids of the regions it made (where a comment on the edit is anchored)
@@ -55,7 +58,9 @@ class Tracker:
 
     @property
     def tracked(self) -> etree._Element:
-        return tracked_changes(self.office_text)
+        if self._tracked is None or self._tracked.getparent() is not self.office_text:
+            self._tracked = tracked_changes(self.office_text)
+        return self._tracked
 
     def region(
         self,
@@ -177,12 +182,40 @@ class Tracker:
         self.ctx.open_changes.update(open_changes(self.office_text, self.ctx.change_kinds))
         self._dirty = False
 
+    def _after(self, p: etree._Element) -> tuple[str, ...]:
+        """The regions open after paragraph ``p``: those open at its start, through its markers."""
+        open_ = list(self.ctx.open_changes.get(p, ()))
+        for el in p.iter(CHANGE_START, CHANGE_END):
+            cid = el.get(CHANGE_ID, "")
+            if el.tag == CHANGE_START and cid not in open_:
+                open_.append(cid)
+            elif el.tag == CHANGE_END and cid in open_:
+                open_.remove(cid)
+        return tuple(open_)
+
+    @contextmanager
+    def local(self, p: etree._Element) -> Iterator[None]:
+        """Changes made inside paragraph ``p`` only. What is open at ``p``'s start does not change
+        meanwhile; when the regions open after it are the same afterwards, no other paragraph starts
+        inside another region either, and the open regions are not computed again over the whole
+        text (a renumbering makes a thousand such edits)."""
+        self.refresh()
+        before = self._after(p)
+        self._local = p
+        try:
+            yield
+        finally:
+            self._local = None
+        if self._dirty and self._after(p) == before:
+            self._dirty = False
+
     def touch(self) -> None:
         """Say that markers or paragraphs moved (the next walk recomputes open changes)."""
         self._dirty = True
 
     def open_at_start(self, p: etree._Element) -> list[str]:
-        self.refresh()
+        if p is not self._local:  # markers inside a paragraph never change what is open at its start
+            self.refresh()
         return list(self.ctx.open_changes.get(p, ()))
 
     def walk(self, p: etree._Element, record: bool = False) -> InlineWalker:

@@ -49,9 +49,8 @@ from ..textdiff import word_changes
 from ..vocabulary import revision_date
 from .textedit import atom_spans, field_atoms, replace_in_paragraph, rewritable
 from .reader import load_context, read_package
-from .anchors import follow
+from .anchors import block_paragraphs, follow
 from .revision_xml import detach
-from .textmap import resolve_anchor
 from .tracking import Tracker
 from .margins import MARGIN_PART, check_margins, in_margin, write_margins
 
@@ -86,12 +85,13 @@ class _Writer:
             wanted += [e.unit, *sorted(e.unit_refs() - {e.unit})]
             if e.op == "move":
                 wanted += sorted(descendant_ids(self.doc.units, e.unit))
+        children: dict = {}  # the tree does not change while the units are located
         for uid in wanted:
             if uid not in self.located:
                 unit = self.unit(uid)
                 anchor = _anchor(unit)
-                el = follow(self.ctx.content, anchor)
-                paras = [] if anchor.get("kind") in ("figure", "equation") else resolve_anchor(self.ctx.content, anchor)
+                el = follow(self.ctx.content, anchor, children)
+                paras = [] if anchor.get("kind") in ("figure", "equation") else block_paragraphs(el)
                 self.located[uid] = (el, paras)
 
     @staticmethod

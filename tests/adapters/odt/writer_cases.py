@@ -150,6 +150,16 @@ def _other_authors() -> bytes:
     return odt(body)
 
 
+def _region_across_paragraphs() -> bytes:
+    """Bo's insertion from the middle of one paragraph to the middle of the third."""
+    info = "<office:change-info><dc:creator>Bo</dc:creator><dc:date>2024-05-01T10:00:00</dc:date></office:change-info>"
+    tracked = ("<text:tracked-changes>"
+               f'<text:changed-region xml:id="c1" text:id="c1"><text:insertion>{info}</text:insertion></text:changed-region>'
+               "</text:tracked-changes>")
+    return odt(tracked + p('Plain start <text:change-start text:change-id="c1"/>one two three') + p("four five six")
+               + p('seven eight <text:change-end text:change-id="c1"/>nine ten') + p("Last one eleven."))
+
+
 CASES: list[Case] = [
     Case(
         "replace_in_one_run",
@@ -309,6 +319,18 @@ CASES: list[Case] = [
         # the deletion is cut around Cy's, which stays as it was
         [("Insert", "Bo", "alpha beta gamma "), ("Delete", "Ann", "and the "), ("Insert", "Ann", "but"),
          ("Delete", "Cy", "very "), ("Delete", "Ann", "old")],
+    ),
+    Case(
+        # edits in each paragraph of a region that spans paragraphs: the region is split around
+        # each (the paragraphs after one edit start inside the region's second half)
+        "edits_inside_a_region_across_paragraphs",
+        _region_across_paragraphs,
+        lambda d: [_rep(d, "Plain start", "two", "TWO"), _rep(d, "four", "five", "FIVE"), _rep(d, "seven", "eight", "EIGHT"),
+                   _rep(d, "seven", "ten", "TEN"), _rep(d, "Last one", "eleven", "ELEVEN")],
+        [("Insert", "Bo", "one "), ("Delete", "Ann", "two"), ("Insert", "Ann", "TWO"), ("Insert", "Bo", " three\nfour "),
+         ("Delete", "Ann", "five"), ("Insert", "Ann", "FIVE"), ("Insert", "Bo", " six\nseven "), ("Delete", "Ann", "eight"),
+         ("Insert", "Ann", "EIGHT"), ("Insert", "Bo", " "), ("Delete", "Ann", "ten"), ("Insert", "Ann", "TEN"),
+         ("Delete", "Ann", "eleven"), ("Insert", "Ann", "ELEVEN")],
     ),
     Case(
         "comments_stay",
