@@ -6,7 +6,8 @@ The document's own majority decides (or the style sheet's ``punctuation.quotes``
 ``punctuation.dash``); the curly marks a fix writes are those the document uses most (German
 „…“, French «…», English “…”). Apostrophes count with the quotes: "don't" against "don’t". A
 straight mark after a digit is a prime (5' 10", 12") and is left alone; ranges ("1\u20135",
-"pages 3-7") are no dashes.
+"pages 3-7") are no dashes, nor is an option ("--safe") or the separator of a heading or a
+caption ("CONNECT - Connection Request": headings and captions have their own checks).
 """
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from adapters.quotes import QUOTE_CHARS as _QUOTE_CHARS
 from adapters.quotes import classify_mark as _classify
 from adapters.quotes import curly_marks as _curly_marks
 from adapters.quotes import is_open as _is_open
+
+from adapters.labels import typed_caption_label
 
 from ...findings import Finding, Place
 from .prose import Prose, make_finding
@@ -84,8 +87,11 @@ def _quote_family(p: Prose, sheet: StyleSheet, family: str) -> list[Finding]:
 
 # --- dashes ------------------------------------------------------------------------------------
 
-#: A hyphen standing for a dash: spaced between words ("the server - which"), or doubled ("a--b").
-_HYPHEN_DASH = re.compile(r"(?:(?<=[^\W\d_])|(?<=[^\W\d_][,)])) - (?=[^\W\d_(])|(?<=[^\W\d_]) ?--(?!-) ?(?=[^\W\d_])")
+#: A hyphen standing for a dash: spaced between words ("the server - which"), or doubled and
+#: closed or spaced on both sides ("a--b", "a -- b"); not an option glued to its name ("run it
+#: with --safe").
+_HYPHEN_DASH = re.compile(r"(?:(?<=[^\W\d_])|(?<=[^\W\d_][,)])) - (?=[^\W\d_(])"
+                          r"|(?<=[^\W\d_])--(?!-)(?=[^\W\d_])|(?<=[^\W\d_]) --(?!-) (?=[^\W\d_])")
 _EM = re.compile(r"(?:(?<=[^\W\d_])|(?<=[^\W\d_][,)])) ?\u2014 ?(?=[^\W\d_(])")
 _EN_SPACED = re.compile(r"(?:(?<=[^\W\d_])|(?<=[^\W\d_][,)])) \u2013 (?=[^\W\d_(])")
 
@@ -96,8 +102,8 @@ def dash_findings(p: Prose, sheet: StyleSheet) -> list[Finding]:
     en: list[Place] = []
     hyphens: list[Place] = []
     for u in p.units:
-        if u.kind == "table":
-            continue
+        if u.kind in ("table", "section", "title", "caption") or typed_caption_label(u.text):
+            continue  # a heading's or a caption's separator ("CONNECT - Connection Request") is its title's style
         text = u.text
         if "-" in text:
             for m in _HYPHEN_DASH.finditer(text):
