@@ -112,8 +112,9 @@ def document_measures(path: Path, lo: dict, judged: Path | None, seeds_dir: Path
 
 
 def run_edits(files: list[Path], originals: dict[str, dict], folder: Path, out_dir: Path,
-              kinds: Sequence[str] = (), limit: int = 0) -> list[Any]:
-    """Every edit case on every file, each document's outputs judged in one LibreOffice."""
+              kinds: Sequence[str] = (), limit: int = 0, saved: Any = None) -> list[Any]:
+    """Every edit case on every file, each document's outputs judged in one LibreOffice;
+    ``saved(cases)`` is called after each document (a long run keeps what it has judged)."""
     from adapters import read_path
 
     from benchmarks.wild.cases import make_cases, run_case
@@ -152,6 +153,8 @@ def run_edits(files: list[Path], originals: dict[str, dict], folder: Path, out_d
             judge_case(c, orig, got, nxt)
         _log(f"judged {path.name}: {sum(1 for c in cases if c.result.get('ok'))}/{len(cases)} pass")
         done.extend(cases)
+        if saved is not None:
+            saved(done)
     return done
 
 
@@ -186,8 +189,14 @@ def big_edit(out_dir: Path, units: int = 7000) -> dict[str, Any]:
     return res
 
 
+def _cases_json(cases: list[Any]) -> list[dict[str, Any]]:
+    return [{"kind": c.kind, "file": Path(c.path).name, "instruction": c.instruction,
+             **{k: v for k, v in c.result.items() if k not in ("findings",)}} for c in cases]
+
+
 def run(folder: Path, *, only: Sequence[str] = (), edits: bool = True, big: bool = True, kinds: Sequence[str] = (),
-        limit: int = 0, out_dir: Path | None = None, judged: Path | None = None, reps: int = 3) -> dict[str, Any]:
+        limit: int = 0, out_dir: Path | None = None, judged: Path | None = None, reps: int = 3,
+        json_path: Path | None = None) -> dict[str, Any]:
     from benchmarks.wild.judge import ORIGINAL_OPS
     from benchmarks.wild.office import look
 
@@ -209,10 +218,15 @@ def run(folder: Path, *, only: Sequence[str] = (), edits: bool = True, big: bool
         m = document_measures(f, originals[str(f.resolve())], judged, out_dir / "seeds")
         m["reading"] = reading.get(f.name, {})
         docs.append(m)
-    cases = run_edits(files, originals, folder, out_dir, kinds, limit) if edits else []
-    result: dict[str, Any] = {"folder": str(folder), "date": time.strftime("%Y-%m-%d"), "documents": docs,
-                              "cases": [{"kind": c.kind, "file": Path(c.path).name, "instruction": c.instruction,
-                                         **{k: v for k, v in c.result.items() if k not in ("findings",)}} for c in cases]}
+    result: dict[str, Any] = {"folder": str(folder), "date": time.strftime("%Y-%m-%d"), "documents": docs, "cases": []}
+
+    def saved(cases: list[Any]) -> None:
+        if json_path is not None:
+            json_path.write_text(json.dumps({**result, "cases": _cases_json(cases), "partial": True,
+                                             "seconds": round(time.perf_counter() - t0)}, indent=1, default=str))
+
+    cases = run_edits(files, originals, folder, out_dir, kinds, limit, saved) if edits else []
+    result["cases"] = _cases_json(cases)
     if big:
         _log("big edit: specgen 7,000 units, a section before 3.10")
         result["big"] = big_edit(out_dir)
@@ -342,7 +356,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     result = run(args.wild, only=[o for o in args.only.split(",") if o], edits=not args.no_edits, big=not args.no_big,
                  kinds=[k for k in args.kinds.split(",") if k], limit=args.limit, out_dir=args.out, judged=args.judged,
-                 reps=args.reps)
+                 reps=args.reps, json_path=args.json)
     shown = ["python -m benchmarks.wild_bench"] + [a if not a.startswith("/") else Path(a).name
                                                   for a in (argv if argv is not None else sys.argv[1:])]
     text = markdown(result, " ".join(shown) if (argv or sys.argv[1:]) else "make bench-wild")
