@@ -65,7 +65,8 @@ _SHAPE_PARTS: list[tuple[str, str]] = [
     ("e-mail address", r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+"),
     ("media type", r"(?<![\w/])(?i:application|audio|example|font|haptics|image|message|model|multipart|text|video|\*)"
                    r"/(?:[A-Za-z0-9*][\w.+\-*]*)(?:\s*;\s*[\w\-]+=[\w\-\"]+)*"),
-    ("path", r"(?<![\w.~/])(?:~|\.{1,2})?/[\w\-.]+(?:/[\w\-.]+)*"),
+    ("path", r"(?<![\w.~/$+#])(?:~|\.{1,2})?/[\w\-.]+(?:/[\w\-.]+)*"
+             r"|(?<![\w/])[\w$+#.\-]+(?:/[\w$+#.\-]+){2,}/?"),  # "/etc/hosts", "$SYS/monitor/Clients"
     ("file name", r"(?<![\w.])[\w\-]+\.(?i:txt|xml|xsd|rng|json|ya?ml|html?|css|js|ts|py|c|h|cpp|java|go|rs|rb|sh|md"
                   r"|rst|pdf|docx?|odt|ods|odp|xlsx?|csv|toml|ini|cfg|conf|log|zip|gz|tar|png|jpe?g|gif|svg|exe|dll|so"
                   r"|abnf|asn|pem|der|crt|key|sarif|proto)(?![\w.])"),
