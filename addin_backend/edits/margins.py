@@ -67,6 +67,9 @@ def propagate_margins(plan: Any, doc: Document, after: Document, edits: list[Edi
         dates = _changed_dates(old_text, new_text)
         for old, new in dates:
             for m in margins:
+                now = after.get(m.id)
+                if now is not None and now.text != m.text and any(d.value == new.value for d in find_dates(now.text)):
+                    continue  # the edits restate it already (a change "throughout the document")
                 found = [d for d in find_dates(m.text) if d.day is not None or old.day is None]
                 same = [d for d in found if d.value == old.value]
                 for d in same or (found if len(found) == 1 else []):

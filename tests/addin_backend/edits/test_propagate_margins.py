@@ -127,3 +127,14 @@ def test_the_replayed_date_change_gives_the_editors_footer():
 
     assert footers(accept_all(out)) == footers(newer.read_bytes())
     assert footers(reject_all(out)) == footers(data)
+
+
+def test_a_date_changed_everywhere_already_is_not_restated_twice():
+    doc = read(_docx(footer=f"spec-wd\t{STAGE}\t09 October 2025"))
+    title = next(u for u in doc.units if u.text == "09 October 2025")
+    footer = next(u for u in doc.units if u.kind == "footer")
+    at = footer.text.index("09 October")
+    edits = [Replace(unit=title.id, start=0, end=2, text="19", old="09"),
+             Replace(unit=footer.id, start=at, end=at + 2, text="19", old="09")]
+    prop = propagate(doc, None, edits)
+    assert prop.edits == [] and not [f for f in prop.findings if f.kind == "propagation_skipped"]
