@@ -25,7 +25,7 @@ from adapters.quotes import is_open as _is_open
 from adapters.labels import typed_caption_label
 
 from ...findings import Finding, Place
-from .prose import Prose, make_finding
+from .prose import Prose, make_finding, protected_spans
 from .sheet import StyleSheet
 
 __all__ = ["quote_findings", "dash_findings"]
@@ -43,8 +43,11 @@ def _quote_family(p: Prose, sheet: StyleSheet, family: str) -> list[Finding]:
         text = u.text
         if "'" not in text and '"' not in text and not any(c in text for c in _CURLY):
             continue
+        code = _code_marks(text)
         for m in _QUOTE_CHARS.finditer(text):
             i = m.start()
+            if i in code:
+                continue
             got = _classify(text, i)
             if got is None:
                 continue
@@ -83,6 +86,22 @@ def _quote_family(p: Prose, sheet: StyleSheet, family: str) -> list[Finding]:
     msg = (f"{len(places)} {other} {what} in a document that writes {n_want} {want} one(s); the usual style is "
            f"{want}" if not rule else f"{len(places)} {other} {what}; the style sheet asks for {want} ones")
     return [make_finding("quote_style", "info", places, msg, rule=rule)]
+
+
+#: A literal with its prefix: b'ABI=', h'CAFE', b64'EjRW' (the marks are the literal's syntax).
+_LITERAL = re.compile(r"(?<![\w'])[a-z]\d{0,2}(')[^'\s]*(')")
+
+
+def _code_marks(text: str) -> set[int]:
+    """Offsets of straight marks that belong to code, not to the prose's punctuation: those that
+    touch an identifier (the quotes of a JSON key: '"version": "2.1.0"') and a literal's
+    ('b\'ABI=\'')."""
+    out = {m.start(g) for m in _LITERAL.finditer(text) for g in (1, 2)} if "'" in text else set()
+    for a, b in protected_spans(text):
+        for i in (a - 1, b):
+            if 0 <= i < len(text) and text[i] in "'\"":
+                out.add(i)
+    return out
 
 
 # --- dashes ------------------------------------------------------------------------------------
