@@ -99,15 +99,18 @@ def _on(el) -> bool:
 
 
 class _Frame:
-    __slots__ = ("code", "phase", "start", "seg_start", "el", "fresh")
+    __slots__ = ("code", "phase", "start", "seg_start", "el", "fresh", "views")
 
-    def __init__(self, phase: str, el: Any = None, code: str = "") -> None:
+    def __init__(self, phase: str, el: Any = None, code: str = "", views: int = BOTH) -> None:
         self.code = [code] if code else []
         self.phase = phase
         self.start = 0
         self.seg_start = 0
         self.el = el
         self.fresh = True
+        #: the views the field's start shows in: a field wholly deleted (a tracked change of a
+        #: field result is the old field deleted, the new one inserted) is no field of the accepted text
+        self.views = views
 
 
 class Walker:
@@ -448,7 +451,7 @@ class Walker:
         self.scan.fields.append(FieldRecord("hyperlink", code, target, result, start, self._acc, el))
 
     def _fldsimple(self, el) -> None:
-        frame = _Frame("result", el, el.get(INSTR) or "")
+        frame = _Frame("result", el, el.get(INSTR) or "", self._views)
         frame.start = self._acc
         frame.seg_start = len(self.scan.segments)
         self.stack.append(frame)
@@ -461,7 +464,7 @@ class Walker:
     def _fldchar(self, ch) -> None:
         typ = ch.get(FLDCHARTYPE)
         if typ == "begin":
-            self.stack.append(_Frame("instr", ch))
+            self.stack.append(_Frame("instr", ch, views=self._views))
             self.instr_depth += 1
         elif typ == "separate":
             if self.stack and self.stack[-1].phase == "instr":
@@ -488,6 +491,8 @@ class Walker:
                 return
 
     def _record_field(self, frame: _Frame, partial: bool = False) -> None:
+        if not frame.views & ACCEPTED:
+            return
         code = "".join(frame.code).strip()
         fc = parse_instruction(code)
         segs = self.scan.segments[frame.seg_start:]

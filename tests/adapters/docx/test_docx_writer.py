@@ -181,6 +181,9 @@ def test_a_changed_cached_result_is_the_whole_field_deleted_and_a_new_one_insert
     assert _texts(new, qn("w:instrText")) == " REF _Ref1 \\h " and _texts(new, W_T) == "Figure 3"
     assert old.get(qn("w:author")) == new.get(qn("w:author")) == AUTHOR
     assert w.expected == ["See Figure 3 now."]
+    # read again, the unit holds one field: the deleted one is not in its accepted text
+    doc = read(w.out)
+    assert [(f.kind, f.target, f.result) for f in doc.units[0].fields] == [("ref", "_Ref1", "Figure 3")]
 
 
 def test_two_changes_in_one_field_are_one_rewrite_and_the_run_formatting_stays():
@@ -192,6 +195,18 @@ def test_two_changes_in_one_field_are_one_rewrite_and_the_run_formatting_stays()
     new = root.find(f".//{W_INS}")
     result = [r for r in new.iter(W_R) if r.find(W_T) is not None]
     assert [(_texts(r, W_T), r.find(f"{qn('w:rPr')}/{qn('w:b')}") is not None) for r in result] == [("Table 2.4", True)]
+
+
+def test_a_renumbered_caption_reads_back_with_its_new_number():
+    # the deleted SEQ field is no field of the accepted text: it neither counts nor numbers
+    caption = styles_xml('<w:style w:type="paragraph" w:styleId="Caption"><w:name w:val="caption"/></w:style>')
+    seq = _FIELD.replace("REF _Ref1 \\h", "SEQ Figure \\* ARABIC").replace("Figure 2", "2")
+    data = _docx(_p(_r("Figure "), seq, _r(": Flow"), ppr='<w:pPr><w:pStyle w:val="Caption"/></w:pPr>'), styles=caption)
+    assert read(data).units[0].label == "Figure 2"
+    w = write_edits(data, lambda d: [ed("replace", d.units[0].id, start=7, end=8, text="5")])
+    unit = read(w.out).units[0]
+    assert (unit.text, unit.label) == ("Figure 5: Flow", "Figure 5")
+    assert [(f.kind, f.result) for f in unit.fields] == [("seq", "5")]
 
 
 def test_a_simple_field_becomes_a_deleted_complex_field_and_an_inserted_one():
