@@ -13,10 +13,10 @@ reason a reviewer is shown:
   word; kept unless the rename says "including names" (``names="rename"``, then the preview
   says how many identifiers it renames);
 - **longer terms**: "metadata manifest file" is no use of "manifest file" where the document
-  uses the longer phrase as a term of its own: it defines it, capitalises it as a name, or
-  writes it repeatedly as a unit with a noun in front (not an adjective: "valid manifest file"
-  is a manifest file); the preview lists each longer term left, why, and the instruction that
-  renames it too (:func:`kept_note`);
+  uses the longer phrase as a term of its own: it defines it, or gives it a section beside the
+  term's own (a phrase it merely writes often, "Retry packet",
+  "valid manifest file", is a kind of the term and renamed with it); the preview lists each
+  longer term left, why, and the instruction that renames it too (:func:`kept_note`);
 - **quotations**: a paragraph in a quotation style quotes another document's words;
 - **closed compounds**: "connectionID" written as one word is an identifier more often than
   the term; it is reported, not changed;
@@ -177,57 +177,76 @@ def _modifier(text: str, start: int) -> str | None:
     return m.group(1)
 
 
-def _noun_modifier(word: str) -> bool:
-    """A word that names a kind rather than describing one: a noun and no adjective or
-    participle in the English lexicon ("metadata", "package"; not "valid", "encrypted"), or an
-    acronym or name ("XML")."""
-    letters = [c for c in word if c.isalpha()]
-    if letters and all(c.isupper() for c in letters) and len(letters) >= 2:
-        return True
-    from ..language.nlp import word_classes
-
-    classes = word_classes(word.lower())
-    if "noun" not in classes or "adj" in classes:
-        return False
-    verb = classes.get("verb")
-    return not (verb and verb[1])  # "signed", "encrypted": participles describe
-
-
 def _longer_terms(doc: Document, old: str, before: dict[str, list[tuple[str, Unit, Occurrence]]]) -> dict:
-    """The longer phrases ending in the term that ``doc`` uses as terms of their own: defined
-    (the definition registry, a term line, a glossary), capitalised as a name, or written at
-    least three times as a unit with a noun in front in English prose. By the document's own
-    usage, never by a list of phrases."""
+    """The longer phrases ending in the term that ``doc`` uses as terms of their own, by what
+    the document itself says: it defines the phrase (its definition registry: definition
+    sentences, term lines, glossaries, terminology headings), or gives it a section beside the
+    term's own section (the headings "Manifest File" and "Metadata Manifest Files": two
+    artefacts; not "Issuing Connection IDs", a section about the term). A phrase it only writes
+    often ("Retry packet", "valid manifest file") is a kind of the term, renamed with it; one it
+    capitalises as a name is the name policy's (:func:`_kept`). Never a list of phrases."""
     out: dict[str, LongerTerm] = {}
-    candidates = {k: v for k, v in before.items() if len(v) >= 2}
-    if not candidates:
+    if not before:
         return out
     defined = _defined_terms(doc)
-    for key, uses in candidates.items():
+    titles = _section_titles(doc)
+    term_titled = _titled(titles, old)
+    for key, uses in before.items():
         written = Counter(f"{mod} {o.text}" for mod, _u, o in uses)
         phrase = written.most_common(1)[0][0]
         whys = []
-        if any(_norm(f"{mod} {o.text}") in defined for mod, _u, o in uses):
+        if any(_lemma_key(f"{mod} {o.text}", u, doc) in defined for mod, u, o in uses):
             whys.append("the document defines it")
-        caps = [f"{mod} {o.text}" for mod, _u, o in uses if mod[:1].isupper() and o.text[:1].isupper()
-                and not o.text.isupper()]
-        if caps and len(caps) * 2 >= len(uses) and old.strip()[:1].islower():
-            whys.append("it is capitalised as a name")
-        english = sum(unit_language(u, doc) == "en" for _m, u, _o in uses)
-        if len(uses) >= 3 and english * 2 > len(uses) and _noun_modifier(uses[0][0]):
-            whys.append(f"it is written {len(uses)} times as a unit")
+        if term_titled and not _verb_form(uses[0][0]) and any(_titled(titles, f"{mod} {o.text}") for mod, _u, o in uses):
+            whys.append("it has a section of its own beside the term's")
         if whys:
             out[key] = LongerTerm(phrase, len(uses), "; ".join(whys))
     return out
+
+
+def _verb_form(word: str) -> bool:
+    """A modifier that is a verb's inflected form and no noun ("Issuing", "Negotiating"): a
+    heading "Issuing Connection IDs" is about the term, not a term of its own."""
+    from ..language.nlp import word_classes
+
+    classes = word_classes(word.lower())
+    verb = classes.get("verb")
+    return bool(verb and verb[1]) and ("noun" not in classes or word.lower().endswith("ing"))
+
+
+def _lemma_key(phrase: str, unit: Unit, doc: Document) -> str:
+    """A phrase's comparison key in its unit's language (its singular, one space, lower case)."""
+    from ..language.forms import lemma
+
+    return _norm(lemma(phrase, unit_language(unit, doc)))
+
+
+def _section_titles(doc: Document) -> frozenset[str]:
+    """The titles of the document's sections (their numbers left off), in comparison form."""
+    from ..language.forms import lemma
+
+    out = set()
+    for u in doc.units:
+        if u.kind == "section" and (u.title or u.text):
+            title = re.sub(r"^\s*(?:[A-Z]\.|\d+(?:\.\d+)*\.?)\s+", "", (u.title or u.text).strip())
+            out.add(_norm(lemma(title)))
+    return frozenset(out)
+
+
+def _titled(titles: frozenset[str], phrase: str) -> bool:
+    from ..language.forms import lemma
+
+    return _norm(lemma(phrase)) in titles
 
 
 def _defined_terms(doc: Document) -> frozenset[str]:
     """The terms ``doc`` defines (its definition registry: sentences, term lines, glossaries),
     in comparison form."""
     from ..graph.definitions import definition_registry
+    from ..language.forms import lemma
 
     try:
-        return frozenset(_norm(k) for k in definition_registry(doc.units))
+        return frozenset(_norm(lemma(k)) for k in definition_registry(doc.units))
     except Exception:  # the registry is a refinement here: without it, usage decides
         return frozenset()
 

@@ -65,13 +65,25 @@ def test_including_names_reaches_the_identifiers_and_the_preview_says_so(spec, i
 def test_a_longer_term_of_the_documents_own_is_left_and_offered(spec):
     p = propose(spec, 'Rename "manifest file" to "manifest document"', author="t")
     after = _after(spec, p)
-    assert after.count("metadata manifest file") == 5 and "metadata manifest document" not in after
+    assert after.lower().count("metadata manifest file") == 5 and "metadata manifest document" not in after.lower()
     assert "A package has one manifest document" in after and "a valid manifest document" in after
-    assert "5 in the longer term 'metadata manifest file'" in p.explanation
+    assert "Manifest documents" in after  # the term's own section
+    assert "5 in the longer term 'metadata manifest file' (the document defines it; it has a section of its own" \
+        in p.explanation
     offer = 'Rename "metadata manifest file" to "metadata manifest document"'
     assert offer in p.explanation
     follow = propose(spec, offer, author="t")  # the offered instruction renames the longer term alone
-    assert {e.old for e in follow.edits} == {"metadata manifest file"} and len(follow.edits) == 5
+    assert {e.old.lower() for e in follow.edits} == {"metadata manifest file", "metadata manifest files"}
+    assert len(follow.edits) == 5
+
+
+def test_a_phrase_only_written_often_is_a_kind_of_the_term_and_renamed_with_it():
+    doc = read(spec_docx())
+    for u in doc.units:  # "valid manifest file" six times: still a manifest file
+        if u.text.startswith("Signing covers"):
+            u.text += " A valid manifest file is signed." * 5
+    after = _after(doc, propose(doc, 'Rename "manifest file" to "manifest document"', author="t"))
+    assert "valid manifest file" not in after and after.count("valid manifest document") == 6
 
 
 def test_a_spanish_rename_meets_the_plurals():

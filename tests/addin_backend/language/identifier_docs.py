@@ -2,7 +2,8 @@
 (python-docx, its default template: styles, font table): a specification whose element and
 attribute names sit in character styles with a monospace font, with options, camelCase
 properties, a program word in capitals, a code paragraph, "manifest file" beside the longer term
-"metadata manifest file"; and a Spanish and a German report.
+"metadata manifest file" (defined in the terminology, with a section of its own); and a Spanish
+and a German report.
 
 ``spec_docx()`` and the reports return .docx bytes; ``to_odt`` converts one with headless
 LibreOffice (the ODT twin a LibreOffice user would save).
@@ -79,14 +80,20 @@ def spec_docx() -> bytes:
                 ("DSUM", "font:Courier New"), (" adds the values of a database column.", None)])
     _para(doc, [('<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>', None)],
            style="Code")
+    doc.add_heading("Terms and definitions", level=1)
+    _para(doc, [("metadata manifest file", None)])
+    _para(doc, [("The manifest file that lists the metadata files of a package.", None)])
     doc.add_heading("Manifest files", level=1)
-    _para(doc, [("metadata manifest file: the manifest file that lists the metadata files of a package.", None)])
     for text in (
         "A package has one manifest file. The manifest file lists every file entry.",
+        "Signing covers the manifest file; a valid manifest file is required. Each manifest file is stored as XML.",
+    ):
+        _para(doc, [(text, None)])
+    doc.add_heading("Metadata manifest files", level=1)
+    for text in (
         "The metadata manifest file is separate from the manifest file. A reader opens the metadata manifest file "
         "after the manifest file.",
-        "Signing covers the manifest file and the metadata manifest file; a valid manifest file is required.",
-        "A metadata manifest file is optional. Each manifest file is stored as XML.",
+        "A metadata manifest file is optional.",
     ):
         _para(doc, [(text, None)])
     out = io.BytesIO()
