@@ -17,7 +17,7 @@ from ..typed_numbers import apply_typed_numbers
 from .numbering import ListCounters
 from .fields import SeqCounters
 from .crossrefs import attach_bookmarks, collect_comments, link_captions, resolve_targets
-from .indexes import entry_target, index_kind
+from .indexes import entry_target, index_kind, toc_heading_styles
 from .parse import Block, DocxBody, Paragraph, Table, TrackedChange
 from .textmap import ACCEPTED, BOTH, REJECTED, join_segments
 
@@ -51,6 +51,8 @@ class _Converter:
         self.c_events: list[tuple[int, tuple]] = []
         self.note_fields: list[tuple[Field, str, str]] = []
         self.indexes: list[dict[str, Any]] = []  # generated indexes (TOC): Document.meta["indexes"]
+        #: styles the TOC fields list as headings ("Appendix,1"): headings without an outline level
+        self.toc_levels = toc_heading_styles(b.scan for b in body.blocks if isinstance(b, Paragraph))
 
     # helpers -------------------------------------------------------------------------------
 
@@ -246,6 +248,8 @@ class _Converter:
         text = kwargs["text"]
         stripped = text.strip()
         outline = scan.outline if scan.outline is not None else style.outline_level
+        if outline is None and style.name and style.name.lower() in self.toc_levels:
+            outline = self.toc_levels[style.name.lower()] - 1  # a heading the TOC lists (adapters.docx.indexes)
         if outline is not None and not 0 <= outline <= 8:
             outline = None
         seq_numbers = self._seq_numbers(group)

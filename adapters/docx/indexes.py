@@ -15,12 +15,12 @@ the same thing in WordprocessingML by what the file says, whoever wrote it:
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Iterable
 
 from .oxml import qn, w_attr
 from .scan import ParagraphScan
 
-__all__ = ["index_kind", "index_style_kind", "entry_target"]
+__all__ = ["index_kind", "index_style_kind", "entry_target", "toc_heading_styles"]
 
 _SDT, _SDTPR, _SDTCONTENT = qn("w:sdt"), qn("w:sdtPr"), qn("w:sdtContent")
 _DOCPART, _GALLERY, _CUSTOMXML = qn("w:docPartObj"), qn("w:docPartGallery"), qn("w:customXml")
@@ -101,3 +101,31 @@ def entry_target(scan: ParagraphScan) -> str | None:
             if rec.kind in kinds and rec.target and "#" not in rec.target and "/" not in rec.target:
                 return rec.target
     return None
+
+
+def toc_heading_styles(scans: Iterable[ParagraphScan]) -> dict[str, int]:
+    r"""Style name (lower case) -> heading level, as the document's TOC fields list them.
+
+    ``TOC \t "Appendix,1,Appendix Heading 2,2"`` says that paragraphs in those styles are
+    headings of those levels (Word builds the table of contents from them), whether or not
+    the styles carry an outline level: the OASIS templates number their appendix headings so.
+    Word writes the list with the locale's list separator (``,`` or ``;``).
+
+    >>> from adapters.docx.fields import parse_instruction
+    >>> from adapters.docx.scan import FieldRecord
+    >>> scan = ParagraphScan(None)
+    >>> scan.fields.append(FieldRecord("other", "", None, "", 0, 0, None, parse_instruction('TOC \\o "1-3" \\t "Appendix,1;App 2,2"')))
+    >>> toc_heading_styles([scan])
+    {'appendix': 1, 'app 2': 2}
+    """
+    out: dict[str, int] = {}
+    for scan in scans:
+        for rec in scan.fields:
+            spec = rec.parsed.switch("\\t") if rec.parsed is not None and rec.parsed.name == "TOC" else None
+            if not spec:
+                continue
+            parts = [p.strip() for p in re.split(r"[,;]", spec)]
+            for name, level in zip(parts[0::2], parts[1::2]):
+                if name and level.isdigit() and 1 <= int(level) <= 9:
+                    out.setdefault(name.lower(), int(level))
+    return out

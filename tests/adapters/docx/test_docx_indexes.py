@@ -95,3 +95,24 @@ def test_a_toc_that_libreoffice_wrote_is_an_index(tmp_path):
     assert len(toc["entries"]) == len(sections) == 346
     assert {e["target_unit"] for e in toc["entries"]} == {u.id for u in sections}
     assert not any(u.text.rstrip().endswith("\t14") for u in doc.units)
+
+
+def test_styles_the_toc_lists_are_headings_at_its_levels():
+    """OASIS-style appendices: an "Appendix" paragraph style without an outline level, numbered
+    "Appendix A." by its list; the TOC's \\t switch says it is a level-1 heading."""
+    from .docxkit import numbering_xml
+
+    styles = styles_xml(_HEADING, '<w:style w:type="paragraph" w:styleId="Appendix"><w:name w:val="Appendix"/>'
+                        '<w:pPr><w:numPr><w:numId w:val="7"/></w:numPr></w:pPr></w:style>')
+    numbering = numbering_xml({"3": [(0, "upperLetter", "Appendix %1.", 1)]}, {"7": "3"})
+    toc = ('<w:p><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> TOC \\o "1-3" \\h '
+           '\\t "Appendix,1" </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>'
+           + _r("Scope\t3") + "</w:p><w:p>" + _END + "</w:p>")
+    app = '<w:p><w:pPr><w:pStyle w:val="Appendix"/></w:pPr>' + _r("Acknowledgments") + "</w:p>"
+    doc = read(make_docx(toc + _BODY + app + "<w:p>" + _r("Thanks to all.") + "</w:p>", styles=styles, numbering=numbering))
+    sections = [(u.text, u.number, u.label, u.level) for u in doc.units if u.kind == "section"]
+    assert sections[-1] == ("Acknowledgments", "A", "Appendix A", 1)
+    assert doc.units[-1].parent == next(u.id for u in doc.units if u.text == "Acknowledgments")
+    # without the TOC saying so, the same paragraph is a numbered list item
+    doc = read(make_docx(_BODY + app, styles=styles, numbering=numbering))
+    assert [(u.kind, u.label) for u in doc.units if u.text == "Acknowledgments"] == [("list_item", "Appendix A.")]
