@@ -30,7 +30,7 @@ from .renaming import NAME_POLICIES, AcronymRename, TermPlace, acronym_renames, 
 from .proposal import Proposal
 from .quoting import PLACEHOLDER, QUOTED, Masked, mask, protect, quoted, unquote
 from .resolve import LABEL_RX, REF_RX, last_of, resolve_ref
-from .tree import body_units, enclosing_section, section_level, subtree
+from .tree import body_units, enclosing_section, is_note, section_level, subtree
 from .values import find_value, parse_value
 from adapters.vocabulary import TEXT_KINDS
 
@@ -332,7 +332,9 @@ def _h_delete(c: _Ctx, m: Groups) -> Proposal:
     group = resolve_ref(c.doc, m["ref"], target=c.target)
     gone: list[Unit] = []
     for g in group:
-        gone.extend(u for u in subtree(c.doc, g.id) if u not in gone)
+        # a note cited in the block goes with the reference the block's deletion takes along; a
+        # header or footer is no part of it (the writers delete neither on its own)
+        gone.extend(u for u in subtree(c.doc, g.id) if u not in gone and (u in group or not is_note(u)))
     edits = [c.edit(Delete(unit=u.id, before=u.text)) for u in gone]
     more = [u for u in gone if u not in group]
     if more and all(u.kind == "caption" for u in more):
@@ -635,9 +637,27 @@ def _readings(rule: Rule, candidate: str, m: re.Match[str]) -> list[re.Match[str
         later = [h for h in hits if _inside(h, m) and h[0] > used[0][0]]
         for k in range(len(later)):
             alt = rule.pattern.match(protect(candidate, [used[0], *later[:k]]))
-            if alt is not None:
+            if alt is not None and _quotes_whole(alt):
                 found.append(alt)
     return found
+
+
+#: Where a reference's own text begins: "the paragraph starting with …", "the section titled …".
+_REF_TEXT = re.compile(r"(?:start|begin|open|contain|mention)\w*(?:\s+with)?\s+|(?:titled|called|named|headed)\s+",
+                       re.IGNORECASE)
+
+
+def _quotes_whole(m: re.Match[str]) -> bool:
+    """Whether a reading takes each quotation that names a unit whole: the text after "starting
+    with" is the quoted span and nothing more, or holds no quotation at all."""
+    for g in ("ref", "ref2", "dest"):
+        value = m.group(g) if g in m.re.groupindex else None
+        at = _REF_TEXT.search(value) if value else None
+        if value and at:
+            rest = value[at.end():].strip()
+            if PLACEHOLDER.search(rest) and not PLACEHOLDER.fullmatch(rest):
+                return False
+    return True
 
 
 def _frame(candidate: str, m: re.Match[str], masked: Masked, seams: Sequence[str]) -> list[re.Pattern[str]]:
@@ -694,11 +714,9 @@ def _requote(candidate: str, m: re.Match[str], masked: Masked) -> str:
     for g in _VALUES:
         if g in m.re.groupindex and m.group(g) is not None and not PLACEHOLDER.search(m.group(g)):
             spans.append((m.start(g), m.end(g)))
-    ref_text = re.compile(r"(?:start|begin|open|contain|mention)\w*(?:\s+with)?\s+|(?:titled|called|named|headed)\s+",
-                          re.IGNORECASE)
     for g in ("ref", "ref2", "dest"):
         if g in m.re.groupindex and m.group(g) is not None:
-            at = ref_text.search(m.group(g))
+            at = _REF_TEXT.search(m.group(g))
             rest = m.group(g)[at.end():] if at else ""
             if at and rest and not PLACEHOLDER.search(rest):
                 spans.append((m.start(g) + at.end(), m.end(g)))

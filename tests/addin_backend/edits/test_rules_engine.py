@@ -258,3 +258,17 @@ def test_the_curly_rename_renames_every_form():
 ])
 def test_quoted_strings_open_at_quotes_not_apostrophes(text, expected):
     assert quoted(text) == expected
+
+
+def test_deleting_a_section_leaves_its_notes_to_their_references():
+    # benchmarks.specgen's "Delete Section 3.2" planned deletions of the section's footnotes, which
+    # the writers refuse ("delete its reference instead"): the citing paragraphs' deletion takes them
+    doc = make_doc([
+        ("s1", "section", "Scope", None, "Section 1", "1", "Heading 1", None, 1),
+        ("p1", "paragraph", "The scope is small.1", "s1"),
+        ("fn1", "footnote", "A note on the scope.", "s1"),
+        ("s2", "section", "Terms", None, "Section 2", "2", "Heading 1", None, 1),
+        ("p2", "paragraph", "Terms follow.", "s2"),
+    ])
+    p = propose(doc, "Delete Section 1", author="T")
+    assert [e.unit for e in p.edits] == ["s1", "p1"]
