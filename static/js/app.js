@@ -110,7 +110,7 @@ export class TaskPane {
 
   emit(phase, detail = {}) {
     // a quiet re-read (after an Apply, or the user's typing) leaves the pane's state as it was
-    if (!SIDE_EVENTS.has(phase) && !(this.quiet && phase !== "error")) document.body.dataset.state = phase;
+    if (!SIDE_EVENTS.has(phase) && !((this.quiet || detail.quiet) && phase !== "error")) document.body.dataset.state = phase;
     window.dispatchEvent(new CustomEvent("ledger:status", { detail: { phase, ...detail } }));
   }
 

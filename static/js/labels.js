@@ -83,7 +83,7 @@ const FINDING_ID = /\s*\(?\bf-[0-9a-f]{6,}\b\)?/g;
 const BOOKMARK_NAME = String.raw`['"‘“]?(?:_{1,2}(?:Ref|Toc|Hlk|RefHeading)[\w%:.-]*|Ref_[\w%:.-]+|RefHeading[\w%:.-]*)['"’”]?`;
 const BOOKMARK = new RegExp(String.raw`\(\s*(?:(?:field|bookmark)\s+)?${BOOKMARK_NAME}\s*\)|(?:(?:field|bookmark)\s+)?${BOOKMARK_NAME}`, "g");
 const FIELD_KIND = /\b(?:reference|bookmark|sequence|note|page)_(?:ref|mark|number)\b/g;
-const UNIT_ID = /\b(?:p|sec|title|li|cap|fig|tbl|eq|fn|en|list|para)-[0-9a-f]{6,}\b/g;
+const UNIT_ID = /\b(?:p|sec|title|li|cap|fig|tbl|eq|fn|en|list|para)-[0-9a-f]{6,}(?:-\d+)?\b/g;
 const CHECK_KIND = /\bcheck ([a-z]+(?:_[a-z]+)+)\b/g;
 const KIND_CODE = /\b[a-z]+(?:_[a-z]+)+\b/g;
 
@@ -125,4 +125,4 @@ export function humanize(text, { opName = null, unitName: nameUnit = null, bookm
 }
 
 /** Does ``text`` still hold an id the user should never read? (tests and the browser test). */
-export const RAW_ID = /\b(?:op|prop)-\d+\b|\bf-[0-9a-f]{6,}\b|_(?:Ref|Toc|Hlk)\d+|\bRef_[\w%]+|\b(?:p|sec|cap|tbl|li|fig)-[0-9a-f]{10}\b/;
+export const RAW_ID = /\b(?:op|prop)-\d+\b|\bf-[0-9a-f]{6,}\b|_(?:Ref|Toc|Hlk)\d+|\bRef_[\w%]+|\b(?:p|sec|cap|tbl|li|fig|eq|fn|en)-[0-9a-f]{10}\b/;

@@ -117,8 +117,17 @@ export function renderPreview(proposal, { author = "", byId = new Map(), onPick 
     sevIcon(f.severity), el("span", {}, say(f.message), f.unit ? el("span", { class: "muted" }, ` · ${nameUnit(f.unit) || ""}`) : null));
   // a warning once, with its places (each a link to the place), however many changes it concerns
   const placesOf = (units) => {
-    const shown = units.slice(0, 6).map((u, i) => [i ? ", " : "", el("button", { class: "link", type: "button", onclick: (e) => { e.stopPropagation(); onPick(u); } }, nameUnit(u) || "a paragraph")]).flat();
-    return units.length ? [" — in ", ...shown, units.length > 6 ? ` and ${units.length - 6} more` : ""] : [];
+    // one link per place name ("18.2 Transport Parameters · Paragraph (3)"), to its first paragraph
+    const byName = new Map();
+    for (const u of units) {
+      const name = nameUnit(u) || "a paragraph";
+      if (!byName.has(name)) byName.set(name, { unit: u, n: 0 });
+      byName.get(name).n += 1;
+    }
+    const list = [...byName];
+    const shown = list.slice(0, 6).map(([name, { unit, n }], i) => [i ? ", " : "",
+      el("button", { class: "link", type: "button", onclick: (e) => { e.stopPropagation(); onPick(unit); } }, n > 1 ? `${name} (${n})` : name)]).flat();
+    return list.length ? [" — in ", ...shown, list.length > 6 ? ` and ${list.length - 6} more` : ""] : [];
   };
   const generalItem = ({ finding: f, count, units }) => el("li", { "data-unit": f.unit ?? "", "data-count": String(count) },
     sevIcon(f.severity), el("span", {}, say(f.message), count > 1 ? ` (${count} places)` : "", ...placesOf(units)));

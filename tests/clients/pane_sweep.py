@@ -188,12 +188,34 @@ def run_edit(client: Client, path: Path, doc: str, units: list[dict[str, Any]], 
     return row
 
 
+def browser_row(url: str, path: Path, out: Path) -> dict[str, Any]:
+    """The same two edits through the pane in chromium at 350 px (test_taskpane_browser's sweep)."""
+    from tests.clients.test_taskpane_browser import _check_sweep, _sweep
+
+    class _Server:
+        pass
+
+    server = _Server()
+    server.url = url  # type: ignore[attr-defined]
+    t0 = time.monotonic()
+    row: dict[str, Any] = {"document": path.name, "browser": True}
+    try:
+        res = _sweep(server, out / f"{path.stem}{path.suffix.replace('.', '-')}", path, timeout=1200)
+        row["steps"] = _check_sweep(res, path)
+        row["ok"] = True
+    except AssertionError as err:
+        row.update(ok=False, error=str(err)[:600])
+    row["seconds"] = round(time.monotonic() - t0, 1)
+    return row
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--docs", nargs="*", help="glob(s) of documents (default: the development set, both formats)")
     ap.add_argument("--url", help="a running LEDGER server (default: start one)")
     ap.add_argument("--json", help="write the rows here")
     ap.add_argument("--work", help="folder for conversions and scratch files")
+    ap.add_argument("--browser", help="also drive the pane in chromium at 350 px on each document (screenshots and results in this folder)")
     args = ap.parse_args(argv)
     work = Path(args.work or tempfile.mkdtemp(prefix="pane-sweep-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -222,6 +244,9 @@ def main(argv: list[str] | None = None) -> int:
                 row["paragraphs"] = len(paragraphs)
                 rows.append(row)
                 print(json.dumps(row, ensure_ascii=False), flush=True)
+            if args.browser:
+                rows.append(browser_row(client.url, path, Path(args.browser)))
+                print(json.dumps(rows[-1], ensure_ascii=False), flush=True)
             print(f"# {path.name}: {time.monotonic() - t0:.1f} s", file=sys.stderr, flush=True)
     finally:
         if server is not None:
@@ -234,7 +259,10 @@ def main(argv: list[str] | None = None) -> int:
     landed = sum(r.get("written", 0) for r in rows)
     print(f"# {len(rows)} edits on {len(docs)} documents: {landed} of {ops} operations placed; "
           f"accepted views equal in {sum(1 for r in rows if r.get('accepted_equal'))} of {sum(1 for r in rows if 'accepted_equal' in r)}")
-    return 0 if landed == ops and all(r.get("accepted_equal", True) and r.get("rejected_equal", True) for r in rows) else 1
+    if args.browser:
+        b = [r for r in rows if r.get("browser")]
+        print(f"# in the browser at 350 px: {sum(1 for r in b if r.get('ok'))} of {len(b)} documents with every change landed")
+    return 0 if landed == ops and all(r.get("accepted_equal", True) and r.get("rejected_equal", True) and r.get("ok", True) for r in rows) else 1
 
 
 if __name__ == "__main__":

@@ -332,7 +332,8 @@ def test_pane_at_the_size_of_a_standard(plain_server, output_dir, standard):
     assert L["deleteGroups"][0]["title"].startswith("Delete section 7.3"), L["deleteGroups"]
     deleted = _count(L["deleteCount"])
     assert L["deleteGroups"][0]["count"] == f"{deleted} of {deleted}" and L["deleteCards"] == 1, L["deleteGroups"]
-    assert L["deleteWarnings"] >= 1  # "refers to Section 7.3, which the edit deletes" beside the deletion
+    # "refers to Section 7.3, which the edit deletes": beside the deletion, or said once with its places when several paragraphs do
+    assert L["deleteWarnings"] >= 1 or any("which the edit deletes" in g and "places" in g for g in L["deleteGeneral"]), L["deleteGeneral"]
     # a refusal: a few words, the rest behind Details, on screen
     assert len(L["refusal"]["text"]) <= 240 and L["refusal"]["box"]["top"] >= 0 and L["refusal"]["box"]["bottom"] <= L["refusal"]["box"]["vh"]
     # 8. no raw ids in any visible text at any step
@@ -422,10 +423,9 @@ def _check_sweep(res: dict, path: Path) -> list[dict]:
 
 
 SWEEP_DOCS = [
-    # Word's own, with a tracked revision and manual line breaks (2,300 units)
+    # Word's own, with a tracked revision and manual line breaks (2,300 units); the other documents
+    # of the development set, in both formats, run in `python -m tests.clients.pane_sweep` (minutes)
     pytest.param(WILD / "mqtt-sn-2.0-wd-2025-09-25.docx", id="mqtt-docx"),
-    # the editors' ODF copy (1,900 units)
-    pytest.param(WILD / "mqtt-sn-2.0-wd-2025-10-23.odt", id="mqtt-odt"),
 ]
 
 

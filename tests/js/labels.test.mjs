@@ -50,6 +50,7 @@ test("server strings lose their ids: operations, units, findings and bookmarks b
   assert.equal(humanize("the reference field (Ref_element-manifest%3Amanifest) points nowhere"), "the reference field (reference field) points nowhere");
   assert.equal(humanize("see _Toc515280522 for reference_ref"), "see reference field for reference field");
   assert.equal(humanize("3 unit(s) deleted, 1 paragraph(s) kept"), "3 units deleted, 1 paragraph kept");
+  assert.equal(humanize("unit fig-a96537e007-24 is a figure"), "unit another paragraph is a figure");
   const bookmarks = new Map([["manifest-element", "p-4444444444"]]);
   assert.equal(humanize("field to manifest-element: stale number", { unitName: nameUnit, bookmarks }),
     "field to 8 Address Validation · Paragraph: stale number");
