@@ -287,6 +287,7 @@ export function renderGraph(graph, { types, selected, note, onPick, onToggle, vi
     el("input", { type: "checkbox", ...(types.includes(t) ? { checked: "" } : {}), onchange: (e) => onToggle(t, e.target.checked) }),
     el("i", { style: `background:${EDGE_COLORS[t]}` }), `${EDGE_WORDS[t]?.legend || t} ${counts[t] || 0}`)));
   const box = $("graph");
+  const hadFocus = box.contains(document.activeElement); // redrawn after a pick: the keyboard stays in the graph
   box.innerHTML = graphSvg(graph, { types, selected, view, width: Math.max(260, box.clientWidth - 2 || 320) });
   // the graph by keyboard: Tab reaches the nodes, arrows move between them, Enter or Space goes there
   const nodes = [...box.querySelectorAll(".node")];
@@ -298,6 +299,7 @@ export function renderGraph(graph, { types, selected, note, onPick, onToggle, vi
       if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onPick(n.dataset.unit); }
     });
   });
+  if (hadFocus) (box.querySelector(".node.selected") || nodes[0])?.focus();
   $("graph-note").textContent = note;
   $("graph-count").textContent = count;
 }

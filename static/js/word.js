@@ -84,15 +84,25 @@ async function checkRanges(context, items, steps, { reviewed = false } = {}) {
       ranges.delete(s);
     }
   }
+  const gone = [];
   for (const { s, now } of current) {
     if (!ranges.has(s)) continue;
     const here = paragraphKey(now.value).replace(/ /g, "");
     const want = paragraphKey(s.kind === "insert" ? s.search : s.expect ?? s.old).replace(/ /g, "");
     const ok = s.kind === "insert" ? here.length > 0 && want.includes(here) : here.includes(want);
     if (!ok) {
-      failures.push({ op: s.op, reason: `Word shows "${fromWord(now.value).slice(0, 40)}" where LEDGER read "${String(s.expect ?? s.search).slice(0, 40)}" (changed since it was read)` });
+      const was = String(s.expect ?? s.search).slice(0, 40);
+      const reason = here ? `Word has "${fromWord(now.value).slice(0, 40)}" where LEDGER read "${was}" (changed since the document was read)`
+        : `"${was}" was deleted in Word since the document was read`;
+      gone.push({ s, failure: { op: s.op, reason } });
       ranges.delete(s);
     }
+  }
+  if (gone.length) {
+    // the paragraph's words as they stand now, for the message (its text still holds the deletion)
+    const words = gone.map(({ s }) => items[s.para].getRange().getReviewedText("Current"));
+    await context.sync();
+    gone.forEach(({ failure }, i) => failures.push({ ...failure, words: paragraphWords(words[i].value) }));
   }
   return { ranges, failures };
 }
@@ -177,7 +187,7 @@ export async function applyOperations(Word, ops, units = [], { comments = false,
       bad.add(f.op);
       const s = plan.steps.find((x) => x.op === f.op);
       const op = (ops || []).find((o) => o.id === f.op);
-      failures.push({ ...f, unit: op?.unit ?? null, words: s && s.para != null ? paragraphWords(paras[s.para].text) : "" });
+      failures.push({ ...f, unit: op?.unit ?? null, words: f.words ?? (s && s.para != null ? paragraphWords(paras[s.para].text) : "") });
     }
     const placed = (ops || []).map((o) => o.id).filter((id) => plan.placed.has(id) && !bad.has(id));
     const write_ = commit ? new Set(await commit(placed)) : new Set(placed);

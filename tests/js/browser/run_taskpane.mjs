@@ -37,7 +37,7 @@ async function waitEvent(page, phase, after, timeout = 30000) {
 const shot = async (page, name) => {
   const path = join(cfg.outDir, name);
   // at real size the viewport is what a user sees (sticky bars included), not a 30,000 px strip
-  await page.screenshot({ path, fullPage: cfg.scenario !== "large" });
+  await page.screenshot({ path, fullPage: !["large", "issue29", "sweep"].includes(cfg.scenario) });
   out.screenshots.push(path);
 };
 
@@ -518,10 +518,12 @@ try {
         why: x.querySelector(":scope > .group-why")?.textContent ?? null, cardWhy: x.querySelectorAll(".op-why").length })));
       I.generalFindings = await page.$$eval("#preview-findings li", (l) => l.map((x) => x.textContent.trim()));
       // keyboard: Tab onto a tick shows a focus ring
-      await page.focus("#btn-select-all");
-      await page.keyboard.press("Shift+Tab");
+      await page.focus("#btn-preview");
       let hops = 0;
-      while (hops < 60 && !(await page.evaluate(() => document.activeElement?.type === "checkbox"))) { await page.keyboard.press("Tab"); hops += 1; }
+      while (hops < 60 && !(await page.evaluate(() => document.activeElement?.type === "checkbox" && !!document.activeElement.closest("#operations")))) {
+        await page.keyboard.press("Tab");
+        hops += 1;
+      }
       I.checkboxFocus = await focusStyle();
       await shot(page, "taskpane-keyboard-focus.png");
       if (cfg.otherServer) {
