@@ -208,7 +208,7 @@ def load_context(pkg: Package, warnings: list[str]) -> PackageContext:
     settings = load_part(pkg, by_type["settings"]) if "settings" in by_type else None
     foot = _body_note_format(main, "w:footnotePr", _note_format(settings, "w:footnotePr", NoteFormat("decimal")))
     end = _body_note_format(main, "w:endnotePr", _note_format(settings, "w:endnotePr", NoteFormat("lowerRoman")))
-    margins = _margins(pkg, main, rels, parts, all_rels, warnings)
+    margins = _margins(pkg, main, rels, parts, all_rels, warnings, _on(settings, "w:evenAndOddHeaders"))
     return PackageContext(
         main_part=main_part,
         rels=MappingProxyType(all_rels),
@@ -236,17 +236,31 @@ _HEADER_REF, _FOOTER_REF, _SECT_PR = qn("w:headerReference"), qn("w:footerRefere
 _R_ID, _TYPE = qn("r:id"), w_attr("type")
 
 
+def _on(parent, tag: str) -> bool:
+    """Whether an on/off property (``w:titlePg``, ``w:evenAndOddHeaders``) is on in ``parent``."""
+    el = parent.find(qn(tag)) if parent is not None else None
+    return el is not None and (el.get(w_attr("val")) or "true") not in ("0", "false", "off")
+
+
 def _margins(pkg: Package, main, rels: Mapping[str, Rel], parts: dict[str, Any],
-             all_rels: dict[str, Mapping[str, Rel]], warnings: list[str]) -> tuple[Margin, ...]:
-    """The header and footer parts the sections name (loaded into ``parts`` with their rels).
+             all_rels: dict[str, Mapping[str, Rel]], warnings: list[str], even_pages: bool = False) -> tuple[Margin, ...]:
+    """The header and footer parts the sections show (loaded into ``parts`` with their rels).
+
+    A first-page part counts where its section has a title page (``w:titlePg``), an even-page
+    one where the settings separate even and odd pages (``w:evenAndOddHeaders``): elsewhere Word
+    and LibreOffice do not show them (a template's leftover "cPhone Design Note" stays unread).
 
     A part missing from the package is a warning (the section shows no header there), as a
     word processor treats it; a part that is there but malformed is an error naming it.
     """
     found: dict[str, tuple[str, list[str]]] = {}
     for sect in main.iter(_SECT_PR):
+        title_page = _on(sect, "w:titlePg")
         for ref in sect:
             if ref.tag not in (_HEADER_REF, _FOOTER_REF):
+                continue
+            typ = ref.get(_TYPE) or "default"
+            if (typ == "first" and not title_page) or (typ == "even" and not even_pages):
                 continue
             rel = rels.get(ref.get(_R_ID) or "")
             if rel is None or rel.external:
@@ -256,7 +270,6 @@ def _margins(pkg: Package, main, rels: Mapping[str, Rel], parts: dict[str, Any],
                 continue
             kind = "header" if ref.tag == _HEADER_REF else "footer"
             _kind, types = found.setdefault(rel.target, (kind, []))
-            typ = ref.get(_TYPE) or "default"
             if typ not in types:
                 types.append(typ)
     for name in found:

@@ -174,3 +174,21 @@ def test_libreoffice_shows_and_resolves_the_footer_changes(tmp_path):
         assert _footer_texts(result["accepted"]) == {FOOTER.replace(DATE, NEW)}, name
         assert _footer_texts(result["rejected"]) == {FOOTER}, name
     assert len(got["two-sections.docx"]["redlines"]) == 4  # the footer in both sections' page styles
+
+
+def test_docx_first_and_even_page_parts_count_where_the_document_shows_them():
+    import docx
+
+    d = docx.Document()
+    d.add_paragraph("Body.")
+    s = d.sections[0]
+    s.footer.paragraphs[0].text = "Page footer"
+    s.even_page_footer.paragraphs[0].text = "Even footer"
+    s.first_page_footer.paragraphs[0].text = "Title page footer"
+    for first, even in ((False, False), (True, False), (True, True)):
+        s.different_first_page_header_footer = first
+        d.settings.odd_and_even_pages_header_footer = even
+        out = io.BytesIO()
+        d.save(out)
+        labels = sorted(u.label for u in read(out.getvalue()).units if u.kind == "footer")
+        assert labels == sorted(["Footer"] + (["First-page footer"] if first else []) + (["Even-page footer"] if even else []))
