@@ -507,6 +507,8 @@ def acronym_findings(doc: Document, known: "frozenset[str] | set[str]" = frozens
 
     found = find_acronyms(doc)
     out.extend(_case_findings(doc, found))
+    # the title page and front matter name the document and its committee; the text spells out
+    front_end = next((u.order for u in doc.units if u.kind == "section"), -1)
     explained = _needs_no_expansion(doc, found, known_upper, lang)
     rules = grammar_names(doc) if found else set()
     if rules:  # a list of a grammar's rules glosses them all ("ALPHA (letters), ..., DQUOTE (double quote)")
@@ -552,7 +554,7 @@ def acronym_findings(doc: Document, known: "frozenset[str] | set[str]" = frozens
             out.append(make_finding("acronym_defined_twice", "info", places,
                                     f"{term} ('{first[2]}') is spelled out {len(info.definitions)} times",
                                     evidence=term, related=[first[1]]))
-        early = [x for x in uses if x[0] < first[0] and kinds.get(x[1]) != "section"]
+        early = [x for x in uses if x[0] < first[0] and kinds.get(x[1]) != "section" and x[0] > front_end]
         if early:
             order, uid, s, e = early[0]
             span = doc.unit(first[1]).text[first[3]:first[4]]
@@ -599,9 +601,10 @@ def _needs_no_expansion(doc: Document, found: dict[str, AcronymInfo], known_uppe
     if candidates:
         cited = _cited_expansions(doc)
         families = _numbered_families(found)
+        parts = _identifier_parts(doc, candidates)
         for term in list(candidates):
             base = version_base(term)
-            if term in cited or (base is not None and base in cited) or term in families:
+            if term in cited or (base is not None and base in cited) or term in families or term in parts:
                 out.add(term)
                 del candidates[term]
     if candidates:
@@ -625,6 +628,18 @@ def _cited_expansions(doc: Document) -> set[str]:
         if u.kind in ("paragraph", "list_item") and "(" in u.text and is_reference_entry(u, u.parent in lists):
             out.update(d.term for d in find_definitions(u.text) if d.kind == "acronym")
     return out
+
+
+def _identifier_parts(doc: Document, candidates: dict[str, list[str]]) -> set[str]:
+    """The candidates the document also writes as a part of a constant's name: "AF_IPX Specifies
+    the IPX address family" names the value the constant stands for (an enumeration's names)."""
+    pat = re.compile(r"(?<![\w])[A-Z0-9]+(?:_[A-Z0-9]+)+(?![\w])")
+    parts: set[str] = set()
+    for u in doc.units:
+        if "_" in u.text:
+            for m in pat.finditer(u.text):
+                parts.update(m.group(0).split("_"))
+    return {t for t in candidates if t in parts}
 
 
 def _numbered_families(found: dict[str, AcronymInfo]) -> set[str]:

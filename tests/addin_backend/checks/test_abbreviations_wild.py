@@ -83,3 +83,20 @@ def test_a_name_in_capitals_and_an_affiliation():
     doc = _doc("The code point U+2A6D4 (which represents a CJK IDEOGRAPH EXTENSION B character) is encoded so.",
                "Davide Lenzarini (davide.lenzarini@u-blox.com), u-blox AG", "The CJK fonts are large.", FILLER)
     assert undefined(doc) == {"CJK"}
+
+
+def test_a_part_of_a_constants_name_names_its_value():
+    doc = _doc("AF_IPX Specifies the IPX (Novell Internet Protocol) address family. AF_IRDA Specifies IRDA sockets.",
+               "Some nodes speak IPXE too.", FILLER)
+    assert undefined(doc) == {"IPXE"}
+
+
+def test_the_title_page_uses_an_abbreviation_before_the_text_spells_it_out():
+    doc = _doc("STIX Version 2.1.1", "Technical Committee: OASIS Cyber Threat Intelligence (CTI) TC", "Introduction",
+               "Structured Threat Information Expression (STIX) is a language. The TC reviews it.",
+               "STIX is used here.", kinds={2: "section"}, parents={3: "u2", 4: "u2"})
+    early = {f.evidence for f in acronym_findings(doc) if f.kind == "acronym_before_definition"}
+    assert early == set()
+    doc = _doc("Introduction", "STIX is used before.", "Structured Threat Information Expression (STIX) is a language.",
+               kinds={0: "section"}, parents={1: "u0", 2: "u0"})
+    assert {f.evidence for f in acronym_findings(doc) if f.kind == "acronym_before_definition"} == {"STIX"}
