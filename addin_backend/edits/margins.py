@@ -8,6 +8,7 @@ a unit of the front matter (what comes before the first heading):
   date (in its own format: "19 Oct. 2025", "2025-10-19"), and where the margin shows one date
   only, which then is the document's date even if it was stale before (MQTT-SN's footer said
   "01 May 2025" under a title page dated "08 August 2025"; its editors put the new date in both);
+  a date that is a field's result (DATE, SAVEDATE) is left to the field, which updates itself;
 - a **line** it rewrites whole ("Committee Specification Draft 01") is restated where a margin
   repeats that line word for word.
 
@@ -49,6 +50,11 @@ def _changed_dates(before: str, after: str) -> list[tuple[Date, Date]]:
     return [(o, n) for o, n in zip(olds, news) if o.value != n.value]
 
 
+def _in_field(unit: Unit, d: Date) -> bool:
+    """Whether a date is a field's result (a DATE or SAVEDATE field: it updates itself)."""
+    return any(f.kind != "hyperlink" and f.start < d.end and d.start < f.end for f in unit.fields)
+
+
 def _name(unit: Unit) -> str:
     return (unit.label or unit.kind).lower()
 
@@ -70,7 +76,7 @@ def propagate_margins(plan: Any, doc: Document, after: Document, edits: list[Edi
                 now = after.get(m.id)
                 if now is not None and now.text != m.text and any(d.value == new.value for d in find_dates(now.text)):
                     continue  # the edits restate it already (a change "throughout the document")
-                found = [d for d in find_dates(m.text) if d.day is not None or old.day is None]
+                found = [d for d in find_dates(m.text) if (d.day is not None or old.day is None) and not _in_field(m, d)]
                 same = [d for d in found if d.value == old.value]
                 for d in same or (found if len(found) == 1 else []):
                     written = write_like(new.value, d)

@@ -138,3 +138,22 @@ def test_a_date_changed_everywhere_already_is_not_restated_twice():
              Replace(unit=footer.id, start=at, end=at + 2, text="19", old="09")]
     prop = propagate(doc, None, edits)
     assert prop.edits == [] and not [f for f in prop.findings if f.kind == "propagation_skipped"]
+
+
+def test_a_date_field_in_the_footer_updates_itself():
+    import docx
+    from docx.oxml import parse_xml
+    from docx.oxml.ns import nsdecls
+
+    d = docx.Document()
+    d.add_paragraph("09 October 2025")
+    d.add_heading("Introduction", 1)
+    para = d.sections[0].footer.paragraphs[0]
+    para._p.append(parse_xml(f'<w:fldSimple {nsdecls("w")} w:instr=" SAVEDATE \\@ &quot;dd MMMM yyyy&quot; ">'
+                             '<w:r><w:t>09 October 2025</w:t></w:r></w:fldSimple>'))
+    out = io.BytesIO()
+    d.save(out)
+    doc = read(out.getvalue())
+    assert [f.code.split()[0] for u in doc.units if u.kind == "footer" for f in u.fields] == ["SAVEDATE"]
+    prop = propagate(doc, None, [_set(doc, "09 October 2025", "19 October 2025")])
+    assert _footer_edits(doc, prop) == []
