@@ -296,6 +296,8 @@ class AcronymInfo:
 
 
 _LAST_FOUND: list = []  # the last document's acronyms: the checks that need them share one reading
+#: What an abbreviation is written with: not a glob of constants ("the address family (AF_*)").
+_WORD_TERM = re.compile(r"[^\W_][\w&\-./]*(?<![_*])")
 
 
 def find_acronyms(doc: Document) -> dict[str, AcronymInfo]:
@@ -318,7 +320,7 @@ def _find_acronyms(doc: Document) -> dict[str, AcronymInfo]:
     units = [u for u in prose(doc).units if u.id not in credits and u.parent not in credits and not _affiliation(u)]
     for u in units:
         for d in find_definitions(u.text):
-            if d.kind == "acronym" and not _glued(u.text, d):
+            if d.kind == "acronym" and not _glued(u.text, d) and _WORD_TERM.fullmatch(d.term):
                 out.setdefault(d.term, AcronymInfo(d.term)).definitions.append(
                     (u.order, u.id, _expansion(d.span, d.term), d.start, d.end))
         for m in _CAMEL_DEF.finditer(u.text):
@@ -555,6 +557,8 @@ def acronym_findings(doc: Document, known: "frozenset[str] | set[str]" = frozens
                                     f"{term} ('{first[2]}') is spelled out {len(info.definitions)} times",
                                     evidence=term, related=[first[1]]))
         early = [x for x in uses if x[0] < first[0] and kinds.get(x[1]) != "section" and x[0] > front_end]
+        if early and known_acronym(term, {lang(x[1]) for x in early}):
+            early = []  # "URL", "ID": readers know them wherever the document spells them out
         if early:
             order, uid, s, e = early[0]
             span = doc.unit(first[1]).text[first[3]:first[4]]
