@@ -42,7 +42,7 @@ TYPES = {".docx": "application/vnd.openxmlformats-officedocument.wordprocessingm
 #: The rename each development-set document is tried with (a term the document uses throughout);
 #: a document not listed gets its most used long word (``pick_term``).
 RENAMES = {
-    "rfc6787": ("media resource", "media engine"), "rfc8446": ("handshake", "negotiation"),
+    "rfc6787": ("synthesizer", "speech generator"), "rfc8446": ("handshake", "negotiation"),
     "rfc9000": ("connection ID", "connection identifier"), "rfc9002": ("congestion window", "sending window"),
     "rfc9420": ("epoch", "era"), "mqtt-sn": ("gateway", "relay"), "sarif": ("baseline", "reference run"),
     "stix": ("indicator", "signal"),

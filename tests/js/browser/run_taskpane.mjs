@@ -112,6 +112,14 @@ try {
         await page.click("#outline a >> nth=0");
         await waitEvent(page, "jump", n);
       }
+      if (cfg.selectIndex != null) {
+        // Go to moved Word's cursor to the heading; the graph is drawn around the paragraph again
+        await page.click('.tabs button[data-tab="edit"]');
+        await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+        const n = await page.evaluate(() => window.__ledgerEvents.length);
+        await page.evaluate((i) => window.__ledgerHost.select(i), cfg.selectIndex);
+        await waitEvent(page, "selection", n);
+      }
       await page.click('.tabs button[data-tab="graph"]');
       out.graph = { nodes: await page.$$eval("#graph .node", (els) => els.length),
                     edges: await page.$$eval("#graph path", (els) => els.map((p) => p.dataset.type)),
