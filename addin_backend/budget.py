@@ -27,7 +27,7 @@ from typing import Iterator
 
 from .errors import DeadlineExceededError, WorkTooLargeError
 
-__all__ = ["budget", "check", "remaining", "enter", "leave", "check_memory", "DEFAULT_WORK_MEMORY_MB"]
+__all__ = ["budget", "check", "remaining", "enter", "leave", "check_memory", "work_memory_mb", "DEFAULT_WORK_MEMORY_MB"]
 
 #: The memory one piece of work (an apply, an edit) may take by its estimate (``LEDGER_WORK_MEMORY_MB``).
 DEFAULT_WORK_MEMORY_MB = 1024.0
@@ -95,6 +95,31 @@ def check() -> None:
         setting = "LEDGER_JOB_SECONDS" if what.endswith("job") else "LEDGER_REQUEST_SECONDS"
         raise DeadlineExceededError(f"{what} ran past its budget of {seconds:g} s ({setting}); it was stopped",
                                     budget_seconds=seconds)
+
+
+def work_memory_mb(environ: dict[str, str] | None = None) -> float:
+    """The memory limit where a door names none: ``LEDGER_WORK_MEMORY_MB`` (what ``ledger serve``
+    reads too), else :data:`DEFAULT_WORK_MEMORY_MB`; 0 is no limit.
+
+    :raise InvalidRequestError: a value that is not a number of MB, or below 0.
+
+    >>> work_memory_mb({}), work_memory_mb({"LEDGER_WORK_MEMORY_MB": "0"})
+    (1024.0, 0.0)
+    """
+    import os
+
+    from .errors import InvalidRequestError
+
+    raw = (os.environ if environ is None else environ).get("LEDGER_WORK_MEMORY_MB")
+    if raw is None:
+        return DEFAULT_WORK_MEMORY_MB
+    try:
+        mb = float(raw)
+    except ValueError:
+        raise InvalidRequestError(f"LEDGER_WORK_MEMORY_MB={raw!r} is not a number of MB") from None
+    if mb < 0:
+        raise InvalidRequestError(f"LEDGER_WORK_MEMORY_MB is {mb:g}; give 0 (no limit) or more")
+    return mb
 
 
 def check_memory(estimate: int, limit_mb: float | None, what: str, **sizes: int) -> None:

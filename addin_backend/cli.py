@@ -41,25 +41,17 @@ def _fail(exc: Exception, path: str | None, as_json: bool) -> int:
     return exit_code
 
 
-def _work_memory(given: float | None) -> float:
-    """The memory an edit may take by its estimate: ``--max-memory``, else ``LEDGER_WORK_MEMORY_MB``
-    (as ``ledger serve`` reads it), else the default; 0 is no limit.
+def _work_memory(given: float | None) -> float | None:
+    """The memory an edit may take by its estimate: ``--max-memory`` (0: no limit), else ``None``:
+    the service reads ``LEDGER_WORK_MEMORY_MB`` as ``ledger serve`` does (:func:`budget.work_memory_mb`).
 
-    :raise InvalidRequestError: a value that is not a number of MB, or below 0.
+    :raise InvalidRequestError: a limit below 0.
     """
-    import os
-
-    from .budget import DEFAULT_WORK_MEMORY_MB
     from .errors import InvalidRequestError
 
-    raw = given if given is not None else os.environ.get("LEDGER_WORK_MEMORY_MB", DEFAULT_WORK_MEMORY_MB)
-    try:
-        mb = float(raw)
-    except ValueError:
-        raise InvalidRequestError(f"LEDGER_WORK_MEMORY_MB={raw!r} is not a number of MB") from None
-    if mb < 0:
-        raise InvalidRequestError(f"the memory limit is {mb:g} MB; give 0 (none) or more")
-    return mb
+    if given is not None and given < 0:
+        raise InvalidRequestError(f"--max-memory is {given:g} MB; give 0 (no limit) or more")
+    return given
 
 
 def _read(path: str):

@@ -15,7 +15,6 @@ from typing import Any
 
 from adapters.package import DEFAULT_LIMITS, Limits
 
-from ..budget import DEFAULT_WORK_MEMORY_MB
 from ..errors import PathNotAllowedError
 from ..jobs.runner import JobRunner
 from ..store import Store
@@ -58,8 +57,9 @@ class Workspace:
     quota_bytes: int = 0
     #: Wall-clock budget of one tool call's work (``LEDGER_REQUEST_SECONDS`` over HTTP; 0: none).
     request_seconds: float = 0.0
-    #: The memory one apply may take by its estimate (``LEDGER_WORK_MEMORY_MB``; 0: none).
-    work_memory_mb: float = DEFAULT_WORK_MEMORY_MB
+    #: The memory one apply may take by its estimate (HTTP: ``LEDGER_WORK_MEMORY_MB`` as configured;
+    #: ``None``: that variable or the default, as ``ledger edit`` reads it; 0: none).
+    work_memory_mb: float | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _opened: dict[str, Opened] = field(default_factory=dict, repr=False)
     _written: set[str] = field(default_factory=set, repr=False)

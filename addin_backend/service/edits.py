@@ -22,7 +22,7 @@ import networkx as nx
 from adapters.model import Document, Edit, Unit
 from adapters.vocabulary import KIND_NAMES, revision_date, timestamp
 
-from ..budget import DEFAULT_WORK_MEMORY_MB, check_memory
+from ..budget import check_memory, work_memory_mb
 from ..budget import check as check_budget
 from ..errors import InvalidRequestError, UnknownDocumentError, UnknownProposalError
 from ..findings import Finding, count_by_severity
@@ -329,12 +329,14 @@ def _chosen(view: dict[str, Any], keep: Sequence[str] | None) -> tuple[list[dict
 
 #: What writing costs in memory, per byte of the package's XML (its trees, the read-back and
 #: their graphs), per character of the document's text (the copies a plan and a verification
-#: make), and per character of the unit text each operation carries (``before``, its view, its
-#: comment): first figures from the peak RSS of writes on ``benchmarks.specgen``'s 7,000-unit
-#: specification and on one paragraph renamed 500 to 2,000 times (see :func:`write_memory`).
-_PER_XML_BYTE = 40
-_PER_TEXT_CHAR = 60
-_PER_OPERATION_CHAR = 6
+#: make), per operation and per character of the unit text each operation carries (``before``
+#: in the revision's record and the proposal); about 1.5 to 2 times the peaks ``python -m
+#: benchmarks.write_cost`` measured (7,000- and 20,000-unit specifications, rfc9000 .docx and
+#: .odt, MQTT-SN, 1,000 renames in one paragraph: docs/benchmarks.md), so that a refusal is never
+#: late and never far from need.
+_PER_XML_BYTE = 24
+_PER_TEXT_CHAR = 50
+_PER_OPERATION_CHAR = 2
 _PER_OPERATION = 4096
 _BASE = 16 << 20
 
@@ -420,14 +422,14 @@ def write_operations(original: bytes, doc: Document, G: nx.MultiDiGraph | None, 
                      author: str, date: str | None = None, default_source: str | None = None,
                      semantic: bool = True, instruction: str | None = None, comments: bool = True,
                      threads: bool = False, known: Sequence[Finding] = (),
-                     memory_mb: float | None = DEFAULT_WORK_MEMORY_MB) -> Written:
+                     memory_mb: float | None = None) -> Written:
     """Write operations (Operation JSON, as a proposal lists them) into ``original`` as tracked
     changes by ``author`` dated ``date`` (default: now); ``G`` is the document's graph (``None``:
     verification without it, and no drift check).
 
     However many operations there are, the work is bounded by what it costs: its memory,
-    estimated before it starts (:func:`write_memory`, against ``memory_mb``; ``None`` or 0: no
-    limit), and the request's or job's deadline (:mod:`addin_backend.budget`), checked between
+    estimated before it starts (:func:`write_memory`, against ``memory_mb``: ``None`` takes
+    ``LEDGER_WORK_MEMORY_MB`` or the default, 0 is no limit), and the request's or job's deadline (:mod:`addin_backend.budget`), checked between
     the steps.
 
     With ``comments`` (the default) every change carries a comment saying why
@@ -450,7 +452,8 @@ def write_operations(original: bytes, doc: Document, G: nx.MultiDiGraph | None, 
     from ..verify.record import embed_record
 
     estimate, sizes = write_memory(original, doc, chosen)
-    check_memory(estimate, memory_mb, f"writing {len(chosen):,} operation(s)", **sizes)
+    check_memory(estimate, work_memory_mb() if memory_mb is None else memory_mb,
+                 f"writing {len(chosen):,} operation(s)", **sizes)
     ops = with_ids(validate_edits(doc, _as_edits(chosen, author, date or _edit_date(), default_source)))
     check_budget()  # each step below costs about the document times the operations
     checked = verify(doc, apply_to_document(doc, ops), G, ops, semantic=semantic and G is not None)
@@ -469,7 +472,7 @@ def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
           proposal_id: str | None = None, keep: Sequence[str] | None = None,
           operations: list[dict[str, Any]] | None = None, instruction: str | None = None,
           semantic: bool = True, date: str | None = None, comments: bool = True,
-          threads: bool = False, memory_mb: float | None = DEFAULT_WORK_MEMORY_MB) -> dict[str, Any]:
+          threads: bool = False, memory_mb: float | None = None) -> dict[str, Any]:
     """Write operations into the original upload as tracked changes by ``author``; keep the result.
 
     The operations are a proposal's (all, or the ids in ``keep``; a propagated operation whose
@@ -531,7 +534,7 @@ def edit(doc: Document, original: bytes, G: nx.MultiDiGraph, *, instruction: str
          selection: Selection | None = None, engine: str = "rules", author: str = DEFAULT_AUTHOR,
          budget: int = DEFAULT_BUDGET, semantic: bool = True, write: bool = True,
          date: str | None = None, comments: bool = True, threads: bool = False, names: str = "auto",
-         memory_mb: float | None = DEFAULT_WORK_MEMORY_MB) -> Edited:
+         memory_mb: float | None = None) -> Edited:
     """:func:`plan` (as :func:`propose` does), then :func:`write_operations` on every operation of
     the proposal (as :func:`apply` with no ``keep`` does); ``write=False`` stops after the plan.
 
@@ -560,7 +563,7 @@ def edit_file(path: str, doc: Document, *, instruction: str, output: str | None,
               budget: int = DEFAULT_BUDGET, semantic: bool = True, date: str | None = None,
               progress: Callable[[str, float], None] | None = None, comments: bool = True,
               threads: bool = False, names: str = "auto",
-              memory_mb: float | None = DEFAULT_WORK_MEMORY_MB) -> dict[str, Any]:
+              memory_mb: float | None = None) -> dict[str, Any]:
     """``ledger edit``: :func:`edit` on the file ``path`` (read as ``doc``) with its graph built
     in the scope of ``semantic``, written into ``output`` (``None``: a dry run, nothing written;
     a plan without operations writes the file unchanged).

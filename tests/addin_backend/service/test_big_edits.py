@@ -65,3 +65,11 @@ def test_the_memory_limit_reaches_the_command_line(tmp_path, capsys, monkeypatch
     code, report = _run(capsys, "edit", str(source), "--instruction", instruction, "--no-semantic",
                         "-o", str(tmp_path / "c.docx"), "--json", "--max-memory", "0")
     assert code == 0 and len(report["operations"]) >= 2, report.get("error")
+
+
+def test_the_deadline_reaches_the_command_line(tmp_path, capsys):
+    code, report = _run(capsys, "edit", str(corpus_file("zen_of_python.docx")), "--instruction",
+                        "Replace 'better' with 'preferable' everywhere", "--no-semantic",
+                        "-o", str(tmp_path / "a.docx"), "--json", "--deadline", "0.000001")
+    assert code == 3 and report["error"]["code"] == "deadline_exceeded", report
+    assert not (tmp_path / "a.docx").exists()
