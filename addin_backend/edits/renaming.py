@@ -277,6 +277,9 @@ def _kept(doc: Document, unit: Unit, occ: Occurrence, old: str, names: str, usag
     if unit.style and QUOTE_STYLE.search(unit.style):
         return "a quotation: another document's words are kept as written", None
     if ident is not None and names != "rename":
+        if len(ident) > 60 or any(c in ident for c in "\n\u2028\t"):  # a block of code written inline
+            return ("an identifier: inside code the document writes in a code style, kept as the program "
+                    "reads it (rename 'including names' to change it)"), None
         return (f"an identifier: '{ident}' is a name the program reads, not the document's word "
                 "(rename 'including names' to change it)"), None
     if occ.closed:
@@ -361,7 +364,8 @@ def kept_note(kept: list[TermPlace], old: str = "", new: str = "", renamed: Iter
     if not kept:
         return said
     names = Counter(p.name for p in kept if p.name)
-    idents = Counter(p.identifier for p in kept if p.identifier and p.kept and p.kept.startswith("an identifier"))
+    idents = Counter(p.identifier if len(p.identifier) <= 60 else p.identifier[:40].split("\u2028")[0] + "\u2026"
+                     for p in kept if p.identifier and p.kept and p.kept.startswith("an identifier"))
     longer = Counter(p.longer for p in kept if p.longer)
     code = sum(1 for p in kept if p.kept and p.kept.startswith("code"))
     quoted = sum(1 for p in kept if p.kept and p.kept.startswith("a quotation"))
