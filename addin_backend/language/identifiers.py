@@ -113,11 +113,13 @@ def _part(word: str) -> bool:
 @lru_cache(maxsize=8192)
 def _glued_capitals(token: str) -> bool:
     """An ALL-CAPS word that is no English word but English words glued ("FOLLOWEDBY",
-    "ISSUBSET", "FILEVERSION", "PUBCOMP"): a program's keyword; an acronym's letters spell no
-    words ("NISTIR", "OSCORE")."""
+    "ISSUBSET", "FILEVERSION", "PUBCOMP"), or longer than an acronym ever is: a program's
+    keyword; an acronym's letters spell no words ("NISTIR", "OSCORE")."""
     low = token.lower()
     if _plain_word(low):
         return False
+    if len(low) > 10:
+        return True  # longer than any acronym by the checks' measure (2-10 letters), and no word
     for i in range(2, len(low) - 1):
         head, tail = low[:i], low[i:]
         if max(len(head), len(tail)) >= 4 and _part(head) and (_part(tail) or _glued_rest(tail)):
