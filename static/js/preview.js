@@ -284,7 +284,7 @@ export function renderReviewChanges(changes, grouped, { byId = new Map(), onDeci
         el("span", { class: "decide" },
           el("button", { class: "btn small", type: "button", "data-decide": "reject", "aria-label": `Reject: ${reviewText(it)}`, onclick: () => onDecide([it], false, "") }, "Reject"),
           el("button", { class: "btn small primary", type: "button", "data-decide": "accept", "aria-label": `Accept: ${reviewText(it)}`, onclick: () => onDecide([it], true, "") }, "Accept"))),
-      el("div", { class: "review-context op-body", "data-text": reviewText(it) }, ...(op ? contextView(op) : [reviewText(it)])));
+      el("div", { class: "review-context op-body", "data-text": reviewText(it) }, ...(op ? contextView(op, 32) : [reviewText(it)])));
   };
   const few = byGroup.size <= 3;
   $("review-changes").replaceChildren(...[...byGroup].map(([k, list]) => {
