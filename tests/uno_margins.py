@@ -5,8 +5,9 @@ Usage: python3 uno_margins.py PROFILE_DIR FILE ...
 
 Prints one JSON object per file: ``margins`` (each page style's header and footer texts, the
 shared, first-page and left-page ones where a page style has its own, as LibreOffice shows them
-with their tracked changes included), ``redlines`` (every tracked change, with ``where``:
-``body`` or the header/footer it sits in), ``accepted`` and ``rejected`` (the margins after Accept
+with their tracked changes included; paragraphs and table cells one a line), ``redlines`` (every
+tracked change, with ``where``: ``body`` or the header/footer it sits in, a table's cell where its
+table sits), ``accepted`` and ``rejected`` (the margins after Accept
 All / Reject All, each on a fresh load). Errors for one file are reported as {"file", "error"}.
 """
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import json
 import sys
 
-from uno_probe import _dispatch, load_for_dispatch, load_any, start_office, stop_office
+from uno_probe import _dispatch, _walk, load_for_dispatch, load_any, start_office, stop_office
 
 _TEXTS = (("Header", "HeaderIsOn", ("HeaderText", "HeaderTextFirst", "HeaderTextLeft")),
           ("Footer", "FooterIsOn", ("FooterText", "FooterTextFirst", "FooterTextLeft")))
@@ -35,13 +36,21 @@ def margins(doc) -> dict:
                     text = ps.getPropertyValue(prop)
                 except Exception:
                     continue
-                if text is not None and text.getString().strip():
-                    out.setdefault(name, {})[prop] = text.getString()
+                shown = "\n".join(p["text"] for p in _walk(text)) if text is not None else ""
+                if shown.strip():  # paragraphs and table cells, as the body probe reads them
+                    out.setdefault(name, {})[prop] = shown
     return out
 
 
-def _where(doc, text) -> str:
+def _where(doc, start) -> str:
     """Where a redline's start sits: ``body``, or ``PAGESTYLE/HeaderText``..."""
+    text = start.getText()
+    try:  # in a table cell: where its table sits
+        table = start.getPropertyValue("TextTable")
+        if table is not None:
+            text = table.getAnchor().getText()
+    except Exception:
+        pass
     if text == doc.getText():
         return "body"
     styles = doc.getStyleFamilies().getByName("PageStyles")
@@ -70,7 +79,7 @@ def redlines(doc) -> list:
             cur = start.getText().createTextCursorByRange(start)
             cur.gotoRange(end, True)
             item["text"] = cur.getString()
-            item["where"] = _where(doc, start.getText())
+            item["where"] = _where(doc, start)
         except Exception as exc:  # a redline LibreOffice cannot place
             item["text"], item["where"] = None, f"unplaced: {type(exc).__name__}"
         out.append(item)
