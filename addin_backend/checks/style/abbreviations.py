@@ -181,7 +181,7 @@ _GIVEN_NAME = re.compile(r"\b(?:[Ll]abell?ed|[Nn]amed|[Cc]alled|[Mm]arked|[Dd]en
                          r"(?:[A-Z][a-z]+\s+)?(?P<t>" + _TOKEN + r")(?![\w-])")
 #: A name followed by the citation of the work that defines it: "OSCORE [RFC 8613]", "LDAP
 #: [RFC4511]", "CBOR Initial Algorithms [RFC 9053]" (the reader follows the citation).
-_CITED_NAME = re.compile(r"(?<![\w-])(?P<t>" + _TOKEN + r")(?:\s+[A-Za-z][\w\-]*){0,3}\s*\[(?P<c>[^\[\]]{2,40})\]")
+_CITED_AFTER = re.compile(r"(?:\s+[A-Za-z][\w\-]*){0,3}\s*\[(?P<c>[^\[\]]{2,40})\]")
 #: An organisation's name: the abbreviation and the word for what kind of organisation it is
 #: ("developed by TKO Software", "NCC Group"); the name identifies it, an expansion would not.
 _ORGANISATION = re.compile(r"(?<![\w-])(?P<t>" + _TOKEN + r")[ \u00a0](?:Inc|Ltd|LLC|GmbH|AG|plc|Corp|Corporation|Company|"
@@ -458,7 +458,7 @@ def no_expansion_needed(doc: Document, units: list[Unit], candidates: Mapping[st
             from ...graph.related import is_reference_entry, reference_list_sections
 
             lists = reference_list_sections(doc)
-            tags = {m.group(1) for x in doc.units if x.kind in ("paragraph", "list_item") and x.text.startswith("[")
+            tags = {m.group(1) for x in doc.units if x.kind in ("paragraph", "list_item") and x.text.lstrip().startswith("[")
                     and is_reference_entry(x, x.parent in lists)
                     for m in re.finditer(r"(?m)^\s*\[([^\[\]]{1,40})\]", x.text)}
         return inside in tags
@@ -548,9 +548,10 @@ def no_expansion_needed(doc: Document, units: list[Unit], candidates: Mapping[st
                         for m in _QUOTED.finditer(sentence):
                             mark(m.group("t"), "a name with where it is defined")
         if "[" in text:
-            for m in _CITED_NAME.finditer(text):
-                if m.group("t") in wanted and cites(m.group("c")):
-                    mark(m.group("t"), "a name with the work that defines it")
+            for m in token.finditer(text):
+                cited = _CITED_AFTER.match(text, m.end()) if m.group(0) in wanted else None
+                if cited and cites(cited.group("c")):
+                    mark(m.group(0), "a name with the work that defines it")
         if wanted & CONTROL_NAMES and _CHARACTERS.search(text):
             for m in token.finditer(text):
                 if m.group(0) in CONTROL_NAMES:
