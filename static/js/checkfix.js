@@ -27,7 +27,7 @@ export const KIND_TITLES = {
   old_term_kept: "Old term kept on purpose", expansion_mismatch: "Spelled-out forms that no longer fit", same_value: "Other statements of a changed value",
   semantic_drift: "Passages that drifted in meaning", dangling_anaphor: "References such as 'this approach' left without their subject",
   write_mismatch: "Changes written differently than planned", review_record_ignored: "Review records not used",
-  unrelated_document: "A different document",
+  unrelated_document: "A different document", half_decided_change: "Changes decided half-way (old and new words kept or dropped together)",
 };
 
 /** A finding kind in words: its title, else the kind's words without underscores. */
