@@ -127,8 +127,12 @@ _DOC_NOUN = (
 # Another party's document ("the supplier's quality handbook", "the Customer's Security Policy").
 _OWNED_DOC = rf"(?:{_DOC_NOUN}|proposal|contract|agreement|policy|terms)"
 _CITE_AFTER = re.compile(
-    # sub-parts "(b)", or the cited part's quoted title: 'Section 5.8 ("Retry Packet Integrity") of [QUIC-TLS]'
-    rf"^(?:\s*\([a-z0-9]{{1,4}}\))*(?:\s*\(\s*[\"\u201c][^()]{{1,80}}[\"\u201d]\s*\))?\s*,?\s*(?:of|in|from)\s+(?:"
+    # a cited work's tag right after the part: "§15.5 [CSS2]", "Section 4 [RFC9110]" (not a
+    # statement id with a dotted number, "[MQTT-SN-4.2-1]", which ends a sentence of this document)
+    rf"^\s*\[(?![^\[\]]*\d\.\d)[A-Za-z][^\[\]]{{0,39}}\]"
+    # sub-parts "(b)", or the cited part's title: 'Section 5.8 ("Retry Packet Integrity") of [QUIC-TLS]',
+    # "§2.2.4 (Region Subtag) of [RFC5646]"
+    rf"|^(?:\s*\([a-z0-9]{{1,4}}\))*(?:\s*\(\s*[\"\u201c]?[^()]{{1,80}}[\"\u201d]?\s*\))?\s*,?\s*(?:of|in|from)\s+(?:"
     rf"\[|\(?{_STD}\b|ref(?:erence)?s?\.?\s*\[?\d"
     rf"|(?:the\s+)?[A-Z][\w\-]+(?:\s+and\s+[A-Z][\w\-]+)?\s+(?:et\s+al\b|\(\d{{4}}|\[\d)"
     rf"|(?:the\s+)?(?!this\b|these\b|the\s+present\b)(?:[A-Z][\w/\-.]*\s+)(?:[A-Z0-9][\w/\-.]*\s+){{0,5}}"
@@ -177,7 +181,7 @@ _LAW_AFTER = re.compile(
 # The designation of a cited work next to a mention ("Section 4.2 of RFC 6787", "[RFC9110],
 # Section 3"): when it is the document's own designation, the mention is internal after all.
 _WORK_ID = rf"\[?(?P<id>(?-i:{_STD})[ \t\-]?\d[\w.:\-]*?)\]?"
-_WORK_AFTER = re.compile(rf"\s*,?\s*(?:of|in|de|du|des|der|del)\s+(?:the\s+|la\s+)?{_WORK_ID}(?![\w])", re.I)
+_WORK_AFTER = re.compile(rf"\s*(?:,?\s*(?:of|in|de|du|des|der|del)\s+(?:the\s+|la\s+)?|(?=\[)){_WORK_ID}(?![\w])", re.I)
 _WORK_BEFORE = re.compile(rf"{_WORK_ID}\s*,\s*$")
 _DESIGNATION = re.compile(rf"(?<![\w\-])(?-i:{_STD})[ \t\-]?\d[\w.:\-]*")
 

@@ -97,3 +97,15 @@ def test_wild_documents_keep_only_real_broken_references():
     mqtt = read_path(str(WILD / "mqtt-sn-2.0-wd-2025-10-23.docx"))
     got = _broken(mqtt)
     assert {e for _k, _u, e in got} == {"table 3-39"}  # the protection schemes are Figure 3-29 now
+
+
+def test_a_section_followed_by_a_cited_works_tag_is_that_works():
+    from addin_backend.graph.mentions import find_citations, find_mentions
+
+    text = "The size is computed as in §15.5 [CSS2]; subtags follow §2.2.4 (Region Subtag) of [RFC5646]. See §3."
+    assert [m.text for m in find_mentions(text)] == ["§3"]
+    assert [(m.text, m.external) for m in find_citations("Fields are in Section 4 [RFC9110].")] == [("Section 4", "RFC9110")]
+    # a statement id after a sentence of this document is no citation of another work
+    assert [m.text for m in find_mentions("as defined in section 4.2 [MQTT-SN-4.2-1].")] == ["section 4.2"]
+    doc = _numbered(("p1", "paragraph", "Fonts are sized as in §15.5 [CSS2] and §2.2.4 (Region Subtag) of [RFC5646].", "s1"))
+    assert _broken(doc) == []
