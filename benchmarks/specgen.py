@@ -220,6 +220,7 @@ _DECL = f'xmlns:w="{_W}" xmlns:r="{NSMAP["r"]}"'
 _HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n'
 _CT = "application/vnd.openxmlformats-officedocument.wordprocessingml."
 _RT = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
+_THEME_CT = "application/vnd.openxmlformats-officedocument.theme+xml"
 
 
 def _t(text: str) -> str:
@@ -381,6 +382,17 @@ def _footnotes(notes: list[str]) -> str:
     return f"{_HEAD}<w:footnotes {_DECL}>{sep}{body}</w:footnotes>"
 
 
+def _template_parts() -> dict[str, tuple[str, str]]:
+    """The font table and theme of python-docx's default template (Word's own), which a
+    WordprocessingML main part must have."""
+    import docx
+
+    template = Path(docx.__file__).parent / "templates" / "default.docx"
+    with zipfile.ZipFile(template) as z:
+        return {"fontTable.xml": (z.read("word/fontTable.xml").decode("utf-8"), "fontTable"),
+                "theme/theme1.xml": (z.read("word/theme/theme1.xml").decode("utf-8"), "theme")}
+
+
 def write_docx(spec: Spec, path: Path, numpr: str = "style") -> None:
     """Write the .docx: document, styles, numbering, footnotes, settings (fixed zip dates)."""
     spec.fields.clear()
@@ -393,12 +405,14 @@ def write_docx(spec: Spec, path: Path, numpr: str = "style") -> None:
         "numbering.xml": (_numbering(), "numbering"),
         "footnotes.xml": (_footnotes(spec.notes), "footnotes"),
         "settings.xml": (settings, "settings"),
+        **_template_parts(),
     }
     ct = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
           '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
           '<Default Extension="xml" ContentType="application/xml"/>'
           f'<Override PartName="/word/document.xml" ContentType="{_CT}document.main+xml"/>'
-          + "".join(f'<Override PartName="/word/{n}" ContentType="{_CT}{t}+xml"/>' for n, (_x, t) in parts.items())
+          + "".join(f'<Override PartName="/word/{n}" ContentType="{_THEME_CT if t == "theme" else _CT + t + "+xml"}"/>'
+                    for n, (_x, t) in parts.items())
           + "</Types>")
     rel_ns = NSMAP["rel"]
     root_rels = (f'{_HEAD}<Relationships xmlns="{rel_ns}"><Relationship Id="rId1" Type="{_RT}officeDocument" '
