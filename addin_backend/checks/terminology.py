@@ -54,7 +54,7 @@ INTERNATIONAL_ACRONYMS = frozenset(
     IETF IANA IESG IAB IRTF ITU ETSI ECMA 3GPP CEN CENELEC CERN UNESCO UNICEF FIFA OECD
     QUIC LP VHS FIXME
     KB MB GB TB PB KW MW GW KWH MWH GWH KV MV HZ KHZ MHZ GHZ DB KIB MIB GIB TIB PIB KBPS MBPS GBPS DBM
-    WIFI PHD LATEX TEX
+    WIFI PHD LATEX TEX NAN
     """.split()
 )
 
@@ -63,7 +63,7 @@ INTERNATIONAL_ACRONYMS = frozenset(
 KNOWN_ACRONYMS_BY_LANGUAGE = {
     "en": frozenset(
         """
-        CEO CFO CTO FAQ GDP HR NASA UK UN US AM PM BC AD CV DIY FYI NB PS PTO RSVP TBD TBA TODO NA VAT VS
+        CEO CFO CTO FAQ GDP HR NASA UK UN US AM PM BC AD CV DIY FYI NB PS PTO RSVP TBD TBA TODO NA VAT VS CC BCC
         BBC CNN FBI CIA IMF WTO OPEC EST EDT CST CDT MST MDT PST PDT BST
         MUST SHALL SHOULD MAY NOT REQUIRED RECOMMENDED OPTIONAL NOTE WARNING CAUTION IMPORTANT
         """.split()
@@ -183,7 +183,21 @@ def _shouting(text: str, heading: bool = False) -> bool:
 
 def _initials_match(short: str, long: str) -> bool:
     """Whether the words of ``long`` start with the letters of ``short``, skipping small words
-    ("Organisation des Nations Unies" for ONU) and elided articles ("l'Union")."""
+    ("Organisation des Nations Unies" for ONU) and elided articles ("l'Union"), and an owner's
+    name before them ("IEP - FIRST (Forum of Incident Response ...) Information Exchange Policy").
+
+    >>> _initials_match("IEP", "FIRST (Forum of Incident Response and Security Teams) Information Exchange Policy")
+    True
+    >>> _initials_match("IEP", "Internet Policy")
+    False
+    """
+    if _initials_from(short, long):
+        return True
+    rest = re.sub(r"\([^()]*\)", " ", long).split()
+    return any(_initials_from(short, " ".join(rest[k:])) for k in range(1, min(3, len(rest))))
+
+
+def _initials_from(short: str, long: str) -> bool:
     ws = [w.replace("\u2019", "'").rsplit("'", 1)[-1] for w in _words.words(long) if w[0].isalpha()]
     ws = [w for w in ws[: len(short) + 4] if w]
     letters = "".join(c for c in short if c.isalpha()).lower()
@@ -345,6 +359,9 @@ def _find_acronyms(doc: Document) -> dict[str, AcronymInfo]:
     shouted = {u.id for u in units if _shouting(u.text, u.kind in ("section", "title"))}
     # a heading of one word in capitals names its section ("see the section SINOPSIS")
     names = {u.text.strip() for u in units if u.id in shouted and u.kind in ("section", "title")}
+    # a name the text writes capitalised inside a sentence and never in lower case ("network
+    # scanning tools (e.g., Nmap)"): the same name in capitals ("e.g., NMAP") is that name
+    named_words = {w.lower() for u in units for w in _TITLED.findall(u.text)} - lower_words
     defined: dict[str, list[tuple[int, int]]] = {}
     for info in out.values():
         for _o, uid, _l, s, e in info.definitions:
@@ -363,6 +380,7 @@ def _find_acronyms(doc: Document) -> dict[str, AcronymInfo]:
                 continue
             if not (core in out and out[core].definitions) and (
                     _emphasis(core + m.group("plural"), lower_words, common) or core in names or m.start() in emphatic
+                    or (core.isupper() and core.lower() in named_words)
                     or (not english[u.id] and _surname(u.text, m.start(), core))):
                 continue
             if glued_prefix(u.text, m.start(), m.end()):
@@ -445,6 +463,8 @@ def _ordinary_words(units: list[Unit], english: dict[str, bool]) -> set[str]:
 
 
 _ORDINARY = re.compile(r"(?<!\w)[^\W\d_]{2,}(?!\w)")
+#: A word capitalised inside a sentence ("tools (e.g., Nmap)", "such as Wireshark").
+_TITLED = re.compile(r"(?<=[a-z,;(] )(?:e\.g\.,? )?([A-Z][a-z]{2,})(?![\w\-])")
 
 
 def _lines(text: str):

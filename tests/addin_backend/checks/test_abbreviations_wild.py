@@ -110,3 +110,17 @@ def test_a_glob_of_constants_is_no_definition_and_a_known_abbreviation_has_no_or
     got = {(f.kind, f.evidence) for f in acronym_findings(doc)}
     assert not any(e == "AF_*" for _k, e in got)
     assert ("acronym_before_definition", "SLA") in got and ("acronym_before_definition", "URL") not in got
+
+
+def test_a_name_written_in_capitals_that_the_text_writes_as_a_name():
+    doc = _doc("Network scanning tools (e.g., Nmap) are examples of tools.",
+               "Tools used to enumerate network information, e.g., NMAP.",
+               "Tools used to access machines remotely, such as VNC.", FILLER)
+    assert undefined(doc) == {"VNC"}
+
+
+def test_a_glossary_line_with_an_owners_name_before_the_expansion():
+    doc = _doc("Introduction", "IEP - FIRST (Forum of Incident Response and Security Teams) Information Exchange Policy",
+               "The Information Exchange Policy (IEP) applies.", "IEP markings are used.",
+               kinds={0: "section"}, parents={1: "u0", 2: "u0", 3: "u0"})
+    assert "acronym_before_definition" not in {f.kind for f in acronym_findings(doc)}
