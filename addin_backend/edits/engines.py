@@ -1,16 +1,18 @@
 """Choosing an engine: ``rules`` (offline), ``llm`` (configured endpoint) or ``auto`` (rules, then LLM)."""
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Protocol
+from dataclasses import replace as dc_replace
+from typing import Any, Iterable, Mapping, Protocol
 
 from adapters.model import Document, Unit
+from adapters.quotes import quote_style, restyle
 from adapters.vocabulary import ENGINES
 from addin_backend.errors import InstructionNotUnderstoodError, InvalidRequestError
 
 from . import rules
 from .proposal import ContextItem, Proposal
 
-__all__ = ["ENGINE_NAMES", "AutoEngine", "Engine", "RulesEngine", "select_engine"]
+__all__ = ["ENGINE_NAMES", "AutoEngine", "DocumentQuotes", "Engine", "RulesEngine", "in_document_quotes", "select_engine"]
 
 #: The engines a request may name (:data:`adapters.vocabulary.ENGINES`).
 ENGINE_NAMES = ENGINES
@@ -39,6 +41,39 @@ class RulesEngine:
         author: str, target: str | None = None, selection: str | None = None, names: str = "auto",
     ) -> Proposal:
         return rules.propose(doc, instruction, author=author, target=target, selection=selection, names=names)
+
+
+def in_document_quotes(doc: Document, proposal: Proposal) -> Proposal:
+    """The proposal with the texts it writes in the document's quotation marks (its majority,
+    :func:`adapters.quotes.restyle`): a model writes straight quotes into a document that writes
+    curly ones, and the reverse. The rules engine does the same as it writes."""
+    marks = "\"'\u2018\u2019\u201a\u201c\u201d\u201e\u00ab\u00bb"
+    texts = [e for e in proposal.edits if e.op in ("replace", "set_text", "insert_after") and e.text
+             and any(c in e.text for c in marks)]
+    if not texts:
+        return proposal
+    style = quote_style(u.text for u in doc.units)
+    proposal.edits = [dc_replace(e, text=restyle(e.text, style)) if e in texts else e for e in proposal.edits]
+    return proposal
+
+
+class DocumentQuotes:
+    """An engine whose proposals write in the document's quotation marks (:func:`in_document_quotes`);
+    everything else is the wrapped engine's."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.name = engine.name
+
+    def __getattr__(self, key: str) -> Any:
+        return getattr(self.engine, key)
+
+    def propose(
+        self, doc: Document, instruction: str, context: Context = None, *,
+        author: str, target: str | None = None, selection: str | None = None, names: str = "auto",
+    ) -> Proposal:
+        return in_document_quotes(doc, self.engine.propose(doc, instruction, context, author=author, target=target,
+                                                           selection=selection, names=names))
 
 
 class AutoEngine:
@@ -79,6 +114,6 @@ def select_engine(name: str = "auto", *, env: Mapping[str, str] | None = None) -
         from .llm import LLMEngine, llm_configured  # the SDK itself is imported only per request
 
         if name == "llm":
-            return LLMEngine.from_env(env)
-        return AutoEngine(LLMEngine.from_env(env) if llm_configured(env) else None)
+            return DocumentQuotes(LLMEngine.from_env(env))
+        return AutoEngine(DocumentQuotes(LLMEngine.from_env(env)) if llm_configured(env) else None)
     raise InvalidRequestError(f"unknown engine {name!r}; expected one of {', '.join(ENGINE_NAMES)}")

@@ -138,3 +138,26 @@ def test_written_text_follows_the_documents_quotation_marks():
     assert written(straight) == ["The \"Client\" isn't ready."]
     renamed = propose(spec(), "Replace 'request' with \"client's request\"")
     assert written(renamed) == ["client\u2019s request"]
+
+
+def test_the_llm_engines_text_follows_the_documents_quotation_marks_too():
+    import json
+
+    from addin_backend.edits import ContextItem, select_engine
+    from tests.addin_backend.edits.chat_server import ChatServer, Step, completion
+
+    doc = make_doc([
+        ("h1", "section", "1 Control Loop", None, "Section 1", "1", "Heading 1", "Control Loop", 1),
+        ("a", "paragraph", "The \u201cController\u201d reads the sensors every second.", "h1"),
+        ("b", "paragraph", "The operator\u2019s console shows the \u201cAlarm\u201d state.", "h1"),
+    ])
+    reply = json.dumps({"operations": [{"op": "replace", "unit": "U2", "old": "reads the sensors",
+                                        "new": "reads the \"raw\" sensors' values"}]})
+    with ChatServer() as server:
+        server.script = [Step(body=completion(reply))]
+        env = {"LEDGER_LLM_PROVIDER": "openai", "LEDGER_LLM_ENDPOINT": server.endpoint.replace("/models", "/v1")}
+        engine = select_engine("llm", env=env)
+        p = engine.propose(doc, "Say that the sensors are raw", [ContextItem(doc.unit(u), "TARGET") for u in
+                                                                  ("h1", "a", "b")], author="Ana")
+    assert engine.name == "llm" and engine.config.provider == "openai"  # the wrapped engine's settings still show
+    assert written(p) and all("\u201craw\u201d" in t and "sensors\u2019 values" in t for t in written(p)), written(p)
