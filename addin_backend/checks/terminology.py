@@ -577,8 +577,6 @@ def acronym_findings(doc: Document, known: "frozenset[str] | set[str]" = frozens
                                     f"{term} ('{first[2]}') is spelled out {len(info.definitions)} times",
                                     evidence=term, related=[first[1]]))
         early = [x for x in uses if x[0] < first[0] and kinds.get(x[1]) != "section" and x[0] > front_end]
-        if early and known_acronym(term, {lang(x[1]) for x in early}):
-            early = []  # "URL", "ID": readers know them wherever the document spells them out
         if early:
             order, uid, s, e = early[0]
             span = doc.unit(first[1]).text[first[3]:first[4]]

@@ -116,8 +116,9 @@ def prose(doc: Document) -> Prose:
 _QUOTATION = re.compile(
     r"\"[^\"\n]{1,300}\"|\u201c[^\u201d\n]{1,300}\u201d|\u201e[^\u201c\u201d\n]{1,300}[\u201c\u201d]"
     r"|\u00ab[^\u00bb\n]{1,300}\u00bb"
+    r"|(?<![\w\u2019])\u2018[^\u2018\u2019\n]{1,300}\u2019(?!\w)"  # single curly quotes: 'the key (e.g., \u2018MD5 hash - v1\u2019)'
 )
-_QUOTE_MARKS = "\"\u201c\u201e\u00ab"
+_QUOTE_MARKS = "\"\u201c\u201e\u00ab\u2018"
 
 
 def _quotations(text: str) -> list[tuple[int, int]]:
