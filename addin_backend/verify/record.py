@@ -22,15 +22,18 @@ private placeholder character where each text goes (:func:`addin_backend.edits.o
 reads the characters standing there in EDITED's accepted view, and keeps an operation only when
 its digest matches: what a review classifies is exactly what was written. A unit id is itself a
 digest of its text (:func:`adapters.model.make_unit_id`); the size is about 130 bytes an
-operation, whatever the text. Like any digest of a short text, one can be confirmed by guessing
+operation, whatever the text; past :data:`PLAIN_MAX` characters (some 15,000 operations) the
+operations are stored deflated and base64-encoded in ``z`` (about 35 bytes an operation). Like any digest of a short text, one can be confirmed by guessing
 the text: the record keeps the text from being read, not from being guessed.
 
 Files written before (``v`` 1) carried the operations whole; :func:`record_edits` still reads them.
 """
 from __future__ import annotations
 
+import base64
 import json
 import secrets
+import zlib
 from hashlib import blake2b
 from typing import Any, Sequence
 
@@ -42,6 +45,10 @@ __all__ = ["RECORD", "VERSION", "record_json", "embed_record", "read_record", "r
 #: The custom property that carries the record in a file LEDGER wrote.
 RECORD = "LEDGER operations"
 VERSION = 2
+#: Past this many characters of JSON a record's operations are stored deflated (``z``); a
+#: deflated record inflates to at most :data:`INFLATED_MAX` bytes, else it is no record.
+PLAIN_MAX = 2_000_000
+INFLATED_MAX = 64_000_000
 #: The fields an operation's digest covers: everything it does, nothing about who or why.
 _CONTENT = ("op", "unit", "start", "end", "text", "after", "before_unit", "kind", "style")
 #: Short key -> edit field, for the fields a record keeps in clear.
@@ -92,7 +99,14 @@ def record_json(operations: Sequence[Edit], comments: dict[str, str] | None = No
             op["c"] = _digest(salt, note, 6)
         ops.append(op)
     out["operations"] = ops
-    return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps(out, ensure_ascii=False, separators=(",", ":"))
+    if len(text) <= PLAIN_MAX:
+        return text
+    # tens of thousands of operations: the operations deflated (about 35 bytes each), so that the
+    # property stays far below what an XML reader takes in one text node
+    packed = base64.b64encode(zlib.compress(json.dumps(ops, separators=(",", ":")).encode("utf-8"), 9)).decode("ascii")
+    return json.dumps({**{k: v for k, v in out.items() if k != "operations"}, "operations": [], "z": packed},
+                      separators=(",", ":"))
 
 
 def embed_record(data: bytes, operations: Sequence[Edit], comments: dict[str, str] | None = None, *,
@@ -121,7 +135,26 @@ def read_record(data: bytes) -> dict[str, Any] | None:
         return None
     if rec.get("v") == VERSION and not _salt_ok(rec.get("salt")):
         return None
+    if isinstance(rec.get("z"), str):
+        ops = _inflate(rec["z"])
+        if ops is None:
+            return None
+        rec = {**rec, "operations": ops}
+        del rec["z"]
     return rec
+
+
+def _inflate(packed: str) -> list[Any] | None:
+    """The operations of a deflated record (``None`` when they are not, or inflate past
+    :data:`INFLATED_MAX`: a record is a client's bytes like any other)."""
+    try:
+        raw = zlib.decompressobj().decompress(base64.b64decode(packed, validate=True), INFLATED_MAX + 1)
+        if len(raw) > INFLATED_MAX:
+            return None
+        ops = json.loads(raw)
+    except (ValueError, zlib.error):
+        return None
+    return ops if isinstance(ops, list) else None
 
 
 def _salt_ok(salt: Any) -> bool:

@@ -181,3 +181,23 @@ def test_the_record_grows_with_the_operations_not_with_their_text(tmp_path):
     raw = get_property(done.written.data, RECORD)
     count = len(done.written.operations)
     assert count == 301 and len(raw) < 200 + 140 * count  # was 301 copies of a 7,000-character paragraph
+
+
+def test_a_record_of_tens_of_thousands_of_operations_is_stored_deflated_and_read_back():
+    from adapters.model import Delete
+    from adapters.properties import set_property
+    from addin_backend.verify.record import PLAIN_MAX, record_json
+
+    ops = [Delete(unit=f"p-{i:010x}", id=f"op-{i + 1}", author="A", date="2026-12-01T00:00:00Z", source="rules")
+           for i in range(30_000)]
+    raw = record_json(ops, instruction="Delete everything")
+    assert PLAIN_MAX // 3 < len(raw) < PLAIN_MAX  # deflated: the plain JSON is some 2.6 MB
+    data = set_property(corpus_file(ZEN).read_bytes(), RECORD, raw)
+    rec = read_record(data)
+    assert [op["i"] for op in rec["operations"]] == [e.id for e in ops] and "z" not in rec
+    bomb = json.loads(raw)
+    import base64
+    import zlib
+
+    bomb["z"] = base64.b64encode(zlib.compress(b"[" + b"0," * 40_000_000 + b"0]", 9)).decode()
+    assert read_record(set_property(data, RECORD, json.dumps(bomb))) is None  # past INFLATED_MAX: no record
