@@ -14,7 +14,7 @@ cited by ``NOTEREF``. Chapter 3 is the long one (as in SARIF 2.1.0): most of the
 most references are in it, so inserting a section before §3.10 renumbers most references.
 
 Output: ``NAME.docx`` (``NAME`` is ``spec-<units>``, ``-s<seed>`` for another seed), its
-``NAME.odt`` converted by headless LibreOffice when asked, and ``NAME.truth.json``: every
+``NAME.odt`` saved by headless LibreOffice (fields refreshed) when asked, and ``NAME.truth.json``: every
 heading (number, level, title, bookmark) and field (kind, code, target number, result) and
 ``renumbered_by_insert_before`` — for a few sections, how many reference fields and links an
 insertion of one section of the same level before it renumbers. Same arguments, same bytes of
@@ -432,15 +432,15 @@ def write_docx(spec: Spec, path: Path, numpr: str = "style") -> None:
 
 
 def write_odt(docx_path: Path, out_dir: Path, timeout: int = 900) -> Path:
-    """The .odt that headless LibreOffice writes for the .docx (its own profile, then removed)."""
-    soffice = shutil.which("soffice")
-    if soffice is None:
-        raise RuntimeError("soffice (LibreOffice) is not installed: no .odt")
-    with tempfile.TemporaryDirectory(prefix="specgen-lo-") as profile:
-        subprocess.run([soffice, f"-env:UserInstallation=file://{profile}", "--headless", "--norestore",
-                        "--convert-to", "odt", "--outdir", str(out_dir), str(docx_path)],
-                       check=True, capture_output=True, timeout=timeout)
+    """The .odt that headless LibreOffice saves for the .docx, its fields refreshed first
+    (``benchmarks/uno_convert.py`` under Debian's python3 with UNO; its own profile, removed)."""
+    if shutil.which("soffice") is None or not Path("/usr/bin/python3").exists():
+        raise RuntimeError("LibreOffice (soffice and python3-uno) is not installed: no .odt")
     out = out_dir / (docx_path.stem + ".odt")
+    script = Path(__file__).with_name("uno_convert.py")
+    with tempfile.TemporaryDirectory(prefix="specgen-lo-") as profile:
+        subprocess.run(["/usr/bin/python3", str(script), profile, str(docx_path), str(out)], check=True,
+                       capture_output=True, timeout=timeout, env={"PATH": "/usr/bin:/bin", "HOME": profile, "LANG": "C.UTF-8"})
     if not out.exists():
         raise RuntimeError(f"LibreOffice wrote no {out.name}")
     return out

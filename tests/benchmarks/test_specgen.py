@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 import zipfile
 
+import pytest
+
 from adapters import read
 from benchmarks import specgen
 
@@ -62,3 +64,21 @@ def test_the_package_validates(tmp_path):
     run = subprocess.run([audit, str(tmp_path / "spec-300.docx"), "--output", "json"], capture_output=True, text=True, timeout=300)
     report = json.loads(run.stdout)
     assert [e for item in (report if isinstance(report, list) else [report]) for e in item.get("errors", [])] == []
+
+
+@pytest.mark.slow
+def test_the_odt_holds_every_reference_result(tmp_path):
+    """The .odt LibreOffice saves: headings numbered as in the .docx, and every reference field's
+    stored result its target's number (a plain conversion stores "Error: Reference source not
+    found" for a reference met before its bookmark)."""
+    from tests.libreoffice import require_libreoffice
+
+    require_libreoffice()
+    data = specgen.generate(tmp_path, units=500, refs=80, formats=("docx", "odt"))
+    doc = read((tmp_path / "spec-500.odt").read_bytes())
+    assert [u.number for u in doc.units if u.kind == "section"] == [h["number"] for h in data["headings"]]
+    by_id = {u.id: u for u in doc.units}
+    refs = [f for u in doc.units for f in u.fields
+            if f.target_unit and f.kind != "hyperlink" and by_id[f.target_unit].kind == "section"]
+    assert len(refs) >= 60
+    assert all(f.result == by_id[f.target_unit].number for f in refs), [f.result for f in refs if f.result != by_id[f.target_unit].number][:5]
