@@ -181,20 +181,24 @@ def _shouting(text: str, heading: bool = False) -> bool:
     return letters >= 12 and upper / letters > 0.6
 
 
-def _initials_match(short: str, long: str) -> bool:
-    """Whether the words of ``long`` start with the letters of ``short``, skipping small words
-    ("Organisation des Nations Unies" for ONU) and elided articles ("l'Union"), and an owner's
-    name before them ("IEP - FIRST (Forum of Incident Response ...) Information Exchange Policy").
+def _initials_match(short: str, long: str) -> str | None:
+    """The expansion in ``long`` whose words start with the letters of ``short``, skipping small
+    words ("Organisation des Nations Unies" for ONU) and elided articles ("l'Union"), and an
+    owner's name before it ("IEP - FIRST (Forum of Incident Response ...) Information Exchange
+    Policy"); ``None`` when there is none.
 
     >>> _initials_match("IEP", "FIRST (Forum of Incident Response and Security Teams) Information Exchange Policy")
+    'Information Exchange Policy'
+    >>> _initials_match("IEP", "Internet Policy") is None
     True
-    >>> _initials_match("IEP", "Internet Policy")
-    False
     """
     if _initials_from(short, long):
-        return True
+        return long
     rest = re.sub(r"\([^()]*\)", " ", long).split()
-    return any(_initials_from(short, " ".join(rest[k:])) for k in range(1, min(3, len(rest))))
+    for k in range(1, min(3, len(rest))):
+        if _initials_from(short, " ".join(rest[k:])):
+            return " ".join(rest[k:])
+    return None
 
 
 def _initials_from(short: str, long: str) -> bool:
@@ -346,11 +350,12 @@ def _find_acronyms(doc: Document) -> dict[str, AcronymInfo]:
                         (u.order, u.id, long, m.start(), m.end()))
         for line_start, line in _lines(u.text):
             g = _GLOSSARY.match(line)
-            if g and _is_acronym(g.group("short")) and _initials_match(g.group("short"), g.group("long")):
+            expansion = _initials_match(g.group("short"), g.group("long")) if g and _is_acronym(g.group("short")) else None
+            if g and expansion:
                 short = g.group("short")
                 info = out.setdefault(short, AcronymInfo(short))
                 if all(x[1] != u.id for x in info.definitions):
-                    long = re.split(r"[.;(]", g.group("long"))[0].strip()
+                    long = re.split(r"[.;(]", expansion)[0].strip()
                     info.definitions.append((u.order, u.id, long, line_start + g.start("short"), line_start + g.end()))
                     info.glossary.add(u.id)
     english = {u.id: is_english(u, doc) for u in units}
