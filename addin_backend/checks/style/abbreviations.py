@@ -182,6 +182,8 @@ _GIVEN_NAME = re.compile(r"\b(?:[Ll]abell?ed|[Nn]amed|[Cc]alled|[Mm]arked|[Dd]en
 #: A name followed by the citation of the work that defines it: "OSCORE [RFC 8613]", "LDAP
 #: [RFC4511]", "CBOR Initial Algorithms [RFC 9053]" (the reader follows the citation).
 _CITED_AFTER = re.compile(r"(?:\s+[A-Za-z][\w\-]*){0,3}\s*\[(?P<c>[^\[\]]{2,40})\]")
+#: A constant's name whose parts spell an abbreviation: "HKEY_LOCAL_MACHINE" for HKLM.
+_CONSTANT = re.compile(r"(?<![\w])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w])")
 #: An organisation's name: the abbreviation and the word for what kind of organisation it is
 #: ("developed by TKO Software", "NCC Group"); the name identifies it, an expansion would not.
 _ORGANISATION = re.compile(r"(?<![\w-])(?P<t>" + _TOKEN + r")[ \u00a0](?:Inc|Ltd|LLC|GmbH|AG|plc|Corp|Corporation|Company|"
@@ -534,6 +536,11 @@ def no_expansion_needed(doc: Document, units: list[Unit], candidates: Mapping[st
                 mark(m.group("t"), "a person's initials")
             for m in _GIVEN_NAME.finditer(text):
                 mark(m.group("t"), "a name the text gives")
+            for m in _CONSTANT.finditer(text):  # "HKEY_LOCAL_MACHINE must be used instead of HKLM"
+                spelled = " ".join(m.group(0).split("_"))
+                for t in wanted - set(out):
+                    if t in text and spells(t, spelled):
+                        mark(t, "spelled out by a constant's name")
             for m in _ORGANISATION.finditer(text):
                 mark(m.group("t"), "an organisation's name")
             for m in _WORD_NAMED.finditer(text):

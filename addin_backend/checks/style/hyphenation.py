@@ -152,6 +152,10 @@ class _Key:
         return out
 
 
+#: The nouns after the name of a literal: "the operating-system value", "the ipv4-addr keyword".
+_LITERAL_NOUN = re.compile(r"\s+(?:values?|keywords?|literals?|tokens?|strings?|enumeration\s+values?)\b")
+
+
 def _attributive(text: str, end: int, toks: list[tuple[str, int, int]], j: int, english: bool) -> bool:
     """Whether the word after a form is what it modifies: a noun ("round-trip time"), an identifier ("zero-length TLSInnerPlaintext"), or a
     suspended compound ("external-PSK and certificate-based handshakes"); not a verb, a function
@@ -255,6 +259,8 @@ def variant_findings(doc: Document, units: list[Unit] | None = None, languages: 
                 parts = w.split("-")
                 if english and _before_adjective(text, end, toks, i + 1):
                     continue  # "authentication-scheme specific": one modifier of a compound adjective
+                if _LITERAL_NOUN.match(text, end):
+                    continue  # "(specified through the operating-system value)": the name of a literal value
                 if _compound(parts, english):
                     keys.setdefault("".join(parts), _Key()).occs.append(
                         _Occ(u, start, end, w, _attributive(text, end, toks, i + 1, english)))

@@ -123,3 +123,9 @@ def test_a_glossary_line_with_an_owners_name_before_the_expansion():
                "The Information Exchange Policy (IEP) applies.", "IEP markings are used.",
                kinds={0: "section"}, parents={1: "u0", 2: "u0", 3: "u0"})
     assert "acronym_before_definition" not in {f.kind for f in acronym_findings(doc)}
+
+
+def test_a_constants_name_spells_the_abbreviation_out():
+    doc = _doc("The key MUST be fully expanded; e.g., HKEY_LOCAL_MACHINE must be used instead of HKLM.",
+               "The HKCU hive is per user.", FILLER)
+    assert undefined(doc) == {"HKCU"}

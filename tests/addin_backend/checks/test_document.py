@@ -168,3 +168,15 @@ def test_check_is_total_on_corpus_files(corpus, name):
 
     findings = check_document(read_path(str(corpus(name))))
     assert all(f.severity in ("error", "warning", "info") for f in findings)
+
+
+def test_the_name_of_a_literal_value_is_no_spelling_variant():
+    from ..edits.docs import make_doc as _make
+
+    doc = _make([
+        ("p1", "paragraph", "Software installed on the operating system (specified through the operating-system value).", None),
+        ("p2", "paragraph", "The operating system is named. Each operating system has a kernel.", None),
+        ("p3", "paragraph", "An operating-system update and an operating system update differ.", None),
+    ])
+    got = [f for f in check_document(doc) if f.kind == "variant_spelling"]
+    assert [(p.unit, p.text) for f in got for p in f.places] == [("p3", "operating-system")]
