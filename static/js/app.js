@@ -242,7 +242,13 @@ export class TaskPane {
     this.api = this.makeApi();
     ui.showMessage("Settings saved.", "success");
     ui.selectTab("edit");
-    if (moved) { this.doc = null; this.sha = null; } // another server: the document goes there too
+    if (moved) { // another server: the document goes there too, and its check starts afresh
+      this.doc = null;
+      this.sha = null;
+      this.checked = false;
+      this.findings = [];
+      this.showFindings();
+    }
     await this.start({ host: this.Office?.HostType?.Word && this.Word ? this.Office.HostType.Word : null });
   }
 

@@ -76,8 +76,10 @@ export function filterFindings(findings, { severity = "", query = "" } = {}) {
  * is unchanged, else its kind, rule, evidence and the words of its places (unit ids change with
  * a unit's text; the words a finding is about do not). */
 function findingKey(f) {
-  const places = [...new Set((f.places || []).map((p) => `${p.text ?? ""}→${p.replacement ?? ""}`))].sort().join("|");
-  return `${f.kind}|${f.rule ?? ""}|${f.evidence ?? ""}|${places || f.message || ""}`;
+  // the words at its places and what a fix writes there; the evidence and the message may quote
+  // the words around them, which the change itself may have rewritten
+  const places = (f.places || []).map((p) => `${p.text ?? ""}→${p.replacement ?? ""}`).sort().join("|");
+  return `${f.kind}|${f.rule ?? ""}|${places || f.evidence || f.message || ""}`;
 }
 
 /** The check after a change, against the check before it: the findings of ``after``, then those

@@ -69,3 +69,20 @@ test("the filter keeps findings of one severity and with every word asked for", 
   assert.deepEqual(filterFindings(findings, { query: "abbreviations" }).map((f) => f.id), ["f-2"]); // the group's title
   assert.equal(filterFindings(findings, {}).length, 4);
 });
+
+test("after a change, the check keeps its findings and marks those the change resolved, not those it only moved", async () => {
+  const { diffFindings } = await import("../../static/js/checkfix.js");
+  const before = [
+    { id: "f-1", kind: "list_punctuation", evidence: "baseline item", places: [{ unit: "li-1", text: ",", replacement: "." }] },
+    { id: "f-2", kind: "spelling_variety", evidence: "colour", places: [{ unit: "p-1", text: "colour", replacement: "color" }] },
+    { id: "f-3", kind: "dash_style", message: "a hyphen stands for a dash" },
+  ];
+  const after = [
+    // the same finding on the renamed item (another unit id, other evidence): not resolved
+    { id: "f-9", kind: "list_punctuation", evidence: "reference run item", places: [{ unit: "li-7", text: ",", replacement: "." }] },
+    { id: "f-3", kind: "dash_style", message: "a hyphen stands for a dash" },
+  ];
+  const out = diffFindings(before, after);
+  assert.deepEqual(out.map((f) => [f.id, Boolean(f.resolved)]), [["f-9", false], ["f-3", false], ["f-2", true]]);
+  assert.equal(out.find((f) => f.resolved).fixable, false);
+});

@@ -506,14 +506,7 @@ try {
       const last = async (phase, n) => (await events()).slice(n).filter((e) => e.phase === phase).pop();
       const focusStyle = () => page.evaluate(() => { const a = document.activeElement; const cs = getComputedStyle(a); return { tag: a.tagName, type: a.type || null, cls: a.getAttribute("class"), outline: cs.outlineStyle, width: cs.outlineWidth }; });
 
-      // Check first: its results must survive the Apply, marked where the Apply resolved them
-      await page.click('.tabs button[data-tab="check"]');
-      let n = await since();
-      await page.click("#btn-check");
-      await until(["checked", "error"], n);
-      I.checkedBefore = await last("checked", n);
-      I.checkGroupTitles = await page.$$eval(".check-group .group-title", (x) => x.map((e) => e.textContent));
-
+      let n;
       // first use: no author set; a preview made, then Settings pointed at another server (the preview's
       // server no longer has it): Apply makes the preview again, in words, never with ids
       await page.click('.tabs button[data-tab="edit"]');
@@ -547,6 +540,14 @@ try {
         I.remadeMessage = await page.textContent("#message-text");
         await shot(page, "taskpane-preview-remade.png");
       }
+      // Check before the Apply: its results must survive the Apply, marked where the Apply resolved them
+      await page.click('.tabs button[data-tab="check"]');
+      n = await since();
+      await page.click("#btn-check");
+      await until(["checked", "error"], n);
+      I.checkedBefore = await last("checked", n);
+      I.checkGroupTitles = await page.$$eval(".check-group .group-title", (x) => x.map((e) => e.textContent));
+      await page.click('.tabs button[data-tab="edit"]');
       // the user retypes a word the rename changes, after the preview: that change can no longer be placed
       if (cfg.retype) I.retyped = await page.evaluate(([i, a, b]) => window.__ledgerHost.retype(i, a, b), [cfg.retype.index, cfg.retype.old, cfg.retype.new]);
       // Apply, with no author set
