@@ -484,6 +484,9 @@ def test_pane_off_the_happy_path(server, output_dir, tmp_path):
     assert re.match(r"Showing \d+ of \d+ finding", I["checkCount"]), I["checkCount"]
     assert I["refreshed"]["changed"] is True
     assert not [t for t in I["checkGroupTitles"] if "_" in t], I["checkGroupTitles"]
+    # a Fix all applied from the Check tab: the check after it marks the findings it resolved, kept in the list
+    assert I["fixChecked"]["resolved"] >= 1 and I["fixKind"] in I["fixResolvedKinds"], (I.get("fixChecked"), I.get("fixKind"), I.get("fixResolvedKinds"))
+    assert "resolved by your last change" in I["fixCount"], I["fixCount"]
     # review items with a line of context: the change inside its words
     assert I["reviewContext"] and all(c["del"] and c["ins"] and len(c["text"]) > 20 for c in I["reviewContext"]), I["reviewContext"]
     # many at once: asked, Escape closes the question, the Undo takes it back, then it is done

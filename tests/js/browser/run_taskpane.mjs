@@ -601,6 +601,25 @@ try {
       await page.click('.tabs button[data-tab="check"]');
       I.checkCount = await page.textContent("#check-count");
       I.resolvedShown = await page.$$eval(".finding[data-resolved='true']", (l) => l.length);
+      // a fix applied from the Check tab: the check after it marks what it resolved
+      const fixAll = await page.$("button[data-fix-all]");
+      if (fixAll) {
+        I.fixKind = await fixAll.getAttribute("data-fix-all");
+        n = await since();
+        await fixAll.click();
+        await until(["preview", "error"], n, 120000);
+        n = await since();
+        await page.click("#btn-apply");
+        await until(["applied", "apply-failed", "error"], n, 180000);
+        const at = (await events()).findIndex((e, i) => i >= n && e.phase === "applied");
+        if (at !== -1) {
+          await until(["refreshed"], at + 1, 180000);
+          I.fixChecked = await last("checked", at + 1);
+        }
+        await page.click('.tabs button[data-tab="check"]');
+        I.fixCount = await page.textContent("#check-count");
+        I.fixResolvedKinds = await page.$$eval(".finding[data-resolved='true']", (l) => l.map((x) => x.dataset.kind));
+      }
       await shot(page, "taskpane-check-after-apply.png");
       // Outline and Go to after the Apply and the re-upload
       await page.click('.tabs button[data-tab="outline"]');
