@@ -22,7 +22,10 @@ SOURCES = HERE / "libreoffice"
 ICON = HERE.parent / "static" / "assets" / "icon-64.png"
 #: Entries every build must hold (checked before the zip is written).
 REQUIRED = ("META-INF/manifest.xml", "description.xml", "Addons.xcu", "ledger.components", "ledger_bridge.py",
-            "pythonpath/ledger_client.py", "pythonpath/ledger_writer.py")
+            "pythonpath/ledger_client.py", "pythonpath/ledger_compare.py", "pythonpath/ledger_doc.py",
+            "pythonpath/ledger_mirror.py", "pythonpath/ledger_panel.py", "pythonpath/ledger_portions.py",
+            "pythonpath/ledger_read_pages.py", "pythonpath/ledger_toolkit.py", "pythonpath/ledger_views.py",
+            "pythonpath/ledger_write_pages.py", "pythonpath/ledger_writer.py")
 # A fixed timestamp keeps the build reproducible.
 _STAMP = (2026, 1, 1, 0, 0, 0)
 

@@ -1,10 +1,24 @@
-"""Install the LEDGER extension in a fresh profile and run it in a real headless LibreOffice.
+"""Install the LEDGER extension in a fresh profile and drive its panel in a real headless LibreOffice.
 
 Run under Debian's python3 (python3-uno) as an unprivileged user: ``python3 lo_bridge_driver.py
 CONFIG.json``. CONFIG names the profile folder, the .oxt, the bridge's options file and the
-steps; each step opens a copy of a document and either runs a menu command (dispatching the URL
-that Addons.xcu gives the menu item) or calls the extension's ``apply_operations`` on it
-directly, then reports the document's redlines, its paragraphs and its paragraphs after Accept All. Prints one JSON object.
+steps; each step opens a copy of a document (read-only when asked) and runs its ``do`` list:
+
+- ``{"op": "menu", "command": ...}``: the menu item (the URL Addons.xcu gives it, dispatched);
+- ``{"op": "panel", "action": ..., "args": {...}}``: a panel action, run by the extension on
+  LibreOffice's main thread as a click runs it (``org.ledger.Bridge``'s ``XJob``), then its state
+  once the server's work is done;
+- ``{"op": "probe"}``: the document's redlines, paragraphs and headings as LibreOffice shows them;
+- ``{"op": "dispatch", "command": ".uno:..."}``: Accept All, Reject All, Undo, … in the window;
+- ``{"op": "decide", "type": "Delete"|"Insert", "index": k, "how": "accept"|"reject"}``: one row
+  of Manage Changes decided (its range selected, then Accept/Reject Change);
+- ``{"op": "served", "from_last": true}``: the server's tracked copy of the revision the panel
+  applied last, with its paragraphs after Accept All and after Reject All;
+- ``{"op": "save", "path": ...}``: the document as it is now, stored to a file.
+
+``{"kind": "model", ...}`` steps run the extension's writer on a document without a view instead
+(the no-GUI LibreOffice cannot lay out comments in a window): the server's tracked copy of an
+apply brought in, then the comments and redlines read back. Prints one JSON object.
 """
 from __future__ import annotations
 
@@ -14,11 +28,13 @@ import shutil
 import subprocess
 import sys
 import time
+import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE)))  # tests/: uno_probe
 
 import uno_probe  # noqa: E402  (Debian's python3-uno)
+from com.sun.star.beans import NamedValue  # noqa: E402
 
 
 def unopkg(profile, *args):
@@ -27,12 +43,74 @@ def unopkg(profile, *args):
     return {"rc": proc.returncode, "out": proc.stdout[-4000:], "err": proc.stderr[-4000:]}
 
 
-def current_model(doc):
-    """The model shown in the document's window (it changes when the bridge reloads the frame)."""
-    try:
-        return doc.getCurrentController().getFrame().getController().getModel()
-    except Exception:
-        return doc
+def _nv(name, value):
+    v = NamedValue()
+    v.Name, v.Value = name, value
+    return v
+
+
+class Panel:
+    """The extension's automation door (``org.ledger.Bridge`` as an ``XJob``)."""
+
+    def __init__(self, ctx, url):
+        self.bridge = ctx.ServiceManager.createInstanceWithContext("org.ledger.Bridge", ctx)
+        self.url = url
+
+    def __call__(self, action, args=None, timeout=600):
+        args = dict(args or {}, doc=self.url)
+        out = json.loads(self.bridge.execute((_nv("action", action), _nv("args", json.dumps(args)))))
+        if out.get("ok") and out.get("busy"):
+            out = json.loads(self.bridge.execute((_nv("action", "wait"),
+                                                  _nv("args", json.dumps({"doc": self.url, "timeout": timeout})))))
+        return out
+
+
+def probe(doc):
+    paras = uno_probe.paragraphs(doc)
+    return {"redlines": uno_probe.redlines(doc), "paragraphs": [p["text"] for p in paras],
+            "headings": [[p.get("outline"), p.get("label"), p["text"]] for p in paras if p.get("outline")],
+            "labels": [[p.get("label"), p.get("style"), p["text"]] for p in paras]}
+
+
+def decide(ctx, doc, item):
+    """Accepts or rejects one redline (the ``index``-th of its type), as a reviewer's click does."""
+    enum = doc.getRedlines().createEnumeration()
+    seen = -1
+    while enum.hasMoreElements():
+        r = enum.nextElement()
+        if r.getPropertyValue("RedlineType") != item["type"]:
+            continue
+        seen += 1
+        if seen != item["index"]:
+            continue
+        start, end = r.getPropertyValue("RedlineStart"), r.getPropertyValue("RedlineEnd")
+        cur = start.getText().createTextCursorByRange(start)
+        cur.gotoRange(end, True)
+        text = cur.getString()
+        if len(text) > 1:  # the cursor inside the change: that change alone (a selection takes its neighbours)
+            cur = start.getText().createTextCursorByRange(start)
+            cur.goRight(1, False)
+        doc.getCurrentController().select(cur)
+        cmd = ".uno:AcceptTrackedChange" if item["how"] == "accept" else ".uno:RejectTrackedChange"
+        uno_probe._dispatch(ctx, doc, cmd)
+        return {"text": text}
+    raise ValueError(f"no {item['type']} redline number {item['index']}")
+
+
+def served(ctx, desktop, work, item):
+    """The revision's file from the server, as LibreOffice reads it after Accept All and Reject All."""
+    url = f"{item['url']}/api/v1/documents/{item['document']}/revisions/{item['revision']}/file"
+    data = urllib.request.urlopen(url, timeout=120).read()
+    path = os.path.join(work, f"served-{item['revision']}{item.get('suffix', '.docx')}")
+    with open(path, "wb") as fh:
+        fh.write(data)
+    out = {}
+    for view, cmd in (("accepted", ".uno:AcceptAllTrackedChanges"), ("rejected", ".uno:RejectAllTrackedChanges")):
+        d = uno_probe.load_for_dispatch(ctx, desktop, path)
+        uno_probe._dispatch(ctx, d, cmd)
+        out[view] = probe(d)
+        d.close(True)
+    return out
 
 
 def run_step(ctx, desktop, cfg, step):
@@ -40,33 +118,83 @@ def run_step(ctx, desktop, cfg, step):
     os.makedirs(work, exist_ok=True)
     path = os.path.join(work, os.path.basename(step["doc"]))
     shutil.copyfile(step["doc"], path)
-    out = {"name": step["name"]}
+    with open(cfg["bridge_config"], "w", encoding="utf-8") as fh:
+        # no comments in a window: Debian's no-GUI LibreOffice aborts laying out a comment window
+        json.dump({"comments": False, "ui": "none", **step.get("bridge", {})}, fh)
+    if step.get("kind") == "model":
+        return run_model_step(ctx, cfg, step, path)
     url = uno_probe.uno.systemPathToFileUrl(path)
-    doc = desktop.loadComponentFromURL(url, "_blank", 0, ())
-    if step["kind"] == "menu":
-        report = os.path.join(work, "report.json")
-        with open(cfg["bridge_config"], "w", encoding="utf-8") as fh:
-            # no comments: Debian's no-GUI LibreOffice aborts laying out a comment window in a view
-            json.dump({"comments": False, **step["bridge"], "ui": "none", "report": report}, fh)
-        helper = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.DispatchHelper", ctx)
-        helper.executeDispatch(doc.getCurrentController().getFrame(), step["url"], "", 0, ())
-        deadline = time.time() + 120
-        while not os.path.exists(report) and time.time() < deadline:
-            time.sleep(0.2)
-        out["report"] = json.load(open(report, encoding="utf-8")) if os.path.exists(report) else None
-        doc = current_model(doc)
-    else:
-        sys.path.insert(0, cfg["pythonpath"])
-        import ledger_writer
+    props = (uno_probe._prop("ReadOnly", True),) if step.get("read_only") else ()
+    doc = desktop.loadComponentFromURL(url, "_blank", 0, props)
+    panel = Panel(ctx, url)
+    results = []
+    try:
+        for item in step["do"]:
+            op = item["op"]
+            t0 = time.monotonic()
+            if op == "menu":
+                helper = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.DispatchHelper", ctx)
+                helper.executeDispatch(doc.getCurrentController().getFrame(),
+                                       f"service:org.ledger.Bridge?{item['command']}", "", 0, ())
+                time.sleep(0.5)
+                out = panel("wait")
+            elif op == "panel":
+                out = panel(item["action"], item.get("args"))
+            elif op == "probe":
+                out = probe(doc)
+            elif op == "dispatch":
+                uno_probe._dispatch(ctx, doc, item["command"])
+                out = {}
+            elif op == "decide":
+                out = decide(ctx, doc, item)
+            elif op == "served":
+                if item.get("from_last"):  # the revision the panel applied last
+                    last = next(r for r in reversed(results) if r.get("last", {}).get("apply", {}).get("ok"))
+                    item = dict(item, url=step["bridge"]["url"], document=last["document"],
+                                revision=last["last"]["apply"]["revision"], suffix=os.path.splitext(path)[1])
+                out = served(ctx, desktop, work, item)
+            elif op == "save":
+                filt = "MS Word 2007 XML" if item["path"].endswith(".docx") else "writer8"
+                doc.storeToURL(uno_probe.uno.systemPathToFileUrl(item["path"]), (uno_probe._prop("FilterName", filt),))
+                out = {"path": item["path"]}
+            elif op == "read_config":
+                with open(cfg["bridge_config"], encoding="utf-8") as fh:
+                    out = {"config": json.load(fh)}
+            elif op == "undo_titles":
+                out = {"titles": list(doc.getUndoManager().getAllUndoActionTitles())}
+            else:
+                raise ValueError(f"unknown op {op}")
+            out["seconds"] = round(time.monotonic() - t0, 2)
+            results.append(out)
+    finally:
+        panel("close") if not step.get("keep_open") else None
+        doc.close(True)
+    return {"name": step["name"], "results": results}
 
-        out["result"] = ledger_writer.apply_operations(ctx, doc, step["ops"], step["author"], step.get("units"))
-        out["record_changes"] = doc.getPropertyValue("RecordChanges")
-    out["redlines"] = uno_probe.redlines(doc)
-    out["paragraphs"] = [p["text"] for p in uno_probe.paragraphs(doc)]
-    uno_probe._dispatch(ctx, doc, ".uno:AcceptAllTrackedChanges")
-    out["accepted"] = [p["text"] for p in uno_probe.paragraphs(doc)]
+
+def run_model_step(ctx, cfg, step, path):
+    """The extension's writer on a document without a view: the server's copy (with comments)
+    brought in, then what the document holds."""
+    sys.path.insert(0, cfg["pythonpath"])
+    import ledger_writer  # the extension's own module, run here over the UNO bridge
+
+    with open(step["served"], "rb") as fh:
+        data = fh.read()
+    doc = uno_probe.load_model(ctx, path)
+    fmt = "docx" if path.endswith(".docx") else "odt"
+    result = ledger_writer.apply_served(ctx, doc, data, fmt, title="LEDGER: test")
+    notes = []
+    enum = doc.getTextFields().createEnumeration()
+    while enum.hasMoreElements():
+        f = enum.nextElement()
+        if f.supportsService("com.sun.star.text.textfield.Annotation"):
+            dt = f.DateTimeValue
+            notes.append({"author": f.Author, "initials": f.Initials, "content": f.Content,
+                          "date": f"{dt.Year:04d}-{dt.Month:02d}-{dt.Day:02d}T{dt.Hours:02d}:{dt.Minutes:02d}",
+                          "anchor": f.getAnchor().getString()})
+    out = {"result": result, "notes": notes, "redlines": uno_probe.redlines(doc)}
     doc.close(True)
-    return out
+    return {"name": step["name"], "results": [out]}
 
 
 def main(config_path):
@@ -81,7 +209,10 @@ def main(config_path):
             try:
                 result["steps"].append(run_step(ctx, desktop, cfg, step))
             except Exception as exc:  # report and go on
-                result["steps"].append({"name": step["name"], "error": f"{type(exc).__name__}: {exc}"})
+                import traceback
+
+                result["steps"].append({"name": step["name"], "error": f"{type(exc).__name__}: {exc}",
+                                        "trace": traceback.format_exc()[-3000:]})
     finally:
         uno_probe.stop_office(proc, desktop)
     print(json.dumps(result))

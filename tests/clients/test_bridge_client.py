@@ -1,7 +1,9 @@
-"""The bridge's UNO-free half (manifest/libreoffice/pythonpath/ledger_client.py): settings,
-word-level hunks, its copies of the word tokenizer and the text normaliser (against the
+"""The bridge's UNO-free half (manifest/libreoffice/pythonpath/ledger_client.py and ledger_views.py):
+settings read and saved, its copies of the word tokenizer and the text normaliser (against the
 server's specifications tests/vectors/words.json and normalise.json, in this Python and in
-LibreOffice's own) and the messages of HTTP failures, against a real backend on loopback."""
+LibreOffice's own), the messages of HTTP failures and the routes the panel uses, against a real
+backend on loopback, and what the panel shows of real answers (findings grouped with counts and
+places, a proposal's changes grouped with ticks, a review's items)."""
 from __future__ import annotations
 
 import json
@@ -21,7 +23,8 @@ from .helpers import ROOT
 PYTHONPATH = ROOT / "manifest" / "libreoffice" / "pythonpath"
 sys.path.insert(0, str(PYTHONPATH))
 import ledger_client  # noqa: E402
-from ledger_client import BridgeError, LedgerClient, hunks, load_config, normalize, tokenize, word_spans  # noqa: E402
+import ledger_views as views  # noqa: E402
+from ledger_client import BridgeError, LedgerClient, load_config, normalize, save_config, tokenize, word_spans  # noqa: E402
 
 VECTORS = ROOT / "tests" / "vectors"
 WORDS = json.loads((VECTORS / "words.json").read_text(encoding="utf-8"))
@@ -87,15 +90,21 @@ def test_settings_file_then_environment(tmp_path):
     assert err.value.code == "bad_config" and str(path) in err.value.message
 
 
-def test_hunks_are_word_level():
-    before = "Payment is due within 30 days of the invoice date."
-    assert hunks({"op": "replace", "before": before, "start": 22, "end": 29, "text": "45 days"}) == [(22, 24, "45")]
-    assert hunks({"op": "set_text", "before": before, "text": "Payment is due within 45 days of the receipt date."}) == [
-        (22, 24, "45"), (37, 44, "receipt")]
-    assert hunks({"op": "delete", "before": before}) == []
-    # a compound, a contraction or a decimal changes whole, as the server's tracked copy does
-    assert hunks({"op": "set_text", "before": "a 30-day term", "text": "a 60-day term"}) == [(2, 8, "60-day")]
-    assert hunks({"op": "set_text", "before": "e\u0301te\u0301 3.5", "text": "e\u0301te\u0301 3.75"}) == [(6, 9, "3.75")]
+def test_settings_are_saved_for_the_next_session(tmp_path):
+    """The settings dialog writes the options file; other keys in it are kept."""
+    path = tmp_path / "ledger" / "bridge.json"
+    env = {"LEDGER_BRIDGE_CONFIG": str(path)}
+    assert save_config({"url": "https://ledger.example.org", "api_key": "k" * 20, "author": "Ann", "comments": False,
+                        "ui": "ignored"}, env) == str(path)
+    cfg = load_config(env)
+    assert (cfg["url"], cfg["api_key"], cfg["author"], cfg["comments"]) == ("https://ledger.example.org", "k" * 20,
+                                                                           "Ann", False)
+    data = json.loads(path.read_text())
+    assert "ui" not in data
+    data["timeout"] = 5
+    path.write_text(json.dumps(data))
+    save_config({"author": "Bob"}, env)
+    assert json.loads(path.read_text()) == {**data, "author": "Bob"}
 
 
 def test_failures_are_sentences(tmp_path):
@@ -138,3 +147,75 @@ def test_the_bridge_client_applies_with_comments_and_reviews_the_file_that_comes
         review = client.review(meta["id"], applied["revision"], edited, odt)
         assert [(o["id"], o["status"]) for o in review["operations"]] == [("op-1", "pending")]
         assert review["consistent"] is True
+
+
+RFC = Path("/work/shared/devset/rfc/rfc9000.A.docx")
+DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+
+
+def _rfc() -> Path:
+    from tests.conftest import DEVSET_DOCS
+
+    path = Path(DEVSET_DOCS) / "rfc9000.A.docx" if DEVSET_DOCS else RFC
+    if not path.exists():
+        pytest.skip(f"the development set's {path.name} is not here")
+    return path
+
+
+@pytest.mark.slow
+def test_what_the_panel_shows_of_a_2000_unit_standard(tmp_path):
+    """The panel's routes and views on RFC 9000 (2,000+ units): the outline, the check's findings
+    (every one in a group, each with a place), a 'this paragraph' deletion that takes the unit at
+    the cursor, a rename's preview with every change tickable, and an apply of the ticked ones."""
+    data = _rfc().read_bytes()
+    with LedgerServer(tmp_path / "srv", workers=1, threads=2, env={"LEDGER_RATE_LIMIT": "off"}) as srv:
+        client = LedgerClient({"url": srv.url, "where": "bridge.json", "timeout": 120})
+        assert client.version()["formats"] == ["docx", "odt"]  # the connection test
+        meta = client.upload(data, "rfc9000.A.docx", DOCX)
+        units = client.units(meta["id"])
+        assert len(units) > 2000
+        by_id = {u["id"]: u for u in units}
+        lines = views.outline_lines(client.outline(meta["id"]))
+        assert (1, "7.3 Authenticating Connection IDs", lines[[t for _d, t, _i in lines].index(
+            "7.3 Authenticating Connection IDs")][2]) in lines
+        findings = client.check(meta["id"])["findings"]
+        groups = views.finding_groups(findings, by_id)
+        assert sum(g["count"] for g in groups) == len(findings) > 0  # every finding is listed
+        assert all(item["where"] for g in groups for item in g["items"])  # each with its place
+        narrowed = views.finding_groups(findings, by_id, severity="warning", text="NAT")
+        assert narrowed and all("NAT" in i["finding"]["message"] for g in narrowed for i in g["items"])
+        # "Delete this paragraph" with the cursor's unit
+        para = next(u for u in units if u["text"].startswith("The choice each endpoint makes about connection IDs"))
+        gone = client.propose(meta["id"], "Delete this paragraph", "LEDGER", target=para["id"])
+        assert [(o["op"], o["unit"]) for o in gone["operations"] if o["source"] == "rules"] == [("delete", para["id"])]
+        # a rename: every change offered, grouped by written form, each tickable
+        proposal = client.propose(meta["id"], 'Rename "connection ID" to "connection identifier"', "LEDGER",
+                                  target=para["id"])
+        ops = proposal["operations"]
+        grouped = views.group_operations(ops, by_id)
+        changes = [c for g in grouped for c in g["changes"]]
+        assert views.count_changes(changes, {o["id"] for o in ops}) == (len(ops), len(ops))
+        assert sorted(i for c in changes for i in views.change_op_ids(c)) == sorted(o["id"] for o in ops)
+        assert {g["title"] for g in grouped} >= {"connection ID → connection identifier",
+                                                "connection IDs → connection identifiers"}
+        kept = {o["id"] for o in ops}
+        first = grouped[0]
+        views.set_change(kept, first["changes"][0], False)
+        assert views.tick_state(first["changes"], kept) == "some"
+        applied = client.apply(meta["id"], proposal["id"], "LEDGER", comments=False, operations=sorted(kept))
+        assert len(applied["operations"]) == len(ops) - len(views.change_op_ids(first["changes"][0]))
+        deps = client.impact(meta["id"], para["id"], job=meta.get("job"))
+        assert {r["unit"] for r in deps["references"]} >= {by_id_id for by_id_id in by_id
+                                                           if by_id[by_id_id].get("label") == "Section 7.4"}
+
+
+def test_views_of_a_review_say_each_change_once():
+    reviews = [{"title": "Edit 1: Rename", "counts": {"accepted": 1, "rejected": 0, "pending": 0, "mixed": 1},
+                "operations": [{"id": "op-1", "status": "accepted", "summary": "ID → identifier", "where": "Section 5.1"},
+                               {"id": "op-2", "status": "mixed", "summary": "ID → identifier", "where": "Section 5.2"}]},
+               {"title": "Edit 2: Delete", "error": "the server no longer holds this edit"}]
+    assert views.review_lines(reviews) == [
+        (0, "Edit 1: Rename: 1 accepted, 1 mixed"),
+        (1, "accepted: ID → identifier · Section 5.1"),
+        (1, "partly accepted, partly rejected: ID → identifier · Section 5.2"),
+        (0, "Edit 2: Delete: the server no longer holds this edit")]

@@ -1,9 +1,9 @@
-"""The LEDGER bridge's side that knows no UNO: settings, the HTTP client (urllib), error messages
-and word-level hunks of the operations. Runs inside LibreOffice's Python; stdlib only.
+"""The LEDGER bridge's side that knows no UNO: settings, the HTTP client (urllib), error messages,
+and the server's definitions of a word and of text normalisation (to find units in the open
+document). Runs inside LibreOffice's Python; stdlib only.
 """
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import os
@@ -22,8 +22,8 @@ __all__ = [
     "LedgerClient",
     "MESSAGES",
     "config_path",
-    "hunks",
     "load_config",
+    "save_config",
     "normalize",
     "split_lines",
     "tokenize",
@@ -111,6 +111,33 @@ def load_config(environ=None) -> dict:
     return cfg
 
 
+#: The settings the settings dialog edits (the others are for scripts and tests).
+USER_KEYS = ("url", "api_key", "author", "comments")
+
+
+def save_config(values: dict, environ=None) -> str:
+    """Writes the settings dialog's values to the options file (other keys in it are kept);
+    returns its path. A value the environment overrides still wins when the bridge reads them."""
+    path = config_path(environ)
+    data = {}
+    if os.path.exists(path):
+        try:
+            with open(path, encoding="utf-8") as fh:
+                old = json.load(fh)
+            data = old if isinstance(old, dict) else {}
+        except (OSError, ValueError):
+            data = {}
+    for key in USER_KEYS:
+        if key in values:
+            data[key] = values[key]
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, ensure_ascii=False, indent=1)
+    os.replace(tmp, path)
+    return path
+
+
 class LedgerClient:
     """The routes of ROUTES.md the bridge uses, over urllib, with BridgeError for any failure."""
 
@@ -170,9 +197,12 @@ class LedgerClient:
         q = urllib.parse.urlencode({"filename": filename})
         return self.request("POST", f"/api/v1/documents?{q}", data=data, content_type=media_type)[1]
 
-    def wait_job(self, job: dict, poll: float = 0.5, limit: float = 900) -> dict:
+    def wait_job(self, job: dict, poll: float = 0.5, limit: float = 900, on_progress=None, until=None) -> dict:
+        """Follows a job until it is done (or ``until(job)`` holds); ``on_progress(fraction, stage)``."""
         deadline = time.monotonic() + limit
-        while job.get("status") not in ("done", "failed"):
+        while job.get("status") not in ("done", "failed") and not (until and until(job)):
+            if on_progress:
+                on_progress(float(job.get("progress") or 0.0), job.get("stage") or "")
             if time.monotonic() > deadline:
                 raise BridgeError("timeout", self._message("timeout"))
             time.sleep(poll)
@@ -181,24 +211,67 @@ class LedgerClient:
             err = job.get("error") or {}
             code = err.get("code") or "job_failed"
             raise BridgeError(code, self._message(code if code in MESSAGES else "job_failed", err.get("message", "")))
+        if on_progress:
+            on_progress(float(job.get("progress") or 1.0), job.get("stage") or "")
         return job
 
-    def propose(self, doc_id: str, instruction: str, author: str) -> dict:
+    def version(self) -> dict:
+        """The server's name and version (the connection test: it needs the API key too)."""
+        return self.request("GET", "/api/v1/version")[1]
+
+    def propose(self, doc_id: str, instruction: str, author: str, target: str | None = None,
+                selection: dict | None = None, on_progress=None) -> dict:
+        """A proposal for ``instruction``; ``target`` is the unit at the cursor, ``selection`` the
+        selected text (ROUTES.md Selection)."""
         body = {"instruction": instruction}
         if author:
             body["author"] = author
+        if target:
+            body["target"] = target
+        if selection:
+            body["selection"] = selection
         status, res = self.request("POST", f"/api/v1/documents/{doc_id}/proposals", body=body)
         if status == 202 and res.get("job"):
-            return self.wait_job(res["job"])["result"]
+            return self.wait_job(res["job"], on_progress=on_progress)["result"]
         return res
 
-    def apply(self, doc_id: str, proposal_id: str, author: str, instruction: str = "", comments: bool = True) -> dict:
+    def apply(self, doc_id: str, proposal_id: str, author: str, instruction: str = "", comments: bool = True,
+              operations: list | None = None) -> dict:
+        """Applies a proposal (only the ``operations`` ids given, when given)."""
         body = {"proposal_id": proposal_id, "author": author}
         if instruction:
             body["instruction"] = instruction
         if not comments:
             body["comments"] = False
+        if operations is not None:
+            body["operations"] = list(operations)
         return self.request("POST", f"/api/v1/documents/{doc_id}/apply", body=body)[1]
+
+    def outline(self, doc_id: str) -> list:
+        return self.request("GET", f"/api/v1/documents/{doc_id}/outline")[1]["outline"]
+
+    def impact(self, doc_id: str, unit: str, job: dict | None = None, on_progress=None, depth: int = 1) -> dict:
+        """What a unit cites and what depends on it; waits for the graph while it is being built."""
+        path, body = f"/api/v1/documents/{doc_id}/impact", {"unit": unit, "depth": depth}
+        for _ in range(3):
+            try:
+                return self.request("POST", path, body=body)[1]
+            except BridgeError as exc:
+                if exc.code != "graph_not_ready" or job is None:
+                    raise
+                job = self.wait_job(job, on_progress=on_progress, until=lambda j: "impact" in (j.get("ready") or []))
+        return self.request("POST", path, body=body)[1]
+
+    def fix(self, doc_id: str, findings: list | None = None, kinds: list | None = None, author: str = "") -> dict:
+        """A proposal that fixes the given findings (ids) or kinds (ROUTES.md check/fix)."""
+        body = {}
+        if findings:
+            body["findings"] = list(findings)
+        if kinds:
+            body["kinds"] = list(kinds)
+        if author:
+            body["author"] = author
+        return self.request("POST", f"/api/v1/documents/{doc_id}/check/fix", body=body)[1]
 
     def review(self, doc_id: str, revision: int, data: bytes, media_type: str) -> dict:
         """What the reviewer did with the revision's operations (ROUTES.md Review)."""
@@ -282,32 +355,3 @@ def split_lines(text: str) -> list:
         out.append((pos, pos + len(line), line))
         pos += len(line) + 1
     return out
-
-
-def _word_diff(a: str, b: str) -> list:
-    ta, tb = tokenize(a), tokenize(b)
-    offs = [0]
-    for t in ta:
-        offs.append(offs[-1] + len(t))
-    out = []
-    sm = difflib.SequenceMatcher(a=ta, b=tb, autojunk=False)
-    for tag, i1, i2, j1, j2 in sm.get_opcodes():
-        if tag != "equal":
-            out.append((offs[i1], offs[i2], "".join(tb[j1:j2])))
-    return out
-
-
-def hunks(op: dict) -> list:
-    """Word-level changes ``(start, end, text)`` over ``op["before"]`` that a ``replace`` or
-    ``set_text`` operation makes (unchanged words are never touched).
-
-    >>> hunks({"op": "replace", "before": "due in 30 days", "start": 7, "end": 14, "text": "45 days"})
-    [(7, 9, '45')]
-    """
-    before = op.get("before") or ""
-    if op.get("op") == "replace":
-        start, end = op.get("start") or 0, op.get("end") if op.get("end") is not None else op.get("start") or 0
-        return [(s + start, e + start, t) for s, e, t in _word_diff(before[start:end], op.get("text") or "")]
-    if op.get("op") == "set_text":
-        return _word_diff(before, op.get("text") or "")
-    return []
