@@ -129,6 +129,14 @@ CASES: dict[str, Case] = {
         _swap(_BASE_LINES, **{"As shown in Table 4, prices rose.": "As seen in Table 4, all prices rose."}),
         _BASE_LINES,
     ),
+    # the field and what its bookmark holds renumbered (Table 4 -> Table 3): LibreOffice imports a
+    # REF field as one text field, so its change is the whole old field deleted, a new one inserted
+    "renumbered_reference_field": Case(
+        _base, lambda d: [_rep(d, "As shown", "4", "3"), ed("set_text", next(u for u in d.units if u.text == "Table 4").id, text="Table 3")],
+        [("Delete", "Table 4"), ("Insert", "Table 3"), ("Delete", "4"), ("Insert", "3")],
+        _swap(_BASE_LINES, **{"As shown in Table 4, prices rose.": "As shown in Table 3, prices rose.", "Table 4": "Table 3"}),
+        _BASE_LINES,
+    ),
     "set_text_rewrites_a_sentence": Case(
         _base, lambda d: [ed("set_text", _unit(d, "committee").id, text="The board approved the new budget on Friday.")],
         [("Delete", "committee"), ("Insert", "board"), ("Insert", "new "), ("Delete", "Monday"), ("Insert", "Friday")],
