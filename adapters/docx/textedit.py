@@ -180,8 +180,7 @@ def apply_changes(target: UnitTarget, changes: list[tuple[Change, Stamp]], conte
     work += [(lo, hi, i, rw) for i, (lo, hi, rw) in enumerate(rewrites, len(changes))]
     for _start, _end, _i, item in sorted(work, key=lambda w: (w[0], w[1], w[2]), reverse=True):
         if isinstance(item, _Rewrite):
-            rewrite_field(item.field, item.text, item.stamp, _own_insertion(item.field.simple if item.field.simple is not None
-                                                                          else item.field.runs[0], item.stamp.author) is not None)
+            item.write()
             continue
         (start, end, text), stamp = item
         pos = _positions(target.segments(context))
@@ -214,6 +213,10 @@ class _Rewrite:
     text: str
     stamp: Stamp
 
+    def write(self) -> None:
+        first = self.field.simple if self.field.simple is not None else self.field.runs[0]
+        rewrite_field(self.field, self.text, self.stamp, _own_insertion(first, self.stamp.author) is not None)
+
 
 def _field_of(segs: list[Segment], by_run: dict[int, FieldRuns]) -> FieldRuns | None:
     """The one value field whose result shows all of ``segs``, if there is one."""
@@ -245,7 +248,7 @@ def _field_rewrites(target: UnitTarget, changes: list[tuple[Change, Stamp]], con
             segs = [s for s, a, b, _p in pos if a < end and start < b]
         else:
             inside = [s for s, a, b, _p in pos if a < start < b]
-            around = [s for s, a, b, _p in pos if b == start] [-1:] + [s for s, a, b, _p in pos if a == start][:1]
+            around = [s for s, a, b, _p in pos if b == start][-1:] + [s for s, a, b, _p in pos if a == start][:1]
             segs = inside or (around if len(around) == 2 else [])
         f = _field_of(segs, by_run) if segs else None
         if f is None:
