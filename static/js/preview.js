@@ -126,7 +126,7 @@ export function renderPreview(proposal, { author = "", byId = new Map(), onPick 
     }
     const list = [...byName];
     const shown = list.slice(0, 6).map(([name, { unit, n }], i) => [i ? ", " : "",
-      el("button", { class: "link", type: "button", onclick: (e) => { e.stopPropagation(); onPick(unit); } }, n > 1 ? `${name} (${n})` : name)]).flat();
+      el("a", { class: "link", href: "#", onclick: (e) => { e.preventDefault(); e.stopPropagation(); onPick(unit); } }, n > 1 ? `${name} (${n})` : name)]).flat();
     return list.length ? [" — in ", ...shown, list.length > 6 ? ` and ${list.length - 6} more` : ""] : [];
   };
   const generalItem = ({ finding: f, count, units }) => el("li", { "data-unit": f.unit ?? "", "data-count": String(count) },
