@@ -658,15 +658,15 @@ def _cited_expansions(doc: Document) -> set[str]:
 
 
 def _identifier_parts(doc: Document, candidates: dict[str, list[str]]) -> set[str]:
-    """The candidates the document also writes as a part of a constant's name: "AF_IPX Specifies
-    the IPX address family" names the value the constant stands for (an enumeration's names)."""
-    pat = re.compile(r"(?<![\w])[A-Z0-9]+(?:_[A-Z0-9]+)+(?![\w])")
-    parts: set[str] = set()
+    """The candidates the document also writes as the name part of a prefixed constant: "AF_IPX
+    Specifies the IPX address family" names the value the constant stands for (an enumeration's
+    names); not a part among many ("AES" of "TLS_AES_128_GCM_SHA256" is still an abbreviation)."""
+    pat = re.compile(r"(?<![\w])[A-Z][A-Z0-9]*_(?P<name>[A-Z][A-Z0-9]*)(?![\w])")
+    names: set[str] = set()
     for u in doc.units:
         if "_" in u.text:
-            for m in pat.finditer(u.text):
-                parts.update(m.group(0).split("_"))
-    return {t for t in candidates if t in parts}
+            names.update(m.group("name") for m in pat.finditer(u.text))
+    return {t for t in candidates if t in names}
 
 
 def _numbered_families(found: dict[str, AcronymInfo]) -> set[str]:

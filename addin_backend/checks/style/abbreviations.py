@@ -181,7 +181,7 @@ _GIVEN_NAME = re.compile(r"\b(?:[Ll]abell?ed|[Nn]amed|[Cc]alled|[Mm]arked|[Dd]en
                          r"(?:[A-Z][a-z]+\s+)?(?P<t>" + _TOKEN + r")(?![\w-])")
 #: A name followed by the citation of the work that defines it: "OSCORE [RFC 8613]", "LDAP
 #: [RFC4511]", "CBOR Initial Algorithms [RFC 9053]" (the reader follows the citation).
-_CITED_AFTER = re.compile(r"(?:\s+[A-Za-z][\w\-]*){0,3}\s*\[(?P<c>[^\[\]]{2,40})\]")
+_CITED_AFTER = re.compile(r"(?:\s+[A-Z][\w\-]*){0,3}\s*\[(?P<c>[^\[\]]{2,40})\]")
 #: A constant's name whose parts spell an abbreviation: "HKEY_LOCAL_MACHINE" for HKLM.
 _CONSTANT = re.compile(r"(?<![\w])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w])")
 #: An organisation's name: the abbreviation and the word for what kind of organisation it is
