@@ -41,6 +41,8 @@ from adapters.vocabulary import FLOAT_KINDS
 from benchmarks.doc_block import replace_block
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The blind annotation of two documents found in the wild (MQTT-SN, STIX), kept apart from the devset.
+WILD_ANNOTATIONS = ROOT / "benchmarks" / "wild" / "annotations"
 VARIANTS = ("A.docx", "B.docx", "A.odt", "B.odt", "A.lo.docx", "B.lo.docx")
 #: The issue's targets on every variant.
 TARGETS = {"references_precision": 0.98, "references_recall": 0.99, "headings": 1.0,
@@ -474,22 +476,36 @@ def non_english_corpus(corpus: Path) -> list[Path]:
     return out
 
 
+def _document(folder: Path, name: str, variant: str) -> Path | None:
+    """The file of ``name`` in ``variant``; a document found in the wild has one file,
+    ``NAME.docx``, which stands for its A.docx."""
+    path = folder / f"{name}.{variant}"
+    if path.exists():
+        return path
+    alone = folder / f"{name}.docx"
+    return alone if variant == "A.docx" and alone.exists() else None
+
+
 def run(devset: Path, docs: Sequence[str] | None = None, variants: Sequence[str] = VARIANTS, *,
-        related: bool = False, corpus: Path | None = None, quiet: bool = False) -> dict[str, Any]:
+        related: bool = False, corpus: Path | None = None, quiet: bool = False,
+        docs_dir: Path | None = None) -> dict[str, Any]:
+    """Score the annotations in ``devset/depends.json`` on their documents, found in
+    ``devset/rfc``, ``devset`` or ``docs_dir`` (the wild set's annotations lie apart from it)."""
     dep = json.loads((devset / "depends.json").read_text())
     names = docs or sorted(p.name[: -len(".truth.json")] for p in (devset / "rfc").glob("*.truth.json")) or sorted(
         {c["doc"] for c in dep["cases"]})
     files = []
     for name in names:
-        where = devset / "rfc" if (devset / "rfc" / f"{name}.A.docx").exists() else devset
+        where = next((d for d in (devset / "rfc", devset, docs_dir) if d is not None and _document(d, name, "A.docx")),
+                     devset)
         truth_path = where / f"{name}.truth.json"
         truth = json.loads(truth_path.read_text()) if truth_path.exists() else None
-        paras = truth_paragraphs(where / f"{name}.A.docx")
+        paras = truth_paragraphs(_document(where, name, "A.docx") or where / f"{name}.A.docx")
         cases = [c for c in dep["cases"] if c["doc"] == name]
         negatives = [n for n in dep["negatives"] if n["doc"] == name]
         for v in variants:
-            path = where / f"{name}.{v}"
-            if not path.exists():
+            path = _document(where, name, v)
+            if path is None:
                 continue
             row = score_file(path, truth, paras, cases, negatives, related=related and v == "A.docx")
             row["doc"], row["variant"] = name, v
@@ -639,7 +655,7 @@ def markdown(result: dict[str, Any], command: str, others: Sequence[tuple[str, d
     return "\n".join(lines) + "\n"
 
 
-_PATH_OPTIONS = ("--devset", "--corpus", "--json", "--readme", "--independent")
+_PATH_OPTIONS = ("--devset", "--corpus", "--json", "--readme", "--independent", "--wild", "--wild-docs")
 
 
 def _command(args: list[str]) -> str:
@@ -665,6 +681,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="another annotator's depends.json folder, scored beside the development set on A.docx "
                         "(default: DEVSET/independent when it exists); repeatable")
     p.add_argument("--no-independent", action="store_true", help="score the development set alone")
+    p.add_argument("--wild", type=Path, action="append",
+                   help="annotations of documents found in the wild (a depends.json folder), scored on A.docx "
+                        f"(default: {WILD_ANNOTATIONS.relative_to(ROOT)} when it exists); repeatable")
+    p.add_argument("--wild-docs", type=Path, help="where the wild documents lie (default: DEVSET/wild)")
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args(argv)
     if not (args.devset / "depends.json").exists():
@@ -675,6 +695,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     folders = [] if args.no_independent else args.independent or [
         p for p in [args.devset / "independent"] if (p / "depends.json").exists()]
     others = [(f.name, run(f, None, ("A.docx",), quiet=args.quiet)) for f in folders]
+    wild = [] if args.no_independent else args.wild or [p for p in [WILD_ANNOTATIONS] if (p / "depends.json").exists()]
+    others += [("wild" if f == WILD_ANNOTATIONS else f.name,
+                run(f, None, ("A.docx",), quiet=args.quiet, docs_dir=args.wild_docs or args.devset / "wild")) for f in wild]
     if others:
         result["independent"] = {name: o for name, o in others}
     md = markdown(result, _command(list(argv if argv is not None else sys.argv[1:])), others)
