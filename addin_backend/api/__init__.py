@@ -13,7 +13,7 @@ from flask import Flask, g
 from flask.json.provider import DefaultJSONProvider
 
 from ..budget import enter, leave
-from ..jobs.runner import make_runner
+from ..jobs.modes import make_runner
 from ..language.nlp import configure_embedding_cache
 from ..mcp.http import bp as mcp_bp
 from ..service import preload

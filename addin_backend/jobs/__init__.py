@@ -6,5 +6,6 @@ record lives in the store, so nothing here knows a route or a command.
 - :mod:`.runner` — :class:`~.runner.JobRunner`: jobs on a per-process thread pool (the
   embedded mode), their stages, progress, heartbeats and recovery;
 - :mod:`.queue` — the same jobs on RQ queues in the Redis store (:class:`~.queue.QueueRunner`),
-  run by ``ledger worker`` processes (:mod:`addin_backend.serving.queue_worker`).
+  run by ``ledger worker`` processes (:mod:`addin_backend.serving.queue_worker`);
+- :mod:`.modes` — which of the two a deployment uses (``LEDGER_JOBS``, :func:`~.modes.make_runner`).
 """

@@ -20,7 +20,7 @@ on a lost job (a proposal on its graph) fails with the graph's error at once. Th
 are daemon threads: a stopping worker does not wait for a blocked job.
 
 That is the embedded default (SQLite, nothing else to start). With a Redis store the jobs can go
-to a real queue instead (:func:`make_runner`, :mod:`addin_backend.jobs.queue`): the web workers
+to a real queue instead (:func:`addin_backend.jobs.modes.make_runner`, :mod:`addin_backend.jobs.queue`): the web workers
 only enqueue and answer, ``ledger worker`` processes on any machine run them, and the records
 stay in the store as here. Work is handed over as a *task* (:meth:`JobRunner.submit`): a
 module-level function ``task(store, runner, progress, **kwargs)`` with JSON-able ``kwargs``, so
@@ -46,15 +46,12 @@ from ..budget import budget, check as check_budget
 from ..errors import UnknownJobError, describe
 from ..store import Store
 
-__all__ = ["JobRunner", "JobCancelled", "Progress", "STATUSES", "JOB_MODES", "OPEN_JOBS", "scope_of", "task_path",
-           "resolve_task", "make_runner"]
+__all__ = ["JobRunner", "JobCancelled", "Progress", "STATUSES", "OPEN_JOBS", "scope_of", "task_path",
+           "resolve_task"]
 
 log = logging.getLogger("ledger.jobs")
 
 STATUSES = ("queued", "running", "done", "failed")
-#: ``LEDGER_JOBS``: ``threads`` (each web worker's pool), ``queue`` (RQ, needs Redis), ``auto``
-#: (the queue when the store is Redis, else threads).
-JOB_MODES = ("auto", "threads", "queue")
 _FINAL = ("done", "failed")
 #: Progress is written when it moved this much, or the stage changed, or this long passed.
 _MIN_STEP = 0.01
@@ -479,25 +476,3 @@ class _DaemonPool:
             deadline = time.monotonic() + timeout
             for t in self._threads:
                 t.join(max(0.0, deadline - time.monotonic()))
-
-
-def make_runner(store: Store, *, mode: str = "auto", threads: int = 2, stale_after: float = 900.0,
-                **queue_options: Any) -> JobRunner:
-    """The job runner of ``mode`` (:data:`JOB_MODES`) on ``store``.
-
-    ``queue_options`` go to :class:`~addin_backend.jobs.queue.QueueRunner` (``retries``,
-    ``timeout``, ``large_tokens``).
-
-    :raise ValueError: an unknown mode, or ``queue`` on a store that is not Redis.
-    """
-    if mode not in JOB_MODES:
-        raise ValueError(f"LEDGER_JOBS must be one of {', '.join(JOB_MODES)}, not {mode!r}")
-    if mode == "auto":
-        mode = "queue" if store.kind == "redis" else "threads"
-    if mode == "threads":
-        return JobRunner(store, threads, stale_after)
-    if store.kind != "redis":
-        raise ValueError("LEDGER_JOBS=queue needs LEDGER_STORE=redis://... (the queue lives in Redis)")
-    from .queue import QueueRunner
-
-    return QueueRunner(store, stale_after=stale_after, **queue_options)

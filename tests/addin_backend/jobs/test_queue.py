@@ -237,7 +237,7 @@ def test_the_web_side_refuses_a_callable_job_on_the_queue(make_app):
 
 
 def test_queue_mode_needs_redis(tmp_path):
-    from addin_backend.jobs.runner import make_runner
+    from addin_backend.jobs.modes import make_runner
     from addin_backend.store import open_store
 
     store = open_store(None, str(tmp_path))
