@@ -69,7 +69,8 @@ function increasing(pairs) {
  * (``bodyLines``). Returns ``{para: Map key -> paragraph index, line: Array index -> key|null,
  * exact: Set of keys matched on equal text}``. Equal texts are matched in order (unique ones
  * first, then the rest of each gap), and in a gap left between them a line and a paragraph
- * whose words are at least ``SIMILAR`` alike are paired in order too. */
+ * whose words are at least ``SIMILAR`` alike are paired in order too; ``joined``: units whose
+ * lines are one paragraph in Word (``joinLines``). */
 export function alignParagraphs(paras, bodyLinesList) {
   const wordKeys = paras.map((p) => paragraphKey(typeof p === "string" ? p : p.text));
   const lineKeys = bodyLinesList.map((l) => paragraphKey(l.text));
@@ -150,7 +151,41 @@ export function alignParagraphs(paras, bodyLinesList) {
   };
 
   gap(0, paras.length, 0, bodyLinesList.length);
-  return { para, line, exact };
+  const joined = joinLines(wordKeys, bodyLinesList, para, line, exact);
+  return { para, line, exact, joined };
+}
+
+/** A unit whose lines are one paragraph in Word (an .odt code block read with its line breaks
+ * as "\n"): when its lines did not all find their own paragraph, and its whole text is a
+ * paragraph between its neighbours' paragraphs (free, or taken only by one of its own lines on
+ * likeness), every line maps to that one paragraph. Returns the ids of such units (their offsets
+ * count in the whole unit text). */
+function joinLines(wordKeys, bodyLinesList, para, line, exact) {
+  const joined = new Set();
+  const byUnit = new Map();
+  bodyLinesList.forEach((l, j) => { if (!byUnit.has(l.unit)) byUnit.set(l.unit, []); byUnit.get(l.unit).push(j); });
+  for (const [unit, js] of byUnit) {
+    if (js.length < 2 || js.every((j) => exact.has(bodyLinesList[j].key))) continue;
+    const own = new Set(js.map((j) => bodyLinesList[j].key));
+    let lo = -1;
+    for (let j = js[0] - 1; j >= 0; j -= 1) { const p = para.get(bodyLinesList[j].key); if (p !== undefined) { lo = p; break; } }
+    let hi = wordKeys.length;
+    for (let j = js[js.length - 1] + 1; j < bodyLinesList.length; j += 1) { const p = para.get(bodyLinesList[j].key); if (p !== undefined) { hi = p; break; } }
+    const want = paragraphKey(js.map((j) => bodyLinesList[j].text).join("\u2028"));
+    for (let i = lo + 1; i < hi; i += 1) {
+      if ((line[i] !== null && !own.has(line[i])) || wordKeys[i] !== want) continue;
+      for (const j of js) {
+        const was = para.get(bodyLinesList[j].key);
+        if (was !== undefined && line[was] === bodyLinesList[j].key) line[was] = null;
+        para.set(bodyLinesList[j].key, i);
+        exact.delete(bodyLinesList[j].key);
+      }
+      line[i] = bodyLinesList[js[0]].key;
+      joined.add(unit);
+      break;
+    }
+  }
+  return joined;
 }
 
 // --- inside one paragraph ----------------------------------------------------------------------

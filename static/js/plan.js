@@ -52,7 +52,8 @@ export function planOperations(ops, units, paras) {
     if (before == null) { fail("LEDGER does not know this part of the document (read the document again)", ""); }
     else if (op.op === "replace" || op.op === "set_text") {
       if (op.op === "replace" && (op.end ?? 0) > codePointCount(before)) fail("the change runs past the end of its paragraph");
-      const ls = lines(before);
+      // a unit whose lines are one paragraph in Word is one line here
+      const ls = alignment.joined.has(op.unit) ? [{ text: before, start: 0, end: before.length }] : lines(before);
       for (const h of failed ? [] : hunksForOperation({ ...op, before })) {
         const li = ls.findIndex((l) => h.start >= l.start && h.end <= l.end);
         if (li === -1) { fail("the change spans two paragraphs"); break; }
@@ -85,7 +86,7 @@ export function planOperations(ops, units, paras) {
                        lines: String(op.text ?? "").split("\n"), style: op.style ?? null });
     } else if (op.op === "delete") {
       const ls = lines(before);
-      const ps = ls.map((_, i) => paraOf(op.unit, i));
+      const ps = [...new Set(ls.map((_, i) => paraOf(op.unit, i)))];
       if (ps.some((p) => p === undefined)) fail("part of it is not in the document as Word has it now (changed since it was read?)");
       else if (kind === "table") {
         if (!ps.every((p) => inTable[p])) fail("the table is not a table in Word");

@@ -55,3 +55,21 @@ test("inside a paragraph, LEDGER's offsets land on Word's: tracked deletions, li
   assert.equal(map.span(at, at).start, 15);
   assert.equal(offsetMap("abc", "xyz").span(0, 3).same, false);
 });
+
+test("a unit whose lines are one paragraph in Word (a code block with line breaks) is found whole", async () => {
+  const { planOperations } = await import("../../static/js/plan.js");
+  const code = '{\n  "type": "user-account",\n  "user_id": "1001"\n}';
+  const us = [{ id: "h", kind: "section", order: 0, text: "Example" }, { id: "c", kind: "paragraph", order: 1, text: code },
+              { id: "n", kind: "paragraph", order: 2, text: "Next." }];
+  const word = ["Example", '{\u000b  "type": "user-account",\u000b  "user_id": "1001"\u000b}', "Next."];
+  const { para, joined } = alignParagraphs(word, bodyLines(us));
+  assert.deepEqual([para.get("c#0"), para.get("c#3")], [1, 1]);
+  assert.ok(joined.has("c"));
+  const at = code.indexOf("1001");
+  const plan = planOperations([{ id: "d", op: "delete", unit: "c", before: code },
+                               { id: "r", op: "replace", unit: "c", before: code, start: at, end: at + 4, text: "1002" }], us, word);
+  assert.deepEqual(plan.failures, []);
+  assert.deepEqual(plan.steps.find((x) => x.op === "d").paras, [1]);
+  const edit = plan.steps.find((x) => x.op === "r");
+  assert.equal(word[1].slice(edit.start, edit.end), "1001");
+});
