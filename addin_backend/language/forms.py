@@ -107,7 +107,7 @@ def _en_irregular() -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
     forward: dict[str, list[str]] = {k: list(v) for k, v in _EN_EXTRA.items()}
     back: dict[str, str] = {p: s for s, ps in _EN_EXTRA.items() for p in ps}
     try:
-        from .nlp import get_lexicon
+        from .wordlists import get_lexicon
 
         exc = get_lexicon().exc["noun"]
     except Exception:  # no model package: the rules alone
@@ -128,7 +128,7 @@ def _en_lexicon_says(word: str) -> tuple[str, bool] | None:
     in "-s" whose stem is a noun reads as that noun's plural, though WordNet lists some plurals
     as nouns of their own ("days", "terms")."""
     try:
-        from .nlp import get_lexicon
+        from .wordlists import get_lexicon
 
         lex = get_lexicon()
     except Exception:

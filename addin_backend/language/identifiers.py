@@ -96,9 +96,9 @@ _ABBREVIATION = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]?|(?i:etc|al|cf|vs|viz|appro
 
 
 def _plain_word(word: str) -> bool:
-    from .wordlists import dictionary_word
+    from .wordlists import is_english_word
 
-    return dictionary_word(word)
+    return is_english_word(word)
 
 
 #: Two-letter words that glue into a keyword ("FOLLOWEDBY", "ISSUBSET"); any other part has

