@@ -11,7 +11,7 @@ from ..errors import InvalidRequestError
 from ..service.checks import check_stored
 from ..service.fixes import fix_stored
 from ..service.styles import MAX_SHEET_BYTES, StyleSheetError, get_style, put_style, resolve_style, style_scope
-from .context import int_arg, json_body, reserve, store
+from .context import int_arg, json_body, owner, reserve, store
 
 __all__ = ["bp"]
 
@@ -66,5 +66,6 @@ def read_style(name: str) -> Response:
 
 
 def style_owner() -> str:
-    """Whose style sheet names a request means: its API key's (one shared owner without keys)."""
-    return str(g.get("client", "anonymous"))
+    """Whose style sheet names a request means: its API key's, or its key's group's
+    (``LEDGER_KEY_GROUPS``: a team's ``house`` sheet is the team's); one shared owner without keys."""
+    return owner() or str(g.get("client", "anonymous"))

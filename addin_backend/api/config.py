@@ -5,7 +5,8 @@ import os
 import re
 from typing import Any, Callable, Mapping
 
-__all__ = ["DEFAULTS", "ENVIRONMENT", "load_config", "parse_rate", "REPO_ROOT", "MIN_KEY_LENGTH"]
+__all__ = ["DEFAULTS", "ENVIRONMENT", "load_config", "parse_rate", "parse_groups", "key_fingerprint", "REPO_ROOT",
+           "MIN_KEY_LENGTH"]
 
 #: An API key shorter than this is refused at start-up: short keys can be guessed.
 MIN_KEY_LENGTH = 16
@@ -29,6 +30,7 @@ DEFAULTS: dict[str, Any] = {
     "STORE": "sqlite",
     "TTL_SECONDS": 24 * 3600,
     "API_KEYS": [],
+    "KEY_GROUPS": "",  # keys that share their documents: "team-a=KEY1,KEY2;team-b=key:6ab9f1eb8f7d" (keys or fingerprints)
     "CORS_ORIGINS": [],
     "MAX_UPLOAD_MB": 64,
     "MAX_UNITS": 50_000,  # units a document may have (adapters.package.Limits.max_units)
@@ -64,6 +66,7 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "LEDGER_STORE": ("STORE", str),
     "LEDGER_TTL_SECONDS": ("TTL_SECONDS", int),
     "LEDGER_API_KEYS": ("API_KEYS", _list),
+    "LEDGER_KEY_GROUPS": ("KEY_GROUPS", str),
     "LEDGER_CORS_ORIGINS": ("CORS_ORIGINS", _list),
     "LEDGER_MAX_UPLOAD_MB": ("MAX_UPLOAD_MB", float),
     "LEDGER_MAX_UNITS": ("MAX_UNITS", int),
@@ -109,6 +112,60 @@ def parse_rate(spec: str | None) -> tuple[int, int] | None:
     return int(m.group(1)), int(m.group(2)) if m.group(2) else _UNITS[m.group(3)]
 
 
+def key_fingerprint(secret: str) -> str:
+    """A short, stable, non-reversible name for a key, for logs, counters, owners and the audit log.
+
+    >>> key_fingerprint("k1")
+    'key:6ab9f1eb8f7d'
+    """
+    import hashlib
+
+    return "key:" + hashlib.sha256(secret.encode("utf-8")).hexdigest()[:12]
+
+
+_GROUP_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+
+
+def parse_groups(spec: str | Mapping[str, Any] | None, keys: list[str]) -> dict[str, str]:
+    """``LEDGER_KEY_GROUPS`` -> {key fingerprint: ``group:NAME``}: the keys of one group own their
+    documents together (a team shares by configuration, never by knowing an id).
+
+    ``spec`` is ``NAME=MEMBER,MEMBER;NAME=...``, each member a key of ``LEDGER_API_KEYS`` or its
+    fingerprint (``key:6ab9f1eb8f7d``, as the access log names it), or a mapping {NAME: [MEMBER, ...]}.
+
+    :raise ValueError: a bad name, a member that is no configured key, or a key in two groups.
+
+    >>> parse_groups("team=key:6ab9f1eb8f7d,0123456789abcdef", ["k1", "0123456789abcdef"])
+    {'key:6ab9f1eb8f7d': 'group:team', 'key:9f9f5111f7b2': 'group:team'}
+    """
+    if not spec:
+        return {}
+    pairs: list[tuple[str, list[str]]] = []
+    if isinstance(spec, str):
+        for part in filter(None, (p.strip() for p in spec.split(";"))):
+            name, sep, listed = part.partition("=")
+            if not sep:
+                raise ValueError(f"LEDGER_KEY_GROUPS: {name[:40]!r} is not NAME=KEY,KEY")
+            pairs.append((name.strip(), [m.strip() for m in re.split(r"[,\s]+", listed) if m.strip()]))
+    else:
+        pairs = [(str(k), [str(m) for m in v]) for k, v in spec.items()]
+    known = {key_fingerprint(k): k for k in keys}
+    out: dict[str, str] = {}
+    for name, members in pairs:
+        if not _GROUP_NAME.match(name):
+            raise ValueError(f"LEDGER_KEY_GROUPS: a group's name is 1-64 letters, digits, '.', '_' or '-', not {name[:40]!r}")
+        for i, member in enumerate(members, 1):
+            fp = key_fingerprint(member) if member in keys else (
+                member if member.startswith("key:") else f"key:{member}")
+            if fp not in known:  # never echo a member: it may be a key
+                raise ValueError(f"LEDGER_KEY_GROUPS: member {i} of group {name!r} is no key of LEDGER_API_KEYS "
+                                 "(give the key or its fingerprint key:xxxxxxxxxxxx)")
+            if fp in out and out[fp] != f"group:{name}":
+                raise ValueError(f"LEDGER_KEY_GROUPS: member {i} of group {name!r} is in another group too")
+            out[fp] = f"group:{name}"
+    return out
+
+
 def load_config(test_config: Mapping[str, Any] | None = None,
                 environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Defaults < environment < ``test_config``, with derived settings filled in.
@@ -130,6 +187,7 @@ def load_config(test_config: Mapping[str, Any] | None = None,
             raise ValueError(
                 f"LEDGER_API_KEYS: key {i} of {len(cfg['API_KEYS'])} has {len(key)} characters; a key needs at "
                 f"least {MIN_KEY_LENGTH} (make one with: python -c 'import secrets; print(secrets.token_urlsafe(32))')")
+    cfg["GROUPS"] = parse_groups(cfg["KEY_GROUPS"], cfg["API_KEYS"])
     cfg["CORS_ORIGINS"] = _list(cfg["CORS_ORIGINS"])
     cfg["GRAPH_SEMANTIC"] = _bool(cfg["GRAPH_SEMANTIC"])
     cfg["RATE"] = parse_rate(cfg["RATE_LIMIT"])

@@ -16,7 +16,7 @@ from ..errors import InvalidRequestError
 from ..jobs.runner import JobRunner
 from ..store import Store
 
-__all__ = ["store", "runner", "limits", "client_id", "ensure_room", "reserve", "quota_bytes", "int_arg", "choice_arg", "list_arg",
+__all__ = ["store", "runner", "limits", "client_id", "owner", "ensure_room", "reserve", "quota_bytes", "int_arg", "choice_arg", "list_arg",
            "json_body"]
 
 
@@ -40,6 +40,16 @@ def client_id() -> str:
     """Who is asking: the API key's fingerprint, or the address when the server has no keys."""
     who = g.get("client", "anonymous")
     return who if who not in ("anonymous", "-") else f"ip:{request.remote_addr}"
+
+
+def owner() -> str | None:
+    """Whose documents this request reaches: its key's group (``LEDGER_KEY_GROUPS``) or its key's
+    fingerprint; ``None`` on a server without keys (every client reaches every document, as
+    before keys), where nothing is owned."""
+    client = str(g.get("client", "-"))
+    if not current_app.config["API_KEYS"] or not client.startswith("key:"):
+        return None
+    return current_app.config.get("GROUPS", {}).get(client, client)
 
 
 def quota_bytes() -> int:

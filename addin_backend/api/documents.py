@@ -12,7 +12,7 @@ from adapters.model import UNIT_KINDS, VIEWS
 from ..store import documents
 from ..service import graph_job, uploads
 from ..errors import ForbiddenOriginError, InvalidRequestError
-from .context import choice_arg, int_arg, limits, reserve, runner, store
+from .context import choice_arg, int_arg, limits, owner, reserve, runner, store
 from .jobs import job_view
 
 __all__ = ["bp", "document_body"]
@@ -53,7 +53,8 @@ def document_body() -> tuple[bytes, str | None]:
 
 def _document_view(meta: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
     expires = store().expires_in(meta["id"])
-    return {**meta, "expires_in": None if expires is None else int(expires), "job": job_view(job),
+    shown = {k: v for k, v in meta.items() if k != "owner"}
+    return {**shown, "expires_in": None if expires is None else int(expires), "job": job_view(job),
             "links": {"self": url_for("documents.status", document_id=meta["id"]),
                       "units": url_for("documents.units", document_id=meta["id"]),
                       "outline": url_for("documents.outline", document_id=meta["id"])}}
@@ -64,7 +65,7 @@ def upload() -> tuple[Response, int, dict[str, str]]:
     data, filename = document_body()
     with reserve(len(data)) as charge:
         meta, _doc, job = uploads.take_in(store(), runner(), data, filename=filename, limits=limits(),
-                                          semantic=current_app.config["GRAPH_SEMANTIC"])
+                                          semantic=current_app.config["GRAPH_SEMANTIC"], owner=owner())
         charge(meta["id"])
     body = _document_view(meta, job)
     return jsonify(body), 201, {"Location": body["links"]["self"]}

@@ -26,9 +26,12 @@ import uuid
 from flask import Flask, Response, current_app, g, request
 from flask_cors import CORS
 
-from ..errors import RateLimitedError, UnauthorizedError
+from ..errors import RateLimitedError, UnauthorizedError, UnknownJobError
+from ..jobs.runner import scope_of
 from ..mcp.http import MCP_PATH
-from .context import store
+from ..store.documents import check_owner
+from .config import key_fingerprint as fingerprint
+from .context import owner, store
 
 __all__ = ["init_security", "fingerprint", "API_PREFIX"]
 
@@ -37,15 +40,6 @@ API_PREFIX = "/api/"
 GUARDED = (API_PREFIX, MCP_PATH)
 log = logging.getLogger("ledger.http")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
-
-
-def fingerprint(secret: str) -> str:
-    """A short, stable, non-reversible name for a key, for logs, counters and the audit log.
-
-    >>> fingerprint("k1")
-    'key:6ab9f1eb8f7d'
-    """
-    return "key:" + hashlib.sha256(secret.encode("utf-8")).hexdigest()[:12]
 
 
 def _authenticate(keys: list[str], failures: tuple[int, int] | None) -> str:
@@ -97,6 +91,28 @@ def _before() -> None:
     g.client = _authenticate(cfg["API_KEYS"], cfg.get("AUTH_FAILURES"))
     if cfg["RATE"]:
         _check_rate(g.client, *cfg["RATE"])
+    _check_owner()
+
+
+def _check_owner() -> None:
+    """Documents belong to the key (or group) that uploaded them: everything in a document's scope
+    (the document, its text and file, graph, jobs, proposals, revisions, checks) answers another
+    key ``404`` as if it did not exist, before the view runs (:func:`..store.documents.check_owner`).
+
+    :raise UnknownDocumentError, UnknownJobError: the document is another owner's.
+    """
+    who = owner()
+    args = request.view_args or {}
+    if who is None:
+        return
+    if isinstance(args.get("document_id"), str):
+        check_owner(store(), args["document_id"], who)
+    if isinstance(args.get("job_id"), str):
+        try:
+            scope = scope_of(args["job_id"])
+        except UnknownJobError:
+            return  # the view answers 404
+        check_owner(store(), scope, who, missing=UnknownJobError, message=f"no job {args['job_id']!r}")
 
 
 def _after(response: Response) -> Response:

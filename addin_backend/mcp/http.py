@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterator, MutableMapping
 from flask import Blueprint, Flask, Response, current_app, g, request
 
 from ..errors import ForbiddenOriginError
-from .workspace import CLIENT_HEADER, QUOTA_HEADER
+from .workspace import CLIENT_HEADER, DOOR_HEADERS, OWNER_HEADER, QUOTA_HEADER
 
 __all__ = ["bp", "MCP_PATH", "bridge"]
 
@@ -249,11 +249,12 @@ def mcp_endpoint() -> Response:
     if not _origin_allowed(request.headers.get("Origin")):
         raise ForbiddenOriginError("this origin may not call the MCP server (LEDGER_CORS_ORIGINS)")
     headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in request.headers.items()
-               if k.lower() not in (CLIENT_HEADER, QUOTA_HEADER)]
+               if k.lower() not in DOOR_HEADERS]
     headers.append((CLIENT_HEADER.encode("latin-1"), str(g.get("client", "anonymous")).encode("latin-1")))
-    from ..api.context import client_id
+    from ..api.context import client_id, owner
 
     headers.append((QUOTA_HEADER.encode("latin-1"), client_id().encode("latin-1")))
+    headers.append((OWNER_HEADER.encode("latin-1"), (owner() or "").encode("latin-1")))
     server_name, _, server_port = request.host.partition(":")
     scope = {
         "type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",

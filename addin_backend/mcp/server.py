@@ -22,6 +22,7 @@ import binascii
 import json
 import logging
 import os
+import re
 from collections import Counter
 from functools import partial, wraps
 from typing import Annotated, Any, Awaitable, Callable, Literal
@@ -41,7 +42,7 @@ from ..errors import InvalidRequestError, UnknownDocumentError, describe
 from ..store import documents
 from . import schemas
 from .roots import file_roots
-from .workspace import CLIENT_HEADER, QUOTA_HEADER, Workspace
+from .workspace import CLIENT_HEADER, OWNER_HEADER, QUOTA_HEADER, Workspace
 
 __all__ = ["build_server", "TOOL_NAMES", "READ_ONLY_TOOLS", "WRITING_TOOLS", "PROMPT_NAME", "INSTRUCTIONS"]
 
@@ -126,13 +127,35 @@ def _control_argument(value: Any, where: str = "", depth: int = 0) -> tuple[str,
     return None
 
 
+def request_owner(ctx: Any) -> str | None:
+    """Whose documents an MCP request reaches: the HTTP door's owner header (the key's group or
+    fingerprint, ``api.context.owner``); ``None`` over stdio and on a server without keys."""
+    try:
+        headers = ctx.headers if ctx is not None else None
+        return (headers or {}).get(OWNER_HEADER) or None
+    except Exception:  # no request behind the context (a direct call, stdio)
+        return None
+
+
+_DOCUMENT_URI = re.compile(r"^ledger://documents/([^/?#]+)")
+
+
 class LedgerMCPServer(MCPServer):
-    """:class:`MCPServer` whose argument errors carry a code too (``invalid_request``)."""
+    """:class:`MCPServer` whose argument errors carry a code too (``invalid_request``), and whose
+    tools and resources reach only the caller's documents (another key's are unknown)."""
+
+    ledger_store: Any = None
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         bad = _control_argument(arguments)
         if bad is not None:  # the REST door's check, on every string argument (a path too)
             return _error({"code": "invalid_request", "message": f"{name}: {bad[0]}: {bad[1]}"})
+        doc_id = arguments.get("document_id") if isinstance(arguments, dict) else None
+        if isinstance(doc_id, str) and (who := request_owner(context)) is not None:
+            try:
+                await to_thread.run_sync(partial(documents.check_owner, self.ledger_store, doc_id, who))
+            except UnknownDocumentError as exc:
+                return refusal(exc)
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
@@ -144,6 +167,15 @@ class LedgerMCPServer(MCPServer):
                 return _error({"code": "unknown_tool", "message": f"no tool {name!r}; the tools are "
                                                                   f"{', '.join(TOOL_NAMES)}"})
             raise
+
+    async def read_resource(self, uri: Any, context: Any = None) -> Any:
+        m = _DOCUMENT_URI.match(str(uri))
+        if m and (who := request_owner(context)) is not None:
+            try:
+                await to_thread.run_sync(partial(documents.check_owner, self.ledger_store, m.group(1), who))
+            except UnknownDocumentError as exc:
+                raise ResourceNotFoundError(f"unknown_document: {exc}") from None
+        return await super().read_resource(uri, context)
 
 
 # --- argument types ---------------------------------------------------------------------------
@@ -183,6 +215,7 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
     """The MCP server over ``ws`` (stdio when ``ws`` has roots, the HTTP door when not)."""
     server = LedgerMCPServer(name, title="LEDGER", version=__version__, instructions=INSTRUCTIONS,
                              website_url=None, log_level="WARNING")
+    server.ledger_store = ws.store  # whose documents a call reaches is checked on this store
 
     # -- helpers shared by the tools (closures over ws) ---------------------------------------
 
@@ -280,7 +313,7 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
                     raise InvalidRequestError("content_base64 is not base64", field="content_base64") from None
                 with room(ctx, len(data)) as charge:
                     meta, doc, _job = uploads.take_in(ws.store, ws.runner, data, filename=filename, limits=ws.limits,
-                                                      semantic=ws.semantic)
+                                                      semantic=ws.semantic, owner=request_owner(ctx))
                     charge(meta["id"])
                 return meta, doc, False, None
             if path is None:
@@ -580,7 +613,7 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
             stem = os.path.splitext(meta.get("filename") or document_id)[0]
             with room(ctx, len(out)) as charge:
                 new, _doc, _job = uploads.take_in(ws.store, ws.runner, out, filename=f"{stem}.{verb}.{meta['format']}",
-                                                  limits=ws.limits, semantic=ws.semantic)
+                                                  limits=ws.limits, semantic=ws.semantic, owner=request_owner(ctx))
                 charge(new["id"])
             return {"which": which, "source": f"{document_id}" + (f" revision {revision}" if revision else ""),
                     "path": None, "document_id": new["id"], "units": len(doc.units), "tracked_changes_left": left}

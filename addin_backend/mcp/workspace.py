@@ -20,7 +20,7 @@ from ..jobs.runner import JobRunner
 from ..store import Store
 from .roots import Roots
 
-__all__ = ["Workspace", "Opened", "CLIENT_HEADER", "QUOTA_HEADER"]
+__all__ = ["Workspace", "Opened", "CLIENT_HEADER", "QUOTA_HEADER", "OWNER_HEADER", "DOOR_HEADERS"]
 
 #: The header the HTTP door puts on each request it hands to the MCP server: the API key's
 #: fingerprint (a client cannot set it: the door drops any it sends).
@@ -28,6 +28,11 @@ CLIENT_HEADER = "x-ledger-client"
 #: The same door's header naming whose quota a write counts to (as the REST API counts it: the
 #: key, or the address on a server without keys); dropped from what a client sends too.
 QUOTA_HEADER = "x-ledger-quota-client"
+#: The same door's header naming whose documents the request reaches (the key's group or
+#: fingerprint: ``api.context.owner``); empty on a server without keys; dropped from what a client sends.
+OWNER_HEADER = "x-ledger-owner"
+#: The headers only the HTTP door sets.
+DOOR_HEADERS = (CLIENT_HEADER, QUOTA_HEADER, OWNER_HEADER)
 
 
 @dataclass(frozen=True)

@@ -22,16 +22,17 @@ __all__ = ["take_in", "read_file"]
 
 def take_in(store: Store, runner: JobRunner, data: bytes, *, filename: str | None = None,
             doc: Document | None = None, limits: Limits = DEFAULT_LIMITS,
-            semantic: bool = True) -> tuple[dict[str, Any], Document, dict[str, Any]]:
-    """Keep ``data`` (read here unless ``doc`` is its model already) under a new document id and
+            semantic: bool = True, owner: str | None = None) -> tuple[dict[str, Any], Document, dict[str, Any]]:
+    """Keep ``data`` (read here unless ``doc`` is its model already) under a new document id owned
+    by ``owner`` (:func:`..store.documents.check_owner`; ``None``: a server without keys) and
     start its graph job; returns ``(meta, doc, job)``.
 
     :raise adapters.errors.AdapterError: the bytes are not a readable .docx/.odt.
     """
     if doc is None:
-        meta, doc = documents.upload(store, data, filename=filename, limits=limits)
+        meta, doc = documents.upload(store, data, filename=filename, limits=limits, owner=owner)
     else:
-        meta = documents.keep(store, data, doc, filename=filename)
+        meta = documents.keep(store, data, doc, filename=filename, owner=owner)
     builder = graph_job.graph_builder()
     job = graph_job.start_graph_job(runner, meta["id"], doc, builder=builder, semantic=semantic,
                                     stages=graph_job.graph_stages() if builder else ())

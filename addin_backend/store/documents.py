@@ -35,6 +35,7 @@ __all__ = [
     "get_unit",
     "outline",
     "clean_filename",
+    "check_owner",
 ]
 
 #: The media type of each format we read, for downloads.
@@ -59,8 +60,9 @@ def clean_filename(name: str | None) -> str | None:
 
 
 def upload(store: Store, data: bytes, *, filename: str | None = None,
-           limits: Limits = DEFAULT_LIMITS) -> tuple[dict[str, Any], Document]:
-    """Read ``data`` and keep it with its model under a new document id.
+           limits: Limits = DEFAULT_LIMITS, owner: str | None = None) -> tuple[dict[str, Any], Document]:
+    """Read ``data`` and keep it with its model under a new document id (owned by ``owner``:
+    :func:`keep`).
 
     Returns the document's meta record and the model (so the caller can start work on it
     without reading it back).
@@ -68,11 +70,16 @@ def upload(store: Store, data: bytes, *, filename: str | None = None,
     :raise adapters.errors.AdapterError: the bytes are not a readable .docx/.odt.
     """
     doc = read(data, path=None, limits=limits)
-    return keep(store, data, doc, filename=filename), doc
+    return keep(store, data, doc, filename=filename, owner=owner), doc
 
 
-def keep(store: Store, data: bytes, doc: Document, *, filename: str | None = None) -> dict[str, Any]:
-    """Store the bytes as they came and their model under a new id; returns the meta record."""
+def keep(store: Store, data: bytes, doc: Document, *, filename: str | None = None,
+         owner: str | None = None) -> dict[str, Any]:
+    """Store the bytes as they came and their model under a new id; returns the meta record.
+
+    ``owner`` is who may reach the document and everything kept in its scope (jobs, proposals,
+    revisions, checks): an API key's fingerprint or its group (:func:`check_owner`); ``None``
+    on a server without keys and on the command line."""
     meta: dict[str, Any] = {
         "id": secrets.token_hex(12),
         "format": doc.format,
@@ -83,6 +90,8 @@ def keep(store: Store, data: bytes, doc: Document, *, filename: str | None = Non
         "warnings": len(doc.warnings),
         "created": timestamp(),
     }
+    if owner:
+        meta["owner"] = owner
     store.put(meta["id"], {
         "original": data,
         "document": dumps(doc.to_json(lossless=True)),
@@ -100,6 +109,26 @@ def get_meta(store: Store, doc_id: str) -> dict[str, Any]:
     if meta is None:
         raise UnknownDocumentError(f"no document {doc_id!r} (never uploaded, deleted or expired)")
     return meta
+
+
+def check_owner(store: Store, doc_id: str, owner: str | None, *, missing: type[Exception] = UnknownDocumentError,
+                message: str | None = None) -> None:
+    """Refuse ``owner`` a document it does not own, exactly as a document that does not exist
+    (a 404 that tells nothing of another key's ids), whatever in its scope is asked for.
+
+    ``owner`` ``None`` (a server without keys, a job, the command line) reaches every document.
+    A document kept without an owner (uploaded before keys were set) belongs to no key. A door
+    checks before it reads the request's body, so a missing document and another's are refused
+    alike, at the same point. ``missing`` and ``message`` are the error a door gives for what
+    was asked (a job: ``UnknownJobError``).
+
+    :raise UnknownDocumentError: (or ``missing``) the document is another owner's, or none.
+    """
+    if owner is None:
+        return
+    meta = store.get_json(doc_id, "meta")
+    if meta is None or meta.get("owner") != owner:
+        raise missing(message or f"no document {doc_id!r} (never uploaded, deleted or expired)")
 
 
 def load(store: Store, doc_id: str) -> Document:

@@ -50,10 +50,13 @@ def sample_document() -> Document:
     ])
 
 
-def seed(app, data: bytes = b"PK\x03\x04 original bytes", doc: Document | None = None) -> str:
-    """Keep a document in the app's store as an upload would (without a reader); returns its id."""
+def seed(app, data: bytes = b"PK\x03\x04 original bytes", doc: Document | None = None, *, key: str | None = None) -> str:
+    """Keep a document in the app's store as an upload would (without a reader), owned by the
+    API key ``key`` (its fingerprint; ``None``: no owner, a server without keys); returns its id."""
+    from addin_backend.api.config import key_fingerprint
+
     store, runner = app.extensions["ledger.store"], app.extensions["ledger.jobs"]
     doc = doc or sample_document()
-    meta = documents.keep(store, data, doc, filename="agreement.docx")
+    meta = documents.keep(store, data, doc, filename="agreement.docx", owner=key_fingerprint(key) if key else None)
     graph_job.start_graph_job(runner, meta["id"], doc, builder=None, semantic=False)
     return meta["id"]

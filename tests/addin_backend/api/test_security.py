@@ -16,7 +16,7 @@ AUTH = {"Authorization": f"Bearer {KEY}"}
 def test_with_keys_every_api_route_needs_one(make_app):
     app = make_app(API_KEYS=[KEY, "other-key-0123456789"], AUTH_FAIL_LIMIT="off")  # 28 wrong keys from one address
     client = app.test_client()
-    doc_id = seed(app)
+    doc_id = seed(app, key=KEY)
     for method, path in (("get", "/api/v1/version"), ("get", "/api/v1/openapi.json"),
                          ("post", "/api/v1/documents"), ("get", f"/api/v1/documents/{doc_id}"),
                          ("delete", f"/api/v1/documents/{doc_id}"), ("get", f"/api/v1/jobs/{doc_id}-graph"),
@@ -27,7 +27,8 @@ def test_with_keys_every_api_route_needs_one(make_app):
             assert r.json["error"]["code"] == "unauthorized"
             assert r.headers["WWW-Authenticate"].startswith("Bearer")
     assert client.get(f"/api/v1/documents/{doc_id}", headers=AUTH).status_code == 200
-    assert client.get(f"/api/v1/documents/{doc_id}", headers={"Authorization": "Bearer other-key-0123456789"}).status_code == 200
+    # another key's documents are unknown to it (issue 33: documents belong to their key)
+    assert client.get(f"/api/v1/documents/{doc_id}", headers={"Authorization": "Bearer other-key-0123456789"}).status_code == 404
     assert client.get("/healthz").status_code == 200 and client.get("/readyz").status_code == 200
 
 
