@@ -34,6 +34,7 @@ ids, places and digests, no document text; :mod:`.record`), so ``ledger review R
 from __future__ import annotations
 
 from collections import Counter
+from datetime import datetime, timedelta, timezone
 from typing import Any, Sequence
 
 from adapters.model import Document, Edit
@@ -67,14 +68,37 @@ def classify(original: Document, ops: Sequence[Edit], target: list[str]) -> tupl
     return got.applied, got.exact
 
 
+#: How long after the server wrote an edit its revisions may be dated: a client that lands the
+#: edit in an open document (the LibreOffice bridge records it there) dates them when they land.
+LANDING = timedelta(minutes=30)
+#: ... by its local clock, which may be a time zone away (up to 14 hours) from the server's UTC.
+ZONE = timedelta(hours=14)
+
+
+def _when(text: str) -> datetime | None:
+    try:
+        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+
+
 def _pending_revisions(reviewed: Document, author: str | None, date: str | None) -> list[Any]:
-    """The reviewed file's revisions by LEDGER's author (and, when both have one, of its minute)."""
+    """The reviewed file's revisions by LEDGER's author (and, when both have a date, dated when the
+    edit was written or landed: from its minute to :data:`LANDING` later, give or take a time
+    zone)."""
+    start = _when(date) if date else None
     out = []
     for r in reviewed.revisions:
         if author and r.author != author:
             continue
-        if date and r.date and r.date[:16] != date[:16]:
-            continue
+        if date and r.date:
+            when = _when(r.date)
+            if start is None or when is None:
+                if r.date[:16] != date[:16]:
+                    continue
+            elif not (start - ZONE - timedelta(minutes=1) <= when <= start + ZONE + LANDING):
+                continue
         out.append(r)
     return out
 
