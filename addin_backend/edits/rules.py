@@ -28,10 +28,10 @@ from ..graph.label_index import unit_keys
 from .operations import expand_rename, now_iso, scope_ids, validate_edits
 from .renaming import NAME_POLICIES, AcronymRename, TermPlace, acronym_renames, kept_note
 from .proposal import Proposal
-from .quoting import PLACEHOLDER, QUOTED, Masked, mask, protect, quoted, unquote
+from .quoting import PLACEHOLDER, QUOTED, Masked, is_quoted, mask, protect, quoted, unquote
 from .resolve import LABEL_RX, REF_RX, last_of, resolve_ref
 from .tree import body_units, enclosing_section, is_note, section_level, subtree
-from .values import find_value, parse_value
+from .values import find_value, named_value, parse_value
 from adapters.vocabulary import TEXT_KINDS
 
 __all__ = ["GRAMMAR", "QUOTED", "Rule", "propose", "quoted", "says_everywhere", "title_span", "understood"]
@@ -282,7 +282,16 @@ def _rename_acronym(c: _Ctx, acr: AcronymRename, scope: list[str] | None, where:
 
 def _h_replace(c: _Ctx, m: Groups) -> Proposal:
     scope, where = _scope(c, m)
-    return _change(c, _unquote(m["old"]), _unquote(m["new"]), scope, where, subject=m.groupdict().get("subject") or "")
+    old, new, subject = _unquote(m["old"]), _unquote(m["new"]), m.groupdict().get("subject") or ""
+    named = None if subject or is_quoted(m["old"]) else named_value(old)
+    if named is not None:
+        # "Change the date 2025-10-07 to 2025-10-23": the noun says what the value is, the value
+        # is what the document states (and the new one may be named the same way)
+        subject, old = named
+        again = None if is_quoted(m["new"]) else named_value(new)
+        if again is not None and again[0].lower() == subject.lower():
+            new = again[1]
+    return _change(c, old, new, scope, where, subject=subject)
 
 
 def _h_selection(c: _Ctx, m: Groups) -> Proposal:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from .terms import case_pattern
 
-__all__ = ["Value", "ValueMatch", "find_value", "number_to_words", "parse_value", "words_to_number"]
+__all__ = ["Value", "ValueMatch", "find_value", "named_value", "number_to_words", "parse_value", "words_to_number"]
 
 _ONES = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
@@ -114,6 +114,44 @@ def parse_value(text: str) -> Value | None:
         number = (m.group("wd") or m.group("digits")).replace(",", "")
     tail = m.group("tail").strip().lstrip("-").strip()
     return Value((m.group("prefix") or "").strip(), number, tail)
+
+
+#: "the <noun phrase> <value>": a determiner, one to four words that name what the value is, then
+#: the value itself ("the date 2025-10-07", "the retention period 30 days", "the version 2.1.1").
+_NAMED = re.compile(r"^the\s+(?P<noun>[^\W\d_][\w\-]*(?:\s+[^\W\d_][\w\-]*){0,3}?)\s+(?P<value>\S.*?)\s*$",
+                    re.IGNORECASE)
+_LINKS = {"of", "in", "on", "for", "from", "at", "by", "to", "and", "or", "with"}
+#: A value written as one token with digits: a date, a version, a code ("2025-10-07", "v2.1.1").
+_TOKEN_VALUE = re.compile(r"[$€£¥]?[\w.\-/:,]*\d[\w.\-/:,%]*")
+
+
+def named_value(phrase: str) -> tuple[str, str] | None:
+    """``(noun, value)`` where a phrase names a value by what it is: "the date 2025-10-07" is the
+    value 2025-10-07 (a date); ``None`` where the phrase ends in no value.
+
+    The value is the phrase's shortest ending that states a quantity in digits
+    (:func:`parse_value`: "30 days", "$1,000") or is one token with digits (a date, a version);
+    what stands between "the" and it is the noun that says what the value is.
+
+    >>> named_value("the date 2025-10-07"), named_value("the retention period 30 days")
+    (('date', '2025-10-07'), ('retention period', '30 days'))
+    >>> named_value("the supplier") is None, named_value("the 30 days") is None
+    (True, True)
+    """
+    m = _NAMED.match(phrase)
+    if not m:
+        return None
+    noun, rest = m.group("noun"), m.group("value")
+    # the noun is lazy: the first split whose remainder is a value gives the shortest noun
+    words = (noun + " " + rest).split()
+    for k in range(1, min(4, len(words) - 1) + 1):
+        if words[k - 1].lower() in _LINKS:
+            break  # "the date of 2025": a phrase that goes on, not a noun naming its value
+        value = " ".join(words[k:])
+        first = value[:1]
+        if _TOKEN_VALUE.fullmatch(value) or ((first.isdigit() or first in "$€£¥") and parse_value(value) is not None):
+            return " ".join(words[:k]), value
+    return None
 
 
 @dataclass(frozen=True)

@@ -234,6 +234,9 @@ _DECLARATION = re.compile(r"(?:[\w<>\[\].]+\s+){1,3}[\w<>\[\]().^\-]+\s*(?:=\s*[
 _CODE_MARK = re.compile(r"[<>\[\]=_\d]|[a-z][A-Z]")
 #: Characters of ASCII art and operators: a line mostly made of them is a drawing or a formula.
 _ART = re.compile(r"[-+|/\\<>=*_{}\[\]()#:;^~.,!@%&'\"`0-9]")
+#: A value written in digits: a number, a date, a time or a version ("2025-10-07", "1.2.0",
+#: "v5", "10:30", "1,000"); its separators stand between digits, so they draw nothing.
+_VALUE = re.compile(r"(?<![\w.])[vV]?\d+(?:[.\-/:,]\d+)*(?![\w])")
 
 
 def _reads_as_code(line: str) -> bool:
@@ -242,6 +245,10 @@ def _reads_as_code(line: str) -> bool:
         return True
     if _DECLARATION.fullmatch(line) and _CODE_MARK.search(line):
         return True
+    if _VALUE.fullmatch(line):
+        # one value alone on its line ("2025-10-07", "1.2.0") is a date, a number or a version
+        # as prose writes it; rows of values (a hex dump) and formulas still read as code
+        return False
     chars = len(line) - line.count(" ") - line.count("\t")
     return chars >= 3 and len(_ART.findall(line)) / chars > 0.5
 
@@ -263,7 +270,7 @@ def is_code_line(unit: Unit) -> bool:
     """A paragraph of code, grammar or ASCII art: in a code/preformatted style, written wholly
     in a code character style or monospace font, or most of its lines read as code
     (:data:`_CODE_LINES`, a declaration ending in ";") or are mostly operators and digits
-    (ASCII art, formulas).
+    (ASCII art, formulas); a value alone (a date, a number, a version) draws nothing.
 
     >>> is_code_line(Unit("p-1", "paragraph", "Cache-Control   = #cache-directive", 0))
     True
@@ -271,6 +278,8 @@ def is_code_line(unit: Unit) -> bool:
     False
     >>> is_code_line(Unit("p-3", "paragraph", "manifest.xml", 2, meta={"code": [[0, 12]]}))
     True
+    >>> is_code_line(Unit("p-4", "paragraph", "2025-10-07", 3))
+    False
     """
     if unit.style and CODE_STYLE.search(unit.style):
         return True

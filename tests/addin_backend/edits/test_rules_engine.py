@@ -272,3 +272,32 @@ def test_deleting_a_section_leaves_its_notes_to_their_references():
     ])
     p = propose(doc, "Delete Section 1", author="T")
     assert [e.unit for e in p.edits] == ["s1", "p1"]
+
+
+def _dated_doc():
+    return make_doc([
+        ("t", "title", "Widget Protocol Version 2.0", None, None, None, "Title"),
+        ("d", "paragraph", "2025-10-07", None, None, None, "Normal"),  # the title page's date, alone
+        ("s1", "section", "Introduction", None, "Section 1", "1", "Heading 1", None, 1),
+        ("p1", "paragraph", "This draft of 2025-10-07 replaces the one of 2025-09-25.", "s1", None, None, "Normal"),
+    ])
+
+
+@pytest.mark.parametrize("instruction", [
+    "Change 2025-10-07 to 2025-10-23 throughout the document",
+    # "the date X" names the value X: the noun says what it is, the value is what the document states
+    "Change the date 2025-10-07 to 2025-10-23 throughout the document",
+    "Update the date 2025-10-07 to the date 2025-10-23",
+])
+def test_a_date_alone_on_its_line_is_changed_with_the_others(instruction):
+    p = propose(_dated_doc(), instruction, author="T")
+    assert [(e.unit, e.old, e.text) for e in p.edits] == [("d", "2025-10-07", "2025-10-23"),
+                                                          ("p1", "2025-10-07", "2025-10-23")]
+
+
+def test_a_noun_before_a_value_is_its_subject_and_a_quoted_phrase_is_taken_whole(contract):
+    named = propose(contract, "Change the retention period 30 days to 45 days", author="T")
+    plain = propose(contract, "Change the retention period from 30 days to 45 days", author="T")
+    assert [proj(e) for e in named.edits] == [proj(e) for e in plain.edits] == [("replace", "p3", 24, 26, "30", "45")]
+    quoted_whole = propose(_dated_doc(), "Change 'the date 2025-10-07' to '2025-10-23'", author="T")
+    assert quoted_whole.edits == []

@@ -11,6 +11,7 @@ import pytest
 from docx import Document as DocxDocument
 
 from adapters import read
+from adapters.model import Unit
 from addin_backend.checks.document import check_document
 from addin_backend.checks.style.prose import protected_spans, untouchable
 from addin_backend.language.identifiers import code_names, identifier_spans, is_code_line, shape_spans
@@ -103,3 +104,14 @@ def test_the_odt_twin_records_the_same_code_spans():
     assert "DSUM" in _code(odt, "The file version is written")
     code = next(u for u in odt.units if u.text.startswith("<manifest:file-entry manifest:full-path"))
     assert is_code_line(code)
+
+
+@pytest.mark.parametrize("text", ["2025-10-07", "1.2.0", "v2.1.1", "42", "10:30", "2025/10/23", "1,000"])
+def test_a_value_alone_on_its_line_is_no_code(text):
+    # a date, a number or a version on the title page is prose; its digits and separators draw nothing
+    assert not is_code_line(Unit("p-1", "paragraph", text, 0, style="Normal"))
+
+
+@pytest.mark.parametrize("text", ["00 01 02 03 04 05\n06 07 08 09 0a 0b", "1 + 2 = 3", "0x00 0x01 0x02"])
+def test_rows_of_values_and_formulas_are_still_code(text):
+    assert is_code_line(Unit("p-1", "paragraph", text, 0))
