@@ -18,8 +18,15 @@ why it is included and its text) and must answer with JSON per
 :data:`~addin_backend.edits.operations.RESPONSE_SCHEMA`. Its answer is never trusted: code fences
 are stripped, the JSON parsed, every operation validated against the document; a malformed
 answer is sent back once with the error, then refused. 429 and 5xx answers and timeouts are
-retried with exponential backoff (honouring ``Retry-After``). The Azure SDK is imported only
-when a request is made, so the rules engine never loads it.
+retried with exponential backoff (honouring ``Retry-After``), all within one deadline.
+
+The model is not trusted (:mod:`.llm_http`): the whole call, every retry included, has one
+deadline (``LEDGER_LLM_DEADLINE``, and sooner the request's or job's budget), each wait for a
+byte an idle timeout, a trickling server is cut at the deadline, no redirect is followed (the
+key never goes to another address), an answer is read up to a size cap and parsed defensively,
+and written text with bidirectional controls the unit does not already use is sent back, then
+refused (:mod:`.written`). The request is what the Azure AI Inference SDK sent: ``POST
+{endpoint}/chat/completions?api-version=...`` with the key as ``api-key`` and as a bearer token.
 
 Configuration (environment):
 
@@ -33,8 +40,11 @@ Configuration (environment):
   ``openai`` (a server run without keys)
 - ``LEDGER_LLM_MODEL`` — model name sent in the body (optional for single-model endpoints)
 - ``LEDGER_LLM_API_VERSION`` — ``api-version`` query value (SDK default ``2024-05-01-preview``)
-- ``LEDGER_LLM_TIMEOUT`` — seconds to connect and to wait for an answer (default 60)
-- ``LEDGER_LLM_MAX_RETRIES`` — retries after a 429/5xx/timeout (default 4)
+- ``LEDGER_LLM_TIMEOUT`` — seconds to connect, and the most a read waits for a byte (default 60)
+- ``LEDGER_LLM_DEADLINE`` — seconds the whole call may take, retries included (default 120;
+  the request's or job's budget, when sooner, wins)
+- ``LEDGER_LLM_MAX_ANSWER_MB`` — the most one answer may hold (default 4)
+- ``LEDGER_LLM_MAX_RETRIES`` — retries after a 429/5xx/timeout (default 4), within the deadline
 - ``LEDGER_LLM_RESPONSE_FORMAT`` — ``json_schema`` (default), ``json_object`` or ``text``
 - ``LEDGER_LLM_SCHEMA`` — ``edits`` or ``operations`` (default: by provider, above)
 - ``LEDGER_LLM_MAX_TOKENS`` — the most tokens one answer may take (default 2048; the
@@ -54,6 +64,7 @@ from typing import Any, Callable, Iterable, Mapping
 from adapters.model import Document, Edit, Unit
 from addin_backend.errors import EngineUnavailableError, InstructionNotUnderstoodError, LedgerError
 
+from .llm_http import Deadline, check_text, parse_json
 from .operations import validate_edits
 from .specs import RESPONSE_SCHEMA, edit_from_spec, now_iso
 from .proposal import ContextItem, Proposal, Usage, as_context
@@ -69,6 +80,8 @@ ENV_VARS = {
     "model": "LEDGER_LLM_MODEL",
     "api_version": "LEDGER_LLM_API_VERSION",
     "timeout": "LEDGER_LLM_TIMEOUT",
+    "deadline": "LEDGER_LLM_DEADLINE",
+    "max_answer_mb": "LEDGER_LLM_MAX_ANSWER_MB",
     "max_retries": "LEDGER_LLM_MAX_RETRIES",
     "response_format": "LEDGER_LLM_RESPONSE_FORMAT",
     "provider": "LEDGER_LLM_PROVIDER",
@@ -100,6 +113,10 @@ class LLMConfig:
     model: str | None = None
     api_version: str | None = None
     timeout: float = 60.0
+    #: Seconds the whole call may take, every attempt and wait included.
+    deadline: float = 120.0
+    #: The most one answer may hold, in MB.
+    max_answer_mb: float = 4.0
     max_retries: int = 4
     response_format: str = "json_schema"
     backoff: float = 1.0
@@ -134,6 +151,10 @@ class LLMConfig:
         try:
             if get("timeout"):
                 fields["timeout"] = float(get("timeout"))
+            if get("deadline"):
+                fields["deadline"] = float(get("deadline"))
+            if get("max_answer_mb"):
+                fields["max_answer_mb"] = float(get("max_answer_mb"))
             if get("max_retries"):
                 fields["max_retries"] = int(get("max_retries"))
             if get("max_tokens"):
@@ -142,9 +163,11 @@ class LLMConfig:
                 fields["context"] = int(get("context"))
         except ValueError as exc:
             raise EngineUnavailableError(f"the LLM engine is misconfigured: {exc}") from exc
-        if fields.get("timeout", 1) <= 0 or fields.get("max_retries", 0) < 0 or fields.get("max_tokens", 1) < 1:
+        if (min(fields.get("timeout", 1), fields.get("deadline", 1), fields.get("max_answer_mb", 1)) <= 0
+                or fields.get("max_retries", 0) < 0 or fields.get("max_tokens", 1) < 1):
             raise EngineUnavailableError(
-                f"{ENV_VARS['timeout']} must be > 0, {ENV_VARS['max_retries']} >= 0 and {ENV_VARS['max_tokens']} >= 1")
+                f"{ENV_VARS['timeout']}, {ENV_VARS['deadline']} and {ENV_VARS['max_answer_mb']} must be > 0, "
+                f"{ENV_VARS['max_retries']} >= 0 and {ENV_VARS['max_tokens']} >= 1")
         if fields.get("context", 256) < 256:
             raise EngineUnavailableError(f"{ENV_VARS['context']} must be at least 256 (tokens)")
         schema = get("schema").lower() or ("operations" if provider == "openai" else "edits")
@@ -266,15 +289,19 @@ def _json_of(reply: str) -> Any:
     if m:
         text = m.group(1).strip()
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as first:
+        return parse_json(text)  # nesting and lone surrogates refused (ValueError), never a RecursionError
+    except ValueError as first:
+        if "not JSON" not in str(first):
+            raise
         starts = [i for i in (text.find("{"), text.find("[")) if i >= 0]
         if starts:
             try:
-                return json.JSONDecoder().raw_decode(text[min(starts):])[0]
+                found = json.JSONDecoder().raw_decode(text[min(starts):])[0]
+                check_text(found)
+                return found
             except json.JSONDecodeError:
                 pass
-        raise ValueError(f"the reply is not valid JSON ({first.msg} at line {first.lineno} column {first.colno})") from None
+        raise ValueError(f"the reply is not valid JSON ({str(first).removeprefix('the answer is not JSON (')[:-1]})") from None
 
 
 def parse_reply(
@@ -288,6 +315,7 @@ def parse_reply(
     if not reply or not reply.strip():
         raise ValueError("the reply is empty")
     data = _json_of(reply)
+    _refuse_controls(doc, data)
     explanation = ""
     if isinstance(data, dict):
         specs = data.get("edits")
@@ -308,6 +336,29 @@ def parse_reply(
         except LedgerError as exc:
             raise type(exc)(f"operation {i + 1}: {exc.message}", **exc.details) from exc
     return validate_edits(doc, edits, names=names), explanation
+
+
+def _refuse_controls(doc: Document, data: Any) -> None:
+    """Refuse an answer with text the document could not take as it is written: a bidirectional
+    control the document does not use (:mod:`.written`), anywhere in the answer.
+
+    :raise ValueError: the first such string (the answer is sent back with it, then refused).
+    """
+    from .written import check_written
+
+    texts: list[tuple[str, Any]] = []
+    stack: list[tuple[str, Any]] = [("answer", data)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, str):
+            texts.append((where, item))
+        elif isinstance(item, dict):
+            stack.extend((f"{where}.{k}", v) for k, v in item.items())
+        elif isinstance(item, list):
+            stack.extend((f"{where}[{i}]", v) for i, v in enumerate(item))
+    bad = check_written(doc, texts)
+    if bad is not None:
+        raise ValueError(f"{bad[0]}: {bad[1]}; write the text without it")
 
 
 # --- engine ---------------------------------------------------------------------------------
@@ -364,15 +415,15 @@ class LLMEngine:
         messages = build_messages(doc, instruction, items, target=target, selection=selection)
         usage = Usage(model=self.config.model)
         fmt = self.config.response_format
-        with self._client() as client:
-            for attempt in (1, 2):
-                reply, fmt = self._complete(client, messages, usage, fmt)
-                try:
-                    edits, explanation = parse_reply(doc, reply, author=author, reason=instruction.strip(), names=names)
-                    break
-                except (ValueError, LedgerError) as exc:
-                    problem = exc.message if isinstance(exc, LedgerError) else str(exc)
-                    messages = _send_back(messages, reply, problem, _feedback(problem), attempt, usage, exc)
+        client = self._client()
+        for attempt in (1, 2):
+            reply, fmt = self._complete(client, messages, usage, fmt)
+            try:
+                edits, explanation = parse_reply(doc, reply, author=author, reason=instruction.strip(), names=names)
+                break
+            except (ValueError, LedgerError) as exc:
+                problem = exc.message if isinstance(exc, LedgerError) else str(exc)
+                messages = _send_back(messages, reply, problem, _feedback(problem), attempt, usage, exc)
         targets = [e.unit for e in edits if e.unit] or ([target] if target else [])
         return Proposal(
             edits=edits, targets=list(dict.fromkeys(targets)),
@@ -400,20 +451,22 @@ class LLMEngine:
         fmt = self.config.response_format
         schema = ops.operations_schema()
         cut: list[str] = []
-        with self._client() as client:
-            for attempt in (1, 2):
-                reply, fmt = self._complete(client, messages, usage, fmt, schema=schema, name="ledger_operations",
-                                            max_tokens=max_tokens, stop=_OPERATIONS_STOP)
-                try:
-                    found = ops.parse_operations(_json_of(reply or ""))
+        client = self._client()
+        for attempt in (1, 2):
+            reply, fmt = self._complete(client, messages, usage, fmt, schema=schema, name="ledger_operations",
+                                        max_tokens=max_tokens, stop=_OPERATIONS_STOP)
+            try:
+                answer = _json_of(reply or "")
+                _refuse_controls(doc, answer)
+                found = ops.parse_operations(answer)
+                break
+            except ValueError as exc:
+                if (found := ops.salvage(reply or "")):
+                    cut = [f"the answer was cut off at its token limit; the {len(found)} complete operation(s) "
+                           "before the cut were read"]
                     break
-                except ValueError as exc:
-                    if (found := ops.salvage(reply or "")):
-                        cut = [f"the answer was cut off at its token limit; the {len(found)} complete operation(s) "
-                               "before the cut were read"]
-                        break
-                    messages = _send_back(messages, reply, str(exc), f'Your answer could not be used: {exc}\n'
-                                          'Answer again with only {"operations": [...]}.', attempt, usage, exc)
+                messages = _send_back(messages, reply, str(exc), f'Your answer could not be used: {exc}\n'
+                                      'Answer again with only {"operations": [...]}.', attempt, usage, exc)
         fixed = ops.repair(doc, found, instruction, keys, author=author, date=now_iso(), reason=instruction.strip())
         fixed.notes[:0] = cut
         if len(fitted) < len(items):
@@ -437,81 +490,98 @@ class LLMEngine:
 
     # -- transport -------------------------------------------------------------------------
 
-    def _client(self):
-        from azure.ai.inference import ChatCompletionsClient
-        from azure.core.credentials import AzureKeyCredential
+    def _client(self) -> "_Call":
+        """One model call: its deadline (``LEDGER_LLM_DEADLINE``, or the request's or job's budget
+        when that comes sooner) over every attempt the call makes."""
+        from ..budget import remaining
 
-        kwargs: dict[str, Any] = {"retry_total": 0}  # LEDGER retries itself (below)
-        if self.config.api_version:
-            kwargs["api_version"] = self.config.api_version
-        return ChatCompletionsClient(self.config.endpoint, AzureKeyCredential(self.config.key), **kwargs)
+        left = remaining()
+        seconds = self.config.deadline if left is None else max(0.0, min(self.config.deadline, left))
+        return _Call(Deadline(seconds))
 
-    def _response_format(self, fmt: str, schema: dict[str, Any] = RESPONSE_SCHEMA, name: str = "ledger_edits"):
+    def _response_format(self, fmt: str, schema: dict[str, Any] = RESPONSE_SCHEMA,
+                         name: str = "ledger_edits") -> dict[str, Any] | None:
         if fmt == "json_schema":
-            from azure.ai.inference.models import JsonSchemaFormat
-
-            return JsonSchemaFormat(
-                name=name, schema=schema, strict=True,
-                description="LEDGER edit operations on the document's units",
-            )
-        return "json_object" if fmt == "json_object" else None
+            return {"type": "json_schema", "json_schema": {
+                "name": name, "schema": schema, "description": "LEDGER edit operations on the document's units",
+                "strict": True}}
+        return {"type": "json_object"} if fmt == "json_object" else None
 
     def _complete(
-        self, client, messages: list[dict[str, str]], usage: Usage, fmt: str, *,
+        self, client: "_Call", messages: list[dict[str, str]], usage: Usage, fmt: str, *,
         schema: dict[str, Any] = RESPONSE_SCHEMA, name: str = "ledger_edits",
         max_tokens: int | None = None, stop: list[str] | None = None,
     ) -> tuple[str | None, str]:
-        """One answer from the endpoint, retrying 429/5xx/timeouts; returns (content, format used).
+        """One answer from the endpoint, retrying 429/5xx/timeouts within the call's deadline;
+        returns (content, format used). ``max_tokens`` (default: the configured cap) and ``stop``
+        bound the answer.
 
-        ``max_tokens`` (default: the configured cap) and ``stop`` bound the answer."""
-        from azure.core.exceptions import (
-            ClientAuthenticationError,
-            HttpResponseError,
-            ServiceRequestError,
-            ServiceResponseError,
-        )
+        :raise EngineUnavailableError: refused (key, redirect, other 4xx), the retries or the
+            deadline spent, or an answer that cannot be used as it came (too large, not JSON).
+        """
+        from .llm_http import ModelAnswerError, TransportError, post_json
 
         cfg = self.config
         failures = 0
         while True:
+            if client.deadline.passed():
+                raise EngineUnavailableError(
+                    f"the LLM endpoint gave no usable answer within the call's deadline of {client.deadline.seconds:g} s "
+                    f"({ENV_VARS['deadline']}, or the request's budget); gave up after {failures + 1} attempt(s)",
+                    attempts=failures + 1, reason="deadline")
             usage.requests += 1
             headers: Mapping[str, str] = {}
+            body: dict[str, Any] = {"messages": messages, "max_tokens": max_tokens or cfg.max_tokens}
+            if cfg.model:
+                body["model"] = cfg.model
+            if cfg.temperature is not None:
+                body["temperature"] = cfg.temperature
+            response_format = self._response_format(fmt, schema, name)
+            if response_format is not None:
+                body["response_format"] = response_format
+            if stop:
+                body["stop"] = stop
             try:
-                extra: dict[str, Any] = {"stop": stop} if stop else {}
-                resp = client.complete(
-                    messages=messages, model=cfg.model, temperature=cfg.temperature,
-                    max_tokens=max_tokens or cfg.max_tokens, response_format=self._response_format(fmt, schema, name),
-                    connection_timeout=cfg.timeout, read_timeout=cfg.timeout, **extra,
-                )
-            except ClientAuthenticationError as exc:
-                raise EngineUnavailableError(f"the LLM endpoint refused the key (HTTP {exc.status_code})") from exc
-            except HttpResponseError as exc:
-                status = exc.status_code or 0
-                body = _body(exc)
-                if status == 400 and fmt != "text" and re.search(r"response_format|json_schema|json_object", body):
-                    fmt = _FORMATS[_FORMATS.index(fmt) + 1]  # the model lacks this format: ask more simply
-                    continue
-                if status not in _RETRY_STATUS and status < 500:
-                    raise EngineUnavailableError(
-                        f"the LLM endpoint answered HTTP {status}: {body[:300]}", status=status
-                    ) from exc
-                problem = f"HTTP {status}"
-                headers = getattr(exc.response, "headers", None) or {}  # the transport's response has them
-            except (ServiceRequestError, ServiceResponseError) as exc:
-                problem = "timed out" if "timeout" in type(exc).__name__.lower() or "timed out" in str(exc).lower() else f"unreachable ({exc})"
+                answer = post_json(cfg.endpoint.rstrip("/") + "/chat/completions", body,
+                                   headers={"api-key": cfg.key, "Authorization": f"Bearer {cfg.key}"},
+                                   params={"api-version": cfg.api_version or _API_VERSION}, idle=cfg.timeout,
+                                   deadline=client.deadline, max_bytes=int(cfg.max_answer_mb * (1 << 20)))
+            except TransportError as exc:
+                problem = {"timeout": "timed out", "deadline": "did not answer in time"}.get(
+                    exc.kind, f"unreachable ({exc})")
+            except ModelAnswerError as exc:
+                raise EngineUnavailableError(f"the LLM endpoint's answer cannot be used: {exc}",
+                                             reason="invalid_output") from None
             else:
-                if resp.usage is not None:
-                    usage.add(resp.usage.prompt_tokens or 0, resp.usage.completion_tokens or 0, resp.usage.total_tokens)
-                usage.model = resp.model or usage.model
-                if not resp.choices:
-                    return None, fmt
-                return resp.choices[0].message.content, fmt
+                status = answer.status
+                if 300 <= status < 400:
+                    raise EngineUnavailableError(
+                        f"the LLM endpoint answered HTTP {status} (a redirect); LEDGER follows none, so the key never "
+                        f"goes to another address: set {ENV_VARS['endpoint']} to the final address", status=status)
+                if status == 401:
+                    raise EngineUnavailableError(f"the LLM endpoint refused the key (HTTP {status})", status=status)
+                if status >= 400:
+                    text = answer.text()
+                    if status == 400 and fmt != "text" and re.search(r"response_format|json_schema|json_object", text):
+                        fmt = _FORMATS[_FORMATS.index(fmt) + 1]  # the model lacks this format: ask more simply
+                        continue
+                    if status not in _RETRY_STATUS and status < 500:
+                        raise EngineUnavailableError(f"the LLM endpoint answered HTTP {status}: {text}", status=status)
+                    problem = f"HTTP {status}"
+                    headers = answer.headers
+                else:
+                    return _content(answer, usage), fmt
             failures += 1
             if failures > cfg.max_retries:
                 raise EngineUnavailableError(
                     f"the LLM endpoint {problem}; gave up after {failures} attempt(s)", attempts=failures
                 )
-            self._sleep(self._delay(failures, headers))
+            wait = self._delay(failures, headers)
+            if wait >= client.deadline.left():
+                raise EngineUnavailableError(
+                    f"the LLM endpoint {problem}; gave up after {failures} attempt(s): the call's deadline of "
+                    f"{client.deadline.seconds:g} s leaves no time for another", attempts=failures, reason="deadline")
+            self._sleep(wait)
 
     def _delay(self, failures: int, headers: Mapping[str, str]) -> float:
         """Seconds before the next attempt: the server's Retry-After, else exponential backoff."""
@@ -519,6 +589,54 @@ class LLMEngine:
         if wait is None:
             wait = self.config.backoff * 2 ** (failures - 1) * (1 + random.random() * 0.1)
         return max(0.0, min(wait, self.config.max_backoff))
+
+
+#: The ``api-version`` sent when none is configured (what the Azure AI Inference SDK sends).
+_API_VERSION = "2024-05-01-preview"
+
+
+@dataclass
+class _Call:
+    """One model call's state across its attempts."""
+
+    deadline: "Deadline"
+
+
+def _count(value: Any) -> bool:
+    """Whether a usage figure of an answer is a plausible count of tokens."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 1 << 40
+
+
+def _content(answer: Any, usage: Usage) -> str | None:
+    """The first choice's text of a ``chat.completion`` answer, its usage added to ``usage``.
+
+    :raise EngineUnavailableError: an answer that is not a chat completion (``invalid_output``).
+    """
+    from .llm_http import ModelAnswerError
+
+    try:
+        data = answer.json()
+    except ModelAnswerError as exc:
+        raise EngineUnavailableError(f"the LLM endpoint's answer cannot be used: {exc}", reason="invalid_output") from None
+    if not isinstance(data, dict):
+        raise EngineUnavailableError("the LLM endpoint's answer is not a chat completion", reason="invalid_output")
+    counts = data.get("usage")
+    if isinstance(counts, dict):
+        prompt, completion, total = (counts.get(k) for k in ("prompt_tokens", "completion_tokens", "total_tokens"))
+        if isinstance(prompt, int) and isinstance(completion, int) and _count(prompt) and _count(completion):
+            usage.add(prompt, completion, total if isinstance(total, int) and _count(total) else None)
+    model = data.get("model")
+    if isinstance(model, str) and model:
+        usage.model = model[:200]
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices:
+        return None
+    first = choices[0]
+    message = first.get("message") if isinstance(first, dict) else None
+    content = message.get("content") if isinstance(message, dict) else None
+    if content is not None and not isinstance(content, str):
+        raise EngineUnavailableError("the LLM endpoint's answer has no text content", reason="invalid_output")
+    return content
 
 
 def _retry_after(headers: Mapping[str, str]) -> float | None:

@@ -32,12 +32,22 @@ def completion(content: str, *, prompt_tokens: int = 100, completion_tokens: int
 
 @dataclass
 class Step:
-    """One scripted answer: status, JSON body, extra headers, and a delay before answering."""
+    """One scripted answer: status, JSON body, extra headers, and a delay before answering.
+
+    An untrusted model's ways: ``raw`` bytes sent as the body instead of ``body``'s JSON;
+    ``trickle`` seconds between the body's bytes (after the headers); ``size`` bytes of filler
+    sent as the body (made as they are sent, never held); ``hang`` never answers at all. A header
+    given as ``""`` is left out (``{"Content-Length": ""}``: a body that ends when the server closes).
+    """
 
     status: int = 200
     body: Any = None
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    raw: bytes | None = None
+    trickle: float = 0.0
+    size: int = 0
+    hang: bool = False
 
 
 @dataclass
@@ -66,15 +76,34 @@ class _Handler(BaseHTTPRequestHandler):
         step = script.pop(0) if script else Step(500, {"error": {"code": "script_exhausted", "message": "no more replies"}})
         if step.delay:
             self.server.owner.release.wait(step.delay)
-        data = json.dumps(step.body).encode("utf-8")
+        if step.hang:
+            self.server.owner.release.wait(3600)
+            return
+        data = step.raw if step.raw is not None else json.dumps(step.body).encode("utf-8")
+        length = step.size or len(data)
         try:
             self.send_response(step.status)
             self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
+            if not step.headers.get("Content-Length") == "":
+                self.send_header("Content-Length", str(length))
             for k, v in step.headers.items():
-                self.send_header(k, v)
+                if v != "":
+                    self.send_header(k, v)
             self.end_headers()
-            self.wfile.write(data)
+            if step.size:
+                block = b'{"pad":"' + b"x" * (64 * 1024) + b'"}'
+                while self.server.owner.sent < step.size:
+                    self.wfile.write(block)
+                    self.server.owner.sent += len(block)
+            elif step.trickle:
+                for i in range(len(data)):
+                    self.wfile.write(data[i:i + 1])
+                    self.wfile.flush()
+                    self.server.owner.sent += 1
+                    if self.server.owner.release.wait(step.trickle):
+                        return
+            else:
+                self.wfile.write(data)
         except (BrokenPipeError, ConnectionResetError):  # the client gave up (a timeout test)
             pass
 
@@ -93,6 +122,7 @@ class ChatServer:
     def __init__(self) -> None:
         self.script: list[Step] = []
         self.requests: list[Request] = []
+        self.sent = 0  # body bytes written by the size and trickle steps
         self.release = threading.Event()
         self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.owner = self

@@ -1,4 +1,4 @@
-"""The LLM engine against a real chat-completions server on loopback, through the real Azure SDK."""
+"""The LLM engine against a real chat-completions server on loopback (the request the Azure AI Inference SDK sent)."""
 from __future__ import annotations
 
 import json
