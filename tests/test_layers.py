@@ -187,10 +187,6 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 #: Circles not broken yet, each with why it waits. The test fails when one is gone (take it off
 #: the list) as much as when a new one appears.
 PENDING_CIRCLES: dict[frozenset[str], str] = {
-    frozenset({"adapters.odt.body", "adapters.odt.convert", "adapters.odt.fields", "adapters.odt.margins",
-               "adapters.odt.numbering", "adapters.odt.parse", "adapters.odt.reader", "adapters.odt.revisions",
-               "adapters.odt.textmap"}): "the ODT reader's modules; waits for the writers' work in progress",
-    frozenset({"adapters.odt.blockedit", "adapters.odt.writer"}): "waits for the writers' work in progress",
     frozenset({"addin_backend.checks.style.hyphenation", "addin_backend.checks.terminology"}):
         "waits for the checks' work in progress",
 }

@@ -31,12 +31,12 @@ paragraph that holds another author's tracked change is not deleted or moved (an
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from lxml import etree
 
 from ..errors import AnchorError
-from ..model import ConcreteEdit, Delete, InsertAfter, Move, descendant_ids
+from ..model import ConcreteEdit, Delete, Document, InsertAfter, Move, descendant_ids
 from .revision_xml import CHANGE, CHANGE_END, CHANGE_START, append_items, detach, insert_after, insert_before, marker
 from .revision_xml import shallow_copy, strip_ids, text_items
 from .flow import (
@@ -61,14 +61,27 @@ from .flow import (
     split_list,
 )
 from .textedit import replace_in_paragraph
+from .tracking import Tracker
 from .odfxml import prefixed, qn
 from .textmap import block_paragraphs
 from ..vocabulary import NOTE_KINDS
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .writer import _Writer
+__all__ = ["apply_structure", "WriteState"]
 
-__all__ = ["apply_structure"]
+
+class WriteState(Protocol):
+    """What the structure edits read and keep of the write of one part: the package context, the
+    document, the tracker, the elements already located for the units and the copies of moved
+    ones (:class:`adapters.odt.writer._Writer` is one; a protocol, so that this module and the
+    writer that calls it do not import each other)."""
+
+    ctx: Any
+    doc: Document
+    t: Tracker
+    moved: dict[Any, Any]
+    located: dict[str, tuple[Any, list[Any]]]
+
+    def now(self) -> str: ...
 
 _P = qn("text:p")
 _H = qn("text:h")
@@ -85,7 +98,7 @@ _MOVABLE = {_P, _H, TABLE, LIST, _SECTION}
 
 
 class _Structure:
-    def __init__(self, w: "_Writer") -> None:
+    def __init__(self, w: "WriteState") -> None:
         self.w = w
         self.t = w.t
         self.ctx = w.ctx
@@ -466,7 +479,7 @@ def _has_changes(t: Any, blocks: list[Any]) -> bool:
     return has_change_marks(blocks) or any(t.open_at_start(p) for b in blocks for p in block_paragraphs(b))
 
 
-def apply_structure(w: "_Writer", edits: list[InsertAfter | Delete | Move]) -> None:
+def apply_structure(w: "WriteState", edits: list[InsertAfter | Delete | Move]) -> None:
     """Write the ``insert_after``, ``delete`` and ``move`` edits, in their list order
     (deletions, which other edits cannot refer to, last)."""
     if not edits:

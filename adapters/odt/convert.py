@@ -40,7 +40,7 @@ from .revisions import ChangeLog
 from .textmap import block_paragraphs, element_path, rejected_segments, relative_path
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .reader import OdtContext
+    from .context import OdtContext
 
 __all__ = ["to_units"]
 

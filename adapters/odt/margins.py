@@ -21,13 +21,14 @@ from ..errors import AdapterError, AnchorError
 from ..model import Anchor, ConcreteEdit, Document
 from .anchors import block_paragraphs, element_path
 from .changes import read_changes, rejected_lines
+from .context import open_changes
 from .anchors import follow
 from .odfxml import prefixed, qn
 from .revision_xml import ChangeIds
 from .textmap import rejected_segments, walk_paragraph
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .reader import OdtContext
+    from .context import OdtContext
 
 __all__ = ["MARGIN_PART", "MarginText", "check_margins", "in_margin", "margin_context", "master_styles", "read_margins",
            "tracked_margins", "write_margins"]
@@ -71,8 +72,6 @@ def master_styles(styles_root: Any) -> Any:
 def margin_context(ctx: "OdtContext", styles_root: Any, margin: Any) -> "OdtContext":
     """The reader's context for the text of one header or footer: its own change table, with
     ``content``/``office_text`` the styles.xml root and the margin element."""
-    from .reader import open_changes
-
     changes = read_changes(margin)
     kinds = {cid: r.kind for cid, r in changes.items()}
     return dataclasses.replace(ctx, content=styles_root, office_text=margin, changes=changes, change_kinds=kinds,

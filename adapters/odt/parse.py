@@ -19,7 +19,7 @@ from .odfxml import XML_ID, name_of, qn
 from .textmap import relative_path, walk_paragraph
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .reader import OdtContext
+    from .context import OdtContext
 
 __all__ = ["parse", "parse_blocks"]
 

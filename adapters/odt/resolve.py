@@ -40,7 +40,7 @@ from .flow import edge, prune
 from .textedit import SPLITTABLE, canonicalize, replace_in_paragraph, spell_space_at
 from .margins import MARGIN_PART, tracked_margins
 from .odfxml import qn
-from .reader import load_context
+from .context import load_context
 from .tracking import Tracker
 
 __all__ = ["accept_all", "reject_all"]

@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..model import Revision, Unit
 from .odfxml import qn
+from .textmap import deleted_segments
 
 if TYPE_CHECKING:  # pragma: no cover
     from .body import Paragraph
-    from .reader import OdtContext
+    from .context import OdtContext
 
 __all__ = ["ChangeLog"]
 
@@ -59,7 +60,7 @@ class ChangeLog:
                 text = "".join(self.inserted.get(cid, []))
                 kind = "paragraph_insertion" if cid in self.paragraph_insertions else "insertion"
             elif region.kind == "deletion":
-                segs = self.ctx.deleted_segments(cid)
+                segs = deleted_segments(self.ctx, cid)
                 text = "".join(s.text for s in segs)
                 kind = "paragraph_deletion" if any(_is_break(s) for s in segs) else "deletion"
             else:

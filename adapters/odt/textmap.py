@@ -24,7 +24,7 @@ from .anchors import block_paragraphs, element_path, relative_path, resolve_anch
 from .odfxml import prefixed, qn
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .reader import OdtContext
+    from .context import OdtContext
 
 __all__ = [
     "Segment",
@@ -34,6 +34,7 @@ __all__ = [
     "paragraph_segments",
     "paragraph_text",
     "deletion_segments",
+    "deleted_segments",
     "rejected_segments",
     "walk_paragraph",
     "resolve_anchor",
@@ -424,7 +425,7 @@ def rejected_segments(w: Walked, ctx: "OdtContext") -> list[Segment]:
         while j < len(points) and points[j].position == i:
             region = ctx.changes.get(points[j].change)
             if region is None or not region.inserted:  # deleted text that was itself inserted: gone in both views
-                out.extend(ctx.deleted_segments(points[j].change))
+                out.extend(deleted_segments(ctx, points[j].change))
             j += 1
         if i < len(segs):
             seg = segs[i]
@@ -454,6 +455,14 @@ def deletion_segments(ctx: "OdtContext", change_id: str) -> list[Segment]:
     return out
 
 
+def deleted_segments(ctx: "OdtContext", change_id: str) -> list[Segment]:
+    """:func:`deletion_segments`, read once per context (kept in its ``_deleted``)."""
+    cached = ctx._deleted.get(change_id)
+    if cached is None:
+        cached = ctx._deleted[change_id] = deletion_segments(ctx, change_id)
+    return cached
+
+
 def paragraph_segments(p: etree._Element, ctx: "OdtContext", view: str = "accepted") -> list[Segment]:
     """The segments of one paragraph in a view (``accepted`` or ``rejected``).
 
@@ -461,7 +470,7 @@ def paragraph_segments(p: etree._Element, ctx: "OdtContext", view: str = "accept
     The rejected view is the paragraph's own: insertions removed, deleted content put back
     at its ``text:change`` point (paragraph breaks inside it as ``"\\n"`` segments).
 
-    :param ctx: the package context from :func:`adapters.odt.reader.load_context`.
+    :param ctx: the package context from :func:`adapters.odt.context.load_context`.
     :raise ValueError: for an unknown view.
     """
     if p.tag not in PARAGRAPH_TAGS:

@@ -1,6 +1,6 @@
 """One writing session over a parsed content.xml: the change table, fresh ids, walks.
 
-:class:`Tracker` wraps the reader's :class:`~adapters.odt.reader.OdtContext` of the package
+:class:`Tracker` wraps the reader's :class:`~adapters.odt.context.OdtContext` of the package
 being written. It adds regions to ``text:tracked-changes`` and registers them in the context
 (so that :func:`adapters.odt.textmap.paragraph_segments` tags the new changes like the
 reader would), finds and retargets change markers, splits another author's region around a
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from lxml import etree
 
 from .changes import ChangedRegion
+from .context import open_changes
 from .revision_xml import (
     CHANGE_END,
     CHANGE_ID,
@@ -31,7 +32,7 @@ from .odfxml import XML_ID, qn
 from .textmap import InlineWalker, walk_paragraph
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .reader import OdtContext
+    from .context import OdtContext
 
 __all__ = ["Tracker"]
 
@@ -176,8 +177,6 @@ class Tracker:
         """Recompute which paragraphs start inside a change (after markers moved)."""
         if not self._dirty:
             return
-        from .reader import open_changes
-
         self.ctx.open_changes.clear()
         self.ctx.open_changes.update(open_changes(self.office_text, self.ctx.change_kinds))
         self._dirty = False

@@ -48,7 +48,8 @@ from ..repack import rewrite_zip
 from ..textdiff import word_changes
 from ..vocabulary import revision_date
 from .textedit import atom_spans, field_atoms, replace_in_paragraph, rewritable
-from .reader import load_context, read_package
+from .context import load_context
+from .reader import read_package
 from .anchors import block_paragraphs, follow
 from .revision_xml import detach
 from .tracking import Tracker
