@@ -10,6 +10,7 @@ from adapters.vocabulary import ENGINES
 from addin_backend.errors import InstructionNotUnderstoodError, InvalidRequestError
 
 from . import rules
+from .operations import Checked
 from .proposal import ContextItem, Proposal
 
 __all__ = ["ENGINE_NAMES", "AutoEngine", "DocumentQuotes", "Engine", "RulesEngine", "in_document_quotes", "select_engine"]
@@ -53,7 +54,13 @@ def in_document_quotes(doc: Document, proposal: Proposal) -> Proposal:
     if not texts:
         return proposal
     style = quote_style(u.text for u in doc.units)
-    proposal.edits = [dc_replace(e, text=restyle(e.text, style)) if e in texts else e for e in proposal.edits]
+
+    def styled(e: Any) -> Any:
+        return dc_replace(e, text=restyle(e.text, style)) if any(e is t for t in texts) else e
+
+    # the marks of a text move no edit: edits the engine checked stay checked
+    edits = proposal.edits
+    proposal.edits = edits.map(styled) if isinstance(edits, Checked) else [styled(e) for e in edits]
     return proposal
 
 

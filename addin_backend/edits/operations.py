@@ -3,7 +3,10 @@
 Every engine produces :class:`adapters.model.Edit` objects. :func:`validate_edits` turns what an
 engine (or the task pane) proposes into *concrete* edits that writers can apply without thinking:
 renames are expanded into one ``replace`` per occurrence, ``before``/``date``/``kind``/``style`` are
-filled in, and placements mean "directly after this unit in document order":
+filled in, and placements mean "directly after this unit in document order". What it returns is
+:class:`Checked`: edits validated for that document, which no later step validates again (an
+edit is validated once, from the engine to the writer); :func:`validate_more` adds edits made
+later (propagation's) to them, and :func:`apply_more` their text to the document already applied.
 
 - ``insert_after`` puts the new unit right after ``unit``; several inserts with the same anchor
   keep their list order (the second lands after the first);
@@ -13,9 +16,10 @@ filled in, and placements mean "directly after this unit in document order":
 """
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from dataclasses import replace as dc_replace
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from adapters.errors import InvalidEditError
 from adapters.model import (
@@ -28,10 +32,12 @@ from .renaming import TermPlace, term_places
 from .tree import is_note, section_level
 
 __all__ = [
+    "Checked",
     "EDIT_SCHEMA",
     "INSERTABLE_KINDS",
     "RESPONSE_SCHEMA",
     "apply_to_document",
+    "apply_more",
     "edit_from_spec",
     "edits_from_json",
     "edits_to_json",
@@ -40,7 +46,49 @@ __all__ = [
     "with_ids",
     "scope_ids",
     "validate_edits",
+    "validate_more",
 ]
+
+
+#: What places an edit in a document; :meth:`Checked.map` keeps it.
+def _place(e: Edit) -> tuple[Any, ...]:
+    return (e.op, e.unit, getattr(e, "start", None), getattr(e, "end", None), getattr(e, "after", None),
+            getattr(e, "before_unit", None), e.before)
+
+
+class Checked(list[Edit]):
+    """Edits validated for one document by :func:`validate_edits`: concrete (renames expanded,
+    ``before``, ``kind`` and ``style`` filled in) and consistent with each other.
+
+    Validating or applying them again for the same document checks nothing twice, so a plan
+    carries them from the engine to the writer validated once. Anything that makes a new list
+    of them (a slice, ``+``) is a plain list again and is validated again; a change that keeps
+    every edit where it is (its id, source, author, date, reason, the quotation marks of its
+    text) goes through :meth:`map`.
+    """
+
+    def __init__(self, doc: Document, edits: Iterable[Edit] = ()) -> None:
+        super().__init__(edits)
+        self.doc = doc
+
+    def map(self, change: Callable[[Edit], Edit]) -> "Checked":
+        """``change`` applied to every edit, still checked for the same document.
+
+        :raise ValueError: ``change`` moved an edit (its op, unit, span, destination or ``before``).
+        """
+        out = [change(e) for e in self]
+        moved = next((e for e, c in zip(self, out) if _place(e) != _place(c)), None)
+        if moved is not None:
+            raise ValueError(f"a change of checked edits moved one ({moved.op} of {moved.unit}): validate it again")
+        return Checked(self.doc, out)
+
+    def stamped(self, **values: Any) -> "Checked":
+        """Every edit with ``values`` (``author``, ``date``, ``source``, ...) set."""
+        return self.map(lambda e: dc_replace(e, **values))
+
+
+def _checked_for(doc: Document, edits: Iterable[Edit]) -> Checked | None:
+    return edits if isinstance(edits, Checked) and edits.doc is doc else None
 
 
 def edits_to_json(edits: Iterable[Edit]) -> list[dict[str, Any]]:
@@ -255,17 +303,11 @@ def _check_together(edits: list[Edit]) -> None:
             raise InvalidRequestError(f"an edit ({e.op}) refers to unit {hit.pop()}, which is deleted")
 
 
-def validate_edits(doc: Document, edits: Iterable[Edit], *, names: str = "auto") -> list[Edit]:
-    """Check edits against a document; return them concrete (see the module docstring).
-
-    :raise InvalidRequestError: a malformed edit, a span outside the text, an impossible move or
-        insert, or edits that contradict each other.
-    :raise UnknownUnitError: an edit naming a unit the document does not have.
-    :raise EditConflictError: an edit whose ``before`` is not the unit's current text.
-    """
+def _each(doc: Document, edits: Iterable[Edit], names: str, first: int = 0) -> tuple[list[Edit], list[str]]:
+    """Every edit checked alone (a rename expanded): the concrete edits and the idle ones' notes."""
     out: list[Edit] = []  # concrete: no Rename
     idle: list[str] = []  # edits that change nothing: a rename with no match, a replace by the same text
-    for i, e in enumerate(edits):
+    for i, e in enumerate(edits, first):
         where = f"edit {i + 1} ({getattr(e, 'op', '?')})"
         if not isinstance(e, Edit):
             raise InvalidRequestError(f"{where}: not an Edit")
@@ -287,11 +329,41 @@ def validate_edits(doc: Document, edits: Iterable[Edit], *, names: str = "auto")
                 idle.append(f"{where}: replaces text by the same text")
                 continue
             out.append(checked)
+    return out, idle
+
+
+def validate_edits(doc: Document, edits: Iterable[Edit], *, names: str = "auto") -> Checked:
+    """Check edits against a document; return them concrete (see the module docstring), as
+    :class:`Checked` for ``doc``: edits already checked for it are returned as they are.
+
+    :raise InvalidRequestError: a malformed edit, a span outside the text, an impossible move or
+        insert, or edits that contradict each other.
+    :raise UnknownUnitError: an edit naming a unit the document does not have.
+    :raise EditConflictError: an edit whose ``before`` is not the unit's current text.
+    """
+    done = _checked_for(doc, edits)
+    if done is not None:
+        return done
+    out, idle = _each(doc, edits, names)
     if idle and not out:
         # nothing would be written: no empty revision
         raise InvalidRequestError("no edit changes the document (" + "; ".join(idle[:5]) + ")")
     _check_together(out)
-    return out
+    return Checked(doc, out)
+
+
+def validate_more(doc: Document, checked: Iterable[Edit], more: Iterable[Edit], *, names: str = "auto") -> Checked:
+    """``checked`` (validated for ``doc``) followed by ``more``, edits made after them (the ones
+    propagation adds): each of ``more`` checked alone, then all of them together; ``checked``
+    are not checked again.
+
+    :raise InvalidRequestError, UnknownUnitError, EditConflictError: as :func:`validate_edits`.
+    """
+    first = validate_edits(doc, checked, names=names)
+    extra, _idle = _each(doc, more, names, len(first))
+    out = [*first, *extra]
+    _check_together(out)
+    return Checked(doc, out)
 
 
 # --- the neutral-model result ---------------------------------------------------------------
@@ -360,7 +432,7 @@ def apply_to_document(doc: Document, edits: Iterable[Edit]) -> Document:
     fresh content ids and ``meta["edit"] = "inserted"``; changed and moved units keep their ids.
     Labels and numbers are not recomputed.
     """
-    concrete = validate_edits(doc, edits)
+    concrete = validate_edits(doc, edits)  # nothing to do for edits checked for doc
     new = doc.copy()
     units = new.units
     by_id = {u.id: u for u in units}
@@ -432,6 +504,45 @@ def apply_to_document(doc: Document, edits: Iterable[Edit]) -> Document:
     return new
 
 
+def apply_more(doc: Document, after: Document, done: Iterable[Edit], more: Iterable[Edit]) -> Document:
+    """``after`` (the result of the edits ``done`` on ``doc``, which becomes the result) with the
+    text edits ``more`` made on ``doc`` besides them: what :func:`apply_to_document` gives for
+    ``done`` and ``more`` together, computed only for the units ``more`` changes (a unit both
+    change is written afresh from ``doc`` with the edits of both). ``more`` with an insert, a
+    move or a delete is applied with the rest from ``doc``.
+
+    >>> from adapters.model import Unit, Replace
+    >>> d = Document("docx", [Unit("a", "paragraph", "See Section 3 and Table 2.", 0)])
+    >>> one = [Replace("a", start=12, end=13, text="2", before=d.units[0].text)]
+    >>> two = [Replace("a", start=24, end=25, text="1", before=d.units[0].text)]
+    >>> apply_more(d, apply_to_document(d, one), one, two).units[0].text
+    'See Section 2 and Table 1.'
+    """
+    done, more = list(done), list(more)
+    if not more:
+        return after
+    if any(not isinstance(e, (Replace, SetText)) for e in more):
+        return apply_to_document(doc, validate_more(doc, done, more))
+    texts: dict[str, list[Replace | SetText]] = {}
+    for e in more:
+        texts.setdefault(e.unit, []).append(e)  # type: ignore[arg-type]  # Replace | SetText, checked above
+    for e in done:
+        if isinstance(e, (Replace, SetText)) and e.unit in texts:
+            texts[e.unit].append(e)
+    for uid, lst in texts.items():
+        src = doc.unit(uid)
+        fresh = dc_replace(src, fields=[copy.copy(f) for f in src.fields], meta=dict(src.meta),
+                           bookmarks=[copy.copy(b) for b in src.bookmarks])
+        _apply_text(fresh, lst)
+        target = after.unit(uid)
+        target.text, target.fields, target.bookmarks, target.title = fresh.text, fresh.fields, fresh.bookmarks, fresh.title
+        if "code" in fresh.meta:
+            target.meta["code"] = fresh.meta["code"]
+        if target.meta.get("edit") != "moved":
+            target.meta["edit"] = "changed"
+    return after
+
+
 def _nearest_level(units: list[Unit], idx: int) -> int:
     for j in range(idx - 1, -1, -1):
         if units[j].kind == "section":
@@ -463,4 +574,4 @@ def with_ids(edits: list[Edit]) -> list[Edit]:
             used.add(f"op-{n}")
             e = dc_replace(e, id=f"op-{n}")
         out.append(e)
-    return out
+    return Checked(edits.doc, out) if isinstance(edits, Checked) else out  # an id moves no edit

@@ -2,11 +2,15 @@
 
 :func:`plan_edit` is the one function that ``ledger edit`` and the API's proposals route call;
 :func:`apply_plan` writes the planned edits into the original package as tracked changes and
-reads the result back to check it.
+reads the result back to check it. A plan is typed from the engine to the writer: its edits are
+:class:`~.operations.Checked` (validated once), ``after`` is the document they make (applied
+once), its findings are verified once, and the writer reads what the written file breaks off
+the graph already held (:func:`~addin_backend.graph.incremental.broken_after`), building none.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from dataclasses import replace as dc_replace
 from typing import Any, Callable, Mapping, Sequence
 
 import networkx as nx
@@ -16,11 +20,12 @@ from adapters.model import Document, Edit, Note
 from ..errors import EngineUnavailableError, InvalidRequestError
 from ..findings import Finding, sort_findings
 from .engines import Engine, select_engine
-from .operations import apply_to_document, validate_edits, with_ids
+from .operations import Checked, apply_to_document, validate_edits, with_ids
 from .proposal import ContextItem, Proposal, Usage
 from .propagate import propagate
 
-__all__ = ["EditPlan", "AppliedPlan", "plan_edit", "plan_given", "apply_plan", "merge_findings", "writer_functions", "CONTEXT_TARGETS"]
+__all__ = ["EditPlan", "AppliedPlan", "plan_edit", "plan_given", "apply_plan", "new_broken_references", "merge_findings",
+           "writer_functions", "CONTEXT_TARGETS"]
 
 #: Retrieval starts from at most this many targets (a rename may touch hundreds of units).
 CONTEXT_TARGETS = 8
@@ -32,7 +37,9 @@ class EditPlan:
 
     ``operations`` are the engine's edits (concrete, ids ``op-N``), ``propagated`` the edits they
     make necessary (ids ``prop-N``, ``source`` naming the operation), ``findings`` what
-    propagation and verification found, ``context`` the retrieval result the engine saw.
+    propagation and verification found, ``context`` the retrieval result the engine saw;
+    ``checked`` both lists validated together for the document and ``after`` the document as
+    they leave it (what verification read, what the written file must read as).
     """
 
     instruction: str
@@ -46,11 +53,18 @@ class EditPlan:
     usage: Usage | None = None
     warnings: list[str] = field(default_factory=list)
     renumbered: dict[str, str] = field(default_factory=dict)
+    checked: Checked | None = field(default=None, repr=False)
+    after: Document | None = field(default=None, repr=False)
 
     @property
     def edits(self) -> list[Edit]:
-        """What a writer applies: the operations, then the propagated edits."""
-        return self.operations + self.propagated
+        """What a writer applies: the operations, then the propagated edits (as checked, while
+        they are the edits the plan holds)."""
+        both = self.operations + self.propagated
+        held = self.checked
+        if held is not None and len(held) == len(both) and all(a is b for a, b in zip(held, both)):
+            return held
+        return both
 
     def tokens(self) -> dict[str, Any]:
         ctx = self.context
@@ -194,12 +208,14 @@ def _finish(doc: Document, G: nx.MultiDiGraph, instruction: str, proposal: Propo
     from ..verify.after_edit import verify
 
     operations = with_ids(validate_edits(doc, proposal.edits, names=proposal.names))
+    if isinstance(operations, Checked):
+        operations = operations.map(lambda e: e if e.source else dc_replace(e, source=proposal.engine))
     if context is None and proposal.targets:
         targets = list(proposal.targets)
         context = retrieve(doc, G, targets[:CONTEXT_TARGETS], instruction=instruction, budget=budget, embed=embed)
     prop = propagate(doc, G, operations, names=proposal.names)
-    edits = operations + prop.edits
-    after = apply_to_document(doc, edits)
+    edits = prop.checked if prop.checked is not None else validate_edits(doc, operations + prop.edits)
+    after = prop.after if prop.after is not None else apply_to_document(doc, edits)
     checked = verify(doc, after, G, edits, semantic=semantic, embed=embed, names=proposal.names)
     order = {u.id: u.order for u in after.units}
     findings = sort_findings(merge_findings(prop.findings, checked), order)
@@ -208,6 +224,7 @@ def _finish(doc: Document, G: nx.MultiDiGraph, instruction: str, proposal: Propo
         instruction=instruction, engine=proposal.engine, operations=operations, propagated=prop.edits,
         findings=findings, targets=list(targets or proposal.targets), explanation=proposal.explanation,
         context=context, usage=proposal.usage, warnings=list(proposal.warnings), renumbered=renumbered,
+        checked=edits, after=after,
     )
 
 
@@ -233,28 +250,28 @@ def writer_functions():
     return write, accept_all, reject_all
 
 
-def apply_plan(original: bytes, doc: Document, operations: Sequence[Edit], notes: Sequence[Note] = ()) -> AppliedPlan:
+def apply_plan(original: bytes, doc: Document, operations: Sequence[Edit], notes: Sequence[Note] = (), *,
+               after: Document | None = None, G: nx.MultiDiGraph | None = None) -> AppliedPlan:
     """Write ``operations`` (a plan's ``edits``) into ``original`` as tracked changes, and
     ``notes`` (:mod:`.comments`: why each change was made) as comments on them.
 
-    The result is read back: its accepted view must equal the neutral result of the edits and its
-    rejected view the original text (checked when the input has no tracked changes of its own);
-    references the edit breaks are reported as findings.
+    The result is read back: its accepted view must equal the neutral result of the edits
+    (``after``, when the plan has it) and its rejected view the original text (checked when
+    the input has no tracked changes of its own); references the edit breaks are reported as
+    findings, read off ``G`` (the graph of ``doc`` with its REFERENCES) for what the edit does
+    not touch and recomputed for what it does.
 
     :raise EngineUnavailableError: the writer is not installed.
     :raise AdapterError: the writer refused an edit (the original is untouched).
     """
     from adapters import read
 
-    from ..graph.build import FAST_STAGES, build_graph
-    from ..graph.references import broken_references
-
     write, _, _ = writer_functions()
-    ops = validate_edits(doc, list(operations))
+    ops = validate_edits(doc, operations)  # nothing to do for a plan's checked edits
     data = write(original, ops, document=doc, notes=list(notes)) if notes else write(original, ops, document=doc)
     back = read(data)
     findings: list[Finding] = []
-    expected = apply_to_document(doc, ops).lines()
+    expected = (after if after is not None else apply_to_document(doc, ops)).lines()
     got = back.lines("accepted")
     if got != expected:
         findings.append(_mismatch("accepted", expected, got))
@@ -263,13 +280,25 @@ def apply_plan(original: bytes, doc: Document, operations: Sequence[Edit], notes
         rejected = back.lines("rejected")
         if rejected != original_lines:
             findings.append(_mismatch("rejected", original_lines, rejected))
-    before = {(b["mention"], b["label"]) for b in broken_references(build_graph(doc, stages=FAST_STAGES))}
-    for b in broken_references(build_graph(back, stages=FAST_STAGES)):
-        if (b["mention"], b["label"]) not in before:
-            findings.append(Finding("broken_reference", "error", b["source"],
-                                    f"'{b['mention']}' in the written file names {b['label']}, which no unit carries",
-                                    b["mention"], [], b["start"], b["end"]))
+    for b in new_broken_references(G, doc, back):
+        findings.append(Finding("broken_reference", "error", b["source"],
+                                f"'{b['mention']}' in the written file names {b['label']}, which no unit carries",
+                                b["mention"], [], b["start"], b["end"]))
     return AppliedPlan(data, findings)
+
+
+def new_broken_references(G: nx.MultiDiGraph | None, doc: Document, written: Document) -> list[dict[str, Any]]:
+    """The broken references of ``written`` (``doc`` edited, as read back) that ``doc`` does not
+    have already (the same mention of the same label), from ``G``, the graph of ``doc`` (built
+    here with its fast stages when there is none or it has no REFERENCES yet)."""
+    from ..graph.build import FAST_STAGES, build_graph
+    from ..graph.incremental import broken_after
+    from ..graph.references import broken_references
+
+    if G is None or "references" not in G.graph.get("stages", ()):
+        G = build_graph(doc, stages=FAST_STAGES)
+    before = {(b["mention"], b["label"]) for b in broken_references(G)}
+    return [b for b in broken_after(G, doc, written) if (b["mention"], b["label"]) not in before]
 
 
 def _mismatch(view: str, expected: list[str], got: list[str]) -> Finding:

@@ -49,7 +49,7 @@ from ..numbering import (
 from .intents import Rename, definers_of, definition_users, edit_ids, norm_term, renames, value_changes
 from .listings import propagate_listings
 from .margins import propagate_margins
-from .operations import apply_to_document, validate_edits
+from .operations import Checked, apply_more, apply_to_document, validate_edits, validate_more
 from .renaming import Usage, term_places
 from .values import find_value
 
@@ -61,11 +61,17 @@ _RANGE_SEP = re.compile(r"\s*[-\u2013\u2014]\s*|\s+(?:to|through|thru)\s+")
 
 @dataclass
 class Propagation:
-    """What :func:`propagate` found: the edits to add and what a reviewer must look at."""
+    """What :func:`propagate` found: the edits to add and what a reviewer must look at.
+
+    ``checked`` are the given edits and ``edits`` together, validated once for the document;
+    ``after`` the document with both applied (:func:`~.operations.apply_more`), which is what
+    verification reads; both ``None`` when nothing was given."""
 
     edits: list[Edit] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     renumbering: Renumbering | None = None
+    checked: Checked | None = None
+    after: Document | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -464,7 +470,7 @@ def propagate(doc: Document, G: nx.MultiDiGraph | None, edits: Iterable[Edit], *
     :raise InvalidRequestError, UnknownUnitError, EditConflictError: as ``validate_edits``.
     """
     raw = list(edits)
-    concrete = validate_edits(doc, raw, names=names)
+    concrete = validate_edits(doc, edits if isinstance(edits, Checked) else raw, names=names)
     ids = edit_ids(concrete)
     plan = _Plan(doc, concrete)
     after = apply_to_document(doc, concrete)
@@ -493,6 +499,7 @@ def propagate(doc: Document, G: nx.MultiDiGraph | None, edits: Iterable[Edit], *
     _value_findings(plan, doc, concrete, ids, alive)
     propagate_listings(plan, doc, after, concrete, ids)
     propagate_margins(plan, doc, after, concrete, ids)
-    if plan.edits:
-        validate_edits(doc, concrete + plan.edits)  # a propagation bug must not reach a writer
-    return Propagation(plan.edits, plan.findings, renum)
+    # every propagated edit checked alone and with the rest: a propagation bug must not reach a writer
+    checked = validate_more(doc, concrete, plan.edits) if plan.edits else concrete
+    more = checked[len(concrete):]
+    return Propagation(more, plan.findings, renum, checked, apply_more(doc, after, concrete, more))

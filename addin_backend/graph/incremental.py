@@ -20,9 +20,9 @@ from .contains import sync_contains_edges
 from .edges import DEPENDS, REFERENCES, remove_out_edges
 from .mentions import build_label_index, iter_mention_keys
 from .nodes import sync_nodes
-from .references import add_reference_edges
+from .references import add_reference_edges, broken_references
 
-__all__ = ["changed_units", "update_graph"]
+__all__ = ["changed_units", "update_graph", "broken_after"]
 
 
 def _shape(u: Unit) -> tuple[Any, ...]:
@@ -90,6 +90,23 @@ def _definition_dirty(old: Document, new: Document, ch: dict[str, Any], registry
     if keys:
         dirty.update(use.source for use in find_usages(new, registry, None, keys))
     return dirty
+
+
+def broken_after(G: nx.MultiDiGraph, old_doc: Document, new_doc: Document) -> list[dict[str, Any]]:
+    """The broken references of ``new_doc`` (a later version of ``old_doc``, whose graph ``G``
+    holds its REFERENCES), without building a graph of ``new_doc`` or changing ``G``: the
+    recorded ones of the units the change leaves as they were, recomputed for the units
+    :func:`update_graph` would redo (what :func:`broken_references` of a rebuilt graph gives).
+    """
+    ch = changed_units(old_doc, new_doc)
+    dirty, index = _reference_dirty(old_doc, new_doc, ch)
+    alive = {u.id for u in new_doc.units}
+    kept = [b for b in broken_references(G) if b["source"] in alive and b["source"] not in dirty]
+    fresh = add_reference_edges(nx.MultiDiGraph(), new_doc, [u for u in new_doc.units if u.id in dirty], index=index)
+    order = {u.id: u.order for u in new_doc.units}
+    out = kept + [b.to_json() for b in fresh]
+    out.sort(key=lambda b: (order.get(b["source"], 0), b["start"], b["label"]))
+    return out
 
 
 def update_graph(

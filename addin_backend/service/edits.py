@@ -3,12 +3,16 @@
 
 A plan is :func:`edits.pipeline.plan_edit` on the document; :func:`proposal_view` is how it is
 answered (``POST /documents/{id}/proposals``), and :func:`propose` keeps that in the document's
-scope as ``proposal:<id>``. Writing is :func:`write_operations`, the one step both doors take:
-the chosen operations (proposal JSON) get the author and date, are validated, written into the
-ORIGINAL package with :func:`edits.pipeline.apply_plan`, and verified as applied. :func:`apply`
-keeps the result as a revision of an upload (every revision starts from the original upload: to
-build on an edit, upload the edited file); :func:`edit` writes it into a file. So ``ledger
-edit`` gives exactly the operations, findings and tracked changes of propose followed by apply.
+scope as ``proposal:<id>``. Writing is :func:`write_checked`: operations validated for the
+document, the document they make and their verification, worded as comments once, written into
+the ORIGINAL package with :func:`edits.pipeline.apply_plan` and read back. :func:`edit` hands it
+its plan as it is (typed: nothing is validated, applied, verified or worded twice, no JSON);
+:func:`write_operations` is the door for operations that come as JSON (a kept proposal, a
+client's): they get the author and date, are validated, applied and verified once, then written
+the same way. :func:`apply` keeps the result as a revision of an upload (every revision starts
+from the original upload: to build on an edit, upload the edited file); :func:`edit` writes it
+into a file. So ``ledger edit`` gives exactly the operations, findings and tracked changes of
+propose followed by apply.
 """
 from __future__ import annotations
 
@@ -46,6 +50,9 @@ __all__ = [
     "request_proposal",
     "get_proposal",
     "Written",
+    "write_checked",
+    "as_written",
+    "plan_after",
     "write_operations",
     "write_memory",
     "apply",
@@ -114,7 +121,8 @@ def plan(doc: Document, G: nx.MultiDiGraph, *, instruction: str, target: str | N
     instruction's own words ("including names") win. Every door passes it here.
 
     A selection (``{text, unit?, start?, end?}`` or the text) gives the engine the unit it lies in
-    (for "this paragraph") and the text. The engine's own operations get ``source`` = its name.
+    (for "this paragraph") and the text. The engine's own operations get ``source`` = its name
+    (:func:`edits.pipeline.plan_edit`).
     Returns the :class:`edits.pipeline.EditPlan`.
 
     :raise InstructionNotUnderstoodError, UnknownUnitError, InvalidRequestError,
@@ -129,10 +137,8 @@ def plan(doc: Document, G: nx.MultiDiGraph, *, instruction: str, target: str | N
         found = resolve_target(doc, None, sel)
         sel_text = sel.get("text")
         target = target if target is not None else found.units[0]
-    p = plan_edit(doc, G, instruction, engine=engine, author=author or DEFAULT_AUTHOR, target=target,
-                  selection=sel_text, budget=budget, semantic=semantic, names=names)
-    p.operations = [e if e.source else dc_replace(e, source=p.engine) for e in p.operations]
-    return p
+    return plan_edit(doc, G, instruction, engine=engine, author=author or DEFAULT_AUTHOR, target=target,
+                     selection=sel_text, budget=budget, semantic=semantic, names=names)
 
 
 #: What each edge type gives a proposal, for the warning of one made without it.
@@ -141,15 +147,17 @@ _EDGE_WORDS = {"REFERENCES": "cross-references", "DEPENDS": "uses of defined ter
 
 
 def proposal_view(doc: Document, p: Any, *, pid: str | None, doc_id: str | None, author: str | None,
-                  complete: bool, partial: Sequence[str] = ()) -> dict[str, Any]:
+                  complete: bool, partial: Sequence[str] = (), notes: Sequence[Any] | None = None) -> dict[str, Any]:
     """A plan as the Proposal JSON (``ROUTES.md``): every operation in the order a writer applies
     them (the engine's ``op-N``, then the propagated ``prop-N``; ``propagated`` lists those);
-    ``partial`` the edge types the graph did not have yet (made while the job still ran)."""
+    ``partial`` the edge types the graph did not have yet (made while the job still ran);
+    ``notes`` the comments already worded for these operations (default: worded here)."""
     from ..edits.comments import comment_notes, note_map
 
     tokens = p.tokens()
     warnings = list(p.warnings)
-    notes = comment_notes(doc, p.edits, p.findings, instruction=p.instruction)
+    if notes is None:
+        notes = comment_notes(doc, p.edits, p.findings, instruction=p.instruction)
     texts = note_map(notes)
     if partial:
         missing = " and ".join(_EDGE_WORDS.get(t, t.lower()) for t in partial)
@@ -353,7 +361,7 @@ def _xml_bytes(original: bytes) -> int:
         return len(original)  # not a zip: the reader says so; the estimate takes the bytes
 
 
-def write_memory(original: bytes, doc: Document, ops: Sequence[dict[str, Any]]) -> tuple[int, dict[str, int]]:
+def write_memory(original: bytes, doc: Document, ops: Sequence[dict[str, Any] | Edit]) -> tuple[int, dict[str, int]]:
     """The memory (bytes) writing ``ops`` into ``original`` (read as ``doc``) will hold at its peak,
     estimated from sizes before any work, and the sizes it was made from.
 
@@ -365,8 +373,9 @@ def write_memory(original: bytes, doc: Document, ops: Sequence[dict[str, Any]]) 
     text = sum(len(u.text) for u in doc.units)
     carried = 0
     for op in ops:
-        unit = doc.get(op.get("unit") or "") if isinstance(op, dict) else None
-        carried += len(unit.text) if unit is not None else len(str(op.get("text") or "")) if isinstance(op, dict) else 0
+        uid, new = (op.get("unit"), op.get("text")) if isinstance(op, dict) else (op.unit, getattr(op, "text", None))
+        unit = doc.get(str(uid or ""))
+        carried += len(unit.text) if unit is not None else len(str(new or ""))
     estimate = (_BASE + _PER_XML_BYTE * xml + _PER_TEXT_CHAR * text + _PER_OPERATION_CHAR * carried
                 + _PER_OPERATION * len(ops))
     return estimate, {"operations": len(ops), "units": len(doc.units), "xml_bytes": xml, "carried_chars": carried}
@@ -395,6 +404,24 @@ def _op_words(op: dict[str, Any]) -> str:
     return f"the {kind} of {where}"
 
 
+def as_written(doc: Document, edits: Sequence[Edit], author: str, date: str, default_source: str | None) -> list[Edit]:
+    """A plan's edits as they are written: by ``author`` on ``date``, ``default_source`` where an
+    edit names none. Edits the plan checked stay checked (none moves), so nothing validates
+    them again."""
+    from ..edits.operations import validate_edits
+
+    return validate_edits(doc, edits).map(
+        lambda e: dc_replace(e, author=author, date=date, source=e.source or default_source))
+
+
+def plan_after(doc: Document, p: Any) -> Document:
+    """The document a plan's edits make: the one its verification read (applied here for a plan
+    that does not hold it)."""
+    from ..edits.operations import apply_to_document
+
+    return p.after if p.after is not None else apply_to_document(doc, p.edits)
+
+
 def _as_edits(ops: list[dict[str, Any]], author: str, date: str, default_source: str | None) -> list[Edit]:
     from ..edits.operations import edits_from_json
 
@@ -418,24 +445,60 @@ class Written:
         return next((n.text for n in self.notes if n.edit == edit_id and not n.parent), None)
 
 
+def write_checked(original: bytes, doc: Document, G: nx.MultiDiGraph | None, ops: Sequence[Edit], *,
+                  after: Document, findings: Sequence[Finding], known: Sequence[Finding] = (),
+                  instruction: str | None = None, comments: bool = True, threads: bool = False,
+                  memory_mb: float | None = None, notes: Sequence[Any] | None = None) -> Written:
+    """Write ``ops`` (validated for ``doc``, :class:`edits.operations.Checked`, with their ids,
+    author and date) into ``original`` as tracked changes; ``after`` is the document they make
+    and ``findings`` their verification, both made once before (by the plan, or by
+    :func:`write_operations`). ``G`` is the graph of ``doc``: what the written file breaks is read
+    off it (``None``: a graph of the fast stages is built for that).
+
+    With ``comments`` (the default) every change carries a comment saying why
+    (:func:`edits.comments.comment_notes`: one per operation, propagated changes as their own
+    short comments or, with ``threads``, as replies; findings that need a human at their place:
+    ``findings``, worded as in ``known`` where both see one); ``notes`` are those comments when
+    they were worded already (for the proposal the same edits were shown in).
+
+    :raise WorkTooLargeError: the estimated memory is over ``memory_mb`` (``413 too_large``).
+    :raise EngineUnavailableError: the tracked-change writer is not installed.
+    """
+    from ..edits.comments import comment_notes, note_map
+    from ..edits.pipeline import apply_plan, merge_findings
+    from ..findings import sort_findings
+    from ..verify.record import embed_record
+
+    estimate, sizes = write_memory(original, doc, ops)
+    check_memory(estimate, work_memory_mb() if memory_mb is None else memory_mb,
+                 f"writing {len(ops):,} operation(s)", **sizes)
+    if notes is None:
+        notes = comment_notes(doc, ops, merge_findings(list(known), list(findings)), instruction=instruction,
+                              threads=threads)
+    check_budget()
+    written = apply_plan(original, doc, ops, notes if comments else [], after=after, G=G)
+    check_budget()
+    data = embed_record(written.data, ops, note_map(notes), instruction=instruction)
+    order = {u.id: u.order for u in doc.units}
+    return Written(list(ops), data, sort_findings(merge_findings(list(findings), written.findings), order),
+                   list(notes) if comments else [])
+
+
 def write_operations(original: bytes, doc: Document, G: nx.MultiDiGraph | None, chosen: list[dict[str, Any]], *,
                      author: str, date: str | None = None, default_source: str | None = None,
                      semantic: bool = True, instruction: str | None = None, comments: bool = True,
                      threads: bool = False, known: Sequence[Finding] = (),
                      memory_mb: float | None = None) -> Written:
-    """Write operations (Operation JSON, as a proposal lists them) into ``original`` as tracked
-    changes by ``author`` dated ``date`` (default: now); ``G`` is the document's graph (``None``:
-    verification without it, and no drift check).
+    """Write operations that come as JSON (Operation JSON, as a proposal lists them) into
+    ``original`` as tracked changes by ``author`` dated ``date`` (default: now); ``G`` is the
+    document's graph (``None``: verification without it, and no drift check). They are
+    validated, applied and verified once here, then written by :func:`write_checked`.
 
     However many operations there are, the work is bounded by what it costs: its memory,
     estimated before it starts (:func:`write_memory`, against ``memory_mb``: ``None`` takes
-    ``LEDGER_WORK_MEMORY_MB`` or the default, 0 is no limit), and the request's or job's deadline (:mod:`addin_backend.budget`), checked between
-    the steps.
-
-    With ``comments`` (the default) every change carries a comment saying why
-    (:func:`edits.comments.comment_notes`: one per operation, propagated changes as their own
-    short comments or, with ``threads``, as replies; findings that need a human at their place:
-    those of this verification, worded as in ``known``, the plan's, where both see one).
+    ``LEDGER_WORK_MEMORY_MB`` or the default, 0 is no limit), and the request's or job's deadline
+    (:mod:`addin_backend.budget`), checked between the steps. ``known`` are findings of the plan
+    (their wording wins in the comments).
 
     :raise InvalidRequestError: malformed operations.
     :raise UnknownUnitError: an operation naming a unit the document does not have.
@@ -444,28 +507,18 @@ def write_operations(original: bytes, doc: Document, G: nx.MultiDiGraph | None, 
     :raise WorkTooLargeError: the estimated memory is over ``memory_mb`` (``413 too_large``).
     """
     from ..edits.operations import apply_to_document, validate_edits, with_ids
-    from ..edits.pipeline import apply_plan, merge_findings
-    from ..findings import sort_findings
     from ..verify.after_edit import verify
-
-    from ..edits.comments import comment_notes, note_map
-    from ..verify.record import embed_record
 
     estimate, sizes = write_memory(original, doc, chosen)
     check_memory(estimate, work_memory_mb() if memory_mb is None else memory_mb,
                  f"writing {len(chosen):,} operation(s)", **sizes)
     ops = with_ids(validate_edits(doc, _as_edits(chosen, author, date or _edit_date(), default_source)))
     check_budget()  # each step below costs about the document times the operations
-    checked = verify(doc, apply_to_document(doc, ops), G, ops, semantic=semantic and G is not None)
+    after = apply_to_document(doc, ops)
+    checked = verify(doc, after, G, ops, semantic=semantic and G is not None)
     check_budget()
-    notes = comment_notes(doc, ops, merge_findings(list(known), checked), instruction=instruction, threads=threads)
-    check_budget()
-    written = apply_plan(original, doc, ops, notes if comments else [])
-    check_budget()
-    data = embed_record(written.data, ops, note_map(notes), instruction=instruction)
-    order = {u.id: u.order for u in doc.units}
-    return Written(ops, data, sort_findings(merge_findings(checked, written.findings), order),
-                   notes if comments else [])
+    return write_checked(original, doc, G, ops, after=after, findings=checked, known=known, instruction=instruction,
+                         comments=comments, threads=threads, memory_mb=memory_mb)
 
 
 def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
@@ -544,16 +597,19 @@ def edit(doc: Document, original: bytes, G: nx.MultiDiGraph, *, instruction: str
     :raise InstructionNotUnderstoodError, UnknownUnitError, InvalidRequestError, EditConflictError,
         EngineUnavailableError: as :func:`propose` and :func:`apply`.
     """
+    from ..edits.comments import comment_notes
     from ..edits.pipeline import merge_findings
 
     p = plan(doc, G, instruction=instruction, target=target, selection=selection, engine=engine, author=author,
              budget=budget, semantic=semantic, names=names)
-    view = proposal_view(doc, p, pid=None, doc_id=None, author=author, complete=graphs.is_complete(G))
+    ops = as_written(doc, p.edits, author, date or _edit_date(), p.engine)
+    notes = comment_notes(doc, ops, p.findings, instruction=instruction, threads=threads)
+    view = proposal_view(doc, p, pid=None, doc_id=None, author=author, complete=graphs.is_complete(G), notes=notes)
     written = None
-    if write and view["operations"]:
-        written = write_operations(original, doc, G, view["operations"], author=author, date=date,
-                                   default_source=view["engine"], semantic=semantic, instruction=instruction,
-                                   comments=comments, threads=threads, known=p.findings, memory_mb=memory_mb)
+    if write and ops:
+        written = write_checked(original, doc, G, ops, after=plan_after(doc, p), findings=p.findings,
+                                instruction=instruction, comments=comments, threads=threads, memory_mb=memory_mb,
+                                notes=notes)
     findings = merge_findings(list(p.findings), written.findings) if written else list(p.findings)
     return Edited(p, view, written, findings)
 

@@ -22,6 +22,7 @@ from typing import Any, Iterable, Sequence
 import networkx as nx
 
 from adapters.model import Document, Edit, Replace
+from adapters.vocabulary import revision_date
 
 from ..errors import InvalidRequestError
 from ..findings import FINDING_KINDS, Finding, count_by_severity, sort_findings
@@ -115,10 +116,12 @@ def plan_fixes(doc: Document, G: nx.MultiDiGraph | None, findings: Sequence[Find
     ops, skipped = fix_operations(doc, findings, author=author, date=date)
     if not ops:
         raise InvalidRequestError("nothing to fix: no chosen finding has a replacement", skipped=skipped)
-    ops = [dc_replace(e, id=e.id or f"op-{i + 1}") for i, e in enumerate(validate_edits(doc, ops))]
+    valid = validate_edits(doc, ops)
+    named = {id(e): e.id or f"op-{i + 1}" for i, e in enumerate(valid)}
+    ops = valid.map(lambda e: dc_replace(e, id=named[id(e)]))
     prop = propagate(doc, G, ops)
-    edits = ops + prop.edits
-    after = apply_to_document(doc, edits)
+    edits = prop.checked if prop.checked is not None else validate_edits(doc, ops + prop.edits)
+    after = prop.after if prop.after is not None else apply_to_document(doc, edits)
     checked = verify(doc, after, G, edits, semantic=False)
     order = {u.id: u.order for u in after.units}
     names = sorted({f.kind for f in findings})
@@ -128,7 +131,7 @@ def plan_fixes(doc: Document, G: nx.MultiDiGraph | None, findings: Sequence[Find
         findings=sort_findings(merge_findings(prop.findings, checked), order),
         targets=list(dict.fromkeys(e.unit for e in ops if e.unit)),
         explanation=f"{len(ops)} change(s) fixing {len(findings)} finding(s) of {len(names)} kind(s): {', '.join(names)}",
-        renumbered=prop.to_json().get("renumbered", {}),
+        renumbered=prop.to_json().get("renumbered", {}), checked=edits, after=after,
     )
     return plan, skipped
 
@@ -141,7 +144,7 @@ def fix_file(path: str, doc: Document, *, kinds: str, output: str | None, author
     operations as written, what verification and the read-back found, and the check's findings
     that were not fixed."""
     from ..checks.document import check_document
-    from .edits import write_operations
+    from .edits import as_written, plan_after, write_checked
     from .files import read_bytes, write_bytes
 
     G = graphs.build(doc, "fast")
@@ -160,8 +163,8 @@ def fix_file(path: str, doc: Document, *, kinds: str, output: str | None, author
     found = list(plan.findings)
     ops, prop = plan.operations, plan.propagated
     if output is not None:
-        written = write_operations(read_bytes(path), doc, G, [e.to_json() for e in plan.edits], author=author,
-                                   date=date, default_source=FIX_ENGINE, semantic=False)
+        ops = as_written(doc, plan.edits, author, date or revision_date(), FIX_ENGINE)
+        written = write_checked(read_bytes(path), doc, G, ops, after=plan_after(doc, plan), findings=plan.findings)
         write_bytes(output, written.data)
         found = merge_findings(found, written.findings)
         ids = {e.id for e in prop}

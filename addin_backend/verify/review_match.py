@@ -156,7 +156,7 @@ def layout(original: Document, ops: Sequence[Edit]) -> Layout:
     silent: set[str] = set()
     for e in ops:
         try:
-            got = validate_edits(original, [e])
+            got: list[Edit] = validate_edits(original, [e])
         except Exception:  # an operation that does nothing on its own here
             silent.add(e.id or "")
             continue
