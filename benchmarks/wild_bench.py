@@ -175,13 +175,13 @@ def big_edit(out_dir: Path, units: int = 7000) -> dict[str, Any]:
     res = json.loads(lines[-1])
     if "output" not in res:
         return res
-    seen = look([(res["input"], ("paragraphs", "fields")), (res["output"], OUTPUT_OPS)])
+    seen = look([(res["input"], ("paragraphs", "fields", "rejected.texts")), (res["output"], OUTPUT_OPS)])
     orig, got = seen[str(Path(res["input"]).resolve())], seen[str(Path(res["output"]).resolve())]
     if "error" in got:
         res["opens"] = got["error"]
         return res
     res["opens"] = None
-    want = [p["text"].rstrip() for p in orig.get("paragraphs", [])]
+    want = [p["text"].rstrip() for p in orig.get("rejected", {}).get("texts", [])]
     res["reject_equal"] = want == [p["text"].rstrip() for p in got.get("rejected", {}).get("texts", [])]
     res["lost_headings"] = len(lost_headings(orig.get("paragraphs", []), got.get("accepted", {}).get("outline", [])))
     res["fields"], res["fields_why"] = field_check(res.pop("renumbered_ops", []), got.get("redlines", []), orig.get("fields", []),

@@ -4,9 +4,12 @@ For an output and its original (both read by :mod:`.uno_wild`), the checks, each
 holds and else why not:
 
 - ``opens``: LibreOffice opens the output;
-- ``reject``: after Reject All, the paragraphs and the headers and footers are the original's;
-- ``identifiers``: after Accept All, every identifier of the original (:mod:`.identifiers`) is
-  still in its paragraph (renames, fixes and section edits; a replay writes the editors' text);
+- ``reject``: after Reject All, the paragraphs and the headers and footers are the original's
+  after Reject All (an original may hold tracked changes of its own; and page fields in headers
+  and footers show numbers only where LibreOffice lays the document out, as it does for both);
+- ``identifiers``: after Accept All, every identifier of the original after Accept All
+  (:mod:`.identifiers`) is still in its paragraph (renames, fixes and section edits; a replay
+  writes the editors' text);
 - ``headings``: every original heading that is still there after Accept All is still a heading at
   its outline level;
 - ``fields``: every number the edit renumbered shows in LibreOffice as an inserted change with that
@@ -34,7 +37,7 @@ from .replay import consequence_score
 
 __all__ = ["ORIGINAL_OPS", "OUTPUT_OPS", "judge_case", "lost_headings", "field_check"]
 
-ORIGINAL_OPS = ("code", "margins", "fields")
+ORIGINAL_OPS = ("code", "margins", "fields", "accepted.outline", "rejected.texts", "rejected.margins")
 #: Members an edit writes on purpose besides the body: LEDGER's review record (custom document
 #: properties) and the headers and footers, which are units edits reach.
 _RECORD = re.compile(r"^docProps/custom\.xml$|^word/(?:header|footer)\d*\.xml$")
@@ -139,6 +142,10 @@ def _replay(case: Any, orig: dict, got: dict, newer: dict | None) -> dict[str, s
     return checks
 
 
+def _margins(view: dict) -> dict[str, str]:
+    return {k: _norm(v) for k, v in view.get("margins", {}).items()}
+
+
 def judge_case(case: Any, orig: dict, got: dict, newer: dict | None = None) -> None:
     """Set ``case.result["checks"]`` and ``["ok"]`` from LibreOffice's view of the original
     (``orig``: paragraphs with code spans, margins, fields) and of the output (``got``)."""
@@ -153,21 +160,29 @@ def judge_case(case: Any, orig: dict, got: dict, newer: dict | None = None) -> N
     paras = orig.get("paragraphs", [])
     acc = got.get("accepted", {})
     rej = got.get("rejected", {})
-    want, rejected = [p["text"].rstrip() for p in paras], [p["text"].rstrip() for p in rej.get("texts", [])]
+    base_rej = orig.get("rejected", {})
+    want = [p["text"].rstrip() for p in base_rej.get("texts", paras)]
+    rejected = [p["text"].rstrip() for p in rej.get("texts", [])]
     if want != rejected:
         first = next((i for i, (a, b) in enumerate(zip(rejected, want)) if a != b), min(len(rejected), len(want)))
         seen = rejected[first] if first < len(rejected) else "<end>"
         checks["reject"] = f"paragraph {first} differs ({len(rejected)} vs {len(want)}): {_norm(seen)[:60]!r}"
-    elif {k: _norm(v) for k, v in rej.get("margins", {}).items()} != {k: _norm(v) for k, v in orig.get("margins", {}).items()}:
+    elif _margins(rej) != _margins(base_rej if "margins" in base_rej else orig):
         checks["reject"] = "headers or footers differ after Reject All"
     else:
         checks["reject"] = None
+    # what the edit started from, as a reader sees it: the original after Accept All (its own
+    # tracked changes accepted); its code spans where that is the text as loaded
+    before, code = paras, orig.get("code", [])
+    base_acc = orig.get("accepted", {}).get("outline")
+    if base_acc is not None and [p["text"] for p in base_acc] != [p["text"] for p in paras]:
+        before, code = base_acc, []
     accepted = acc.get("outline", [])
     if case.kind != "replay":
-        changed = changed_identifiers(paras, orig.get("code", []), accepted)
+        changed = changed_identifiers(before, code, accepted)
         case.result["identifiers_changed"] = changed[:10]
         checks["identifiers"] = f"{len(changed)} changed: {'; '.join(changed[:3])}" if changed else None
-    lost = lost_headings(paras, accepted)
+    lost = lost_headings(before, accepted)
     checks["headings"] = f"{len(lost)} heading(s) no longer headings: {'; '.join(lost[:3])}" if lost else None
     counts, why = field_check(case.result.get("renumbered", []), got.get("redlines", []), orig.get("fields", []),
                               acc.get("fields", []))
@@ -183,7 +198,7 @@ def judge_case(case: Any, orig: dict, got: dict, newer: dict | None = None) -> N
         checks["terms"] = (f"{len(left)} form(s) left, {reported} reported: {', '.join(sorted(set(left))[:4])}"
                            if len(left) > reported else None)
     if case.kind in ("delete_section", "insert_section"):
-        missing = eb._refs(accepted) - eb._refs(paras)
+        missing = eb._refs(accepted) - eb._refs(before)
         reported = sum(1 for f in findings if f.get("kind") in eb._REF_KINDS)
         checks["refs"] = (f"{len(missing)} citation(s) of missing sections, {reported} reported: {', '.join(sorted(missing)[:4])}"
                           if len(missing) > reported else None)

@@ -9,7 +9,7 @@ per view, from a copy without comments, as ``tests/uno_probe.py`` does):
 
   paragraphs  every paragraph, table cells row by row: text, list label, outline level, style,
               the top-level table holding it (-1: none), whether it lies in a document index (a TOC)
-  outline     the same without list labels and index membership (text, outline level, style, table)
+  outline     the same without index membership (text, list label, outline level, style, table)
   texts       the same with the text and the table only
   code        [paragraph, start, end] of the text LibreOffice shows in a code character style or a
               monospace font, or in a code paragraph style
@@ -62,7 +62,8 @@ def _in_index(par, names: set) -> bool:
 
 
 _PROPS = {"paragraphs": (("ListLabelString", "label"), ("OutlineLevel", "outline"), ("ParaStyleName", "style")),
-          "outline": (("OutlineLevel", "outline"), ("ParaStyleName", "style")), "texts": ()}
+          "outline": (("ListLabelString", "label"), ("OutlineLevel", "outline"), ("ParaStyleName", "style")),
+          "texts": ()}
 
 
 def _walk(text, names, table, out, code, want_code, props=_PROPS["paragraphs"]):
