@@ -36,6 +36,8 @@ __all__ = [
     "WORD_START",
     "NUM",
     "OWN_NUM",
+    "CLAUSE_NUMBER",
+    "clause_number",
     "PLURAL",
     "NAME_ALT",
     "TYPED_LABEL",
@@ -262,6 +264,34 @@ NUM = (r"\d+[A-Za-z]?(?:\.\d+[A-Za-z]?)*(?![\w]|-[^\W\d_])|[A-Z](?:\.\d+)+(?![\w
        r"|[IVXLC]{1,6}(?![\w]|\.[^\W\d_])")
 
 
+def clause_number(min_parts: int = 1, max_parts: int | None = None, *, letters: bool = True,
+                  suffix: bool = False) -> str:
+    """The one clause-number pattern (a regular expression, no group): dotted parts of one to
+    three digits, ``min_parts`` to ``max_parts`` of them ("4", "2.1.3"), with a letter after
+    each part with ``suffix`` ("5.2a"); with ``letters`` also an annex letter followed by dotted
+    parts ("A.1", "B.2.3"), which no decimal and no count is, so it needs no more parts. A rule
+    that reads numbers without a label word asks for more parts than a decimal has.
+    Spec: ``tests/vectors/clause_numbers.json``.
+
+    >>> [bool(re.fullmatch(clause_number(), t)) for t in ("4", "2.1.3", "A.1", "A", "1234", "2.1.")]
+    [True, True, True, False, False, False]
+    >>> [bool(re.fullmatch(clause_number(3), t)) for t in ("5.2", "5.2.1", "A.3")]
+    [False, True, True]
+    """
+    part = r"\d{1,3}[A-Za-z]?" if suffix else r"\d{1,3}"
+    top = "" if max_parts is None else str(max_parts - 1)
+    digits = rf"{part}(?:\.{part}){{{min_parts - 1},{top}}}"
+    if not letters:
+        return f"(?:{digits})"
+    annex = rf"[A-Z](?:\.\d{{1,3}}){{1,{top}}}"
+    return f"(?:{digits}|{annex})"
+
+
+#: A clause number of any depth: what a heading, a list item or a table cell types
+#: (:func:`clause_number`).
+CLAUSE_NUMBER = clause_number()
+
+
 #: A number as a caption or a statement types it after its word, for itself ("Table 3-1",
 #: "Theorem A.2"): chapter-style hyphens are part of it.
 OWN_NUM = r"(?:[A-Z]|\d+)(?:[.\-]\d+)*"
@@ -437,7 +467,7 @@ _HEADING_WORD = re.compile(
     rf"^\s*(?:(?i:{_HEADING_WORDS})|§)\s*"
     rf"(?P<num>\d+[A-Za-z]?(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVXLC]{{1,6}})(?![\w])"
 )
-_HEADING_NUM = re.compile(r"^\s*(?P<num>\d{1,3}(?:\.\d{1,3})*|[A-Z](?:\.\d{1,3})+)\.?(?=\s+\S|\s*$)")
+_HEADING_NUM = re.compile(rf"^\s*(?P<num>{CLAUSE_NUMBER})\.?(?=\s+\S|\s*$)")
 
 
 def heading_number(text: str) -> tuple[str, int, int] | None:

@@ -23,7 +23,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from adapters.label_grammar import canonical_label, heading_number as typed_number, norm_number, number_depth, parse_label
+from adapters.label_grammar import (
+    CLAUSE_NUMBER, canonical_label, heading_number as typed_number, norm_number, number_depth, parse_label,
+)
 from adapters.model import Document, Unit
 from adapters.monospace import CODE_STYLE as _CODE_STYLE
 from adapters.vocabulary import OUTSIDE_FLOW_KINDS
@@ -67,7 +69,7 @@ _TITLE_START = re.compile(r"[.:)]?\s+[\u2013\u2014\-:]?\s*[A-Z(\"\u201c]")
 _OPEN_END = re.compile(
     r"\b(?:a|an|the|of|to|in|on|at|by|for|from|with|and|or|that|which|is|are|means|includes|shall|must|may)$", re.I
 )
-_LIST_NUMBER = re.compile(r"(?:\d{1,3}(?:\.\d{1,3})*|[A-Z](?:\.\d{1,3})+)")
+_LIST_NUMBER = re.compile(CLAUSE_NUMBER)
 
 
 def style_level(style: str | None) -> int | None:

@@ -44,12 +44,14 @@ from typing import Iterable
 import re
 
 from adapters.model import Document, Unit
+from adapters.typed_numbers import typed_section
 from adapters.vocabulary import NAME_POLICIES as _NAME_POLICIES
 
 from ..findings import Finding
 
 from ..language.detect import unit_language
 from ..language.identifiers import identifier_at, is_code_line, is_code_style
+from ..language.lexicon import function_words
 from ..outline import QUOTE_STYLE
 from .terms import Occurrence, term_matcher, _is_acronym
 
@@ -228,7 +230,8 @@ def _section_titles(doc: Document) -> frozenset[str]:
     out = set()
     for u in doc.units:
         if u.kind == "section" and (u.title or u.text):
-            title = re.sub(r"^\s*(?:[A-Z]\.|\d+(?:\.\d+)*\.?)\s+", "", (u.title or u.text).strip())
+            typed = typed_section(u.title or u.text)
+            title = typed[2] if typed else (u.title or u.text).strip()
             out.add(_norm(lemma(title)))
     return frozenset(out)
 
@@ -416,7 +419,8 @@ def name_counts(counts: Counter, limit: int = 4) -> str:
 
 # --- acronyms and their expansions -----------------------------------------------------------
 
-_SMALL_WORDS = frozenset("a an and as at by for from in of on or the to via with".split())
+#: Words an expansion may give no initial for, and a title leaves in lower case (the lexicon's).
+_SMALL_WORDS = function_words("title_minor")
 _LONG_WORD = re.compile(r"[^\W\d_][\w'\u2019]*(?:-[^\W\d_][\w'\u2019]*)*")
 
 

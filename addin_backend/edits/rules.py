@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from dataclasses import replace as dc_replace
 from typing import Any, Callable, Protocol, Sequence, TypeVar
 
-from adapters.label_grammar import canonical_label
+from adapters.label_grammar import canonical_label, heading_number
 from adapters.model import Delete, Document, Edit, InsertAfter, Move, Replace, SetText, Unit
 from adapters.errors import AdapterError
 from adapters.quotes import QuoteStyle, quote_style, restyle
@@ -353,6 +353,10 @@ def _h_delete(c: _Ctx, m: Groups) -> Proposal:
     return c.done(edits, group, f"Delete {_group_name(c.doc, group)}{extra}.")
 
 
+#: What follows a heading's typed number before its title.
+_AFTER_NUMBER = re.compile(r"\.?\s+(?=\S)")
+
+
 def title_span(unit: Unit) -> tuple[int, int]:
     """Where a heading's title (after its number) or a caption's text (after its label) lies in
     the unit's text: what a retitle replaces.
@@ -367,7 +371,8 @@ def title_span(unit: Unit) -> tuple[int, int]:
         at = text.find(unit.title) if unit.title else -1
         if at >= 0 and unit.title:
             return at, at + len(unit.title)
-        lead = re.match(r"\s*(?:[A-Z]|\d+)(?:\.\d+)*\.?\s+(?=\S)", text) if unit.number else None
+        typed = heading_number(text) if unit.number else None
+        lead = _AFTER_NUMBER.match(text, typed[2]) if typed else None
         return (lead.end() if lead else 0), len(text)
     lead = re.match(rf"\s*{LABEL_RX}\s*[:.\-\u2013\u2014]?\s*", text, re.IGNORECASE)
     return (lead.end() if lead else 0), len(text)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..language.forms import FORM_LANGUAGES, TermForm, is_acronym_word, plural, singular
 from ..language.forms import term_forms as _language_forms
+from ..language.lexicon import function_words
 
 __all__ = ["Occurrence", "TermMatcher", "case_pattern", "find_term", "pluralize", "recase", "singularize", "term_forms",
            "term_matcher"]
@@ -140,8 +141,8 @@ def recase(occurrence: str, old_form: str, new_form: str) -> str:
 #: ("origin-server"), or nothing (the closed compound "originserver", reported, never replaced).
 _SEP = r"(?:\s+|[-\u2010\u2011]|)"
 _SEP_RX = re.compile(r"\s+|[-\u2010\u2011]")
-#: Words a title-case line keeps in lower case, and words that end a capitalised name.
-_SMALL = frozenset("a an and as at but by for from in into nor of on or per the to via vs with".split())
+#: Words a title-case line keeps in lower case (the lexicon's), and words that end a capitalised name.
+_SMALL = function_words("title_minor")
 _NAME_STOP = frozenset(
     "a an the this that these those each every any all no some its their our your his her my if when "
     "while for in on at by of to and or but as with from into via see use using".split()

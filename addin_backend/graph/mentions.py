@@ -21,6 +21,7 @@ from adapters.label_grammar import (
     WORD_ALT,
     WORD_START,
     canonical_label,
+    clause_number,
     family_of,
     norm_number,
     subpart,
@@ -81,21 +82,21 @@ _BARE_CUE = (
     r"(?:method|procedure|test|requirement|provision|condition|instruction|rule|specification)s?\s+(?:of|in)|"
     r"conform(?:s|ing)?\s+to|compl(?:y|ies|ying)\s+with)"
 )
-_BARE_NUM = r"(?:\d{{1,3}}|[A-Z])(?:\.\d{{1,3}}){{1,6}}(?!\w|\.\d)"
+_BARE_NUM = clause_number(2, 7) + r"(?!\w|\.\d)"
 _BARE = re.compile(
-    rf"(?<![\w.])(?P<cue>{_BARE_CUE})\s+(?P<items>{_BARE_NUM}(?:(?:{_SEP_LIST}|{_SEP_RANGE}){_BARE_NUM})*)".format(),
+    rf"(?<![\w.])(?P<cue>{_BARE_CUE})\s+(?P<items>{_BARE_NUM}(?:(?:{_SEP_LIST}|{_SEP_RANGE}){_BARE_NUM})*)",
     re.I,
 )
 # Without a cue, only numbers that cannot be decimals: two dots or more ("in 5.2.1", "of A.3"),
 # after a preposition; and ISO-style term references, a clause number alone in parentheses
 # right after a word ("medical device (3.11)").
-_DEEP_NUM = r"(?:\d{{1,3}}(?:\.\d{{1,3}}){{2,6}}|[A-Z](?:\.\d{{1,3}}){{1,6}})(?!\w|\.\d)"
+_DEEP_NUM = clause_number(3, 7) + r"(?!\w|\.\d)"
 _BARE_WEAK = re.compile(
     rf"(?<![\w.])(?P<cue>in|of|to|and|or|from|with|by|at|for|on)\s+"
-    rf"(?P<items>{_DEEP_NUM}(?:(?:{_SEP_LIST}|{_SEP_RANGE}){_DEEP_NUM})*)".format()
+    rf"(?P<items>{_DEEP_NUM}(?:(?:{_SEP_LIST}|{_SEP_RANGE}){_DEEP_NUM})*)"
 )
-_BARE_PAREN = re.compile(r"(?<=[A-Za-z])\s\((?P<items>\d{1,3}(?:\.\d{1,3}){1,6})\)")
-_BARE_ITEM = re.compile(rf"(?P<sep>{_SEP_RANGE}|{_SEP_LIST})?(?P<item>(?:\d{{1,3}}|[A-Z])(?:\.\d{{1,3}}){{1,6}})")
+_BARE_PAREN = re.compile(rf"(?<=[A-Za-z])\s\((?P<items>{clause_number(2, 7, letters=False)})\)")
+_BARE_ITEM = re.compile(rf"(?P<sep>{_SEP_RANGE}|{_SEP_LIST})?(?P<item>{clause_number(2, 7)})")
 # A measurement or version right after a number is not a clause reference.
 _UNIT_AFTER = re.compile(
     r"\s*(?:%|‰|°|(?:mm|cm|km|m|s|ms|us|µs|ns|min|h|hz|khz|mhz|ghz|kb|mb|gb|tb|v|kv|mv|a|ma|w|kw|mw|"
@@ -511,7 +512,7 @@ _REF_HEADER = re.compile(
     re.I,
 )
 # A cell that is nothing but section numbers: "5.1", "5.2.1.1, 5.2.2.2", "§ 4", "3-5".
-_CELL_NUM = r"(?:§\s*)?(?:\d{1,3}[A-Za-z]?(?:\.\d{1,3}[A-Za-z]?)*|[A-Z](?:\.\d{1,3})+)"
+_CELL_NUM = r"(?:§\s*)?" + clause_number(suffix=True)
 _CELL_LIST = re.compile(rf"\s*(?P<items>{_CELL_NUM}(?:(?:{_SEP_RANGE}|{_SEP_LIST}|\s*;\s*){_CELL_NUM})*)\s*\.?\s*")
 _CELL_ITEM = re.compile(rf"(?P<sep>{_SEP_RANGE}|{_SEP_LIST}|\s*;\s*)?(?:§\s*)?(?P<item>{_CELL_NUM})")
 

@@ -9,10 +9,11 @@ labelled with it. That keeps a document of a few hundred units readable.
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 import networkx as nx
+
+from adapters.label_grammar import heading_number
 
 from .edges import CONTAINS, DEPENDS, DOCUMENT_ID, REFERENCES, RELATED
 
@@ -228,8 +229,8 @@ def render_png(G: nx.MultiDiGraph, path: str, *, title: str | None = None, dpi: 
         d = G.nodes[n]
         lab = d.get("label")
         if d.get("kind") == "section":
-            head = str(d.get("title") or d.get("preview") or "").split()
-            typed = head[0] if head and re.fullmatch(r"[\dA-Z]+(?:\.\d+)*\.?", head[0]) else None
+            got = heading_number(str(d.get("title") or d.get("preview") or ""))
+            typed = got[0] if got else None
             lab = d.get("number") or (lab.split()[-1] if lab else None) or typed
         elif lab:
             parts = lab.replace("Equation", "Eq.").replace("Figure", "Fig.").replace("Section", "\u00a7").split()
