@@ -34,6 +34,8 @@ from adapters.model import Delete, Document, Edit, Rename, Replace, SetText, Uni
 from adapters.text import loose_pattern
 from addin_backend.errors import LedgerError
 
+from ..language.detect import unit_language
+
 from .intents import norm_term
 from .operations import validate_edits
 from .proposal import ContextItem
@@ -344,7 +346,9 @@ def describe(edits: list[Edit], doc: Document) -> str:
 
 
 def _occurs(doc: Document, term: str, new: str) -> bool:
-    return any(find_term(u.text, term, new) for u in doc.units)
+    """Whether ``term`` occurs in ``doc`` in any of its forms, each unit read in its own language
+    (:mod:`addin_backend.language.forms`), as the rename will find it."""
+    return any(find_term(u.text, term, new, lang=unit_language(u, doc)) for u in doc.units)
 
 
 def _said_as(instruction: str, term: str) -> str | None:

@@ -31,6 +31,7 @@ from ..edits.renaming import expansion_findings, term_places, term_usage
 from ..edits.terms import find_term, term_matcher
 from ..findings import Finding, Place
 from ..graph.definitions import definition_registry
+from ..language.detect import unit_language
 from ..graph.edges import DEPENDS, RELATED
 from ..graph.label_index import LabelIndex, build_label_index, parse_label
 from ..graph.mentions import Resolved, resolve_unit
@@ -316,7 +317,7 @@ def _old_term(before: Document, after: Document, G: nx.MultiDiGraph | None, r: R
         u, o = place.unit, place.occ
         start, end = o.start, o.end
         if u.id not in new_spans:
-            new_spans[u.id] = [(s, e) for s, e, _ in find_term(u.text, r.new, r.old)]
+            new_spans[u.id] = [(s, e) for s, e, _ in find_term(u.text, r.new, r.old, lang=unit_language(u, after))]
         if any(a <= start and end <= b for a, b in new_spans[u.id]):
             continue  # part of the new term ("widget" inside "smart widget")
         if any(f.kind != "hyperlink" and f.end > f.start and f.start < end and start < f.end for f in u.fields):
@@ -345,8 +346,9 @@ def _old_term(before: Document, after: Document, G: nx.MultiDiGraph | None, r: R
 
 def unreported_forms(after: Document, old: str, new: str, findings: Iterable[Finding]) -> list[tuple[str, int, int, str]]:
     """The forms of ``old`` left in ``after`` that no finding reports (``old_term`` or
-    ``old_term_kept``, by its span or one of its places): ``(unit, start, end, text)``. Empty
-    is what verification promises after a rename; the edit battery checks it."""
+    ``old_term_kept``, by its span or one of its places): ``(unit, start, end, text)``, each
+    unit read in its language's forms (:mod:`addin_backend.language.forms`, as the rename
+    found them). Empty is what verification promises after a rename; the edit battery checks it."""
     covered: dict[str, list[tuple[int, int]]] = {}
     for f in findings:
         if f.kind not in ("old_term", "old_term_kept"):
@@ -359,8 +361,9 @@ def unreported_forms(after: Document, old: str, new: str, findings: Iterable[Fin
     for u in after.units:
         if u.meta.get("absent_in") == "accepted":
             continue
-        new_spans = [(s, e) for s, e, _ in find_term(u.text, new, old)]
-        for o in term_matcher(old, new).find(u.text):
+        lang = unit_language(u, after)
+        new_spans = [(s, e) for s, e, _ in find_term(u.text, new, old, lang=lang)]
+        for o in term_matcher(old, new, lang=lang).find(u.text):
             if o.replacement == o.text or any(a <= o.start and o.end <= b for a, b in new_spans):
                 continue
             if any(f.kind != "hyperlink" and f.end > f.start and f.start < o.end and o.start < f.end for f in u.fields):

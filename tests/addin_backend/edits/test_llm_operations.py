@@ -352,3 +352,16 @@ def test_the_context_is_cut_to_the_model_s_window_and_the_proposal_says_so(serve
     assert p.warnings[0].startswith("the model saw ") and p.warnings[0].endswith(f"its window is {window} tokens")
     with pytest.raises(EngineUnavailableError, match="LEDGER_LLM_CONTEXT must be at least 256"):
         LLMConfig.from_env(local_env(server) | {"LEDGER_LLM_CONTEXT": "100"})
+
+
+def test_a_rename_of_a_term_the_document_writes_only_in_another_languages_forms_is_kept():
+    # a French document writes only the plural 'travaux' of 'travail': the term occurs (in the
+    # unit's language forms, language/forms.py), so the model's rename is not dropped
+    doc = make_doc([
+        ("a", "paragraph", "Les travaux du chantier sont suspendus jusqu'à nouvel ordre par la direction.", None),
+    ])
+    doc.units[0].meta["lang"] = "fr-FR"
+    instruction = "Remplacer 'travail' par 'ouvrage' partout"
+    r = repair(doc, [op("rename", None, "travail", "ouvrage")], instruction, {"U1": "a"},
+               author="Ana", date="2026-12-02T00:00:00Z", reason=instruction)
+    assert [(e.op, e.old, e.text) for e in r.edits] == [("rename", "travail", "ouvrage")]

@@ -333,3 +333,14 @@ def test_a_number_the_new_term_has_no_form_for_is_found_and_reported_not_replace
     # and the other way round: the singular of a plural term renamed to a word without a singular
     assert [(o.text, o.unpaired) for o in TermMatcher("packets", "v2").find("a packet, packets")] == [
         ("packet", True), ("packets", False)]
+
+
+def test_a_form_left_behind_is_found_in_its_units_language():
+    """verify.after_edit.unreported_forms reads each unit in its language's forms (language/forms.py):
+    the French plural 'travaux' of 'travail' is a form left behind, not a different word."""
+    from adapters.model import Document, Unit
+
+    after = Document("docx", [Unit("p", "paragraph", "Les travaux du chantier sont suspendus jusqu'à nouvel ordre.", 0,
+                                   meta={"lang": "fr-FR"}),
+                              Unit("q", "paragraph", "The travails of the site are over.", 1)])
+    assert unreported_forms(after, "travail", "ouvrage", []) == [("p", 4, 11, "travaux"), ("q", 4, 12, "travails")]
