@@ -76,6 +76,39 @@ def _text_with(text: str, ops: Sequence[Replace | SetText]) -> str:
 
 #: Marks an operation id in a parse: its deletion and its insertion were decided differently.
 MIXED = "~"
+#: A replacement of more word changes than this is not read for half decisions (4 ** n readings).
+MAX_HALVES = 3
+
+
+def _half_readings(old: str, new: str) -> list[str]:
+    """How a replacement of ``old`` by ``new`` reads when its tracked changes were decided
+    differently. The writer tracks it word by word (:func:`adapters.textdiff.word_changes`): each
+    changed stretch is a deletion and an insertion a reviewer decides apart, so each reads as its
+    new words, its old words, neither (the deletion accepted, the insertion rejected) or both
+    (the other way round); every mix but all-new and all-old.
+
+    >>> _half_readings("Connection ID", "Connection Identifier")
+    ['Connection ', 'Connection IDIdentifier']
+    """
+    from itertools import product
+
+    from adapters.textdiff import word_changes
+
+    hunks = word_changes(old, new)
+    if not hunks or len(hunks) > MAX_HALVES:
+        return []
+    out: list[str] = []
+    for states in product(range(4), repeat=len(hunks)):
+        pieces, pos = [], 0
+        for (a, b, ins), state in zip(hunks, states):
+            pieces.append(old[pos:a])
+            pieces.append((ins, old[a:b], "", old[a:b] + ins)[state])
+            pos = b
+        pieces.append(old[pos:])
+        reading = "".join(pieces)
+        if reading not in (old, new) and reading not in out:
+            out.append(reading)
+    return out
 
 
 def _parse_text(text: str, ops: Sequence[Replace | SetText], target: str, mixed: bool = False) -> set[str] | None:
@@ -118,8 +151,8 @@ def _parse_text(text: str, ops: Sequence[Replace | SetText], target: str, mixed:
             at += len(lead)
             old, new = text[e.start:e.end], e.text or ""
             options = [(new, chosen | {e.id or ""}), (old, chosen)]
-            if mixed and old and new:
-                options += [("", chosen | {MIXED + (e.id or "")}), (old + new, chosen | {MIXED + (e.id or "")})]
+            if mixed:
+                options += [(piece, chosen | {MIXED + (e.id or "")}) for piece in _half_readings(old, new)]
             for piece, pick in options:
                 if target.startswith(piece, at):
                     nxt.setdefault(at + len(piece), pick)
