@@ -112,6 +112,22 @@ def _unchanged(before_len: int, edits: list[Replace | SetText]) -> list[tuple[in
     return segs
 
 
+def _intended(before_len: int, edits: list[Replace | SetText]) -> list[tuple[int, int]]:
+    """``(after start, after end)`` of the text that the unit's own edits wrote (an instruction's,
+    a fix's; not a propagated edit's): a mention whose number lies there names what the edit
+    asked for (a ``stale_reference`` fix turning "Figure 3-6" into "Figure 3-3" retargets it on
+    purpose), while propagation must keep every mention on its target."""
+    out: list[tuple[int, int]] = []
+    pos_b = pos_a = 0
+    for r in sorted((e for e in edits if isinstance(e, Replace)), key=lambda r: (r.start, r.end)):
+        pos_a += r.start - pos_b
+        if not (r.id or "").startswith("prop-"):
+            out.append((pos_a, pos_a + len(r.text)))
+        pos_a += len(r.text)
+        pos_b = r.end
+    return out
+
+
 def _back(segs: list[tuple[int, int, int]] | None, start: int, end: int) -> int | None:
     """The before-offset of an after-span that lies in an untouched stretch."""
     for a0, a1, b0 in segs or ():
@@ -151,6 +167,7 @@ def _references(before: Document, after: Document, renum: Renumbering, edits_by_
             res_before, bb = resolve_unit(old, idx_before)
             broken_before = {b.label for b in bb}
             segs = _unchanged(len(old.text), edits_by_unit.get(u.id, []))
+        asked = _intended(len(old.text), edits_by_unit.get(u.id, [])) if old is not None and segs else []
         for b in broken_after:
             if b.label in broken_before:
                 continue
@@ -167,6 +184,8 @@ def _references(before: Document, after: Document, renum: Renumbering, edits_by_
             at = _back(segs, start, start + len(r.mention.word or r.mention.text))
             if at is None or at not in before_targets:
                 continue
+            if any(a < r.mention.end and r.mention.start < b for a, b in asked):
+                continue  # the edit itself wrote this mention's new number
             was = {_entity(renum, t) for t in before_targets[at]}
             wrong = [t for t in targets if _entity(renum, t) not in was]
             # a deleted target's number now naming its successor is reported as reference_to_deleted

@@ -152,3 +152,19 @@ def test_a_heading_that_starts_with_a_year_is_not_a_number():
         ("p", "paragraph", "See Section 2.", "s2"),
     ])
     assert _verify(doc, [Move(unit="s2", before_unit="s1")]) == []
+
+
+def test_a_retarget_the_edit_asked_for_is_no_finding():
+    # a stale_reference fix turns "Figure 2" into "Figure 3": the edit's own words name the new
+    # target; the same number written by propagation is still checked (it must keep the target)
+    doc = report_doc()
+    at = doc.unit("p2").text.index("Figure 2") + len("Figure ")
+    fix = Replace(unit="p2", start=at, end=at + 1, text="3", reason="check stale_reference: names Figure 3",
+                  source="check")
+    assert [f for f in _verify(doc, [fix], propagated=False) if f.kind == "reference_retargeted"] == []
+    prop = Replace(unit="p2", start=at, end=at + 1, text="3", reason="REFERENCES: renumbered", source="op-1",
+                   id="prop-1")
+    ops = validate_edits(doc, [prop])
+    got = verify(doc, apply_to_document(doc, ops), None, ops, semantic=False)
+    assert [(f.kind, f.evidence) for f in got if f.kind == "reference_retargeted"] == [
+        ("reference_retargeted", "Figure 3")]
