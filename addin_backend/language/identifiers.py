@@ -101,20 +101,48 @@ def _plain_word(word: str) -> bool:
     return is_english_word(word)
 
 
-#: Two-letter words that glue into a keyword ("FOLLOWEDBY", "ISSUBSET"); any other part has
-#: three letters or more (else "OSCORE" would be "os" + "core").
-_SHORT_PARTS = frozenset("by is in of on to at or as if up an be do it no so".split())
+def _dictionary_piece(word: str) -> bool:
+    from .wordlists import dictionary_word
+
+    return dictionary_word(word)
 
 
-def _part(word: str) -> bool:
-    return (len(word) >= 3 or word in _SHORT_PARTS) and _plain_word(word)
+def _function_piece(word: str) -> str | None:
+    """The class of a function word a keyword glues in ("by" of FOLLOWEDBY, "is" of ISSUBSET),
+    or ``None`` for a content word."""
+    from .lexicon import is_function_word
+
+    for subset in ("auxiliaries", "prepositions", "quantifiers", "coordinators", "articles"):
+        if is_function_word(word, subset):
+            return subset
+    return None
+
+
+def _phrase(pieces: list[str]) -> bool:
+    """Whether words glued in capitals read as a name made of words: each piece a word of the
+    spelling dictionaries (not a word of the embedder's vocabulary only, which knows "csis" and
+    "dia"), the content words of three letters or more and one of four or more, and each function
+    word where English grammar puts it in a name: an auxiliary opens a predicate ("IS SUBSET",
+    "HAS KEY") and never follows a word ("DOCSIS" is no "docs is"); a preposition, particle or
+    quantifier stands on either side ("FOLLOWED BY", "WAKE UP", "DOT ALL").
+
+    >>> _phrase(["followed", "by"]), _phrase(["is", "subset"]), _phrase(["file", "version"]), _phrase(["docs", "is"])
+    (True, True, True, False)
+    """
+    content = [p for p in pieces if _function_piece(p) is None]
+    if not content or max(map(len, content)) < 4 or any(len(p) < 3 for p in content):
+        return False
+    if any(_function_piece(p) == "auxiliaries" for p in pieces[1:]):
+        return False
+    return all(_dictionary_piece(p) for p in pieces)
 
 
 @lru_cache(maxsize=8192)
 def _glued_capitals(token: str) -> bool:
     """An ALL-CAPS word that is no English word but English words glued ("FOLLOWEDBY",
-    "ISSUBSET", "FILEVERSION", "PUBCOMP"), or longer than an acronym ever is: a program's
-    keyword; an acronym's letters spell no words ("NISTIR", "OSCORE")."""
+    "ISSUBSET", "FILEVERSION", "PINGRESP"), or longer than an acronym ever is: a program's
+    keyword; an acronym's letters spell no such phrase ("NISTIR", "OSCORE", "DOCSIS"):
+    :func:`_phrase`."""
     low = token.lower()
     if _plain_word(low):
         return False
@@ -122,13 +150,11 @@ def _glued_capitals(token: str) -> bool:
         return True  # longer than any acronym by the checks' measure (2-10 letters), and no word
     for i in range(2, len(low) - 1):
         head, tail = low[:i], low[i:]
-        if max(len(head), len(tail)) >= 4 and _part(head) and (_part(tail) or _glued_rest(tail)):
+        if _phrase([head, tail]):
+            return True
+        if any(_phrase([head, tail[:j], tail[j:]]) for j in range(2, len(tail) - 1)):
             return True
     return False
-
-
-def _glued_rest(rest: str) -> bool:
-    return any(_part(rest[:i]) and _part(rest[i:]) for i in range(2, len(rest) - 1))
 
 
 _CAPS_WORD = re.compile(r"(?<![\w\-])[A-Z]{3,}(?![\w\-])")
