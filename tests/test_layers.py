@@ -184,14 +184,6 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                 "addin_backend.outline", "addin_backend.store", "addin_backend.pane_vocabulary", PACKAGE)),
     ("adapters", ("adapters",)),
 )
-#: Circles not broken yet, each with why it waits. The test fails when one is gone (take it off
-#: the list) as much as when a new one appears.
-PENDING_CIRCLES: dict[frozenset[str], str] = {
-    frozenset({"addin_backend.checks.style.hyphenation", "addin_backend.checks.terminology"}):
-        "waits for the checks' work in progress",
-}
-
-
 def _all_modules() -> dict[str, Path]:
     return {_module_name(p): p for top in ("adapters", PACKAGE) for p in sorted((ROOT / top).rglob("*.py"))}
 
@@ -293,9 +285,7 @@ def test_the_folders_keep_their_order():
 
 
 def test_no_module_imports_round_a_circle():
-    circles = {c: sorted(c) for c in _circles(_import_graph())}
-    assert {c: v for c, v in circles.items() if c not in PENDING_CIRCLES} == {}
-    assert [sorted(c) for c in PENDING_CIRCLES if c not in circles] == []
+    assert sorted(sorted(c) for c in _circles(_import_graph())) == []
 
 
 def test_the_order_and_circle_checks_can_fail():

@@ -38,10 +38,9 @@ from ..graph.definitions import find_definitions
 from ..language.detect import is_english, unit_language
 from ..language.nlp import common_words
 from .style.abbreviations import designation, glued_prefix, grammar_names, no_expansion_needed, spells, version_base
-from .style.hyphenation import FUNCTION_WORDS, variant_findings
 
-__all__ = ["KNOWN_ACRONYMS", "INTERNATIONAL_ACRONYMS", "KNOWN_ACRONYMS_BY_LANGUAGE", "FUNCTION_WORDS",
-           "known_acronym", "acronym_findings", "variant_findings", "find_acronyms"]
+__all__ = ["KNOWN_ACRONYMS", "INTERNATIONAL_ACRONYMS", "KNOWN_ACRONYMS_BY_LANGUAGE", "known_acronym",
+           "acronym_findings", "find_acronyms"]
 
 #: Abbreviations readers know in any language without an expansion (Chicago Manual 10.2 and
 #: most technical style guides: "familiar to readers"): computing and file formats, standards

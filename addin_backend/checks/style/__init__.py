@@ -2,7 +2,7 @@
 severity and every place it occurs (:class:`~addin_backend.findings.Place`, with the text a fix
 writes there).
 
-- :mod:`.hyphenation`: see :func:`addin_backend.checks.terminology.variant_findings` (hyphenation and
+- :mod:`.hyphenation`: :func:`~.hyphenation.variant_findings` (hyphenation and
   spacing variants against the document's majority and a word list, per language);
 - :mod:`.capitals`: a phrase capitalised mid-sentence where the document writes it in lower
   case, defined terms excepted;

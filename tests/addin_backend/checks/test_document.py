@@ -7,7 +7,8 @@ import pytest
 
 from adapters.model import Field
 from addin_backend.checks.document import check_document, numbering_findings
-from addin_backend.checks.terminology import acronym_findings, find_acronyms, variant_findings
+from addin_backend.checks.style.hyphenation import variant_findings
+from addin_backend.checks.terminology import acronym_findings, find_acronyms
 
 from ..edits.docs import make_doc
 

@@ -19,7 +19,8 @@ import adapters
 from adapters import words
 from addin_backend.checks.document import check_document
 from addin_backend.language.detect import is_english, unit_language
-from addin_backend.checks.terminology import acronym_findings, find_acronyms, variant_findings
+from addin_backend.checks.style.hyphenation import variant_findings
+from addin_backend.checks.terminology import acronym_findings, find_acronyms
 
 from ..edits.docs import make_doc
 
