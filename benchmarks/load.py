@@ -201,6 +201,22 @@ def _edit_client(server: LedgerServer, docs: list[tuple[str, str]], run: _EditRu
                 run.cycles += 1
 
 
+def _editable_text(unit: dict) -> str:
+    """A unit's text (its public JSON) without the shown results of its fields, which the
+    application computes and an edit leaves alone (a hyperlink's text is the author's).
+
+    >>> _editable_text({"text": "See Error! No style, page 2",
+    ...                 "fields": [{"kind": "ref", "start": 4, "end": 19}]})
+    'See                , page 2'
+    """
+    text = unit["text"]
+    for f in unit.get("fields") or ():
+        start, end = int(f.get("start") or 0), int(f.get("end") or 0)
+        if f.get("kind") != "hyperlink" and end > start:
+            text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
 def _edit_targets(server: LedgerServer, run: _Run) -> list[tuple[str, str]]:
     """One uploaded document per file, each with an instruction that its text supports."""
     session = requests.Session()
@@ -212,7 +228,7 @@ def _edit_targets(server: LedgerServer, run: _Run) -> list[tuple[str, str]]:
             continue
         seen.add(name)
         units = session.get(f"{server.url}/api/v1/documents/{doc_id}/units", timeout=60, verify=server.verify).json()
-        instruction = edit_instruction([u["text"] for u in units["units"]])
+        instruction = edit_instruction([_editable_text(u) for u in units["units"]])
         if instruction:
             out.append((doc_id, instruction))
     return out

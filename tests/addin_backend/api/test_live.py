@@ -15,6 +15,7 @@ import pytest
 import requests
 
 from adapters.model import Document
+from addin_backend.api.config import key_fingerprint
 from addin_backend.store import documents
 from addin_backend.service import graph_job
 from addin_backend.jobs.runner import JobRunner, Progress
@@ -48,8 +49,10 @@ def _get(server: LedgerServer, path: str, **kw) -> requests.Response:
 
 
 def _seed(store, doc: Document | None = None) -> str:
+    """A document kept straight in the store, as another worker would keep an upload of ``KEY``:
+    owned by the key's fingerprint (the server refuses a document of no key or another key 404)."""
     doc = doc or sample_document()
-    meta = documents.keep(store, b"PK\x03\x04 seeded", doc, filename="seeded.docx")
+    meta = documents.keep(store, b"PK\x03\x04 seeded", doc, filename="seeded.docx", owner=key_fingerprint(KEY))
     graph_job.start_graph_job(JobRunner(store), meta["id"], doc, builder=None, semantic=False)
     return meta["id"]
 
