@@ -3,7 +3,10 @@
 text (:mod:`addin_backend.cli_text`) and map errors to exit codes.
 
 Start-up stays fast: each command imports what it needs when it runs, so ``ledger units``
-never imports spaCy or torch.
+never imports spaCy or torch. The commands that build a graph (``graph``, ``check``, ``context``,
+``edit``) keep the document and the graph they built by the file's content
+(:mod:`addin_backend.service.graph_cache`), so the next one on an unchanged file loads them, and
+each waits only for the stages it uses (:data:`addin_backend.service.graphs.NEEDS`).
 """
 from __future__ import annotations
 
@@ -54,7 +57,12 @@ def _work_memory(given: float | None) -> float | None:
     return given
 
 
-def _read(path: str):
+def _read(path: str, *, kept: bool = False):
+    """The file's document; ``kept``: the one kept for its content, if any (and keep it)."""
+    if kept:
+        from .service.graph_cache import read_file
+
+        return read_file(path)
     from .service.files import read_document
 
     return read_document(path)
@@ -97,13 +105,17 @@ def cmd_text(args: argparse.Namespace) -> int:
 
 def cmd_graph(args: argparse.Namespace) -> int:
     try:
-        doc = _read(args.file)
+        doc = _read(args.file, kept=True)
     except Exception as exc:
         return _fail(exc, args.file, args.json)
     from .graph.command import run_graph_command
+    from .service.graph_cache import file_graph
+    from .service.graphs import scope_of_work
 
+    semantic = not args.no_semantic
+    G = file_graph(doc, scope_of_work("graph", semantic), progress=_progress("graph", semantic))
     return run_graph_command(
-        doc, as_json=args.json, semantic=not args.no_semantic, graphml=args.graphml, png=args.png
+        doc, as_json=args.json, semantic=semantic, graphml=args.graphml, png=args.png, graph=G
     )
 
 
@@ -112,7 +124,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         from .service.styles import file_style
 
         style = file_style(args.style)
-        doc = _read(args.file)
+        doc = _read(args.file, kept=not args.fix)
         if args.fix:
             if not args.output and not args.dry_run:
                 from .errors import InvalidRequestError
@@ -124,8 +136,12 @@ def cmd_check(args: argparse.Namespace) -> int:
                               author=args.author, style=style)
         else:
             from .service.checks import check_report
+            from .service.graph_cache import file_graph
+            from .service.graphs import scope_of_work
 
-            report = check_report(doc, style=style)
+            G = file_graph(doc, scope_of_work("check"))
+            report = check_report(doc, G, style=style)
+            report["stages"] = list(G.graph.get("stages", ()))
     except Exception as exc:
         return _fail(exc, args.file, args.json)
     if args.json:
@@ -141,11 +157,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def _progress(semantic: bool):
+def _progress(work: str, semantic: bool):
+    """The progress display of the stages ``work`` waits for."""
     from .cli_text import graph_progress
-    from .service.graphs import scope_for, stages_of
+    from .service.graphs import scope_of_work, stages_of
 
-    return graph_progress(stages_of(scope_for(semantic)))
+    return graph_progress(stages_of(scope_of_work(work, semantic)))
 
 
 def cmd_context(args: argparse.Namespace) -> int:
@@ -153,12 +170,12 @@ def cmd_context(args: argparse.Namespace) -> int:
         from .service.context import document_context, parse_weights
 
         weights = parse_weights(args.weights, name="--weights")
-        doc = _read(args.file)
+        doc = _read(args.file, kept=True)
         semantic = not args.no_semantic
         report = document_context(
             doc, instruction=args.instruction, target=args.target, selection=args.find, budget=args.budget,
             strategy=args.strategy, weights=weights, semantic=semantic, with_text=False,
-            progress=_progress(semantic),
+            progress=_progress("context", semantic),
         )
     except Exception as exc:
         return _fail(exc, args.file, args.json)
@@ -177,7 +194,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
             from .errors import InvalidRequestError
 
             raise InvalidRequestError("give -o OUT for the edited file (or --dry-run to write nothing)")
-        doc = _read(args.file)
+        doc = _read(args.file, kept=True)
         from .service.edits import edit_file
 
         from .budget import budget
@@ -187,7 +204,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
             report = edit_file(
                 args.file, doc, instruction=args.instruction, engine=args.engine, author=args.author,
                 output=None if args.dry_run else args.output, target=args.target, budget=args.budget,
-                semantic=semantic, progress=_progress(semantic), comments=not args.no_comments,
+                semantic=semantic, progress=_progress("edit", semantic), comments=not args.no_comments,
                 threads=args.comment_threads, names=args.names, memory_mb=_work_memory(args.max_memory),
             )
     except Exception as exc:
@@ -252,16 +269,21 @@ def cmd_worker(args: argparse.Namespace) -> int:
     return main_worker(args)
 
 
-def _user_embedding_cache() -> None:
-    """Embeddings of the command line persist in the user's cache folder (opened only when a
-    command embeds), unless ``LEDGER_EMBEDDING_CACHE`` names another file or ``off``."""
+def _user_caches() -> None:
+    """Embeddings, documents and graphs of the command line persist in the user's cache folder
+    (each file opened only when a command uses it), unless ``LEDGER_EMBEDDING_CACHE`` or
+    ``LEDGER_GRAPH_CACHE`` names another file or ``off``."""
     import os
 
+    from .embeddings.encoders import cache_home
+
     if os.environ.get("LEDGER_EMBEDDING_CACHE") is None:
-        from .embeddings.encoders import cache_home
         from .language.nlp import configure_embedding_cache
 
         configure_embedding_cache(os.path.join(cache_home(), "embeddings.sqlite3"))
+    from .service.graph_cache import configure_for_user
+
+    configure_for_user()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -385,7 +407,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    _user_embedding_cache()
+    _user_caches()
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

@@ -15,6 +15,9 @@ OUTPUT = Path(os.environ.get("LEDGER_TEST_OUTPUT", ROOT / "test-output"))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# the command line keeps its graphs by content in the user's cache: tests build afresh unless they
+# point LEDGER_GRAPH_CACHE at a folder of their own
+os.environ.setdefault("LEDGER_GRAPH_CACHE", "off")
 
 
 def corpus_file(name: str) -> Path:

@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from adapters.model import Document
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["run_graph_command"]
 
@@ -40,13 +43,15 @@ def run_graph_command(
     png: str | None = None,
     out: IO[str] | None = None,
     err: IO[str] | None = None,
+    graph: nx.MultiDiGraph | None = None,
 ) -> int:
-    """Build the graph of ``doc`` and print it (JSON or a summary); write GraphML/PNG if asked."""
+    """Build the graph of ``doc`` (or take ``graph``, built already) and print it (JSON or a
+    summary); write GraphML/PNG if asked."""
     from .build import build_graph
     from .export import to_json, write_graphml
 
     out = out or sys.stdout
-    G = build_graph(doc, semantic=semantic, progress=_progress_bar(err))
+    G = graph if graph is not None else build_graph(doc, semantic=semantic, progress=_progress_bar(err))
     if graphml:
         write_graphml(G, graphml)
     if png:

@@ -10,6 +10,8 @@ Modules, each named for what it holds:
 
 - :mod:`.graphs` — the graph scopes (``"full"``, ``"no_related"``, ``"fast"``): the one place
   that names the stage sets and builds a graph of one; the graph as JSON, GraphML or PNG.
+- :mod:`.graph_cache` — what the command line built for a file (its document, its graph), kept
+  by the file's content for the next command on it.
 - :mod:`.uploads` — taking a document in (an upload, a file ``ledger mcp`` opens): keep it, start
   its graph job.
 - :mod:`.graph_job` — the upload's background graph job and the graph it stores; the stored

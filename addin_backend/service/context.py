@@ -4,8 +4,10 @@
 targets are a unit id, else a selection (``--find TEXT`` is the selection ``{"text": TEXT}``),
 else what the instruction names (labels, defined terms, then — when ``semantic`` — the units
 closest in meaning); the weights are parsed and checked by :func:`parse_weights`. A file's
-graph is built here in the scope of ``semantic`` (:func:`document_context`); an upload's is the
-one its graph job stored (:func:`stored_context`).
+graph is what a context waits for (:data:`graphs.NEEDS`: references and dependencies, not
+RELATED), kept by content for the next command (:func:`document_context`); an upload's is the
+one its graph job stored (:func:`stored_context`). Every answer says which ``stages`` the graph
+it was packed from holds.
 """
 from __future__ import annotations
 
@@ -167,7 +169,8 @@ def context(doc: Document, G: nx.MultiDiGraph | None, *, instruction: str | None
             selection: Selection | None = None, budget: int = DEFAULT_BUDGET, strategy: str = "ledger",
             weights: WeightsSpec | None = None, semantic: bool = True, with_text: bool = True) -> dict[str, Any]:
     """The context retrieval packs for an edit (``ContextResult.to_json``), with ``candidates``
-    (how the targets were found) and ``complete`` (whether ``G`` is final; ``None`` without one).
+    (how the targets were found), ``complete`` (whether ``G`` is final; ``None`` without one) and
+    ``stages`` (the graph's stages it used; ``[]`` without one).
 
     ``with_text=False`` leaves the units' texts out (``ledger context --json``).
 
@@ -183,21 +186,26 @@ def context(doc: Document, G: nx.MultiDiGraph | None, *, instruction: str | None
     data = res.to_json(with_text=with_text)
     data["candidates"] = candidates
     data["complete"] = graphs.is_complete(G) if G is not None else None
+    data["stages"] = list(G.graph.get("stages", ())) if G is not None else []
     return json_safe(data)
 
 
 def document_context(doc: Document, *, semantic: bool = True, progress: Callable[[str, float], None] | None = None,
                      **params: Any) -> dict[str, Any]:
-    """:func:`context` of a document read from a file: its graph is built in the scope of
-    ``semantic`` (when the strategy needs one). ``params`` are :func:`context`'s.
+    """:func:`context` of a document read from a file, on the graph a context waits for
+    (:func:`graphs.scope_of_work`; when the strategy needs one), with the RELATED edges already
+    kept for the file when ``semantic`` (:func:`graph_cache.file_graph`). ``params`` are
+    :func:`context`'s.
 
     Weights are checked before the graph is built, so a bad spec answers at once.
     """
+    from .graph_cache import file_graph
+
     parse_weights(params.get("weights"))
     strategy = params.get("strategy", "ledger")
     G = None
     if needs_graph(strategy, target=params.get("target"), selection=params.get("selection")):
-        G = graphs.build(doc, graphs.scope_for(semantic), progress=progress)
+        G = file_graph(doc, graphs.scope_of_work("context", semantic), progress=progress, more=semantic)
     return context(doc, G, semantic=semantic, **params)
 
 

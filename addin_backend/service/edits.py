@@ -620,19 +620,22 @@ def edit_file(path: str, doc: Document, *, instruction: str, output: str | None,
               progress: Callable[[str, float], None] | None = None, comments: bool = True,
               threads: bool = False, names: str = "auto",
               memory_mb: float | None = None) -> dict[str, Any]:
-    """``ledger edit``: :func:`edit` on the file ``path`` (read as ``doc``) with its graph built
-    in the scope of ``semantic``, written into ``output`` (``None``: a dry run, nothing written;
-    a plan without operations writes the file unchanged).
+    """``ledger edit``: :func:`edit` on the file ``path`` (read as ``doc``) with the graph an edit
+    waits for (:func:`graphs.scope_of_work`: no RELATED; an engine that reads context ranks by
+    RELATED edges already kept for the file), written into ``output`` (``None``: a dry run,
+    nothing written; a plan without operations writes the file unchanged).
 
     Returns the report: ``instruction, engine, explanation, targets, operations`` (the engine's, as
     written), ``propagated`` (as written), ``renumbered, findings, tokens, context, path, output,
-    counts`` (and ``warnings`` when there are some).
+    counts, stages`` (the graph's) (and ``warnings`` when there are some).
     """
     from .files import write_bytes
 
     with open(path, "rb") as fh:  # ``doc`` was read from it: the package checks are done (a second read took seconds)
         original = fh.read()
-    G = graphs.build(doc, graphs.scope_for(semantic), progress=progress)
+    from .graph_cache import file_graph
+
+    G = file_graph(doc, graphs.scope_of_work("edit", semantic), progress=progress, more=engine != "rules")
     done = edit(doc, original, G, instruction=instruction, target=target, selection=selection, engine=engine,
                 author=author, budget=budget, semantic=semantic, write=output is not None, date=date,
                 comments=comments, threads=threads, names=names, memory_mb=memory_mb)
@@ -645,5 +648,5 @@ def edit_file(path: str, doc: Document, *, instruction: str, output: str | None,
         report["propagated"] = [e.to_json() for e in done.written.operations if e.id in propagated]
         report["comments"] = [n.to_json() for n in done.written.notes]
     report.update({"path": path, "output": output, "findings": [f.to_json() for f in done.findings],
-                   "counts": count_by_severity(done.findings)})
+                   "counts": count_by_severity(done.findings), "stages": list(G.graph.get("stages", ()))})
     return json_safe(report)

@@ -8,7 +8,10 @@ A scope is a set of the graph's stages (:data:`addin_backend.graph.STAGES`), by 
 
 Every caller of the orchestration layer says which scope it wants (:func:`scope_for` turns the
 ``semantic`` switch of the command line and the settings into one) and builds it with
-:func:`build`. Also here: a graph as the API and ``ledger graph`` give it out (JSON, GraphML,
+:func:`build`. What a piece of work waits for is :data:`NEEDS` (:func:`scope_of_work`): a check
+reads the references, an edit and a context follow the dependencies, and only the graph itself
+waits for RELATED, which ranks context last and is built after them (the upload's job, ``ledger
+graph``); a file's command line keeps what it built by content (:mod:`.graph_cache`). Also here: a graph as the API and ``ledger graph`` give it out (JSON, GraphML,
 PNG; only some edge types).
 
 The graph package is imported when a graph is built, not with this module: the upload route
@@ -28,8 +31,8 @@ from adapters.model import Document
 from ..errors import InvalidRequestError
 from .jsonable import json_safe
 
-__all__ = ["GraphScope", "GRAPH_SCOPES", "scope_for", "stages_of", "build", "extend", "is_complete", "has_stages",
-           "missing_edges",
+__all__ = ["GraphScope", "GRAPH_SCOPES", "NEEDS", "scope_for", "scope_of_work", "stages_of", "build", "extend",
+           "is_complete", "has_stages", "missing_edges",
            "GRAPH_FORMATS", "GRAPH_MEDIA_TYPES", "filter_edges", "graph_export"]
 
 GraphScope = Literal["full", "no_related", "fast"]
@@ -39,6 +42,12 @@ GRAPH_MEDIA_TYPES = {"graphml": "application/graphml+xml", "png": "image/png"}
 
 Progress = Callable[[str, float], None]
 
+#: The scope each piece of work waits for (with ``semantic`` on): a check reads references; an
+#: edit's propagation follows DEPENDS and a context packs REFERENCES, DEPENDS and CONTAINS first,
+#: RELATED last and least (a context uses RELATED edges where they are already built); the graph
+#: itself is everything.
+NEEDS: dict[str, GraphScope] = {"check": "fast", "edit": "no_related", "context": "no_related", "graph": "full"}
+
 
 def scope_for(semantic: bool) -> GraphScope:
     """The scope of a ``semantic`` switch: ``"full"`` when on, ``"no_related"`` when off.
@@ -47,6 +56,16 @@ def scope_for(semantic: bool) -> GraphScope:
     ('full', 'no_related')
     """
     return "full" if semantic else "no_related"
+
+
+def scope_of_work(work: str, semantic: bool = True) -> GraphScope:
+    """The scope ``work`` (a key of :data:`NEEDS`) waits for; ``semantic`` off takes RELATED out.
+
+    >>> scope_of_work("edit"), scope_of_work("graph"), scope_of_work("graph", semantic=False)
+    ('no_related', 'full', 'no_related')
+    """
+    scope = NEEDS[work]
+    return "no_related" if scope == "full" and not semantic else scope
 
 
 def stages_of(scope: GraphScope) -> tuple[str, ...]:

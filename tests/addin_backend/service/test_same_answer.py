@@ -207,9 +207,12 @@ def test_a_dry_run_reports_the_proposal_and_writes_nothing(uploads, client, caps
 
 
 @pytest.mark.models
-def test_context_with_related_edges_is_the_same_on_both_doors(tmp_path_factory, capsys):
+def test_context_with_related_edges_is_the_same_on_both_doors(tmp_path_factory, capsys, monkeypatch):
     path = _collection()
     semantic_app = module_app(tmp_path_factory.mktemp("semantic"), GRAPH_SEMANTIC=True)
+    # a context waits for no RELATED: the command line ranks by the RELATED edges `ledger graph`
+    # kept for the file, as the route ranks by those its upload's job stored
+    monkeypatch.setenv("LEDGER_GRAPH_CACHE", str(tmp_path_factory.mktemp("kept") / "graphs.sqlite3"))
     try:
         http = semantic_app.test_client()
         body = upload(http, path)
@@ -217,8 +220,14 @@ def test_context_with_related_edges_is_the_same_on_both_doors(tmp_path_factory, 
         edges = http.get(f"/api/v1/documents/{body['id']}/graph?types=RELATED").json["edges"]
         related = {e["source"] for e in edges}
         target = next(u.id for u in read_path(str(path)).units if u.id in related)
-        cli = _cli_json(capsys, ["context", str(path), "--target", target, "--instruction", "Shorten this",
-                                 "--budget", "2000", "--json"])
+        argv = ["context", str(path), "--target", target, "--instruction", "Shorten this", "--budget", "2000", "--json"]
+        before = _cli_json(capsys, argv)
+        assert before["stages"] == ["contains", "references", "depends"]
+        assert not any(c["edge"] == "RELATED" for c in before["context"])
+        assert main(["graph", str(path), "--json"]) == 0
+        capsys.readouterr()
+        cli = _cli_json(capsys, argv)
+        assert cli["stages"] == ["contains", "references", "depends", "related"]
         r = http.post(f"/api/v1/documents/{body['id']}/context",
                       json={"instruction": "Shorten this", "target": target, "budget": 2000})
         assert r.status_code == 200, r.json

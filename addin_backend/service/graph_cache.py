@@ -1,0 +1,264 @@
+"""What the command line built for a file, kept by the file's content: a second ``ledger context``,
+``check``, ``edit`` or ``graph`` on an unchanged file loads the document and its graph instead of
+reading and building them again.
+
+A file is known by the SHA-256 of its bytes. Kept for it, in one scope of a
+:class:`~addin_backend.store.sqlite_store.SqliteStore` (``graphs.sqlite3`` in the user's cache
+folder, beside the embeddings), are its neutral model (lossless JSON, what an upload keeps) and
+the largest graph built on it so far, with the stages it holds. The scope's name also holds the
+code that made them (:func:`code_version`) and the RELATED stage's embedding backend, so other
+code or another backend reads and builds afresh. A command takes from the graph only the stages
+it needs (:func:`file_graph`) and adds the stages it lacks, so ``ledger check`` after ``ledger
+graph`` builds nothing, and ``ledger graph`` after ``ledger edit`` builds RELATED alone.
+
+Scopes expire :data:`TTL` seconds after they were last written, and at most :data:`MAX_FILES`
+files are kept (the least recently written go first). ``LEDGER_GRAPH_CACHE`` names another
+file, or ``off``; a library caller gets no cache unless it calls :func:`configure`.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import threading
+import weakref
+import zlib
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+if TYPE_CHECKING:  # importing this module to configure it costs no networkx (``ledger units``)
+    import networkx as nx
+
+    from adapters.model import Document
+
+    from .graphs import GraphScope
+
+__all__ = ["TTL", "MAX_FILES", "code_version", "configure", "configure_for_user", "cache", "read_file", "file_key", "file_graph",
+           "graph_record", "graph_from_record"]
+
+log = logging.getLogger("ledger.graph_cache")
+
+#: Two weeks after its last write a file's scope is gone.
+TTL = 14 * 24 * 3600
+#: The most files whose document and graph are kept (a 16,000-unit file takes about 2 MB, zipped).
+MAX_FILES = 24
+_INDEX = "files"  # the scope that lists the kept files: {scope: when last written}
+_UNSET: Any = object()
+_lock = threading.Lock()
+_path: Any = _UNSET
+_store: Any = _UNSET
+#: id(document) -> (a weak reference to it, its file's scope): what :func:`read_file` read.
+_read: dict[int, tuple[weakref.ref, str]] = {}
+
+Progress = Callable[[str, float], None]
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """A digest of the code that reads documents and builds and checks graphs (this package and
+    the adapters): what another version made is not read back.
+
+    >>> len(code_version())
+    16
+    """
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parents[2]
+    for package in ("addin_backend", "adapters"):
+        for path in sorted((root / package).rglob("*.py")):
+            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def configure(path: str | None) -> None:
+    """Keep the command line's documents and graphs in the SQLite file ``path`` from now on
+    (``None``: nowhere); the file is opened at the first use, so configuring costs nothing."""
+    global _path, _store
+    with _lock:
+        old = _store
+        _path, _store = path, _UNSET
+        if old not in (None, _UNSET):
+            old.close()
+
+
+def _env_path(default: str | None) -> str | None:
+    env = os.environ.get("LEDGER_GRAPH_CACHE")
+    if env is None:
+        return default
+    return None if env.strip().lower() in ("", "off", "0", "none") else env.strip()
+
+
+def configure_for_user() -> None:
+    """What the command line keeps: ``LEDGER_GRAPH_CACHE`` (a path, or ``off``), else
+    ``graphs.sqlite3`` in the user's cache folder."""
+    from ..embeddings.encoders import cache_home
+
+    configure(_env_path(os.path.join(cache_home(), "graphs.sqlite3")))
+
+
+def cache():
+    """The store in use, or ``None``: :func:`configure`'s, else ``LEDGER_GRAPH_CACHE`` (a path,
+    or ``off``), else none."""
+    global _path, _store
+    if _store is not _UNSET:
+        return _store
+    with _lock:
+        if _store is _UNSET:
+            if _path is _UNSET:
+                _path = _env_path(None)
+            if _path is None:
+                _store = None
+            else:
+                from ..store.sqlite_store import SqliteStore
+
+                try:
+                    _store = SqliteStore(_path, ttl=TTL)
+                except Exception as exc:  # an unwritable cache folder: work without one
+                    log.warning("graph cache %s unusable: %s", _path, exc)
+                    _store = None
+    return _store
+
+
+def file_key(data: bytes) -> str:
+    """The scope of a file's bytes: their SHA-256, the code and the RELATED backend."""
+    from ..embeddings.encoders import related_backend
+
+    return f"file:{hashlib.sha256(data).hexdigest()}:{code_version()}:{related_backend()}"
+
+
+def _pack(obj: Any) -> bytes:
+    return zlib.compress(json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), 1)
+
+
+def _unpack(raw: bytes) -> Any:
+    return json.loads(zlib.decompress(raw))
+
+
+def _get(store: Any, scope: str, name: str) -> Any | None:
+    try:
+        raw = store.get(scope, name)
+        return None if raw is None else _unpack(raw)
+    except Exception as exc:  # a damaged or busy cache is only a cache
+        log.warning("graph cache: %s of %s unreadable: %s", name, scope, exc)
+        return None
+
+
+def _put(store: Any, scope: str, items: dict[str, Any]) -> None:
+    import time
+
+    try:
+        store.put(scope, {name: _pack(value) for name, value in items.items()})
+        index: dict[str, float] = _get(store, _INDEX, "index") or {}
+        index[scope] = time.time()
+        for old in sorted(index, key=lambda s: index[s])[: max(0, len(index) - MAX_FILES)]:
+            store.delete(old)
+            del index[old]
+        store.put(_INDEX, {"index": _pack(index)})
+    except Exception as exc:
+        log.warning("graph cache: %s not written: %s", scope, exc)
+
+
+def _remember(doc: Document, scope: str) -> None:
+    key = id(doc)
+
+    def forget(_ref: weakref.ref) -> None:
+        _read.pop(key, None)
+
+    _read[key] = (weakref.ref(doc, forget), scope)
+
+
+def _scope_of(doc: Document) -> str | None:
+    entry = _read.get(id(doc))
+    return entry[1] if entry is not None and entry[0]() is doc else None
+
+
+def read_file(path: str) -> Document:
+    """The neutral model of the file ``path`` (``doc.path`` is ``path``): the one kept for its
+    bytes when there is one, else read by the adapters and kept.
+
+    :raise AdapterError: the adapters' errors (missing, too large, not a document, …).
+    """
+    from adapters import read, read_file_bytes
+    from adapters.model import Document
+
+    data = read_file_bytes(path)
+    store = cache()
+    if store is None:
+        return read(data, path=path)
+    scope = file_key(data)
+    kept = _get(store, scope, "document")
+    if kept is not None:
+        doc = Document.from_json(kept)
+        doc.path = path
+    else:
+        doc = read(data, path=path)
+        _put(store, scope, {"document": doc.to_json(lossless=True)})
+    _remember(doc, scope)
+    return doc
+
+
+def graph_record(G: nx.MultiDiGraph) -> dict[str, Any]:
+    """A graph as JSON: its attributes, nodes and keyed edges, in their order."""
+    return {"graph": G.graph, "nodes": [[n, d] for n, d in G.nodes(data=True)],
+            "edges": [[u, v, k, d] for u, v, k, d in G.edges(keys=True, data=True)]}
+
+
+def graph_from_record(record: dict[str, Any]) -> nx.MultiDiGraph:
+    """The graph :func:`graph_record` wrote."""
+    import networkx as nx
+
+    G: nx.MultiDiGraph = nx.MultiDiGraph()
+    G.graph.update(record["graph"])
+    G.add_nodes_from((n, d) for n, d in record["nodes"])
+    for u, v, k, d in record["edges"]:
+        G.add_edge(u, v, key=k, **d)
+    return G
+
+
+def _only(G: nx.MultiDiGraph, stages: Sequence[str]) -> nx.MultiDiGraph:
+    """``G`` with the edges of ``stages`` alone, saying so (a check sees what a fresh build gives)."""
+    from ..graph.build import refresh_stats
+    from . import graphs
+    from .graph_job import EDGE_OF_STAGE
+
+    if set(G.graph.get("stages", ())) <= set(stages):
+        return G
+    H = graphs.filter_edges(G, [EDGE_OF_STAGE[s] for s in stages])
+    H.graph = dict(G.graph)
+    H.graph["stages"] = [s for s in G.graph.get("stages", ()) if s in stages]
+    H.graph["stats"] = dict(G.graph.get("stats", {}))
+    refresh_stats(H)
+    return H
+
+
+def file_graph(doc: Document, scope: GraphScope, *, progress: Progress | None = None,
+               more: bool = False) -> nx.MultiDiGraph:
+    """The graph of ``doc`` with the stages of ``scope``, for a command on a file.
+
+    When :func:`read_file` read ``doc`` and the cache holds a graph of its bytes, that graph is
+    loaded and the stages it lacks are added (and kept); otherwise it is built (and kept). With
+    ``more``, stages kept beyond ``scope`` stay in (a context may rank by RELATED edges that
+    ``ledger graph`` built); without, the graph holds what a fresh build of ``scope`` gives.
+    ``G.graph["stages"]`` says which stages it holds.
+    """
+    from . import graphs
+
+    need = graphs.stages_of(scope)
+    store = cache()
+    key = _scope_of(doc) if store is not None else None
+    if key is None:
+        return graphs.build(doc, scope, progress=progress)
+    kept = _get(store, key, "graph")
+    G = graph_from_record(kept) if kept is not None else None
+    if G is not None and not set(need) <= set(G.graph.get("stages", ())):
+        G = graphs.extend(G, doc, scope, progress=progress)
+        _put(store, key, {"graph": graph_record(G)})
+    elif G is None:
+        G = graphs.build(doc, scope, progress=progress)
+        _put(store, key, {"graph": graph_record(G)})
+    elif progress is not None:
+        for stage in need:
+            progress(stage, 1.0)
+    return G if more else _only(G, need)

@@ -1,0 +1,102 @@
+"""The command line reuses what it computed (issue 32): a second ``ledger context``/``check``/
+``edit`` on an unchanged file loads the document and graph kept for its bytes, a command builds
+only the stages it waits for (and says which), and changed bytes are read and built afresh."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from addin_backend.cli import main
+from addin_backend.service import graph_cache, graphs
+from tests.conftest import corpus_file
+
+
+@pytest.fixture
+def kept(tmp_path, monkeypatch):
+    """A graph cache of its own, and a count of the graphs built and extended."""
+    monkeypatch.setenv("LEDGER_GRAPH_CACHE", str(tmp_path / "graphs.sqlite3"))
+    monkeypatch.setenv("LEDGER_EMBEDDING_CACHE", "off")
+    calls: dict[str, list[Any]] = {"build": [], "extend": []}
+    build, extend = graphs.build, graphs.extend
+
+    def counted_build(doc, scope, **kw):
+        calls["build"].append(scope)
+        return build(doc, scope, **kw)
+
+    def counted_extend(G, doc, scope, **kw):
+        calls["extend"].append((tuple(G.graph.get("stages", ())), scope))
+        return extend(G, doc, scope, **kw)
+
+    monkeypatch.setattr(graphs, "build", counted_build)
+    monkeypatch.setattr(graphs, "extend", counted_extend)
+    yield calls
+    graph_cache.configure(None)  # close the store before tmp_path goes
+
+
+def _json(capsys, argv: list[str]) -> dict[str, Any]:
+    rc = main(argv)
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    return json.loads(out)
+
+
+def _file(tmp_path: Path) -> Path:
+    path = tmp_path / "collection.odt"
+    shutil.copyfile(corpus_file("collection.odt"), path)
+    return path
+
+
+def test_a_second_context_loads_the_kept_graph_and_answers_the_same(tmp_path, capsys, kept):
+    path = _file(tmp_path)
+    argv = ["context", str(path), "--find", "Arthur", "--instruction", "Shorten this", "--no-semantic", "--json"]
+    first = _json(capsys, argv)
+    assert kept["build"] == ["no_related"] and first["stages"] == ["contains", "references", "depends"]
+    second = _json(capsys, argv)
+    assert kept["build"] == ["no_related"] and kept["extend"] == []  # loaded, not built again
+    first.pop("seconds", None), second.pop("seconds", None)
+    assert second == first
+
+
+def test_a_check_after_the_graph_builds_nothing_and_sees_what_a_fresh_check_sees(tmp_path, capsys, kept,
+                                                                                   monkeypatch):
+    path = _file(tmp_path)
+    assert main(["graph", str(path), "--no-semantic", "--json"]) == 0
+    capsys.readouterr()
+    assert kept["build"] == ["no_related"]
+    after_graph = _json(capsys, ["check", str(path), "--json"])
+    assert kept["build"] == ["no_related"] and kept["extend"] == []
+    assert after_graph["stages"] == ["contains", "references"]  # a check waits for references alone
+    monkeypatch.setenv("LEDGER_GRAPH_CACHE", "off")
+    fresh = _json(capsys, ["check", str(path), "--json"])
+    assert kept["build"] == ["no_related", "fast"]
+    after_graph.pop("seconds", None), fresh.pop("seconds", None)
+    assert after_graph == fresh
+
+
+def test_the_graph_after_a_check_adds_only_the_stages_it_lacks(tmp_path, capsys, kept, monkeypatch):
+    path = _file(tmp_path)
+    _json(capsys, ["check", str(path), "--json"])
+    argv = ["graph", str(path), "--no-semantic", "--json"]
+    extended = _json(capsys, argv)
+    assert kept["build"] == ["fast"]
+    assert kept["extend"] == [(("contains", "references"), "no_related")]
+    monkeypatch.setenv("LEDGER_GRAPH_CACHE", "off")
+    fresh = _json(capsys, argv)
+    assert kept["build"] == ["fast", "no_related"]
+    assert extended["stats"]["edges_by_type"]["DEPENDS"] > 0
+    assert extended["edges"] == fresh["edges"] and extended["nodes"] == fresh["nodes"]
+
+
+def test_changed_bytes_are_read_and_built_afresh(tmp_path, capsys, kept):
+    path = _file(tmp_path)
+    argv = ["check", str(path), "--json"]
+    _json(capsys, argv)
+    _json(capsys, argv)
+    assert kept["build"] == ["fast"]
+    path.write_bytes(corpus_file("tableWithContents.odt").read_bytes())  # same name, other content
+    _json(capsys, argv)
+    assert kept["build"] == ["fast", "fast"]
