@@ -8,10 +8,11 @@ steps; each step opens a copy of a document (read-only when asked) and runs its 
 - ``{"op": "panel", "action": ..., "args": {...}}``: a panel action, run by the extension on
   LibreOffice's main thread as a click runs it (``org.ledger.Bridge``'s ``XJob``), then its state
   once the server's work is done;
-- ``{"op": "probe"}``: the document's redlines, paragraphs and headings as LibreOffice shows them;
+- ``{"op": "probe"}``: the document's redlines, paragraphs and headings as LibreOffice shows them
+  (read inside LibreOffice's process by ``lo_inprocess.py``, a user script);
 - ``{"op": "dispatch", "command": ".uno:..."}``: Accept All, Reject All, Undo, … in the window;
-- ``{"op": "decide", "type": "Delete"|"Insert", "index": k, "how": "accept"|"reject"}``: one row
-  of Manage Changes decided (its range selected, then Accept/Reject Change);
+- ``{"op": "decide", "index": k, "deletion": "accept"|"reject", "insertion": ...}``: the k-th word
+  change's two rows of Manage Changes decided, each as a click on it does;
 - ``{"op": "served", "from_last": true}``: the server's tracked copy of the revision the panel
   applied last, with its paragraphs after Accept All and after Reject All;
 - ``{"op": "save", "path": ...}``: the document as it is now, stored to a file.
@@ -31,7 +32,8 @@ import time
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE)))  # tests/: uno_probe
+TESTS = os.path.dirname(HERE)
+sys.path.insert(0, TESTS)  # uno_probe
 
 import uno_probe  # noqa: E402  (Debian's python3-uno)
 from com.sun.star.beans import NamedValue  # noqa: E402
@@ -65,36 +67,66 @@ class Panel:
         return out
 
 
-def probe(doc):
-    paras = uno_probe.paragraphs(doc)
-    return {"redlines": uno_probe.redlines(doc), "paragraphs": [p["text"] for p in paras],
-            "headings": [[p.get("outline"), p.get("label"), p["text"]] for p in paras if p.get("outline")],
-            "labels": [[p.get("label"), p.get("style"), p["text"]] for p in paras]}
+def inprocess(ctx, name, *args):
+    """A function of ``lo_inprocess.py`` run inside LibreOffice's process (a user script)."""
+    factory = ctx.ServiceManager.createInstanceWithContext("com.sun.star.script.provider.MasterScriptProviderFactory",
+                                                           ctx)
+    script = factory.createScriptProvider("").getScript(
+        f"vnd.sun.star.script:lo_inprocess.py${name}?language=Python&location=user")
+    result, _index, _out = script.invoke(tuple(args), (), ())
+    return json.loads(result)
+
+
+def install_inprocess(profile):
+    scripts = os.path.join(profile, "user", "Scripts", "python")
+    os.makedirs(scripts, exist_ok=True)
+    shutil.copyfile(os.path.join(HERE, "lo_inprocess.py"), os.path.join(scripts, "lo_inprocess.py"))
+
+
+def _word_changes(doc):
+    """``[(deleted text portion, inserted text portion)]``: each deletion followed at once by an
+    insertion (one word change), in document order, read off the paragraphs' portions."""
+    pairs = []
+    enum = doc.getText().createEnumeration()
+    while enum.hasMoreElements():
+        par = enum.nextElement()
+        if not par.supportsService("com.sun.star.text.Paragraph"):
+            continue
+        pors = []
+        pe = par.createEnumeration()
+        while pe.hasMoreElements():
+            pors.append(pe.nextElement())
+        for i in range(len(pors) - 5):
+            a, t1, b, c, t2 = pors[i:i + 5]
+            if (a.TextPortionType == c.TextPortionType == "Redline" and t1.TextPortionType == "Text"
+                    and t2.TextPortionType == "Text" and b.TextPortionType == "Redline"
+                    and a.IsStart and a.RedlineType == "Delete" and not b.IsStart
+                    and c.IsStart and c.RedlineType == "Insert"):
+                pairs.append((t1, t2))
+    return pairs
+
+
+def _decide_one(ctx, doc, portion, how):
+    """Accepts or rejects the change a text portion is in, as a reviewer's click on its row does:
+    the cursor inside it, nothing selected (a selection would take its neighbours too)."""
+    text = portion.getString()
+    cur = portion.getText().createTextCursorByRange(portion.getStart())
+    if len(text) > 1:
+        cur.goRight(1, False)
+    doc.getCurrentController().select(cur)
+    uno_probe._dispatch(ctx, doc, ".uno:AcceptTrackedChange" if how == "accept" else ".uno:RejectTrackedChange")
+    return text
 
 
 def decide(ctx, doc, item):
-    """Accepts or rejects one redline (the ``index``-th of its type), as a reviewer's click does."""
-    enum = doc.getRedlines().createEnumeration()
-    seen = -1
-    while enum.hasMoreElements():
-        r = enum.nextElement()
-        if r.getPropertyValue("RedlineType") != item["type"]:
-            continue
-        seen += 1
-        if seen != item["index"]:
-            continue
-        start, end = r.getPropertyValue("RedlineStart"), r.getPropertyValue("RedlineEnd")
-        cur = start.getText().createTextCursorByRange(start)
-        cur.gotoRange(end, True)
-        text = cur.getString()
-        if len(text) > 1:  # the cursor inside the change: that change alone (a selection takes its neighbours)
-            cur = start.getText().createTextCursorByRange(start)
-            cur.goRight(1, False)
-        doc.getCurrentController().select(cur)
-        cmd = ".uno:AcceptTrackedChange" if item["how"] == "accept" else ".uno:RejectTrackedChange"
-        uno_probe._dispatch(ctx, doc, cmd)
-        return {"text": text}
-    raise ValueError(f"no {item['type']} redline number {item['index']}")
+    """The ``index``-th word change (a deletion with the insertion right after it) decided as a
+    reviewer does in Manage Changes, one row at a time: ``deletion`` and ``insertion`` each
+    "accept" or "reject"."""
+    deleted, inserted = _word_changes(doc)[item["index"]]
+    got = {"deletion": deleted.getString(), "insertion": inserted.getString()}
+    _decide_one(ctx, doc, inserted, item["insertion"])  # the later one first: the earlier stays where it is
+    _decide_one(ctx, doc, deleted, item["deletion"])
+    return got
 
 
 def served(ctx, desktop, work, item):
@@ -104,13 +136,7 @@ def served(ctx, desktop, work, item):
     path = os.path.join(work, f"served-{item['revision']}{item.get('suffix', '.docx')}")
     with open(path, "wb") as fh:
         fh.write(data)
-    out = {}
-    for view, cmd in (("accepted", ".uno:AcceptAllTrackedChanges"), ("rejected", ".uno:RejectAllTrackedChanges")):
-        d = uno_probe.load_for_dispatch(ctx, desktop, path)
-        uno_probe._dispatch(ctx, d, cmd)
-        out[view] = probe(d)
-        d.close(True)
-    return out
+    return inprocess(ctx, "views", TESTS, path)
 
 
 def run_step(ctx, desktop, cfg, step):
@@ -141,7 +167,7 @@ def run_step(ctx, desktop, cfg, step):
             elif op == "panel":
                 out = panel(item["action"], item.get("args"))
             elif op == "probe":
-                out = probe(doc)
+                out = inprocess(ctx, "probe", TESTS, url)
             elif op == "dispatch":
                 uno_probe._dispatch(ctx, doc, item["command"])
                 out = {}
@@ -201,6 +227,7 @@ def main(config_path):
     cfg = json.load(open(config_path, encoding="utf-8"))
     result = {"add": unopkg(cfg["profile"], "add", "--suppress-license", cfg["oxt"])}
     result["list"] = unopkg(cfg["profile"], "list")
+    install_inprocess(cfg["profile"])
     os.environ["LEDGER_BRIDGE_CONFIG"] = cfg["bridge_config"]
     proc, ctx, desktop = uno_probe.start_office(cfg["profile"])
     result["steps"] = []

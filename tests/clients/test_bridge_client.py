@@ -216,6 +216,8 @@ def test_views_of_a_review_say_each_change_once():
                {"title": "Edit 2: Delete", "error": "the server no longer holds this edit"}]
     assert views.review_lines(reviews) == [
         (0, "Edit 1: Rename: 1 accepted, 1 mixed"),
-        (1, "accepted: ID → identifier · Section 5.1"),
-        (1, "partly accepted, partly rejected: ID → identifier · Section 5.2"),
+        (1, "Partly accepted, partly rejected (1)"),
+        (2, "ID → identifier · Section 5.2"),
+        (1, "Accepted (1)"),
+        (2, "ID → identifier · Section 5.1"),
         (0, "Edit 2: Delete: the server no longer holds this edit")]

@@ -3,6 +3,8 @@
 tracked change (type, author, text) and every comment (author, date, text, the words it is on)."""
 from __future__ import annotations
 
+from collections import Counter
+
 from ledger_portions import ZERO, annotation_signature, elements, get, is_table, plain, portions, redline_signature
 
 __all__ = ["compare"]
@@ -171,8 +173,8 @@ def compare(served, doc) -> dict:
     if ra != rb:  # a field in a changed range may show another result: compare without them
         ra, rb = sorted(_redline_list(served, True), key=repr), sorted(_redline_list(doc, True), key=repr)
     if ra != rb:
-        extra = [r for r in rb if r not in ra][:1]
-        missing = [r for r in ra if r not in rb][:1]
+        extra = list((Counter(rb) - Counter(ra)).elements())[:1]
+        missing = list((Counter(ra) - Counter(rb)).elements())[:1]
         problems.append((f"{len(rb)} tracked changes where the server's copy has {len(ra)}" if len(ra) != len(rb)
                          else "a tracked change differs from the server's copy")
                         + (f": {_red(extra[0])} here" if extra else "")

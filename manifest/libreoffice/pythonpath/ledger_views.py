@@ -299,14 +299,14 @@ def place_findings(findings, groups):
 
 # --- the review ------------------------------------------------------------------------------
 
-_STATUS_WORDS = {"accepted": "accepted", "rejected": "rejected", "pending": "still pending",
-                 "mixed": "partly accepted, partly rejected", "unrelated": "not in this document"}
+_STATUS_WORDS = {"mixed": "Partly accepted, partly rejected", "rejected": "Rejected", "accepted": "Accepted",
+                 "pending": "Still pending", "unrelated": "Not in this document"}
 
 
 def review_lines(reviews):
     """``[(depth, text)]`` of the reviews of every LEDGER edit of a document: per edit its counts,
-    then one line per change (a change's tracked deletion and insertion are one item), grouped as
-    in the preview."""
+    then its changes by what the reviewer did (half-decided ones first, then rejected, accepted,
+    still pending), one line per change (a change's tracked deletion and insertion are one item)."""
     out = []
     for rev in reviews:
         if rev.get("error"):
@@ -315,9 +315,14 @@ def review_lines(reviews):
         counts = rev.get("counts") or {}
         parts = [f"{counts.get(s, 0)} {s}" for s in ("accepted", "rejected", "mixed", "pending") if counts.get(s)]
         out.append((0, f"{rev.get('title') or 'LEDGER edit'}: {', '.join(parts) or 'no change'}"))
-        for o in rev.get("operations") or []:
-            words = o.get("summary") or o.get("reason") or o.get("id")
-            where = o.get("where") or o.get("unit_label") or ""
-            out.append((1, f"{_STATUS_WORDS.get(o.get('status'), o.get('status'))}: {words}"
-                           + (f" \u00b7 {where}" if where else "")))
+        ops = rev.get("operations") or []
+        for status, words in _STATUS_WORDS.items():
+            these = [o for o in ops if o.get("status") == status]
+            if not these:
+                continue
+            out.append((1, f"{words} ({len(these)})"))
+            for o in these:
+                text = o.get("summary") or o.get("reason") or o.get("id")
+                where = o.get("where") or o.get("unit_label") or ""
+                out.append((2, text + (f" \u00b7 {where}" if where else "")))
     return out

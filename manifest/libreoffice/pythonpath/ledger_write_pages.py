@@ -178,8 +178,8 @@ class WritePages:
         try:
             result = apply_served(self.ctx, self.doc, data, fmt, title=title)
         except ApplyError as exc:
-            self.last["apply"] = {"ok": False, "error": exc.message, "unsupported": exc.unsupported}
-            if exc.unsupported and self._ask(exc.message + "\n\nOpen the server's tracked copy in a new window? "
+            self.last["apply"] = {"ok": False, "error": exc.message, "offer_copy": exc.offer_copy}
+            if exc.offer_copy and self._ask(exc.message + "\n\nOpen the server's tracked copy in a new window? "
                                              "Your document stays as it is; save the copy under a name of your choice."):
                 open_copy(self.ctx, data, fmt)
                 self._say("The server's tracked copy is open in a new window; your document is unchanged.")
@@ -187,7 +187,7 @@ class WritePages:
                 self._error(exc.message)
             return
         remember_revision(self.doc, {"document": sd["id"], "revision": applied.get("revision"),
-                                     "instruction": instruction, "url": self.cfg.get("url")})
+                                     "instruction": views.snippet(instruction, 80), "url": self.cfg.get("url")})
         self.dirty = True
         findings = applied.get("findings") or []
         self.last["apply"] = {"ok": True, "revision": applied.get("revision"), **result,

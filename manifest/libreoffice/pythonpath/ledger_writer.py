@@ -24,12 +24,13 @@ __all__ = ["ApplyError", "apply_served", "load_copy", "open_copy"]
 
 
 class ApplyError(Exception):
-    """The server's changes could not be brought in; the open document is as it was."""
+    """The server's changes could not be brought in; the open document is as it was.
+    ``offer_copy``: the server's copy itself is fine, and may be opened in a window of its own."""
 
-    def __init__(self, message: str, *, unsupported: bool = False) -> None:
+    def __init__(self, message: str, *, offer_copy: bool = False) -> None:
         super().__init__(message)
         self.message = message
-        self.unsupported = unsupported
+        self.offer_copy = offer_copy
 
 
 def _prop(name, value):
@@ -92,7 +93,7 @@ def apply_served(ctx, doc, data: bytes, fmt: str, title: str = "LEDGER edit") ->
         if check["problems"]:
             _roll_back(undo, title)
             raise ApplyError("LEDGER's changes did not come out in this window exactly as the server wrote them ("
-                             + "; ".join(check["problems"]) + "); the document was left as it was.")
+                             + "; ".join(check["problems"]) + "); the document was left as it was.", offer_copy=True)
         result["fields"] = check["fields"]
         result["kept_attributes"] = check["kept_attributes"]
         result["numbers"] = check["numbers"]
@@ -103,7 +104,7 @@ def apply_served(ctx, doc, data: bytes, fmt: str, title: str = "LEDGER edit") ->
         if opened:
             _roll_back(undo, title)
         raise ApplyError(f"{exc}: LEDGER cannot place this edit in the open document itself.",
-                         unsupported=True) from None
+                         offer_copy=True) from None
     except ledger_mirror.MirrorError as exc:
         if opened:
             _roll_back(undo, title)
