@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["probe", "require_libreoffice", "run_uno_script"]
+__all__ = ["probe", "require_libreoffice", "run_uno_script", "without_indexes"]
 
 PROBE = Path(__file__).with_name("uno_probe.py")
 SYSTEM_PYTHON = "/usr/bin/python3"
@@ -45,3 +45,17 @@ def probe(files: list[str | Path], ops: tuple[str, ...] = ("paragraphs",), timeo
     if proc.returncode != 0:
         raise RuntimeError(f"uno probe failed ({proc.returncode}): {proc.stderr[-2000:]}")
     return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+
+
+def without_indexes(lines: list[str], doc) -> list[str]:
+    """LibreOffice's paragraphs without those of the document's generated indexes (a table of
+    contents): the readers keep them in ``Document.meta["indexes"]`` (every line an index spans,
+    ``"lines"``), not as units. Each index's lines go where they first stand together."""
+    out = list(lines)
+    for ix in doc.meta.get("indexes", ()):
+        block = [t.replace("\u2028", "\n") for t in ix.get("lines", ())]
+        n = len(block)
+        at = next((i for i in range(len(out) - n + 1) if out[i:i + n] == block), None) if n else None
+        if at is not None:
+            del out[at:at + n]
+    return out

@@ -359,9 +359,11 @@ class _Converter:
         self._number(p)
         last = self.indexes[-1] if self.indexes else None
         if last is None or last["kind"] != kind or last["_after"] != len(self.units):
-            last = {"kind": kind, "name": None, "part": p.part, "path": p.path, "entries": [], "_after": len(self.units)}
+            last = {"kind": kind, "name": None, "part": p.part, "path": p.path, "entries": [], "lines": [],
+                    "_after": len(self.units)}
             self.indexes.append(last)
         text = p.scan.text()
+        last["lines"].append(text)  # every paragraph the index spans, blank ones too
         if text.strip():
             last["entries"].append({"text": text, "target": entry_target(p.scan)})
         return True
