@@ -37,7 +37,7 @@ from lxml import etree
 
 from ..errors import AnchorError
 from ..model import ConcreteEdit, Delete, Document, InsertAfter, Move, descendant_ids
-from .revision_xml import CHANGE, CHANGE_END, CHANGE_START, append_items, detach, insert_after, insert_before, marker
+from .revision_xml import CHANGE, CHANGE_END, CHANGE_ID, CHANGE_START, append_items, detach, insert_after, insert_before, marker
 from .revision_xml import shallow_copy, strip_ids, text_items
 from .flow import (
     HEADER,
@@ -91,6 +91,8 @@ _STYLE = qn("text:style-name")
 _LEVEL = qn("text:outline-level")
 _TRACKED = qn("text:tracked-changes")
 _SECTION = qn("text:section")
+_FRAME = qn("draw:frame")
+_SPACE = qn("text:s")
 _MOVABLE = {_P, _H, TABLE, LIST, _SECTION}
 
 
@@ -110,6 +112,12 @@ class _Structure:
         self.edit_of: dict[int, ConcreteEdit] = {}
         #: blocks that deletions and moves will take out (an insertion must not lean on them)
         self.doomed: set[Any] = set()
+        #: (frame, edit) of each figure or equation deleted: it goes with its paragraph, or alone
+        self.frames: list[tuple[Any, Delete]] = []
+        #: frames that leave with their deleted paragraph (not kept in the text as other frames are)
+        self.gone: set[Any] = set()
+        #: deleted paragraphs that hold earlier changes: their text is deleted piece by piece first
+        self.changed: dict[Any, Delete] = {}
 
     def doom(self, edits: list[InsertAfter | Delete | Move]) -> None:
         for e in edits:
@@ -369,15 +377,85 @@ class _Structure:
             self.notes.append((el, e))
             return
         if el.tag not in PARAS and el.tag != TABLE:
+            if unit.anchor is not None and unit.anchor.get("kind") in ("figure", "equation"):
+                self.frames.append((el, e))  # where it goes is decided with the other deletions
+                return
             raise AnchorError(f"unit {unit.id} is a {unit.kind}: delete its paragraph or caption instead")
         if _has_changes(self.t, [el]):
-            raise AnchorError(f"unit {unit.id} holds another tracked change; it cannot be deleted")
+            if el.tag == TABLE or not _inline_changes(self.t, el):
+                raise AnchorError(f"unit {unit.id} holds another tracked change; it cannot be deleted")
+            self.changed[el] = e
         self.edit_of[id(el)] = e
         self.deletions.append((el, e.author, e.date or self.w.now(), False))
+
+    def _place_frames(self) -> None:
+        """Where each deleted figure or equation goes: with its paragraph when that is deleted,
+        or when the paragraph holds nothing else (no text, no other frame: the paragraph goes
+        whole, as in Word and LibreOffice); else alone, as a deletion of its anchor character."""
+        deleted = {d[0] for d in self.deletions if not d[3]}
+        going = {f for f, _ in self.frames}
+        for frame, e in self.frames:
+            holder = next((a for a in frame.iterancestors() if a.tag in PARAS), None)
+            if holder is None:
+                raise AnchorError(f"unit {e.unit} has no paragraph to delete it from")
+            if holder in deleted or any(a in deleted for a in holder.iterancestors()):
+                self.gone.add(frame)
+                continue
+            frames = [d for d in holder.iterdescendants() if d.tag == _FRAME
+                      and not any(a.tag == _FRAME for a in d.iterancestors() if a is not holder)]
+            text = "".join(seg.text for seg in self.t.walk(holder).segments)
+            if not text.strip() and all(f in going for f in frames):
+                if _has_changes(self.t, [holder]):
+                    raise AnchorError(f"unit {e.unit} sits in a paragraph that holds another tracked change")
+                self.gone.update(frames)
+                deleted.add(holder)
+                self.edit_of[id(holder)] = e
+                self.deletions.append((holder, e.author, e.date or self.w.now(), False))
+            elif frame not in self.gone:
+                self.t.owners = (e,)
+                _delete_frame(self.t, holder, frame, e.author, e.date or self.w.now())
+                self.t.owners = ()
+
+    def _empty_changed(self) -> None:
+        """Delete the text of each deleted paragraph that holds earlier changes, piece by piece
+        as LibreOffice does (:func:`replace_in_paragraph`: another author's deletion stays, an
+        insertion is deleted in the stacked form); the paragraph keeps only the change marks,
+        which :meth:`delete_run` sets at the deletion point in their order."""
+        for p, e in self.changed.items():
+            text = "".join(seg.text for seg in self.t.walk(p).segments)
+            if text:
+                self.t.owners = (e,)
+                replace_in_paragraph(self.t, p, 0, len(text), "", e.author, e.date or self.w.now())
+                self.t.owners = ()
+            if any(True for _ in p.iter(CHANGE_START, CHANGE_END)):  # pragma: no cover - a writer bug
+                raise AnchorError(f"unit {e.unit}: a change range is left in its emptied paragraph")
+
+    def _split(self, run: list[tuple[Any, str | None, str | None, bool]], use_next: bool) -> list[tuple[list, Any]]:
+        """A run cut at its paragraphs that hold earlier changes, each with the paragraph its
+        region ends on (``use_next``) or starts from: the text of a changed paragraph comes back
+        between two regions, so a changed paragraph opens a region (its marks go before it) or,
+        with the marker closing the paragraph before, ends one (its marks go after it)."""
+        out: list[list] = []
+        for item in run:
+            changed = item[0] in self.changed
+            if not out or (changed and use_next) or (not use_next and out[-1][-1][0] in self.changed):
+                out.append([item])
+            else:
+                out[-1].append(item)
+        like: list[Any] = []
+        for k, sub in enumerate(out):
+            if use_next:
+                n = out[k + 1][0][0] if k + 1 < len(out) else None
+            else:
+                n = out[k - 1][-1][0] if k > 0 else None
+            like.append((list_chain(n), n) if n is not None else None)
+        return list(zip(out, like))
 
     def flush_deletions(self) -> None:
         """Write the deletions; blocks of one author that follow each other in a flow make one
         region (with the date of the first)."""
+        self._place_frames()
+        self._empty_changed()
         order = {el: i for i, el in enumerate(self.ctx.office_text.iter())}
         clusters: list[list[list[tuple[Any, str | None, str | None, bool]]]] = []
         for item in sorted(self.deletions, key=lambda d: order.get(d[0], -1)):
@@ -393,8 +471,9 @@ class _Structure:
             # Adjacent deletions by different authors chain their markers in one paragraph:
             # the one after the run first when it exists, else the one before it.
             forward = neighbour(runs[-1][-1][0], True) is None
-            for run in runs if forward else reversed(runs):
-                self.delete_run(run, use_next=not forward)
+            subs = [sub for run in runs for sub in self._split(run, use_next=not forward)]
+            for sub, like in subs if forward else reversed(subs):
+                self.delete_run(sub, use_next=not forward, like=like)
         for note, e in self.notes:
             para = next((a for a in note.iterancestors() if a.tag in PARAS), None)
             if para is None or any(a.tag == _TRACKED for a in note.iterancestors()):
@@ -408,9 +487,12 @@ class _Structure:
             replace_in_paragraph(self.t, para, ev.start, end, "", e.author, e.date or self.w.now())
             self.t.owners = ()
 
-    def delete_run(self, run: list[tuple[Any, str | None, str | None, bool]], use_next: bool) -> None:
+    def delete_run(self, run: list[tuple[Any, str | None, str | None, bool]], use_next: bool,
+                   like: tuple[list[Any], Any] | None = None) -> None:
         """Delete adjacent blocks as one region: the marker opens the paragraph after them
-        (``use_next``) or closes the one before them."""
+        (``use_next``) or closes the one before them. The region's empty paragraph at that end
+        copies the paragraph there, or ``like`` (a list chain and a paragraph: the changed
+        paragraph whose text comes back beside this region)."""
         t = self.t
         blocks = [item[0] for item in run]
         _, author, date, _ = run[0]
@@ -440,6 +522,7 @@ class _Structure:
             return
         chains = [list_chain(b) for b in blocks]
         kept: list[Any] = []
+        marks: list[Any] = []  # the change marks of emptied changed paragraphs, in their order
         for b, _, _, move in run:
             if move:  # the copy carries the comments; ids stay with the copy
                 for k in list(b.iter(_ANNOTATION, _ANNOTATION_END)):
@@ -447,17 +530,23 @@ class _Structure:
                 strip_ids(b)
             else:
                 for k in keepers(b):
+                    if k not in self.gone and not any(a in self.gone for a in k.iterancestors()):
+                        detach(k)
+                        kept.append(k)
+                for k in list(b.iter(CHANGE)) if b in self.changed else ():
                     detach(k)
-                    kept.append(k)
+                    marks.append(k)
         parents = [b.getparent() for b in blocks]
         cl = Cloner()
         if nxt is None:
-            cl.place(list_chain(prev), shallow_copy(prev))
+            chain, end = like if like is not None else (list_chain(prev), prev)
+            cl.place(chain, shallow_copy(end))
         for b, chain in zip(blocks, chains):
             detach(b)
             cl.place(chain, b)
         if nxt is not None:
-            cl.place(list_chain(nxt), shallow_copy(nxt))
+            chain, end = like if like is not None else (list_chain(nxt), nxt)
+            cl.place(chain, shallow_copy(end))
         for parent in parents:
             prune(parent)
         rid = t.region("deletion", author, date, cl.top)
@@ -470,8 +559,67 @@ class _Structure:
             prev.append(mk)
         for k in kept:
             insert_before(mk, k)
+        for k in marks if nxt is not None else reversed(marks):
+            # the changed paragraph's text comes back before this region, or after it
+            (insert_before if nxt is not None else insert_after)(mk, k)
         t.owners = ()
         t.touch()
+
+
+def _inline_changes(t: Any, p: Any) -> bool:
+    """Whether a paragraph's changes all lie inside it: no region open at its start, every
+    change range that starts in it ends in it (a renamed word, not an inserted paragraph)."""
+    if t.open_at_start(p):
+        return False
+    starts = {m.get(CHANGE_ID) for m in p.iter(CHANGE_START)}
+    ends = {m.get(CHANGE_ID) for m in p.iter(CHANGE_END)}
+    return starts == ends
+
+
+def _delete_frame(t: Any, p: Any, frame: Any, author: str | None, date: str | None) -> None:
+    """A frame deleted alone from a paragraph that stays: a deletion of its anchor, the frame
+    (in the spans around it) in the region's paragraph, as LibreOffice keeps deleted objects.
+
+    An anchored frame is a character to LibreOffice: between two spaces it keeps both shown.
+    With the frame gone from the text the space after it would collapse into the one before
+    (Reject All would give one space less), so the deletion takes the space before it (as a
+    ``text:s``, which a deleted paragraph's start keeps), as deleting a word takes one of the
+    spaces around it; the text keeps one space."""
+    walked = t.walk(p)
+    at = next((ev.start for ev in walked.events if ev.kind == "frame" and ev.node is frame), None)
+    shown = "".join(seg.text for seg in walked.segments)
+    before = _text_before(frame)
+    space = at is not None and at > 0 and shown[at - 1] == " " and (frame.tail or "").startswith(" ")
+    if space and before is not None:
+        setattr(before[0], before[1], getattr(before[0], before[1])[:-1] or None)
+    else:
+        space = False
+    wrap = []
+    node = frame.getparent()
+    while node is not p:
+        wrap.append(node)
+        node = node.getparent()
+    rp = shallow_copy(p)
+    inner = rp
+    for anc in reversed(wrap):
+        c = shallow_copy(anc)
+        inner.append(c)
+        inner = c
+    rid = t.region("deletion", author, date, [rp])
+    insert_before(frame, marker(CHANGE, rid))
+    detach(frame)
+    if space:
+        inner.append(etree.Element(_SPACE))
+    inner.append(frame)
+    t.touch()
+
+
+def _text_before(el: Any) -> tuple[Any, str] | None:
+    """Where the literal text right before ``el`` is (its previous sibling's tail, or its parent's
+    text), when it ends with a space."""
+    prev = el.getprevious()
+    node, slot = (prev, "tail") if prev is not None else (el.getparent(), "text")
+    return (node, slot) if (getattr(node, slot) or "").endswith(" ") else None
 
 
 def _has_changes(t: Any, blocks: list[Any]) -> bool:

@@ -88,12 +88,14 @@ class FlowLine:
     first one when an inserted paragraph break joined several), or of an empty paragraph
     that starts the line; ``None`` for a line made only of deleted text (a paragraph that
     exists in the rejected view only). ``node`` is the deleted paragraph such a line comes
-    from.
+    from. ``para`` is the deleted paragraph whose paragraph mark ends the line (``None`` where
+    the line ends with a paragraph of the flow): its pictures stand on this line.
     """
 
     text: str
     owner: int | None
     node: Any = None
+    para: Any = None
 
 
 def rejected_lines(paragraphs: list[tuple[bool, list[Any]]]) -> tuple[list[FlowLine], list[int]]:
@@ -108,15 +110,20 @@ def rejected_lines(paragraphs: list[tuple[bool, list[Any]]]) -> tuple[list[FlowL
     cur: dict | None = None
     has_original = [False] * len(paragraphs)
     starts: list[int] = []
+    spans: dict[int, tuple[int, int]] = {}  # a paragraph that starts a line: its first and last line
     for idx, (start_inserted, segs) in enumerate(paragraphs):
         if cur is None or not start_inserted:
             cur = {"parts": [], "origs": [], "marker": idx, "node": None}
             lines.append(cur)
+            spans[idx] = (len(lines) - 1, len(lines) - 1)
         starts.append(len(lines) - 1)
         for seg in segs:
             if seg.change_kind == "deletion" and seg.slot == "self" and seg.text == "\n":
+                cur["para"] = seg.node
                 cur = {"parts": [], "origs": [], "marker": None, "node": seg.node}
                 lines.append(cur)
+                if idx in spans:
+                    spans[idx] = (spans[idx][0], len(lines) - 1)
                 continue
             cur["parts"].append(seg.text)
             if seg.change_kind != "deletion" and seg.text:
@@ -124,14 +131,22 @@ def rejected_lines(paragraphs: list[tuple[bool, list[Any]]]) -> tuple[list[FlowL
                 has_original[idx] = True
             elif cur["node"] is None and seg.change_kind == "deletion":
                 cur["node"] = seg.node
+    # A paragraph without text of its own that deleted paragraphs were restored into is the
+    # blank line among its lines: the first when the deletion closes it (the marker at its end),
+    # the last when the deletion opens it (the marker at its start: the deleted paragraphs come
+    # back before it).
+    own: dict[int, int] = {}
+    for idx, (a, b) in spans.items():
+        if has_original[idx]:
+            continue
+        blank = ["".join(lines[k]["parts"]).strip() == "" for k in (a, b)]
+        own[a if blank[0] or not blank[1] else b] = idx
     out: list[FlowLine] = []
-    for line in lines:
+    for k, line in enumerate(lines):
         text = "".join(line["parts"])
         if line["origs"]:
             owner = line["origs"][0]
-        elif line["marker"] is not None and not has_original[line["marker"]]:
-            owner = line["marker"]
         else:
-            owner = None
-        out.append(FlowLine(text, owner, line["node"]))
+            owner = own.get(k)
+        out.append(FlowLine(text, owner, line["node"], line.get("para")))
     return out, starts

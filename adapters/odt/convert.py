@@ -23,6 +23,7 @@ Decisions made here (and only here):
 from __future__ import annotations
 
 import re
+from dataclasses import replace as dc_replace
 from typing import TYPE_CHECKING, Any
 
 from ..labels import caption_label, leading_label, section_number_and_label, seq_label
@@ -36,6 +37,7 @@ from .margins import read_margins
 from .objects import formula_text, object_kind
 from .odfxml import prefixed, qn
 from .numbering import Numbering
+from .parse import paragraph_frames
 from .revisions import ChangeLog
 from .textmap import block_paragraphs, element_path, rejected_segments, relative_path
 
@@ -51,6 +53,36 @@ _HREF = qn("xlink:href")
 _CAPTION_STYLES = {"caption", "figure", "table", "illustration", "drawing", "text"}
 _EQ_NUMBER = re.compile(r"^\s*\(?\s*(\d+(?:[.\-]\d+)*)\s*\)?\s*$")
 _MARKS = ("bookmark", "bookmark-start", "reference-mark", "reference-mark-start")
+
+
+_P, _H = qn("text:p"), qn("text:h")
+_CHANGED_REGION = qn("text:changed-region")
+_TABLE = qn("table:table")
+_TEXT_ID = qn("text:id")
+
+
+def _in_change_table(el: Any) -> bool:
+    """Whether an element is deleted content (it sits in the tracked-changes table)."""
+    return any(a.tag == _CHANGED_REGION for a in el.iterancestors())
+
+
+def _deleted_table(para: Any) -> Any:
+    """The outermost table of the tracked-changes table that a deleted paragraph sits in."""
+    if para is None:
+        return None
+    out = None
+    for a in para.iterancestors():
+        if a.tag == _TABLE:
+            out = a
+        elif a.tag == _CHANGED_REGION:
+            return out
+    return None
+
+
+def _change_id_of(el: Any) -> str | None:
+    """The id of the changed region an element of the tracked-changes table belongs to."""
+    region = next((a for a in el.iterancestors() if a.tag == _CHANGED_REGION), None)
+    return region.get(_TEXT_ID) if region is not None else None
 
 
 def _blank(s: str | None) -> bool:
@@ -154,27 +186,91 @@ class _Converter:
         lines, starts = self._rejected(paras)
         owned: dict[int, list[str]] = {}
         first: dict[int, int] = {}
+        gone = self._deleted_pictures(lines)
+        gone_of: dict[int, list[Frame]] = {}
         for k, line in enumerate(lines):
             if line.owner is not None:
                 owned.setdefault(line.owner, []).append(line.text)
                 first.setdefault(line.owner, k)
-        orphans = [k for k, line in enumerate(lines) if line.owner is None and not _blank(line.text)]
+                gone_of.setdefault(line.owner, []).extend(gone.get(k, ()))
+        tables = {k: t for k, line in enumerate(lines) if line.owner is None
+                  for t in [_deleted_table(line.para)] if t is not None}
+        orphans = [k for k, line in enumerate(lines)
+                   if line.owner is None and (not _blank(line.text) or k in gone or k in tables)]
         j = 0
         for i, p in enumerate(paras):
             pos = first.get(i, starts[i])
             while j < len(orphans) and orphans[j] < pos:
-                self.deleted_paragraph(lines[orphans[j]])
-                j += 1
+                j = self._deleted_lines(lines, orphans, j, gone, tables)
             mine = owned.get(i)
-            self.paragraph(p, "\n".join(mine) if mine is not None else "", mine is None)
-        for k in orphans[j:]:
-            self.deleted_paragraph(lines[k])
+            self.paragraph(p, "\n".join(mine) if mine is not None else "", mine is None, gone_of.get(i, []))
+        while j < len(orphans):
+            j = self._deleted_lines(lines, orphans, j, gone, tables)
 
-    def deleted_paragraph(self, line) -> None:
-        """A paragraph that exists in the rejected view only (deleted with tracking on).
+    def _deleted_lines(self, lines: list, orphans: list[int], j: int, gone: dict[int, list[Frame]],
+                       tables: dict[int, Any]) -> int:
+        """The unit of the deleted line ``orphans[j]``: a paragraph, or a deleted table whole (its
+        cells' lines, blank ones too, as the table's text); returns the next orphan's index."""
+        k = orphans[j]
+        table = tables.get(k)
+        if table is None:
+            self.deleted_paragraph(lines[k], gone.get(k, []))
+            return j + 1
+        rows = []
+        while j < len(orphans) and tables.get(orphans[j]) is table:
+            rows.append(lines[orphans[j]].text)
+            j += 1
+        path = relative_path(table, self.ctx.office_text)
+        self.add("table", "", self.anchor(path, table, view="rejected"), rejected_text="\n".join(rows),
+                 meta={"absent_in": "accepted"})
+        return j
+
+    def _deleted_pictures(self, lines: list) -> dict[int, list[Frame]]:
+        """The pictures and objects of the deleted paragraphs that end each rejected-view line
+        (a figure deleted with its paragraph): units of the rejected view only."""
+        out: dict[int, list[Frame]] = {}
+        for k, line in enumerate(lines):
+            para = line.para
+            if para is None or not _in_change_table(para):
+                continue
+            frames = [f for f in paragraph_frames(para, self.ctx, relative_path(para, self.ctx.office_text))
+                      if f.kind in ("image", "object")]
+            if frames:
+                out[k] = frames
+        return out
+
+    def _inline_deleted(self, p: Paragraph, gone: list[Frame]) -> list[Frame]:
+        """Pictures deleted from a paragraph that stays (a deletion of one paragraph's content
+        holding them), and ``gone`` (pictures of deleted paragraphs on its lines), each at the
+        offset of the change mark that deleted it."""
+        out: list[Frame] = []
+        at: dict[str, int] = {}
+        for ev in p.events:
+            if ev.kind != "change" or ev.name is None:
+                continue
+            at.setdefault(ev.name, ev.start)
+            region = self.ctx.changes.get(ev.name)
+            if region is None or region.kind != "deletion" or len(region.content) != 1:
+                continue
+            el = region.content[0]
+            if el.tag in (_P, _H):
+                out += [dc_replace(f, offset=ev.start) for f in paragraph_frames(el, self.ctx, relative_path(el, self.ctx.office_text))
+                        if f.kind in ("image", "object")]
+        for f in gone:
+            cid = _change_id_of(f.element)
+            out.append(dc_replace(f, offset=at.get(cid, 0) if cid else 0))
+        return out
+
+    def deleted_paragraph(self, line, pictures: list[Frame] = ()) -> None:  # type: ignore[assignment]
+        """A paragraph that exists in the rejected view only (deleted with tracking on), and
+        the pictures that stood in it (at its start: before it, as :meth:`paragraph` has them).
 
         Its anchor points into the tracked-changes table (``view`` = ``rejected``).
         """
+        lead = [f for f in pictures if f.offset == 0]
+        self.frames(lead)
+        if _blank(line.text):
+            return
         node = line.node
         path = relative_path(node, self.ctx.office_text) if node is not None else ()
         anchor = self.anchor(path, node, view="rejected") if node is not None else Anchor("content.xml", "/")
@@ -186,16 +282,22 @@ class _Converter:
                 self.changes.at(cid, unit)
                 break
             region = region.getparent()
+        self.frames([f for f in pictures if f not in lead], unit.id)
 
     # -- paragraphs ---------------------------------------------------------------------------
 
-    def paragraph(self, p: Paragraph, rejected: str | None, absent: bool) -> None:
+    def paragraph(self, p: Paragraph, rejected: str | None, absent: bool, gone: list[Frame] = ()) -> None:  # type: ignore[assignment]
         label, cited, list_style, list_meta = self.numbering.label(p)
         text = p.text
         rejected_text = None if rejected is None or rejected == text else rejected
         kind, title, number, ulabel = self.classify(p, text, label, cited)
-        pictures = [f for f in p.frames if f.kind in ("image", "object")]
-        others = [f for f in p.frames if f.kind not in ("image", "object")]
+        shown = p.frames
+        if self.ctx.changes:  # pictures deleted with tracking on stand where they were, absent when accepted
+            deleted = self._inline_deleted(p, list(gone))
+            if deleted:
+                shown = sorted(p.frames + deleted, key=lambda f: f.offset)
+        pictures = [f for f in shown if f.kind in ("image", "object")]
+        others = [f for f in shown if f.kind not in ("image", "object")]
         if pictures and kind == "paragraph" and all(self.is_formula(f) for f in pictures):
             eqnum = self._equation_number(p, text)
             if eqnum is not None or _blank(text):  # an equation paragraph: formulas and a number
@@ -265,7 +367,7 @@ class _Converter:
         else:
             self.changes.paragraph(p, self.doc.units[-1] if self.doc.units else None)
             self.comments(p, None)
-        self.frames([f for f in p.frames if f not in lead], unit.id if unit is not None else None)
+        self.frames([f for f in shown if f not in lead], unit.id if unit is not None else None)
         self.cited(p, unit)
 
     def classify(
@@ -368,7 +470,12 @@ class _Converter:
                 meta["object"] = f.object_part
                 meta["object_kind"] = object_kind(self.ctx.package, f.object_part) if f.object_part else "missing"
             alt = ": ".join(x for x in (f.title, f.desc) if x)
-            return self.add("figure", alt, self.anchor(f.path, f.element, kind="figure"), title=f.title, meta=meta)
+            deleted = _in_change_table(f.element)
+            if deleted:  # a picture deleted with tracking on: in the rejected view only
+                meta["absent_in"] = "accepted"
+            anchor = self.anchor(f.path, f.element, kind="figure", **({"view": "rejected"} if deleted else {}))
+            return self.add("figure", "" if deleted else alt, anchor, title=f.title, meta=meta,
+                            rejected_text=alt if deleted and alt else None)
         if f.blocks:
             self.blocks(f.blocks)
         return None
@@ -379,7 +486,11 @@ class _Converter:
         if f.name:
             meta["name"] = f.name
         label = seq_label("Equation", number) if number else None
-        return self.add("equation", text, self.anchor(f.path, f.element, kind="equation"), label=label, number=number, meta=meta)
+        extra = {"kind": "equation"}
+        if _in_change_table(f.element):  # a formula deleted with tracking on
+            meta["absent_in"] = "accepted"
+            extra["view"] = "rejected"
+        return self.add("equation", text, self.anchor(f.path, f.element, **extra), label=label, number=number, meta=meta)
 
     def attach_caption(self, caption: Unit, target: Unit) -> None:
         """The caption's label and number go to its figure or table, which becomes its parent."""
@@ -446,6 +557,7 @@ class _Converter:
 
     def generated_index(self, ix: Index) -> None:
         entries = []
+        lines = [b.text for b in ix.blocks if isinstance(b, Paragraph)]  # blank ones too
         for b in ix.blocks:
             if isinstance(b, Paragraph) and not _blank(b.text):
                 target = None
@@ -455,7 +567,7 @@ class _Converter:
                         target = href[1:]
                 entries.append({"text": b.text, "target": target})
         self.doc.meta.setdefault("indexes", []).append(
-            {"kind": ix.kind, "name": ix.name, "path": element_path(ix.path), "entries": entries}
+            {"kind": ix.kind, "name": ix.name, "path": element_path(ix.path), "entries": entries, "lines": lines}
         )
 
     # -- notes and comments -------------------------------------------------------------------

@@ -21,7 +21,7 @@ from .textmap import relative_path, walk_paragraph
 if TYPE_CHECKING:  # pragma: no cover
     from .context import OdtContext
 
-__all__ = ["parse", "parse_blocks"]
+__all__ = ["parse", "parse_blocks", "paragraph_frames"]
 
 _P = qn("text:p")
 _H = qn("text:h")
@@ -407,6 +407,14 @@ def parse_blocks(container: etree._Element, ctx: "OdtContext") -> Body:
     p = _Parser(ctx)
     blocks = p.blocks(container, (), [])
     return Body(blocks, p.warnings)
+
+
+def paragraph_frames(el: etree._Element, ctx: "OdtContext", path: tuple[int, ...]) -> list[Frame]:
+    """The pictures, objects and text boxes of one paragraph read on its own (a deleted
+    paragraph in the tracked-changes table), each with its offset in the paragraph's text."""
+    if not any(True for _ in el.iter(_DRAW_NS + "*")):
+        return []
+    return _Parser(ctx).paragraph(el, path, [], None, None, None).frames
 
 
 def parse(ctx: "OdtContext") -> Body:

@@ -68,6 +68,7 @@ _IS_HIDDEN = qn("text:is-hidden")
 _STRING_VALUE = qn("text:string-value")
 _RUBY_TEXT = qn("text:ruby-text")
 
+_ANCHOR_TYPE = qn("text:anchor-type")
 _DRAW_NS = "{" + qn("draw:x")[1:].partition("}")[0] + "}"
 
 #: Field elements and the normalised ``Field.kind`` of the neutral model.
@@ -368,6 +369,8 @@ class InlineWalker:
             return
         if isinstance(tag, str) and tag.startswith(_DRAW_NS):
             self.events.append(Event("frame", self.length, self.length, el))
+            if el.get(_ANCHOR_TYPE) == "as-char":  # a character to LibreOffice: a space after it shows
+                self.ignore_space = False
             return
         if not isinstance(tag, str):  # comments, processing instructions
             return

@@ -275,20 +275,28 @@ def test_top_level_dispatch(written):
     assert adapters.reject_all(c.out) == reject_all(c.out)
 
 
-def test_figures_and_changed_paragraphs_are_not_deleted_or_moved_alone():
-    frame = ('<draw:frame draw:name="Pic" text:anchor-type="as-char" svg:width="1cm" svg:height="1cm">'
-             '<draw:image xlink:href="Pictures/x.png"/><svg:title>A picture</svg:title></draw:frame>')
-    data = odt(p(f"Text before {frame} and after.") + p("Second."))
-    doc = adapters.read(data)
-    figure = unit(doc, "A picture", "figure")
-    with pytest.raises(AnchorError, match="delete its paragraph or caption"):
-        write(data, [Delete(unit=figure.id)], document=doc)
+def test_figures_are_not_moved_alone_and_tables_with_changes_not_deleted(written):
+    # a figure is deleted (the delete_pictures case), never moved out of its paragraph
+    c = written["delete_pictures"]
     with pytest.raises(AnchorError, match="cannot be moved"):
-        write(data, [Move(unit=figure.id, after=unit(doc, "Second").id)], document=doc)
-    data = corpus_file("trackedChanges.odt").read_bytes()
+        write(c.data, [Move(unit=unit(c.doc, "A picture", "figure").id, after=unit(c.doc, "Last").id)], document=c.doc)
+    # a table whose cells hold a change is refused whole (its cells are not emptied piece by piece)
+    data = written["table_cells"].out
     doc = adapters.read(data)
     with pytest.raises(AnchorError, match="holds another tracked change"):
-        write(data, [Delete(unit=doc.units[0].id)], document=doc)
+        write(data, [Delete(unit=next(u for u in doc.units if u.kind == "table").id)], document=doc)
+
+
+def test_a_deleted_picture_and_a_deleted_changed_paragraph_stay_in_the_rejected_view(written):
+    root = _content(written["delete_pictures"].out)
+    regions = xpath(root, "//text:tracked-changes/text:changed-region")
+    # each picture lies in its deletion: the one beside text alone, the other with its paragraph
+    assert [len(xpath(r, ".//draw:frame")) for r in regions] == [1, 1]
+    assert xpath(root, "//office:text/text:p[1]/text:change") and not xpath(root, "//office:text/text:p//draw:frame")
+    # Martin's deletion is kept as his; the paragraph that held it is emptied around it
+    root = _content(written["delete_a_paragraph_that_holds_changes"].out)
+    creators = [x.text for x in xpath(root, "//text:changed-region//dc:creator")]
+    assert "Martin Linnemann" in creators and creators.count("Ann") >= 3
 
 
 def test_the_only_paragraph_of_a_text_box_is_not_moved_out():

@@ -160,6 +160,26 @@ def _region_across_paragraphs() -> bytes:
                + p('seven eight <text:change-end text:change-id="c1"/>nine ten') + p("Last one eleven."))
 
 
+
+_FRAME = ('<draw:frame draw:name="Pic" text:anchor-type="as-char" svg:width="1cm" svg:height="1cm">'
+          '<draw:image xlink:href="Pictures/x.png"/><svg:title>A picture</svg:title></draw:frame>')
+
+
+def _figures() -> bytes:
+    """A picture beside text in one paragraph, and a picture alone in its own."""
+    return odt(p(f"Text before {_FRAME} and after.") + p("Between the pictures.")
+               + p(_FRAME.replace('"Pic"', '"Pic2"').replace("A picture", "Alone")) + p("Last words."))
+
+
+def _renamed() -> bytes:
+    """STRUCTURE after an earlier rename by Bo ("paragraph" -> "passage" in three paragraphs):
+    tracked changes that a later deletion of their paragraphs must keep in reject-all."""
+    data = _structure()
+    doc = adapters.read(data)
+    edits = [_rep(doc, start, "paragraph", "passage", author="Bo")
+             for start in ("The first paragraph", "The second paragraph", "A paragraph of methods")]
+    return write(data, validate_edits(doc, edits), document=doc)
+
 CASES: list[Case] = [
     Case(
         "replace_in_one_run",
@@ -365,6 +385,46 @@ CASES: list[Case] = [
         [("Delete", "Ann", "A header (Lv 1)\nA paragraph\nAnother header (Lv 2)\nAnother paragraph\nBack to Level 1")],
         revisions=[("Delete", "Ann", "A header (Lv 1)\nA paragraph\nAnother header (Lv 2)\nAnother paragraph\n"),
                    ("Delete", "Ann", "Back to Level 1")],
+    ),
+    Case(
+        # a picture deleted from a paragraph that stays: a deletion of its anchor; one alone in
+        # its paragraph goes with the paragraph, as LibreOffice deletes a selected paragraph
+        "delete_pictures",
+        _figures,
+        lambda d: [_e("delete", unit(d, "A picture", "figure")), _e("delete", unit(d, "Alone", "figure"))],
+        [("Delete", "Ann", " "), ("Delete", "Ann", "\n")],
+        # the picture between two spaces goes with the space before it (the text keeps one);
+        # the backend's apply_to_document keeps its paragraph's text as it was
+        accepted=["Text before and after.", "Between the pictures.", "Last words."],
+    ),
+    Case(
+        # the paragraph holds Bo's deletion and insertion: its text is deleted around them
+        "delete_a_paragraph_that_holds_changes",
+        _corpus("trackedChanges.odt"),
+        lambda d: [_e("delete", d.units[0])],
+        # the only paragraph keeps its mark; Martin's deletion stays his, his insertion is Ann's
+        # deletion stacked on it (LibreOffice lists the later change)
+        [("Delete", "Ann", "Some text with "), ("Delete", "Martin Linnemann", "deleted"), ("Delete", "Ann", " "),
+         ("Delete", "Ann", "and inserted "), ("Delete", "Ann", "text.")],
+    ),
+    Case(
+        # a rename's changes in the deleted paragraphs, two of them adjacent, and one alone
+        "delete_renamed_paragraphs",
+        _renamed,
+        lambda d: [_e("delete", unit(d, "The first")), _e("delete", unit(d, "The second")),
+                   _e("delete", unit(d, "A passage of methods"))],
+        # Bo's deletions stay his, his insertions are deleted by Ann (stacked); the text around them
+        # is Ann's deletion, the paragraph marks in it
+        [("Delete", "Ann", "The first "), ("Delete", "Bo", "paragraph"), ("Delete", "Ann", "passage"),
+         ("Delete", "Ann", " opens the text.\nThe second "), ("Delete", "Bo", "paragraph"), ("Delete", "Ann", "passage"),
+         ("Delete", "Ann", " follows it.\n"), ("Delete", "Ann", "\nA "), ("Delete", "Bo", "paragraph"),
+         ("Delete", "Ann", "passage"), ("Delete", "Ann", " of methods.")],
+        # our reader lists each paragraph's text and mark apart
+        revisions=[("Delete", "Ann", "The first "), ("Delete", "Bo", "paragraph"), ("Delete", "Ann", "passage"),
+                   ("Delete", "Ann", " opens the text."), ("Delete", "Ann", "\n"), ("Delete", "Ann", "The second "),
+                   ("Delete", "Bo", "paragraph"), ("Delete", "Ann", "passage"), ("Delete", "Ann", " follows it."),
+                   ("Delete", "Ann", "\n"), ("Delete", "Ann", "\n"), ("Delete", "Ann", "A "), ("Delete", "Bo", "paragraph"),
+                   ("Delete", "Ann", "passage"), ("Delete", "Ann", " of methods.")],
     ),
     Case(
         "pretty_printed_white_space",
