@@ -82,7 +82,7 @@ test("upload sends the bytes with the key and reports progress; an error answer 
   assert.deepEqual(seen, [[0, 8], [4, 8], [8, 8], [8, 8]]);
   FakeXHR.reply = { status: 413, responseText: JSON.stringify({ error: { code: "too_large", message: "the document is 9 MB; the limit is 1 MB" } }) };
   await assert.rejects(api.upload(new Uint8Array(8), "a.docx"), (e) => e instanceof LedgerError && e.code === "too_large" &&
-    e.message === "The document is larger than the server accepts. (the document is 9 MB; the limit is 1 MB)");
+    e.message === "This is more than the server accepts at once (the document, or the work the edit would take). (the document is 9 MB; the limit is 1 MB)");
 });
 
 function fakeFetch(routes, log) {
