@@ -23,7 +23,7 @@ LEDGER_PUBLIC_URL ?= https://localhost:8750
 JS_DIR   := tests/js
 JS_STAMP := $(JS_DIR)/node_modules/.installed
 
-.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-load-queue bench-embed bench-first bench-pane bench-graph bench-real bench-retrieval bench-edits bench-edit-speed bench-llm bench-wild worker fuzz clean
+.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-load-queue bench-embed bench-first bench-pane bench-graph bench-real bench-retrieval bench-edits bench-edit-speed bench-llm bench-wild bench-cold models worker fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -32,11 +32,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q torch==2.13.0
 	# compat: a plain path entry, not an import hook that costs every `ledger` start ~18 ms
 	$(BIN)/pip install -q -e '.[test]' --config-settings editable_mode=compat
-	# MiniLM exported to ONNX (float32 and int8) from the packaged weights, offline, into the user cache
-	$(BIN)/python -m addin_backend.embeddings.encoders --export
 	touch $(STAMP)
 
-venv: $(STAMP)
+venv: $(STAMP) models
+
+# MiniLM exported to ONNX (float32 and int8) from the packaged weights, offline, into the
+# environment (.venv/share/ledger/models): prepared with the installation, never on a user's
+# first request; a no-op once there.
+models: $(STAMP)
+	$(BIN)/python -m addin_backend.embeddings.encoders --export
 
 # Installs the Debian packages when run as root and any is missing; otherwise says what is missing.
 system-deps:

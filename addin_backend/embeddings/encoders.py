@@ -14,13 +14,25 @@ Why not sentence-transformers' own ONNX backend: it needs ``optimum-onnx``, whos
 require transformers < 4.58 while the installed sentence-transformers needs transformers >= 5.
 The export here is what that backend would do (a traced BERT, mean pooling, L2 norm) with
 ``torch.onnx`` and ``onnxruntime.transformers`` alone. It runs offline, from the packaged weights,
-once per machine: at install (``python -m addin_backend.embeddings.encoders --export``, run by ``make
-venv``) or on first use, into :func:`cache_home` ``/models``, written atomically under a file
-lock so that concurrent workers export it once. Nothing is ever downloaded.
+once per installation, when the project is installed (``python -m addin_backend.embeddings.encoders
+--export``: ``make venv``, ``make serve``, ``make test``) or a server or worker starts, never on a
+user's request if those ran: into :func:`model_home`, which belongs to the installation (the
+environment's ``share/ledger/models``), not to a user's cache, so emptying the caches does not
+undo it. It is written atomically under a file lock so that concurrent workers export it once.
+An export an older version left in the user's cache (:func:`cache_home` ``/models``) is used
+too. Nothing is ever downloaded.
 
 ``LEDGER_EMBED_BACKEND`` picks one backend for everything (default: :data:`DEFAULT_BACKEND`,
 and :data:`RELATED_BACKEND` for the RELATED stage);
-``LEDGER_EMBED_THREADS`` the threads ONNX Runtime uses (default: every core).
+``LEDGER_EMBED_THREADS`` how many batches the ONNX encoders run at once (default: one per core).
+
+What a text costs is its word pieces: the ONNX encoders tokenize a whole call at once, without
+padding, and run the texts in batches of one length (sorted by their count of word pieces, at
+most :data:`BATCH_TEXTS` texts and :data:`BATCH_TOKENS` padded pieces per batch), so almost no
+padding is computed. Each batch runs on one thread, and one batch per core at once: a model
+split over threads waits for its slowest thread at every layer, which on a machine that other
+work shares is most of the time (``benchmarks/cold_bench.py`` measures the stage against the
+code before: one batch of 64 on every core, spinning while it waited).
 """
 from __future__ import annotations
 
@@ -32,8 +44,9 @@ import tempfile
 import threading
 from typing import Any, Iterator, Sequence
 
-__all__ = ["BACKENDS", "DEFAULT_BACKEND", "RELATED_BACKEND", "related_backend", "MAX_TOKENS", "DIMENSION", "cache_home", "model_path",
-           "model_version", "backend_name", "encoder_key", "onnx_file", "export_onnx", "Encoder",
+__all__ = ["BACKENDS", "DEFAULT_BACKEND", "RELATED_BACKEND", "related_backend", "MAX_TOKENS", "DIMENSION",
+           "BATCH_TEXTS", "BATCH_TOKENS", "length_batches", "cache_home", "model_home", "model_path",
+           "model_version", "backend_name", "encoder_key", "onnx_file", "export_onnx", "prepare", "Encoder",
            "load_encoder"]
 
 log = logging.getLogger("ledger.embedders")
@@ -48,8 +61,22 @@ RELATED_BACKEND = "onnx-int8"
 #: Word pieces MiniLM reads (its sentence_bert_config.json); longer texts are cut, as by torch.
 MAX_TOKENS = 256
 DIMENSION = 384
+#: The most texts, and word pieces counted with their padding, in one batch of the ONNX encoders.
+BATCH_TEXTS = 32
+BATCH_TOKENS = 2048
 _ONNX_FILES = {"onnx": "model-fp32.onnx", "onnx-int8": "model-int8.onnx"}
 _export_lock = threading.Lock()
+
+
+def _threads() -> int:
+    """``$LEDGER_EMBED_THREADS``, else the cores this process may run on."""
+    given = int(os.environ.get("LEDGER_EMBED_THREADS") or 0)
+    if given > 0:
+        return given
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def cache_home() -> str:
@@ -114,9 +141,32 @@ def encoder_key(backend: str | None = None) -> str:
     return f"{model_version()}/{backend_name(backend)}"
 
 
+def model_home() -> str:
+    """Where the installation keeps its exported models: ``$LEDGER_MODEL_DIR``, else the
+    environment's ``share/ledger/models`` when it can be written (a virtual environment), else
+    the user's cache folder's ``models``."""
+    explicit = os.environ.get("LEDGER_MODEL_DIR")
+    if explicit:
+        return explicit
+    shared = os.path.join(sys.prefix, "share", "ledger", "models")
+    probe = shared
+    while not os.path.exists(probe) and os.path.dirname(probe) != probe:
+        probe = os.path.dirname(probe)
+    if os.access(probe, os.W_OK) or os.path.isdir(shared):
+        return shared
+    return os.path.join(cache_home(), "models")
+
+
 def onnx_file(backend: str = "onnx", folder: str | None = None) -> str:
-    """Where the export of ``backend`` (``onnx`` or ``onnx-int8``) lives (it may not exist yet)."""
-    folder = folder or os.path.join(cache_home(), "models", model_version().replace("@", "-"))
+    """Where the export of ``backend`` (``onnx`` or ``onnx-int8``) lives (it may not exist yet):
+    in ``folder``, else in :func:`model_home`, or in the user's cache where an earlier version
+    exported it."""
+    name = model_version().replace("@", "-")
+    if folder is None:
+        older = os.path.join(cache_home(), "models", name, _ONNX_FILES[backend])
+        folder = os.path.join(model_home(), name)
+        if not os.path.exists(os.path.join(folder, _ONNX_FILES[backend])) and os.path.exists(older):
+            return older
     return os.path.join(folder, _ONNX_FILES[backend])
 
 
@@ -193,7 +243,9 @@ def export_onnx(backend: str = "onnx", folder: str | None = None) -> str:
     with _export_lock, _file_lock(dest):
         if os.path.exists(dest):  # another process exported it while we waited
             return dest
-        fp32 = onnx_file("onnx", folder)
+        fp32 = os.path.join(os.path.dirname(dest), _ONNX_FILES["onnx"])
+        if backend == "onnx-int8" and not os.path.exists(fp32) and os.path.exists(onnx_file("onnx", folder)):
+            fp32 = onnx_file("onnx", folder)  # quantise the float32 export there is
         if not os.path.exists(fp32):
             log.info("exporting %s to ONNX (once, from the packaged weights) into %s", model_version(), fp32)
             _export_fp32(fp32)
@@ -201,6 +253,35 @@ def export_onnx(backend: str = "onnx", folder: str | None = None) -> str:
             log.info("quantising the ONNX export to int8 into %s", dest)
             _export_int8(fp32, dest)
     return dest
+
+
+def length_batches(lengths: Sequence[int], *, texts: int = BATCH_TEXTS, tokens: int = BATCH_TOKENS) -> list[list[int]]:
+    """Batches of the indices of ``lengths`` (word pieces per text) by length: shortest first,
+    ties in index order, each batch at most ``texts`` long and ``tokens`` with its padding.
+
+    >>> length_batches([5, 2, 9, 2, 3], texts=2)
+    [[1, 3], [4, 0], [2]]
+    >>> length_batches([100, 100, 100, 10], tokens=250)
+    [[3, 0], [1, 2]]
+    """
+    order = sorted(range(len(lengths)), key=lambda i: (lengths[i], i))
+    out: list[list[int]] = []
+    batch: list[int] = []
+    for i in order:  # ascending: the text added is the batch's longest
+        if batch and (len(batch) >= texts or (len(batch) + 1) * max(1, lengths[i]) > tokens):
+            out.append(batch)
+            batch = []
+        batch.append(i)
+    if batch:
+        out.append(batch)
+    return out
+
+
+def prepare() -> list[str]:
+    """The exports of the ONNX backends in use (the default and RELATED's), made now when missing:
+    what an installation or a server's start-up runs, so that no request waits for it."""
+    wanted = {backend_name(), related_backend()}
+    return [export_onnx(b) for b in ("onnx", "onnx-int8") if b in wanted]
 
 
 class Encoder:
@@ -227,7 +308,8 @@ class _TorchEncoder(Encoder):
     def encode(self, texts: Sequence[str]):
         import numpy as np
 
-        vecs = self.model.encode(list(texts), batch_size=max(1, len(texts)), normalize_embeddings=True,
+        # sentence-transformers sorts the texts by length itself
+        vecs = self.model.encode(list(texts), batch_size=BATCH_TEXTS, normalize_embeddings=True,
                                  show_progress_bar=False)
         return np.asarray(vecs, dtype=np.float32)
 
@@ -239,23 +321,48 @@ class _OnnxEncoder(Encoder):
         from tokenizers import Tokenizer
 
         self.tokenizer = Tokenizer.from_file(os.path.join(model_path(), "tokenizer.json"))
+        # the packaged tokenizer.json pads every text to 128 pieces and cuts at 128: batches are
+        # padded here, each to its own longest text, and texts are cut where torch cuts them
+        self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(MAX_TOKENS)
-        self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # to the longest of each batch
         options = ort.SessionOptions()
-        threads = int(os.environ.get("LEDGER_EMBED_THREADS") or 0)
-        options.intra_op_num_threads = threads  # 0: one per core
+        options.intra_op_num_threads = 1  # one thread per batch; batches run side by side
         options.inter_op_num_threads = 1
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options.add_session_config_entry("session.inter_op.allow_spinning", "0")
         options.log_severity_level = 3
         self.session = ort.InferenceSession(export_onnx(backend), options, providers=["CPUExecutionProvider"])
+        self.threads = _threads()
+
+    def _run(self, pieces: Sequence[Sequence[int]]):
+        import numpy as np
+
+        width = max(len(p) for p in pieces)
+        ids = np.zeros((len(pieces), width), dtype=np.int64)
+        mask = np.zeros((len(pieces), width), dtype=np.int64)
+        for row, p in enumerate(pieces):
+            ids[row, : len(p)] = p
+            mask[row, : len(p)] = 1
+        return self.session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
 
     def encode(self, texts: Sequence[str]):
         import numpy as np
 
-        batch = self.tokenizer.encode_batch(list(texts))
-        ids = np.array([e.ids for e in batch], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in batch], dtype=np.int64)
-        out = self.session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})
-        return np.asarray(out[0], dtype=np.float32)
+        texts = list(texts)
+        out = np.zeros((len(texts), DIMENSION), dtype=np.float32)
+        pieces = [e.ids for e in self.tokenizer.encode_batch(texts)] if texts else []
+        batches = length_batches([len(p) for p in pieces])
+        jobs = [[pieces[i] for i in batch] for batch in batches]
+        if self.threads > 1 and len(batches) > 1:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(min(self.threads, len(batches)), thread_name_prefix="ledger-embed") as pool:
+                results = list(pool.map(self._run, jobs))  # onnxruntime lets go of the GIL while it runs
+        else:
+            results = [self._run(job) for job in jobs]
+        for batch, got in zip(batches, results):
+            out[batch] = got
+        return out
 
 
 def load_encoder(backend: str | None = None) -> Encoder:
@@ -283,8 +390,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args != ["--export"]:
         sys.stderr.write("usage: python -m addin_backend.embeddings.encoders --export\n")
         return 2
-    for backend in ("onnx", "onnx-int8"):
-        print(export_onnx(backend))
+    folder = os.path.join(model_home(), model_version().replace("@", "-"))  # the installation's, even
+    for backend in ("onnx", "onnx-int8"):                                  # where a user's cache has one
+        print(export_onnx(backend, folder))
     return 0
 
 

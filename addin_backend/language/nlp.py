@@ -242,7 +242,7 @@ def tag_texts(texts: Sequence[str], *, batch_size: int = 512) -> list[list[tuple
 def embed_texts(
     texts: Sequence[str],
     *,
-    batch_size: int = 64,
+    batch_size: int = 256,
     progress: Callable[[float], None] | None = None,
     backend: str | None = None,
 ):
@@ -250,9 +250,9 @@ def embed_texts(
     and in the persistent cache (:func:`embedding_cache`); ``backend`` as :func:`get_embedder`.
 
     Only texts found in neither are encoded (the model is loaded only then), shortest first in
-    batches of ``batch_size``, so each batch pads to texts of about one length; ties in length
-    go in text order, so the same texts always make the same batches (the int8 encoder scales
-    its activations per batch).
+    chunks of ``batch_size`` (progress is reported and the disk cache written per chunk); the
+    encoder batches each chunk by its word pieces. Ties in length go in text order, so the same
+    texts always make the same batches (the int8 encoder scales its activations per batch).
     """
     import numpy as np
 

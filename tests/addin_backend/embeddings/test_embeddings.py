@@ -114,3 +114,33 @@ def test_the_second_ledger_graph_on_a_document_embeds_nothing_new(tmp_path):
     assert a["stats"]["edges_by_type"]["RELATED"] > 0
     a["stats"].pop("seconds_by_stage", None), b["stats"].pop("seconds_by_stage", None)
     assert a == b  # the same graph from the cached vectors
+
+
+def test_the_installation_export_is_used_before_an_older_one_in_the_user_cache(tmp_path, monkeypatch):
+    from addin_backend.embeddings import encoders as E
+
+    monkeypatch.setenv("LEDGER_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("LEDGER_MODEL_DIR", str(tmp_path / "install"))
+    name = E.model_version().replace("@", "-")
+    older = tmp_path / "cache" / "models" / name / "model-int8.onnx"
+    installed = tmp_path / "install" / name / "model-int8.onnx"
+    assert E.onnx_file("onnx-int8") == str(installed)  # neither there: the installation's place
+    older.parent.mkdir(parents=True)
+    older.write_bytes(b"old")
+    assert E.onnx_file("onnx-int8") == str(older)  # an export an older version left is used
+    installed.parent.mkdir(parents=True)
+    installed.write_bytes(b"new")
+    assert E.onnx_file("onnx-int8") == str(installed)
+    monkeypatch.delenv("LEDGER_CACHE_DIR")  # emptying the user's caches does not undo the installation's
+    assert E.onnx_file("onnx-int8") == str(installed)
+
+
+def test_texts_are_batched_by_their_word_pieces():
+    from addin_backend.embeddings.encoders import length_batches
+
+    lengths = [30, 5, 200, 6, 31, 7, 199]
+    batches = length_batches(lengths, texts=3, tokens=400)
+    assert sorted(i for b in batches for i in b) == list(range(len(lengths)))  # each text once
+    assert batches[0] == [1, 3, 5]  # the shortest together
+    for b in batches:
+        assert len(b) <= 3 and len(b) * max(lengths[i] for i in b) <= 400

@@ -173,3 +173,45 @@ def test_a_template_filled_in_three_times_is_boilerplate_and_pairs_with_nothing(
     assert R.scored_pairs(doc, G) == []
     monkeypatch.setattr(R, "BOILERPLATE", 4)  # twice or three times is a template pair only
     assert ("u0", "u1") in {(a, b) for a, b, _c, _d in R.scored_pairs(doc, G)}
+
+
+# --- the similarity search: linear statistics, blocks -------------------------------------------
+
+
+def _unit_rows(n: int, d: int = 24, seed: int = 7) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    topics = rng.normal(size=(6, d))
+    v = topics[rng.integers(0, 6, n)] + 0.6 * rng.normal(size=(n, d))  # clustered, as one document's units are
+    twins = rng.choice(n, size=(n // 20, 2), replace=False)  # and some units say nearly what another says
+    v[twins[:, 1]] = v[twins[:, 0]] + 0.1 * rng.normal(size=(len(twins), d))
+    return (v / np.linalg.norm(v, axis=1, keepdims=True)).astype(np.float32)
+
+
+def test_row_statistics_without_the_matrix_are_those_of_the_matrix():
+    v = _unit_rows(300)
+    sims = (v @ v.T).astype(np.float64)
+    np.fill_diagonal(sims, np.nan)
+    mu, sd = R._row_stats(v)
+    assert np.allclose(mu, np.nanmean(sims, axis=1), atol=1e-6)
+    assert np.allclose(sd, np.nanstd(sims, axis=1), atol=1e-5)
+
+
+def test_the_blocked_search_finds_every_pair_above_both_cuts(monkeypatch):
+    n = 1100  # more than two blocks of rows
+    v = _unit_rows(n)
+    texts = [f"Unit {i} says something about topic number {i % 97} in words of its own" for i in range(n)]
+    doc = Document("docx", [Unit(f"u{i}", "paragraph", t, i, style="Normal") for i, t in enumerate(texts)])
+    monkeypatch.setattr("addin_backend.language.nlp.embed_texts", lambda ts, progress=None, **_: v[: len(ts)])
+    monkeypatch.setattr(R, "template_key", lambda text: text)  # every unit its own template
+    G = nx.MultiDiGraph()
+    G.add_nodes_from(u.id for u in doc.units)
+    need = 2.0  # lower than a document's own cut, so that many pairs cross the blocks
+    got = {(a, b) for a, b, _c, _d in R.scored_pairs(doc, G, floor=0.3, min_deviations=need)}
+    # the pairs as the whole matrix gives them
+    sims = (v @ v.T).astype(np.float64)
+    mu, sd = R._row_stats(v)
+    dev = np.minimum((sims - mu[:, None]) / sd[:, None], (sims - mu[None, :]) / sd[None, :])
+    rows, cols = np.nonzero((sims >= 0.3) & (dev >= need))
+    want = {(f"u{i}", f"u{j}") for i, j in zip(rows.tolist(), cols.tolist()) if i < j}
+    assert any(int(a[1:]) < R._BLOCK <= int(b[1:]) for a, b in want)
+    assert got == want
