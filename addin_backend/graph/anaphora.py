@@ -1,10 +1,12 @@
 """Anaphora across units ("this approach", "these results", "as described above"): DEPENDS edges.
 
-Fast regexes find candidate phrases; the words after a determiner are read with the English
-lemmatizer's word lists (:func:`addin_backend.language.nlp.word_classes`: which of noun, verb, adjective
-a word can be, and in which form) and number agreement, to tell a demonstrative noun phrase
-("this approach works") from a pronoun ("this works") and to get the head noun's lemma; no
-tagger runs. Anaphors found in a text are cached per text.
+Fast regexes find candidate phrases (the cheap gate); spaCy's tagger then reads the sentences
+that hold a candidate whose words matter (a determiner's noun phrase, "that", a comparison),
+all of a document's at once and each sentence once (cached by its text): the tags say where a
+noun phrase ends, its head noun and its number, which tells a demonstrative noun phrase ("this
+approach works") from a pronoun ("this works") and a determiner "that" from a conjunction;
+agreement settles what the tagger leaves wrong ("This license grants you"). Anaphors found in
+a text are cached per text.
 
 Besides demonstratives, a reader takes up what came before with: idioms ("In this context,",
 "For this reason,", "To that end,"; inside a first sentence with no clause of its own before
@@ -44,6 +46,7 @@ titles, not discourse. The word lists are English: other units are not read.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from functools import lru_cache
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
@@ -51,7 +54,8 @@ from typing import Callable, Iterable, Iterator, Sequence
 from adapters.model import Document, Unit
 
 from ..language.detect import is_english
-from ..language.nlp import FACTS, noun_lemma, word_classes
+from ..language.forms import singular
+from ..language.nlp import FACTS, get_lexicon, noun_lemma, tag_texts
 from ..outline import CODE_STYLE as _CODE_STYLE  # the one list of code and preformatted styles
 from .mentions import find_mentions
 from .glossary import is_term_style, term_of_line
@@ -96,6 +100,7 @@ class Anaphor:
     kind: str
     head: str | None
     first: bool
+    plural: bool = False
 
 
 @dataclass(frozen=True)
@@ -271,67 +276,26 @@ _PREPOSITIONS = frozenset(
     over through throughout via against toward towards beyond until among between across behind
     like unlike per in inside outside around along beside despite regarding concerning past""".split()
 )
-#: Verbs that take a "that" clause ("indicates that", "ensures that"): the "that" after them is
-#: a conjunction, not a determiner.
-_CLAUSE_VERBS = frozenset(
-    """indicate ensure require mean note state specify assume expect know show imply suggest
-    recommend verify check determine guarantee signal say believe claim confirm demand find hope
-    prove mandate warn decide understand realize realise recognize recognise learn detect observe
-    infer conclude argue agree acknowledge admit assert demonstrate establish illustrate notice
-    predict reflect remember report reveal stipulate suppose think request ask advise insist
-    propose prefer feel fear doubt declare dictate presume estimate emphasize stress explain
-    clarify announce discover mention see hear arrange trust wish promise add remark caution
-    accept deny anticipate imagine order direct allow provide assure convince inform tell remind
-    notify teach warrant certify""".split()
-)
-
-
-#: Words after which a word that is both noun and verb is the verb: the infinitive marker,
-#: modals, subject pronouns, adverbs between a subject and its verb.
-_VERB_CUES = frozenset(
-    """to can could may might must shall should will would cannot it they he she we you i who which that
-    then also either only not never always first simply instead therefore thus still just often
-    usually generally typically immediately subsequently""".split()
-)
-
-
-def _that_is_determiner(sent: str, at: int) -> str | None:
-    """Whether the "that" at ``sent[at:]`` (not sentence-initial) is a determiner: after a
-    preposition ("to that request") or a verb that takes no clause ("updates that request"):
-    ``"object"``; after a fronted phrase ("Then, that set is ..."): ``"subject"``; else None
-    (a conjunction or a relative pronoun: "indicates that caches", "a field that carries")."""
+def _that_gate(sent: str, at: int) -> str | None:
+    """Where a "that" at ``sent[at:]`` (not sentence-initial) may be a determiner, before the
+    tagger says whether it is one (``DT``, not a conjunction or a relative pronoun): after a
+    short fronted phrase ("Then, that set is ..."): ``"subject"``; after a word that is no
+    function word ("to that request", "updates that request"): ``"object"``; else None."""
     tail = sent[:at].rstrip()
     if tail.endswith(","):
-        # after a short fronted phrase ("Then, that set is ..."); after a longer one the comma
-        # more likely closes an aside and "that" opens a relative clause
+        # after a longer phrase the comma more likely closes an aside and "that" opens a clause
         return "subject" if len(tail.split()) <= 4 else None
     m = _WORD_BEFORE.search(tail)
     if not m:
         return None
     w = m.group(1).lower()
-    if w in _PREPOSITIONS:
-        return "object"
-    if w in _CLOSED or w in _PREDICATE:
-        return None
-    cls = _classes(w)
-    verb = cls.get("verb")
-    if not verb or verb[0] in _CLAUSE_VERBS or _verb_form(w, cls) == "ed":
-        return None
-    noun = cls.get("noun")
-    if noun:
-        # a noun as well ("service", "updates", "ratchets"): a verb only after what a verb
-        # follows ("to either service", "It then updates", "MUST update"); else "that" opens a
-        # relative clause ("the application ratchets that member D will use")
-        before = tail[: m.start()].split()
-        if not (before and before[-1].lower().strip("(\"'") in _VERB_CUES):
-            return None
-    return "object"
+    return "object" if w in _PREPOSITIONS or w not in _CLOSED else None
 
 
-def _candidates(text: str) -> list[tuple[int, int, str, int, int]]:
-    """``(start, end, kind, sentence index, sentence start)`` of regex candidates, before any
-    tagging."""
-    out: list[tuple[int, int, str, int, int]] = []
+def _candidates(text: str) -> list[tuple[int, int, str, int, int, int]]:
+    """``(start, end, kind, sentence index, sentence start, sentence end)`` of regex
+    candidates, before any tagging."""
+    out: list[tuple[int, int, str, int, int, int]] = []
     spans = sentences(text)
     if spans:  # "Note: Similarly, ...": the first sentence starts after an aside's label
         lab = _ASIDE.match(text, spans[0][0])
@@ -339,7 +303,7 @@ def _candidates(text: str) -> list[tuple[int, int, str, int, int]]:
             spans[0] = (lab.end(), spans[0][1])
     c = _CONNECTIVE.match(text, spans[0][0]) if spans else None
     if c:
-        out.append((c.start("c"), c.end("c"), "connective", 0, spans[0][0]))
+        out.append((c.start("c"), c.end("c"), "connective", 0, spans[0][0], spans[0][1]))
     low = text.lower()  # the costlier patterns run only where their words occur
     above = "above" in low or "foregoing" in low
     phrase = above or any(w in low for w in _PHRASE_WORDS)
@@ -350,7 +314,7 @@ def _candidates(text: str) -> list[tuple[int, int, str, int, int]]:
         sent = text[a:b]
 
         def add(start: int, end: int, kind: str) -> None:
-            out.append((a + start, a + end, kind, si, a))
+            out.append((a + start, a + end, kind, si, a, b))
 
         def det(m: re.Match[str], group: str | int, kind: str | None) -> None:
             if kind == "idiom":
@@ -374,7 +338,7 @@ def _candidates(text: str) -> list[tuple[int, int, str, int, int]]:
             det(d, "det", kind)
         for t in _THAT.finditer(sent) if that else ():
             if t.start() and not (m and m.group("p") == "That" and m.start("p") == t.start()):
-                role = _that_is_determiner(sent, t.start())
+                role = _that_gate(sent, t.start())
                 if role:
                     kind = _peek(sent, t, 0)
                     det(t, 0, "idiom" if kind == "idiom" else f"that-{role}" if kind == "det" else None)
@@ -425,15 +389,6 @@ _CLOSED = frozenset(
     even still already often always never usually typically generally then thus therefore hence
     however here there now up down out off away back far much little long soon cannot""".split()
 )
-#: Words that open a predicate: the noun phrase before them is complete ("this connection pool is").
-_PREDICATE = frozenset(
-    """is are was were has have had can could will would shall should may might must does do did also
-    not only never always often usually still already thus therefore cannot""".split()
-)
-#: Auxiliaries and modals: after "such X Ys" they show that "Ys" was a plural noun.
-_AUX = frozenset(
-    "is are was were has have had can could will would shall should may might must cannot do does did".split()
-)
 #: Quantifiers and ordinals inside a noun phrase ("these two approaches"): modifiers, never heads.
 _QUANT = frozenset(
     """two three four five six seven eight nine ten several many few more most other first second
@@ -441,180 +396,123 @@ _QUANT = frozenset(
 )
 #: A word of a noun phrase; a quoted coinage counts ('such "timing attacks"').
 _NP_WORD = re.compile(r"[ \t\u00a0]+[\"\u201c]?([A-Za-z0-9][\w'\u2019]*(?:-[\w'\u2019]+)*)")
-_CONTRACTION = re.compile(r"(?i)n['\u2019]t$|['\u2019](?:re|ve|ll|d|m)$")
-_POSSESSIVE = re.compile(r"['\u2019]s?$")
-_SINGULAR_DET = ("this", "that", "such a", "such an", "another")
-_PLURAL_DET = ("these", "those", "both", "other")
-
-
-def _det_number(det: str) -> str | None:
-    low = " ".join(det.lower().split())
-    return "sg" if low in _SINGULAR_DET else "pl" if low in _PLURAL_DET else None
-
-
-def _classes(word: str) -> dict[str, tuple[str, bool]]:
-    """Word classes of a word; a hyphenated compound is read by its last part ("two-stage",
-    "look-ups" -> noun "look-up"); a plural the word lists hold as a noun of its own ("elements",
-    "windows") is the plural of its singular."""
-    low = word.lower()
-    got = word_classes(low)
-    if not got and "-" in low:
-        prefix, last = low.rsplit("-", 1)
-        got = {k: (f"{prefix}-{v[0]}", v[1]) for k, v in word_classes(last).items() if k != "verb"}
-    noun = got.get("noun")
-    if noun and noun == (low, False) and low.endswith("s") and not low.endswith(("ss", "us", "is")):
-        one = word_classes(low[:-1]).get("noun")
-        if one and one[0] == low[:-1]:
-            got = {**got, "noun": (low[:-1], True)}
-    return got
-
-
-def _verb_form(word: str, cls: dict[str, tuple[str, bool]]) -> str | None:
-    """``"s"`` (works), ``"ed"``, ``"ing"``, ``"base"`` for a word that can be a verb, else None."""
-    verb = cls.get("verb")
-    if not verb:
-        return None
-    if not verb[1]:
-        return "base"
-    low = word.lower()
-    return "ing" if low.endswith("ing") else "ed" if low.endswith(("ed", "en", "wn", "t")) else "s" if low.endswith("s") else "base"
-
-
-def _base_verb(word: str) -> bool:
-    """A verb's base form that is no noun ("tend", "include"): after a word in -s it shows that
-    word was a plural noun, its subject ("such special names tend to")."""
-    cls = _classes(word)
-    verb = cls.get("verb")
-    return verb is not None and not verb[1] and "noun" not in cls and word.lower() not in _CLOSED
-
-
 #: "This usage of the word "private"", "the meaning of the term "origin"": a use of a word, whose
 #: referent is what the word names.
 _OF_WORD = re.compile(r"\s+of\s+the\s+(?:word|term|name|phrase|keyword|verb|noun|adjective)\s+[\"\u201c]([A-Za-z][\w\-]*)[\"\u201d]")
 _WORD_USE_HEADS = frozenset("use usage meaning sense definition interpretation reading".split())
 
 
-def _nounish(word: str | None) -> bool:
-    if word is None or word.lower() in _CLOSED or _CONTRACTION.search(word):
-        return False
-    cls = _classes(word)
-    return not cls or "noun" in cls or "adj" in cls
+#: Penn Treebank tags of the tagger's words: nouns (a phrase's head or a compound's modifier),
+#: what may stand before a head ("this new approach", "these two cached values"), what opens a
+#: predicate after a noun phrase, and quotes (a quoted coinage: 'such "timing attacks"').
+_NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
+_PLURAL_TAGS = frozenset({"NNS", "NNPS"})
+_PRE_HEAD_TAGS = frozenset({"JJ", "JJR", "JJS", "CD", "VBN", "VBG", "AFX"})
+_FINITE_TAGS = frozenset({"VBZ", "VBD", "VBP", "MD"})
+_QUOTE_TAGS = frozenset({"``", "''"})
 
 
-def _modifier(cls: dict[str, tuple[str, bool]], nxt: str | None) -> bool:
-    """Whether a word that can be a noun or an adjective is a modifier inside a compound: a
-    noun follows it ("header" in "these header fields")."""
-    if "noun" not in cls or "adv" in cls or nxt is None or nxt.lower() in _CLOSED or nxt.lower() in _PREDICATE:
-        return False
-    return "noun" in _classes(nxt)
+@dataclass(frozen=True)
+class _Word:
+    """A word as the tagger read it: a hyphenated compound ("look-ups", "128-bit") is one word
+    with its last part's tag; ``possessive``: an "'s" followed it."""
+
+    text: str
+    start: int
+    end: int
+    tag: str
+    possessive: bool = False
 
 
-_OBJECT_START = frozenset(
-    "the a an this these that those its their our your his her my each all some any no every you them us it him me".split()
-)
+class _Reader:
+    """The tagged words of the sentences of a text that hold a candidate (spaCy's tagger, each
+    sentence tagged once and cached by its text): number, head nouns and where a noun phrase
+    ends are read off the tags."""
+
+    def __init__(self, text: str, tokens: Iterable[tuple[str, int, str, str]]) -> None:
+        words: list[_Word] = []
+        for tok, off, _pos, tag in tokens:
+            end = off + len(tok)
+            if words and off == words[-1].end and (tag in ("HYPH", "POS") or words[-1].tag == "HYPH"):
+                w = words[-1]
+                words[-1] = (_Word(w.text, w.start, w.end, w.tag, True) if tag == "POS"
+                             else _Word(text[w.start:end], w.start, end, tag))
+                continue
+            words.append(_Word(tok, off, end, tag))
+        self.words = words
+        self._starts = [w.start for w in words]
+
+    def after(self, offset: int) -> list[_Word]:
+        """The words that start at or after ``offset``."""
+        return self.words[bisect_left(self._starts, offset):]
+
+    def tag_at(self, offset: int) -> str | None:
+        i = bisect_left(self._starts, offset)
+        return self.words[i].tag if i < len(self.words) and self.words[i].start == offset else None
+
+    def plural(self, end: int) -> bool:
+        """Whether the word that ends at ``end`` is a plural noun."""
+        i = bisect_left(self._starts, end) - 1
+        return i >= 0 and self.words[i].end == end and self.words[i].tag in _PLURAL_TAGS
+
+    def finite_after(self, end: int) -> bool:
+        """Whether the word after ``end`` opens a predicate ("is", "MAY", "contains", "closed")."""
+        nxt = [w for w in self.after(end)[:2] if w.tag not in _QUOTE_TAGS]
+        return bool(nxt) and nxt[0].tag in _FINITE_TAGS
 
 
-def _object_like(word: str | None) -> bool:
-    """Whether ``word`` can open the object of a verb before it ("give permission", "take care")."""
-    if word is None:
-        return False
-    low = word.lower()
-    if low in _OBJECT_START:
-        return True
-    if low in _CLOSED or low in _PREDICATE or _CONTRACTION.search(low):
-        return False
-    cls = _classes(low)
-    return _verb_form(low, cls) != "s" and (not cls or "noun" in cls or "adj" in cls)
+_NO_TAGS = _Reader("", ())
 
 
-def _np_after(text: str, end: int, det: str | None, depth: int = 0) -> tuple[str | None, int] | None:
-    """The head noun lemma of the noun phrase that starts at ``end`` (after the determiner
-    ``det``) and where it ends.
+def _np_after(
+    text: str, reader: _Reader, end: int, *, singular_det: bool = False, noun_first: bool = False, depth: int = 0
+) -> tuple[str | None, int, bool] | None:
+    """The head noun lemma of the noun phrase that starts at ``end`` (after a determiner), where
+    it ends and whether it is plural, read off the tagger's words: modifiers (adjectives,
+    numbers, participles) then a run of nouns, whose last is the head ("these test results").
+    After a singular determiner a plural that ends the run is the verb that agrees with it
+    ("This license grants you": the tagger reads "grants" as a noun), not the head ("this sales
+    report" goes on to its head). ``noun_first``: agreement showed the first word to be a noun
+    the tagger read as a verb (:func:`_misread_noun`).
 
-    ``(None, end)`` when the words after the determiner are not a noun phrase ("This shows
-    that", "These include"): a pronoun use. ``None`` when the phrase names the document itself
-    ("this section", "this Agreement") or a defined term ("this License", "such Covered
-    Software": a capitalised head is a name, not a pointer). Word classes come from the
-    lemmatizer's lists, and agreement settles what they leave open: after "this" a verb in -s
-    starts the predicate ("this approach works", "this license grants"), after "these" a base
-    form does ("these show"); a plural noun ends a compound ("these test results"); with no
-    number to agree with, a word that is both noun and verb is the verb when an object follows
-    it ("the latter take care").
+    ``(None, end, False)`` when the words after the determiner are not a noun phrase ("This
+    shows that", "These include"): a pronoun use. ``None`` when the phrase names the document
+    itself ("this section", "this Agreement") or a defined term ("this License", "such Covered
+    Software": a capitalised head is a name, not a pointer).
     """
-    det_number = _det_number(det) if det else None
-    pronoun_like = bool(det and det.lower().split()[-1] in ("latter", "former"))
-    words: list[tuple[str, int, int]] = []
-    pos = end
-    while len(words) < 6:
-        m = _NP_WORD.match(text, pos)
-        if not m:
-            break
-        words.append((m.group(1), m.start(1), m.end(1)))
-        pos = m.end()
     head: str | None = None
     head_word = ""
     head_end = end
     plural = False
-    for i, (w, a, b) in enumerate(words[:5]):
-        low = w.lower()
-        nxt = words[i + 1][0] if i + 1 < len(words) else None
-        if low == "one" and head is None and _nounish(nxt):
-            continue  # "this one structure"; but "this one is"
-        if low in _CLOSED or _CONTRACTION.search(low):
+    opening = True  # the phrase's first content word: "this section", "this key schedule"
+    words = [w for w in reader.after(end)[:7] if w.tag not in _QUOTE_TAGS]
+    if noun_first and words:
+        words[0] = _Word(words[0].text, words[0].start, words[0].end, "NN", words[0].possessive)
+    for k, w in enumerate(words[:6]):
+        low = w.text.lower()
+        if w.tag not in _NOUN_TAGS:
+            if head is None and w.tag in _PRE_HEAD_TAGS:
+                # an ordinal or a count keeps the phrase's opening ("this second case" is an
+                # idiom); an adjective ends it ("this key schedule" names a schedule)
+                opening = opening and (w.tag != "JJ" or low in _QUANT)
+                continue  # "this new approach", "these two approaches", "this cached value"
             break
-        possessive = bool(_POSSESSIVE.search(low)) and len(low) > 2
-        if possessive:
-            low = _POSSESSIVE.sub("", low)
-            b = a + len(low)
-        if low in _QUANT or low.isdigit():
-            continue
-        acronym = w.isupper() and len(w) > 1
-        cls = {} if acronym else _classes(low)  # "TLS", "QUIC": a name, never a plural or a verb
-        noun = cls.get("noun")
-        form = _verb_form(low, cls)
-        if head is None:
-            if form == "s" and det_number == "sg":
-                break  # "This works", "This adds": a verb agreeing with "this"
-            if form == "base" and det_number == "pl" and not _nounish(nxt):
-                break  # "These show that"
-            if pronoun_like and form in ("base", "s") and nxt and (_object_like(nxt) or nxt.lower() in _CLOSED):
-                break  # "the latter take care"
-            if form in ("ed", "ing") and _nounish(nxt):
-                continue  # a participle before the noun: "this cached value", "these training runs"
-            if cls and not noun:
-                if "adj" in cls:
-                    continue  # "this new approach"
-                break  # "This improves", "These include"
-        else:
-            name = w[:1].isupper() and head_word[:1].isupper()
-            if not name:
-                if form in ("ed", "ing"):
-                    break  # the predicate or a modifier clause: "the approach used", "this string using"
-                if form == "s":
-                    if det_number == "sg" or (det_number is None and not (nxt and (nxt.lower() in _AUX or _base_verb(nxt)))):
-                        break  # "this approach works", "such license applies"; but "these test results"
-                elif cls and (not noun or "adj" in cls or "adv" in cls) and not _modifier(cls, nxt) and not (
-                    noun and ((nxt or "").lower() == "of" or _finite(nxt))
-                ):
-                    break  # "this License prior to"; but "these parameter header fields", "that initial set of",
-                    # "this header field contains" (a noun before the predicate ends the phrase)
-                elif form == "base" and det_number != "sg" and _object_like(nxt):
-                    break  # "the methods combine the", but "such a patent license to"
-        lemma = noun[0] if noun else low
+        nxt = words[k + 1] if k + 1 < len(words) else None
+        if singular_det and head is not None and w.tag in _PLURAL_TAGS and (nxt is None or nxt.tag not in _NOUN_TAGS):
+            break  # "This license grants you": the verb agreeing with "this"
+        acronym = w.text.isupper() and len(w.text) > 1  # "TLS", "QUIC": a name, never a plural
+        lemma = low if acronym or w.tag not in _PLURAL_TAGS else singular(low) or low
         if (low in _DOC_HEADS_ANYWHERE or lemma in _DOC_HEADS_ANYWHERE
-                or (head is None and (low in _SELF_HEADS or lemma in _SELF_HEADS))):
+                or (opening and (low in _SELF_HEADS or lemma in _SELF_HEADS))):
             return None
-        head = noun[0] if noun else low if acronym else noun_lemma(low)
-        head_word = w
-        plural = bool(noun and noun[1]) or (not cls and w.islower() and re.search(r"[^su]s$", low) is not None)
-        head_end = b
-        if possessive or (plural and det_number != "sg"):
-            break  # "this package's": the possessor; a plural noun ends a compound (after "this" it
-            # can only be a modifier: "this data structure", "this sales report")
+        opening = False
+        head, head_word, head_end, plural = lemma, w.text, w.end, w.tag in _PLURAL_TAGS
+        if w.possessive:
+            break  # "this package's": the possessor
     if head_word[:1].isupper() and not head_word.isupper():
         return None  # "this License", "such Covered Software": a defined term, named, not pointed at
     if head in _WORD_USE_HEADS and (named := _OF_WORD.match(text, head_end)) is not None:
-        return noun_lemma(named.group(1).lower()), named.end()
+        return noun_lemma(named.group(1).lower()), named.end(), False
     if head in _OF_HEADS and depth == 0:
         m = re.match(r"\s+of\b", text[head_end:])
         if m:
@@ -622,13 +520,13 @@ def _np_after(text: str, end: int, det: str | None, depth: int = 0) -> tuple[str
             the = re.match(r"\s+the(?=\s+[A-Z])", text[at:])
             if the:
                 at += the.end()
-            sub = _np_after(text, at, None, depth + 1)
+            sub = _np_after(text, reader, at, depth=depth + 1)
             word = _NP_WORD.match(text, at)
             if (sub is None and word and word.group(1)[:1].isupper()) or (sub and sub[0] and text[: sub[1]].split()[-1][:1].isupper()):
                 return None  # "this version of QUIC", "of the GNU General Public License": a name's part
             if sub and sub[0]:
                 return sub
-    return head, head_end
+    return head, head_end, plural
 
 
 _AFTER_PHRASE = re.compile(r"\s*,\s*(?P<det>the|this|these|those|such(?:\s+an?)?|our|its|their)(?=\s)", re.I)
@@ -688,31 +586,49 @@ def _points_to_part(text: str, end: int) -> bool:
     return bool(found) and found[0].start == 0
 
 
-def _plural_at(text: str, end: int) -> bool:
-    """Whether the word that ends at ``end`` is a plural noun."""
-    m = re.search(r"([A-Za-z][\w'-]*)$", text[max(0, end - 40) : end])
-    if not m:
-        return False
-    w = m.group(1)
-    noun = _classes(w).get("noun")
-    return bool(noun[1]) if noun else bool(not _classes(w) and re.search(r"[^su]s$", w.lower()))
+#: Determiners of one thing: the noun phrase after them agrees with a singular.
+_SINGULAR_DET = re.compile(r"(?i)(?:this|that|another|such\s+an?)$")
 
 
-def _finite(word: str | None, *, past: bool = True) -> bool:
-    """Whether a word after a noun phrase opens a predicate ("is", "MAY", "contains", "closed";
-    not ``past``: a form in -ed may be a participle after the noun, "the value reported")."""
-    if word is None:
-        return False
-    low = word.lower()
-    if low in _AUX or low in _PREDICATE or word.isupper() and low in ("may", "must", "shall", "should"):
+def _that_determines(reader: _Reader, start: int) -> bool:
+    """Whether the "that" at ``start`` is a determiner: the tagger says so (``DT``), or a
+    singular noun follows it with no verb after its phrase ("updates that request with"; the
+    tagger often reads that "that" as a conjunction), which a clause ("indicates that state is
+    kept") or a relative ("a field that carries") would need."""
+    tag = reader.tag_at(start)
+    if tag == "DT":
         return True
-    cls = _classes(low)
-    return "noun" not in cls and _verb_form(low, cls) in (("s", "ed") if past else ("s",))
+    words = [w for w in reader.after(start)[1:8] if w.tag not in _QUOTE_TAGS]
+    if not words or words[0].tag not in ("NN", "NNP"):
+        return False
+    rest = [w for w in words if w.tag not in _NOUN_TAGS]
+    return not rest or not (rest[0].tag.startswith("VB") or rest[0].tag == "MD")
 
 
-def _build(text: str, cands: list[tuple[int, int, str, int, int]]) -> tuple[Anaphor, ...]:
+def _misread_noun(reader: _Reader, start: int) -> bool:
+    """Whether the word after the "that" at ``start`` is a noun the tagger read as a verb: a
+    base form (``VB``, ``VBP``) after a singular noun and "that" ("either service that request
+    from"), which as a relative clause's verb would have to agree with that noun (``VBZ``)."""
+    i = bisect_left(reader._starts, start)
+    if i == 0 or i + 1 >= len(reader.words) or reader.words[i].start != start:
+        return False
+    return reader.words[i - 1].tag in ("NN", "NNP") and reader.words[i + 1].tag in ("VB", "VBP")
+
+
+def _verb_before(reader: _Reader, start: int, head: str) -> bool:
+    """Whether the sentence names the anaphor's head by a gerund before it ("reusing a cached
+    response ... such reuse"): what the noun takes up is in the sentence itself."""
+    for w in reader.words:
+        if w.start >= start:
+            return False
+        if w.tag == "VBG" and (got := get_lexicon().lemma(w.text, "verb")) and got[0] == head:
+            return True
+    return False
+
+
+def _build(text: str, cands: list[tuple[int, int, str, int, int, int]], reader: _Reader) -> tuple[Anaphor, ...]:
     out: list[Anaphor] = []
-    for start, end, kind, si, sent_start in cands:
+    for start, end, kind, si, sent_start, _sent_end in cands:
         first = si == 0
         if kind == "pronoun":
             out.append(Anaphor(start, end, text[start:end], "pronoun", None, first))
@@ -722,13 +638,14 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int]]) -> tuple[Anap
                 out.append(Anaphor(start, end, text[start:end], "pronoun", None, first))
             continue
         if kind == "phrase":
-            out.append(_phrase(text, start, end, first))
+            out.append(_phrase(text, reader, start, end, first))
             continue
         if kind == "post-above":
-            last = text[start:end].split()[-2]
-            if _verb_form(last, _classes(last)) in ("ed", "ing") and "noun" not in _classes(last):
+            last_end = len(text[:end].rstrip().removesuffix("above").rstrip())
+            last = text[start:last_end].split()[-1]
+            if reader.tag_at(last_end - len(last)) in ("VBN", "VBD", "VBG"):
                 continue  # "the exceptions listed above": the participle's phrase
-            out.append(Anaphor(start, end, text[start:end], "phrase", noun_lemma(last), first))
+            out.append(Anaphor(start, end, text[start:end], "phrase", noun_lemma(last), first, reader.plural(last_end)))
             continue
         if kind in ("connective", "spatial", "manner"):
             out.append(Anaphor(start, end, text[start:end], "connective" if kind == "connective" else "phrase", None, first))
@@ -748,21 +665,19 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int]]) -> tuple[Anap
             continue  # later in the unit, or after the clause it speaks of: the unit's own
         if kind == "that-object" and (not first or _SUBORDINATOR.search(lead)):
             continue  # "If a packet is lost, ... recover from that loss": the clause before
+        misread = kind.startswith("that-") and _misread_noun(reader, start)
+        if kind.startswith("that-") and not (misread or _that_determines(reader, start)):
+            continue  # a conjunction ("indicates that caches") or a relative pronoun ("a field that carries")
         det = text[start:end]
-        if kind.startswith("that-"):
-            det = "that"
-        np_det: str | None = det
-        if det.lower().startswith("as with"):  # the object of "as with": a bare plural, or its own article
-            np_det = {"the": None, "a": "such a", "an": "such a"}.get(det.lower().split()[-1], "these")
         if kind == "comparative" and _ORDINAL.match(det):
             nxt = _NP_WORD.match(text, end)
             if nxt and nxt.group(1).lower() in _IDIOM_HEADS:  # "In the first case", "the second way"
                 out.append(Anaphor(start, nxt.end(1), text[start : nxt.end(1)], "ordinal", nxt.group(1).lower(), first))
                 continue
-        got = _np_after(text, end, np_det)
+        got = _np_after(text, reader, end, singular_det=_SINGULAR_DET.match(det) is not None, noun_first=misread)
         if got is None:
             continue  # "this section", "this Agreement": the document itself
-        head, end_off = got
+        head, end_off, plural = got
         if kind in ("comparative", "comparative-in", "that-object", "that-subject"):
             if head is None:
                 continue
@@ -770,7 +685,7 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int]]) -> tuple[Anap
             word = nxt.group(1) if nxt else None
             low_det = det.lower().split()
             if kind.startswith("comparative") and (
-                (low_det[0] == "both" and not _plural_at(text, end_off)) or (word or "").lower() in ("and", "or")
+                (low_det[0] == "both" and not plural) or (word or "").lower() in ("and", "or")
             ):
                 continue  # "Both sender and receiver": a coordination, not a pair named before
             if kind.startswith("comparative") and low_det[-1] in _COMPARATOR and _COMPARATOR[low_det[-1]].match(text, end_off):
@@ -780,9 +695,9 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int]]) -> tuple[Anap
             of = re.search(r"\s+of\s", text[end:end_off])  # "that set of responses": "set" agrees with "that"
             own_end = end + of.start() if of else end_off
             if not kind.startswith("comparative") and (
-                _plural_at(text, own_end)
-                or (kind == "that-object" and _finite(word))
-                or (kind == "that-subject" and not _finite(word))
+                reader.plural(own_end)
+                or (kind == "that-object" and reader.finite_after(end_off))
+                or (kind == "that-subject" and not reader.finite_after(end_off))
             ):
                 continue  # "indicates that caches store", "ensures that state is kept": a clause
         if head is None:
@@ -791,6 +706,8 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int]]) -> tuple[Anap
             continue
         if text[end : end + 4].lower().strip() == "as" or head in _DOC_HEADS_ANYWHERE:
             continue
+        if _verb_before(reader, start, head):
+            continue  # "reusing a cached response ... such reuse": the sentence's own
         if text[end_off : end_off + 3].lstrip().startswith(":") and not _FOLLOWING.search(text, sent_start, start):
             continue  # "in one of these ways:": it points at what follows
         if text[start:end_off].isupper():
@@ -799,10 +716,10 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int]]) -> tuple[Anap
             end_off += 1  # the closing quote of a quoted coinage
         what = {"comparative": "comparative", "comparative-in": "comparison", "that-object": "distal"}.get(kind, "np")
         if kind == "comparative" and _ORDINAL.match(det):
-            if det.lower().split()[-1] in ("final", "last") and head not in _ENUMERATED and not _plural_at(text, end_off):
+            if det.lower().split()[-1] in ("final", "last") and head not in _ENUMERATED and not plural:
                 continue  # "The final size is ...", "the last byte": a thing's own end, no member of a list
             what = "ordinal"
-        out.append(Anaphor(start, end_off, text[start:end_off], what, head, first))
+        out.append(Anaphor(start, end_off, text[start:end_off], what, head, first, plural))
     out.sort(key=lambda a: a.start)
     dedup: list[Anaphor] = []
     for a in out:
@@ -812,7 +729,7 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int]]) -> tuple[Anap
     return tuple(dedup)
 
 
-def _phrase(text: str, start: int, end: int, first: bool) -> Anaphor:
+def _phrase(text: str, reader: _Reader, start: int, end: int, first: bool) -> Anaphor:
     """"the method described above" (the head before), "As described above, the procedure ..."
     (the fronted phrase speaks of the subject that follows it), or a bare "as noted above"."""
     m = _PHRASE_HEAD.search(text, max(0, start - 40), start)
@@ -822,15 +739,52 @@ def _phrase(text: str, start: int, end: int, first: bool) -> Anaphor:
         return Anaphor(m.start(), end, text[m.start() : end], "phrase", noun_lemma(m.group("noun")), first)
     after = _AFTER_PHRASE.match(text, end)
     if after:
-        got = _np_after(text, after.end(), after.group("det"))
+        got = _np_after(text, reader, after.end())
         if got and got[0]:
-            return Anaphor(start, got[1], text[start : got[1]], "phrase", got[0], first)
+            return Anaphor(start, got[1], text[start : got[1]], "phrase", got[0], first, got[2])
     return Anaphor(start, end, text[start:end], "phrase", None, first)
 
 
+#: Candidates whose words the tagger reads (a determiner's noun phrase, "that", a comparison,
+#: "the X described above"); pronouns, connectives and idioms need no tags.
+_READ = frozenset({"det", "comparative", "comparative-in", "that-object", "that-subject", "phrase", "post-above"})
+
+
+def _readers(cands: dict[str, list[tuple[int, int, str, int, int, int]]]) -> dict[str, _Reader]:
+    """A reader per text over the sentences that hold a candidate to read: the sentences not
+    tagged before are tagged together (one ``nlp.pipe``), each cached by its text."""
+    spans = {t: sorted({(c[4], c[5]) for c in cs if c[2] in _READ}) for t, cs in cands.items()}
+    todo = sorted({t[a:b] for t, sp in spans.items() for a, b in sp})
+    todo = [x for x in todo if FACTS.get("tags", x) is None]
+    for sent, tags in zip(todo, tag_texts(todo)):
+        FACTS.put("tags", sent, tuple(tags))
+    out: dict[str, _Reader] = {}
+    for t, sp in spans.items():
+        tokens = [(w, a + off, pos, tag) for a, b in sp for w, off, pos, tag in FACTS.memo("tags", t[a:b], _tag_one)]
+        out[t] = _Reader(t, tokens) if tokens else _NO_TAGS
+    return out
+
+
+def _tag_one(sent: str) -> tuple[tuple[str, int, str, str], ...]:
+    return tuple(tag_texts([sent])[0])
+
+
 def find_anaphors(texts: Sequence[str]) -> list[tuple[Anaphor, ...]]:
-    """The anaphors of each text (cached per text)."""
-    return [FACTS.memo("anaphors", t, lambda t: _build(t, _candidates(t))) for t in texts]
+    """The anaphors of each text (cached per text); the texts not seen before are read together."""
+    found: dict[str, tuple[Anaphor, ...]] = {}
+    todo: dict[str, list[tuple[int, int, str, int, int, int]]] = {}
+    for t in texts:
+        got = FACTS.get("anaphors", t)
+        if got is not None:
+            found[t] = got
+        elif t not in todo:
+            todo[t] = _candidates(t)
+    if todo:
+        readers = _readers(todo)
+        for t, cs in todo.items():
+            found[t] = _build(t, cs, readers[t])
+            FACTS.put("anaphors", t, found[t])
+    return [found[t] for t in texts]
 
 
 def anaphors_of(text: str) -> tuple[Anaphor, ...]:
@@ -1179,7 +1133,7 @@ def _head_search(
                     # the compound named only by an anaphor of its own: follow it
                     b = next(b for b in skip if any(b.start <= x.start() < b.end for x in hits))
                     got = _resolve_one(v, b, lay, j, WINDOW, facts, depth=depth + 1)
-                    if got is None and not b.first:
+                    if got is None:
                         return j, f"{b.text} (its own referent)"
                     if got is not None and got[2] >= 0.7:  # by its words, not by a fallback
                         return got[0], f"{got[1]} (via {b.text})"
@@ -1249,7 +1203,7 @@ def _statement_set(a: Anaphor, lay: _Layout, i: int, window: int) -> list[int] |
     state a rule (MUST, SHALL, ...), nearest first, at most :data:`_SET_SIZE`; None unless the
     phrase is plural and placed by "above" (or "preceding", "foregoing")."""
     low = a.text.lower()
-    if not re.search(r"\b(?:above|preceding|foregoing)\b", low) or not _plural_at(a.text, len(a.text.rstrip().removesuffix("above").rstrip())):
+    if not re.search(r"\b(?:above|preceding|foregoing)\b", low) or not a.plural:
         return None
     out: list[int] = []
     for j in lay.back(i, window):
@@ -1275,15 +1229,20 @@ def _rule_search(lay: _Layout, i: int, window: int) -> int | None:
 
 def _opening_mention(text: str, a: Anaphor) -> bool:
     """Whether the only earlier uses of the anaphor's head in its unit are in the unit's opening
-    definite noun phrase, itself unexplained: "The compression codings do not define any
-    parameters. ... any of these compression codings" (but not "The attacks commonly known as
-    Slowloris ...": a phrase that says which)."""
+    definite noun phrase, the subject of a present-tense verb with nothing to say which: a
+    given thing, which takes up what came before as the anaphor does ("The compression codings
+    do not define any parameters. ... any of these compression codings"; not "The attacks
+    commonly known as Slowloris ...")."""
     m = re.match(r"[\"'\u201c(]*The(?=\s)", text)
-    got = _np_after(text, m.end(), "the") if m else None
-    if not got or a.head is None or got[0] != a.head:
+    spans = sentences(text)
+    if m is None or a.head is None or not spans:
         return False
-    nxt = _NP_WORD.match(text, got[1])
-    if not (nxt and _finite(nxt.group(1), past=False)) or text[got[1] : nxt.start(1)].strip():
+    reader = _readers({text: [(m.start(), m.end(), "det", 0, spans[0][0], spans[0][1])]})[text]
+    got = _np_after(text, reader, m.end())
+    if not got or got[0] != a.head:
+        return False
+    nxt = reader.after(got[1])[:1]
+    if not nxt or nxt[0].tag not in ("VBZ", "VBP", "MD") or text[got[1] : nxt[0].start].strip():
         return False
     return _plain_occurrence(text[: a.start], a.head, a.start, ()) is not None and not forms_pattern(a.head).search(
         text, got[1], a.start

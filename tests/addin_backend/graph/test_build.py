@@ -216,8 +216,9 @@ def test_a_reference_field_into_a_caption_cites_the_figure(nested):
     assert refs == [("p", "fig", "field", "Figure 3")]
 
 
-def test_depends_loads_no_model(tmp_path):
-    """DEPENDS reads words with the lemmatizer's tables: no spaCy pipeline, no torch."""
+def test_depends_loads_the_tagger_and_no_encoder(tmp_path):
+    """DEPENDS reads the sentences that hold a candidate with spaCy's tagger (spaCy and thinc
+    load); no encoder (no torch, no sentence-transformers) without semantic edges."""
     import subprocess
     import sys
     from pathlib import Path
@@ -231,7 +232,7 @@ def test_depends_loads_no_model(tmp_path):
     )
     root = Path(__file__).resolve().parents[3]
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "4 []"
+    assert out.stdout.strip() == "4 ['spacy', 'thinc']"
 
 
 def test_table_of_contents_entries_are_navigation_not_references():
