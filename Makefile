@@ -132,6 +132,15 @@ PEER ?=
 bench-edit-speed: venv
 	$(BIN)/python -m benchmarks.edit_speed $(if $(PEER),--peer $(PEER)) --seed endpoint=end-point --seed endpoints=end-points --doc docs/benchmarks.md
 
+# The first minute with a new document (issue 32): the first rename, the complete graph, a context
+# and a check, each cold (a new process, empty caches) and again warm, on a 100K-token synthetic
+# document (make bench-data) and the largest devset and wild documents, against PEER=DIR (the code
+# before, e.g. `git worktree add ../ledger-before HEAD~20`) in one run, taking turns step by step.
+COLD_FILES ?= benchmarks/data/synth-100k.docx $(DEVSET)/rfc/rfc9000.A.docx $(WILD)/mqtt-sn-2.0-wd-2025-10-23.docx
+bench-cold: venv
+	$(if $(PEER),,$(error give PEER=DIR, a checkout of the code to compare with))
+	nice -n 10 $(BIN)/python -m benchmarks.cold_bench $(foreach f,$(COLD_FILES),--file $(f)) --peer $(PEER) --json benchmarks/results/cold_bench.json --doc docs/benchmarks.md
+
 # The paper's experiment: the LLM engine with LEDGER's context, a BM25 top-k context of the same
 # budget and a window of the document, scored by the validators (docs/benchmarks.md, llm-bench).
 # The endpoint comes from LEDGER_LLM_*; without them the pinned local model is served on loopback.

@@ -1,0 +1,234 @@
+"""The first minute with a new document (issue 32): each step a new user takes, cold and warm, in
+new processes, against a peer checkout (the code before) in one run, interleaved.
+
+    python -m benchmarks.cold_bench --file DOC [--file DOC ...] --peer DIR
+        [--rename 'Rename "a" to "b" everywhere' ...] [--find TEXT ...] [--json OUT] [--doc docs/benchmarks.md]
+
+Cold: each step in a new process whose caches are a new, empty folder (``LEDGER_CACHE_DIR`` and
+``XDG_CACHE_HOME``: the embeddings, the documents and graphs the command line keeps, anything
+else under the user's cache); what the installation prepared stays (this checkout's ONNX export in
+the environment, ``make models``; the peer's export, which its installation wrote into the user's
+cache, is linked into the new folder: the peer is not charged for a model export either). spaCy
+and the model weights come from installed packages and have no cache. Steps, each cold:
+
+- ``rename``: ``ledger edit DOC --instruction RENAME --engine rules -o OUT`` (the first rename);
+- ``graph``: ``ledger graph DOC --json`` (the complete graph, RELATED included); its
+  ``seconds_by_stage`` give the semantic stage's seconds per unit;
+- ``context``: ``ledger context DOC --find TEXT --instruction 'Shorten this' --json``;
+- ``check``: ``ledger check DOC --json``.
+
+Warm, in the folder the cold ``graph`` left: ``context`` and ``check`` again, then ``context``
+once more (a second ``ledger context``). Each row is one process: its wall seconds, its CPU seconds
+(user + system, all threads) and its peak RSS (``wait4``). The machine is shared: compare a row
+with its peer's, taken just before or after it, not with other days' figures.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+ROOT = Path(__file__).resolve().parent.parent
+
+__all__ = ["run_step", "bench_file", "main"]
+
+DEFAULT_RENAMES = {
+    "rfc": 'Rename "connection ID" to "connection identifier" everywhere',
+    "mqtt": 'Rename "gateway" to "relay" everywhere',
+    "synth": 'Rename "label latency" to "label lag" everywhere',
+}
+DEFAULT_FINDS = {"rfc": "persistent congestion", "mqtt": "keep alive", "synth": "serving skew"}
+
+
+def _env(cache: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LEDGER_")}
+    env.update({"LEDGER_CACHE_DIR": str(cache), "XDG_CACHE_HOME": str(cache / "xdg"), "HF_HUB_OFFLINE": "1",
+                "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"})
+    return env
+
+
+def run_step(code: Path, argv: Sequence[str], cache: Path, out: Path | None = None) -> dict[str, Any]:
+    """One ``ledger`` command of the checkout ``code`` in a new process with ``cache`` as its
+    caches: wall and CPU seconds, peak RSS in MB, the exit code, its JSON answer (when it printed one)."""
+    env = _env(cache)
+    env["PYTHONPATH"] = str(code)
+    cmd = [sys.executable, "-m", "addin_backend.cli", *argv]
+    t0 = time.perf_counter()
+    with open(out or os.devnull, "wb") as sink:
+        proc = subprocess.Popen(cmd, cwd=code, env=env, stdout=sink, stderr=subprocess.PIPE)
+        assert proc.stderr is not None
+        err = proc.stderr.read()
+        _pid, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    row: dict[str, Any] = {"wall": round(time.perf_counter() - t0, 2), "cpu": round(usage.ru_utime + usage.ru_stime, 2),
+                           "rss_mb": round(usage.ru_maxrss / 1024), "rc": proc.returncode}
+    if proc.returncode != 0:
+        row["error"] = err.decode("utf-8", "replace")[-600:]
+    if out is not None and out.exists():
+        try:
+            row["answer"] = json.loads(out.read_text(encoding="utf-8"))
+        except ValueError:
+            pass
+    return row
+
+
+def _fresh(base: Path, name: str, peer_models: Path | None) -> Path:
+    cache = base / name
+    cache.mkdir(parents=True)
+    if peer_models is not None:  # what the peer's installation exported into the user's cache
+        (cache / "models").mkdir()
+        (cache / "models" / peer_models.name).symlink_to(peer_models)
+    return cache
+
+
+def _summary(step: str, row: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {k: row[k] for k in ("wall", "cpu", "rss_mb", "rc") if k in row}
+    if "error" in row:
+        out["error"] = row["error"]
+    ans = row.get("answer") or {}
+    if step == "graph" and "stats" in ans:
+        stats = ans["stats"]
+        out["units"] = stats.get("units")
+        out["seconds_by_stage"] = stats.get("seconds_by_stage")
+        out["edges_by_type"] = stats.get("edges_by_type")
+        related = (stats.get("seconds_by_stage") or {}).get("related")
+        if related is not None and stats.get("units"):
+            out["related_ms_per_unit"] = round(1000 * related / stats["units"], 3)
+    elif step == "rename":
+        out["operations"] = len(ans.get("operations", [])) + len(ans.get("propagated", []))
+    elif step.startswith("context"):
+        out["units_packed"] = len(ans.get("context", []))
+    elif step.startswith("check"):
+        out["findings"] = len(ans.get("findings", []))
+    if "stages" in ans:
+        out["stages"] = ans["stages"]
+    return out
+
+
+def bench_file(path: Path, sides: dict[str, Path], peer_models: dict[str, Path | None], rename: str, find: str,
+               work: Path, log=print) -> dict[str, dict[str, Any]]:
+    """Every step on ``path`` for each side, the sides taking turns step by step."""
+    res: dict[str, dict[str, Any]] = {s: {} for s in sides}
+    doc = str(path)
+    steps: list[tuple[str, list[str], str | None]] = [
+        ("rename", ["edit", doc, "--instruction", rename, "--engine", "rules", "--json", "-o", "{out}"], None),
+        ("graph", ["graph", doc, "--json"], "graph"),
+        ("context", ["context", doc, "--find", find, "--instruction", "Shorten this", "--json"], None),
+        ("check", ["check", doc, "--json"], None),
+    ]
+    warm = [
+        ("context, after the graph", ["context", doc, "--find", find, "--instruction", "Shorten this", "--json"]),
+        ("check, after the graph", ["check", doc, "--json"]),
+        ("second context", ["context", doc, "--find", find, "--instruction", "Shorten this", "--json"]),
+    ]
+    graph_cache: dict[str, Path] = {}
+    for step, argv, keep in steps:
+        for side, code in sides.items():
+            cache = _fresh(work, f"{side}-{path.stem}-{step}", peer_models[side])
+            argv2 = [a.replace("{out}", str(cache / ("out" + path.suffix))) for a in argv]
+            row = run_step(code, argv2, cache, out=cache / "answer.json")
+            res[side][step] = _summary(step, row)
+            if keep:
+                graph_cache[side] = cache
+            log(f"{path.name} {side:5} cold {step:8} {json.dumps({k: v for k, v in res[side][step].items() if k not in ('seconds_by_stage', 'edges_by_type')})}")
+    for step, argv in warm:
+        for side, code in sides.items():
+            cache = graph_cache[side]
+            row = run_step(code, argv, cache, out=cache / "answer.json")
+            res[side][step] = _summary(step, row)
+            log(f"{path.name} {side:5} warm {step:8} {json.dumps(res[side][step])}")
+    return res
+
+
+def _kind(path: Path) -> str:
+    name = path.name.lower()
+    return "mqtt" if "mqtt" in name else "synth" if name.startswith("synth") else "rfc"
+
+
+def markdown(results: dict[str, Any], command: str) -> str:
+    """The block of docs/benchmarks.md: one table per document, this checkout against the peer."""
+    lines = [f"Measured {results['date']} on {results['cpus']} CPUs with `{command}` (one run of each step, the "
+             "two checkouts taking turns step by step; wall and CPU seconds, peak RSS of the process).", ""]
+    for name, res in results["files"].items():
+        this, peer = res["this"], res["peer"]
+        units = this.get("graph", {}).get("units") or peer.get("graph", {}).get("units")
+        lines += [f"**{name}** ({units:,} units)" if units else f"**{name}**", "",
+                  "| step | this: wall s | CPU s | RSS MB | peer: wall s | CPU s | RSS MB | wall ratio |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        for step in this:
+            a, b = this[step], peer.get(step, {})
+            ratio = f"{b['wall'] / a['wall']:.1f}x" if a.get("wall") and b.get("wall") else ""
+            fail = " (failed)" if a.get("rc") else ""
+            pfail = " (failed)" if b.get("rc") else ""
+            lines.append(f"| {'cold' if step in ('rename', 'graph', 'context', 'check') else 'warm'} {step}{fail} | "
+                         f"{a.get('wall', '')} | {a.get('cpu', '')} | {a.get('rss_mb', '')} | "
+                         f"{b.get('wall', '')}{pfail} | {b.get('cpu', '')} | {b.get('rss_mb', '')} | {ratio} |")
+        ga, gb = this.get("graph", {}), peer.get("graph", {})
+        if ga.get("related_ms_per_unit") and gb.get("related_ms_per_unit"):
+            lines += ["", f"Semantic stage (RELATED, model load included): {ga['related_ms_per_unit']} ms per unit "
+                      f"against the peer's {gb['related_ms_per_unit']} ms "
+                      f"({gb['related_ms_per_unit'] / ga['related_ms_per_unit']:.1f}x less); RELATED edges "
+                      f"{(ga.get('edges_by_type') or {}).get('RELATED')} against "
+                      f"{(gb.get('edges_by_type') or {}).get('RELATED')}."]
+        stages = this.get("context", {}).get("stages")
+        if stages:
+            lines += ["", f"Stages a context waited for: {', '.join(stages)}; a check: "
+                      f"{', '.join(this.get('check', {}).get('stages') or [])}."]
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.cold_bench", description=__doc__.split("\n")[0])
+    ap.add_argument("--file", action="append", required=True, help="a document (repeat for more)")
+    ap.add_argument("--peer", required=True, help="the peer checkout (the code before)")
+    ap.add_argument("--peer-models", default=str(Path.home() / ".cache" / "ledger" / "models"),
+                    help="where the peer's installation exported the model (default: the user's cache)")
+    ap.add_argument("--rename", action="append", help="the rename of each --file (default by document)")
+    ap.add_argument("--find", action="append", help="the --find of each --file's context (default by document)")
+    ap.add_argument("--json", help="write the figures here")
+    ap.add_argument("--doc", help="rewrite the cold-start block of this markdown file")
+    args = ap.parse_args(argv)
+
+    peer = Path(args.peer).resolve()
+    sides = {"this": ROOT, "peer": peer}
+    found = sorted(Path(args.peer_models).glob("*minilm*"))
+    models: dict[str, Path | None] = {"this": None, "peer": found[0] if found else None}
+    from addin_backend.embeddings.encoders import prepare
+
+    with tempfile.TemporaryDirectory(prefix="ledger-cold-") as tmp:
+        os.environ["LEDGER_CACHE_DIR"] = tmp  # this checkout's installation step: its export in the environment
+        print("installed models:", prepare(), flush=True)
+        del os.environ["LEDGER_CACHE_DIR"]
+        results: dict[str, Any] = {"date": time.strftime("%Y-%m-%d"), "cpus": len(os.sched_getaffinity(0)),
+                                   "peer": str(peer), "files": {}}
+        for i, name in enumerate(args.file):
+            path = Path(name).resolve()
+            rename = (args.rename or [])[i] if args.rename and i < len(args.rename) else DEFAULT_RENAMES[_kind(path)]
+            find = (args.find or [])[i] if args.find and i < len(args.find) else DEFAULT_FINDS[_kind(path)]
+            work = Path(tmp) / f"doc{i}"
+            results["files"][path.name] = bench_file(path, sides, models, rename, find, work,
+                                                     log=lambda s: print(s, flush=True))
+            if args.json:
+                Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
+            shutil.rmtree(work, ignore_errors=True)
+    shown = "python -m benchmarks.cold_bench " + " ".join(
+        f"--file {Path(f).name}" for f in args.file) + " --peer PEER"
+    md = markdown(results, shown)
+    print(md)
+    if args.doc:
+        from benchmarks.doc_block import replace_block
+
+        replace_block(Path(args.doc), "cold-start", md, "The first minute with a new document (cold start)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
