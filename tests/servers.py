@@ -156,6 +156,38 @@ class LedgerServer:
                 out.add(int(stat.parent.name))
         return out
 
+    def cpu_seconds(self) -> float:
+        """The CPU time (user + system) the gunicorn workers have used so far, from /proc: what a
+        request cost the server, which a busy machine does not inflate as it does the wall clock."""
+        ticks = os.sysconf("SC_CLK_TCK")
+        total = 0
+        for pid in self.worker_pids():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+        return total / ticks
+
+    def holds(self, clients: list[socket.socket]) -> int:
+        """How many of these client sockets the server still holds open (its side of each
+        connection ``ESTABLISHED``, from /proc/net/tcp): a client the server dropped, or closed
+        after its answer, is not counted. A request answered while slow clients are all still
+        held shows they hold no thread, whatever the wall clock says on a busy machine."""
+        ports = set()
+        for c in clients:
+            try:
+                ports.add(c.getsockname()[1])
+            except OSError:
+                continue
+        held = 0
+        for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+            local, remote, state = line.split()[1:4]
+            if (state == "01" and int(local.split(":")[1], 16) == self.port
+                    and int(remote.split(":")[1], 16) in ports):
+                held += 1
+        return held
+
     def rss_kib(self) -> dict[int, int]:
         """Resident memory of each worker, in KiB."""
         out = {}

@@ -2,8 +2,8 @@
 
 - 64 connections that sent headers announcing a 1 MB body and then trickle 2 bytes at a time,
   and 32 idle event streams of a job that is *running* (each stream stays open, followed by the
-  worker's event hub, not a request thread), while ``/healthz`` and an upload answer within 1 s;
-  the 33rd stream of the same client is refused, and when the job ends every stream gets its
+  worker's event hub, not a request thread), while ``/healthz`` and an upload are answered with
+  every slow client still held (no wall-clock margin: a busy machine stretches it); the 33rd stream of the same client is refused, and when the job ends every stream gets its
   ``done`` event;
 - TLS handshakes sent a byte at a time, and TLS clients that ask for a 20 MB file and never
   read it (the encrypted answer queued and sent by the worker's hub, as on plain HTTP);
@@ -64,15 +64,20 @@ def _stream(port: int, job: str, stop: threading.Event, opened: list, heard: dic
     heard[id(s)] = got
 
 
-def _answers_fast(url: str, data: bytes, rounds: int = 5, verify: bool | str = True) -> None:
+def _answers_while_held(srv: LedgerServer, data: bytes, held: list, rounds: int = 5,
+                        verify: bool | str = True) -> None:
+    """``/healthz`` and an upload are answered, each while the server still holds every one of
+    the slow clients ``held`` open: they hold no thread (a server that gave each a thread would
+    answer only once it dropped them, or never). What is asserted is the answer and the held
+    connections, not a wall-clock margin, which a busy machine stretches."""
+    url = srv.url
     for _ in range(rounds):
-        started = time.monotonic()
-        assert requests.get(f"{url}/healthz", timeout=5, verify=verify).status_code == 200
-        assert time.monotonic() - started < 1.0
-        started = time.monotonic()
-        r = requests.post(f"{url}/api/v1/documents?filename=b.docx", data=data, timeout=5, headers=OCTETS,
+        assert requests.get(f"{url}/healthz", timeout=30, verify=verify).status_code == 200
+        assert srv.holds(held) == len(held), "slow clients were dropped before /healthz was answered"
+        r = requests.post(f"{url}/api/v1/documents?filename=b.docx", data=data, timeout=60, headers=OCTETS,
                           verify=verify)
-        assert r.status_code == 201 and time.monotonic() - started < 1.0
+        assert r.status_code == 201, r.text[:300]
+        assert srv.holds(held) == len(held), "slow clients were dropped before the upload was answered"
         time.sleep(0.5)
 
 
@@ -98,7 +103,7 @@ def test_64_slow_uploads_and_32_streams_of_a_running_job_leave_health_and_upload
             time.sleep(3)  # every slow client is connected and trickling, every stream open
             assert len(opened) == 96
             assert requests.get(f"{url}/api/v1/jobs/{job['id']}", timeout=5).json()["status"] == "running"
-            _answers_fast(url, data)
+            _answers_while_held(srv, data, opened)
             one_more = requests.get(f"{url}/api/v1/jobs/{job['id']}/events", timeout=5)
             assert one_more.status_code == 429 and one_more.json()["error"]["code"] == "rate_limited"
             assert "LEDGER_SSE_PER_CLIENT" in one_more.json()["error"]["message"]
@@ -144,7 +149,7 @@ def test_tls_handshakes_sent_a_byte_a_second_hold_no_thread(tmp_path):
                 t.start()
             time.sleep(2.5)
             assert len(opened) == 16
-            _answers_fast(srv.url, data, rounds=3, verify=srv.verify)
+            _answers_while_held(srv, data, opened, rounds=3, verify=srv.verify)
         finally:
             stop.set()
             for s in opened:
@@ -161,12 +166,20 @@ def _deaf_tls(port: int, path: str, cert: str) -> ssl.SSLSocket:
     return s
 
 
+def _until_dropped(srv: LedgerServer, clients: list, limit: float = 60.0) -> None:
+    """Wait until the server has dropped every one of ``clients`` (its send stall time passed)."""
+    deadline = time.monotonic() + limit
+    while srv.holds(clients):
+        assert time.monotonic() < deadline, f"{srv.holds(clients)} deaf clients still held after {limit:g} s"
+        time.sleep(0.25)
+
+
 def test_tls_clients_that_do_not_read_a_large_answer_hold_no_thread_and_are_dropped(tmp_path):
     from tests.addin_backend.api.test_no_waiting import _big_document, _drained, read_slowly
 
     cert, key = self_signed_cert(tmp_path / "tls")
     data = _big_document(20 << 20)
-    env = {"LEDGER_RATE_LIMIT": "off", "LEDGER_GRAPH_SEMANTIC": "0", "LEDGER_SEND_STALL_SECONDS": "3"}
+    env = {"LEDGER_RATE_LIMIT": "off", "LEDGER_GRAPH_SEMANTIC": "0", "LEDGER_SEND_STALL_SECONDS": "8"}
     small = corpus_file("zen_of_python.docx").read_bytes()
     with LedgerServer(tmp_path, workers=1, threads=4, cert=cert, key=key, env=env) as srv:
         r = requests.post(f"{srv.url}/api/v1/documents?filename=a.docx", data=data, headers=OCTETS, timeout=60,
@@ -176,11 +189,11 @@ def test_tls_clients_that_do_not_read_a_large_answer_hold_no_thread_and_are_drop
         deaf = [_deaf_tls(srv.port, path, str(cert)) for _ in range(8)]  # twice the threads
         try:
             time.sleep(1.5)  # their answers are made and encrypted as far as each socket takes
-            _answers_fast(srv.url, small, rounds=3, verify=srv.verify)
+            _answers_while_held(srv, small, deaf, rounds=3, verify=srv.verify)
             whole = requests.get(srv.url + path, timeout=30, verify=srv.verify)
             assert whole.status_code == 200 and whole.content == data
-            time.sleep(1.0)  # past the stall time: the deaf ones are dropped
-            _answers_fast(srv.url, small, rounds=2, verify=srv.verify)
+            _until_dropped(srv, deaf)  # past the stall time: the deaf ones are dropped
+            _answers_while_held(srv, small, [], rounds=2, verify=srv.verify)
             for s in deaf:
                 got, closed = _drained(s)
                 assert closed and got < len(data), (got, closed)
@@ -209,7 +222,7 @@ def test_large_bodies_are_read_by_the_poller_and_one_over_the_limit_is_refused_a
                 t.start()
             time.sleep(2.5)
             assert len(opened) == 8
-            _answers_fast(url, data, rounds=3)
+            _answers_while_held(srv, data, opened, rounds=3)
             # a body announced over the limit: the answer comes before the body is sent
             with socket.create_connection(("127.0.0.1", srv.port), timeout=5) as s:
                 s.sendall(b"POST /api/v1/documents HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\n"
@@ -235,10 +248,8 @@ def test_clients_that_never_close_do_not_stall_the_server(tmp_path):
                 s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
                 held.append(s)
             time.sleep(0.5)
-            for _ in range(5):
-                started = time.monotonic()
-                assert requests.get(f"{srv.url}/healthz", timeout=5).status_code == 200
-                assert time.monotonic() - started < 1.0
+            for _ in range(5):  # answered at all: a thread that waited for a close would never come back
+                assert requests.get(f"{srv.url}/healthz", timeout=30).status_code == 200
         finally:
             for s in held:
                 s.close()
