@@ -339,6 +339,8 @@ def _candidates(text: str) -> list[tuple[int, int, str, int, int, int]]:
         for t in _THAT.finditer(sent) if that else ():
             if t.start() and not (m and m.group("p") == "That" and m.start("p") == t.start()):
                 role = _that_gate(sent, t.start())
+                if role == "object" and (si > 0 or _SUBORDINATOR.search(sent, 0, t.start())):
+                    continue  # "If a packet is lost, ... recover from that loss": the clause before
                 if role:
                     kind = _peek(sent, t, 0)
                     det(t, 0, "idiom" if kind == "idiom" else f"that-{role}" if kind == "det" else None)
@@ -663,8 +665,6 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int, int]], reader: 
                 noun = text[start:end].split()[-1].lower()
                 out.append(Anaphor(start, end, text[start:end], "distal", noun_lemma(noun), first))
             continue  # later in the unit, or after the clause it speaks of: the unit's own
-        if kind == "that-object" and (not first or _SUBORDINATOR.search(lead)):
-            continue  # "If a packet is lost, ... recover from that loss": the clause before
         misread = kind.startswith("that-") and _misread_noun(reader, start)
         if kind.startswith("that-") and not (misread or _that_determines(reader, start)):
             continue  # a conjunction ("indicates that caches") or a relative pronoun ("a field that carries")
@@ -750,10 +750,36 @@ def _phrase(text: str, reader: _Reader, start: int, end: int, first: bool) -> An
 _READ = frozenset({"det", "comparative", "comparative-in", "that-object", "that-subject", "phrase", "post-above"})
 
 
+#: How far around a candidate the tagger reads, in characters: the words before it that say
+#: what a "that" is, the noun phrase after it and the word that follows; the tagger's own
+#: context reaches a few words, so a longer stretch of the sentence changes no tag it needs.
+_CONTEXT = 64
+
+
+def _windows(text: str, cands: list[tuple[int, int, str, int, int, int]]) -> list[tuple[int, int]]:
+    """The stretches of ``text`` to tag: around each candidate to read, within its sentence, cut
+    at spaces, overlapping ones joined."""
+    out: list[tuple[int, int]] = []
+    for start, end, kind, _si, a, b in sorted(cands):
+        if kind not in _READ:
+            continue
+        if start - _CONTEXT > a:
+            k = text.find(" ", start - _CONTEXT, start)
+            a = start if k < 0 else k + 1
+        if end + _CONTEXT < b:
+            k = text.rfind(" ", end, end + _CONTEXT)
+            b = end + _CONTEXT if k < 0 else k
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(b, out[-1][1]))
+        else:
+            out.append((a, b))
+    return out
+
+
 def _readers(cands: dict[str, list[tuple[int, int, str, int, int, int]]]) -> dict[str, _Reader]:
-    """A reader per text over the sentences that hold a candidate to read: the sentences not
-    tagged before are tagged together (one ``nlp.pipe``), each cached by its text."""
-    spans = {t: sorted({(c[4], c[5]) for c in cs if c[2] in _READ}) for t, cs in cands.items()}
+    """A reader per text over the stretches around its candidates to read (:func:`_windows`):
+    those not tagged before are tagged together (one ``nlp.pipe``), each cached by its text."""
+    spans = {t: _windows(t, cs) for t, cs in cands.items()}
     todo = sorted({t[a:b] for t, sp in spans.items() for a, b in sp})
     todo = [x for x in todo if FACTS.get("tags", x) is None]
     for sent, tags in zip(todo, tag_texts(todo)):
