@@ -9,8 +9,18 @@ then answers ``503 deadline_exceeded`` and the job is recorded ``failed`` with t
 the work was making is not kept. Python cannot stop a thread from outside, so the budget is
 cooperative: a check costs one clock read, cheap enough for every unit of a loop.
 
+Work has a **CPU budget** too (``LEDGER_REQUEST_CPU_SECONDS``, ``LEDGER_JOB_CPU_SECONDS``): the
+CPU time of the thread that does it, read by the same :func:`check` (``time.thread_time``). On a
+busy machine the wall clock also counts the time the work waited for a core; the CPU budget counts
+what the work itself took from everyone else.
+
 The deadline lives in a context variable, so it follows the work into ``contextvars``-aware
-thread hops (``anyio.to_thread``, ``asyncio.to_thread``) and never leaks into another request.
+thread hops (``anyio.to_thread``, ``asyncio.to_thread``) and never leaks into another request
+(a CPU budget is read only on the thread it was started on).
+
+The **client** the work is for (its API key's fingerprint, or its address without keys) lives in
+a context variable as well (:func:`for_client`, :func:`current_client`): the doors set it, and the
+job runner reads it when work is queued, to give each client a fair share of the job threads.
 
 Memory is bounded before the work, not counted during it: a service estimates what a step will
 hold from the sizes it has (the package, the text, the operations) and :func:`check_memory`
@@ -20,6 +30,7 @@ an ordinary edit, bounded by what it costs.
 """
 from __future__ import annotations
 
+import threading
 import time
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
@@ -27,23 +38,35 @@ from typing import Iterator
 
 from .errors import DeadlineExceededError, WorkTooLargeError
 
-__all__ = ["budget", "check", "remaining", "enter", "leave", "check_memory", "work_memory_mb", "DEFAULT_WORK_MEMORY_MB"]
+__all__ = ["budget", "check", "remaining", "enter", "leave", "check_memory", "work_memory_mb", "DEFAULT_WORK_MEMORY_MB",
+           "for_client", "current_client", "enter_client", "leave_client"]
 
 #: The memory one piece of work (an apply, an edit) may take by its estimate (``LEDGER_WORK_MEMORY_MB``).
 DEFAULT_WORK_MEMORY_MB = 1024.0
 
-#: (monotonic deadline, what it bounds, the seconds it was given)
-_DEADLINE: ContextVar[tuple[float, str, float] | None] = ContextVar("ledger_deadline", default=None)
+#: (monotonic deadline, what it bounds, the seconds it was given, the CPU time (of ``thread``) at
+#: which the CPU budget ends or ``inf``, the CPU seconds it was given, the thread)
+_DEADLINE: ContextVar[tuple[float, str, float, float, float, int] | None] = ContextVar("ledger_deadline", default=None)
+_CLIENT: ContextVar[str | None] = ContextVar("ledger_client", default=None)
+_NEVER = float("inf")
 
 
-def enter(seconds: float | None, what: str) -> Token | None:
-    """Start a deadline ``seconds`` from now (for hooks that cannot hold a ``with``: a request's
-    before/teardown); :func:`leave` with the token ends it. ``None``: no new deadline."""
-    if not seconds or seconds <= 0:
+def enter(seconds: float | None, what: str, *, cpu: float | None = None) -> Token | None:
+    """Start a deadline ``seconds`` from now, and a CPU budget of ``cpu`` seconds of this thread
+    (for hooks that cannot hold a ``with``: a request's before/teardown); :func:`leave` with the
+    token ends them. ``None`` or 0: no new deadline (or CPU budget)."""
+    wall = bool(seconds and seconds > 0)
+    if not wall and not (cpu and cpu > 0):
         return None
-    due = time.monotonic() + float(seconds)
+    due = time.monotonic() + float(seconds) if wall and seconds else _NEVER
+    cpu_due = time.thread_time() + float(cpu) if cpu and cpu > 0 else _NEVER
     outer = _DEADLINE.get()
-    return _DEADLINE.set(outer if outer is not None and outer[0] <= due else (due, what, float(seconds)))
+    if outer is not None:
+        if outer[0] <= due:
+            due, what, seconds = outer[0], outer[1], outer[2]
+        if outer[5] == threading.get_ident() and outer[3] <= cpu_due:
+            cpu_due, cpu = outer[3], outer[4]
+    return _DEADLINE.set((due, what, float(seconds or 0), cpu_due, float(cpu or 0), threading.get_ident()))
 
 
 def leave(token: Token | None) -> None:
@@ -53,9 +76,9 @@ def leave(token: Token | None) -> None:
 
 
 @contextmanager
-def budget(seconds: float | None, what: str) -> Iterator[None]:
-    """Run the block under a deadline ``seconds`` from now (``None`` or 0: no new deadline); an
-    enclosing deadline that comes sooner still holds.
+def budget(seconds: float | None, what: str, *, cpu: float | None = None) -> Iterator[None]:
+    """Run the block under a deadline ``seconds`` from now and a CPU budget of ``cpu`` seconds of
+    this thread (``None`` or 0: none new); an enclosing one that ends sooner still holds.
 
     >>> with budget(60, "a request"):
     ...     0 < (remaining() or 0) <= 60
@@ -63,7 +86,7 @@ def budget(seconds: float | None, what: str) -> Iterator[None]:
     >>> remaining() is None
     True
     """
-    token = enter(seconds, what)
+    token = enter(seconds, what, cpu=cpu)
     try:
         yield
     finally:
@@ -73,7 +96,38 @@ def budget(seconds: float | None, what: str) -> Iterator[None]:
 def remaining() -> float | None:
     """Seconds left of the current deadline (``None`` without one; negative once past)."""
     d = _DEADLINE.get()
-    return None if d is None else d[0] - time.monotonic()
+    return None if d is None or d[0] == _NEVER else d[0] - time.monotonic()
+
+
+def enter_client(client: str | None) -> Token:
+    """Say whom the work of this context is for (:func:`leave_client` with the token ends it)."""
+    return _CLIENT.set(client)
+
+
+def leave_client(token: Token) -> None:
+    _CLIENT.reset(token)
+
+
+@contextmanager
+def for_client(client: str | None) -> Iterator[None]:
+    """Run the block as work for ``client`` (an API key's fingerprint, or ``ip:ADDRESS``).
+
+    >>> with for_client("key:6ab9f1eb8f7d"):
+    ...     current_client()
+    'key:6ab9f1eb8f7d'
+    >>> current_client() is None
+    True
+    """
+    token = enter_client(client)
+    try:
+        yield
+    finally:
+        leave_client(token)
+
+
+def current_client() -> str | None:
+    """Whom the work of this context is for (``None``: no door said)."""
+    return _CLIENT.get()
 
 
 def check() -> None:
@@ -90,11 +144,18 @@ def check() -> None:
     deadline_exceeded
     """
     d = _DEADLINE.get()
-    if d is not None and time.monotonic() > d[0]:
-        due, what, seconds = d
-        setting = "LEDGER_JOB_SECONDS" if what.endswith("job") else "LEDGER_REQUEST_SECONDS"
+    if d is None:
+        return
+    due, what, seconds, cpu_due, cpu, thread = d
+    job = what.endswith("job")
+    if time.monotonic() > due:
+        setting = "LEDGER_JOB_SECONDS" if job else "LEDGER_REQUEST_SECONDS"
         raise DeadlineExceededError(f"{what} ran past its budget of {seconds:g} s ({setting}); it was stopped",
                                     budget_seconds=seconds)
+    if cpu_due != _NEVER and thread == threading.get_ident() and time.thread_time() > cpu_due:
+        setting = "LEDGER_JOB_CPU_SECONDS" if job else "LEDGER_REQUEST_CPU_SECONDS"
+        raise DeadlineExceededError(f"{what} used more than its CPU budget of {cpu:g} s ({setting}); it was stopped",
+                                    cpu_seconds=cpu)
 
 
 def work_memory_mb(environ: dict[str, str] | None = None) -> float:
