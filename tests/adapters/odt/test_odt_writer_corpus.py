@@ -57,18 +57,32 @@ def sweep():
     return runs
 
 
+def _margins(r: dict) -> set[str]:
+    """The header and footer units (in styles.xml)."""
+    return {u.id for u in r["doc"].units if u.kind in ("header", "footer")}
+
+
 def _expected_revisions(r: dict) -> Counter:
+    """The input's revisions and one deletion and insertion per edit of the body: our reader
+    lists the changes of content.xml (those in headers and footers, styles.xml, are compared
+    with LibreOffice's list in test_rename_sweep_in_libreoffice)."""
     want = Counter(revision_list(r["doc"]))
+    margins = _margins(r)
     for e in r["edits"]:
+        if e.unit in margins:
+            continue
         want[("Delete", "LEDGER", e.old)] += 1
         want[("Insert", "LEDGER", e.text)] += 1
     return want
 
 
 def test_rename_sweep_reads_back(sweep):
-    # 39 of the corpus's files hold a term outside code: a rename keeps code lines (md_fixed.odt's
-    # "text" stands only in Preformatted Text paragraphs), so that file has nothing to rename.
-    assert len({r["path"].name for r in sweep}) >= 39
+    # 38 of the corpus's files hold a term outside code and identifiers: a rename keeps code
+    # lines (md_fixed.odt's "text" stands only in Preformatted Text paragraphs) and identifiers,
+    # which programs read as written (note.odt's only "text" is the element name "text:p",
+    # citation.odt's is "text[Ex]", read as an indexed name); span_style.odt's footer
+    # ("Essai de titre") is a unit since headers and footers are.
+    assert len({r["path"].name for r in sweep}) >= 38
     for r in sweep:
         name = f"{r['path'].name}/{r['term']}"
         again = adapters.read(r["out"])
@@ -79,7 +93,9 @@ def test_rename_sweep_reads_back(sweep):
         assert nonblank(adapters.read(reject_all(r["out"])).lines()) == nonblank(r["doc"].lines("rejected")), name
         assert Counter(revision_list(again)) == _expected_revisions(r), name
         assert [(c.id, c.text) for c in again.comments] == [(c.id, c.text) for c in r["doc"].comments], name
-        assert_same_members(r["data"], r["out"])
+        # styles.xml changes only where a header or footer is edited
+        assert_same_members(r["data"], r["out"], ("content.xml", "styles.xml") if any(
+            e.unit in _margins(r) for e in r["edits"]) else ("content.xml",))
 
 
 def _in_body_frames(r: dict) -> set[str]:
