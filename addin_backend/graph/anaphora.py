@@ -48,7 +48,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from functools import lru_cache
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Sequence
 
 from adapters.model import Document, Unit
@@ -895,16 +895,21 @@ class _Layout:
     step: list[int]
     defines: list[bool]
     subject: str | None = None
+    #: Each section's heading unit, by section number.
+    heads: dict[int, Unit] = field(default_factory=dict)
 
     @classmethod
     def of(cls, doc: Document) -> "_Layout":
         seq: list[Unit] = []
         section: list[int] = []
         sec = 0
+        heads: dict[int, Unit] = {}
         title = next((u.text for u in doc.units if u.kind == "title"), "")
         for u in doc.units:
             if u.kind in ("section", "title"):
                 sec += 1
+                if u.kind == "section":
+                    heads[sec] = u
             elif u.kind in CONTENT_KINDS:
                 seq.append(u)
                 section.append(sec)
@@ -916,7 +921,7 @@ class _Layout:
             n += not (k > 0 and section[k] == section[k - 1] and (
                 (display[k] and display[k - 1]) or (listed[k] and listed[k - 1])))
             step.append(n)
-        return cls(seq, section, display, listed, step, defines, _title_head(title))
+        return cls(seq, section, display, listed, step, defines, _title_head(title), heads)
 
     def back(self, i: int, window: int, *, cross: bool = False) -> Iterable[int]:
         """The positions before ``i`` within ``window`` steps (and ``REACH`` units), nearest
@@ -1041,11 +1046,45 @@ def resolve_anaphora(
                 for j in stated:
                     out.append(Antecedent(u.id, seq[j].id, a, f"{a.text} -> a rule of the set: {preview(seq[j].text, 40)}", 0.6))
                 continue
+            heading = _section_subject(a, lay, i)
+            if heading is not None:
+                out.append(Antecedent(u.id, heading.id, a, f"{a.text} -> the section's subject: {preview(heading.text, 40)}", 0.6))
+                continue
             got = _resolve_one(u, a, lay, i, window, facts)
             if got is not None:
                 j, evidence, score = got
                 out.append(Antecedent(u.id, seq[j].id, a, f"{a.text} -> {evidence}", score))
     return out
+
+
+#: A label line before a section's prose: a name of a few words, a colon and its value
+#: ("Position: bit 5 of the Connect Flags", "Vocabulary Name: ..."), no prose to take up.
+_LABEL_LINE = re.compile(r"[\W\d]*[A-Z][^\s:]*(?:\s+[^\s:]+){0,3}:\s*\S")
+#: How many content units may stand between a heading and an anaphor of its subject.
+_OPENING_UNITS = 3
+
+
+def _section_subject(a: Anaphor, lay: _Layout, i: int) -> Unit | None:
+    """The heading of the anaphor's section when the anaphor, in its unit's first sentence, is
+    the first the section says of anything: a pronoun or "this X" before which the section holds
+    no prose, only label lines ("Will Topic Type" / "Position: bit 5 ..." / "This is a 2-bit
+    field ..."), speaks of what the heading names, as "this protocol" does of a document titled
+    a protocol. Where prose comes first, that prose introduces it ("Initial Secrets" / "Initial
+    packets apply ... a secret" / "This secret is ..."). Not in a definition list's entry (its
+    term is the referent)."""
+    heading = lay.heads.get(lay.section[i])
+    if heading is None or not a.first or lay.defines[i] or a.kind not in ("np", "pronoun"):
+        return None
+    before = []
+    for j in range(i - 1, -1, -1):
+        if lay.section[j] != lay.section[i]:
+            break
+        before.append(j)
+    if len(before) >= _OPENING_UNITS:
+        return None
+    if all(lay.display[j] or _LABEL_LINE.match(lay.seq[j].text) for j in before):
+        return heading
+    return None
 
 
 def _name(u: Unit) -> str:

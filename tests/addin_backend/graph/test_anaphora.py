@@ -209,7 +209,26 @@ def test_an_anaphor_that_opens_a_section_speaks_of_what_its_heading_names():
         ("section", "SIP Session Example"),
         ("paragraph", "This first example shows the power of using SIP to route to the right resource."),
     )
-    assert resolved(doc) == []
+    # the heading, never the section before it
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u2", "u1"), ("u4", "u3")]
+
+
+def test_after_label_lines_an_anaphor_speaks_of_the_heading_after_prose_of_the_prose():
+    doc = _units(
+        ("paragraph", "The flags byte carries the options of a connection."),
+        ("section", "3.1.2.6 Will Topic Type"),
+        ("paragraph", "Position: bit 5 of the Flags byte."),
+        ("paragraph", "This is a 2-bit field which determines the format of the topic value."),
+        ("section", "Initial Secrets"),
+        ("paragraph", "Initial packets are protected with a secret derived from the connection ID."),
+        ("paragraph", "This secret is determined by using HKDF-Extract."),
+        ("section", "Encoding"),
+        ("paragraph", "The encoder writes every value in network byte order before it is sent."),
+        ("paragraph", "This approach keeps the reader simple."),
+    )
+    # label lines before it: the heading; prose before it: the prose, even where the heading
+    # names the same thing
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u3", "u1"), ("u6", "u5"), ("u9", "u8")]
 
 
 def test_code_lines_are_one_step_and_a_fallback_lands_on_their_lead_in():
