@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask, g
 from flask.json.provider import DefaultJSONProvider
 
-from ..budget import enter, leave
+from ..budget import enter, enter_client, leave, leave_client
 from ..jobs.modes import make_runner
 from ..language.nlp import configure_embedding_cache
 from ..mcp.http import bp as mcp_bp
@@ -47,8 +47,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["ledger.store"] = store
     app.extensions["ledger.jobs"] = make_runner(
         store, mode=cfg["JOBS"], threads=int(cfg["JOB_THREADS"]), stale_after=float(cfg["JOB_STALE_SECONDS"]),
-        retries=int(cfg["JOB_RETRIES"]), timeout=int(cfg["JOB_TIMEOUT"]), large_tokens=int(cfg["QUEUE_LARGE_TOKENS"]))
+        edit_threads=int(cfg["EDIT_THREADS"]), retries=int(cfg["JOB_RETRIES"]), timeout=int(cfg["JOB_TIMEOUT"]),
+        large_tokens=int(cfg["QUEUE_LARGE_TOKENS"]))
     app.extensions["ledger.jobs"].job_seconds = float(cfg["JOB_SECONDS"])
+    app.extensions["ledger.jobs"].job_cpu_seconds = float(cfg["JOB_CPU_SECONDS"])
     app.extensions["ledger.jobs"].watch()  # takes over the queued jobs of a worker that died
     preload()  # the engines, imported here, not raced for by the first requests' threads
     if os.environ.get("LEDGER_EMBEDDING_CACHE") is None:  # embeddings computed once per data folder
@@ -62,17 +64,27 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 
 def _init_budget(app: Flask) -> None:
-    """Every request's work runs under ``LEDGER_REQUEST_SECONDS`` (:mod:`addin_backend.budget`):
-    past it, the work stops at its next check and the request answers ``503 deadline_exceeded``."""
-    seconds = float(app.config["REQUEST_SECONDS"])
+    """Every request's work runs under ``LEDGER_REQUEST_SECONDS`` and ``LEDGER_REQUEST_CPU_SECONDS``
+    (:mod:`addin_backend.budget`): past either, the work stops at its next check and the request
+    answers ``503 deadline_exceeded``. The jobs it queues are its client's (a fair share each)."""
+    seconds, cpu = float(app.config["REQUEST_SECONDS"]), float(app.config["REQUEST_CPU_SECONDS"])
 
     def start() -> None:
-        g.ledger_budget = enter(seconds, "the request")
+        g.ledger_budget = enter(seconds, "the request", cpu=cpu)
+
+    def who() -> None:  # after the key check (security's before_request): whose work this is
+        from .context import client_id
+
+        g.ledger_client = enter_client(client_id())
 
     def end(_exc: BaseException | None) -> None:
         token = g.pop("ledger_budget", None)
         if token is not None:
             leave(token)
+        client = g.pop("ledger_client", None)
+        if client is not None:
+            leave_client(client)
 
     app.before_request(start)
+    app.before_request(who)
     app.teardown_request(end)

@@ -40,7 +40,8 @@ DEFAULTS: dict[str, Any] = {
     "RATE_LIMIT": "600/minute",
     "AUTH_FAIL_LIMIT": "20/minute",  # requests with one wrong or missing key per client address
     "TRUST_PROXY": 0,  # proxies in front whose X-Forwarded-For is believed (0: the socket's address)
-    "JOB_THREADS": 2,
+    "JOB_THREADS": 2,  # threads of each worker process for graph jobs
+    "EDIT_THREADS": 2,  # threads of each worker process for proposals, applies and reviews run as jobs
     "JOB_STALE_SECONDS": 900,
     "JOBS": "auto",  # threads | queue (RQ on the Redis store) | auto: the queue when the store is Redis
     "JOB_RETRIES": 2,  # runs again of a queued job whose worker died
@@ -52,6 +53,8 @@ DEFAULTS: dict[str, Any] = {
     "SSE_PER_CLIENT": 32,  # open event streams per client (key, or address without keys) and worker process
     "REQUEST_SECONDS": 120,  # wall-clock budget of one request's work (then 503 deadline_exceeded); 0: none
     "JOB_SECONDS": 600,  # wall-clock budget of one graph, proposal or check job (then failed, deadline_exceeded)
+    "REQUEST_CPU_SECONDS": 60,  # CPU seconds one request's work may take (then 503 deadline_exceeded); 0: none
+    "JOB_CPU_SECONDS": 300,  # CPU seconds one job may take (then failed, deadline_exceeded); 0: none
     "WORK_MEMORY_MB": 1024,  # memory one apply may take by its estimate before the work (then 413 too_large); 0: none
     "SEND_STALL_SECONDS": 30,  # a client that takes no byte of its answer for this long is dropped
     "BUFFER_TOTAL_MB": 64,  # request bodies one worker process holds in memory before the key check, in all
@@ -77,6 +80,7 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "LEDGER_AUTH_FAIL_LIMIT": ("AUTH_FAIL_LIMIT", str),
     "LEDGER_TRUST_PROXY": ("TRUST_PROXY", int),
     "LEDGER_JOB_THREADS": ("JOB_THREADS", int),
+    "LEDGER_EDIT_THREADS": ("EDIT_THREADS", int),
     "LEDGER_JOB_STALE_SECONDS": ("JOB_STALE_SECONDS", float),
     "LEDGER_JOBS": ("JOBS", str),
     "LEDGER_JOB_RETRIES": ("JOB_RETRIES", int),
@@ -86,6 +90,8 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "LEDGER_SSE_PER_CLIENT": ("SSE_PER_CLIENT", int),
     "LEDGER_REQUEST_SECONDS": ("REQUEST_SECONDS", float),
     "LEDGER_JOB_SECONDS": ("JOB_SECONDS", float),
+    "LEDGER_REQUEST_CPU_SECONDS": ("REQUEST_CPU_SECONDS", float),
+    "LEDGER_JOB_CPU_SECONDS": ("JOB_CPU_SECONDS", float),
     "LEDGER_WORK_MEMORY_MB": ("WORK_MEMORY_MB", float),
     "LEDGER_SEND_STALL_SECONDS": ("SEND_STALL_SECONDS", float),
     "LEDGER_BUFFER_TOTAL_MB": ("BUFFER_TOTAL_MB", float),
@@ -202,10 +208,14 @@ def load_config(test_config: Mapping[str, Any] | None = None,
     if int(cfg["MAX_FINDINGS"]) <= 0 or float(cfg["QUOTA_MB"]) < 0 or int(cfg["SSE_PER_CLIENT"]) <= 0:
         raise ValueError("LEDGER_MAX_FINDINGS and LEDGER_SSE_PER_CLIENT must be positive, "
                          "LEDGER_QUOTA_MB 0 (off) or more")
-    if (min(float(cfg["REQUEST_SECONDS"]), float(cfg["JOB_SECONDS"]), float(cfg["WORK_MEMORY_MB"])) < 0
+    if int(cfg["JOB_THREADS"]) < 1 or int(cfg["EDIT_THREADS"]) < 1:
+        raise ValueError("LEDGER_JOB_THREADS and LEDGER_EDIT_THREADS must be at least 1")
+    if (min(float(cfg["REQUEST_SECONDS"]), float(cfg["JOB_SECONDS"]), float(cfg["WORK_MEMORY_MB"]),
+            float(cfg["REQUEST_CPU_SECONDS"]), float(cfg["JOB_CPU_SECONDS"])) < 0
             or float(cfg["SEND_STALL_SECONDS"]) <= 0 or float(cfg["BUFFER_TOTAL_MB"]) < 0):
         raise ValueError("LEDGER_SEND_STALL_SECONDS must be positive, LEDGER_REQUEST_SECONDS, LEDGER_JOB_SECONDS, "
-                         "LEDGER_WORK_MEMORY_MB and LEDGER_BUFFER_TOTAL_MB 0 (none) or more")
+                         "LEDGER_REQUEST_CPU_SECONDS, LEDGER_JOB_CPU_SECONDS, LEDGER_WORK_MEMORY_MB and "
+                         "LEDGER_BUFFER_TOTAL_MB 0 (none) or more")
     cfg["MAX_CONTENT_LENGTH"] = int(float(cfg["MAX_UPLOAD_MB"]) * 1024 * 1024)
     cfg["AUDIT_LOG"] = cfg["AUDIT_LOG"] or os.path.join(cfg["DATA_DIR"], "audit.jsonl")
     return cfg

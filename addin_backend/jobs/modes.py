@@ -17,10 +17,11 @@ JOB_MODES = ("auto", "threads", "queue")
 
 
 def make_runner(store: Store, *, mode: str = "auto", threads: int = 2, stale_after: float = 900.0,
-                **queue_options: Any) -> JobRunner:
+                edit_threads: int = 2, **queue_options: Any) -> JobRunner:
     """The job runner of ``mode`` (:data:`JOB_MODES`) on ``store``.
 
-    ``queue_options`` go to :class:`~addin_backend.jobs.queue.QueueRunner` (``retries``,
+    ``threads`` and ``edit_threads`` are each process's job threads for graph jobs and for edit
+    jobs (threads mode). ``queue_options`` go to :class:`~addin_backend.jobs.queue.QueueRunner` (``retries``,
     ``timeout``, ``large_tokens``).
 
     :raise ValueError: an unknown mode, or ``queue`` on a store that is not Redis.
@@ -30,7 +31,7 @@ def make_runner(store: Store, *, mode: str = "auto", threads: int = 2, stale_aft
     if mode == "auto":
         mode = "queue" if store.kind == "redis" else "threads"
     if mode == "threads":
-        return JobRunner(store, threads, stale_after)
+        return JobRunner(store, threads, stale_after, edit_threads=edit_threads)
     if store.kind != "redis":
         raise ValueError("LEDGER_JOBS=queue needs LEDGER_STORE=redis://... (the queue lives in Redis)")
     return QueueRunner(store, stale_after=stale_after, **queue_options)

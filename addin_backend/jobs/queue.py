@@ -38,7 +38,7 @@ from .runner import JobRunner, Progress, _key, _now, resolve_task, scope_of, tas
 from ..store import Store
 
 __all__ = ["QUEUES", "DEFAULT_QUEUES", "LARGE_TOKENS", "queue_name", "QueueRunner", "perform",
-           "on_job_failure", "current_progress", "configure_worker_context"]
+           "on_job_failure", "current_progress", "configure_worker_context", "QUARANTINE_AFTER"]
 
 log = logging.getLogger("ledger.queue")
 
@@ -86,7 +86,7 @@ class QueueRunner(JobRunner):
 
     def __init__(self, store: Store, *, stale_after: float = 900.0, retries: int = 2,
                  timeout: int = 1800, large_tokens: int = LARGE_TOKENS) -> None:
-        super().__init__(store, threads=1, stale_after=stale_after)
+        super().__init__(store, threads=1, stale_after=stale_after, edit_threads=1)
         import redis
 
         self.retries = max(0, int(retries))
@@ -195,7 +195,8 @@ class QueueRunner(JobRunner):
                 return stored
         return rec
 
-    def start(self, record: dict[str, Any], fn: Callable[[Progress], dict[str, Any] | None]) -> None:
+    def start(self, record: dict[str, Any], fn: Callable[[Progress], dict[str, Any] | None], *,
+              solo: bool = False) -> None:
         raise TypeError("a queued job is a task (JobRunner.submit), not a callable")
 
 
@@ -267,9 +268,21 @@ def perform(job_id: str, task: str, kwargs: dict[str, Any]) -> None:
     return None
 
 
+#: A queued job whose worker died this many times while running it is quarantined: in a
+#: ``ledger worker`` each job runs alone in its process, so its deaths are its own.
+QUARANTINE_AFTER = 2
+
+
 def on_job_failure(job: Any, connection: Any, exc_type: Any, exc_value: Any, tb: Any) -> None:
     """RQ's failure callback: a run that did not end (its worker died, found by the abandoned-job
-    clean-up) puts the record back to ``queued`` when RQ retries it, else fails it ``job_lost``."""
+    clean-up) puts the record back to ``queued`` when RQ retries it, else fails it ``job_lost``.
+
+    A job whose worker died :data:`QUARANTINE_AFTER` times while it ran is the poison (each ran
+    alone in its worker): it is quarantined (``failed``, ``job_quarantined``) and RQ's retries are
+    cancelled, so it stops no more workers; the supervised workers it killed are started again.
+    """
+    from .runner import QUARANTINED
+
     try:
         store, _runner = _worker_context()
         scope = scope_of(job.id)
@@ -278,7 +291,16 @@ def on_job_failure(job: Any, connection: Any, exc_type: Any, exc_value: Any, tb:
             return
         attempts = int((job.meta or {}).get("attempts") or 1)
         why = getattr(exc_type, "__name__", str(exc_type))
-        if job.retries_left:
+        deaths = int(rec.get("deaths") or 0) + 1
+        rec["deaths"] = deaths
+        if deaths >= QUARANTINE_AFTER:
+            job.retries_left = 0  # RQ reads it right after this callback: no more runs
+            rec.update(status="failed", updated=_now(), error={
+                "code": QUARANTINED,
+                "message": f"the job stopped the worker that ran it {deaths} times ({why}): it was set aside, so "
+                           "that it stops no other work"})
+            log.error("job %s: its worker stopped (%s) %d times while it ran; quarantined", job.id, why, deaths)
+        elif job.retries_left:
             rec.update(status="queued", error=None, updated=_now(),
                        requeued={"reason": "worker_lost", "detail": why, "at": _now()})
             log.warning("job %s: its worker stopped (%s); queued again (%d retries left)", job.id, why,
@@ -291,4 +313,3 @@ def on_job_failure(job: Any, connection: Any, exc_type: Any, exc_value: Any, tb:
         store.put_json(scope, _key(job.id), rec, create=False)
     except Exception:  # a callback must never break RQ's clean-up
         log.exception("failure callback of job %s", getattr(job, "id", "?"))
-

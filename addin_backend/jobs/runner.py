@@ -1,6 +1,8 @@
 """Background jobs with named stages and a progress fraction, answerable from any worker.
 
-Each worker process runs its jobs on its own small thread pool, but a job's state (status,
+Each worker process runs its jobs on its own job threads, in two lanes (:data:`LANES`: graph jobs,
+and edit jobs such as proposals, applies and reviews, so that a slow model's proposals never keep
+an upload's graph waiting), each client's jobs given a fair share of a lane; a job's state (status,
 stage, progress, error, result) lives in the store, in the scope of the document it works
 on. Any worker can therefore answer a poll, and deleting the document deletes its jobs: the
 next progress report of a job whose scope is gone raises :class:`JobCancelled` inside the job,
@@ -13,9 +15,11 @@ noticed within :data:`LOST_AFTER` seconds, not ``stale_after``. A job handed ove
 (:meth:`JobRunner.submit`) is also listed in the store's scope :data:`OPEN_JOBS` until it ends;
 every process that serves (:meth:`JobRunner.watch`) looks there every :data:`RECOVER_SECONDS`,
 so a dead process's *queued* tasks are run again by a live one (a restarted worker included),
-once each per loss; a task it was *running* is run again too, once (:data:`RERUNS`): a task that
-was running each time its worker died is recorded ``failed`` (``job_lost``), as it may be what
-kills workers. A job that is no task (a closure) cannot be run again and is lost. What waited
+once each per loss; a task it was *running* is run again too, but alone (nothing else runs beside
+it in that process). A task whose worker died twice while it ran, once alone, is what kills
+workers: it is quarantined (``failed``, :data:`QUARANTINED`) and never runs again, while the
+innocent jobs that died beside it run again and end. A job that is no task (a closure) cannot
+be run again and is lost. What waited
 on a lost job (a proposal on its graph) fails with the graph's error at once. The job threads
 are daemon threads: a stopping worker does not wait for a blocked job.
 
@@ -30,24 +34,27 @@ from __future__ import annotations
 
 import copy
 import importlib
+import itertools
 import logging
 import os
-import queue
 import secrets
+import socket
 import threading
 import time
 import traceback
+from collections import Counter
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import partial
 from typing import Any, Callable
 
 from .. import memory
-from ..budget import budget, check as check_budget
+from ..budget import budget, check as check_budget, current_client, for_client
 from ..errors import UnknownJobError, describe
 from ..store import Store
 
 __all__ = ["JobRunner", "JobCancelled", "Progress", "STATUSES", "OPEN_JOBS", "scope_of", "task_path",
-           "resolve_task"]
+           "resolve_task", "LANES", "lane_of", "QUARANTINED"]
 
 log = logging.getLogger("ledger.jobs")
 
@@ -66,6 +73,30 @@ OPEN_JOBS = "jobs:open"
 #: How often a task whose worker died while it ran is run again before it is lost.
 RERUNS = 1
 RECOVER_SECONDS = 5.0
+#: The job threads of a process, by lane: graph jobs (uploads) and edit jobs (proposals, applies,
+#: reviews: an LLM call among them waits for a model), so that neither kind waits behind the other.
+LANES = ("graph", "edits")
+#: The error code of a job set aside because it stopped its worker (a poison job).
+QUARANTINED = "job_quarantined"
+#: Each process's name in the records of the jobs it runs: whose death a job's silence means.
+_PROCESS = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+def lane_of(kind: str) -> str:
+    """The lane of a job kind: graph jobs, or edit jobs (everything else).
+
+    >>> lane_of("graph"), lane_of("proposal"), lane_of("review")
+    ('graph', 'edits', 'edits')
+    """
+    return "graph" if kind == "graph" else "edits"
+
+
+def _process() -> str:
+    """This process's name (made again after a fork: a forked child is another process)."""
+    global _PROCESS
+    if _PROCESS.split(":")[1] != str(os.getpid()):
+        _PROCESS = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+    return _PROCESS
 
 
 class JobCancelled(Exception):
@@ -191,23 +222,26 @@ class JobRunner:
     #: Wall-clock seconds one job may work (``LEDGER_JOB_SECONDS``; 0: no budget), then it is
     #: ``failed`` with ``deadline_exceeded`` (:mod:`addin_backend.budget`).
     job_seconds: float = 0.0
+    #: CPU seconds one job may take (``LEDGER_JOB_CPU_SECONDS``; 0: no budget), likewise.
+    job_cpu_seconds: float = 0.0
 
-    def __init__(self, store: Store, threads: int = 2, stale_after: float = 900.0) -> None:
+    def __init__(self, store: Store, threads: int = 2, stale_after: float = 900.0, edit_threads: int = 2) -> None:
         self.store = store
         self.threads = max(1, threads)
+        self.edit_threads = max(1, edit_threads)
         self.stale_after = stale_after
-        self._pool: _DaemonPool | None = None
+        self._pool: _Lanes | None = None
         self._pid = 0
         self._lock = threading.Lock()
         self._live: dict[str, Progress] = {}  # this process's queued and running jobs, heartbeaten
         self._listed: set[str] = set()  # those of them listed in OPEN_JOBS
         self._recovered = 0.0
 
-    def _executor(self) -> "_DaemonPool":
+    def _executor(self) -> "_Lanes":
         # A pool made before a fork has no threads in the child: make one per process.
         with self._lock:
             if self._pool is None or self._pid != os.getpid():
-                self._pool = _DaemonPool(self.threads, "ledger-job", self._beat)
+                self._pool = _Lanes({"graph": self.threads, "edits": self.edit_threads}, "ledger-job", self._beat)
                 self._pid = os.getpid()
                 self._live = {}
             return self._pool
@@ -239,10 +273,16 @@ class JobRunner:
 
     def recover(self) -> int:
         """Take over the tasks of :data:`OPEN_JOBS` whose process died (their records stopped
-        beating): a queued one runs here (``requeued`` counts how often), and so does a running
-        one, :data:`RERUNS` times (``reruns``); then it is recorded ``failed``, ``job_lost``. Each
-        lost job is claimed by one process only. Returns how many were queued again."""
+        beating): a queued one runs here (``requeued`` counts how often); so does a running one,
+        but **alone** (``solo``: nothing else runs in this process beside it, so that if it is what
+        kills workers, it takes no innocent job with it, and its next death names it). A task
+        whose worker died twice while it ran, once with nothing beside it, is the poison:
+        recorded ``failed``, :data:`QUARANTINED`, and never run again; the innocent jobs that died
+        beside it run again and end. Each lost job is claimed by one process only. Returns how
+        many were queued again."""
         found = []
+        # the jobs each silent process was running: one alone is the only suspect of its death
+        beside: Counter[str | None] = Counter()
         for job_id in self.store.names(OPEN_JOBS):
             if job_id in self._live:
                 continue
@@ -254,6 +294,8 @@ class JobRunner:
             if spec is None or rec is None or rec["status"] in _FINAL:
                 self.store.discard(OPEN_JOBS, [job_id])  # ended, or its document is gone
                 continue
+            if rec["status"] == "running" and _silent_for(rec) > 2 * HEARTBEAT_SECONDS:
+                beside[rec.get("process")] += 1  # a job its process (perhaps dead) was running
             if _silent_for(rec) > LOST_AFTER:
                 found.append((spec.get("created") or rec["created"], job_id, spec, rec))
         requeued = 0
@@ -262,9 +304,14 @@ class JobRunner:
             if self.store.incr(f"jobclaim:{job_id}:{rec['updated']}", 3600) != 1:
                 continue
             running = rec["status"] == "running"
-            if running and not _rerunnable(rec):
-                self._lose(rec, f"its worker stopped while it ran, {RERUNS + 1} times")
-                continue
+            if running:
+                alone = bool(rec.get("solo")) or beside[rec.get("process")] <= 1
+                deaths = int(rec.get("deaths") or 0) + 1
+                alone_deaths = int(rec.get("alone_deaths") or 0) + (1 if alone else 0)
+                rec = {**rec, "deaths": deaths, "alone_deaths": alone_deaths}
+                if deaths >= 2 and alone_deaths >= 1:
+                    self._quarantine(rec, deaths)
+                    continue
             try:
                 task = resolve_task(spec["task"])
             except (ValueError, ImportError, AttributeError):
@@ -273,12 +320,28 @@ class JobRunner:
             rec = {**rec, "status": "queued", "requeued": int(rec.get("requeued") or 0) + 1}
             if running:
                 rec["reruns"] = int(rec.get("reruns") or 0) + 1
+                rec["solo"] = True
             log.info("job %s (%s) queued again: its worker stopped%s", job_id, rec["kind"],
-                     " while it ran" if running else "")
+                     " while it ran; it runs alone" if running else "")
+            # written at once: should this process die before the job starts, the next one sees a
+            # record it has not claimed (the claim names the record's last write)
+            rec["updated"] = _now()
+            self.store.put_json(rec["document"], _key(job_id), rec, create=False)
             self._listed.add(job_id)
-            self.start(rec, partial(task, self.store, self, **spec.get("kwargs", {})))
+            with for_client(spec.get("client")):
+                self.start(rec, partial(task, self.store, self, **spec.get("kwargs", {})), solo=running)
             requeued += 1
         return requeued
+
+    def _quarantine(self, rec: dict[str, Any], deaths: int) -> None:
+        """Set a poison job aside: ``failed`` with :data:`QUARANTINED`; it never runs again."""
+        failed = {**rec, "status": "failed", "updated": _now(), "error": {
+            "code": QUARANTINED,
+            "message": f"the job stopped the worker that ran it {deaths} times, the last time with nothing else "
+                       "running beside it: it was set aside, so that it stops no other work"}}
+        self.store.put_json(rec["document"], _key(rec["id"]), failed, create=False)
+        self.store.discard(OPEN_JOBS, [rec["id"]])
+        log.warning("job %s (%s) quarantined: its worker died %d times while it ran", rec["id"], rec["kind"], deaths)
 
     def _lose(self, rec: dict[str, Any], why: str) -> None:
         age = int(_silent_for(rec))
@@ -331,7 +394,8 @@ class JobRunner:
         """
         path = task_path(task)
         # listed until it ends, so that another process runs it should this one die first
-        self.store.put_json(OPEN_JOBS, record["id"], {"task": path, "kwargs": kwargs, "created": record["created"]})
+        self.store.put_json(OPEN_JOBS, record["id"], {"task": path, "kwargs": kwargs, "created": record["created"],
+                                                      "client": current_client()})
         self._listed.add(record["id"])
         self.start(record, partial(task, self.store, self, **kwargs, **(local or {})))
 
@@ -340,19 +404,22 @@ class JobRunner:
         running job stops at its next progress report (:class:`JobCancelled`)."""
         return 0
 
-    def start(self, record: dict[str, Any], fn: Callable[[Progress], dict[str, Any] | None]) -> None:
+    def start(self, record: dict[str, Any], fn: Callable[[Progress], dict[str, Any] | None], *,
+              solo: bool = False) -> None:
         """Run ``fn(progress)`` in the background for a record made by :meth:`create`.
 
         ``fn`` returns the job's result (a small JSON object) or raises; a known error
         (``addin_backend.errors.describe``) becomes the job's ``error``, anything else is
         logged with its traceback (never its message, which may quote the document) and
-        reported as ``internal_error``.
+        reported as ``internal_error``. The job waits in its kind's lane (:func:`lane_of`),
+        where the clients with the fewest running jobs go first (:func:`..budget.current_client`:
+        one client's jobs cannot starve another's); ``solo`` runs it with nothing beside it.
         """
         # A deep copy: the job thread must not mutate the record the caller is answering with.
         progress = Progress(self.store, {**copy.deepcopy(record), "beat": HEARTBEAT_SECONDS})
         pool = self._executor()
         self._live[record["id"]] = progress
-        pool.submit(self._run, progress, fn)
+        pool.submit(lane_of(str(record.get("kind", ""))), current_client(), solo, self._run, progress, fn)
 
     def _run(self, progress: Progress, fn: Callable[[Progress], dict[str, Any] | None]) -> None:
         job_id = progress.record["id"]
@@ -371,8 +438,8 @@ class JobRunner:
         rec = progress.record
         started = time.monotonic()
         try:
-            progress.finish("running")
-            with budget(self.job_seconds, f"the {rec.get('kind', '')} job"):
+            progress.finish("running", process=_process())
+            with budget(self.job_seconds, f"the {rec.get('kind', '')} job", cpu=self.job_cpu_seconds):
                 result = fn(progress)
             progress.finish("done", result=result)
         except JobCancelled:
@@ -422,8 +489,9 @@ class JobRunner:
 
 
 def _rerunnable(rec: dict[str, Any]) -> bool:
-    """Whether a running job whose worker died is run again (it has not used its :data:`RERUNS`)."""
-    return rec["status"] == "running" and int(rec.get("reruns") or 0) < RERUNS
+    """Whether a running job whose worker died is run again (it is no poison yet: its worker did
+    not die before while it ran alone; :meth:`JobRunner.recover` decides)."""
+    return rec["status"] == "running" and not (int(rec.get("deaths") or 0) >= 1 and rec.get("solo"))
 
 
 def _silent_for(rec: dict[str, Any]) -> float:
@@ -431,18 +499,39 @@ def _silent_for(rec: dict[str, Any]) -> float:
     return time.time() - datetime.fromisoformat(rec["updated"]).timestamp()
 
 
-class _DaemonPool:
-    """A fixed set of daemon threads taking work from one queue, and a heartbeat thread.
+@dataclass(order=True)
+class _Entry:
+    seq: int
+    lane: str = field(compare=False)
+    client: str | None = field(compare=False)
+    solo: bool = field(compare=False)
+    call: Callable[[], None] = field(compare=False)
+
+
+class _Lanes:
+    """The job threads of a process: a fixed set of daemon threads per lane, taking work from one
+    waiting list, and a heartbeat thread.
+
+    A free thread of a lane takes, of its lane's waiting jobs, one of the client with the fewest
+    jobs running in that lane (then the oldest): a client that queued a hundred jobs gets one
+    thread while another's single job waits for the next. A ``solo`` job (one whose worker died
+    while it ran) starts only when nothing runs, and nothing starts beside it.
 
     Unlike :class:`concurrent.futures.ThreadPoolExecutor`, whose threads the interpreter joins
     at exit, a process that stops here does not wait for a job blocked in I/O (its record is
     then lost within :data:`LOST_AFTER` seconds, as if the process had been killed).
     """
 
-    def __init__(self, threads: int, prefix: str, beat: Callable[[], None]) -> None:
-        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+    def __init__(self, lanes: dict[str, int], prefix: str, beat: Callable[[], None]) -> None:
+        self._cond = threading.Condition()
+        self._waiting: list[_Entry] = []
+        self._running: Counter[tuple[str, str | None]] = Counter()
+        self._busy = 0
+        self._solo = False
+        self._seq = itertools.count()
         self._stop = threading.Event()
-        self._threads = [threading.Thread(target=self._work, name=f"{prefix}_{i}", daemon=True) for i in range(threads)]
+        self._threads = [threading.Thread(target=self._work, args=(lane,), name=f"{prefix}-{lane}_{i}", daemon=True)
+                         for lane, n in lanes.items() for i in range(max(1, n))]
         for t in self._threads:
             t.start()
 
@@ -452,26 +541,58 @@ class _DaemonPool:
 
         threading.Thread(target=heartbeat, name=f"{prefix}-heartbeat", daemon=True).start()
 
-    def submit(self, fn: Callable[..., None], *args: Any) -> None:
-        self._queue.put((fn, args))
+    def submit(self, lane: str, client: str | None, solo: bool, fn: Callable[..., None], *args: Any) -> None:
+        entry = _Entry(next(self._seq), lane, client, solo, partial(fn, *args))
+        with self._cond:
+            self._waiting.append(entry)
+            self._cond.notify_all()
 
-    def _work(self) -> None:
+    def _pick(self, lane: str) -> _Entry | None:
+        """The next job for a free thread of ``lane`` (see the class), or ``None`` for now."""
+        if self._solo:
+            return None
+        if any(e.solo for e in self._waiting):  # one waits to run alone: let what runs end
+            solo = next((e for e in self._waiting if e.solo and e.lane == lane), None)
+            return solo if solo is not None and self._busy == 0 else None
+        mine = [e for e in self._waiting if e.lane == lane]
+        if not mine:
+            return None
+        return min(mine, key=lambda e: (self._running[(lane, e.client)], e.seq))
+
+    def _work(self, lane: str) -> None:
         while True:
-            item = self._queue.get()
-            if item is None or self._stop.is_set():
-                return
-            fn, args = item
+            with self._cond:
+                while not self._stop.is_set() and (entry := self._pick(lane)) is None:
+                    self._cond.wait()
+                if self._stop.is_set():
+                    return
+                assert entry is not None
+                self._waiting.remove(entry)
+                self._running[(lane, entry.client)] += 1
+                self._busy += 1
+                self._solo = entry.solo
             try:
-                fn(*args)
+                with for_client(entry.client):  # the job runs as its client's work (the jobs it queues too)
+                    entry.call()
             except Exception:  # _run catches what jobs raise; this only keeps the thread alive
                 log.exception("job thread")
+            finally:
+                with self._cond:
+                    self._running[(lane, entry.client)] -= 1
+                    if self._running[(lane, entry.client)] <= 0:
+                        del self._running[(lane, entry.client)]
+                    self._busy -= 1
+                    if entry.solo:
+                        self._solo = False
+                    self._cond.notify_all()
 
     def shutdown(self, wait: bool = True, timeout: float = 5.0) -> None:
         """Stop taking work (queued jobs are dropped); with ``wait``, give running jobs up to
         ``timeout`` seconds to end, never more."""
         self._stop.set()
-        for _ in self._threads:
-            self._queue.put(None)
+        with self._cond:
+            self._waiting.clear()
+            self._cond.notify_all()
         if wait:
             deadline = time.monotonic() + timeout
             for t in self._threads:

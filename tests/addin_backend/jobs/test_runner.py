@@ -132,3 +132,78 @@ def test_job_ids_name_their_scope_and_junk_ids_are_unknown(store, runner):
 def test_a_job_needs_an_existing_scope(runner):
     with pytest.raises(UnknownJobError):
         runner.create("never-uploaded", "graph", "read")
+
+
+def _started(runner: JobRunner, job_id: str, timeout: float = 10.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while (rec := runner.get(job_id))["status"] == "queued":
+        assert time.monotonic() < deadline, rec
+        time.sleep(0.01)
+    return rec
+
+
+def test_edit_jobs_have_their_own_lane_and_each_client_a_fair_share_of_a_lane(store):
+    """Issue 33, item 1: a proposal waiting on a slow model holds an edit thread, never a graph
+    thread; and a client that queued many graph jobs gets one free thread at a time while another
+    client's single job goes first."""
+    from addin_backend.budget import for_client
+
+    store.put("doc", {"meta": b"{}"})
+    runner = JobRunner(store, threads=2, edit_threads=1)
+    gates = {name: threading.Event() for name in ("model", "a1", "a2", "a3", "b1")}
+    order: list[str] = []
+
+    def blocked(name):
+        def work(progress):
+            order.append(name)
+            assert gates[name].wait(10)
+            return {"name": name}
+        return work
+
+    try:
+        slow = runner.create("doc", "proposal", "read", name="slow")  # a model that does not answer
+        runner.start(slow, blocked("model"))
+        assert _started(runner, slow["id"])["status"] == "running"
+        jobs = {}
+        with for_client("key:aaaaaaaaaaaa"):
+            for name in ("a1", "a2", "a3"):
+                jobs[name] = runner.create("doc", "graph", "read", name=name)
+                runner.start(jobs[name], blocked(name))
+        _started(runner, jobs["a1"]["id"]), _started(runner, jobs["a2"]["id"])  # the graph lane, both threads
+        with for_client("key:bbbbbbbbbbbb"):
+            jobs["b1"] = runner.create("doc", "graph", "read", name="b1")
+            runner.start(jobs["b1"], blocked("b1"))
+        time.sleep(0.2)
+        assert runner.get(jobs["a3"]["id"])["status"] == runner.get(jobs["b1"]["id"])["status"] == "queued"
+        gates["a1"].set()  # a thread frees: B has no job running, A has one: B's goes first, though younger
+        assert _started(runner, jobs["b1"]["id"])["status"] == "running"
+        time.sleep(0.2)
+        assert runner.get(jobs["a3"]["id"])["status"] == "queued"
+        for name in ("a2", "a3", "b1", "model"):
+            gates[name].set()
+        for job in (*jobs.values(), slow):
+            assert _wait(runner, job["id"])["status"] == "done"
+        assert order.index("b1") < order.index("a3") and order[0] == "model"
+    finally:
+        for gate in gates.values():
+            gate.set()
+        runner.shutdown()
+
+
+def test_a_job_past_its_cpu_budget_fails_with_deadline_exceeded(store, runner):
+    """The CPU budget (LEDGER_JOB_CPU_SECONDS) counts the job thread's own CPU time, read by the
+    same check as the wall-clock budget, which here is far away."""
+    from addin_backend.budget import check
+
+    store.put("doc", {"meta": b"{}"})
+    runner.job_seconds, runner.job_cpu_seconds = 600.0, 0.2
+
+    def spin(progress):
+        while True:
+            check()
+
+    job = runner.create("doc", "graph", "read", name="spin")
+    runner.start(job, spin)
+    rec = _wait(runner, job["id"], timeout=60)
+    assert rec["status"] == "failed" and rec["error"]["code"] == "deadline_exceeded", rec
+    assert "LEDGER_JOB_CPU_SECONDS" in rec["error"]["message"]
