@@ -388,6 +388,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--heartbeat", type=int, default=5, metavar="S",
                    help="seconds between heartbeats while a job runs (default 5)")
     s.add_argument("--no-preload", action="store_true", help="load the models at the first job, not at start")
+    s.add_argument("--processes", type=int, default=1, metavar="N",
+                   help="worker processes to keep running; one that dies is started again (default 1)")
+    s.add_argument("--no-supervise", action="store_true",
+                   help="run one worker in this process, with no supervisor (a service manager restarts it)")
     s.add_argument("--health", action="store_true", help="check the queues and their workers; exit 0 when healthy")
     s.add_argument("--local", action="store_true", help="with --health: count only this machine's workers")
     s.add_argument("--max-wait", type=float, default=300.0, metavar="S",

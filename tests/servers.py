@@ -205,14 +205,16 @@ class WorkerProcess:
     """``ledger worker`` on the Redis ``store_url``, with its own data folder and log file.
 
     ``args`` are extra options (``--queues``, ``--burst``, ``--heartbeat``); ``env`` adds
-    ``LEDGER_*`` settings. ``ready()`` waits until the worker has registered with RQ.
+    ``LEDGER_*`` settings. ``ready()`` waits until the worker has registered with RQ. By default
+    one worker runs in the process itself (``--no-supervise``: ``pid`` is the RQ worker's);
+    ``supervise=True`` runs the command as users do, a supervisor keeping ``--processes`` workers.
     """
 
     def __init__(self, folder: Path, store_url: str, *, args: list[str] | None = None,
-                 env: dict[str, str] | None = None, name: str | None = None) -> None:
+                 env: dict[str, str] | None = None, name: str | None = None, supervise: bool = False) -> None:
         self.folder = Path(folder)
         self.store_url = store_url
-        self.args = list(args or [])
+        self.args = list(args or []) + ([] if supervise else ["--no-supervise"])
         self.env = env or {}
         self.name = name
         self.log = self.folder / "worker.log"
@@ -249,6 +251,19 @@ class WorkerProcess:
                 break
             time.sleep(0.1)
         raise RuntimeError(f"ledger worker did not start:\n{self.log.read_text()[-3000:]}")
+
+    def children(self) -> set[int]:
+        """The pids of the supervisor's worker processes, from /proc."""
+        assert self.proc is not None
+        out = set()
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == self.proc.pid:
+                out.add(int(stat.parent.name))
+        return out
 
     def kill(self) -> None:
         """``kill -9``: no clean-up, no goodbye to RQ."""

@@ -12,6 +12,13 @@ stops both; the next idle worker's clean-up (every ``--heartbeat`` * 2 seconds) 
 abandoned job and RQ retries it (:mod:`addin_backend.jobs.queue`). ``SIGTERM`` lets the current
 job finish first (a warm shutdown); a second one stops at once and the job is retried elsewhere.
 
+``ledger worker`` **supervises itself**: the command is a small parent process that keeps
+``--processes`` workers (1 by default) running and starts one again when it dies, killed by the
+job it ran or by anything else (after 1 s, longer while one keeps dying at once), so the queues
+are never left without a worker. A job that kills its worker twice is quarantined
+(:data:`addin_backend.jobs.queue.QUARANTINE_AFTER`) and stops no third one. ``--no-supervise``
+runs one worker in this process (a service manager that restarts it instead).
+
 ``--health`` prints what to monitor (the Redis server, live workers per queue, queue lengths,
 the oldest waiting job, failed jobs) and exits 0 when every queue it checks has a live worker
 and no job waited longer than ``--max-wait`` seconds, 1 otherwise, 2 when Redis does not answer.
@@ -28,7 +35,7 @@ import threading
 import time
 from typing import Any, Sequence
 
-__all__ = ["HEARTBEAT", "make_worker", "run_worker", "health", "check_health", "main_worker"]
+__all__ = ["HEARTBEAT", "make_worker", "run_worker", "supervise", "health", "check_health", "main_worker"]
 
 log = logging.getLogger("ledger.worker")
 
@@ -146,7 +153,8 @@ def run_worker(args: argparse.Namespace) -> int:
     store = open_store(cfg["STORE"], cfg["DATA_DIR"], int(cfg["TTL_SECONDS"]))
     runner = QueueRunner(store, stale_after=float(cfg["JOB_STALE_SECONDS"]), retries=int(cfg["JOB_RETRIES"]),
                          timeout=int(cfg["JOB_TIMEOUT"]), large_tokens=int(cfg["QUEUE_LARGE_TOKENS"]))
-    runner.job_seconds = float(cfg["JOB_SECONDS"])  # the same budget as a web worker's job threads
+    runner.job_seconds = float(cfg["JOB_SECONDS"])  # the same budgets as a web worker's job threads
+    runner.job_cpu_seconds = float(cfg["JOB_CPU_SECONDS"])
     configure_worker_context(store, runner)
     if os.environ.get("LEDGER_EMBEDDING_CACHE") is None:
         configure_embedding_cache(os.path.join(cfg["DATA_DIR"], "embeddings.sqlite3"))
@@ -240,6 +248,83 @@ def check_health(args: argparse.Namespace) -> int:
     return 0 if report["healthy"] else 1
 
 
+def _child_argv(args: argparse.Namespace, slot: int) -> list[str]:
+    """The command line of one supervised worker: this command's options, one worker in its process."""
+    argv = [sys.executable, "-m", "addin_backend.cli", "worker", "--no-supervise", "--heartbeat", str(args.heartbeat)]
+    if args.queues:
+        argv += ["--queues", args.queues]
+    if args.burst:
+        argv.append("--burst")
+    if args.max_jobs:
+        argv += ["--max-jobs", str(args.max_jobs)]
+    if args.no_preload:
+        argv.append("--no-preload")
+    if args.name:  # RQ's worker names are unique: one per process
+        argv += ["--name", args.name if getattr(args, "processes", 1) == 1 else f"{args.name}-{slot}"]
+    return argv
+
+
+#: Seconds before a dead worker is started again, doubled (up to the second figure) while
+#: workers keep dying within :data:`_QUICK_DEATH` seconds of their start.
+_RESTART = (1.0, 30.0)
+_QUICK_DEATH = 10.0
+
+
+def supervise(args: argparse.Namespace) -> int:
+    """Keep ``--processes`` workers running (see the module docstring); returns when stopped
+    (SIGTERM or SIGINT, passed on to the workers, which finish their job first) or, with
+    ``--burst``, once every worker has ended with the queues empty."""
+    import signal
+    import subprocess
+
+    got = _config(args)
+    if got is None:
+        return 2
+    from .server import LOG_FORMAT
+
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    n = max(1, int(getattr(args, "processes", 1) or 1))
+    procs: dict[int, tuple[subprocess.Popen, float]] = {}
+    due: dict[int, float] = {i: 0.0 for i in range(n)}  # slot -> when to start it
+    delay = {i: _RESTART[0] for i in range(n)}
+    stopping: list[int] = []
+
+    def stop(signum: int, _frame: Any) -> None:
+        stopping.append(signum)
+        for proc, _started in procs.values():
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    log.info("supervising %d worker(s)", n)
+    while True:
+        now = time.monotonic()
+        if not stopping:
+            for slot, when in list(due.items()):
+                if now >= when:
+                    procs[slot] = (subprocess.Popen(_child_argv(args, slot)), now)
+                    del due[slot]
+        for slot, (proc, started) in list(procs.items()):
+            code = proc.poll()
+            if code is None:
+                continue
+            del procs[slot]
+            if stopping or (code == 0 and args.burst):
+                continue
+            quick = time.monotonic() - started < _QUICK_DEATH
+            delay[slot] = min(_RESTART[1], delay[slot] * 2) if quick and code != 0 else _RESTART[0]
+            if code != 0:
+                log.warning("worker %d (pid %d) died (%s); starting another in %.0f s", slot, proc.pid,
+                            f"signal {-code}" if code < 0 else f"exit {code}", delay[slot])
+            due[slot] = time.monotonic() + (delay[slot] if code != 0 else 0.0)
+        if not procs and (stopping or not due):
+            return 0
+        time.sleep(0.2)
+
+
 def main_worker(args: argparse.Namespace) -> int:
-    """``ledger worker``: the health check or the worker loop."""
-    return check_health(args) if args.health else run_worker(args)
+    """``ledger worker``: the health check, a supervised pool of workers, or one worker loop."""
+    if args.health:
+        return check_health(args)
+    return run_worker(args) if args.no_supervise else supervise(args)

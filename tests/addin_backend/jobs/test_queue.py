@@ -244,3 +244,41 @@ def test_queue_mode_needs_redis(tmp_path):
     assert make_runner(store).mode == "threads"
     with pytest.raises(ValueError, match="needs LEDGER_STORE=redis"):
         make_runner(store, mode="queue")
+
+
+def test_a_poison_job_is_quarantined_and_the_supervised_workers_keep_serving(make_app, tmp_path, redis_url):
+    """Issue 33, item 7 on the queue: a job that kills its worker. ``ledger worker --processes 2``
+    (a supervisor) starts each dead worker again; the poison is quarantined after its second death
+    (it never kills a third worker), an innocent document's graph and a new upload's both end
+    ``done``, and ``ledger worker --health`` finds every queue served. Before: with two workers
+    not restarted, the poison killed both, the health check found no worker and a new upload's
+    graph job waited queued indefinitely."""
+    from addin_backend.jobs.runner import QUARANTINED
+
+    app = make_app(GRAPH_SEMANTIC=False)
+    client = app.test_client()
+    env = {"LEDGER_GRAPH_SEMANTIC": "0", "LEDGER_TEST_POISON": "poison.docx",
+           "PYTHONPATH": f"{Path(__file__).parent / 'poison'}:{ROOT}"}
+    with WorkerProcess(tmp_path / "w", redis_url, args=["--heartbeat", "1", "--processes", "2", "--no-preload"],
+                       env=env, supervise=True) as pool:
+        deadline = time.monotonic() + 120
+        while len(pool.children()) < 2:
+            assert time.monotonic() < deadline, pool.log.read_text()[-2000:]
+            time.sleep(0.2)
+        first = pool.children()
+        poison = _upload(client, _docx(12), name="poison.docx")["job"]["id"]
+        innocent = _upload(client, _docx(12, seed=3), name="innocent.docx")["job"]["id"]
+        bad = _until(client, poison, _final, timeout=240)
+        assert bad["status"] == "failed" and bad["error"]["code"] == QUARANTINED, bad
+        assert bad["deaths"] == 2
+        assert _until(client, innocent, _final, timeout=240)["status"] == "done"
+        later = _upload(client, _docx(12, seed=5), name="later.docx")["job"]["id"]
+        assert _until(client, later, _final, timeout=240)["status"] == "done"
+        assert len(pool.children()) == 2 and pool.children() != first  # the dead were replaced
+        health = subprocess.run([sys.executable, "-m", "addin_backend.cli", "worker", "--health", "--json"],
+                                cwd=ROOT, capture_output=True, text=True, timeout=60,
+                                env={**{k: v for k, v in os.environ.items() if not k.startswith("LEDGER_")},
+                                     "LEDGER_STORE": redis_url, "PYTHONPATH": str(ROOT)})
+        report = json.loads(health.stdout)
+        assert health.returncode == 0 and report["healthy"], report
+    assert "died (signal 9)" in pool.log.read_text()

@@ -1,0 +1,23 @@
+"""A poison for the queue tests: in a process started with this folder first on ``PYTHONPATH`` and
+``LEDGER_TEST_POISON=NAME``, the graph task kills its own process (``kill -9``) when it builds the
+graph of a document uploaded as ``NAME``, as a job whose input crashes its worker would. Nothing of
+LEDGER knows of it: Python imports ``sitecustomize`` at start-up, before ``ledger worker`` runs."""
+import os
+
+if os.environ.get("LEDGER_TEST_POISON"):
+    import signal
+    import time
+
+    import addin_backend.service.graph_job as _gj
+
+    _real = _gj.run_graph_job
+
+    def run_graph_job(store, runner, progress, *, doc_id, **kwargs):  # type: ignore[no-untyped-def]
+        time.sleep(0.5)
+        meta = store.get_json(doc_id, "meta") or {}
+        if meta.get("filename") == os.environ["LEDGER_TEST_POISON"]:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return _real(store, runner, progress, doc_id=doc_id, **kwargs)
+
+    run_graph_job.__module__, run_graph_job.__qualname__ = _gj.__name__, "run_graph_job"
+    _gj.run_graph_job = run_graph_job
