@@ -1506,6 +1506,11 @@ def _resolve_one(
         j = lay.previous(i, past_notes=True)  # no word to go by: the thread of the discussion
         if j is not None and a.kind == "idiom" and _term_line(seq[j]):
             return None  # "In this case" after a definition list's term: a term names, it states no case
+        if j is not None and a.kind == "pronoun" and seq[j].kind == "list_item" and (lead := lay.lead_in(j)) is not None:
+            # a pronoun after a list takes up the list as a whole, which its lead-in introduces
+            # ("... is used in the following SDOs:" / "Malware" / "This is an open vocabulary");
+            # an idiom ("In this context,") goes on from the last item
+            return lead, f"the list after {preview(seq[lead].text, 40)}", 0.6
         if j is not None:
             what = (
                 f"previous {_name(seq[j])}" if j == i - 1

@@ -368,6 +368,16 @@ def test_a_note_is_an_aside_that_a_fallback_passes_over():
     assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u4", "u2")]
 
 
+def test_a_pronoun_after_a_list_takes_up_the_list_its_lead_in_introduces():
+    doc = _units(
+        ("paragraph", "The sample vocabulary is currently used in the following objects:"),
+        ("list_item", "Report"),
+        ("list_item", "Indicator"),
+        ("paragraph", "This is an open vocabulary that covers common sample kinds."),
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u3", "u0")]
+
+
 @pytest.mark.parametrize("text, expected", [
     ("Another validator is the entity tag given in an ETag field.", [("Another validator", "comparative", "validator", True)]),
     ("In most cases, both validators are sent.", [("both validators", "comparative", "validator", True)]),
