@@ -268,10 +268,20 @@ def _proposal_job(store: Store, runner: JobRunner, progress: Progress, *, doc_id
     return propose(store, doc_id, doc, G, **request)
 
 
+def _may_call_a_model(engine: str) -> bool:
+    """Whether a proposal by ``engine`` may wait for a model: ``llm``, or ``auto`` when a model is
+    configured (an unconfigured ``llm`` is refused at once, ``503 engine_unavailable``)."""
+    from ..edits.llm import llm_configured
+
+    return engine in ("llm", "auto") and llm_configured()
+
+
 def request_proposal(store: Store, runner: JobRunner, doc_id: str, request: dict[str, Any], *,
                      wait_timeout: float = 600.0) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """``(proposal, None)`` when the complete graph is there, else ``(None, job)``: a job that
-    waits for the graph, then plans; its result is the proposal.
+    waits for the graph, then plans; its result is the proposal. A proposal that may call a model
+    (engine ``llm``, or ``auto`` with one configured) is always a job: a model may take minutes,
+    which must hold a job thread of the edit lane, never a web thread (issue 33, item 1).
 
     The request's target is checked at once, so an unknown unit is a 404 in either case.
 
@@ -283,9 +293,13 @@ def request_proposal(store: Store, runner: JobRunner, doc_id: str, request: dict
     doc = documents.load(store, doc_id)
     if request.get("target") is not None or request.get("selection"):
         resolve_target(doc, request.get("target"), request.get("selection"))
-    try:
-        G = document_graph(store, runner, doc_id, doc, complete=True, need=PROPOSAL_STAGES)
-    except GraphNotReadyError:
+    G = None
+    if not _may_call_a_model(str(request.get("engine") or "rules")):
+        try:
+            G = document_graph(store, runner, doc_id, doc, complete=True, need=PROPOSAL_STAGES)
+        except GraphNotReadyError:
+            pass
+    if G is None:
         rec = runner.create(doc_id, PROPOSAL_JOB, "graph")
         # on a queue it runs once the graph job has ended (no worker waits for a queued graph)
         runner.submit(rec, _proposal_job, interactive=True, after=graph_job_id(doc_id), doc_id=doc_id,
