@@ -49,6 +49,17 @@ def gunicorn_options(args: argparse.Namespace) -> dict[str, object]:
     return options
 
 
+def _prepare_models() -> None:
+    """The embedding model's exports, made before the first request when the installation has
+    none yet (``make venv`` makes them); a failure is logged, and a request would try again."""
+    try:
+        from ..embeddings.encoders import prepare
+
+        prepare()
+    except Exception as exc:  # torch or onnxruntime missing: the encoders fall back by themselves
+        logging.getLogger("ledger.serve").warning("embedding model not prepared at start: %s", exc)
+
+
 def serve(args: argparse.Namespace) -> int:
     """Run gunicorn in this process until it is stopped; 2 for unusable settings."""
     from gunicorn.app.base import BaseApplication
@@ -58,11 +69,13 @@ def serve(args: argparse.Namespace) -> int:
 
     try:
         options = gunicorn_options(args)
-        load_config()  # a bad LEDGER_* setting fails here, once, not in every worker
+        cfg = load_config()  # a bad LEDGER_* setting fails here, once, not in every worker
     except ValueError as exc:
         sys.stderr.write(f"ledger serve: {exc}\n")
         return 2
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    if cfg.get("GRAPH_SEMANTIC", True):  # without RELATED no request embeds
+        _prepare_models()
 
     class _App(BaseApplication):
         def load_config(self) -> None:
