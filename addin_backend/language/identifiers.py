@@ -61,6 +61,8 @@ def is_code_style(style: str | None) -> bool:
 _SHAPE_PARTS: list[tuple[str, str]] = [
     ("markup", r"</?[A-Za-z_][\w.\-]*(?::[A-Za-z_][\w.\-]*)?(?:\s+[\w:.\-]+\s*=\s*(?:\"[^\"<>]*\"|'[^'<>]*'))*\s*/?>"
                r"|<[^<>\s]{3,}>"),
+    # a field or value a format names in angle brackets: "<Packet Identifier>", "<Reason Code>"
+    ("a placeholder", r"<[A-Za-z][\w\-]*(?: [\w\-]+){1,5}>"),
     ("URI", r"(?:[A-Za-z][A-Za-z0-9+.\-]*://|mailto:|urn:|www\.)[^\s<>\"\u201d]*[^\s<>\"\u201d.,;:)\]]"),
     ("e-mail address", r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+"),
     ("media type", r"(?<![\w/])(?i:application|audio|example|font|haptics|image|message|model|multipart|text|video|\*)"

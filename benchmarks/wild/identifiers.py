@@ -26,7 +26,7 @@ SHAPES = re.compile(
     r"|(?<![\w:])[A-Za-z][\w.\-]*:[A-Za-z_][\w.\-]*[\w]"           # a namespace prefix
     r"|(?<![\w\-])--[a-zA-Z][\w\-]*(?![\w\-])|(?<=\s)-[a-zA-Z][\w\-]*(?![\w\-])"  # --option, -option
     r"|\b[a-z]+(?:[A-Z][a-z0-9]*)+\b"                              # camelCase
-    r"|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b"                      # PascalCase with an inner capital
+    r"|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b"                      # PascalCase: words glued (not DoS, QoS, PhD)
     r"|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"                          # snake_case
     r"|\b[a-z][a-z0-9]+(?:\.[a-z][a-z0-9]+)+\b(?!\.\w)"           # dotted.property
     r"|\b[\w\-]+\.(?:xml|json|docx|odt|txt|py|js|html|css|zip|rdf|xsd|rng|md|png|jpg|svg|sarif|ya?ml|exe|dll)\b"
