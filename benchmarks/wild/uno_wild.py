@@ -135,8 +135,33 @@ def margins(doc):
                 except Exception:
                     continue
                 if t is not None and t.getString().strip():
-                    out[f"{name}/{part}{variant}"] = t.getString()
+                    out[f"{name}/{part}{variant}"] = _margin_text(t)
     return out
+
+
+#: Fields whose number depends on the page the text is laid out on: "#" in a margin's text, so
+#: that a footer reads the same on a document of another length ("Page 14 of 171").
+_PAGE_FIELDS = ("com.sun.star.text.TextField.PageNumber", "com.sun.star.text.TextField.PageCount")
+
+
+def _margin_text(text) -> str:
+    lines = []
+    paras = text.createEnumeration()
+    while paras.hasMoreElements():
+        para = paras.nextElement()
+        if not para.supportsService("com.sun.star.text.Paragraph"):
+            continue
+        parts = []
+        portions = para.createEnumeration()
+        while portions.hasMoreElements():
+            portion = portions.nextElement()
+            field = portion.TextField if portion.TextPortionType == "TextField" else None
+            if field is not None and any(field.supportsService(s) for s in _PAGE_FIELDS):
+                parts.append("#")
+            else:
+                parts.append(portion.getString())
+        lines.append("".join(parts))
+    return "\n".join(lines)
 
 
 def _paragraph_of(rng) -> str:
