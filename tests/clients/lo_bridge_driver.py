@@ -83,50 +83,9 @@ def install_inprocess(profile):
     shutil.copyfile(os.path.join(HERE, "lo_inprocess.py"), os.path.join(scripts, "lo_inprocess.py"))
 
 
-def _word_changes(doc):
-    """``[(deleted text portion, inserted text portion)]``: each deletion followed at once by an
-    insertion (one word change), in document order, read off the paragraphs' portions."""
-    pairs = []
-    enum = doc.getText().createEnumeration()
-    while enum.hasMoreElements():
-        par = enum.nextElement()
-        if not par.supportsService("com.sun.star.text.Paragraph"):
-            continue
-        pors = []
-        pe = par.createEnumeration()
-        while pe.hasMoreElements():
-            pors.append(pe.nextElement())
-        for i in range(len(pors) - 5):
-            a, t1, b, c, t2 = pors[i:i + 5]
-            if (a.TextPortionType == c.TextPortionType == "Redline" and t1.TextPortionType == "Text"
-                    and t2.TextPortionType == "Text" and b.TextPortionType == "Redline"
-                    and a.IsStart and a.RedlineType == "Delete" and not b.IsStart
-                    and c.IsStart and c.RedlineType == "Insert"):
-                pairs.append((t1, t2))
-    return pairs
-
-
-def _decide_one(ctx, doc, portion, how):
-    """Accepts or rejects the change a text portion is in, as a reviewer's click on its row does:
-    the cursor inside it, nothing selected (a selection would take its neighbours too)."""
-    text = portion.getString()
-    cur = portion.getText().createTextCursorByRange(portion.getStart())
-    if len(text) > 1:
-        cur.goRight(1, False)
-    doc.getCurrentController().select(cur)
-    uno_probe._dispatch(ctx, doc, ".uno:AcceptTrackedChange" if how == "accept" else ".uno:RejectTrackedChange")
-    return text
-
-
-def decide(ctx, doc, item):
-    """The ``index``-th word change (a deletion with the insertion right after it) decided as a
-    reviewer does in Manage Changes, one row at a time: ``deletion`` and ``insertion`` each
-    "accept" or "reject"."""
-    deleted, inserted = _word_changes(doc)[item["index"]]
-    got = {"deletion": deleted.getString(), "insertion": inserted.getString()}
-    _decide_one(ctx, doc, inserted, item["insertion"])  # the later one first: the earlier stays where it is
-    _decide_one(ctx, doc, deleted, item["deletion"])
-    return got
+def decide(ctx, url, item):
+    """The ``index``-th word change decided in Manage Changes, row by row (``lo_inprocess.decide``)."""
+    return inprocess(ctx, "decide", TESTS, url, item["index"], item["deletion"], item["insertion"])
 
 
 def served(ctx, desktop, work, item):
@@ -139,7 +98,8 @@ def served(ctx, desktop, work, item):
     return inprocess(ctx, "views", TESTS, path)
 
 
-def run_step(ctx, desktop, cfg, step):
+def run_step(ctx, desktop, cfg, step, results):
+    """Runs one step's actions, appending each one's answer to ``results`` (kept when one fails)."""
     work = os.path.join(cfg["work"], step["name"])
     os.makedirs(work, exist_ok=True)
     path = os.path.join(work, os.path.basename(step["doc"]))
@@ -153,7 +113,6 @@ def run_step(ctx, desktop, cfg, step):
     props = (uno_probe._prop("ReadOnly", True),) if step.get("read_only") else ()
     doc = desktop.loadComponentFromURL(url, "_blank", 0, props)
     panel = Panel(ctx, url)
-    results = []
     try:
         for item in step["do"]:
             op = item["op"]
@@ -172,7 +131,7 @@ def run_step(ctx, desktop, cfg, step):
                 uno_probe._dispatch(ctx, doc, item["command"])
                 out = {}
             elif op == "decide":
-                out = decide(ctx, doc, item)
+                out = decide(ctx, url, item)
             elif op == "served":
                 if item.get("from_last"):  # the revision the panel applied last
                     last = next(r for r in reversed(results) if r.get("last", {}).get("apply", {}).get("ok"))
@@ -234,12 +193,13 @@ def main(config_path):
     try:
         for step in cfg["steps"]:
             try:
-                result["steps"].append(run_step(ctx, desktop, cfg, step))
+                done = []
+                result["steps"].append(run_step(ctx, desktop, cfg, step, done))
             except Exception as exc:  # report and go on
                 import traceback
 
                 result["steps"].append({"name": step["name"], "error": f"{type(exc).__name__}: {exc}",
-                                        "trace": traceback.format_exc()[-3000:]})
+                                        "trace": traceback.format_exc()[-3000:], "results": done})
     finally:
         uno_probe.stop_office(proc, desktop)
     print(json.dumps(result))

@@ -51,4 +51,51 @@ def views(tests_dir, path):
     return json.dumps(out)
 
 
-g_exportedScripts = (probe, views)
+def _word_changes(doc):
+    """``[(deleted text portion, inserted text portion)]``: each deletion followed at once by an
+    insertion (one word change), in document order, read off the paragraphs' portions."""
+    pairs = []
+    enum = doc.getText().createEnumeration()
+    while enum.hasMoreElements():
+        par = enum.nextElement()
+        if not par.supportsService("com.sun.star.text.Paragraph"):
+            continue
+        pors = []
+        pe = par.createEnumeration()
+        while pe.hasMoreElements():
+            pors.append(pe.nextElement())
+        for i in range(len(pors) - 4):
+            a, t1, b, c, t2 = pors[i:i + 5]
+            if (a.TextPortionType == b.TextPortionType == c.TextPortionType == "Redline"
+                    and t1.TextPortionType == t2.TextPortionType == "Text"
+                    and a.IsStart and a.RedlineType == "Delete" and not b.IsStart
+                    and c.IsStart and c.RedlineType == "Insert"):
+                pairs.append((t1, t2))
+    return pairs
+
+
+def _decide_one(up, doc, portion, how):
+    """Accepts or rejects the change a text portion is in, as a reviewer's click on its row does:
+    the cursor inside it, nothing selected (a selection would take its neighbours too)."""
+    cur = portion.getText().createTextCursorByRange(portion.getStart())
+    if len(portion.getString()) > 1:
+        cur.goRight(1, False)
+    doc.getCurrentController().select(cur)
+    up._dispatch(XSCRIPTCONTEXT.getComponentContext(), doc,  # noqa: F821
+                 ".uno:AcceptTrackedChange" if how == "accept" else ".uno:RejectTrackedChange")
+
+
+def decide(tests_dir, url, index, deletion, insertion):
+    """The ``index``-th word change (a deletion with the insertion right after it) decided as a
+    reviewer does in Manage Changes, one row at a time: ``deletion`` and ``insertion`` each
+    "accept" or "reject"; returns the two rows' words."""
+    up = _probe_module(tests_dir)
+    doc = _document(url)
+    deleted, inserted = _word_changes(doc)[int(index)]
+    got = {"deletion": deleted.getString(), "insertion": inserted.getString()}
+    _decide_one(up, doc, inserted, insertion)  # the later one first: the earlier stays where it is
+    _decide_one(up, doc, deleted, deletion)
+    return json.dumps(got)
+
+
+g_exportedScripts = (probe, views, decide)

@@ -231,6 +231,9 @@ def lo_run(tmp_path_factory, request, output_dir):
         result["by_name"] = {s["name"]: s for s in result["steps"]}
         result.update(server=srv, keyed=keyed, tiny=tiny, config=cfg["bridge_config"], work=work, units=units,
                       applied=applied, fixable=fixable, shots=_shots(work / "shots", output_dir / "clients"))
+        for fmt in FORMATS:  # "Delete Section 7.3" accepted in Writer, to open and check by hand
+            if (work / f"accepted.{fmt}").exists():
+                shutil.copyfile(work / f"accepted.{fmt}", output_dir / "clients" / f"libreoffice-accepted.{fmt}")
         if os.environ.get("LEDGER_LO_DUMP"):  # the driver's whole answer, to read when a test fails
             Path(os.environ["LEDGER_LO_DUMP"]).write_text(json.dumps(result["steps"], indent=1))
         yield result
@@ -266,7 +269,9 @@ def _shots(folder: Path, out: Path) -> dict[str, Path]:
 
 def _results(lo_run, name):
     step = lo_run["by_name"][name]
-    assert "error" not in step, step.get("trace") or step["error"]
+    assert "error" not in step, ((step.get("trace") or step["error"]) + "\nthe last answers before it: "
+                                 + json.dumps([{k: r.get(k) for k in ("last", "labels", "messages")}
+                                               for r in step.get("results", [])[-2:]])[:4000])
     for r in step["results"]:
         assert r.get("ok", True), r
     return step["results"]

@@ -141,7 +141,8 @@ class ReadPages:
                         rows.append((2, f"{views.place(by_id, uid)}" + (f": \u201c{views.snippet(text, 50)}\u201d" if text else ""),
                                      f"unit:{uid}:{start}:{end}"))
         shown = sum(g["count"] for g in groups)
-        self.dialog.fill_tree("findings", rows, f"{shown} of {len(self.findings)} findings")
+        nodes = self.dialog.fill_tree("findings", rows, f"{shown} of {len(self.findings)} findings")
+        self.dialog.expand("findings", [n for n, r in zip(nodes, rows) if r[0] == 0])  # each finding in sight
         self.last["findings_shown"] = shown
         self.last["finding_groups"] = [(g["title"], g["count"]) for g in groups]
         self._label("finding_detail", f"{shown} of {len(self.findings)} findings shown in {len(groups)} group(s)."

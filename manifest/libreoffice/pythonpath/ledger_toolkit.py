@@ -176,11 +176,12 @@ class Dialog:
         """Replaces a tree's nodes with ``rows``: ``[(depth, text, key)]`` in order, under a root
         that reads ``title``; returns the nodes in the same order (each keeps ``key`` as its data
         value)."""
-        data = self.trees[name]
-        root = data.getRoot()
-        root.setDisplayValue(title)
-        while root.getChildCount():
-            root.removeChildByIndex(root.getChildCount() - 1)
+        # a new data model, built whole before the control is given it: the control redraws a model
+        # it is given, but neither a changed title of the root it shows ("15 of 15 findings" stayed
+        # over a filtered list) nor a new root (drawn below the old one); and one replacement is
+        # one redraw, not one per row removed and added
+        data = self.smgr.createInstanceWithContext("com.sun.star.awt.tree.MutableTreeDataModel", self.ctx)
+        root = data.createNode(title, True)
         stack, nodes = [root], []
         for depth, text, key in rows:
             node = data.createNode(text, False)
@@ -189,6 +190,9 @@ class Dialog:
             stack[-1].appendChild(node)
             stack.append(node)
             nodes.append(node)
+        data.setRoot(root)
+        self.model.getByName(name).DataModel = data
+        self.trees[name] = data
         try:
             self.get(name).expandNode(root)
         except Exception:
