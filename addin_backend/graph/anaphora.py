@@ -923,6 +923,10 @@ class _Layout:
             step.append(n)
         return cls(seq, section, display, listed, step, defines, _title_head(title), heads)
 
+    def unit(self, j: int) -> Unit:
+        """The content unit at position ``j``, or for ``-k - 1`` the heading of section ``k``."""
+        return self.seq[j] if j >= 0 else self.heads[-j - 1]
+
     def back(self, i: int, window: int, *, cross: bool = False) -> Iterable[int]:
         """The positions before ``i`` within ``window`` steps (and ``REACH`` units), nearest
         first; within ``i``'s section unless ``cross``."""
@@ -1046,14 +1050,10 @@ def resolve_anaphora(
                 for j in stated:
                     out.append(Antecedent(u.id, seq[j].id, a, f"{a.text} -> a rule of the set: {preview(seq[j].text, 40)}", 0.6))
                 continue
-            heading = _section_subject(a, lay, i)
-            if heading is not None:
-                out.append(Antecedent(u.id, heading.id, a, f"{a.text} -> the section's subject: {preview(heading.text, 40)}", 0.6))
-                continue
             got = _resolve_one(u, a, lay, i, window, facts)
             if got is not None:
                 j, evidence, score = got
-                out.append(Antecedent(u.id, seq[j].id, a, f"{a.text} -> {evidence}", score))
+                out.append(Antecedent(u.id, lay.unit(j).id, a, f"{a.text} -> {evidence}", score))
     return out
 
 
@@ -1064,16 +1064,15 @@ _LABEL_LINE = re.compile(r"[\W\d]*[A-Z][^\s:]*(?:\s+[^\s:]+){0,3}:\s*\S")
 _OPENING_UNITS = 3
 
 
-def _section_subject(a: Anaphor, lay: _Layout, i: int) -> Unit | None:
+def _section_subject(a: Anaphor, lay: _Layout, i: int) -> int | None:
     """The heading of the anaphor's section when the anaphor, in its unit's first sentence, is
     the first the section says of anything: a pronoun or "this X" before which the section holds
     no prose, only label lines ("Will Topic Type" / "Position: bit 5 ..." / "This is a 2-bit
     field ..."), speaks of what the heading names, as "this protocol" does of a document titled
     a protocol. Where prose comes first, that prose introduces it ("Initial Secrets" / "Initial
     packets apply ... a secret" / "This secret is ..."). Not in a definition list's entry (its
-    term is the referent)."""
-    heading = lay.heads.get(lay.section[i])
-    if heading is None or not a.first or lay.defines[i] or a.kind not in ("np", "pronoun"):
+    term is the referent). The heading's position is :meth:`_Layout.unit`'s (negative)."""
+    if lay.section[i] not in lay.heads or not a.first or lay.defines[i] or a.kind not in ("np", "pronoun"):
         return None
     before = []
     for j in range(i - 1, -1, -1):
@@ -1083,7 +1082,7 @@ def _section_subject(a: Anaphor, lay: _Layout, i: int) -> Unit | None:
     if len(before) >= _OPENING_UNITS:
         return None
     if all(lay.display[j] or _LABEL_LINE.match(lay.seq[j].text) for j in before):
-        return heading
+        return -lay.section[i] - 1
     return None
 
 
@@ -1198,7 +1197,7 @@ def _head_search(
                     # the compound named only by an anaphor of its own: follow it
                     b = next(b for b in skip if any(b.start <= x.start() < b.end for x in hits))
                     got = _resolve_one(v, b, lay, j, WINDOW, facts, depth=depth + 1)
-                    if got is None:
+                    if got is None or got[0] < 0:  # unresolved, or the section's subject: its own unit names it first
                         return j, f"{b.text} (its own referent)"
                     if got is not None and got[2] >= 0.7:  # by its words, not by a fallback
                         return got[0], f"{got[1]} (via {b.text})"
@@ -1441,6 +1440,9 @@ def _resolve_one(
         # in a definition list, "This field is only present if ...", "It is sent when ...": the
         # entry's own term ("Pad Length:"), however many entries before say the same
         return i - 1, f"the term {preview(seq[i - 1].text, 40)}", 0.7
+    heading = _section_subject(a, lay, i)
+    if heading is not None:
+        return heading, f"the section's subject: {preview(lay.unit(heading).text, 40)}", 0.6
     if a.kind == "distal":
         # "from that request", "after that time" inside a sentence: only the unit just before,
         # when it names the thing (else the sentence's own clauses are the likelier referent)
