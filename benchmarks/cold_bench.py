@@ -17,6 +17,9 @@ and the model weights come from installed packages and have no cache. Steps, eac
 - ``context``: ``ledger context DOC --find TEXT --instruction 'Shorten this' --json``;
 - ``check``: ``ledger check DOC --json``.
 
+Then the semantic stage alone in each checkout (:func:`semantic_stage`): CPU seconds per unit,
+its model loaded before it and timed apart.
+
 Warm, in the folder the cold ``graph`` left: ``context`` and ``check`` again, then ``context``
 once more (a second ``ledger context``). Each row is one process: its wall seconds, its CPU seconds
 (user + system, all threads) and its peak RSS (``wait4``). The machine is shared: compare a row
@@ -37,7 +40,7 @@ from typing import Any, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 
-__all__ = ["run_step", "bench_file", "main"]
+__all__ = ["run_step", "semantic_stage", "bench_file", "markdown", "main"]
 
 DEFAULT_RENAMES = {
     "rfc": 'Rename "connection ID" to "connection identifier" everywhere',
@@ -76,6 +79,45 @@ def run_step(code: Path, argv: Sequence[str], cache: Path, out: Path | None = No
             row["answer"] = json.loads(out.read_text(encoding="utf-8"))
         except ValueError:
             pass
+    return row
+
+
+#: The semantic stage alone in a child of one checkout: read, graph without RELATED, load the
+#: RELATED encoder (timed apart), then the RELATED stage with no embedding cached: its CPU and wall
+#: seconds (all threads) and the units it read. One JSON line.
+_SEMANTIC = """
+import json, sys, time
+from adapters import read_path
+from addin_backend.graph.build import build_graph, run_stages
+from addin_backend.embeddings.encoders import related_backend
+from addin_backend.language import nlp
+doc = read_path(sys.argv[1])
+G = build_graph(doc, semantic=False)
+c0, w0 = time.process_time(), time.perf_counter()
+nlp.get_embedder(related_backend())
+c1, w1 = time.process_time(), time.perf_counter()
+run_stages(G, doc, ["related"])
+c2, w2 = time.process_time(), time.perf_counter()
+print(json.dumps({"units": len(doc.units), "load_cpu": round(c1 - c0, 2), "load_wall": round(w1 - w0, 2),
+                  "cpu": round(c2 - c1, 2), "wall": round(w2 - w1, 2),
+                  "related": sum(1 for _u, _v, k in G.edges(keys=True) if k == "RELATED") // 2}))
+"""
+
+
+def semantic_stage(code: Path, path: Path, cache: Path) -> dict[str, Any]:
+    """The RELATED stage of ``path`` in the checkout ``code`` (see :data:`_SEMANTIC`), its model
+    loaded before it, no embedding cached: CPU ms per unit is the stage's cost, whatever else the
+    machine runs."""
+    env = _env(cache)
+    env["PYTHONPATH"] = str(code)
+    env["LEDGER_EMBEDDING_CACHE"] = "off"
+    run = subprocess.run([sys.executable, "-c", _SEMANTIC, str(path)], cwd=code, env=env, capture_output=True,
+                         text=True, timeout=3600)
+    if run.returncode != 0:
+        return {"rc": run.returncode, "error": run.stderr[-600:]}
+    row = json.loads(run.stdout.strip().splitlines()[-1])
+    row["cpu_ms_per_unit"] = round(1000 * row["cpu"] / max(1, row["units"]), 3)
+    row["wall_ms_per_unit"] = round(1000 * row["wall"] / max(1, row["units"]), 3)
     return row
 
 
@@ -144,6 +186,10 @@ def bench_file(path: Path, sides: dict[str, Path], peer_models: dict[str, Path |
             row = run_step(code, argv, cache, out=cache / "answer.json")
             res[side][step] = _summary(step, row)
             log(f"{path.name} {side:5} warm {step:8} {json.dumps(res[side][step])}")
+    for side, code in sides.items():
+        cache = _fresh(work, f"{side}-{path.stem}-semantic", peer_models[side])
+        res[side]["semantic stage"] = semantic_stage(code, path, cache)
+        log(f"{path.name} {side:5} semantic stage {json.dumps(res[side]['semantic stage'])}")
     return res
 
 
@@ -163,6 +209,8 @@ def markdown(results: dict[str, Any], command: str) -> str:
                   "| step | this: wall s | CPU s | RSS MB | peer: wall s | CPU s | RSS MB | wall ratio |",
                   "|---|---:|---:|---:|---:|---:|---:|---:|"]
         for step in this:
+            if step == "semantic stage":
+                continue
             a, b = this[step], peer.get(step, {})
             ratio = f"{b['wall'] / a['wall']:.1f}x" if a.get("wall") and b.get("wall") else ""
             fail = " (failed)" if a.get("rc") else ""
@@ -177,6 +225,14 @@ def markdown(results: dict[str, Any], command: str) -> str:
                       f"({gb['related_ms_per_unit'] / ga['related_ms_per_unit']:.1f}x less); RELATED edges "
                       f"{(ga.get('edges_by_type') or {}).get('RELATED')} against "
                       f"{(gb.get('edges_by_type') or {}).get('RELATED')}."]
+        sa, sb = this.get("semantic stage", {}), peer.get("semantic stage", {})
+        if sa.get("cpu_ms_per_unit") and sb.get("cpu_ms_per_unit"):
+            lines += ["", f"Semantic stage alone (its model loaded before it, no embedding cached; CPU seconds of "
+                      f"all threads): {sa['cpu']} s for {sa['units']:,} units, {sa['cpu_ms_per_unit']} ms per unit, "
+                      f"against the peer's {sb['cpu']} s for {sb['units']:,} units, {sb['cpu_ms_per_unit']} ms per unit: "
+                      f"**{sb['cpu_ms_per_unit'] / sa['cpu_ms_per_unit']:.1f}x** less CPU per unit (wall "
+                      f"{sa['wall']} s against {sb['wall']} s; model load {sa['load_cpu']} against {sb['load_cpu']} CPU s; "
+                      f"RELATED edges {sa['related']} against {sb['related']})."]
         stages = this.get("context", {}).get("stages")
         if stages:
             lines += ["", f"Stages a context waited for: {', '.join(stages)}; a check: "
@@ -195,6 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--find", action="append", help="the --find of each --file's context (default by document)")
     ap.add_argument("--json", help="write the figures here")
     ap.add_argument("--doc", help="rewrite the cold-start block of this markdown file")
+    ap.add_argument("--semantic-only", action="store_true",
+                    help="only the semantic stage of each --file, added to the figures already in --json")
     args = ap.parse_args(argv)
 
     peer = Path(args.peer).resolve()
@@ -203,11 +261,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     models: dict[str, Path | None] = {"this": None, "peer": found[0] if found else None}
     from addin_backend.embeddings.encoders import prepare
 
+    if args.semantic_only:
+        results: dict[str, Any] = json.loads(Path(args.json).read_text(encoding="utf-8"))
+        with tempfile.TemporaryDirectory(prefix="ledger-cold-") as tmp:
+            for i, name in enumerate(args.file):
+                path = Path(name).resolve()
+                for side, code in sides.items():
+                    cache = _fresh(Path(tmp), f"{side}-{i}", models[side])
+                    row = semantic_stage(code, path, cache)
+                    results["files"].setdefault(path.name, {}).setdefault(side, {})["semantic stage"] = row
+                    print(path.name, side, json.dumps(row), flush=True)
+        Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
+        return _write(results, args)
     with tempfile.TemporaryDirectory(prefix="ledger-cold-") as tmp:
         os.environ["LEDGER_CACHE_DIR"] = tmp  # this checkout's installation step: its export in the environment
         print("installed models:", prepare(), flush=True)
         del os.environ["LEDGER_CACHE_DIR"]
-        results: dict[str, Any] = {"date": time.strftime("%Y-%m-%d"), "cpus": len(os.sched_getaffinity(0)),
+        results = {"date": time.strftime("%Y-%m-%d"), "cpus": len(os.sched_getaffinity(0)),
                                    "peer": str(peer), "files": {}}
         for i, name in enumerate(args.file):
             path = Path(name).resolve()
@@ -219,8 +289,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.json:
                 Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
             shutil.rmtree(work, ignore_errors=True)
+    return _write(results, args)
+
+
+def _write(results: dict[str, Any], args: argparse.Namespace) -> int:
     shown = "python -m benchmarks.cold_bench " + " ".join(
-        f"--file {Path(f).name}" for f in args.file) + " --peer PEER"
+        f"--file {Path(f).name}" for f in results["files"]) + " --peer PEER"
     md = markdown(results, shown)
     print(md)
     if args.doc:
