@@ -518,6 +518,8 @@ class _Structure:
                     text = "".join(seg.text for seg in t.walk(p).segments)
                     if text:
                         replace_in_paragraph(t, p, 0, len(text), "", author, date)
+                    for frame in [f for f in p.iter(_FRAME) if f in self.gone]:
+                        _delete_frame(t, p, frame, author, date)  # a deleted figure of the kept paragraph
             t.owners = ()
             return
         chains = [list_chain(b) for b in blocks]

@@ -398,6 +398,14 @@ CASES: list[Case] = [
         accepted=["Text before and after.", "Between the pictures.", "Last words."],
     ),
     Case(
+        # the formula's paragraph is the document's only one: it stays, and the formula goes alone
+        "delete_the_only_paragraph_s_formula",
+        _corpus("formula.odt"),
+        lambda d: [_e("delete", d.units[0])],
+        # LibreOffice: the object shows, Accept All removes it, Reject All keeps it
+        [("Delete", "Ann", "")],
+    ),
+    Case(
         # the paragraph holds Bo's deletion and insertion: its text is deleted around them
         "delete_a_paragraph_that_holds_changes",
         _corpus("trackedChanges.odt"),
