@@ -79,12 +79,15 @@ def automate(ctx, action, args):
     from ledger_toolkit import MainThread
 
     main = MainThread(ctx)
+    answered = None
     if action == "wait":  # on this (the caller's) thread: the main thread goes on working
         deadline = time.monotonic() + float(args.get("timeout", 600))
+        answered = 0  # how often the main thread ran a call of ours while the command was working
         while time.monotonic() < deadline:
             panel = main.call(lambda: panel_for(ctx, _current_text_document(ctx, args.get("doc")), create=False))
-            if panel is None or not panel.busy:
+            if panel is None or not panel.working():
                 break
+            answered += 1
             time.sleep(0.2)
         time.sleep(0.3)  # the callbacks posted last
         action = "state"
@@ -130,7 +133,10 @@ def automate(ctx, action, args):
             raise BridgeError("unknown_action", f"Unknown panel action {action!r}.")
         return panel.state() if action != "close" else {"closed": True}
 
-    return main.call(act)
+    out = main.call(act)
+    if answered is not None and out is not None:
+        out["main_thread_answers"] = answered
+    return out
 
 
 def _put_cursor(doc, args):

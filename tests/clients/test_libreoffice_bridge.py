@@ -322,6 +322,8 @@ def test_the_preview_offers_every_change_with_ticks(lo_run, fmt):
     preview = r[14]["last"]["preview"]
     assert preview["operations"] == preview["changes"] == preview["ticked"] > 130
     assert r[14]["last"]["cursor"]["target"]  # the unit at the cursor went with the instruction
+    # Writer's main thread ran the driver's calls while the server planned and applied (not frozen)
+    assert r[14].get("main_thread_answers", 0) >= 1 and r[18].get("main_thread_answers", 0) >= 1
     rows = r[14]["trees"]["changes"]
     assert rows[0][1].startswith("\u2611 ") and "why: Rename" in "".join(row[1] for row in rows[:3])
     assert len([row for row in rows if row[0] == 1]) == preview["changes"]  # each change a row of its own

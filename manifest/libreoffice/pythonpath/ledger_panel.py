@@ -76,6 +76,7 @@ class Panel(ReadPages, WritePages):
         self.cfg = load_config()
         self.quiet = str(self.cfg.get("ui", "dialogs")).lower() == "none"
         self.busy = False
+        self.landing = False
         self.dirty = True
         self.page = "outline"
         self.messages = []
@@ -281,23 +282,34 @@ class Panel(ReadPages, WritePages):
         return True
 
     def _finish(self, done, result, error, on_error=None) -> None:
+        """Ends a command on the main thread: ``busy`` is off (``done`` may start the next stage),
+        ``landing`` on until ``done`` returns: bringing an edit in loads a document, and a load
+        lets LibreOffice run other posted callbacks meanwhile, which must not read the work as done."""
         self.busy = False
-        self._progress(None)
-        if error is not None:
-            self.dirty = True  # an upload may not have happened: send the document again next time
-            if on_error is not None:
-                on_error(error)
-        if error is None:
-            try:
-                done(result)
-                return
-            except Exception as exc:
-                error = exc
-        if isinstance(error, BridgeError):
-            self._error(error.message)
-        else:
-            self.last["trace"] = traceback.format_exception(type(error), error, error.__traceback__)[-6:]
-            self._error(f"LEDGER hit an unexpected problem: {type(error).__name__}: {error}")
+        self.landing = True
+        try:
+            self._progress(None)
+            if error is not None:
+                self.dirty = True  # an upload may not have happened: send the document again next time
+                if on_error is not None:
+                    on_error(error)
+            if error is None:
+                try:
+                    done(result)
+                    return
+                except Exception as exc:
+                    error = exc
+            if isinstance(error, BridgeError):
+                self._error(error.message)
+            else:
+                self.last["trace"] = traceback.format_exception(type(error), error, error.__traceback__)[-6:]
+                self._error(f"LEDGER hit an unexpected problem: {type(error).__name__}: {error}")
+        finally:
+            self.landing = False
+
+    def working(self) -> bool:
+        """A command still runs: on its thread, or its result is being brought in."""
+        return self.busy or self.landing
 
     def _client(self) -> LedgerClient:
         return LedgerClient(self.cfg)
@@ -337,7 +349,7 @@ class Panel(ReadPages, WritePages):
         titles = {name: self.dialog.tree_title(name) for name in self.dialog.trees}
         labels = {n: self.dialog.model.getByName(n).Label for n in
                   ("status", "finding_detail", "changes_count", "review_verdict", "settings_result", "cursor_info")}
-        return {"page": self.page, "busy": self.busy, "trees": trees, "titles": titles, "labels": labels, "messages": list(self.messages),
+        return {"page": self.page, "busy": self.working(), "trees": trees, "titles": titles, "labels": labels, "messages": list(self.messages),
                 "last": self.last, "document": (self.server_doc or {}).get("id"),
                 "settings": self._settings_values()}
 
