@@ -17,8 +17,6 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import networkx as nx
@@ -31,6 +29,7 @@ from ..checks.style.sheet import StyleSheet
 from . import graphs
 from .jsonable import json_safe
 from .revisions import revision_bytes
+from .versions import code_version
 
 __all__ = ["check", "check_report", "check_stored", "check_key", "DEFAULT_MAX_FINDINGS"]
 
@@ -61,19 +60,6 @@ def check_report(doc: Document, G: nx.MultiDiGraph | None = None, style: StyleSh
     return json_safe(out)
 
 
-@lru_cache(maxsize=1)
-def _code_version() -> str:
-    """A digest of the code that makes findings (this package and the adapters): a cached check
-    made by other code is not read back."""
-    digest = hashlib.sha256()
-    root = Path(__file__).resolve().parents[2]
-    for package in ("addin_backend", "adapters"):
-        for path in sorted((root / package).rglob("*.py")):
-            digest.update(path.relative_to(root).as_posix().encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
 def check_key(revision: int | None, sheet: StyleSheet | None, max_findings: int) -> str:
     """The store name a check is kept under: what decides its findings.
 
@@ -83,7 +69,7 @@ def check_key(revision: int | None, sheet: StyleSheet | None, max_findings: int)
     4
     """
     style = None if sheet is None else sheet.to_json()
-    basis = json.dumps({"style": style, "max": max_findings, "code": _code_version()}, sort_keys=True)
+    basis = json.dumps({"style": style, "max": max_findings, "code": code_version()}, sort_keys=True)
     return f"check:{revision or 0}:{hashlib.sha256(basis.encode()).hexdigest()[:24]}"
 
 

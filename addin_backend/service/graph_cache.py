@@ -24,8 +24,6 @@ import os
 import threading
 import weakref
 import zlib
-from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 if TYPE_CHECKING:  # importing this module to configure it costs no networkx (``ledger units``)
@@ -34,6 +32,8 @@ if TYPE_CHECKING:  # importing this module to configure it costs no networkx (``
     from adapters.model import Document
 
     from .graphs import GraphScope
+
+from .versions import code_version
 
 __all__ = ["TTL", "MAX_FILES", "code_version", "configure", "configure_for_user", "cache", "read_file", "file_key", "file_graph",
            "graph_record", "graph_from_record"]
@@ -53,23 +53,6 @@ _store: Any = _UNSET
 _read: dict[int, tuple[weakref.ref, str]] = {}
 
 Progress = Callable[[str, float], None]
-
-
-@lru_cache(maxsize=1)
-def code_version() -> str:
-    """A digest of the code that reads documents and builds and checks graphs (this package and
-    the adapters): what another version made is not read back.
-
-    >>> len(code_version())
-    16
-    """
-    digest = hashlib.sha256()
-    root = Path(__file__).resolve().parents[2]
-    for package in ("addin_backend", "adapters"):
-        for path in sorted((root / package).rglob("*.py")):
-            digest.update(path.relative_to(root).as_posix().encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 def configure(path: str | None) -> None:
