@@ -19,8 +19,10 @@ __all__ = [
     "caption_label",
     "typed_caption_label",
     "leading_label",
+    "repeated",
     "repeated_letters",
     "roman",
+    "MAX_COUNTER_CHARS",
     "section_label",
     "section_number_and_label",
     "seq_label",
@@ -48,13 +50,22 @@ _WORDED = re.compile(
 )
 
 
-def roman(n: int) -> str:
-    """A counter in lower-case Roman numerals, as Word and LibreOffice number lists and headings.
+#: The longest a counter written by repetition (letters past z, Roman thousands, Chicago's
+#: symbols) may be; past it the counter is written in digits. Those forms grow with the number,
+#: not its logarithm: a list that starts in the billions (``w:start``, ``text:start-value``, a
+#: 2 KB upload) made labels of millions of characters and held gigabytes. Word and LibreOffice
+#: would repeat the letters on; no reader cites "aaaa…" 65 letters long, so digits lose nothing.
+MAX_COUNTER_CHARS = 64
 
-    >>> roman(4), roman(1994), roman(0)
-    ('iv', 'mcmxciv', '0')
+
+def roman(n: int) -> str:
+    """A counter in lower-case Roman numerals, as Word and LibreOffice number lists and headings;
+    in digits past :data:`MAX_COUNTER_CHARS` (one "m" per thousand).
+
+    >>> roman(4), roman(1994), roman(0), roman(3_000_000_000)
+    ('iv', 'mcmxciv', '0', '3000000000')
     """
-    if n <= 0:
+    if n <= 0 or n // 1000 > MAX_COUNTER_CHARS - 16:  # 15: the longest tail below 1000 ("dccclxxxviii")
         return str(n)
     out = []
     for value, letters in _ROMAN:
@@ -64,16 +75,29 @@ def roman(n: int) -> str:
     return "".join(out)
 
 
+def repeated(symbols: str, n: int) -> str:
+    """A counter as one of ``symbols`` repeated, the next symbol per count and one more copy per
+    round (Word's letters past z, Chicago's ``*†‡§``); in digits where that would be longer than
+    :data:`MAX_COUNTER_CHARS` (the length is known before anything is built).
+
+    >>> repeated("*†‡§", 6), repeated("ab", 0), repeated("ab", 2_000_000_000)
+    ('††', '0', '2000000000')
+    """
+    if n <= 0 or (n - 1) // len(symbols) + 1 > MAX_COUNTER_CHARS:
+        return str(n)
+    return symbols[(n - 1) % len(symbols)] * ((n - 1) // len(symbols) + 1)
+
+
 def repeated_letters(n: int) -> str:
     """A counter in letters, repeated past z (Word's letter numbering, LibreOffice's with
-    ``style:num-letter-sync``): a..z, aa..zz, aaa...
+    ``style:num-letter-sync``): a..z, aa..zz, aaa...; digits past :data:`MAX_COUNTER_CHARS`.
 
     >>> repeated_letters(1), repeated_letters(26), repeated_letters(28), repeated_letters(0)
     ('a', 'z', 'bb', '0')
+    >>> len(repeated_letters(26 * 64)), repeated_letters(26 * 64 + 1)
+    (64, '1665')
     """
-    if n <= 0:
-        return str(n)
-    return chr(ord("a") + (n - 1) % 26) * ((n - 1) // 26 + 1)
+    return repeated("abcdefghijklmnopqrstuvwxyz", n)
 
 
 def seq_label(seq_name: str, number: str, text: str | None = None) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping, overload
 
-from ..labels import repeated_letters, roman
+from ..labels import repeated, repeated_letters, roman
 from .oxml import qn, w_attr
 
 __all__ = [
@@ -303,7 +303,7 @@ def format_number(n: int, fmt: str) -> str:
     if fmt == "decimalEnclosedCircle" and 1 <= n <= 20:
         return chr(0x2460 + n - 1)
     if fmt == "chicago" and n > 0:
-        return _CHICAGO[(n - 1) % 4] * ((n - 1) // 4 + 1)
+        return repeated(_CHICAGO, n)
     if fmt == "hex":
         return f"{n:X}"
     if fmt == "ideographTraditional" and 1 <= n <= 10:
