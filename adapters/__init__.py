@@ -7,7 +7,7 @@ only for the format it opens.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from .errors import AdapterError, CorruptDocumentError
 from .model import Document, Edit, Note
@@ -103,10 +103,11 @@ def _format_module(data: bytes, module: str):
 
 
 def write(original: bytes, edits: Sequence[Edit], *, document: Document | None = None,
-          notes: Sequence[Note] = ()) -> bytes:
+          notes: Sequence[Note] = (), check: Callable[[], None] | None = None) -> bytes:
     """The package with the edits written as tracked changes (``<format>/writer.py``), and
-    ``notes`` as comments on what they changed."""
-    return _format_module(original, "writer").write(original, edits, document=document, notes=notes)
+    ``notes`` as comments on what they changed; ``check`` (the caller's deadline) is called as
+    the writer goes and may raise."""
+    return _format_module(original, "writer").write(original, edits, document=document, notes=notes, check=check)
 
 
 def accept_all(data: bytes) -> bytes:

@@ -1,6 +1,8 @@
 """The adapters' one exception tree: every unreadable input maps to one of these, with a code."""
 from __future__ import annotations
 
+from typing import Callable
+
 __all__ = [
     "AdapterError",
     "NotADocumentError",
@@ -14,6 +16,8 @@ __all__ = [
     "AnchorError",
     "FileAccessError",
     "InvalidEditError",
+    "Stopped",
+    "guarded",
 ]
 
 
@@ -120,3 +124,36 @@ class InvalidEditError(AdapterError):
     """
 
     code = "invalid_edit"
+
+
+class Stopped(Exception):
+    """What a caller's ``check`` raised inside a writer (a deadline), carried past the writer's
+    catch-all, which turns a bug on odd input into an :class:`AdapterError`; ``write`` raises
+    ``cause`` again, so the caller gets its own error."""
+
+    def __init__(self, cause: Exception) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+def guarded(check: Callable[[], None] | None) -> Callable[[], None] | None:
+    """``check`` with what it raises wrapped in :class:`Stopped` (``None`` stays ``None``).
+
+    >>> def late() -> None:
+    ...     raise TimeoutError("past the deadline")
+    >>> try:
+    ...     guarded(late)()
+    ... except Stopped as stop:
+    ...     print(type(stop.cause).__name__)
+    TimeoutError
+    """
+    if check is None:
+        return None
+
+    def call() -> None:
+        try:
+            check()
+        except Exception as exc:
+            raise Stopped(exc) from exc
+
+    return call

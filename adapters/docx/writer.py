@@ -34,11 +34,11 @@ from __future__ import annotations
 
 import copy
 import posixpath
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from lxml import etree
 
-from ..errors import AdapterError, AnchorError, UnsupportedFormatError
+from ..errors import AdapterError, AnchorError, Stopped, UnsupportedFormatError, guarded
 from ..model import Anchor, ConcreteEdit, Delete, Document, Edit, InsertAfter, Move, Note, Rename, Unit
 from ..package import DOCX, Package, open_package
 from ..repack import rewrite_zip
@@ -78,12 +78,14 @@ def reject_all(data: bytes) -> bytes:
 
 
 def write(original: bytes, edits: Sequence[Edit], *, document: Document | None = None,
-          notes: Sequence[Note] = ()) -> bytes:
+          notes: Sequence[Note] = (), check: Callable[[], None] | None = None) -> bytes:
     """The package with ``edits`` written as tracked changes (and ``notes`` as comments).
 
     ``edits`` are concrete (validated and normalised by the backend); ``document`` is the
     reader's view of ``original`` (read again when None: unit ids are stable for the same bytes).
     A note on an edit names the edit's ``id``; a note whose edit or unit is not there is left out.
+    ``check`` is called before each edit is resolved and each change is written: the caller's
+    deadline may raise there (the adapters know no budget; the backend passes its own).
 
     :raise AnchorError: an edit names a unit whose text no longer matches the package, or a
         change the writer cannot place (a paragraph break, an equation, a field structure).
@@ -93,7 +95,9 @@ def write(original: bytes, edits: Sequence[Edit], *, document: Document | None =
     if pkg.format != DOCX:
         raise UnsupportedFormatError("the DOCX writer was given a package that is not a .docx")
     try:
-        return _Writer(pkg, document).run(list(edits), list(notes))
+        return _Writer(pkg, document, guarded(check)).run(list(edits), list(notes))
+    except Stopped as stop:
+        raise stop.cause from None
     except (AdapterError, MemoryError, RecursionError):
         raise
     except Exception as exc:  # a writer bug on odd input must still be a clear error
@@ -108,8 +112,9 @@ def _anchor(unit: Unit) -> Anchor:
 
 
 class _Writer:
-    def __init__(self, pkg: Package, document: Document | None) -> None:
+    def __init__(self, pkg: Package, document: Document | None, deadline: Callable[[], None] | None = None) -> None:
         self.pkg = pkg
+        self.deadline = deadline  # the caller's budget check, called per edit and per change
         self.warnings: list[str] = []
         self.ctx = load_context(pkg, self.warnings)
         self.doc = document if document is not None else read_package(pkg)
@@ -169,6 +174,8 @@ class _Writer:
             except AdapterError as exc:
                 raise AdapterError(f"edit {i + 1} ({e.op}): {exc}") from None
         for e in edits:  # resolve everything before the tree changes
+            if self.deadline is not None:
+                self.deadline()
             self.check(e)
             for uid in e.unit_refs():
                 self.target(uid)
@@ -245,7 +252,7 @@ class _Writer:
                     text = text[:start] + new + text[end:]
                 replace_figure(target, text, pending[0][1], self.next_docpr)
             else:
-                apply_changes(target, pending, self.ctx)
+                apply_changes(target, pending, self.ctx, self.deadline)
 
     # insert --------------------------------------------------------------------------------
 

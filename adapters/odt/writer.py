@@ -37,11 +37,11 @@ holds it; deleting or moving a figure or equation on its own is refused.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from lxml import etree
 
-from ..errors import AdapterError, AnchorError, UnsupportedFormatError
+from ..errors import AdapterError, AnchorError, Stopped, UnsupportedFormatError, guarded
 from ..model import ConcreteEdit, Document, Edit, Note, Rename, Replace, SetText, Unit, descendant_ids
 from ..package import ODT, open_package
 from ..repack import rewrite_zip
@@ -78,6 +78,8 @@ class _Writer:
         self.moved: dict[Any, Any] = {}
         #: unit id -> (block element, paragraphs), resolved before the tree changes
         self.located: dict[str, tuple[Any, list[Any]]] = {}
+        #: the caller's budget check (``write(check=...)``), called per unit written
+        self.deadline: Callable[[], None] | None = None
 
     def locate(self, edits: Sequence[ConcreteEdit], also: Iterable[str] = ()) -> None:
         """Resolve every unit the edits name (and the units ``also``) while the locators still hold."""
@@ -254,6 +256,8 @@ class _Writer:
         self.locate(edits)
         apply_structure(self, [e for e in edits if not isinstance(e, (Replace, SetText))])
         for uid, lst in by_unit.items():
+            if self.deadline is not None:
+                self.deadline()
             self.text_edits(self.unit(uid), lst)
         self.t.sort_regions()
 
@@ -296,12 +300,13 @@ def _rejected_text(doc: Document) -> list[str]:
 
 
 def write(original: bytes, edits: Sequence[Edit], *, document: Document | None = None,
-          notes: Sequence[Note] = ()) -> bytes:
+          notes: Sequence[Note] = (), check: Callable[[], None] | None = None) -> bytes:
     """The package with the edits written as tracked changes (and ``notes`` as comments).
 
     :param original: the .odt bytes the edits were made against.
     :param edits: concrete edits (validated and normalised by the backend); ids are those of
         ``document``, or of the document read from ``original`` when it is ``None``.
+    :param check: called before each unit's edits are written (the caller's deadline may raise).
     :raise AnchorError: an edit names a unit that is not in the package, cuts into a field,
         or touches another author's tracked change in a way this writer does not write.
     :raise AdapterError: (a subclass) for a package that cannot be read or written.
@@ -317,6 +322,7 @@ def write(original: bytes, edits: Sequence[Edit], *, document: Document | None =
     pkg = open_package(original)  # a fresh parse: the writer mutates its tree
     ctx = load_context(pkg)
     w = _Writer(ctx, document)
+    w.deadline = guarded(check)
     try:
         w.locate([], also=[n.unit for n in notes if n.unit and not n.edit and _paragraph_unit(document, n.unit)])
         w.apply(concrete)
@@ -325,6 +331,8 @@ def write(original: bytes, edits: Sequence[Edit], *, document: Document | None =
         changed = {"content.xml": _serialize(ctx.content)} if concrete or placed or not margin else {}
         if margin:
             changed[MARGIN_PART] = write_margins(ctx, document, margin, _Writer)
+    except Stopped as stop:
+        raise stop.cause from None
     except AdapterError:
         raise
     except (MemoryError, RecursionError):

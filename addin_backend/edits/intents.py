@@ -27,7 +27,7 @@ from ..graph.edges import DEPENDS
 
 from ..language.detect import unit_language
 from ..language.forms import lemma
-from .terms import singularize
+from .terms import max_term_chars, singularize
 from .values import Value, parse_value
 
 __all__ = ["Rename", "ValueChange", "definers_of", "definition_users", "edit_ids", "norm_term", "renames", "value_changes"]
@@ -89,7 +89,9 @@ def _is_term_span(before: str, start: int, end: int) -> bool:
     piece = before[start:end]
     if not piece.strip() or "\n" in piece or not any(c.isalpha() for c in piece):
         return False
-    if len(piece.split()) > _MAX_TERM_WORDS or parse_value(piece) is not None or _LABEL_NUMBER.fullmatch(piece):
+    if len(piece) > max_term_chars() or len(piece.split()) > _MAX_TERM_WORDS:
+        return False  # a passage, not a term: no rename is inferred (nor searched for)
+    if parse_value(piece) is not None or _LABEL_NUMBER.fullmatch(piece):
         return False  # a number, or a label number such as "B" or "A.2" that renumbering changed
     left_ok = start == 0 or not before[start - 1].isalnum()
     right_ok = end == len(before) or not before[end].isalnum()

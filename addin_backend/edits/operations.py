@@ -29,6 +29,7 @@ from addin_backend.errors import EditConflictError, InvalidRequestError
 
 from .specs import EDIT_SCHEMA, INSERTABLE_KINDS, RESPONSE_SCHEMA, edit_from_spec, get_unit, now_iso
 from .renaming import TermPlace, term_places
+from .terms import check_term
 from .tree import is_note, section_level
 
 __all__ = [
@@ -173,6 +174,8 @@ def expand_rename(
         raise InvalidRequestError("a rename needs the term to rename")
     if new is None:
         raise InvalidRequestError("a rename needs the new term")
+    check_term(old.strip(), "the term to rename")
+    check_term(new.strip(), "the new term")
     ids = scope_ids(doc, scope)
     date = date or now_iso()
     reason = reason or f"rename '{old.strip()}' to '{new.strip()}'"

@@ -17,6 +17,7 @@ import networkx as nx
 
 from adapters.model import Document, Edit, Note
 
+from ..budget import check as check_budget
 from ..errors import EngineUnavailableError, InvalidRequestError
 from ..findings import Finding, sort_findings
 from .engines import Engine, select_engine
@@ -268,7 +269,7 @@ def apply_plan(original: bytes, doc: Document, operations: Sequence[Edit], notes
 
     write, _, _ = writer_functions()
     ops = validate_edits(doc, operations)  # nothing to do for a plan's checked edits
-    data = write(original, ops, document=doc, notes=list(notes)) if notes else write(original, ops, document=doc)
+    data = write(original, ops, document=doc, notes=list(notes), check=check_budget)
     back = read(data)
     findings: list[Finding] = []
     expected = (after if after is not None else apply_to_document(doc, ops)).lines()

@@ -47,6 +47,7 @@ from adapters.model import Document, Unit
 from adapters.typed_numbers import typed_section
 from adapters.vocabulary import NAME_POLICIES as _NAME_POLICIES
 
+from ..budget import check as check_budget
 from ..findings import Finding
 
 from ..language.detect import unit_language
@@ -114,6 +115,7 @@ def _code(unit: Unit) -> bool:
 
 def _occurrences(doc: Document, unit: Unit, old: str, new: str) -> list[Occurrence]:
     """The term's forms in ``unit``, in the unit's language (:mod:`addin_backend.language.forms`)."""
+    check_budget()  # per unit: a rename's pattern search is the long step of its request or job
     return term_matcher(old, new, lang=unit_language(unit, doc)).find(unit.text)
 
 

@@ -30,6 +30,7 @@ from .renaming import NAME_POLICIES, AcronymRename, TermPlace, acronym_renames, 
 from .proposal import Proposal
 from .quoting import PLACEHOLDER, QUOTED, Masked, is_quoted, mask, protect, quoted, unquote
 from .resolve import LABEL_RX, REF_RX, last_of, resolve_ref
+from .terms import check_term
 from .tree import body_units, enclosing_section, is_note, section_level, subtree
 from .values import find_value, named_value, parse_value
 from adapters.vocabulary import TEXT_KINDS
@@ -253,6 +254,8 @@ def _h_rename(c: _Ctx, m: Groups) -> Proposal:
     names = "rename" if g.get("names_in") else "keep" if g.get("names_out") else c.names
     c.names = names  # the proposal says which choice its renames made, for propagation and verification
     old, new = _unquote(m["old"]), _unquote(m["new"])
+    check_term(old.strip(), "the term to rename")  # before the acronym's search
+    check_term(new.strip(), "the new term")
     acr = acronym_renames(c.doc, old, new)
     if acr is not None:
         return _rename_acronym(c, acr, scope, where, names)

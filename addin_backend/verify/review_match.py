@@ -25,6 +25,8 @@ from typing import Iterable, Sequence
 
 from adapters.model import Document, Edit, InsertAfter, Replace, SetText, Unit, descendant_ids
 
+from ..budget import check as check_budget
+
 __all__ = ["ViewMatch", "Layout", "layout", "match_view", "MAX_GROUP", "MIXED"]
 
 #: Operations of one unit tried in every combination up to this many (more: one by one), when
@@ -282,6 +284,7 @@ def _exact(slots: list[_Slot], target: list[str]) -> set[str] | None:
     states: dict[int, None] = {0: None}
     trail: list[dict[int, tuple[int, frozenset[str]]]] = []
     for s in slots:
+        check_budget()  # per slot: a unit's text parsed at every position still alive
         nxt: dict[int, tuple[int, frozenset[str]]] = {}
         for j in states:
             for applied in ((True, False) if s.presence is not None else (False,)):  # applied first
@@ -360,6 +363,7 @@ def _closest(slots: list[_Slot], target: list[str]) -> set[str]:
             rest = chosen - set(ids)
             options = []
             for mask in range(1 << len(ids)):
+                check_budget()  # each score aligns the whole stretch (difflib): the review's costly unit
                 pick = rest | {i for k, i in enumerate(ids) if not mask >> k & 1}
                 options.append((score(pick), -mask.bit_count(), pick))  # ties: keep more operations
             top = max(options, key=lambda o: (o[0], o[1]))
@@ -419,6 +423,7 @@ def match_view(plan: Layout, target: Iterable[str]) -> ViewMatch:
     mixed: set[str] = set()
     exact = True
     for slots, lines in _stretches(plan, target):
+        check_budget()
         if not any(s.ops() for s in slots):
             exact = exact and lines == [line for s in slots for line in s.lines(set())]
             continue

@@ -15,6 +15,7 @@ from typing import Iterator
 
 from adapters.model import Unit
 
+from ...budget import check as check_budget
 from ...edits.terms import recase
 from ...findings import Finding, Place
 from .prose import Prose, make_finding
@@ -90,6 +91,7 @@ class _Index:
         self.units = units
         where: dict[str, list[int]] = {}
         for i, u in enumerate(units):
+            check_budget()
             for w in set(_WORD.findall(u.text.lower())):
                 where.setdefault(w, []).append(i)
         self.where = where
@@ -123,11 +125,13 @@ class _Index:
 
 
 def _matches(index: _Index, term: str, case_sensitive: bool = False) -> Iterator[tuple[Unit, re.Match[str], str]]:
+    check_budget()  # per term: a sheet of 20,000 terms ran a check past 600 s between two checks
     units = index.candidates(term)
     if not units:
         return
     pat = term_pattern(term, case_sensitive)
     for u in units:
+        check_budget()  # and per unit the term is searched in
         for m in pat.finditer(u.text):
             suffix = m.groupdict().get("suffix") or m.groupdict().get("suffix2") or ""
             yield u, m, suffix
