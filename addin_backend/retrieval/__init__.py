@@ -7,7 +7,7 @@ baselines answer through the same function (``strategy=``) so they can be compar
 from __future__ import annotations
 
 import time
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import networkx as nx
 
@@ -16,10 +16,12 @@ from adapters.vocabulary import STRATEGIES
 
 from ..errors import InvalidRequestError, UnknownUnitError
 from .tokens import count_tokens
-from .baselines import Embed, flat_rag, full_document, hierarchical_rag, sliding_window
 from .expand import expand
 from .pack import order_for_prompt, pack
 from .result import ContextItem, ContextResult, Weights
+
+if TYPE_CHECKING:  # the baselines (numpy) are imported when a baseline strategy runs
+    from .baselines import Embed
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -84,11 +86,13 @@ def retrieve(
             needs = [(h.unit, f"the instruction uses '{h.term}', defined here") for h in terms_in(doc, G, instruction)]
         items, dropped = pack(doc, targets, expand(G, doc, targets, weights, needs), budget)
         items = order_for_prompt(items)
-    elif strategy == "full":
-        items = full_document(doc, targets)
-    elif strategy == "window":
-        items = sliding_window(doc, targets)
+    elif strategy in ("full", "window"):
+        from .baselines import full_document, sliding_window
+
+        items = full_document(doc, targets) if strategy == "full" else sliding_window(doc, targets)
     else:
+        from .baselines import flat_rag, hierarchical_rag
+
         query = instruction or " ".join(doc.unit(t).text for t in targets)
         fn = flat_rag if strategy == "flat_rag" else hierarchical_rag
         items = fn(doc, targets, query, budget, embed or _default_embed())

@@ -149,12 +149,13 @@ def find_targets(doc: Document, G: nx.MultiDiGraph | None, *, instruction: str |
     :raise UnknownUnitError: a target that names nothing, or nothing found.
     """
     from ..verify.impact import resolve_target
-    from ..retrieval.targets import identify_targets
 
     sel = _selection(selection)
     if target is not None or sel:
         found = resolve_target(doc, target, sel)
         return list(found.units), list(found.candidates)
+    from ..retrieval.targets import identify_targets  # (numpy: only when the instruction names the targets)
+
     named = identify_targets(doc, instruction=instruction, G=G, embed=None if semantic else _no_embedding)
     return list(named.ids), [c.to_json() for c in named.candidates]
 
@@ -197,16 +198,39 @@ def document_context(doc: Document, *, semantic: bool = True, progress: Callable
     kept for the file when ``semantic`` (:func:`graph_cache.file_graph`). ``params`` are
     :func:`context`'s.
 
-    Weights are checked before the graph is built, so a bad spec answers at once.
+    Weights are checked before the graph is built, so a bad spec answers at once. Beside the
+    graph the file keeps what packing a context read (:data:`_KEPT`: the defined terms' index, the
+    token counts), so the next context on the file builds no registry and loads no tokenizer.
     """
-    from .graph_cache import file_graph
+    from ..retrieval import tokens
+    from ..retrieval.terms import TERM_INDEX
+    from .graph_cache import file_graph, keep, kept
 
     parse_weights(params.get("weights"))
     strategy = params.get("strategy", "ledger")
     G = None
     if needs_graph(strategy, target=params.get("target"), selection=params.get("selection")):
         G = file_graph(doc, graphs.scope_of_work("context", semantic), progress=progress, more=semantic)
-    return context(doc, G, semantic=semantic, **params)
+    before = kept(doc, _KEPT) or {}
+    if G is not None and before.get("terms") and TERM_INDEX not in G.graph:
+        G.graph[TERM_INDEX] = before["terms"]
+    kept_tokens = before.get("tokens") or {}
+    tokens.remember(kept_tokens)
+    known = tokens.counted()
+    answer = context(doc, G, semantic=semantic, **params)
+    # this file's counts and cuts: those kept, and those this context made (not other files' in this process)
+    mine = {part: {**kept_tokens.get(part, {}), **{k: v for k, v in now.items() if k not in known[part]}}
+            for part, now in tokens.counted().items()}
+    after = {"terms": G.graph.get(TERM_INDEX) if G is not None else before.get("terms"), "tokens": mine}
+    if after["terms"] is None:
+        after.pop("terms")
+    if after != before:
+        keep(doc, _KEPT, after)
+    return answer
+
+
+#: The name under which a file keeps what its contexts read beside the graph.
+_KEPT = "context"
 
 
 def stored_context(store: Store, runner: JobRunner, doc_id: str, *, semantic: bool = True,

@@ -4,8 +4,9 @@ reading and building them again.
 
 A file is known by the SHA-256 of its bytes. Kept for it, in one scope of a
 :class:`~addin_backend.store.sqlite_store.SqliteStore` (``graphs.sqlite3`` in the user's cache
-folder, beside the embeddings), are its neutral model (lossless JSON, what an upload keeps) and
-the largest graph built on it so far, with the stages it holds. The scope's name also holds the
+folder, beside the embeddings), are its neutral model (lossless JSON, what an upload keeps),
+the largest graph built on it so far, with the stages it holds, and what a command keeps beside
+them (:func:`keep`: a context's term index and token counts). The scope's name also holds the
 code that made them (:func:`code_version`) and the RELATED stage's embedding backend, so other
 code or another backend reads and builds afresh. A command takes from the graph only the stages
 it needs (:func:`file_graph`) and adds the stages it lacks, so ``ledger check`` after ``ledger
@@ -36,7 +37,7 @@ if TYPE_CHECKING:  # importing this module to configure it costs no networkx (``
 from .versions import code_version
 
 __all__ = ["TTL", "MAX_FILES", "code_version", "configure", "configure_for_user", "cache", "read_file", "file_key", "file_graph",
-           "graph_record", "graph_from_record"]
+           "graph_record", "graph_from_record", "kept", "keep"]
 
 log = logging.getLogger("ledger.graph_cache")
 
@@ -180,6 +181,23 @@ def read_file(path: str) -> Document:
         _put(store, scope, {"document": doc.to_json(lossless=True)})
     _remember(doc, scope)
     return doc
+
+
+def kept(doc: Document, name: str) -> Any | None:
+    """What :func:`keep` kept under ``name`` for the file :func:`read_file` read as ``doc``
+    (what a command needs beside the graph: a context's term index and token counts), else ``None``."""
+    store = cache()
+    key = _scope_of(doc) if store is not None else None
+    return None if key is None else _get(store, key, name)
+
+
+def keep(doc: Document, name: str, value: Any) -> None:
+    """Keep the JSON ``value`` under ``name`` for the file :func:`read_file` read as ``doc``
+    (nothing when there is no cache or ``doc`` was not read from a file)."""
+    store = cache()
+    key = _scope_of(doc) if store is not None else None
+    if key is not None:
+        _put(store, key, {name: value})
 
 
 def graph_record(G: nx.MultiDiGraph) -> dict[str, Any]:

@@ -100,3 +100,57 @@ def test_changed_bytes_are_read_and_built_afresh(tmp_path, capsys, kept):
     path.write_bytes(corpus_file("tableWithContents.odt").read_bytes())  # same name, other content
     _json(capsys, argv)
     assert kept["build"] == ["fast", "fast"]
+
+
+def _fresh_process_state(monkeypatch) -> None:
+    """What a new process knows of token counts: nothing (this process counted them already)."""
+    from addin_backend.retrieval import tokens
+
+    tokens.count_tokens.cache_clear()
+    monkeypatch.setattr(tokens, "_known", {})
+    monkeypatch.setattr(tokens, "_cuts", {})
+
+
+def test_a_second_context_builds_no_registry_and_loads_no_tokenizer(tmp_path, capsys, kept, monkeypatch):
+    from addin_backend.retrieval import terms, tokens
+
+    path = _file(tmp_path)
+    argv = ["context", str(path), "--find", "Arthur", "--instruction", "Shorten this", "--no-semantic", "--json"]
+    registries: list[int] = []
+    registry = terms.definition_registry
+
+    def counted_registry(units):
+        registries.append(1)
+        return registry(units)
+
+    monkeypatch.setattr(terms, "definition_registry", counted_registry)
+    _fresh_process_state(monkeypatch)
+    first = _json(capsys, argv)
+    assert registries == [1] and tokens._known  # the first context built the registry and counted
+    _fresh_process_state(monkeypatch)
+
+    def no_tokenizer():
+        raise AssertionError("the tokenizer was loaded for counts the file keeps")
+
+    monkeypatch.setattr(tokens, "_encoding", no_tokenizer)
+    second = _json(capsys, argv)
+    assert registries == [1]  # the kept term index, not a new registry
+    first.pop("seconds", None), second.pop("seconds", None)
+    assert second == first
+
+
+def test_a_kept_term_index_of_other_content_is_not_used(tmp_path):
+    import networkx as nx
+
+    from adapters.model import Document, Unit
+    from addin_backend.retrieval.terms import TERM_INDEX, term_index, terms_in
+
+    doc = Document("docx", [Unit("a", "paragraph", "We define net load as demand minus generation.", 0)])
+    G = nx.MultiDiGraph()
+    assert [h.term for h in terms_in(doc, G, "Rename net load")] == ["net load"]
+    kept = G.graph[TERM_INDEX]
+    other = Document("docx", [Unit("a", "paragraph", "We define gross load as demand alone.", 0)])
+    H = nx.MultiDiGraph()
+    H.graph[TERM_INDEX] = kept  # the index of another text: checked by content, built afresh
+    assert [t[0] for t in term_index(other, H)] == ["gross load"]
+    assert terms_in(other, H, "Rename net load") == []
