@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace as dc_replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..labels import caption_label, leading_label, section_number_and_label, seq_label
 from ..typed_numbers import apply_typed_numbers
@@ -261,7 +261,7 @@ class _Converter:
             out.append(dc_replace(f, offset=at.get(cid, 0) if cid else 0))
         return out
 
-    def deleted_paragraph(self, line, pictures: list[Frame] = ()) -> None:  # type: ignore[assignment]
+    def deleted_paragraph(self, line, pictures: Sequence[Frame] = ()) -> None:
         """A paragraph that exists in the rejected view only (deleted with tracking on), and
         the pictures that stood in it (at its start: before it, as :meth:`paragraph` has them).
 
@@ -286,7 +286,7 @@ class _Converter:
 
     # -- paragraphs ---------------------------------------------------------------------------
 
-    def paragraph(self, p: Paragraph, rejected: str | None, absent: bool, gone: list[Frame] = ()) -> None:  # type: ignore[assignment]
+    def paragraph(self, p: Paragraph, rejected: str | None, absent: bool, gone: Sequence[Frame] = ()) -> None:
         label, cited, list_style, list_meta = self.numbering.label(p)
         text = p.text
         rejected_text = None if rejected is None or rejected == text else rejected
