@@ -24,6 +24,10 @@ Warm, in the folder the cold ``graph`` left: ``context`` and ``check`` again, th
 once more (a second ``ledger context``). Each row is one process: its wall seconds, its CPU seconds
 (user + system, all threads) and its peak RSS (``wait4``). The machine is shared: compare a row
 with its peer's, taken just before or after it, not with other days' figures.
+
+``--second-context REPS`` times the second ``ledger context`` alone (:func:`second_context`): in
+each checkout one context fills an empty cache, then the second context runs ``REPS`` times, the
+two checkouts taking turns; its block in ``--doc`` is ``cold-start-second-context``.
 """
 from __future__ import annotations
 
@@ -40,7 +44,7 @@ from typing import Any, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 
-__all__ = ["run_step", "semantic_stage", "bench_file", "markdown", "main"]
+__all__ = ["run_step", "semantic_stage", "bench_file", "second_context", "markdown", "main"]
 
 DEFAULT_RENAMES = {
     "rfc": 'Rename "connection ID" to "connection identifier" everywhere',
@@ -193,6 +197,58 @@ def bench_file(path: Path, sides: dict[str, Path], peer_models: dict[str, Path |
     return res
 
 
+def second_context(path: Path, sides: dict[str, Path], peer_models: dict[str, Path | None], find: str, reps: int,
+                   work: Path, log=print) -> dict[str, Any]:
+    """A second ``ledger context`` on ``path``: one context per checkout fills an empty cache,
+    then ``reps`` more, the checkouts taking turns; each rep's wall and CPU seconds, and whether
+    every answer (its ``seconds`` aside) equals the first one's."""
+    argv = ["context", str(path), "--find", find, "--instruction", "Shorten this", "--json"]
+    caches = {side: _fresh(work, f"{side}-{path.stem}-second", peer_models[side]) for side in sides}
+    res: dict[str, Any] = {side: {"reps": [], "same": True} for side in sides}
+    answers: dict[str, Any] = {}
+    for side, code in sides.items():
+        row = run_step(code, argv, caches[side], out=caches[side] / "answer.json")
+        answers[side] = {k: v for k, v in (row.get("answer") or {}).items() if k != "seconds"}
+        res[side]["first"] = {"wall": row["wall"], "cpu": row["cpu"], "rc": row["rc"]}
+        log(f"{path.name} {side:5} first context {json.dumps(res[side]['first'])}")
+    for i in range(reps):
+        for side, code in (list(sides.items()) if i % 2 == 0 else list(sides.items())[::-1]):
+            row = run_step(code, argv, caches[side], out=caches[side] / "answer.json")
+            same = row["rc"] == 0 and {k: v for k, v in (row.get("answer") or {}).items() if k != "seconds"} == answers[side]
+            res[side]["same"] = res[side]["same"] and same
+            res[side]["reps"].append({"wall": row["wall"], "cpu": row["cpu"], "rss_mb": row["rss_mb"], "rc": row["rc"]})
+            log(f"{path.name} {side:5} second context {json.dumps(res[side]['reps'][-1])}")
+    res["same_answer"] = answers.get("this") == answers.get("peer")
+    return res
+
+
+def _median(xs: list[float]) -> float:
+    xs = sorted(xs)
+    n = len(xs)
+    return round(xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2, 2)
+
+
+def second_markdown(results: dict[str, Any], command: str) -> str:
+    """The block of the second ``ledger context``: median and range of wall and CPU seconds."""
+    lines = [f"Measured {results['date']} on {results['cpus']} CPUs with `{command}`: one context fills each "
+             f"checkout's empty cache, then {results['reps']} second contexts each, the checkouts taking turns "
+             "(wall and CPU seconds of the process, median and range; load average at the start "
+             f"{results.get('load', '?')}).", "",
+             "| document | this: wall s | CPU s | peer: wall s | CPU s | CPU ratio | same answers |",
+             "|---|---:|---:|---:|---:|---:|---|"]
+    for name, res in results["files"].items():
+        cells = []
+        for side in ("this", "peer"):
+            reps = [r for r in res[side]["reps"] if r["rc"] == 0]
+            walls, cpus = [r["wall"] for r in reps], [r["cpu"] for r in reps]
+            cells.append((f"{_median(walls)} ({min(walls)}-{max(walls)})", f"{_median(cpus)} ({min(cpus)}-{max(cpus)})",
+                          _median(cpus)) if reps else ("failed", "", 0.0))
+        ratio = f"{cells[1][2] / cells[0][2]:.1f}x" if cells[0][2] and cells[1][2] else ""
+        same = "yes" if res["this"]["same"] and res["peer"]["same"] and res["same_answer"] else "no"
+        lines.append(f"| {name} | {cells[0][0]} | {cells[0][1]} | {cells[1][0]} | {cells[1][1]} | {ratio} | {same} |")
+    return "\n".join(lines) + "\n"
+
+
 def _kind(path: Path) -> str:
     name = path.name.lower()
     return "mqtt" if "mqtt" in name else "synth" if name.startswith("synth") else "rfc"
@@ -251,6 +307,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--find", action="append", help="the --find of each --file's context (default by document)")
     ap.add_argument("--json", help="write the figures here")
     ap.add_argument("--doc", help="rewrite the cold-start block of this markdown file")
+    ap.add_argument("--second-context", type=int, metavar="REPS",
+                    help="only the second ledger context of each --file, REPS times a checkout")
     ap.add_argument("--semantic-only", action="store_true",
                     help="only the semantic stage of each --file, added to the figures already in --json")
     args = ap.parse_args(argv)
@@ -261,8 +319,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     models: dict[str, Path | None] = {"this": None, "peer": found[0] if found else None}
     from addin_backend.embeddings.encoders import prepare
 
+    if args.second_context:
+        with tempfile.TemporaryDirectory(prefix="ledger-cold-") as tmp:
+            results: dict[str, Any] = {
+                "date": time.strftime("%Y-%m-%d"), "cpus": len(os.sched_getaffinity(0)), "peer": str(peer),
+                "reps": args.second_context, "load": " ".join(f"{x:.1f}" for x in os.getloadavg()), "files": {}}
+            for i, name in enumerate(args.file):
+                path = Path(name).resolve()
+                find = args.find[i] if args.find and i < len(args.find) else DEFAULT_FINDS[_kind(path)]
+                results["files"][path.name] = second_context(path, sides, models, find, args.second_context,
+                                                             Path(tmp) / f"doc{i}", log=lambda s: print(s, flush=True))
+        if args.json:
+            Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
+        shown = ("python -m benchmarks.cold_bench --second-context " + str(args.second_context) + " "
+                 + " ".join(f"--file {Path(f).name}" for f in results["files"]) + " --peer PEER")
+        md = second_markdown(results, shown)
+        print(md)
+        if args.doc:
+            from benchmarks.doc_block import replace_block
+
+            replace_block(Path(args.doc), "cold-start-second-context", md, "A second ledger context")
+        return 0
     if args.semantic_only:
-        results: dict[str, Any] = json.loads(Path(args.json).read_text(encoding="utf-8"))
+        results = json.loads(Path(args.json).read_text(encoding="utf-8"))
         with tempfile.TemporaryDirectory(prefix="ledger-cold-") as tmp:
             for i, name in enumerate(args.file):
                 path = Path(name).resolve()

@@ -130,8 +130,11 @@ def expand(
         if hops < weights.max_hops:
             heapq.heappush(heap, (-pri, hops, uid, direction))
 
-    # Hop 1 from every unit in the targets' scope (a section's descendants included).
-    for src in scope:
+    # Hop 1 from every unit in the targets' scope (a section's descendants included), in document
+    # order: which unit's edge reaches a candidate first gives its reason, the same in every process
+    # (a set's order changes with the hash seed).
+    in_order = [u.id for u in doc.units if u.id in scope]
+    for src in in_order + sorted(scope.difference(in_order)):
         for v, data in _edges_out(G, src):
             t = data.get("type")
             if t in _HARD:

@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is imported when matching by meaning runs (a selection needs none)
+    import numpy as np
 
 from adapters import words as _words
 from adapters.model import Document, Unit, ancestor_ids
@@ -136,6 +137,8 @@ def match_semantic(
     units = [u for u in doc.units if u.text.strip() and u.kind != "section"]
     if not units:
         return []
+    import numpy as np
+
     matrix = embed([u.text for u in units])
     q = embed([instruction])[0]
     scores = matrix @ q

@@ -200,10 +200,49 @@ def keep(doc: Document, name: str, value: Any) -> None:
         _put(store, key, {name: value})
 
 
+def _pair_order(G: nx.MultiDiGraph) -> list[tuple[Any, Any]]:
+    """The node pairs joined by edges, in an order that adds each node's successors and each
+    node's predecessors in the order ``G`` has them. ``G.edges`` lists the pairs by source, so
+    adding them in that order would reorder predecessors: a loaded graph's ``in_edges`` (which
+    retrieval follows upstream, taking the first DEPENDS evidence between two units) would differ
+    from the built graph's. The order in which ``G`` was built satisfies both, so one exists:
+    the successor and predecessor chains are merged topologically."""
+    from collections import deque
+
+    pairs = [(u, v) for u, nbrs in G.adj.items() for v in nbrs]
+    index = {p: i for i, p in enumerate(pairs)}
+    after: list[list[int]] = [[] for _ in pairs]
+    before = [0] * len(pairs)
+
+    def chain(ids: list[int]) -> None:
+        for a, b in zip(ids, ids[1:]):
+            after[a].append(b)
+            before[b] += 1
+
+    for u, nbrs in G.adj.items():
+        chain([index[(u, v)] for v in nbrs])
+    for v, preds in G.pred.items():
+        chain([index[(u, v)] for u in preds])
+    ready = deque(i for i in range(len(pairs)) if before[i] == 0)
+    order: list[tuple[Any, Any]] = []
+    while ready:
+        i = ready.popleft()
+        order.append(pairs[i])
+        for j in after[i]:
+            before[j] -= 1
+            if before[j] == 0:
+                ready.append(j)
+    if len(order) != len(pairs):  # cannot happen for a graph networkx built; keep every edge regardless
+        seen = set(order)
+        order += [p for p in pairs if p not in seen]
+    return order
+
+
 def graph_record(G: nx.MultiDiGraph) -> dict[str, Any]:
-    """A graph as JSON: its attributes, nodes and keyed edges, in their order."""
+    """A graph as JSON: its attributes, nodes and keyed edges, in an order that
+    :func:`graph_from_record` turns into the same successor, predecessor and key orders."""
     return {"graph": G.graph, "nodes": [[n, d] for n, d in G.nodes(data=True)],
-            "edges": [[u, v, k, d] for u, v, k, d in G.edges(keys=True, data=True)]}
+            "edges": [[u, v, k, d] for u, v in _pair_order(G) for k, d in G[u][v].items()]}
 
 
 def graph_from_record(record: dict[str, Any]) -> nx.MultiDiGraph:

@@ -154,3 +154,21 @@ def test_a_kept_term_index_of_other_content_is_not_used(tmp_path):
     H.graph[TERM_INDEX] = kept  # the index of another text: checked by content, built afresh
     assert [t[0] for t in term_index(other, H)] == ["gross load"]
     assert terms_in(other, H, "Rename net load") == []
+
+
+def test_a_kept_graph_keeps_the_order_of_each_units_predecessors():
+    import networkx as nx
+
+    G = nx.MultiDiGraph()
+    G.add_nodes_from(["a", "b", "t", "u"])
+    # built target by target: t's predecessors come b first, though a comes first among the nodes
+    G.add_edge("b", "t", key="DEPENDS", evidence="addresses")
+    G.add_edge("a", "t", key="DEPENDS", evidence="address")
+    G.add_edge("a", "u", key="REFERENCES")
+    G.add_edge("b", "u", key="REFERENCES")
+    G.add_edge("a", "t", key="RELATED", score=0.5)
+    H = graph_cache.graph_from_record(json.loads(json.dumps(graph_cache.graph_record(G))))
+    for n in G:
+        assert list(H.in_edges(n, keys=True, data=True)) == list(G.in_edges(n, keys=True, data=True))
+        assert list(H.out_edges(n, keys=True, data=True)) == list(G.out_edges(n, keys=True, data=True))
+    assert list(H.nodes(data=True)) == list(G.nodes(data=True)) and H.graph == G.graph
