@@ -229,12 +229,14 @@ def _median(xs: list[float]) -> float:
 
 
 def second_markdown(results: dict[str, Any], command: str) -> str:
-    """The block of the second ``ledger context``: median and range of wall and CPU seconds."""
+    """The block of the second ``ledger context``: median and range of wall and CPU seconds, and
+    whether each checkout's answers (``seconds`` aside) were its first one's every time, and the
+    two checkouts' first answers equal."""
     lines = [f"Measured {results['date']} on {results['cpus']} CPUs with `{command}`: one context fills each "
              f"checkout's empty cache, then {results['reps']} second contexts each, the checkouts taking turns "
              "(wall and CPU seconds of the process, median and range; load average at the start "
              f"{results.get('load', '?')}).", "",
-             "| document | this: wall s | CPU s | peer: wall s | CPU s | CPU ratio | same answers |",
+             "| document | this: wall s | CPU s | peer: wall s | CPU s | CPU ratio | same answers: this, peer, this = peer |",
              "|---|---:|---:|---:|---:|---:|---|"]
     for name, res in results["files"].items():
         cells = []
@@ -244,7 +246,7 @@ def second_markdown(results: dict[str, Any], command: str) -> str:
             cells.append((f"{_median(walls)} ({min(walls)}-{max(walls)})", f"{_median(cpus)} ({min(cpus)}-{max(cpus)})",
                           _median(cpus)) if reps else ("failed", "", 0.0))
         ratio = f"{cells[1][2] / cells[0][2]:.1f}x" if cells[0][2] and cells[1][2] else ""
-        same = "yes" if res["this"]["same"] and res["peer"]["same"] and res["same_answer"] else "no"
+        same = ", ".join("yes" if ok else "no" for ok in (res["this"]["same"], res["peer"]["same"], res["same_answer"]))
         lines.append(f"| {name} | {cells[0][0]} | {cells[0][1]} | {cells[1][0]} | {cells[1][1]} | {ratio} | {same} |")
     return "\n".join(lines) + "\n"
 
