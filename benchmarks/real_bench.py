@@ -2,6 +2,7 @@
 
     python -m benchmarks.real_bench [--devset DIR] [--docs rfc9000,...] [--variants A.docx,...]
         [--related] [--corpus DIR] [--json OUT] [--readme README.md] [--quiet]
+        [--without RULE[,RULE]] [--ablate RULE,...|all]
 
 The development set (``--devset``, default ``$LEDGER_DEVSET`` or ``../shared/devset``) holds
 standards as six office files each (typed references and reference fields, .docx and .odt,
@@ -19,6 +20,13 @@ source markup, and ``depends.json`` with hand-annotated implicit dependencies. F
   and the share of DEPENDS edges that go to the most-targeted unit;
 * with ``--related`` (the A.docx files only: the text is the same in every variant), RELATED
   edges that join two bibliography entries or two code lines.
+
+DEPENDS is also shown by producer (:func:`producer_table`): the development set's standards are
+one producer, the second annotator's another, each document found in the wild its own, so that
+a rule is judged on the producers it was not written on. ``--without`` switches detector rules
+off (:data:`addin_backend.graph.depends.SWITCHED_OFF`: ``anaphora:KIND``, ``definition:HOW``);
+``--ablate`` scores each named rule switched off in turn, A.docx only, against the rules all on,
+and prints the change per producer (:func:`ablation`).
 
 ``--corpus`` adds the findings ``ledger check`` makes on the corpus files whose language is not
 English and on the development set. ``--readme`` replaces the README's block between
@@ -52,7 +60,8 @@ _SPACE = re.compile(r"\s+")
 _CODE_STYLES = {"Source Code"}
 _BIB_STYLES = {"Bibliography Entry"}
 
-__all__ = ["default_devset", "truth_paragraphs", "align", "score_file", "run", "main"]
+__all__ = ["default_devset", "truth_paragraphs", "align", "score_file", "run", "producer_rows", "producer_table",
+           "rule_names", "ablation", "main"]
 
 
 def default_devset() -> Path:
@@ -572,6 +581,151 @@ def summarise(files: list[dict]) -> dict[str, Any]:
     return by_variant
 
 
+# --- producers and the ablation of the rules (issue 31) ------------------------------------------
+
+
+def _producer(set_name: str, doc: str, wild: bool) -> str:
+    """Who wrote a document: one producer per annotated set, each document found in the wild its own."""
+    return f"wild: {doc}" if wild else set_name
+
+
+def producer_rows(sets: Sequence[tuple[str, dict[str, Any], bool]], variant: str = "A.docx") -> dict[str, dict[str, Any]]:
+    """DEPENDS per producer: hits and cases per kind, false links and negatives. ``sets`` are
+    ``(name, run result, wild)``."""
+    out: dict[str, dict[str, Any]] = {}
+    for name, result, wild in sets:
+        for f in result["files"]:
+            if f["variant"] != variant:
+                continue
+            row = out.setdefault(_producer(name, f["doc"], wild),
+                                 {"docs": 0, "kinds": defaultdict(lambda: [0, 0]), "false": 0, "negatives": 0})
+            d = f["depends"]
+            row["docs"] += 1
+            for k, x in d["by_kind"].items():
+                row["kinds"][k][0] += x["hits"]
+                row["kinds"][k][1] += x["cases"]
+            row["false"] += d["false_links"]
+            row["negatives"] += d["negatives"]
+    for row in out.values():
+        row["kinds"] = {k: tuple(v) for k, v in sorted(row["kinds"].items())}
+    return out
+
+
+def _ratio(hits: int, cases: int) -> str:
+    return f"{_f(hits / cases)} ({hits}/{cases})" if cases else "-"
+
+
+def producer_table(rows: dict[str, dict[str, Any]]) -> list[str]:
+    """Recall per kind and false links per producer (:func:`producer_rows`), as markdown."""
+    lines = ["| producer | documents | anaphora | definition | acronym | all | false links |", "|---|---|---|---|---|---|---|"]
+    for name, r in rows.items():
+        k = r["kinds"]
+        hits, cases = sum(h for h, _ in k.values()), sum(c for _, c in k.values())
+        cells = [_ratio(*k.get(n, (0, 0))) for n in ("anaphora", "definition", "acronym")]
+        lines.append(f"| {name} | {r['docs']} | {' | '.join(cells)} | {_ratio(hits, cases)} | {r['false']} / {r['negatives']} |")
+    return lines
+
+
+def rule_names(paths: Iterable[Path]) -> dict[str, int]:
+    """The switchable rules that fire on these documents, with how many anaphors each resolves
+    (``anaphora:KIND``) or definitions each reads into the registry (``definition:HOW``)."""
+    import adapters
+    from addin_backend.graph.anaphora import resolve_anaphora
+    from addin_backend.graph.definitions import definition_registry
+
+    seen: Counter[str] = Counter()
+    for p in paths:
+        doc = adapters.read_path(str(p))
+        seen.update(f"anaphora:{a.anaphor.kind}" for a in resolve_anaphora(doc))
+        seen.update(f"definition:{e[2].how}" for v in definition_registry(doc.units).values() for e in v)
+    return dict(sorted(seen.items()))
+
+
+def _switched(names: Iterable[str]) -> set[str]:
+    """Check the names' form (``anaphora:KIND`` or ``definition:HOW``); a clear error otherwise."""
+    out = {n.strip() for n in names if n.strip()}
+    bad = sorted(n for n in out if not re.fullmatch(r"(?:anaphora|definition):[\w-]+", n))
+    if bad:
+        raise SystemExit(f"--without/--ablate: {', '.join(bad)}: a rule is named anaphora:KIND or definition:HOW")
+    return out
+
+
+def _annotated(devset: Path, wild: Sequence[tuple[Path, Path]], independent: Sequence[Path]):
+    """Each annotated document's A.docx with its cases: ``(set name, wild, doc, path, paras, cases, negatives)``."""
+    sets = [(devset.name, False, devset, None), *((f.name, False, f, None) for f in independent),
+            *(("wild" if f == WILD_ANNOTATIONS else f.name, True, f, docs) for f, docs in wild)]
+    for name, is_wild, folder, docs_dir in sets:
+        dep = json.loads((folder / "depends.json").read_text())
+        for doc in sorted({c["doc"] for c in dep["cases"]} | {n["doc"] for n in dep["negatives"]}):
+            where = next((d for d in (folder / "rfc", folder, docs_dir) if d is not None and _document(d, doc, "A.docx")), None)
+            if where is None:
+                continue
+            path = _document(where, doc, "A.docx")
+            assert path is not None
+            yield (name, is_wild, doc, path, truth_paragraphs(path),
+                   [c for c in dep["cases"] if c["doc"] == doc], [n for n in dep["negatives"] if n["doc"] == doc])
+
+
+def ablation(devset: Path, names: Sequence[str], wild: Sequence[tuple[Path, Path]] = (),
+             independent: Sequence[Path] = (), quiet: bool = False) -> dict[str, Any]:
+    """DEPENDS per producer with all rules on, then with each of ``names`` off in turn, on the
+    A.docx of every annotated document. Each document is read and its graph built once; each
+    rule's DEPENDS edges are then built again on a copy without them (the other edge types do
+    not enter the DEPENDS score)."""
+    import adapters
+    from addin_backend.graph import build_graph
+    from addin_backend.graph import depends
+    from addin_backend.graph.edges import DEPENDS, edges_of_type
+
+    runs: dict[str, list[tuple[str, dict[str, Any], bool]]] = {n: [] for n in ["", *names]}
+    for set_name, is_wild, doc_name, path, paras, cases, negatives in _annotated(devset, wild, independent):
+        doc = adapters.read_path(str(path))
+        G = build_graph(doc, semantic=False)
+        al = align(doc.units, paras)
+        for n in runs:
+            if n:
+                H = G.copy()
+                for u, v, _ in list(edges_of_type(H, DEPENDS)):
+                    H.remove_edge(u, v, key=DEPENDS)
+                depends.SWITCHED_OFF.clear()
+                depends.SWITCHED_OFF.add(n)
+                try:
+                    depends.add_depends_edges(H, doc)
+                finally:
+                    depends.SWITCHED_OFF.clear()
+            else:
+                H = G
+            row = {"doc": doc_name, "variant": "A.docx", "depends": score_depends(doc, H, cases, negatives, al)}
+            runs[n].append((set_name, {"files": [row]}, is_wild))
+        if not quiet:
+            print(f"ablation: {doc_name} done", file=sys.stderr, flush=True)
+    return {n or "(none)": producer_rows(r) for n, r in runs.items()}
+
+
+def ablation_table(result: dict[str, dict[str, dict[str, Any]]], fired: dict[str, int] | None = None) -> list[str]:
+    """One row per rule switched off: per producer, the hits it loses (or gains) and the false
+    links it adds (or removes) against all rules on; "=" where nothing changes."""
+    base = result["(none)"]
+    producers = list(base)
+    head = ["| switched off | fired | " + " | ".join(producers) + " | helps on |",
+            "|---|---|" + "---|" * len(producers) + "---|"]
+    lines = []
+    for name, rows in result.items():
+        if name == "(none)":
+            continue
+        cells, helps = [], []
+        for p in producers:
+            b, r = base[p], rows.get(p, base[p])
+            dh = sum(h for h, _ in r["kinds"].values()) - sum(h for h, _ in b["kinds"].values())
+            df = r["false"] - b["false"]
+            cells.append("=" if not dh and not df else f"{dh:+d} hits, {df:+d} false")
+            if dh < 0 or df > 0:  # the rule, when on, finds more or links less falsely
+                helps.append(p)
+        lines.append(f"| {name} | {'' if fired is None else fired.get(name, 0)} | {' | '.join(cells)} | "
+                     f"{', '.join(helps) or 'none'} |")
+    return head + lines
+
+
 # --- report --------------------------------------------------------------------------------------
 
 
@@ -627,6 +781,10 @@ def markdown(result: dict[str, Any], command: str, others: Sequence[tuple[str, d
         lines += ["", "DEPENDS on A.docx, the development set's annotator beside others who annotated other "
                   "standards with the same definition (recall, hits / cases):", "",
                   *depends_table([(Path(result["devset"]).name, result), *others])]
+        lines += ["", "DEPENDS by producer on A.docx (the development set's standards are one producer, each "
+                  "other annotator's set another, each document found in the wild its own):", "",
+                  *producer_table(producer_rows([(Path(result["devset"]).name, result, False),
+                                                 *((n, o, bool(o.get("wild"))) for n, o in others)]))]
     rel = [f for f in result["files"] if "related" in f]
     if rel:
         lines += ["", "RELATED on the A.docx files: " + ", ".join(
@@ -685,11 +843,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="annotations of documents found in the wild (a depends.json folder), scored on A.docx "
                         f"(default: {WILD_ANNOTATIONS.relative_to(ROOT)} when it exists); repeatable")
     p.add_argument("--wild-docs", type=Path, help="where the wild documents lie (default: DEVSET/wild)")
+    p.add_argument("--without", help="detector rules to switch off (anaphora:KIND, definition:HOW), comma-separated")
+    p.add_argument("--ablate", help="score each of these rules switched off in turn (comma-separated, or 'all': "
+                                    "every rule that fires on the annotated documents), A.docx only")
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args(argv)
     if not (args.devset / "depends.json").exists():
         print(f"no development set at {args.devset} (set --devset or LEDGER_DEVSET)", file=sys.stderr)
         return 2
+    if args.ablate:
+        return _main_ablation(args, argv)
+    from addin_backend.graph import depends
+
+    depends.SWITCHED_OFF.clear()
+    depends.SWITCHED_OFF.update(_switched((args.without or "").split(",")))
     docs = args.docs.split(",") if args.docs else None
     result = run(args.devset, docs, tuple(args.variants.split(",")), related=args.related, corpus=args.corpus, quiet=args.quiet)
     folders = [] if args.no_independent else args.independent or [
@@ -697,7 +864,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     others = [(f.name, run(f, None, ("A.docx",), quiet=args.quiet)) for f in folders]
     wild = [] if args.no_independent else args.wild or [p for p in [WILD_ANNOTATIONS] if (p / "depends.json").exists()]
     others += [("wild" if f == WILD_ANNOTATIONS else f.name,
-                run(f, None, ("A.docx",), quiet=args.quiet, docs_dir=args.wild_docs or args.devset / "wild")) for f in wild]
+                {**run(f, None, ("A.docx",), quiet=args.quiet, docs_dir=args.wild_docs or args.devset / "wild"), "wild": True})
+               for f in wild]
     if others:
         result["independent"] = {name: o for name, o in others}
     md = markdown(result, _command(list(argv if argv is not None else sys.argv[1:])), others)
@@ -706,6 +874,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.json.write_text(json.dumps(result, indent=1))
     if args.readme:
         replace_block(args.readme, "real-bench", md, "Real documents")
+    return 0
+
+
+def _main_ablation(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
+    """``--ablate``: the ablation table (:func:`ablation_table`) and the producers with all rules on."""
+    independent = [] if args.no_independent else args.independent or [
+        p for p in [args.devset / "independent"] if (p / "depends.json").exists()]
+    wild_sets = [] if args.no_independent else args.wild or [p for p in [WILD_ANNOTATIONS] if (p / "depends.json").exists()]
+    wild = [(f, args.wild_docs or args.devset / "wild") for f in wild_sets]
+    paths = [x[3] for x in _annotated(args.devset, wild, independent)]
+    fired = rule_names(paths)
+    names = sorted(fired) if args.ablate == "all" else sorted(_switched(args.ablate.split(",")))
+    result = ablation(args.devset, names, wild, independent, quiet=args.quiet)
+    md = "\n".join([f"Measured {time.strftime('%Y-%m-%d')} with `{_command(list(argv if argv is not None else sys.argv[1:]))}`.",
+                    "", "All rules on:", "", *producer_table(result["(none)"]), "",
+                    "Each rule switched off (hits lost are negative; false links added positive):", "",
+                    *ablation_table(result, fired)]) + "\n"
+    print(md)
+    if args.json:
+        args.json.write_text(json.dumps({"fired": fired, "producers": result}, indent=1, default=list))
     return 0
 
 

@@ -3,6 +3,9 @@
 Not every use of a defined term is a dependency a reader has (:func:`links`): a use inside the
 section that is about the term is part of its definition, and the document's topic ("TLS" in
 the TLS specification) links at most once per section (the registry says which units).
+
+:data:`SWITCHED_OFF` names detector rules to leave out, for the ablation of issue 31
+(``benchmarks.real_bench --without``); it is empty in use.
 """
 from __future__ import annotations
 
@@ -20,6 +23,22 @@ from .edges import DEPENDS, add_edge
 __all__ = ["links", "add_definition_edges", "add_anaphora_edges", "add_depends_edges"]
 
 _ORIGIN = {"term": "definition", "acronym": "acronym", "notation": "notation"}
+
+#: Rules switched off, for measurement only: ``"anaphora:KIND"`` (an anaphor's kind, as
+#: :mod:`.anaphora` reads it: ``np``, ``pronoun``, ``connective``, ...) or ``"definition:HOW"``
+#: (the rule that read a definition, :attr:`~.definition_rules.Definition.how`). A definition
+#: switched off is taken out of the registry before its uses are found (a use may then go to
+#: another definer of the term); an anaphor switched off makes no edge.
+SWITCHED_OFF: set[str] = set()
+
+
+def _without(registry: dict) -> dict:
+    """The registry less the definitions read by a switched-off rule (itself when none is)."""
+    off = {n.split(":", 1)[1] for n in SWITCHED_OFF if n.startswith("definition:")}
+    if not off:
+        return registry
+    kept = {k: [e for e in v if e[2].how not in off] for k, v in registry.items()}
+    return {k: v for k, v in kept.items() if v}
 
 
 def _ancestors(doc: Document) -> Callable[[str], set[str]]:
@@ -45,7 +64,7 @@ def add_definition_edges(
     registry: dict | None = None,
 ) -> int:
     """Add ``user -> definer`` edges for every use of a defined term in ``units`` (default all)."""
-    registry = registry if registry is not None else definition_registry(doc.units)
+    registry = _without(registry if registry is not None else definition_registry(doc.units))
     n = 0
     up = _ancestors(doc)
     for use in find_usages(doc, registry, units):
@@ -77,6 +96,8 @@ def add_anaphora_edges(
     """Add ``anaphor's unit -> antecedent's unit`` edges for the anaphors of ``units``."""
     n = 0
     for a in resolve_anaphora(doc, units, progress=progress):
+        if SWITCHED_OFF and f"anaphora:{a.anaphor.kind}" in SWITCHED_OFF:
+            continue
         n += add_edge(
             G, a.source, a.target, DEPENDS, a.evidence, a.score, origin="anaphora", start=a.anaphor.start, end=a.anaphor.end
         )

@@ -80,3 +80,79 @@ def test_second_annotators_set_is_scored_without_reference_truth():
     assert out["summary"]["A.docx"]["top_target_share"] <= TARGETS["top_target_share"]
     table = depends_table([("independent", out)])
     assert any(row.startswith("| independent: rfc9110 |") for row in table)
+
+
+# --- the ablation of issue 31: switching a rule off, producers apart ------------------------------
+
+
+def _widget_document(tmp_path):
+    """A quoted definition read by the ``subject`` rule, used in another section, and a pronoun
+    resolved against the previous paragraph: two DEPENDS edges from two different rules."""
+    import docx
+
+    import adapters
+
+    d = docx.Document()
+    d.add_heading("Widgets", 1)
+    d.add_paragraph('A "widget frame" is a frame that carries the widgets of a sender.')
+    d.add_paragraph("The sender sends its widgets in order, one after another, over the connection.")
+    d.add_paragraph("It does so to keep the receiver simple.")
+    d.add_heading("Receiving", 1)
+    d.add_paragraph("A receiver reads every widget frame before it answers.")
+    path = tmp_path / "widgets.docx"
+    d.save(str(path))
+    return adapters.read_path(str(path))
+
+
+def _depends_origins(doc, off: set[str]) -> set[str]:
+    from addin_backend.graph import build_graph, depends
+    from addin_backend.graph.edges import DEPENDS, edges_of_type
+
+    depends.SWITCHED_OFF.update(off)
+    try:
+        G = build_graph(doc, semantic=False)
+    finally:
+        depends.SWITCHED_OFF.clear()
+    return {d["origin"] for _, _, d in edges_of_type(G, DEPENDS)}
+
+
+def test_switching_a_rule_off_removes_its_edges_and_no_others(tmp_path):
+    doc = _widget_document(tmp_path)
+    assert _depends_origins(doc, set()) == {"definition", "anaphora"}
+    assert _depends_origins(doc, {"anaphora:pronoun"}) == {"definition"}
+    assert _depends_origins(doc, {"definition:subject"}) == {"anaphora"}
+    # a rule that reads nothing here changes nothing, and nothing stays switched off after
+    assert _depends_origins(doc, {"anaphora:connective", "definition:means"}) == {"definition", "anaphora"}
+    assert _depends_origins(doc, set()) == {"definition", "anaphora"}
+
+
+def test_a_rule_is_named_by_its_detector():
+    from benchmarks.real_bench import _switched
+
+    assert _switched(["anaphora:np", " definition:paren-subject", ""]) == {"anaphora:np", "definition:paren-subject"}
+    with pytest.raises(SystemExit, match="anaphora:KIND or definition:HOW"):
+        _switched(["np"])
+
+
+def _file(doc: str, kinds: dict[str, tuple[int, int]], false: int, negatives: int) -> dict:
+    return {"doc": doc, "variant": "A.docx", "depends": {
+        "by_kind": {k: {"hits": h, "cases": c} for k, (h, c) in kinds.items()},
+        "false_links": false, "negatives": negatives}}
+
+
+def test_producers_a_set_is_one_a_wild_document_its_own():
+    from benchmarks.real_bench import ablation_table, producer_rows, producer_table
+
+    devset = {"files": [_file("rfc1", {"anaphora": (3, 4)}, 0, 2), _file("rfc2", {"anaphora": (1, 2), "acronym": (1, 1)}, 1, 3)]}
+    wild = {"files": [_file("mqtt", {"definition": (2, 4)}, 1, 5), _file("stix", {"anaphora": (0, 1)}, 0, 1)]}
+    rows = producer_rows([("devset", devset, False), ("wild", wild, True)])
+    assert list(rows) == ["devset", "wild: mqtt", "wild: stix"]
+    assert rows["devset"]["docs"] == 2 and rows["devset"]["kinds"] == {"acronym": (1, 1), "anaphora": (4, 6)}
+    assert (rows["devset"]["false"], rows["devset"]["negatives"]) == (1, 5)
+    table = producer_table(rows)
+    assert "| devset | 2 | 0.667 (4/6) | - | 1.000 (1/1) | 0.714 (5/7) | 1 / 5 |" in table
+    # switched off, a rule that loses a hit on mqtt and adds a false link on the devset helps both
+    off = producer_rows([("devset", {"files": [_file("rfc1", {"anaphora": (3, 4)}, 1, 2), devset["files"][1]]}, False),
+                         ("wild", {"files": [_file("mqtt", {"definition": (1, 4)}, 1, 5), wild["files"][1]]}, True)])
+    line = ablation_table({"(none)": rows, "definition:x": off}, {"definition:x": 7})[-1]
+    assert line == "| definition:x | 7 | +0 hits, +1 false | -1 hits, +0 false | = | devset, wild: mqtt |"
