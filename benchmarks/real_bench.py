@@ -704,16 +704,18 @@ def ablation(devset: Path, names: Sequence[str], wild: Sequence[tuple[Path, Path
 
 def ablation_table(result: dict[str, dict[str, dict[str, Any]]], fired: dict[str, int] | None = None) -> list[str]:
     """One row per rule switched off: per producer, the hits it loses (or gains) and the false
-    links it adds (or removes) against all rules on; "=" where nothing changes."""
+    links it adds (or removes) against all rules on ("=" where nothing changes); then the
+    producers the rule helps (more hits or fewer false links with it on) and those where, on,
+    it links falsely."""
     base = result["(none)"]
     producers = list(base)
-    head = ["| switched off | fired | " + " | ".join(producers) + " | helps on |",
-            "|---|---|" + "---|" * len(producers) + "---|"]
+    head = ["| switched off | fired | " + " | ".join(producers) + " | helps on | links falsely on |",
+            "|---|---|" + "---|" * len(producers) + "---|---|"]
     lines = []
     for name, rows in result.items():
         if name == "(none)":
             continue
-        cells, helps = [], []
+        cells, helps, harms = [], [], []
         for p in producers:
             b, r = base[p], rows.get(p, base[p])
             dh = sum(h for h, _ in r["kinds"].values()) - sum(h for h, _ in b["kinds"].values())
@@ -721,8 +723,10 @@ def ablation_table(result: dict[str, dict[str, dict[str, Any]]], fired: dict[str
             cells.append("=" if not dh and not df else f"{dh:+d} hits, {df:+d} false")
             if dh < 0 or df > 0:  # the rule, when on, finds more or links less falsely
                 helps.append(p)
+            if df < 0:  # the rule, when on, makes false links
+                harms.append(p)
         lines.append(f"| {name} | {'' if fired is None else fired.get(name, 0)} | {' | '.join(cells)} | "
-                     f"{', '.join(helps) or 'none'} |")
+                     f"{', '.join(helps) or 'none'} | {', '.join(harms) or 'none'} |")
     return head + lines
 
 
