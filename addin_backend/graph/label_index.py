@@ -115,6 +115,10 @@ class LabelIndex:
     #: does not, "section 7" is not this document's (a stray typed "9.2 Constants" among 300
     #: unnumbered headings, or a date "29 March 2024" read as a clause, number nothing).
     numbered_sections: bool = False
+    #: What :attr:`numbered_sections` was decided from: (headings, numbered headings, numbered
+    #: clauses outside headings), so that indexes of parts of one document combine
+    #: (:func:`numbers_sections`).
+    heading_counts: tuple[int, int, int] = (0, 0, 0)
     #: The families whose numbers are chapter-style ("Figure 2-1"): a hyphenated pair after their
     #: word is one number, not a range.
     chapter_families: frozenset[str] = frozenset()
@@ -130,6 +134,18 @@ class LabelIndex:
         """The resolution of every key and whether it is ambiguous (what a change to the labels
         is measured against)."""
         return {k: (v[0], k in self.ambiguous) for k, v in self.entries.items() if v}
+
+
+def numbers_sections(counts: tuple[int, int, int]) -> bool:
+    """Whether a document numbers its sections, from (headings, numbered headings, numbered
+    clauses outside headings): one heading in ten or more carries a number, or, without numbered
+    headings, a clause does.
+
+    >>> numbers_sections((300, 4, 0)), numbers_sections((40, 40, 0)), numbers_sections((0, 0, 3))
+    (False, True, True)
+    """
+    headings, numbered_headings, clauses = counts
+    return 10 * numbered_headings >= headings if numbered_headings else clauses > 0
 
 
 def build_label_index(units: Iterable[Unit]) -> LabelIndex:
@@ -162,10 +178,10 @@ def build_label_index(units: Iterable[Unit]) -> LabelIndex:
         for key, rank in keys:
             kind_rank = _KIND_RANK.get(key[0], {}).get(u.kind, 2)
             cand.setdefault(key, []).append(((rank, kind_rank, u.order), u.id))
-    numbered = 10 * numbered_headings >= headings if numbered_headings else clauses > 0
+    numbered = numbers_sections((headings, numbered_headings, clauses))
     chapter = frozenset(k[0] for k in cand if k[0] != "section" and re.fullmatch(r"[A-Z0-9]+-\d+", k[1]))
     idx = LabelIndex(front=tuple(front), section_sign=section_sign, numbered_sections=numbered,
-                     chapter_families=chapter)
+                     heading_counts=(headings, numbered_headings, clauses), chapter_families=chapter)
     for key, lst in cand.items():
         lst.sort()
         idx.entries[key] = [uid for _, uid in lst]

@@ -168,3 +168,20 @@ def test_a_retarget_the_edit_asked_for_is_no_finding():
     got = verify(doc, apply_to_document(doc, ops), None, ops, semantic=False)
     assert [(f.kind, f.evidence) for f in got if f.kind == "reference_retargeted"] == [
         ("reference_retargeted", "Figure 3")]
+
+
+def test_whether_the_edited_document_numbers_its_sections_is_read_over_all_its_headings():
+    # STIX: 4 typed heading numbers among some 300 unnumbered headings; a deletion renumbered those
+    # 4, and the index of the renumbered units alone said "numbers its sections", so citations of
+    # other specifications ("section 7") became broken references after any deletion
+    from addin_backend.numbering import Renumbering
+    from addin_backend.verify.after_edit import after_index
+
+    rows = [(f"h{i}", "section", f"Topic {i}", None, None, None, "Heading 1", None, 1) for i in range(30)]
+    doc = make_doc(rows + [("b", "section", "9.1 Beta", None, "Section 9.1", "9.1", "Heading 2", None, 2)])
+    renum = Renumbering(before=[], after=[], changes={}, deleted={}, numbers={"b": ("section", "9.1")},
+                        schemes={}, shared=False, unsupported={})
+    assert after_index(doc, renum).numbered_sections is False
+    numbered = make_doc([(f"h{i}", "section", f"Topic {i}", None, f"Section {i}", str(i), "Heading 1", None, 1)
+                         for i in range(1, 30)])
+    assert after_index(numbered, renum).numbered_sections is True
