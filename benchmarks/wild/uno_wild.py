@@ -116,7 +116,7 @@ def _code_spans(par, index, info, code):
 def paragraphs(doc, want_code=False, what="paragraphs"):
     _walk.tables = 0
     out, code = [], []
-    names = _section_names(doc) if what == "paragraphs" else None
+    names = _section_names(doc) if what in ("paragraphs", "outline") else None
     _walk(doc.getText(), names, -1, out, code, want_code, _PROPS[what])
     return (out, code) if want_code else out
 
