@@ -38,7 +38,7 @@ from lxml import etree
 from ..errors import AnchorError
 from ..model import ConcreteEdit, Delete, Document, InsertAfter, Move, descendant_ids
 from .revision_xml import CHANGE, CHANGE_END, CHANGE_ID, CHANGE_START, append_items, detach, insert_after, insert_before, marker
-from .revision_xml import shallow_copy, strip_ids, text_items
+from .revision_xml import nested_copies, shallow_copy, strip_ids, text_items
 from .flow import (
     HEADER,
     ITEM,
@@ -601,12 +601,7 @@ def _delete_frame(t: Any, p: Any, frame: Any, author: str | None, date: str | No
     while node is not p:
         wrap.append(node)
         node = node.getparent()
-    rp = shallow_copy(p)
-    inner = rp
-    for anc in reversed(wrap):
-        c = shallow_copy(anc)
-        inner.append(c)
-        inner = c
+    rp, inner = nested_copies(p, wrap)
     rid = t.region("deletion", author, date, [rp])
     insert_before(frame, marker(CHANGE, rid))
     detach(frame)

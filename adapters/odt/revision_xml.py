@@ -28,6 +28,7 @@ __all__ = [
     "make_region",
     "change_info",
     "marker",
+    "nested_copies",
     "shallow_copy",
     "strip_ids",
     "insert_before",
@@ -166,6 +167,20 @@ def marker(tag: str, rid: str) -> etree._Element:
     el = etree.Element(tag)
     el.set(CHANGE_ID, rid)
     return el
+
+
+def nested_copies(outer: etree._Element, spans: list[etree._Element]) -> tuple[etree._Element, etree._Element]:
+    """Shallow copies of ``outer`` and of the ``spans`` inside it (innermost first, as a walk up
+    from the text gives them), nested as in the text: the formatting that text written or kept
+    elsewhere (a change table's paragraph, an insertion) carries. Returns the outermost copy and
+    the innermost, where the text goes."""
+    top = shallow_copy(outer)
+    inner = top
+    for anc in reversed(spans):
+        c = shallow_copy(anc)
+        inner.append(c)
+        inner = c
+    return top, inner
 
 
 def shallow_copy(el: etree._Element) -> etree._Element:

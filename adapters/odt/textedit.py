@@ -45,6 +45,7 @@ from .revision_xml import (
     insert_before,
     insert_items,
     marker,
+    nested_copies,
     shallow_copy,
     split_space,
     take_between,
@@ -331,16 +332,6 @@ def _sheltered(d: etree._Element, top: etree._Element) -> bool:
     return False
 
 
-def _region_paragraph(p: etree._Element, wrap: list[etree._Element], items: list[Item]) -> etree._Element:
-    """The deleted content as a paragraph of the change table (LibreOffice's form)."""
-    rp = shallow_copy(p)
-    inner = rp
-    for anc in reversed(wrap):
-        c = shallow_copy(anc)
-        inner.append(c)
-        inner = c
-    append_items(inner, items)
-    return rp
 
 
 def _fix_region_start(t: Tracker, rp: etree._Element, expected: str) -> None:
@@ -399,7 +390,8 @@ def _delete_piece(
     info = copy.deepcopy(t.info(foreign)) if foreign and region is not None and region.kind == "insertion" else None
     if foreign and region is not None:
         t.split_region(foreign, ma, mb)
-    rp = _region_paragraph(p, wrap, items)
+    rp, inner = nested_copies(p, wrap)
+    append_items(inner, items)
     _fix_region_start(t, rp, expected)
     rid = t.region("deletion", author, date, [rp], inserted_info=info)
     mk = marker(CHANGE, rid)
@@ -444,11 +436,7 @@ def _insert(t: Tracker, p, spot, fmt, text: str, after_space: bool, author, date
         items = [el]
     payload: list[Item]
     if fmt:
-        outer = inner = shallow_copy(fmt[-1])
-        for anc in reversed(fmt[:-1]):
-            c = shallow_copy(anc)
-            inner.append(c)
-            inner = c
+        outer, inner = nested_copies(fmt[-1], fmt[:-1])
         append_items(inner, items)
         payload = [outer]
     else:
