@@ -39,7 +39,7 @@ from typing import Iterator
 from .errors import DeadlineExceededError, WorkTooLargeError
 
 __all__ = ["budget", "check", "remaining", "enter", "leave", "check_memory", "work_memory_mb", "DEFAULT_WORK_MEMORY_MB",
-           "for_client", "current_client", "enter_client", "leave_client"]
+           "for_client", "current_client", "enter_client", "leave_client", "COSTS", "cost_setting", "check_cost"]
 
 #: The memory one piece of work (an apply, an edit) may take by its estimate (``LEDGER_WORK_MEMORY_MB``).
 DEFAULT_WORK_MEMORY_MB = 1024.0
@@ -203,3 +203,68 @@ def check_memory(estimate: int, limit_mb: float | None, what: str, **sizes: int)
     raise WorkTooLargeError(f"{what} would take about {mb:,} MB of memory ({said}); the limit is {limit_mb:g} MB "
                             "(LEDGER_WORK_MEMORY_MB): split the work or raise the limit",
                             estimated_mb=mb, limit_mb=limit_mb, **sizes)
+
+
+#: The work whose cost is estimated from sizes before it starts (issue 33): what the estimate
+#: counts, the most it may be (``LEDGER_MAX_<KIND>_COST``), and the most that is still answered
+#: synchronously (``LEDGER_SYNC_<KIND>_COST``; above it the work is a job on the edit lane).
+#: A rename counts the characters its proposal carries (each occurrence's operation holds its
+#: paragraph: occurrences x paragraph size, summed), a review changes x paragraphs, a check
+#: units x style-sheet entries.
+COSTS: dict[str, tuple[str, int, int]] = {
+    "rename": ("characters its operations carry (occurrences x paragraph size)", 40_000_000, 1_000_000),
+    "review": ("changes x paragraphs", 10_000_000, 20_000),
+    "check": ("units x style-sheet entries", 10_000_000, 0),
+}
+
+
+def cost_setting(kind: str, which: str = "max", environ: dict[str, str] | None = None) -> int:
+    """``LEDGER_MAX_<KIND>_COST`` (``which="max"``) or ``LEDGER_SYNC_<KIND>_COST`` (``"sync"``)
+    for a kind of :data:`COSTS`, else its default; 0 is no limit (``max``) or never synchronous (``sync``).
+
+    :raise InvalidRequestError: a value that is not a whole number of 0 or more.
+
+    >>> cost_setting("rename", environ={}), cost_setting("review", "sync", environ={"LEDGER_SYNC_REVIEW_COST": "5"})
+    (40000000, 5)
+    """
+    import os
+
+    from .errors import InvalidRequestError
+
+    _what, most, sync = COSTS[kind]
+    name = f"LEDGER_{which.upper()}_{kind.upper()}_COST"
+    raw = (os.environ if environ is None else environ).get(name)
+    if raw is None:
+        return most if which == "max" else sync
+    try:
+        value = int(float(raw))
+    except ValueError:
+        raise InvalidRequestError(f"{name}={raw!r} is not a number") from None
+    if value < 0:
+        raise InvalidRequestError(f"{name} is {value}; give 0 or more")
+    return value
+
+
+def check_cost(kind: str, estimate: int, what: str, advice: str, environ: dict[str, str] | None = None,
+               **sizes: int) -> None:
+    """Refuse work of ``kind`` (:data:`COSTS`) whose cost, estimated from sizes before it starts,
+    is over ``LEDGER_MAX_<KIND>_COST``; ``sizes`` are what the estimate was made from and
+    ``advice`` what to do instead, for the message.
+
+    :raise WorkTooLargeError: ``413 too_large`` with ``estimated_cost``, ``limit`` and the sizes
+        in its details, before any work.
+
+    >>> try:
+    ...     check_cost("review", 12_000_000, "this review", "review fewer changes at once", changes=1200, paragraphs=10000)
+    ... except WorkTooLargeError as exc:
+    ...     print(exc.code, exc.details["estimated_cost"], exc.details["limit"])
+    too_large 12000000 10000000
+    """
+    limit = cost_setting(kind, "max", environ)
+    if limit <= 0 or estimate <= limit:
+        return
+    said = ", ".join(f"{v:,} {k.replace('_', ' ')}" for k, v in sizes.items())
+    raise WorkTooLargeError(
+        f"{what} would cost about {estimate:,} {COSTS[kind][0]} ({said}); the limit is {limit:,} "
+        f"(LEDGER_MAX_{kind.upper()}_COST): {advice}",
+        estimated_cost=estimate, limit=limit, setting=f"LEDGER_MAX_{kind.upper()}_COST", **sizes)

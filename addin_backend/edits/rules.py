@@ -35,7 +35,7 @@ from .tree import body_units, enclosing_section, is_note, section_level, subtree
 from .values import find_value, named_value, parse_value
 from adapters.vocabulary import TEXT_KINDS
 
-__all__ = ["GRAMMAR", "QUOTED", "Rule", "propose", "quoted", "says_everywhere", "title_span", "understood"]
+__all__ = ["GRAMMAR", "QUOTED", "Rule", "propose", "quoted", "says_everywhere", "searched_terms", "title_span", "understood"]
 
 E = TypeVar("E", Replace, SetText, InsertAfter, Delete, Move)
 
@@ -807,6 +807,30 @@ def _decide(ctx: _Ctx, rule: Rule, candidate: str, masked: Masked, matches: list
         raise exc0
     assert p0 is not None
     return p0
+
+
+def searched_terms(instruction: str) -> list[str]:
+    """The terms the rule that reads ``instruction`` searches the document for (a rename's or a
+    replacement's old term, a deleted phrase), read as :func:`propose` reads it but with no
+    document: what a cost estimate counts before any search (issue 33). ``[]`` for anything else.
+
+    >>> searched_terms("Please rename 'widget' to 'gadget' everywhere")
+    ['widget']
+    >>> searched_terms("Delete Section 3")
+    []
+    """
+    if not isinstance(instruction, str) or not instruction.strip():
+        return []
+    masked = mask(_clean(instruction))
+    lead = _LEAD_SCOPE.match(masked.text)
+    candidates = (lead["rest"], masked.text) if lead else (masked.text,)
+    for candidate in candidates:
+        for rule in GRAMMAR:
+            m = rule.pattern.match(candidate)
+            if m is not None:
+                return [_unquote(masked.unmask(m[g]) or "").strip() for g in ("old", "q")
+                        if g in rule.pattern.groupindex and m[g]]
+    return []
 
 
 def propose(
