@@ -37,8 +37,10 @@ def read(data: bytes, *, path: str | None = None, limits: Limits = DEFAULT_LIMIT
             f"the document could not be interpreted ({type(exc).__name__}: {exc})"
         ) from exc
     check_size(doc, limits)
+    from .parts import check_parts
     from .properties import check_properties
 
+    check_parts(pkg)  # every part a writer reads: refused here, not met first by an apply
     check_properties(pkg)  # the review record's part: refused here, not met first by a review
     doc.path = path
     return doc

@@ -17,6 +17,8 @@ written).
 """
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 from .errors import CorruptDocumentError
@@ -36,6 +38,8 @@ _FMTID = "{D5CDD505-2E9C-101B-9397-08002B2CF9AE}"
 _META = etree.QName(odf_qn("meta:x")).namespace
 _OFFICE = etree.QName(odf_qn("office:x")).namespace
 _MANIFEST = etree.QName(odf_qn("manifest:x")).namespace
+#: A property id as the writer reads it: ASCII digits, at most 9 (an ``xsd:int``).
+_PID = re.compile(r"[0-9]{1,9}")
 _DECL = b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n'
 
 
@@ -125,6 +129,18 @@ def set_property(data: bytes, name: str, value: str) -> bytes:
     return data  # pragma: no cover - open_package knows two formats
 
 
+def _next_pid(props: list[etree._Element]) -> str:
+    """A property id above every other (ids start at 2). An id is an ``xsd:int``: only ASCII
+    digits count, so one in superscript, circled or other Unicode digits (``str.isdigit`` takes
+    them, ``int`` does not) is ignored rather than failing the write.
+
+    >>> _next_pid([etree.Element("p", pid="7"), etree.Element("p", pid="\u00b2"), etree.Element("p", pid="\u2460")])
+    '8'
+    """
+    pids = [int(pid) for pid in (p.get("pid") or "" for p in props) if _PID.fullmatch(pid)]
+    return str(max(pids + [1]) + 1)
+
+
 def _set_docx(pkg, data: bytes, name: str, value: str) -> bytes:
     changed: dict[str, bytes] = {}
     add: list[tuple[str, bytes]] = []
@@ -144,8 +160,7 @@ def _set_docx(pkg, data: bytes, name: str, value: str) -> bytes:
     props = list(root.iter(f"{{{_OP}}}property"))
     prop = next((p for p in props if p.get("name") == name), None)
     if prop is None:
-        pids = [int(p.get("pid")) for p in props if (p.get("pid") or "").isdigit() and len(p.get("pid")) < 10]
-        prop = etree.SubElement(root, f"{{{_OP}}}property", fmtid=_FMTID, pid=str(max(pids + [1]) + 1), name=name)
+        prop = etree.SubElement(root, f"{{{_OP}}}property", fmtid=_FMTID, pid=_next_pid(props), name=name)
     for ch in list(prop):
         prop.remove(ch)
     etree.SubElement(prop, f"{{{_VT}}}lpwstr").text = value

@@ -27,6 +27,7 @@ from typing import Any, Iterable
 
 from lxml import etree
 
+from ..package import parse_xml
 from .oxml import NSMAP, qn, serialize_part
 from .blocks import iter_blocks
 from .tags import (
@@ -350,9 +351,9 @@ class CommentParts:
 
         for n, data in add:
             if n == name:
-                return etree.fromstring(to_transitional(data))
+                return parse_xml(to_transitional(data), name)
         if name in changed:
-            return etree.fromstring(to_transitional(changed[name]))
+            return parse_xml(to_transitional(changed[name]), name)
         if name in self.ctx.parts:
             return self.ctx.parts[name]
         if self.pkg.has(name):
