@@ -3,6 +3,8 @@ against ``ledger serve`` on loopback.
 
     python -m benchmarks.pane_bench [--file ../shared/devset/rfc/rfc9000.A.docx]
                                     [--instruction '...'] [--clicks 5] [--doc docs/benchmarks.md] [--json OUT]
+    python -m benchmarks.pane_bench --peer ../baseline --file A.docx --instruction '...' \
+                                    [--file B.docx --instruction '...'] [--reps 1] [--json OUT]
 
 Starts ``ledger serve`` (one worker, a new data folder: no embedding cached, RELATED on) and
 walks the pane's path: upload -> outline usable (the upload's answer, then the outline route);
@@ -14,6 +16,13 @@ it, a third of the changes accepted, a third rejected, a third left, then ``POST
 a table; with ``--doc`` it rewrites the ``pane-bench`` block of that Markdown file
 (:mod:`benchmarks.doc_block`). The browser's own time (drawing, Office.js) is not in these
 figures: the task pane's browser test measures that.
+
+With ``--peer DIR`` (issue 32) each file is walked on this checkout's server and on the peer's
+(``DIR``: another checkout, served from its own folder), the two taking turns, and every step is
+printed with its wall seconds and the server's CPU seconds (user + system of the gunicorn
+worker, from /proc; while the analysis runs, its background stages count in the same process,
+so the steps after it are the clean ones); "Run check" (``GET .../check``) is asked as soon as
+the upload answers, as the pane's button allows.
 """
 from __future__ import annotations
 
@@ -25,7 +34,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import requests
 
@@ -37,7 +46,7 @@ DEFAULT_INSTRUCTION = 'Rename "connection ID" to "connection identifier" everywh
 KEY = "bench-pane-key-0123456789"
 AUTHOR = "Ada Lovelace"
 
-__all__ = ["run", "table", "main"]
+__all__ = ["run", "table", "walk", "run_peer", "peer_table", "main"]
 
 
 def _follow(s: requests.Session, url: str, job: dict[str, Any], until, limit: float) -> dict[str, Any]:
@@ -144,6 +153,138 @@ def run(url: str, data: bytes, name: str, instruction: str, clicks: int = 5, lim
     return out
 
 
+def _timed(steps: dict[str, dict[str, float]], label: str, cpu: Callable[[], float], fn: Callable[[], Any]) -> Any:
+    """Run ``fn``, keeping its wall seconds and the server's CPU seconds under ``label``."""
+    c, t = cpu(), time.perf_counter()
+    out = fn()
+    steps[label] = {"wall": round(time.perf_counter() - t, 3), "cpu": round(cpu() - c, 3)}
+    return out
+
+
+def _preview(s: requests.Session, url: str, doc_id: str, instruction: str, limit: float) -> dict[str, Any]:
+    """The proposal for ``instruction`` (following its job when the server answers 202)."""
+    r = s.post(f"{url}/api/v1/documents/{doc_id}/proposals", json={"instruction": instruction, "author": AUTHOR},
+               timeout=600)
+    if r.status_code == 202:
+        return dict(_follow(s, url, r.json()["job"], lambda _r: False, limit)["result"], answered=202)
+    r.raise_for_status()
+    return dict(r.json(), answered=r.status_code)
+
+
+def _apply(s: requests.Session, url: str, doc_id: str, proposal: dict[str, Any]) -> dict[str, Any]:
+    r = s.post(f"{url}/api/v1/documents/{doc_id}/apply", json={"proposal_id": proposal["id"], "author": AUTHOR},
+               timeout=600)
+    r.raise_for_status()
+    return r.json()
+
+
+def _check(s: requests.Session, url: str, doc_id: str) -> dict[str, Any]:
+    r = s.get(f"{url}/api/v1/documents/{doc_id}/check", timeout=600)
+    r.raise_for_status()
+    return r.json()
+
+
+def walk(url: str, data: bytes, name: str, instruction: str, cpu: Callable[[], float],
+         limit: float = 900.0) -> dict[str, Any]:
+    """The pane's steps of issue 32, each with wall and server CPU seconds: upload; Run check as
+    soon as the upload answered; the analysis followed (its progress and what it says is ready,
+    as the pane shows them) until proposals are ready; the preview of ``instruction`` and its
+    Apply; the analysis followed to its end; then the preview and Apply again, the analysis
+    over (the clean figures)."""
+    s = requests.Session()
+    s.headers.update({"Authorization": f"Bearer {KEY}"})
+    api = f"{url}/api/v1"
+    steps: dict[str, dict[str, float]] = {}
+    out: dict[str, Any] = {"steps": steps}
+    t0, c0 = time.perf_counter(), cpu()
+    up = _timed(steps, "upload", cpu, lambda: s.post(f"{api}/documents?filename={name}", data=data, timeout=120,
+                                                      headers={"Content-Type": "application/octet-stream"}))
+    up.raise_for_status()
+    doc = up.json()
+    out["units"] = doc["units"]
+    found = _timed(steps, "run check", cpu, lambda: _check(s, url, doc["id"]))
+    out["findings"] = len(found["findings"])
+    seen: list[dict[str, Any]] = []  # the progress the pane shows, each time it changed
+
+    def watch(rec: dict[str, Any]) -> bool:
+        sample = {"t": round(time.perf_counter() - t0, 2), "progress": round(float(rec.get("progress") or 0), 3),
+                  "stage": rec.get("stage"), "ready": list(rec.get("ready", ()))}
+        if not seen or (seen[-1]["progress"], seen[-1]["ready"]) != (sample["progress"], sample["ready"]):
+            seen.append(sample)
+        return False
+
+    _follow(s, url, doc["job"], lambda r: watch(r) or "proposals" in r.get("ready", ()), limit)
+    out["proposals_ready_s"] = round(time.perf_counter() - t0, 2)
+    proposal = _timed(steps, "preview", cpu, lambda: _preview(s, url, doc["id"], instruction, limit))
+    out["operations"] = len(proposal["operations"])
+    out["preview_status"] = proposal["answered"]
+    out["preview_partial"] = proposal.get("partial")
+    _timed(steps, "apply", cpu, lambda: _apply(s, url, doc["id"], proposal))
+    rec = _follow(s, url, doc["job"], watch, limit)
+    out["complete_s"] = round(time.perf_counter() - t0, 2)
+    out["complete_cpu"] = round(cpu() - c0, 2)
+    out["job_status"] = rec["status"]
+    out["stage_seconds"] = {st["name"]: st["seconds"] for st in rec.get("stage_log", [])}
+    out["progress"] = seen
+    quiet = _timed(steps, "preview, analysis over", cpu, lambda: _preview(s, url, doc["id"], instruction, limit))
+    _timed(steps, "apply, analysis over", cpu, lambda: _apply(s, url, doc["id"], quiet))
+    s.delete(f"{api}/documents/{doc['id']}", timeout=60)
+    return out
+
+
+#: The rows of :func:`peer_table`, in the pane's order.
+PEER_STEPS = ("upload", "run check", "preview", "apply", "preview, analysis over", "apply, analysis over")
+
+
+def peer_table(name: str, runs: dict[str, list[dict[str, Any]]]) -> str:
+    """One file's steps in each checkout (``runs``: name -> walks; medians over the walks): wall
+    and server CPU seconds; the first checkout is the one the others are compared with."""
+    def med(walks: list[dict[str, Any]], step: str, what: str) -> float:
+        return statistics.median(r["steps"][step][what] for r in walks)
+
+    def whole(walks: list[dict[str, Any]], what: str) -> float:
+        return statistics.median(r[what] for r in walks)
+
+    sides = list(runs)
+    sizes = "; ".join(f"{side}: {runs[side][0]['units']:,} units, a preview of {runs[side][0]['operations']} "
+                      f"operations (HTTP {runs[side][0]['preview_status']})" for side in sides)
+    head = "| step | " + " | ".join(f"{side}: wall s | server CPU s" for side in sides) + " |"
+    lines = [f"**{name}** ({sizes})", "", head, "|---|" + "---:|---:|" * len(sides)]
+    for step in PEER_STEPS:
+        lines.append(f"| {step} | " + " | ".join(f"{med(runs[side], step, 'wall'):.2f} | {med(runs[side], step, 'cpu'):.2f}"
+                                                for side in sides) + " |")
+    lines.append("| upload -> proposals ready | " + " | ".join(f"{whole(runs[side], 'proposals_ready_s'):.2f} | "
+                                                              for side in sides) + " |")
+    lines.append("| upload -> whole analysis | " + " | ".join(
+        f"{whole(runs[side], 'complete_s'):.2f} | {whole(runs[side], 'complete_cpu'):.2f}" for side in sides) + " |")
+    lines += [""] + [f"Stages (s), {side}: {runs[side][0]['stage_seconds']}." for side in sides]
+    return "\n".join(lines)
+
+
+def run_peer(files: Sequence[tuple[Path, str]], checkouts: Sequence[tuple[str, Path]], reps: int = 1) -> dict[str, Any]:
+    """Each file walked (:func:`walk`) on a fresh server of each checkout (``(name, folder)``),
+    taking turns (the order rotates with each repetition), ``reps`` times."""
+    env = {"LEDGER_API_KEYS": KEY, "LEDGER_RATE_LIMIT": "off", "LEDGER_GRAPH_SEMANTIC": "1"}
+    out: dict[str, Any] = {"load": [round(os.getloadavg()[0], 1)], "cpus": os.cpu_count(), "files": {},
+                           "checkouts": {name: str(root) for name, root in checkouts}}
+    for path, instruction in files:
+        runs: dict[str, list[dict[str, Any]]] = {name: [] for name, _root in checkouts}
+        for rep in range(reps):
+            turn = list(checkouts[rep % len(checkouts):]) + list(checkouts[:rep % len(checkouts)])
+            for side, root in turn:
+                with tempfile.TemporaryDirectory(prefix="ledger-pane-bench-") as tmp:
+                    with LedgerServer(Path(tmp), workers=1, threads=4, env=env, root=root) as srv:
+                        r = walk(srv.url, path.read_bytes(), path.name, instruction, srv.cpu_seconds)
+                runs[side].append(r)
+                print(f"{path.name} {side}: " + ", ".join(f"{k} {v['wall']:.2f}/{v['cpu']:.2f}"
+                                                           for k, v in r["steps"].items())
+                      + f"; proposals ready {r['proposals_ready_s']:.1f} s; complete {r['complete_s']:.1f} s",
+                      flush=True)
+        out["files"][path.name] = {"instruction": instruction, **runs}
+    out["load"].append(round(os.getloadavg()[0], 1))
+    return out
+
+
 def table(r: dict[str, Any]) -> str:
     """The figures as a fixed-width table."""
     clicks = r["click_s"]
@@ -171,14 +312,29 @@ def table(r: dict[str, Any]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.pane_bench", description=__doc__.split("\n")[0])
-    p.add_argument("--file", type=Path, default=DEFAULT_FILE)
-    p.add_argument("--instruction", default=DEFAULT_INSTRUCTION)
+    p.add_argument("--file", type=Path, action="append", help="a document (repeat with --peer)")
+    p.add_argument("--instruction", action="append", help="the rename previewed and applied (one per --file)")
+    p.add_argument("--peer", type=Path, action="append",
+                   help="another checkout (repeatable): walk each file on each, taking turns")
+    p.add_argument("--this", type=Path, default=ROOT,
+                   help="the checkout compared with the peers (default: this one; a snapshot of a commit)")
+    p.add_argument("--reps", type=int, default=1, help="walks per file and checkout (with --peer)")
     p.add_argument("--clicks", type=int, default=5)
     p.add_argument("--doc", type=Path, help="Markdown file whose pane-bench block is replaced")
     p.add_argument("--json", type=Path)
     args = p.parse_args(argv)
-    if not args.file.exists():
-        p.error(f"{args.file} is missing (the development set: DEVSET=DIR)")
+    files = args.file or [DEFAULT_FILE]
+    instructions = args.instruction or [DEFAULT_INSTRUCTION]
+    if len(instructions) == 1:
+        instructions = instructions * len(files)
+    if len(instructions) != len(files):
+        p.error("give one --instruction, or one per --file")
+    for f in files:
+        if not f.exists():
+            p.error(f"{f} is missing (the development set: DEVSET=DIR)")
+    if args.peer is not None:
+        return _main_peer(args, list(zip(files, instructions)))
+    args.file, args.instruction = files[0], instructions[0]
     env = {"LEDGER_API_KEYS": KEY, "LEDGER_RATE_LIMIT": "off", "LEDGER_GRAPH_SEMANTIC": "1"}
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="ledger-pane-bench-") as tmp:
@@ -202,6 +358,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                       f"{result['load'][1]} after (other work on the machine slows every figure). Server time as "
                       f"the pane sees it (HTTP round trips), not the browser's drawing; the last three rows repeat "
                       f"the edit once the analysis is over:\n\n```\n{text}\n```\n", "Task pane steps")
+    return 0
+
+
+def _main_peer(args: argparse.Namespace, files: list[tuple[Path, str]]) -> int:
+    checkouts = [("this", args.this)] + [(f"peer {p.name}", p) for p in args.peer]
+    result = run_peer(files, checkouts, reps=args.reps)
+    tables = [peer_table(name, {side: r[side] for side, _root in checkouts}) for name, r in result["files"].items()]
+    text = (f"Measured {time.strftime('%Y-%m-%d')} on {result['cpus']} CPUs with `nice -n 10 python -m benchmarks.pane_bench "
+            + " ".join(f"--file {f.name} --instruction '{i}'" for f, i in files)
+            + "".join(f" --peer {p}" for p in args.peer) + f" --reps {args.reps}` (load average {result['load'][0]} "
+            f"before, {result['load'][1]} after)" + ":\n\n" + "\n\n".join(tables) + "\n")
+    print(text)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
     return 0
 
 

@@ -96,8 +96,9 @@ class LedgerServer:
 
     def __init__(self, folder: Path, *, workers: int = 2, threads: int = 4,
                  env: dict[str, str] | None = None, cert: Path | None = None,
-                 key: Path | None = None) -> None:
+                 key: Path | None = None, root: Path | None = None) -> None:
         self.folder = Path(folder)
+        self.root = Path(root) if root is not None else ROOT  # another checkout's server (benchmarks' peer)
         self.port = free_port()
         self.workers, self.threads = workers, threads
         self.env = env or {}
@@ -115,9 +116,9 @@ class LedgerServer:
         if self.cert:
             cmd += ["--cert", str(self.cert), "--key", str(self.key)]
         env = {k: v for k, v in os.environ.items() if not k.startswith("LEDGER_")}
-        env.update({"LEDGER_DATA_DIR": str(self.folder / "data"), "PYTHONPATH": str(ROOT)}, **self.env)
+        env.update({"LEDGER_DATA_DIR": str(self.folder / "data"), "PYTHONPATH": str(self.root)}, **self.env)
         self._out = open(self.log, "wb")
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=self._out, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(cmd, cwd=self.root, env=env, stdout=self._out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while True:
             try:
