@@ -23,7 +23,7 @@ LEDGER_PUBLIC_URL ?= https://localhost:8750
 JS_DIR   := tests/js
 JS_STAMP := $(JS_DIR)/node_modules/.installed
 
-.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-load-queue bench-embed bench-first bench-pane bench-graph bench-real bench-retrieval bench-edits bench-edit-speed bench-llm bench-wild bench-cold models worker fuzz clean
+.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-load-queue bench-attacks bench-embed bench-first bench-pane bench-graph bench-real bench-retrieval bench-edits bench-edit-speed bench-llm bench-wild bench-cold models worker fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -158,6 +158,12 @@ bench-load: system-deps venv
 
 bench-load-queue: system-deps venv
 	$(BIN)/python -m benchmarks.load --queue --workers 2 --job-workers 2
+
+# Issue 33's attacks all at once on a default `ledger serve` (1 x 4) with a 45 s model on loopback:
+# each attack's answer, /healthz probes within 1 s, another key's small graph, peak RSS and CPU.
+# Exits 1 when a probe failed or took over 1 s, or the small graph did not finish. Minutes.
+bench-attacks: venv
+	nice -n 10 $(BIN)/python -m benchmarks.attacks --json benchmarks/results/attacks.json
 
 # Embedding backends (torch, ONNX, ONNX int8): paragraphs/s, s per 10K tokens, RELATED agreement.
 bench-embed: venv
