@@ -292,6 +292,13 @@ def _that_gate(sent: str, at: int) -> str | None:
     return "object" if w in _PREPOSITIONS or w not in _CLOSED else None
 
 
+def _function_word_after(sent: str, end: int) -> bool:
+    """Whether a function word follows ``end`` ("that the", "both of"): no noun phrase headed by
+    a noun starts there, so a "that" or a comparison there needs no tagging."""
+    nxt = _NEXT_WORD.match(sent, end)
+    return nxt is not None and nxt.group(1).lower() in _CLOSED
+
+
 def _candidates(text: str) -> list[tuple[int, int, str, int, int, int]]:
     """``(start, end, kind, sentence index, sentence start, sentence end)`` of regex
     candidates, before any tagging."""
@@ -343,6 +350,8 @@ def _candidates(text: str) -> list[tuple[int, int, str, int, int, int]]:
                     continue  # "If a packet is lost, ... recover from that loss": the clause before
                 if role:
                     kind = _peek(sent, t, 0)
+                    if kind == "det" and _function_word_after(sent, t.end()):
+                        continue  # "that the ...", "that it ...": a conjunction, whatever the tags
                     det(t, 0, "idiom" if kind == "idiom" else f"that-{role}" if kind == "det" else None)
         if above:
             for d in _BARE_SPATIAL.finditer(sent):
@@ -362,8 +371,8 @@ def _candidates(text: str) -> list[tuple[int, int, str, int, int, int]]:
         if cm:
             add(cm.start("c"), cm.end("c"), "comparative")
         for cm2 in _COMPARATIVE_IN.finditer(sent) if compare else ():
-            if not (cm and cm2.start() < cm.end()):
-                add(cm2.start("c"), cm2.end("c"), "comparative-in")
+            if not (cm and cm2.start() < cm.end()) and not _function_word_after(sent, cm2.end("c")):
+                add(cm2.start("c"), cm2.end("c"), "comparative-in")  # not "both the client and"
     return out
 
 
@@ -444,9 +453,10 @@ class _Reader:
         self.words = words
         self._starts = [w.start for w in words]
 
-    def after(self, offset: int) -> list[_Word]:
-        """The words that start at or after ``offset``."""
-        return self.words[bisect_left(self._starts, offset):]
+    def after(self, offset: int, n: int) -> list[_Word]:
+        """The first ``n`` words that start at or after ``offset``."""
+        i = bisect_left(self._starts, offset)
+        return self.words[i:i + n]
 
     def tag_at(self, offset: int) -> str | None:
         i = bisect_left(self._starts, offset)
@@ -459,7 +469,7 @@ class _Reader:
 
     def finite_after(self, end: int) -> bool:
         """Whether the word after ``end`` opens a predicate ("is", "MAY", "contains", "closed")."""
-        nxt = [w for w in self.after(end)[:2] if w.tag not in _QUOTE_TAGS]
+        nxt = [w for w in self.after(end, 2) if w.tag not in _QUOTE_TAGS]
         return bool(nxt) and nxt[0].tag in _FINITE_TAGS
 
 
@@ -487,7 +497,7 @@ def _np_after(
     head_end = end
     plural = False
     opening = True  # the phrase's first content word: "this section", "this key schedule"
-    words = [w for w in reader.after(end)[:7] if w.tag not in _QUOTE_TAGS]
+    words = [w for w in reader.after(end, 7) if w.tag not in _QUOTE_TAGS]
     if noun_first and words:
         words[0] = _Word(words[0].text, words[0].start, words[0].end, "NN", words[0].possessive)
     for k, w in enumerate(words[:6]):
@@ -600,7 +610,7 @@ def _that_determines(reader: _Reader, start: int) -> bool:
     tag = reader.tag_at(start)
     if tag == "DT":
         return True
-    words = [w for w in reader.after(start)[1:8] if w.tag not in _QUOTE_TAGS]
+    words = [w for w in reader.after(start, 8)[1:] if w.tag not in _QUOTE_TAGS]
     if not words or words[0].tag not in ("NN", "NNP"):
         return False
     rest = [w for w in words if w.tag not in _NOUN_TAGS]
@@ -617,13 +627,16 @@ def _misread_noun(reader: _Reader, start: int) -> bool:
     return reader.words[i - 1].tag in ("NN", "NNP") and reader.words[i + 1].tag in ("VB", "VBP")
 
 
-def _verb_before(reader: _Reader, start: int, head: str) -> bool:
-    """Whether the sentence names the anaphor's head by a gerund before it ("reusing a cached
-    response ... such reuse"): what the noun takes up is in the sentence itself."""
-    for w in reader.words:
-        if w.start >= start:
-            return False
-        if w.tag == "VBG" and (got := get_lexicon().lemma(w.text, "verb")) and got[0] == head:
+_GERUND = re.compile(r"(?<![\w-])[A-Za-z]+ing(?![\w-])")
+
+
+def _verb_before(text: str, sent_start: int, start: int, head: str) -> bool:
+    """Whether the words just before the anaphor (within :data:`_CONTEXT` characters of its
+    sentence) name its head by a gerund ("reusing a cached response ... such reuse"): what the
+    noun takes up is in the sentence itself."""
+    for m in _GERUND.finditer(text, max(sent_start, start - _CONTEXT), start):
+        got = get_lexicon().lemma(m.group(), "verb")
+        if got and got[0] == head:
             return True
     return False
 
@@ -706,7 +719,7 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int, int]], reader: 
             continue
         if text[end : end + 4].lower().strip() == "as" or head in _DOC_HEADS_ANYWHERE:
             continue
-        if _verb_before(reader, start, head):
+        if _verb_before(text, sent_start, start, head):
             continue  # "reusing a cached response ... such reuse": the sentence's own
         if text[end_off : end_off + 3].lstrip().startswith(":") and not _FOLLOWING.search(text, sent_start, start):
             continue  # "in one of these ways:": it points at what follows
@@ -750,10 +763,13 @@ def _phrase(text: str, reader: _Reader, start: int, end: int, first: bool) -> An
 _READ = frozenset({"det", "comparative", "comparative-in", "that-object", "that-subject", "phrase", "post-above"})
 
 
-#: How far around a candidate the tagger reads, in characters: the words before it that say
-#: what a "that" is, the noun phrase after it and the word that follows; the tagger's own
-#: context reaches a few words, so a longer stretch of the sentence changes no tag it needs.
+#: How far around a candidate the tagger reads: after it, in characters, the noun phrase and
+#: the word that follows; before it, in words, the word that says what a "that" is. The
+#: tagger's context reaches four tokens either side (en_core_web_sm's tok2vec: window 1, depth
+#: 4), so a longer stretch changes no tag that is read.
 _CONTEXT = 64
+_LEFT_WORDS = 6
+_WORD_RUN = re.compile(r"\S+")
 
 
 def _windows(text: str, cands: list[tuple[int, int, str, int, int, int]]) -> list[tuple[int, int]]:
@@ -763,9 +779,9 @@ def _windows(text: str, cands: list[tuple[int, int, str, int, int, int]]) -> lis
     for start, end, kind, _si, a, b in sorted(cands):
         if kind not in _READ:
             continue
-        if start - _CONTEXT > a:
-            k = text.find(" ", start - _CONTEXT, start)
-            a = start if k < 0 else k + 1
+        words = [m.start() for m in _WORD_RUN.finditer(text, a, start)]
+        if len(words) > _LEFT_WORDS:
+            a = words[-_LEFT_WORDS]
         if end + _CONTEXT < b:
             k = text.rfind(" ", end, end + _CONTEXT)
             b = end + _CONTEXT if k < 0 else k
@@ -1039,6 +1055,13 @@ def resolve_anaphora(
         need.update(seq[j].text for j in lay.back(pos[u.id], window, cross=True) if not lay.display[j])
     more = sorted(need - facts.keys())
     facts.update(zip(more, find_anaphors(more)))
+    # the openings "The X ..." that :func:`_opening_mention` reads, tagged in one batch
+    opening = {}
+    for u in todo:
+        cand = _opening(u.text) if u.text.lstrip("\"'\u201c(").startswith("The") else None
+        if cand and any(a.kind == "np" and a.head and forms_pattern(a.head).search(u.text, 0, a.start) for a in facts[u.text]):
+            opening[u.text] = cand
+    _readers(opening)
     if progress:
         progress(0.8)
     out: list[Antecedent] = []
@@ -1291,21 +1314,29 @@ def _rule_search(lay: _Layout, i: int, window: int) -> int | None:
     return None
 
 
+def _opening(text: str) -> list[tuple[int, int, str, int, int, int]] | None:
+    """The candidate of a unit's opening "The X" (:func:`_opening_mention`), to be tagged."""
+    m = re.match(r"[\"'\u201c(]*The(?=\s)", text)
+    spans = sentences(text) if m else None
+    return [(m.start(), m.end(), "det", 0, spans[0][0], spans[0][1])] if m and spans else None
+
+
 def _opening_mention(text: str, a: Anaphor) -> bool:
     """Whether the only earlier uses of the anaphor's head in its unit are in the unit's opening
     definite noun phrase, the subject of a present-tense verb with nothing to say which: a
     given thing, which takes up what came before as the anaphor does ("The compression codings
     do not define any parameters. ... any of these compression codings"; not "The attacks
     commonly known as Slowloris ...")."""
-    m = re.match(r"[\"'\u201c(]*The(?=\s)", text)
-    spans = sentences(text)
-    if m is None or a.head is None or not spans:
+    cand = _opening(text)
+    if cand is None or a.head is None:
         return False
-    reader = _readers({text: [(m.start(), m.end(), "det", 0, spans[0][0], spans[0][1])]})[text]
+    reader = _readers({text: cand})[text]
+    m = re.match(r"[\"'\u201c(]*The(?=\s)", text)
+    assert m is not None
     got = _np_after(text, reader, m.end())
     if not got or got[0] != a.head:
         return False
-    nxt = reader.after(got[1])[:1]
+    nxt = reader.after(got[1], 1)
     if not nxt or nxt[0].tag not in ("VBZ", "VBP", "MD") or text[got[1] : nxt[0].start].strip():
         return False
     return _plain_occurrence(text[: a.start], a.head, a.start, ()) is not None and not forms_pattern(a.head).search(
