@@ -11,13 +11,18 @@ that made it; an upload and its revisions never change, so a second request read
 instead of checking again (a 60 MB-text document took 73 s and 2.4 GB each time). At most
 ``max_findings`` findings are answered, the most severe first; past that the answer says
 ``truncated`` with the total.
+
+The upload's graph job keeps the default check (no style sheet named: the server's
+``LEDGER_STYLE``, :data:`DEFAULT_MAX_FINDINGS`) as soon as the references are built and before
+the semantic stage (:func:`keep_first_check`), so that the pane's Run check reads it back
+instead of checking then; a request that comes first computes it, and the job finds it kept.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import threading
-from typing import Any
+from typing import Any, Callable
 
 import networkx as nx
 
@@ -27,11 +32,12 @@ from ..findings import Finding, count_by_severity
 from ..store import Store
 from ..checks.style.sheet import StyleSheet
 from . import graphs
+from .foreground import serving
 from .jsonable import json_safe
 from .revisions import revision_bytes
 from .versions import code_version
 
-__all__ = ["check", "check_report", "check_stored", "check_key", "DEFAULT_MAX_FINDINGS"]
+__all__ = ["check", "check_report", "check_stored", "check_key", "keep_first_check", "DEFAULT_MAX_FINDINGS"]
 
 #: Findings a stored document's check answers at most (``LEDGER_MAX_FINDINGS``).
 DEFAULT_MAX_FINDINGS = 5_000
@@ -73,6 +79,43 @@ def check_key(revision: int | None, sheet: StyleSheet | None, max_findings: int)
     return f"check:{revision or 0}:{hashlib.sha256(basis.encode()).hexdigest()[:24]}"
 
 
+def _kept(store: Store, doc_id: str, key: str, load: Callable[[], Document], G: nx.MultiDiGraph | None,
+          sheet: StyleSheet | None, max_findings: int) -> dict[str, Any]:
+    """The check kept under ``key``, computed on ``load()`` (and ``G``) and kept when it is not
+    there; one computation of a key at a time in this process (a second caller waits, then
+    reads it)."""
+    with _computing_lock:
+        lock = _computing.setdefault(f"{doc_id}/{key}", threading.Lock())
+    try:
+        with lock:
+            kept = store.get_json(doc_id, key)
+            if kept is None:
+                found = check(load(), G, style=sheet)
+                kept = {"findings": found[:max_findings], "total": len(found)}
+                store.put_json(doc_id, key, kept, create=False)  # the document may be gone: then nothing
+    finally:
+        with _computing_lock:
+            _computing.pop(f"{doc_id}/{key}", None)
+    return kept
+
+
+def keep_first_check(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGraph) -> bool:
+    """Keep the check a Run check without a style sheet asks for (the server's ``LEDGER_STYLE``,
+    :data:`DEFAULT_MAX_FINDINGS`) of the upload ``doc``, on ``G`` (a graph with the references
+    built: the check reads its broken references only); ``False`` when it was kept already.
+
+    :raise StyleSheetError: ``LEDGER_STYLE`` names a bad sheet.
+    """
+    from .styles import resolve_style
+
+    sheet = resolve_style(store, None)
+    key = check_key(None, sheet, DEFAULT_MAX_FINDINGS)
+    if store.get_json(doc_id, key) is not None:
+        return False
+    _kept(store, doc_id, key, lambda: doc, G, sheet, DEFAULT_MAX_FINDINGS)
+    return True
+
+
 def check_stored(store: Store, doc_id: str, revision: int | None = None, style: str | None = None, *,
                  max_findings: int = DEFAULT_MAX_FINDINGS, owner: str = "") -> dict[str, Any]:
     """``{document, revision, findings}`` of an upload, or of one of its applied revisions, with
@@ -89,23 +132,16 @@ def check_stored(store: Store, doc_id: str, revision: int | None = None, style: 
     from ..store import documents
 
     documents.get_meta(store, doc_id)  # an unknown document is unknown_document
-    key = check_key(revision, sheet, max_findings)
-    with _computing_lock:
-        lock = _computing.setdefault(f"{doc_id}/{key}", threading.Lock())
-    with lock:  # a second request for the same check waits for the first, then reads it
-        kept = store.get_json(doc_id, key)
-        if kept is None:
-            if revision is None:
-                doc = documents.load(store, doc_id)
-            else:
-                from adapters import read
 
-                doc = read(revision_bytes(store, doc_id, revision))
-            found = check(doc, style=sheet)
-            kept = {"findings": found[:max_findings], "total": len(found)}
-            store.put_json(doc_id, key, kept, create=False)  # the document may be gone: then nothing
-    with _computing_lock:
-        _computing.pop(f"{doc_id}/{key}", None)
+    def load() -> Document:
+        if revision is None:
+            return documents.load(store, doc_id)
+        from adapters import read
+
+        return read(revision_bytes(store, doc_id, revision))
+
+    with serving():  # the background semantic stage gives way while this is computed
+        kept = _kept(store, doc_id, check_key(revision, sheet, max_findings), load, None, sheet, max_findings)
     out: dict[str, Any] = {"document": doc_id, "revision": revision, "findings": kept["findings"]}
     if sheet is not None:
         out["style"] = sheet.name

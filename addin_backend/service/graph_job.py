@@ -14,7 +14,10 @@ The record says what a client can use at each point, so that a task pane never w
 slowest stage: ``stage_log`` lists every stage of the job in order (``done``, ``running`` or
 ``waiting``, with its seconds), ``ready`` what works now (:data:`READY_AFTER`: the outline, the
 units and the check from the read on; the graph, the impact of an edit from REFERENCES on;
-proposals from DEPENDS on), ``edges`` the edge types of the graph stored now. While the graph package is not installed the job is recorded as done after
+proposals from DEPENDS on; ``findings`` once the job's ``check`` stage has kept the first
+check, after DEPENDS and before RELATED, so that Run check reads it back), ``edges`` the edge types of
+the graph stored now. While a request is served in the same process, RELATED holds at its next
+progress report (:mod:`.foreground`). While the graph package is not installed the job is recorded as done after
 ``read``, with ``result.graph = null``.
 
 :func:`document_graph` is the graph every route and proposal works on: the stored one, or,
@@ -28,6 +31,7 @@ from the store; a document of more than ``LEDGER_QUEUE_LARGE_TOKENS`` tokens
 from __future__ import annotations
 
 import importlib.util
+import logging
 import time
 from functools import partial
 from typing import Any, Callable, Sequence, cast
@@ -37,35 +41,46 @@ import networkx as nx
 from adapters.model import Document
 
 from ..store import documents
-from ..errors import GraphFailedError, GraphNotReadyError
+from ..errors import DeadlineExceededError, GraphFailedError, GraphNotReadyError
 from ..budget import check as check_budget
 from ..jobs.runner import JobCancelled, JobRunner, Progress
 from ..store import Store
 from . import graphs
+from .foreground import give_way
 from .graphs import is_complete
+
+log = logging.getLogger(__name__)
 
 __all__ = ["GRAPH_JOB", "READ_SHARE", "STAGE_WEIGHTS", "READY_AFTER", "EDGE_OF_STAGE", "PROPOSAL_STAGES",
            "stage_log", "stage_fields", "graph_builder", "graph_stages", "graph_job_id", "start_graph_job",
-           "estimated_tokens", "run_graph_job", "build_in_stages", "load_graph", "is_complete", "document_graph", "wait_for_graph"]
+           "estimated_tokens", "run_graph_job", "build_in_stages", "CHECK_STAGE", "load_graph", "is_complete", "document_graph", "wait_for_graph"]
 
 GRAPH_JOB = "graph"
 #: The share of the job's progress that the (already finished) read stage stands for.
 READ_SHARE = 0.1
 
+#: The job's stage that keeps the first check (after DEPENDS, before RELATED).
+CHECK_STAGE = "check"
 #: The usual cost of each graph stage relative to the others (measured on a 2,217-unit standard:
-#: contains 0.02 s, references 0.4 s, depends 1.6 s, related 37 s), for the overall progress.
-STAGE_WEIGHTS = {"contains": 0.02, "references": 0.4, "depends": 1.6, "related": 37.0}
+#: contains 0.02 s, references 0.4 s, depends 1.6 s, related 37 s; the first check about as much
+#: as depends), for the overall progress.
+STAGE_WEIGHTS = {"contains": 0.02, "references": 0.4, "depends": 1.6, CHECK_STAGE: 1.6, "related": 37.0}
 #: What a client can use once a stage is done (``read``: at once, the document alone is enough).
 READY_AFTER: dict[str, tuple[str, ...]] = {
     "read": ("outline", "units", "check"),
     "references": ("graph", "impact"),
     "depends": ("proposals", "depends"),
+    CHECK_STAGE: ("findings",),
     "related": ("related",),
 }
 #: The edge type each graph stage adds.
 EDGE_OF_STAGE = {"contains": "CONTAINS", "references": "REFERENCES", "depends": "DEPENDS", "related": "RELATED"}
 #: The stages a proposal needs (propagation follows DEPENDS); RELATED only ranks context.
 PROPOSAL_STAGES = ("contains", "references", "depends")
+#: How long the semantic stage holds, at one progress report and over the whole job, while a
+#: request is served in this process (:mod:`.foreground`).
+GIVE_WAY_EACH = 10.0
+GIVE_WAY_SECONDS = 120.0
 
 GraphBuilder = Callable[..., Any]
 
@@ -85,13 +100,15 @@ def graph_builder() -> GraphBuilder | None:
 
 
 def build_in_stages(doc: Document, *, semantic: bool, progress: Callable[[str, float], None],
-                    publish: Callable[[Any], None] | None = None) -> Any:
+                    publish: Callable[[Any], None] | None = None,
+                    prepared: Callable[[Any], None] | None = None) -> Any:
     """The graph builder of the upload job: the fast scope, ``publish(G)``, then the rest of
     :func:`graphs.scope_for(semantic) <graphs.scope_for>`.
 
     ``publish`` receives the graph with CONTAINS and REFERENCES only (no model loaded yet), so
     the graph route can answer while DEPENDS and RELATED (embeddings) are built, and, when
-    RELATED is to come, again with DEPENDS, so that proposals need not wait for the embeddings.
+    RELATED is to come, again with DEPENDS, so that proposals need not wait for the embeddings,
+    and then ``prepared(G)`` runs (the job keeps the first check there), before RELATED.
     """
     G = graphs.build(doc, "fast", progress=progress)
     if publish is not None:
@@ -101,6 +118,8 @@ def build_in_stages(doc: Document, *, semantic: bool, progress: Callable[[str, f
         graphs.extend(G, doc, "no_related", progress=progress)
         if publish is not None:
             publish(G)
+        if prepared is not None:
+            prepared(G)
     return graphs.extend(G, doc, scope, progress=progress)
 
 
@@ -130,6 +149,8 @@ def start_graph_job(runner: JobRunner, doc_id: str, doc: Document, *, builder: G
     if builder is build_in_stages:  # the stages this job will run: no RELATED without semantic
         scope = set(graphs.stages_of(graphs.scope_for(semantic)))
         stages = tuple(s for s in stages if s in scope)
+        at = stages.index("depends") + 1 if "depends" in stages else len(stages)
+        stages = (*stages[:at], CHECK_STAGE, *stages[at:])  # the first check, before RELATED
     record = runner.create(doc_id, GRAPH_JOB, "read", name=GRAPH_JOB, progress=READ_SHARE,
                            extra=stage_fields(("read", *stages), done=("read",)))
     if builder is build_in_stages:  # a task a queue can carry to a `ledger worker`
@@ -178,8 +199,10 @@ def stage_log(plan: Sequence[str], done: Sequence[str] = (), running: str | None
 def stage_fields(plan: Sequence[str], done: Sequence[str] = (), running: str | None = None,
                  seconds: dict[str, float] | None = None, stored: Sequence[str] = ()) -> dict[str, Any]:
     """The fields of a graph job's record that say where it stands (module docstring):
-    ``stage_log``, ``ready`` and ``edges`` (of the stages in the stored graph, ``stored``)."""
-    ready = [what for stage in ("read", *stored) for what in READY_AFTER.get(stage, ())]
+    ``stage_log``, ``ready`` and ``edges`` (of the stages in the stored graph, ``stored``; the
+    first check counts once it is done)."""
+    kept = [CHECK_STAGE] if CHECK_STAGE in done else []
+    ready = [what for stage in ("read", *stored, *kept) for what in READY_AFTER.get(stage, ())]
     return {"stage_log": stage_log(plan, done, running, seconds), "ready": list(dict.fromkeys(ready)),
             "edges": [EDGE_OF_STAGE[s] for s in stored if s in EDGE_OF_STAGE]}
 
@@ -205,7 +228,11 @@ def _build(store: Store, doc_id: str, doc: Document, builder: GraphBuilder, sema
     def note(running: str | None) -> None:
         progress.record.update(stage_fields(plan, done, running, seconds, stored))
 
+    waited = [0.0]
+
     def on_progress(stage: str, fraction: float) -> None:
+        if stage not in (*PROPOSAL_STAGES, CHECK_STAGE) and waited[0] < GIVE_WAY_SECONDS:  # nothing waits for it
+            waited[0] += give_way(min(GIVE_WAY_EACH, GIVE_WAY_SECONDS - waited[0]))
         overall = progress.record["progress"]
         if stage in stages:
             overall = _weighted(stages, stage, fraction)
@@ -233,10 +260,28 @@ def _build(store: Store, doc_id: str, doc: Document, builder: GraphBuilder, sema
         note(None)
         progress.touch()
 
-    kwargs = {"publish": partial(keep, complete=False)} if builder is build_in_stages else {}
+    def first_check(graph: Any) -> None:
+        from .checks import keep_first_check
+
+        checked.append(True)
+        if CHECK_STAGE not in plan:
+            return
+        on_progress(CHECK_STAGE, 0.0)
+        try:
+            keep_first_check(store, doc_id, doc, graph)
+        except (JobCancelled, DeadlineExceededError):
+            raise
+        except Exception:  # the request computes it then: the analysis goes on without it
+            log.exception("document %s: the first check was not kept", doc_id)
+        on_progress(CHECK_STAGE, 1.0)  # "findings" is ready
+
+    kwargs = {"publish": partial(keep, complete=False), "prepared": first_check} if builder is build_in_stages else {}
+    checked: list[bool] = []
     graph = builder(doc, semantic=semantic, progress=on_progress, **kwargs)
-    done[:] = list(plan)
+    done[:] = [s for s in plan if s != CHECK_STAGE or checked]
     keep(graph, True)
+    if kwargs and not checked:  # no RELATED: the check once the graph is stored, proposals first
+        first_check(graph)
     return {"graph": {"nodes": graph.number_of_nodes(), "edges": graph.number_of_edges(),
                       "semantic": semantic, "complete": True}}
 

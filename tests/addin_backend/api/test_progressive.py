@@ -15,7 +15,7 @@ from tests.servers import LedgerServer
 pytestmark = pytest.mark.slow
 
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
-PLAN = ["read", "contains", "references", "depends", "related"]
+PLAN = ["read", "contains", "references", "depends", "check", "related"]
 
 
 def _done(rec: dict) -> list[str]:
@@ -70,6 +70,13 @@ def test_outline_panel_and_proposal_come_before_the_semantic_stage_ends(tmp_path
         assert any("related passages" in w for w in body["warnings"])
         still = requests.get(f"{api}/jobs/{job['id']}", timeout=30).json()
         assert still["status"] == "running" and "related" not in _done(still)
+        # the first check is kept before the semantic stage: then Run check answers what it kept
+        while still["stage"] != "related" and time.monotonic() < deadline:
+            time.sleep(0.2)
+            still = requests.get(f"{api}/jobs/{job['id']}", timeout=30).json()
+        assert _done(still) == PLAN[:5] and "findings" in still["ready"], still
         # the semantic stage is reported as it runs
         assert still["stage"] == "related" and [s["status"] for s in still["stage_log"]][-1] == "running"
+        found = requests.get(f"{api}/documents/{doc['id']}/check", timeout=30)
+        assert found.status_code == 200 and found.json()["findings"]
         assert requests.delete(f"{api}/documents/{doc['id']}", timeout=30).status_code == 204

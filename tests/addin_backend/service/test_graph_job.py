@@ -197,3 +197,67 @@ def test_a_poll_that_reads_the_early_graph_then_a_done_job_gets_the_complete_gra
     G = graph_job.document_graph(store, EndsWhileAsked(store), "d1", complete=True, strict=True)
     runner.shutdown()
     assert graph_job.is_complete(G) and job["id"] == "d1-graph"
+
+
+def test_the_upload_job_keeps_the_first_check_and_run_check_reads_it(store, monkeypatch):
+    """The job's ``check`` stage keeps the check a Run check asks for; the request then reads it
+    back (nothing is checked on the request path) and it is the check a request would make."""
+    from addin_backend.service import checks
+    from addin_backend.store import documents
+
+    doc = _report()
+    meta = documents.keep(store, b"PK\x03\x04 bytes", doc, filename="report.docx")
+    runner = JobRunner(store)
+    rec = _wait(runner, graph_job.start_graph_job(runner, meta["id"], doc, builder=graph_job.graph_builder(),
+                                                 semantic=False, stages=graph_job.graph_stages())["id"])
+    runner.shutdown()
+    assert rec["status"] == "done", rec
+    assert [s["name"] for s in rec["stage_log"]] == ["read", "contains", "references", "depends", "check"]
+    assert all(s["status"] == "done" for s in rec["stage_log"]) and "findings" in rec["ready"]
+    fresh = checks.check(doc)
+    assert [f["kind"] for f in fresh] == ["missing_target"]  # "see Table 4": something to find
+
+    def no_check(*_a, **_k):
+        raise AssertionError("Run check computed the check again")
+
+    monkeypatch.setattr(checks, "check", no_check)
+    assert checks.check_stored(store, meta["id"])["findings"] == fresh
+
+
+def test_the_semantic_stage_gives_way_to_a_request_being_served(store):
+    """While a request is served (``foreground.serving``), the job holds at RELATED's next
+    progress report, and only there: the stages proposals and checks need go on."""
+    import threading
+
+    from addin_backend.service import foreground
+
+    waits: dict[str, float] = {}
+
+    def builder(doc, *, semantic, progress):
+        for stage in ("contains", "depends", "related"):
+            t = time.monotonic()
+            progress(stage, 0.5)
+            waits[stage] = time.monotonic() - t
+        return contains_graph(doc, semantic=semantic, progress=lambda *a: None)
+
+    store.put("d1", {})
+    entered, release = threading.Event(), threading.Event()
+
+    def request():
+        with foreground.serving():
+            entered.set()
+            release.wait(5)
+
+    served = threading.Thread(target=request)
+    served.start()
+    entered.wait(5)
+    threading.Timer(0.6, release.set).start()
+    runner = JobRunner(store)
+    rec = _wait(runner, graph_job.start_graph_job(runner, "d1", _doc(), builder=builder, semantic=True,
+                                                 stages=("contains", "depends", "related"))["id"])
+    runner.shutdown()
+    served.join(5)
+    assert rec["status"] == "done", rec
+    assert waits["contains"] < 0.3 and waits["depends"] < 0.3, waits
+    assert waits["related"] >= 0.2, waits  # held until the request was answered
+    assert foreground.busy() == 0 and foreground.give_way(1.0) == 0.0

@@ -1,0 +1,57 @@
+"""Interactive work first: while a request the pane waits for is being served in this process
+(a check, a preview, an apply), the background analysis's semantic stage holds at its next
+progress report, so that the two do not share the cores and the interpreter's lock.
+
+The semantic stage (RELATED) is the one nothing interactive waits for (:data:`graphs.NEEDS`); it
+reports progress once per batch of embeddings, and the upload's graph job calls
+:func:`give_way` there (:mod:`.graph_job`), each wait bounded, and all its waits together
+bounded too, so that a stream of requests slows the analysis but never stops it. Requests
+served by another process (another gunicorn worker, a ``ledger worker``) are not seen here:
+the operating system shares the cores between processes.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from contextlib import contextmanager
+from typing import Iterator
+
+__all__ = ["serving", "give_way", "busy"]
+
+_cond = threading.Condition()
+_serving = 0
+
+
+@contextmanager
+def serving() -> Iterator[None]:
+    """Mark the enclosed work as a request someone waits for (nested and concurrent uses count)."""
+    global _serving
+    with _cond:
+        _serving += 1
+    try:
+        yield
+    finally:
+        with _cond:
+            _serving -= 1
+            if _serving == 0:
+                _cond.notify_all()
+
+
+def busy() -> int:
+    """How many requests are being served now (in this process)."""
+    return _serving
+
+
+def give_way(limit: float) -> float:
+    """Wait while a request is being served in this process, at most ``limit`` seconds; returns
+    the seconds waited (0.0 when none was).
+
+    >>> give_way(1.0)
+    0.0
+    """
+    if _serving == 0 or limit <= 0:
+        return 0.0
+    t = time.monotonic()
+    with _cond:
+        _cond.wait_for(lambda: _serving == 0, timeout=limit)
+    return time.monotonic() - t
