@@ -130,6 +130,22 @@ class Finding:
         if self.kind not in FINDING_KINDS:
             raise ValueError(f"unknown finding kind {self.kind!r}")
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Finding":
+        """A finding back from :meth:`to_json` (a kept proposal's findings; ``code`` and
+        ``fixable`` are derived, so they are dropped).
+
+        >>> f = Finding("numbering_gap", "warning", "p-1", "Figures 1, 2, 4", related=["p-2"], start=0, end=3,
+        ...             places=[Place("p-1", 0, 3, "Fig", "Figure")], id="x")
+        >>> Finding.from_json(f.to_json()) == f
+        True
+        """
+        places = [Place(**p) for p in data.get("places", ())]
+        return cls(kind=data["kind"], severity=data["severity"], unit=data.get("unit"), message=data["message"],
+                   evidence=data.get("evidence", ""), related=list(data.get("related", ())),
+                   start=data.get("start"), end=data.get("end"), suggestion=data.get("suggestion"),
+                   places=places, rule=data.get("rule"), id=data.get("id"))
+
     def to_json(self) -> dict[str, Any]:
         """The finding as JSON; ``code`` repeats ``kind`` for the API's Finding shape (ROUTES.md)."""
         out: dict[str, Any] = {

@@ -34,6 +34,7 @@ from ..jobs.runner import JobRunner, Progress
 from ..store import Store, documents
 from . import audit, graphs
 from .context import DEFAULT_BUDGET, Selection
+from .foreground import serving
 from .graph_job import PROPOSAL_STAGES, document_graph, graph_job_id, load_graph, wait_for_graph
 from .jsonable import json_safe
 from .revisions import keep_revision, next_revision
@@ -137,8 +138,9 @@ def plan(doc: Document, G: nx.MultiDiGraph, *, instruction: str, target: str | N
         found = resolve_target(doc, None, sel)
         sel_text = sel.get("text")
         target = target if target is not None else found.units[0]
-    return plan_edit(doc, G, instruction, engine=engine, author=author or DEFAULT_AUTHOR, target=target,
-                     selection=sel_text, budget=budget, semantic=semantic, names=names)
+    with serving():  # someone waits for it: the background semantic stage gives way
+        return plan_edit(doc, G, instruction, engine=engine, author=author or DEFAULT_AUTHOR, target=target,
+                         selection=sel_text, budget=budget, semantic=semantic, names=names)
 
 
 #: What each edge type gives a proposal, for the warning of one made without it.
@@ -502,7 +504,7 @@ def write_operations(original: bytes, doc: Document, G: nx.MultiDiGraph | None, 
                      author: str, date: str | None = None, default_source: str | None = None,
                      semantic: bool = True, instruction: str | None = None, comments: bool = True,
                      threads: bool = False, known: Sequence[Finding] = (),
-                     memory_mb: float | None = None) -> Written:
+                     memory_mb: float | None = None, verified: Sequence[Finding] | None = None) -> Written:
     """Write operations that come as JSON (Operation JSON, as a proposal lists them) into
     ``original`` as tracked changes by ``author`` dated ``date`` (default: now); ``G`` is the
     document's graph (``None``: verification without it, and no drift check). They are
@@ -512,7 +514,9 @@ def write_operations(original: bytes, doc: Document, G: nx.MultiDiGraph | None, 
     estimated before it starts (:func:`write_memory`, against ``memory_mb``: ``None`` takes
     ``LEDGER_WORK_MEMORY_MB`` or the default, 0 is no limit), and the request's or job's deadline
     (:mod:`addin_backend.budget`), checked between the steps. ``known`` are findings of the plan
-    (their wording wins in the comments).
+    (their wording wins in the comments). ``verified`` are the findings of the plan these very
+    operations come from, made on a graph with the same stages: they are not verified again
+    (as :func:`edit` writes a plan's own findings).
 
     :raise InvalidRequestError: malformed operations.
     :raise UnknownUnitError: an operation naming a unit the document does not have.
@@ -526,13 +530,26 @@ def write_operations(original: bytes, doc: Document, G: nx.MultiDiGraph | None, 
     estimate, sizes = write_memory(original, doc, chosen)
     check_memory(estimate, work_memory_mb() if memory_mb is None else memory_mb,
                  f"writing {len(chosen):,} operation(s)", **sizes)
-    ops = with_ids(validate_edits(doc, _as_edits(chosen, author, date or _edit_date(), default_source)))
-    check_budget()  # each step below costs about the document times the operations
-    after = apply_to_document(doc, ops)
-    checked = verify(doc, after, G, ops, semantic=semantic and G is not None)
-    check_budget()
-    return write_checked(original, doc, G, ops, after=after, findings=checked, known=known, instruction=instruction,
-                         comments=comments, threads=threads, memory_mb=memory_mb)
+    with serving():  # someone waits for it: the background semantic stage gives way
+        ops = with_ids(validate_edits(doc, _as_edits(chosen, author, date or _edit_date(), default_source)))
+        check_budget()  # each step below costs about the document times the operations
+        after = apply_to_document(doc, ops)
+        checked = list(verified) if verified is not None else verify(doc, after, G, ops,
+                                                                        semantic=semantic and G is not None)
+        check_budget()
+        return write_checked(original, doc, G, ops, after=after, findings=checked, known=known,
+                             instruction=instruction, comments=comments, threads=threads, memory_mb=memory_mb)
+
+
+def _verified(view: dict[str, Any], chosen: list[dict[str, Any]], G: nx.MultiDiGraph | None) -> list[Finding] | None:
+    """A kept proposal's findings, when they are the verification of what is applied: every one
+    of its operations, on a graph with the stages it was made on (the analysis did not add edges
+    since: else ``None``, verify again)."""
+    from ..findings import Finding
+
+    if G is None or len(chosen) != len(view["operations"]) or graphs.missing_edges(G) != list(view.get("partial", ())):
+        return None
+    return [Finding.from_json(f) for f in view.get("findings", ())]
 
 
 def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
@@ -565,12 +582,14 @@ def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
         chosen, default_source = list(operations or []), "client"
     original, _meta = documents.original(store, doc_id)
     doc = documents.load(store, doc_id)
+    G = load_graph(store, doc_id)
     if not chosen:
         why = "; ".join(s["reason"] for s in skipped[:3]) + (f"; and {len(skipped) - 3} more" if len(skipped) > 3 else "")
         raise InvalidRequestError("no operation left to apply" + (f": {why}" if why else ""), skipped=skipped)
-    written = write_operations(original, doc, load_graph(store, doc_id), chosen, author=author, date=date,
+    written = write_operations(original, doc, G, chosen, author=author, date=date,
                                default_source=default_source, semantic=semantic, instruction=instruction,
-                               comments=comments, threads=threads, memory_mb=memory_mb)
+                               comments=comments, threads=threads, memory_mb=memory_mb,
+                               verified=_verified(view, chosen, G) if proposal_id is not None else None)
     rev = next_revision(store, doc_id)
     record = {"document": doc_id, "revision": rev, "author": author, "instruction": instruction,
               "proposal": proposal_id,

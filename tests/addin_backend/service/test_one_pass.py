@@ -117,6 +117,34 @@ def test_propose_then_apply_over_http_takes_each_step_once_per_request(client, s
         r = client.post(f"/api/v1/documents/{doc_id}/apply", json={"proposal_id": proposal["id"], "author": "Ada"})
     assert r.status_code in (200, 201), r.json
     # the kept proposal comes back through its door once (JSON -> checked edits), then one pass,
-    # and what the written file breaks is read off the upload's graph: none is built
+    # and what the written file breaks is read off the upload's graph: none is built; all of its
+    # operations on the graph it was made on: its verification is not made again
     assert applying.most_checks() == 1
-    assert applying.calls == {"from JSON": 1, "apply": 1, "verify": 1, "word": 1, "write": 1, "read": 1}, applying.calls
+    assert applying.calls == {"from JSON": 1, "apply": 1, "word": 1, "write": 1, "read": 1}, applying.calls
+    assert all(f in r.json["findings"] for f in proposal["findings"])
+    # some of its operations: what they make is verified
+    some = [op["id"] for op in proposal["operations"] if op["id"] not in proposal["propagated"]][:1]
+    with Passes() as applying:
+        r = client.post(f"/api/v1/documents/{doc_id}/apply",
+                        json={"proposal_id": proposal["id"], "author": "Ada", "operations": some})
+    assert r.status_code in (200, 201), r.json
+    assert applying.calls["verify"] == 1, applying.calls
+
+
+def test_a_proposal_is_verified_again_once_the_analysis_added_edges():
+    """A kept proposal's findings stand for the apply's verification only on a graph with the
+    stages it was made on, and only for all of its operations."""
+    import networkx as nx
+
+    from addin_backend.findings import Finding
+    from addin_backend.service.edits import _verified
+
+    finding = Finding("numbering_gap", "warning", "p-1", "Figures 1, 2, 4")
+    view = {"operations": [{"id": "op-1"}, {"id": "prop-1"}], "partial": ["RELATED"], "findings": [finding.to_json()]}
+    G = nx.MultiDiGraph()
+    G.graph.update(complete=False, stages=["contains", "references", "depends"])
+    assert _verified(view, view["operations"], G) == [finding]
+    assert _verified(view, view["operations"][:1], G) is None  # some of them: verify what they make
+    G.graph.update(complete=True, stages=["contains", "references", "depends", "related"])
+    assert _verified(view, view["operations"], G) is None  # RELATED came since: verify again
+    assert _verified(view, view["operations"], None) is None
