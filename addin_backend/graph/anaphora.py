@@ -1,47 +1,19 @@
 """Anaphora across units ("this approach", "these results", "as described above"): DEPENDS edges.
 
-Fast regexes find candidate phrases (the cheap gate); spaCy's tagger then reads the sentences
-that hold a candidate whose words matter (a determiner's noun phrase, "that", a comparison),
-all of a document's at once and each sentence once (cached by its text): the tags say where a
-noun phrase ends, its head noun and its number, which tells a demonstrative noun phrase ("this
-approach works") from a pronoun ("this works") and a determiner "that" from a conjunction;
-agreement settles what the tagger leaves wrong ("This license grants you"). Anaphors found in
-a text are cached per text.
+Finding: fast regexes find candidates (the cheap gate: demonstratives, sentence-initial pronouns,
+"that", comparisons such as "Another validator", idioms such as "In this case,", connectives
+such as "Similarly,", phrases such as "as described above"); spaCy's tagger then reads a short
+stretch around each candidate whose words matter, all of a document's stretches in one
+``nlp.pipe`` and each stretch once (cached by its text): the tags say where a noun phrase ends,
+its head noun and its number, which tells "this approach works" from "this works" and a
+determiner "that" from a conjunction; agreement settles what the small tagger reads wrong
+("This license grants you"). The anaphors of a text are cached per text.
 
-Besides demonstratives, a reader takes up what came before with: idioms ("In this context,",
-"For this reason,", "To that end,"; inside a first sentence with no clause of its own before
-them: "Tag 55799 is defined for this purpose"), a verb phrase ("When doing so,"), a manner ("as
-above", "as per above"), a possessive opening a unit ("Its only argument is ..."), comparative
-anaphora at the head of a sentence ("Another validator is ...", "Both validators", "Other
-methods ...", "Similar considerations ...", "Additional elements ...", "The second set of
-examples", "As with non-negative indexes, ...") or inside one ("a similar function", "in both
-windows"; "the same X" and an inner "additional X" mostly say identity and "more of", and are
-left out), "the steps above", "the example above with ...", and "that" as a determiner ("from
-that request", "Then, that set is ..."): told from the conjunction and the relative pronoun by
-the word before it and by agreement. An aside's label ("Note: ") is no part of the sentence.
-
-The antecedent is the unit that introduces the referent, read within the anaphor's section: the
-nearest preceding unit (within a window) that mentions it other than anaphorically, by the
-anaphor's compound ("this status code") before its head alone, an introducing mention ("an
-unsigned integer "argument"", "a new subregistry") before a given one ("the argument"), a
-compound's mention by an anaphor of its own followed to what that one names; for a comparison,
-any use, even by a word built on the head ("Other attacks" after "attackers can ..."), and
-"both X" inside a sentence only where a unit introduced the pair ("Two flow-control windows");
-"the above requirement" with no unit naming one, the nearest that states a rule (MUST, shall);
-failing that, for a phrase in a unit's first sentence, the previous content unit, past a note
-("Note that ..." is an aside). A "that" inside a sentence ("after that time") reads only
-against the unit just before, when it names the thing. A unit that opens with "Similarly," or
-"Otherwise," reads against the previous content unit ("Similarly," even across a heading: it
-compares with the section before); "the above rules" against the list or displayed block above.
-Code lines, figures and captions are shown, not read: a run of them is one step of the window,
-as is a list or a definition list; a mention in a caption or code line, and a fallback past
-them, land on the paragraph that leads into them, and "This header field contains ..." right
-after the example it follows is that example. In a definition-list entry an anaphor is the
-entry's own term ("This alert is returned if ..."), however many entries before say the same.
-An anaphor whose head the unit already used stays inside the unit, unless that use is the
-unit's own opening "The X ..." with nothing to say which ("The compression codings do not
-define any parameters. ... these compression codings"). Reference-list entries hold cited
-titles, not discourse. The word lists are English: other units are not read.
+Resolving: :data:`RESOLVERS`, an ordered list of small named resolvers, each with an example
+and its reason; the first that settles an anaphor decides. The antecedent is the unit that
+introduces the referent, read within the anaphor's section and a window of content units (a
+run of code lines, a figure with its caption, a list counts as one step). The word lists are
+English: other units are not read.
 """
 from __future__ import annotations
 
@@ -49,15 +21,15 @@ import re
 from bisect import bisect_left
 from functools import lru_cache
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Literal, Sequence, Union
 
 from adapters.model import Document, Unit
 
 from ..language.detect import is_english
 from ..language.forms import singular
+from ..language.lexicon import function_words
 from ..language.nlp import FACTS, get_lexicon, noun_lemma, tag_texts
 from ..outline import CODE_STYLE as _CODE_STYLE  # the one list of code and preformatted styles
-from .mentions import find_mentions
 from .glossary import is_term_style, term_of_line
 from .related import is_reference_entry
 from .text import forms_pattern, noun_forms, preview, sentences, snippet, word_set
@@ -246,16 +218,12 @@ _AS_ABOVE = re.compile(r"(?<![\w-])(?:as\s+(?:per\s+)?|per\s+)above(?![\w-])", r
 #: Comparative anaphora: a comparison with what came before (the set it extends, the thing it is
 #: like), at the head of a sentence: "Another validator is ...", "Both validators are ...",
 #: "Other methods are possible", "Similar considerations apply", "Additional elements can be
-#: defined", "The second set of examples" (an ordinal presupposes the first), "As with
-#: non-negative indexes, ..." (after a fronted phrase: "In most cases, both validators"). "Other
+#: defined", "As with non-negative indexes, ..." (after a fronted phrase: "In most cases, both validators"). "Other
 #: than X", "Similar to X" name their own comparator. "The same X" is left out: it mostly says
 #: that things are identical ("all leaves at the same depth", "share the same session with").
 _COMPARATIVE = re.compile(
     r"^[\"'\u201c(]*(?:[A-Z][^,;:.()]{0,40},\s+|(?:In|For|Under|With|Of)\s+|(?:Consider|Take|Suppose|Imagine|Assume)\s+(?=another))?(?P<c>[Aa]nother|[Bb]oth|[Oo]ther(?!\s+than\b)|"
-    r"[Ss]imilar(?!\s+to\b)|Additional|Further|[Aa]\s+similar|"
-    r"[Tt]he\s+(?:first|second|third|last|final)\s+(?:two|three|four|five|few)|"
-    r"[Tt]he\s+(?:second|third|remaining|final|last)|[Tt]he\s+first(?=\s+(?:case|option|alternative|approach)\b)|"
-    r"[Aa]s\s+with(?:\s+(?:the|an?))?)"
+    r"[Ss]imilar(?!\s+to\b)|Additional|Further|[Aa]\s+similar|[Aa]s\s+with(?:\s+(?:the|an?))?)"
     r"(?=\s+[\"\u201c]?[A-Za-z])"
 )
 #: Comparisons inside a sentence: "MUST provide a similar function", ", as with the similar
@@ -271,11 +239,7 @@ _COMPARATIVE_IN = re.compile(
 _THAT = re.compile(r"(?<![\w-])that(?=\s+[\"\u201c]?[A-Za-z])", re.I)
 _WORD_BEFORE = re.compile(r"([A-Za-z][\w-]*)$")
 #: Prepositions after which "that" is a determiner ("from that request", "after that time").
-_PREPOSITIONS = frozenset(
-    """to for with from at on of by into onto upon about after before during within without under
-    over through throughout via against toward towards beyond until among between across behind
-    like unlike per in inside outside around along beside despite regarding concerning past""".split()
-)
+_PREPOSITIONS = function_words("prepositions")
 def _that_gate(sent: str, at: int) -> str | None:
     """Where a "that" at ``sent[at:]`` (not sentence-initial) may be a determiner, before the
     tagger says whether it is one (``DT``, not a conjunction or a relative pronoun): after a
@@ -376,29 +340,12 @@ def _candidates(text: str) -> list[tuple[int, int, str, int, int, int]]:
     return out
 
 
-#: An ordinal of an enumeration: "the first two issues", "The final issue", "In the second case":
-#: a member of a set that a unit before introduced (a count, a list).
-_ORDINAL = re.compile(r"(?i)^the\s+(?:first|second|third|last|final|remaining)\b")
-#: Nouns that name the members of an enumeration (what "The final X" picks from a list); a
-#: singular "the final"/"the last" with another head is a thing's own end ("the last byte").
-_ENUMERATED = frozenset(
-    """issue point step case item option approach problem concern requirement consideration example reason
-    question method goal property category type kind phase stage rule condition alternative scenario
-    situation possibility choice class group variant mode part""".split()
-)
-
-
-#: Function words (and particles): they end a noun phrase and cannot be its head.
-_CLOSED = frozenset(
-    """a an the this that these those some any each every all no both either neither such of in on at
-    by for with from to into onto upon about over under between among through during without within
-    across against along around before after behind below beneath beside besides beyond near since
-    than toward towards until unlike via per as like and or but nor so yet because although though
-    while whereas if unless when where whether it its they them their we our us he she his her i you
-    your one ones itself themselves is are was were be been being am has have had having do does did
-    can could will would shall should may might must which who whom whose what not also only just
-    even still already often always never usually typically generally then thus therefore hence
-    however here there now up down out off away back far much little long soon cannot""".split()
+#: Function words and the adverbs that stand where a noun phrase could: they end a noun phrase
+#: and cannot be its head.
+_CLOSED = function_words() | frozenset(
+    """such one ones itself themselves not also only just even still already often always never usually
+    typically generally then thus therefore hence however here there now away back far much little long
+    soon cannot""".split()
 )
 #: Quantifiers and ordinals inside a noun phrase ("these two approaches"): modifiers, never heads.
 _QUANT = frozenset(
@@ -563,7 +510,7 @@ _SUBORDINATOR = re.compile(r"\b(?:if|when|whenever|unless|once|while|where|becau
 #: case", "X, and in this case"): then it is the sentence's own.
 _CLAUSE_BEFORE = re.compile(r"[,;:(]|\b(?:and|or|but|so)\s*$", re.I)
 #: The words without which :data:`_COMPARATIVE` and :data:`_COMPARATIVE_IN` cannot match.
-_HEAD_WORDS = re.compile(r"other|both|similar|additional|further|first|second|third|remaining|final|last|latter|former|as with")
+_HEAD_WORDS = re.compile(r"other|both|similar|additional|further|as with")
 _IN_WORDS = re.compile(r"similar|both|as with")
 #: What names the comparator after a comparative's noun phrase, by comparative ("the same key
 #: as", "similar checks to", "additional fields beyond", "the same value for all", "other
@@ -576,26 +523,6 @@ _COMPARATOR = {
 _COMPARATOR["further"] = _COMPARATOR["additional"]
 #: A cataphor that claims what follows a colon ("the following directives have such an effect:").
 _FOLLOWING = re.compile(r"\bthe\s+following\b|\bas\s+follows\b", re.I)
-
-
-#: A verb of place before "in"/"see" after a comparative's phrase ("appears in", "is given in").
-_PLACED = re.compile(r"\s*(?:(?:is|are|appears?|can\s+be\s+found|(?:is|are)\s+(?:given|described|discussed|shown))\s+)?"
-                     r"(?:in|see)\s+", re.I)
-
-
-def _points_to_part(text: str, end: int) -> bool:
-    """Whether the words after a comparative's phrase send the reader to a part of the document
-    ("Further detail appears in Section 6.3", "additional rules (see § 4)"): then the phrase
-    is named by that reference, not by what came before. English only, as the caller is.
-
-    >>> _points_to_part("Further detail appears in Section 6.3.", 14), _points_to_part("Further detail matters.", 14)
-    (True, False)
-    """
-    m = _PLACED.match(text, end + (text[end:end + 2] == " (") * 2)
-    if m is None:
-        return False
-    found = find_mentions(text[m.end():m.end() + 60])
-    return bool(found) and found[0].start == 0
 
 
 #: Determiners of one thing: the noun phrase after them agrees with a singular.
@@ -682,11 +609,6 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int, int]], reader: 
         if kind.startswith("that-") and not (misread or _that_determines(reader, start)):
             continue  # a conjunction ("indicates that caches") or a relative pronoun ("a field that carries")
         det = text[start:end]
-        if kind == "comparative" and _ORDINAL.match(det):
-            nxt = _NP_WORD.match(text, end)
-            if nxt and nxt.group(1).lower() in _IDIOM_HEADS:  # "In the first case", "the second way"
-                out.append(Anaphor(start, nxt.end(1), text[start : nxt.end(1)], "ordinal", nxt.group(1).lower(), first))
-                continue
         got = _np_after(text, reader, end, singular_det=_SINGULAR_DET.match(det) is not None, noun_first=misread)
         if got is None:
             continue  # "this section", "this Agreement": the document itself
@@ -703,8 +625,6 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int, int]], reader: 
                 continue  # "Both sender and receiver": a coordination, not a pair named before
             if kind.startswith("comparative") and low_det[-1] in _COMPARATOR and _COMPARATOR[low_det[-1]].match(text, end_off):
                 continue  # "the same key as", "similar checks to": the comparator is named
-            if kind.startswith("comparative") and _points_to_part(text, end_off):
-                continue  # "Further detail appears in Section 6.3": the reference says where it is
             of = re.search(r"\s+of\s", text[end:end_off])  # "that set of responses": "set" agrees with "that"
             own_end = end + of.start() if of else end_off
             if not kind.startswith("comparative") and (
@@ -728,10 +648,6 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int, int]], reader: 
         if text[end_off : end_off + 1] in ('"', "\u201d") and re.search(r"[\"\u201c]", text[start:end_off]):
             end_off += 1  # the closing quote of a quoted coinage
         what = {"comparative": "comparative", "comparative-in": "comparison", "that-object": "distal"}.get(kind, "np")
-        if kind == "comparative" and _ORDINAL.match(det):
-            if det.lower().split()[-1] in ("final", "last") and head not in _ENUMERATED and not plural:
-                continue  # "The final size is ...", "the last byte": a thing's own end, no member of a list
-            what = "ordinal"
         out.append(Anaphor(start, end_off, text[start:end_off], what, head, first, plural))
     out.sort(key=lambda a: a.start)
     dedup: list[Anaphor] = []
@@ -1405,150 +1321,235 @@ def _item_lead_in(u: Unit, a: Anaphor, lay: _Layout, i: int) -> int | None:
     return lay.lead_in(i)
 
 
-def _enumeration_search(a: Anaphor, lay: _Layout, i: int, window: int, facts, depth: int) -> tuple[int, str] | None:
-    """What an ordinal picks from ("the first two issues", "The final issue", "In the second
-    case"): the unit that introduces the set, by its head (a count or a quantifier before it,
-    "raises three issues", before a plain mention); failing that, the lead-in of the nearest
-    list in the section; failing that, for the unit's first sentence, the unit before."""
-    got = _head_search(a, lay, i, window, facts, depth=depth)
-    if got is not None:
-        return got[0], f"the set: {got[1]}"
-    for j in lay.back(i, window):
-        if lay.listed[j] or (lay.display[j] and _enumerated(lay, j)):
-            lead = lay.lead_in(j)
-            if lead is not None:
-                return lead, f"the list after {preview(lay.seq[lead].text, 40)}"
-            break
-    if a.first:
-        before = lay.previous(i)
-        if before is not None:
-            return before, f"previous {_name(lay.seq[before])}"
+#: A resolver's answer: ``(antecedent position, evidence, score)``; ``False``: settled, no
+#: antecedent; ``None``: not this resolver's case, the next one reads it.
+_Got = Union[tuple[int, str, float], Literal[False], None]
+
+
+@dataclass(frozen=True)
+class _Ctx:
+    """What a resolver reads: the anaphor's unit ``u`` at position ``i`` of the layout, how far
+    back it may look (:data:`LATER_WINDOW` after the unit's first sentence), the anaphors of the
+    texts read (``facts``) and how deep a chain of anaphors has been followed."""
+
+    u: Unit
+    lay: _Layout
+    i: int
+    window: int
+    facts: _Facts
+    depth: int
+
+
+def _by_document_subject(a: Anaphor, c: _Ctx) -> _Got:
+    """"this protocol" in a document titled "The MLS Protocol": the document's own subject, as
+    "this document" is; no unit introduces it."""
+    if a.head and a.head == c.lay.subject and len(a.text.split()) == 2 and a.text.lower().startswith("this "):
+        return False
     return None
 
 
-def _resolve_one(
-    u: Unit, a: Anaphor, lay: _Layout, i: int, window: int, facts, *, depth: int = 0
-) -> tuple[int, str, float] | None:
-    """``(antecedent position, evidence, score)`` for one anaphor, or ``None``.
+def _by_connective(a: Anaphor, c: _Ctx) -> _Got:
+    """"Similarly, a response ..." or "Otherwise, ..." opening a unit: the previous content unit
+    is what it compares with or negates; "Similarly," opening a section, the section before
+    ("Simple Response" after "Simple Request"); "Otherwise," closing a list of cases, none of
+    the cases but the list's lead-in."""
+    if a.kind != "connective":
+        return None
+    lay, i = c.lay, c.i
+    lead = _item_lead_in(c.u, a, lay, i) if a.text.lower().startswith(("otherwise", "if not")) else None
+    if lead is not None:
+        return lead, f"the list after {preview(lay.seq[lead].text, 40)}", 0.6
+    j = lay.previous(i)
+    if j is None and _LIKENESS.match(a.text):
+        j = lay.previous(i, cross=True)
+    return False if j is None else (j, f"previous {_name(lay.seq[j])}", 0.6)
 
-    "this protocol" in a document whose title is a protocol names the document's subject. Then,
-    in order: a connective reads against the previous content unit; "this table" is the
-    nearest table; "the above X" the nearest list or displayed block; "this example" the
-    example just shown; a head noun the nearest unit of the section that uses it; an anaphor in
-    the unit's first sentence, failing that, the previous unit of the section. Only tables and
-    figures are sought across a heading: a section's first paragraph speaks of what its heading
-    names ("Certificate Verify" / "This message is used to ..."), not of the section before.
-    """
-    seq = lay.seq
-    if a.head and a.head == lay.subject and len(a.text.split()) == 2 and a.text.lower().startswith("this "):
-        return None  # "this protocol" in "The MLS Protocol": the document's subject, like "this document"
-    if a.kind == "connective":
-        lead = _item_lead_in(u, a, lay, i) if a.text.lower().startswith(("otherwise", "if not")) else None
-        if lead is not None:  # "Otherwise," closing a list of cases: none of the cases the lead-in opens
-            return lead, f"the list after {preview(seq[lead].text, 40)}", 0.6
-        j = lay.previous(i)
-        if j is None and _LIKENESS.match(a.text):
-            j = lay.previous(i, cross=True)  # "Similarly," opening a section: like the section before
-        return None if j is None else (j, f"previous {_name(seq[j])}", 0.6)
-    if not a.first:
-        window = min(window, LATER_WINDOW)
-    if a.head in _KIND_HEADS and a.kind not in ("comparative", "comparison"):
-        # ("similar figures" compares with figures named, and may be numbers: not the nearest Figure)
-        kinds = _KIND_HEADS[a.head]
-        for j in lay.back(i, window, cross=True):
-            v = seq[j]
-            if v.kind in kinds or (v.kind == "caption" and (v.label or v.text).lower().startswith((a.head, *kinds))):
-                return j, v.label or v.kind, 0.7
+
+def _by_unit_kind(a: Anaphor, c: _Ctx) -> _Got:
+    """"this table", "the figure above": the nearest table or figure before, across headings
+    (a caption names it). A comparison ("similar figures") compares with figures named."""
+    if a.head not in _KIND_HEADS or a.kind in ("comparative", "comparison"):
         return None
-    if (a.head and a.head not in _KIND_HEADS and not a.text.lower().startswith("as with")
-            and _plain_occurrence(u.text, a.head, a.start, _pointing(facts[u.text]))):
-        if a.kind != "np" or not _opening_mention(u.text, a):
-            return None  # the antecedent is earlier in the same unit ("nontrivial examples ... these examples")
-        # the unit opens with "The X do ...", itself pointing back: the anaphor names what it names
-        got = _head_search(a, lay, i, WINDOW, facts, depth=depth)
-        return None if got is None else (got[0], got[1], 0.7)
-    if lay.defines[i] and a.kind in ("np", "pronoun", "distal") and (a.head is None or a.head not in _KIND_HEADS):
-        # in a definition list, "This field is only present if ...", "It is sent when ...": the
-        # entry's own term ("Pad Length:"), however many entries before say the same
-        return i - 1, f"the term {preview(seq[i - 1].text, 40)}", 0.7
-    heading = _section_subject(a, lay, i)
-    if heading is not None:
-        return heading, f"the section's subject: {preview(lay.unit(heading).text, 40)}", 0.6
-    if a.kind == "distal":
-        # "from that request", "after that time" inside a sentence: only the unit just before,
-        # when it names the thing (else the sentence's own clauses are the likelier referent)
-        j = lay.previous(i)
-        if j is None or a.head is None:
-            return None
-        t = seq[j].text
-        m = _plain_occurrence(t, a.head, len(t), ()) if set(noun_forms(a.head)) & word_set(t) else None
-        if m is None and (mod := _modifier_of(a)) is not None:
-            # "within that origin server's namespace": a compound says which, a few units back
-            pat = _compound_pattern(mod, a.head)
-            for k in lay.back(i, LATER_WINDOW):
-                if not lay.display[k] and (m2 := pat.search(seq[k].text)) is not None:
-                    return k, snippet(seq[k].text, m2.start(), m2.end()), 0.6
-        return None if m is None else (j, snippet(t, m.start(), m.end()), 0.6)
-    if a.kind == "ordinal":
-        got = _enumeration_search(a, lay, i, window, facts, depth)
-        return None if got is None else (got[0], got[1], 0.6)
-    if a.kind in ("comparative", "comparison"):
-        if a.kind == "comparison" and a.text.lower().startswith("both"):
-            got = _pair_search(a, lay, i, window)
-            return None if got is None else (got[0], f"the pair: {got[1]}", 0.6)
-        got = _head_search(a, lay, i, window, facts, any_use=True, depth=depth)
-        if got is not None:
-            return got[0], f"compared with {got[1]}", 0.6
-        if a.kind == "comparative" and a.first and a.text.split()[-2 if a.text.lower().startswith("a ") else 0].lower() in _EXTENDS:
-            # "Similar considerations apply", "Additional elements can be defined": like, or more
-            # than, what was just said ("Other timers", "Both validators" need them named)
-            j = lay.previous(i)
-            return None if j is None else (j, f"previous {_name(seq[j])}", 0.5)
+    kinds = _KIND_HEADS[a.head]
+    for j in c.lay.back(c.i, c.window, cross=True):
+        v = c.lay.seq[j]
+        if v.kind in kinds or (v.kind == "caption" and (v.label or v.text).lower().startswith((a.head, *kinds))):
+            return j, v.label or v.kind, 0.7
+    return False
+
+
+def _by_own_unit(a: Anaphor, c: _Ctx) -> _Got:
+    """"nontrivial examples ... these examples": a head the unit already used takes up that
+    use, inside the unit: no edge. Unless that use is the unit's opening "The X do ..." with
+    nothing to say which, itself a given thing: then the anaphor names what that opening does."""
+    if not (a.head and a.head not in _KIND_HEADS and not a.text.lower().startswith("as with")
+            and _plain_occurrence(c.u.text, a.head, a.start, _pointing(c.facts[c.u.text]))):
         return None
-    if (_SPATIAL.match(a.text) or (_POST_ABOVE.fullmatch(a.text) and not _PHRASE.search(a.text))) and (a.first or a.head):
-        # a bare "the above" after the unit's first sentence speaks of the sentences before it
-        got = _displayed_block(a, lay, i, window, facts)
-        if got:
-            return got[0], got[1], 0.6
-    if a.head == "example":
-        # "this example" is the example just shown (right before, or before one paragraph on
-        # it), else the one its section is giving
-        for j in lay.back(i, 2):
-            if lay.display[j]:
-                lead = lay.lead_in(j)
-                return (j, f"{_name(seq[j])}", 0.7) if lead is None else (lead, "example shown after it", 0.7)
-        got = _head_search(a, lay, i, window, facts, depth=depth)
-        return None if got is None else (got[0], got[1], 0.8)
-    if a.head and a.kind == "np" and a.start == 0 and i > 0 and lay.display[i - 1] and lay.section[i - 1] == lay.section[i]:
-        # "This header field contains two challenges" right after the example it speaks of: what
-        # was just shown is what "this" points at; the paragraph that leads into it introduces it
-        lead = lay.lead_in(i - 1)
-        return (i - 1, _name(seq[i - 1]), 0.7) if lead is None else (lead, f"the display after {preview(seq[lead].text, 40)}", 0.7)
-    if a.head:
-        got = _head_search(a, lay, i, window, facts, depth=depth)
-        if got:
-            return got[0], got[1], 0.8
-        if a.head in _RULE_HEADS and a.first and not _NORMATIVE.search(u.text, 0, a.start):
-            j = _rule_search(lay, i, window)
-            if j is not None:
-                return j, f"a rule: {preview(seq[j].text, 40)}", 0.6
-    if a.first and (a.kind in ("pronoun", "phrase", "idiom") or a.head):
-        lead = _item_lead_in(u, a, lay, i)
-        if lead is not None:
-            return lead, f"the list after {preview(seq[lead].text, 40)}", 0.6
-        j = lay.previous(i, past_notes=True)  # no word to go by: the thread of the discussion
-        if j is not None and a.kind == "idiom" and _term_line(seq[j]):
-            return None  # "In this case" after a definition list's term: a term names, it states no case
-        if j is not None and a.kind == "pronoun" and seq[j].kind == "list_item" and (lead := lay.lead_in(j)) is not None:
-            # a pronoun after a list takes up the list as a whole, which its lead-in introduces
-            # ("... is used in the following SDOs:" / "Malware" / "This is an open vocabulary");
-            # an idiom ("In this context,") goes on from the last item
-            return lead, f"the list after {preview(seq[lead].text, 40)}", 0.6
+    if a.kind != "np" or not _opening_mention(c.u.text, a):
+        return False
+    got = _head_search(a, c.lay, c.i, WINDOW, c.facts, depth=c.depth)
+    return False if got is None else (got[0], got[1], 0.7)
+
+
+def _by_definition_entry(a: Anaphor, c: _Ctx) -> _Got:
+    """"Pad Length:" / "This field is only present if ...": in a definition list an anaphor is
+    the entry's own term, however many entries before say the same."""
+    if c.lay.defines[c.i] and a.kind in ("np", "pronoun", "distal") and (a.head is None or a.head not in _KIND_HEADS):
+        return c.i - 1, f"the term {preview(c.lay.seq[c.i - 1].text, 40)}", 0.7
+    return None
+
+
+def _by_section_subject(a: Anaphor, c: _Ctx) -> _Got:
+    """"Will Topic Type" / "Position: bit 5 ..." / "This is a 2-bit field": an anaphor before
+    which its section holds no prose speaks of what the heading names (:func:`_section_subject`)."""
+    heading = _section_subject(a, c.lay, c.i)
+    if heading is None:
+        return None
+    return heading, f"the section's subject: {preview(c.lay.unit(heading).text, 40)}", 0.6
+
+
+def _by_distal(a: Anaphor, c: _Ctx) -> _Got:
+    """"from that request", "after that time" inside a sentence: the unit just before, when it
+    names the thing (else the sentence's own clauses are the likelier referent); a compound
+    ("within that origin server's namespace") a few units back."""
+    if a.kind != "distal":
+        return None
+    lay, seq = c.lay, c.lay.seq
+    j = lay.previous(c.i)
+    if j is None or a.head is None:
+        return False
+    t = seq[j].text
+    m = _plain_occurrence(t, a.head, len(t), ()) if set(noun_forms(a.head)) & word_set(t) else None
+    if m is None and (mod := _modifier_of(a)) is not None:
+        pat = _compound_pattern(mod, a.head)
+        for k in lay.back(c.i, LATER_WINDOW):
+            if not lay.display[k] and (m2 := pat.search(seq[k].text)) is not None:
+                return k, snippet(seq[k].text, m2.start(), m2.end()), 0.6
+    return False if m is None else (j, snippet(t, m.start(), m.end()), 0.6)
+
+
+def _by_comparison(a: Anaphor, c: _Ctx) -> _Got:
+    """"Other attacks" after "attackers can ...", "Another validator": what it is compared with,
+    by any use of its head or a word built on it; "in both windows" the unit that introduced the
+    pair ("Two flow-control windows"); "Similar considerations apply", "Additional elements can
+    be defined" opening a unit, failing a use, the previous unit (more of, or like, it)."""
+    if a.kind not in ("comparative", "comparison"):
+        return None
+    lay = c.lay
+    if a.kind == "comparison" and a.text.lower().startswith("both"):
+        pair = _pair_search(a, lay, c.i, c.window)
+        return False if pair is None else (pair[0], f"the pair: {pair[1]}", 0.6)
+    got = _head_search(a, lay, c.i, c.window, c.facts, any_use=True, depth=c.depth)
+    if got is not None:
+        return got[0], f"compared with {got[1]}", 0.6
+    if a.kind == "comparative" and a.first and a.text.split()[-2 if a.text.lower().startswith("a ") else 0].lower() in _EXTENDS:
+        j = lay.previous(c.i)
+        return False if j is None else (j, f"previous {_name(lay.seq[j])}", 0.5)
+    return False
+
+
+def _by_display_above(a: Anaphor, c: _Ctx) -> _Got:
+    """"the above rules", "all of the above", "the steps above": the list or displayed block
+    above (:func:`_displayed_block`); a bare "the above" after the unit's first sentence speaks
+    of the sentences before it."""
+    if not ((_SPATIAL.match(a.text) or (_POST_ABOVE.fullmatch(a.text) and not _PHRASE.search(a.text))) and (a.first or a.head)):
+        return None
+    got = _displayed_block(a, c.lay, c.i, c.window, c.facts)
+    return None if got is None else (got[0], got[1], 0.6)
+
+
+def _by_example(a: Anaphor, c: _Ctx) -> _Got:
+    """"this example": the example just shown (right before, or before one paragraph on it),
+    else the one its section is giving."""
+    if a.head != "example":
+        return None
+    lay = c.lay
+    for j in lay.back(c.i, 2):
+        if lay.display[j]:
+            lead = lay.lead_in(j)
+            return (j, f"{_name(lay.seq[j])}", 0.7) if lead is None else (lead, "example shown after it", 0.7)
+    got = _head_search(a, lay, c.i, c.window, c.facts, depth=c.depth)
+    return False if got is None else (got[0], got[1], 0.8)
+
+
+def _by_display_before(a: Anaphor, c: _Ctx) -> _Got:
+    """"This header field contains two challenges" opening a unit right after the example it
+    speaks of: what was just shown, introduced by the paragraph that leads into it."""
+    lay, i = c.lay, c.i
+    if not (a.head and a.kind == "np" and a.start == 0 and i > 0 and lay.display[i - 1] and lay.section[i - 1] == lay.section[i]):
+        return None
+    lead = lay.lead_in(i - 1)
+    return (i - 1, _name(lay.seq[i - 1]), 0.7) if lead is None else (lead, f"the display after {preview(lay.seq[lead].text, 40)}", 0.7)
+
+
+def _by_head_noun(a: Anaphor, c: _Ctx) -> _Got:
+    """"this status code" after "The 303 (See Other) status code indicates ...": the nearest
+    unit of the section that introduces what the head names (:func:`_head_search`); "the above
+    requirement" with no unit naming one, the nearest unit that states a rule (MUST, shall)."""
+    if not a.head:
+        return None
+    got = _head_search(a, c.lay, c.i, c.window, c.facts, depth=c.depth)
+    if got:
+        return got[0], got[1], 0.8
+    if a.head in _RULE_HEADS and a.first and not _NORMATIVE.search(c.u.text, 0, a.start):
+        j = _rule_search(c.lay, c.i, c.window)
         if j is not None:
-            what = (
-                f"previous {_name(seq[j])}" if j == i - 1
-                else f"the {_name(seq[j])} before the note" if _NOTE.match(seq[i - 1].text)
-                else f"the {_name(seq[j])} leading into the display"
-            )
-            return j, what, 0.6 if a.kind == "pronoun" else 0.5
+            return j, f"a rule: {preview(c.lay.seq[j].text, 40)}", 0.6
+    return None
+
+
+def _by_thread(a: Anaphor, c: _Ctx) -> _Got:
+    """"It is sent when ...", "In this case, ..." in a unit's first sentence with no word to go
+    by: the thread of the discussion, the previous content unit of the section (past a note and
+    a display); a list item after its siblings, the list's lead-in (items are parallel); a
+    pronoun after a list, the list as a whole ("... in the following SDOs:" / "Malware" / "This
+    is an open vocabulary"). An idiom after a definition list's term: a term states no case."""
+    if not (a.first and (a.kind in ("pronoun", "phrase", "idiom") or a.head)):
+        return None
+    lay, i, seq = c.lay, c.i, c.lay.seq
+    lead = _item_lead_in(c.u, a, lay, i)
+    if lead is not None:
+        return lead, f"the list after {preview(seq[lead].text, 40)}", 0.6
+    j = lay.previous(i, past_notes=True)
+    if j is None or (a.kind == "idiom" and _term_line(seq[j])):
+        return False
+    if a.kind == "pronoun" and seq[j].kind == "list_item" and (lead := lay.lead_in(j)) is not None:
+        return lead, f"the list after {preview(seq[lead].text, 40)}", 0.6
+    what = (
+        f"previous {_name(seq[j])}" if j == i - 1
+        else f"the {_name(seq[j])} before the note" if _NOTE.match(seq[i - 1].text)
+        else f"the {_name(seq[j])} leading into the display"
+    )
+    return j, what, 0.6 if a.kind == "pronoun" else 0.5
+
+
+#: The resolvers, in precedence: the first that settles an anaphor (an antecedent, or none)
+#: decides; each names its case and gives an example in its docstring.
+RESOLVERS: tuple[tuple[str, Callable[[Anaphor, _Ctx], _Got]], ...] = (
+    ("document-subject", _by_document_subject),
+    ("connective", _by_connective),
+    ("unit-kind", _by_unit_kind),
+    ("own-unit", _by_own_unit),
+    ("definition-entry", _by_definition_entry),
+    ("section-subject", _by_section_subject),
+    ("distal", _by_distal),
+    ("comparison", _by_comparison),
+    ("display-above", _by_display_above),
+    ("example", _by_example),
+    ("display-before", _by_display_before),
+    ("head-noun", _by_head_noun),
+    ("thread", _by_thread),
+)
+
+
+def _resolve_one(
+    u: Unit, a: Anaphor, lay: _Layout, i: int, window: int, facts: _Facts, *, depth: int = 0
+) -> tuple[int, str, float] | None:
+    """``(antecedent position, evidence, score)`` for one anaphor, or ``None``: the first of
+    :data:`RESOLVERS` that settles it decides."""
+    c = _Ctx(u, lay, i, window if a.first else min(window, LATER_WINDOW), facts, depth)
+    for _rule, resolve in RESOLVERS:
+        got = resolve(a, c)
+        if got is not None:
+            return got or None
     return None

@@ -487,8 +487,7 @@ def test_an_unexplained_opening_the_x_lets_a_later_anaphor_point_back():
 @pytest.mark.parametrize("text, expected", [
     ("Additional elements of the extended data model can be defined via the registries.",
      [("Additional elements", "comparative", "element", True)]),
-    ("The second set of examples shows some complete queries.",
-     [("The second set of examples", "ordinal", "example", True)]),
+    ("The second set of examples shows some complete queries.", []),  # ordinals went (the ablation: they help no producer)
     ("A negative index counts backwards. As with non-negative indexes, it is not an error if none exists.",
      [("As with non-negative indexes", "comparative", "index", False)]),
     ("Other versions of TLS MUST provide a similar function in order to be used with QUIC.",
@@ -640,15 +639,6 @@ def test_similar_figures_compare_with_figures_named_not_the_nearest_figure():
     assert resolved(doc) == []  # the figure just before is no antecedent: none is named
 
 
-@pytest.mark.parametrize("text", [
-    "Further detail appears in Section 6.3.",
-    "Additional requirements are given in Appendix B of this document.",
-    "Further rules (see § 4) apply to resumed sessions.",
-])
-def test_a_comparative_the_sentence_sends_elsewhere_is_no_anaphor(text):
-    assert [a for a in found(text) if a[1] in ("comparative", "comparison")] == []
-
-
 def test_a_comparative_without_a_pointer_still_looks_back():
     assert found("Further detail matters for resumed sessions.")[0][:2] == ("Further detail", "comparative")
 
@@ -657,36 +647,16 @@ def test_a_comparative_without_a_pointer_still_looks_back():
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("The first two problems are easy to avoid.", [("The first two problems", "ordinal", "problem", True)]),
-    ("The final concern is the size of the cache.", [("The final concern", "ordinal", "concern", True)]),
-    ("In the second case, the proxy closes the stream.", [("the second case", "ordinal", "case", True)]),
+    ("The first two problems are easy to avoid.", []),
+    ("The final concern is the size of the cache.", []),
+    ("In the second case, the proxy closes the stream.", []),
     ("Consider another cache policy.", [("another cache policy", "comparative", "policy", True)]),
-    ("The final length of a stream is known once it ends.", []),  # a thing's own end, no list's member
     ("The first byte carries the version.", []),
 ])
-def test_ordinals_of_an_enumeration(text, expected):
+def test_ordinals_are_no_anaphors_another_is(text, expected):
+    """The ordinal rule went: switched off (real_bench --without anaphora:ordinal) it lost no
+    hit on any producer."""
     assert found(text) == expected
-
-
-def test_an_ordinal_picks_from_the_unit_that_introduces_the_set():
-    doc = _doc(
-        "Caching a signed token raises three problems for an intermediary.",
-        "Tokens expire while they are stored, so every reply must be checked again.",
-        "The first two problems are easy to avoid with short lifetimes.",
-        "The final problem needs a change to the signer.",
-    )
-    got = {(s, t) for s, t, _, _ in resolved(doc)}
-    assert ("u2", "u0") in got and ("u3", "u0") in got
-
-
-def test_in_the_second_case_reads_against_the_list_that_enumerates_the_cases():
-    doc = _units(
-        ("paragraph", "A relay handles an unknown option in one of two ways:"),
-        ("list_item", "it drops the whole message; or"),
-        ("list_item", "it forwards the message unchanged."),
-        ("paragraph", "In the second case, the next hop sees the option as it was sent."),
-    )
-    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u3", "u0")]
 
 
 def test_a_pronoun_or_otherwise_opening_a_later_list_item_reads_against_the_lead_in():
