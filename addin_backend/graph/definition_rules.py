@@ -19,21 +19,21 @@
 * definitional sentences: ``A limited on-path attacker is an off-path attacker that ...``,
   ``The copath of a node is ...``, ``The final size is the amount of ...``, ``Speaker
   identification is the process of ...``, paper style (``we define X as``, ``X is defined as``,
-  ``X, denoted Y``, ``let Y denote``);
+  ``X, denoted Y``);
 * symbols: in apposition (``The RTT sample, latest_rtt, is``), in parentheses after their name
   (``timer granularity (kGranularity)``; a grammar's rule name, ``horizontal tab (obs-fold)``,
   which the registry keeps only where the document's code uses it), as a sentence's subject
   (``Hash.length is its output length``, ``pk(X) represents``; not ``current_age is defined in
-  Section 4.2.3``, a pointer), assigned in a code line (:func:`find_assignments`);
+  Section 4.2.3``, a pointer);
 * Schwartz-Hearst acronyms (``Service Level Agreement (SLA)``, ``probe timeout (PTO; see ...)``;
   letters that read as a Roman numeral when they spell the words' initials: ``Initialization
   Vector (IV)``);
 * candidates for the registry (:func:`find_coinages`): a phrase quoted without a defining verb
-  (``with "bignums" representing ...``) and a compound named as what something is (``is an
-  existence test that``), which a document introduces only where it first mentions them.
+  (``with "bignums" representing ...``), which a document introduces only where it first
+  mentions it.
 
 A common English word is a defined term only when it is quoted, written with a capital as a
-term, or marked by the writer (``we define an epoch as``): "values are defined to be ..."
+term, or marked by the writer (``the term reader refers to``): "values are defined to be ..."
 defines nothing. A quote introduces a term without a defining verb (``a "sender ratchet".``)
 only when it holds words, not an identifier or a value (``a "close_notify" is``, ``a "closed"
 state``, ``"true"``). The results are cached per text.
@@ -47,7 +47,7 @@ from typing import Iterable
 from ..language.nlp import FACTS, common_words, noun_lemma, word_classes
 from .text import sentences
 
-__all__ = ["Definition", "STATEMENTS", "expansions", "is_statement", "find_definitions", "find_coinages", "find_assignments", "is_common_word",
+__all__ = ["Definition", "Rule", "RULES", "RULE_IDS", "STATEMENTS", "is_statement", "find_definitions", "find_coinages", "is_common_word",
            "term_ok", "acronym_ok", "ident_ok", "is_identifier", "has_function_word", "Q_OPEN", "Q_CLOSE"]
 
 
@@ -78,6 +78,95 @@ class Definition:
     @property
     def key(self) -> str:
         return self.term if self.case_sensitive else self.term.lower()
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One definition rule, as data: ``id`` is :attr:`Definition.how` and the ablation key
+    (``definition:ID``, :data:`.depends.SWITCHED_OFF`); ``example`` a text it reads, defining
+    ``term``; ``origin`` the documents it was written on (issue 31: every rule must help documents
+    it was not written on, ``benchmarks.real_bench --ablate``); ``reader`` the function whose
+    patterns find it (``structure``: :mod:`.glossary`, the example's lines are a term line, a
+    definition and, for a terminology section, its heading first); ``statement``: it defines by
+    statement (a later one redefines the term) rather than introducing a phrase; ``marks``: its
+    word is a term however common."""
+
+    id: str
+    example: str
+    term: str
+    origin: str
+    reader: str
+    statement: bool = False
+    marks: bool = False
+
+
+#: The definition rules, in the order :func:`find_definitions` tries their readers. The examples
+#: are tested (tests/addin_backend/graph/test_definition_rules.py): each reads its term by its rule.
+RULES: tuple[Rule, ...] = (
+    Rule("means", '"Confidential Information" means any non-public information.', "Confidential Information",
+         "contracts (Word), DE/FR/ES forms; helps: independent", "_quoted_terms", statement=True),
+    Rule("hereinafter", 'This lease, hereinafter referred to as the "Lease", starts today.', "Lease",
+         "contracts (Word), DE/FR/ES forms; fires on no annotated document", "_quoted_terms", statement=True),
+    Rule("paren", 'This Agreement (the "Agreement") is made by Acme Corp.', "Agreement", "contracts (Word); helps: devset", "_parens",
+         statement=True),
+    Rule("named", "The field block is divided into octet sequences, called field block fragments.",
+         "field block fragments", "xml2rfc RFCs; helps: devset, independent, wild STIX (pandoc)", "_bare_terms/_quoted_terms"),
+    Rule("naming", "The initial bytes are collectively referred to as the head of the data item.", "head",
+         "xml2rfc RFCs; helps: wild MQTT-SN (Word)", "_bare_terms", marks=True),
+    Rule("subject", 'A "shared cache" is a cache that stores responses for more than one user.', "shared cache",
+         "xml2rfc RFCs; helps: devset, independent", "_quoted_terms"),
+    Rule("condition", 'A cache is "disconnected" when it cannot contact the origin server.', "disconnected",
+         "xml2rfc RFCs; helps: independent", "_quoted_terms"),
+    Rule("copula", 'Frames of these types are "probing frames".', "probing frames", "xml2rfc RFCs; helps: devset",
+         "_quoted_terms"),
+    Rule("article", 'Each member keeps a "sender ratchet".', "sender ratchet", "xml2rfc RFCs; helps: devset",
+         "_quoted_terms"),
+    Rule("gloss", 'HTTP allows "persistent connections", allowing several requests per connection.',
+         "persistent connections", "xml2rfc RFCs; helps: devset, independent", "_quoted_terms"),
+    Rule("verb", 'A client MAY "pipeline" its requests (i.e., send several without waiting).', "pipeline",
+         "xml2rfc RFCs; helps: independent", "_quoted_terms"),
+    Rule("defined", "The dependency graph is defined as a multigraph.", "dependency graph",
+         "papers and xml2rfc RFCs; helps: devset", "_paper_terms", statement=True),
+    Rule("define", "We define the token budget as the largest context an edit may use.", "token budget",
+         "papers (the synthetic paper generator, benchmarks/synth); fires once on the annotated standards, helps none",
+         "_paper_terms", statement=True, marks=True),
+    Rule("denoted", "The number of units, denoted n, grows linearly.", "n", "papers; fires on no annotated document",
+         "_paper_terms", statement=True),
+    Rule("term", "In this document, the term epoch refers to a group of commits.", "epoch",
+         "xml2rfc RFCs; helps: independent", "_paper_terms", statement=True, marks=True),
+    Rule("genus", "A limited on-path attacker is an off-path attacker that can observe packets.",
+         "limited on-path attacker", "xml2rfc RFCs; helps: devset", "_bare_terms"),
+    Rule("relational", "The copath of a node is the list of the siblings of its direct path.", "copath",
+         "xml2rfc RFCs; helps: devset", "_bare_terms"),
+    Rule("measure", "The final size is the amount of flow control credit consumed by a stream.", "final size",
+         "xml2rfc RFCs; helps: devset", "_bare_terms"),
+    Rule("bare", "Speaker identification is the process of recognising a speaker.", "speaker identification",
+         "xml2rfc RFCs; helps: devset", "_bare_terms"),
+    Rule("acronym", "The Service Level Agreement (SLA) applies.", "SLA",
+         "any producer (Schwartz-Hearst); helps: devset, independent, both wild documents", "_parens"),
+    Rule("symbol", "The timer granularity (kGranularity) bounds the delay.", "kGranularity",
+         "xml2rfc RFCs; helps: devset", "_parens"),
+    Rule("codename", "A line folded with at least one space or horizontal tab (obs-fold) is obsolete.", "obs-fold",
+         "xml2rfc RFCs (kept where the document's code uses the name); helps: independent", "_parens"),
+    Rule("apposition", "The RTT sample, latest_rtt, is the time since the packet was sent.", "latest_rtt",
+         "xml2rfc RFCs; helps: devset, independent", "_symbols"),
+    Rule("rule", "The delta-seconds rule specifies a non-negative integer.", "delta-seconds",
+         "xml2rfc RFCs (a regex for one sentence, now the tagger's noun and verb); helps: independent", "_tagged_subjects"),
+    Rule("symbol-subject", "Hash.length is its output length in bytes.", "Hash.length",
+         "xml2rfc RFCs (measured with 'subject' before it was told apart)", "_symbols"),
+    Rule("paren-subject", "The outer frame (outer_frm) is a structure that wraps every record.", "outer frame",
+         "xml2rfc RFCs; helps: independent", "_named_subjects", statement=True),
+    Rule("coined", 'Tags 2 and 3 extend the model with "bignums" representing integers.', "bignums",
+         "xml2rfc RFCs (the registry keeps it where first mentioned); helps: devset, independent", "find_coinages"),
+    Rule("list", "Ack-eliciting packets:\nPackets that elicit an acknowledgement.", "Ack-eliciting packets",
+         "definition lists of any producer; helps: devset, independent, wild MQTT-SN (Word)", "structure", statement=True),
+    Rule("entry", "Terminology\nClient: the party that opens the connection.", "Client",
+         "terminology sections of any producer; helps: wild STIX (pandoc)", "structure", statement=True),
+    Rule("heading", "Terms and definitions\nshared cache\ncache that stores responses for reuse.", "shared cache",
+         "ISO-style terminology clauses; fires on no annotated document", "structure", statement=True),
+)
+#: The ids of :data:`RULES`: the rules a measurement may switch off (``definition:ID``).
+RULE_IDS = frozenset(r.id for r in RULES)
 
 
 # Quotes: English, German („…“), French and Spanish (« … »), single quotes.
@@ -117,9 +206,6 @@ _NAMED_BEFORE = re.compile(
 )
 _COPULA_BEFORE = re.compile(r"\b(?:is|are)\s+(?P<art>(?:a|an|the)\s+)?$")
 _ARTICLE_BEFORE = re.compile(r"\b(?:a|an|A|An)\s+$")
-#: A quote naming the head of an indefinite phrase that describes it: 'an unsigned integer
-#: "argument"' (the description first, then its name; however common the word).
-_APPOSED_BEFORE = re.compile(r"\b(?:a|an|A|An)\s+(?:(?!(?:of|to|for|with|in|on|by|from|and|or|the|is|are)\b)[\w-]+\s+){1,3}$")
 _LEAD_ARTICLE = re.compile(r"(?:(?:A|An|The)\s+)?$")
 # A quoted subject: "The "X" [of Y] is [only] a/the/used ...".
 _SUBJECT_AFTER = re.compile(
@@ -211,9 +297,6 @@ _DENOTED = re.compile(
     r",?\s+(?:denoted(?:\s+by|\s+as)?|written\s+as)\s+(?:the\s+symbol\s+)?"
     r"(?P<sym>\$[^$]{1,20}\$|[^\s,.;:()]{1,12}(?:\([^\s()]{1,8}\))?)"
 )
-_LET = re.compile(
-    r"\b[Ll]et\s+(?P<sym>\$[^$]{1,20}\$|[^\s,.;:]{1,12}?)\s+(?:be|denote|represent)\b"
-)
 #: "the term X refers to", 'The verb "generate" is used instead of "send"', 'the keyword "MUST"
 #: means': a word named by a noun of words (term, verb, adjective, keyword, ...) and said what it
 #: means or how it is used. Unquoted, only "term" names its word ("the term reader refers to").
@@ -253,9 +336,6 @@ _IDENT_RE = re.compile(rf"^{_IDENT}$")
 #: A grammar's rule name, a lowercase compound ("obs-fold", "int-range"); English has these too
 #: ("big-endian", "third-party"), so it names a thing only where the code uses it (the registry).
 _CODE_NAME = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$")
-#: A code line that assigns an identifier ("corrected_age_value = age_value + response_delay;"),
-#: not an attribute's literal value (targetNamespace="urn:...") or a comparison.
-_ASSIGN = re.compile(rf"^\s*(?P<sym>{_IDENT})(?:\[[^\]\s]{{1,20}}\])?\s*:?=(?!=)(?!\s*[\"'])")
 _CALL = r"[A-Za-z][\w.]*\([A-Z](?:,\s*[A-Z])*\)"
 _APPOSED = re.compile(
     rf"(?<=[A-Za-z]),\s+(?P<sym>{_IDENT}),\s+(?:is|are|was|were|has|have|represents|denotes|holds|contains|"
@@ -381,49 +461,6 @@ def _reordered_long_form(short: str, words: list[str]) -> str | None:
     return " ".join(tail)
 
 
-#: Words an expansion may hold without giving a letter ("Security Assertion Markup Language",
-#: "Voice over IP" gives V-o-IP: the small words are skipped).
-_EXPANSION_SMALL = frozenset("of for and over the to in on with via a an".split())
-_CAP_WORD = re.compile(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]*)?|[a-z]+")
-
-
-def expansions(text: str, wanted: frozenset[str] | set[str]) -> list[tuple[str, int, int]]:
-    """Acronyms of ``wanted`` spelled by a run of capitalised words of ``text`` with no
-    parenthesis after it: a heading "Datagram Transport Layer Security" expands DTLS for the
-    sections after it. ``(acronym, start, end)``, the first run for each; a run is two words at
-    least, each capitalised but the small words inside it, which give no letter.
-
-    >>> expansions("Encrypted Client Hello for Relays", {"ECH", "ECHR"})
-    [('ECH', 0, 22), ('ECHR', 0, 33)]
-    >>> expansions("The Client sends Hello", {"CH", "TCSH"})
-    []
-    """
-    if not wanted:
-        return []
-    words = [(m.group(0), m.start(), m.end()) for m in _CAP_WORD.finditer(text)]
-    out: list[tuple[str, int, int]] = []
-    seen: set[str] = set()
-    for i, (w, a, _) in enumerate(words):
-        if not w[:1].isupper():
-            continue
-        letters = ""
-        caps = 0
-        for j in range(i, min(len(words), i + 8)):
-            wj, aj, bj = words[j]
-            if j > i and text[words[j - 1][2] : aj].strip():
-                break  # punctuation between: the run ends
-            if wj[:1].isupper():
-                letters += "".join(part[0].upper() for part in wj.split("-"))
-                caps += 1
-            elif wj not in _EXPANSION_SMALL:
-                break
-            if caps >= 2 and wj[:1].isupper() and letters in wanted and letters not in seen:
-                if not text[bj:].lstrip().startswith("("):  # "Long Form (LF)": read by the parentheses
-                    seen.add(letters)
-                    out.append((letters, a, bj))
-    return out
-
-
 def _acronym_ok(short: str) -> bool:
     if not 2 <= len(short) <= 10 or " " in short.strip():
         return False
@@ -529,7 +566,7 @@ def _parens(text: str) -> list[Definition]:
 
 #: Rules that read a phrase as introduced where it is written (no defining verb): they define
 #: only where the term appears for the first time, and only words (not identifiers).
-_INTRODUCING = frozenset({"copula", "article", "gloss", "subject", "verb", "apposed"})
+_INTRODUCING = frozenset({"copula", "article", "gloss", "subject", "verb"})
 _WORDS_ONLY = re.compile(r"^[^\W\d_]+(?:[ \-][^\W\d_]+)*$")
 
 
@@ -588,15 +625,13 @@ def _quoted_terms(text: str) -> list[Definition]:
                 how, start = "copula", q.start() - len(before) + m.start()
             elif (m := _ARTICLE_BEFORE.search(before)) is not None:
                 how, start, score = "article", q.start() - len(before) + m.start(), 0.85
-            elif (m := _APPOSED_BEFORE.search(before)) is not None:
-                how, start, score = "apposed", q.start() - len(before) + m.start(), 0.85
         if how is None and _GLOSS_AFTER.match(after):
             how, score = "gloss", 0.85
             if " " not in term and term.islower() and _VERB_BEFORE.search(before):
                 how = "verb"  # a client MAY "pipeline" its requests (i.e., ...)
         if how in _INTRODUCING and _in_example(text, q.start()):
             how = None  # (e.g., an "incomplete close" in TLS ...): a mention, not the introduction
-        if how in ("verb", "condition", "apposed") or (how == "subject" and re.match(r"\s+(?:of|for)\s", after)):
+        if how in ("verb", "condition") or (how == "subject" and re.match(r"\s+(?:of|for)\s", after)):
             # marked words, however common; not an identifier ('The "origin" for a given URI is
             # the triple ...': a relational definition)
             ok = bool(_WORDS_ONLY.match(term))
@@ -647,20 +682,7 @@ def _coinages(text: str, own: frozenset[str] | set[str]) -> tuple[Definition, ..
             continue  # "send", "closed": a common word is coined only as the head of an indefinite phrase
         cs = term[:1].isupper() and _capitalised_as_term_at(text, q.start() + 1)  # "Function Extensions"; not "Bigfloats" opening a sentence
         out.append(Definition(term, "term", q.start(), q.end(), q.group(0), cs, 0.8, True, "coined"))
-    if " is a" in text or " are a" in text:
-        for m in _PREDICATE_NEW.finditer(text):
-            term = m.group("term")
-            if not _has_function_word(term) and term.lower() not in own:
-                out.append(Definition(term, "term", m.start(), m.end(), m.group(0), False, 0.8, how="predicate"))
     return tuple(out)
-
-
-#: A compound introduced as what something is: "A query by itself in a logical context is an
-#: existence test that yields true if ..." (a new name in the predicate, told by its relative
-#: clause; the registry keeps it where the document first mentions the compound).
-_PREDICATE_NEW = re.compile(
-    r"\b(?:is|are)\s+(?:a|an)\s+(?P<term>[a-z][a-z-]{2,}\s+[a-z][a-z-]{2,})\s+(?:that|which|whose|in\s+which)\b"
-)
 
 
 def _inflected(word: str) -> bool:
@@ -676,8 +698,7 @@ def find_coinages(text: str, defined: Iterable[Definition] | None = None) -> tup
     """The phrases ``text`` puts in quotes that no rule reads as defined: candidates for a
     coinage, which a document introduces in quotes where it first mentions the phrase and uses
     plainly afterwards ('with "bignums" representing arbitrarily sized integers', '"Bigfloats"
-    combine ...'), and compounds named as what something is ('is an existence test that'). Only the
-    registry can tell (the first mention is a document's fact); quoted values are left out
+    combine ...'). Only the registry can tell (the first mention is a document's fact); quoted values are left out
     ('the label "quic key"', '"true"', a quote in an example).
 
     >>> [(d.term, d.how) for d in find_coinages('Tags 2 and 3 extend the model with "bignums" representing integers.')]
@@ -687,7 +708,7 @@ def find_coinages(text: str, defined: Iterable[Definition] | None = None) -> tup
 
     ``defined``: what :func:`find_definitions` found in ``text``, when the caller has it.
     """
-    if not (any(c in text for c in _QUOTE_CHARS) or " is a" in text or " are a" in text):
+    if not any(c in text for c in _QUOTE_CHARS):
         return ()
     return _coinages(text, {d.key for d in (find_definitions(text) if defined is None else defined)})
 
@@ -745,7 +766,7 @@ def _symbols(text: str) -> list[Definition]:
         sym = m.group("sym")
         if _ident_ok(sym) and not _POINTER_AFTER.match(text, m.end("sym")):  # "current_age is defined in Section 4.2.3"
             out.append(Definition(sym, "notation", m.start("sym"), m.end(), text[m.start("sym") : m.end()], True, 0.85,
-                                  how="subject"))
+                                  how="symbol-subject"))
     return out
 
 
@@ -760,33 +781,65 @@ _PAREN_SUBJECT = re.compile(
 #: What the parenthesis may not be: a pointer, an example, a number, a citation.
 _NOT_ALIAS = re.compile(r"(?i)^\s*(?:see\b|e\.g|i\.e|cf\.|for\s+example|section|figure|table|appendix|\[|\d|RFC)")
 _ALIAS_LEAD = re.compile(r"(?i)^\s*(?:a\.k\.a\.?|aka|also\s+(?:known\s+as|called)|or|formerly)\s+")
-#: A grammar's rule, a field or a parameter named by its code name as a sentence's subject: "The
-#: delta-seconds rule specifies a non-negative integer", "The max_age field contains ...".
-_NAMED_RULE = re.compile(
-    rf"{_SENT}The\s+(?P<sym>[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)\s+(?:rule|production|field|parameter|element|"
-    r"attribute|member|variable)\s+(?:specifies|defines|represents|denotes|indicates|contains|holds|gives|is)\b"
-)
-#: A one-letter symbol in apposition: "The input plaintext, P, for the AEAD is the payload",
-#: "The nonce, N, is formed by ...": a capital (not the words "A" and "I") set off by commas
-#: after a definite noun phrase, before its predicate.
-_APPOSED_LETTER = re.compile(
-    r"(?P<np>\b[Tt]he\s+(?:[a-z][\w\-]*\s+){0,3}[a-z][\w\-]*),\s+(?P<sym>(?![AI],)[A-Z]),\s+"
-    r"(?:(?:of|for|in|from)\s+(?:the\s+)?[\w\-]+(?:\s+[\w\-]+)?\s+)?"
-    r"(?:is|are|was|were|has|have|represents|denotes|holds|contains|can|must|should|may|will)\b"
-)
+#: A code name (a grammar's rule, a field: "delta-seconds", "max_age") opening a sentence after
+#: "The": it names a thing of the code when the tagger reads the next word as a noun and the one
+#: after as the sentence's verb ("The delta-seconds rule specifies ...", "The max_age field holds").
+_CODE_SUBJECT = re.compile(rf"{_SENT}The\s+(?P<sym>[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)\s+(?P<rest>[a-z]+\s+[a-z]+)\b")
+#: A capital letter set off by commas (the symbol of an apposition: "The nonce, N, is ...").
+_LETTER_BETWEEN_COMMAS = re.compile(r", [B-HJ-Z], ")
+_FINITE = frozenset({"VBZ", "VBP", "VBD", "MD"})
+
+
+def _tags(text: str) -> list[tuple[str, int, str, str]]:
+    from ..language.nlp import tag_texts  # the tagger loads on the first text that needs it
+
+    return tag_texts([text])[0]
+
+
+def _tagged_subjects(text: str) -> list[Definition]:
+    """Symbols the tagger confirms: a code name as the subject's modifier (:data:`_CODE_SUBJECT`),
+    and a one-letter symbol in apposition to a definite noun phrase that opens its sentence, the
+    clause's finite verb at most four words after it, with no other comma, conjunction or letter
+    between ("The nonce, N, is formed by", "The input plaintext, P, for the AEAD is"; not "In
+    the example, X, Y and Z are")."""
+    out: list[Definition] = []
+    code = [m for m in _CODE_SUBJECT.finditer(text)] if "The " in text and ("-" in text or "_" in text) else []
+    letter = ", " in text and _LETTER_BETWEEN_COMMAS.search(text) is not None
+    if not (code or letter):
+        return out
+    toks = _tags(text)
+    at = {off: i for i, (_, off, _, _) in enumerate(toks)}
+    for m in code:
+        i = at.get(m.start("rest"))
+        if i is not None and i + 1 < len(toks) and toks[i][2] == "NOUN" and toks[i + 1][3] in ("VBZ", "VBP"):
+            out.append(Definition(m.group("sym"), "notation", m.start(), m.end(), m.group(0), True, 0.85, how="rule"))
+    for i in range(2, len(toks) - 3) if letter else ():
+        word, off, _, _ = toks[i]
+        if not (toks[i - 1][0] == "," and toks[i + 1][0] == "," and len(word) == 1 and word in "BCDEFGHJKLMNOPQRSTUVWXYZ"):
+            continue
+        j = i - 2  # back over the noun phrase to its "The", which opens the sentence
+        while j >= 0 and toks[j][0].lower() != "the" and toks[j][2] in ("NOUN", "PROPN", "ADJ", "ADV", "VERB") and i - j <= 6:
+            j -= 1
+        if j < 0 or toks[j][0] != "The" and not (toks[j][0] == "the" and j == 0):
+            continue
+        if j > 0 and toks[j - 1][0] not in (".", "!", "?", ":"):
+            continue
+        k = i + 2
+        while k < len(toks) and k - i <= 6 and toks[k][3] not in _FINITE and toks[k][2] not in ("PUNCT", "CCONJ") \
+                and not (len(toks[k][0]) == 1 and toks[k][0].isupper()):
+            k += 1
+        if k < len(toks) and toks[k][3] in _FINITE:
+            start, end = toks[j][1], toks[k][1] + len(toks[k][0])
+            out.append(Definition(word, "notation", start, end, text[start:end], True, 0.8, how="apposition"))
+    return out
 
 
 # cheap tests before the patterns above, which try every position of a text
 _PAREN_THEN_COPULA = re.compile(r"\)\s*,?\s+(?:is|are)\s")
-_RULE_NOUN_VERB = re.compile(r"(?:rule|production|field|parameter|element|attribute|member|variable)\s+(?:specifies|defines|"
-                             r"represents|denotes|indicates|contains|holds|gives|is)\b")
-_LETTER_BETWEEN_COMMAS = re.compile(r", [A-Z], ")
 
 
 def _named_subjects(text: str) -> list[Definition]:
-    """Noun phrases defined with a parenthesis (:data:`_PAREN_SUBJECT`), code names as a
-    defining sentence's subject (:data:`_NAMED_RULE`), one-letter symbols in apposition
-    (:data:`_APPOSED_LETTER`)."""
+    """Noun phrases defined with a parenthesis (:data:`_PAREN_SUBJECT`)."""
     out: list[Definition] = []
     if "(" in text and _PAREN_THEN_COPULA.search(text):
         for m in _PAREN_SUBJECT.finditer(text):
@@ -801,24 +854,17 @@ def _named_subjects(text: str) -> list[Definition]:
             alias = _ALIAS_LEAD.sub("", short)
             if alias != short and 1 <= len(alias.split()) <= 4 and not _has_function_word(alias):
                 out.append(Definition(alias, "term", m.start("body"), m.end("body"), body, False, 0.85, how="paren-subject"))
-    if "The " in text and ("-" in text or "_" in text) and _RULE_NOUN_VERB.search(text):
-        for m in _NAMED_RULE.finditer(text):
-            out.append(Definition(m.group("sym"), "notation", m.start(), m.end(), m.group(0), True, 0.85, how="rule"))
-    if ", " in text and _LETTER_BETWEEN_COMMAS.search(text):
-        for m in _APPOSED_LETTER.finditer(text):
-            out.append(Definition(m.group("sym"), "notation", m.start("np"), m.end(), text[m.start("np") : m.end()], True, 0.8,
-                                  how="apposition"))
     return out
 
 
 def _paper_terms(text: str) -> list[Definition]:
     out: list[Definition] = []
-    if "efine" not in text and "enote" not in text and "written" not in text and "et " not in text and "term" not in text \
+    if "efine" not in text and "enote" not in text and "written" not in text and "term" not in text \
             and not _META_HINT.search(text):
         return out
     for m in _WE_DEFINE.finditer(text):
-        term = _strip_det(m.group("term"))
-        out.append(Definition(term, "term", m.start(), m.end(), m.group(0).strip(), False, 0.9, how="define"))
+        out.append(Definition(_strip_det(m.group("term")), "term", m.start(), m.end(), m.group(0).strip(), False, 0.9,
+                              how="define"))
     cues = ("defined" in text or "denoted" in text or "written" in text)
     for a, b in sentences(text) if cues else ():
         sent = text[a:b]
@@ -843,8 +889,6 @@ def _paper_terms(text: str) -> list[Definition]:
             got = _np_before(text, a + m.start(), a)
             start = got[1] if got else a + m.start()
             out.append(Definition(sym, "notation", start, a + m.end(), text[start : a + m.end()], True, 0.8, how="denoted"))
-    for m in _LET.finditer(text):
-        out.append(Definition(m.group("sym").strip("$"), "notation", m.start(), m.end(), m.group(0), True, 0.8, how="let"))
     for m in _THE_TERM.finditer(text):
         term = (m.group("term") or m.group("bare") or "").strip()
         quoted = bool(m.group("term"))
@@ -880,13 +924,13 @@ def _capitalised_as_term(d: Definition, text: str) -> bool:
     return at >= 0 and _capitalised_as_term_at(text, at)
 
 
-#: Statements that mark their word as a term however common it is: "we define an epoch as",
-#: "the term reader refers to".
-_MARKED = frozenset({"define", "term", "naming"})
+#: Statements that mark their word as a term however common it is (see :data:`RULES`).
+_MARKED = frozenset(r.id for r in RULES if r.marks)
 
 
 def _scan(text: str) -> tuple[Definition, ...]:
-    found = _parens(text) + _symbols(text) + _paper_terms(text) + _bare_terms(text) + _named_subjects(text)
+    found = (_parens(text) + _symbols(text) + _paper_terms(text) + _bare_terms(text) + _named_subjects(text)
+             + _tagged_subjects(text))
     if any(c in text for c in _QUOTE_CHARS):
         found += _quoted_terms(text)
     seen: set[str] = set()
@@ -918,28 +962,11 @@ def find_definitions(text: str) -> tuple[Definition, ...]:
     return FACTS.memo("definitions", text, _scan)
 
 
-def find_assignments(text: str) -> tuple[Definition, ...]:
-    """The identifier a code line assigns: pseudo-code defines the values it computes.
-
-    >>> [(d.term, d.how) for d in find_assignments("  corrected_age_value = age_value + response_delay;")]
-    [('corrected_age_value', 'assign')]
-    >>> find_assignments('  targetNamespace="urn:ietf:params:xml:ns:mrcpv2"'), find_assignments("if (a_b == 0)")
-    ((), ())
-    """
-    m = _ASSIGN.match(text) if "=" in text else None
-    if m is None or not _ident_ok(m.group("sym")):
-        return ()
-    sym = m.group("sym")
-    return (Definition(sym, "notation", m.start("sym"), m.end(), text[m.start("sym") : m.end()].strip(), True, 0.8,
-                       how="assign"),)
-
-
-#: Definitions by statement ("X" means, we define X as, a definition list): a later one
+#: Definitions by statement ("X" means, X is defined as, a definition list): a later one
 #: redefines the term. Every other rule (an acronym's expansion, a quoted or named phrase, a
 #: definitional sentence) reads an introduction, and a term is introduced once: after its first
-#: definition the same phrase is a repeat.
-_STATEMENTS = frozenset({"means", "hereinafter", "paren", "define", "defined", "denoted", "let", "term", "list", "entry",
-                         "table", "heading", "paren-subject", "rule"})
+#: definition the same phrase is a repeat (see :data:`RULES`).
+_STATEMENTS = frozenset(r.id for r in RULES if r.statement)
 #: A quoted term as the subject of a defining sentence ('A "shared cache" is a cache that') or
 #: defined by its condition ('A cache is "disconnected" when') is a statement too.
 _QUOTED_STATEMENTS = frozenset({"subject", "condition"})

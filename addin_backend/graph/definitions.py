@@ -3,14 +3,13 @@
 A unit that uses a defined term depends on the unit that defines it. Definitions come from two
 places, both without a model: the text of each unit (:mod:`.definition_rules`: quoted and
 contract terms, naming phrases, definitional sentences, symbols, acronyms) and the document's
-structure (:mod:`.glossary`: definition lists, glossary tables, terminology sections). The
+structure (:mod:`.glossary`: definition lists, terminology sections). The
 registry (:func:`definition_registry`) gathers them with the document-wide facts that decide
 which uses make edges, and the coinages only a document can confirm: writers put a new term in
 quotes where they introduce it and drop the quotes afterwards, while a value is quoted wherever
 it is given. So a quoted phrase no rule reads as defined is a term where it is the document's
 first mention of the phrase in prose, or, not a common word, the one place the document quotes it
-after at most two mentions in passing; a compound named as what something is ("is an existence
-test that") only where first mentioned. Code lines, tables, captions and reference entries quote
+after at most two mentions in passing. Code lines, tables, captions and reference entries quote
 values and titles: they coin nothing, and a coinage's use there is none. A common word in a
 terminology list ("Depth:", "Expected:") is used in any case; a word in capitals ("STREAM
 frames") is a name, no use of a case-free term.
@@ -22,8 +21,7 @@ again) is no new definition. A unit that defines a term itself does not use it, 
 defined names nest the longest wins. Two uses English words make that are no uses: the
 singular of a one-word plural term modifying a noun ("a Host header field" for "headers"), and
 a common adjective defined as a state ('A stream is considered "idle" if') used other than as
-a predicate ("idle timeout"). A code listing's reads of the variables it assigns are not
-dependencies either.
+a predicate ("idle timeout").
 """
 from __future__ import annotations
 
@@ -41,12 +39,10 @@ from ..budget import check as check_budget
 from ..language.detect import is_english, primary
 from ..language.nlp import word_classes
 from .definition_rules import (
-    expansions,
     Q_CLOSE,
     Q_OPEN,
     Definition,
     acronym_ok,
-    find_assignments,
     find_coinages,
     find_definitions,
     has_function_word,
@@ -66,7 +62,6 @@ __all__ = [
     "Definition",
     "Usage",
     "TOPIC_SHARE",
-    "DOMINANT_SHARE",
     "find_definitions",
     "definition_registry",
     "registry_key",
@@ -286,10 +281,6 @@ def _uses_in(text: str, d: Definition, english: bool) -> Iterator[re.Match[str]]
 TOPIC_SHARE = 0.10
 #: Below this many prose paragraphs a share says nothing; only the title makes a topic.
 _TOPIC_MIN_UNITS = 40
-#: A definer whose terms would make more than this share of the document's definition links
-#: (counted as the units holding each term's longest word) links once per section.
-DOMINANT_SHARE = 0.10
-_DOMINANT_MIN_EDGES = 50
 
 
 def _structural(unit: Unit, term: str, start: int, end: int, how: str, body: str, glossary: bool) -> Definition | None:
@@ -306,7 +297,7 @@ def _structural(unit: Unit, term: str, start: int, end: int, how: str, body: str
     if is_identifier(term):
         return Definition(term, "notation", start, end, unit.text[start:end], True, 0.95, how=how)
     if acronym_ok(term) and " " not in term:
-        return Definition(term, "acronym" if how == "table" else "term", start, end, unit.text[start:end], True, 0.95, how=how)
+        return Definition(term, "term", start, end, unit.text[start:end], True, 0.95, how=how)
     # "Length:" in a field list names the Length field, not every length; in a terminology
     # section the capital is the list's, the word the document's ("Expected:", "Depth:")
     cs = len(term.split()) == 1 and is_common_word(term) and not glossary
@@ -353,7 +344,7 @@ def definition_registry(units: Iterable[Unit]) -> dict[str, list[tuple[int, str,
     """Term key -> ``(order, unit id, definition)`` of every unit defining it, in order.
 
     Besides the definitions in each text, the registry holds those given by structure (a
-    definition list, a glossary table, a terminology section) and the document-wide facts that
+    definition list, a terminology section) and the document-wide facts that
     decide which uses become DEPENDS edges. They sit on each definition, so that a change to any
     of them reaches the users (incremental updates compare registries):
 
@@ -362,17 +353,13 @@ def definition_registry(units: Iterable[Unit]) -> dict[str, list[tuple[int, str,
     * ``topic``: the term is the document's topic: named in its title, or used in at least
       :data:`TOPIC_SHARE` of its prose paragraphs (TLS in the TLS specification). A reader
       meets it on every page: it links once per section, from the section's first unit using it.
-    * ``linked_from``: the units whose uses link (``None``: all). Besides topics, a dominant
-      definer, one that would receive more than :data:`DOMINANT_SHARE` of the document's
-      definition links (an introduction expanding the acronyms everyone uses, a glossary table,
-      the one definition a short document turns on), has its terms
-      linked once per section, then once per chapter, then once, until it is not dominant.
-      Exact uses of a term quoted in a defining statement (``"Agreement" means``, ``(the
-      "Supplier")``, ``A "shared cache" is a cache that``) always link: the document asks its
-      reader to read them as defined; they neither count towards dominance nor are thinned.
+    * ``linked_from``: the units whose uses link (``None``: all), for topics. Exact uses of a
+      term quoted in a defining statement (``"Agreement" means``, ``A "shared cache" is a cache
+      that``) and of a symbol a statement introduced always link: the document asks its reader
+      to read them as defined. No other thinning: a definer many units use is a hub, which the
+      benchmark reports (``real_bench``: top target share), not a figure the registry aims at.
 
-    Code lines define the identifiers they assign where the name is new (see
-    :func:`find_assignments`). The last few registries are kept by content: the registry of the
+    The last few registries are kept by content: the registry of the
     document before an edit, which an incremental update compares, is not built twice.
     """
     units = list(units)
@@ -394,17 +381,10 @@ def _build_registry(units: list[Unit]) -> Registry:
     reg = Registry()
     struct = structural_definitions(units, _structural)
     mentions = _Mentions(units)
-    assigned: set[str] = set()
     coined: list[tuple[int, Unit, Definition]] = []
     for i, u in enumerate(units):
-        if u.style and _code_style(u.style):  # code lines define by assignment, not by the prose rules
-            ds: Sequence[Definition]
-            if not (u.text and "=" in u.text):
-                ds = []
-            else:
-                ds = [d for d in find_assignments(u.text) if mentions.introduced_near(d.term, i, by_id)]
-                assigned.update(d.key for d in ds)
-        else:
+        ds: Sequence[Definition] = ()
+        if not (u.style and _code_style(u.style)):  # code lines quote values: the prose rules do not read them
             ds = find_definitions(u.text)
             if ds:
                 ds = [d for d in ds if d.how != "codename" or mentions.names_code(d.term, i)]
@@ -418,57 +398,18 @@ def _build_registry(units: list[Unit]) -> Registry:
             ds = [*ds, *(d for d in struct[u.id] if d.key not in have)]
         for d in ds:
             reg.setdefault(d.key, []).append((u.order, u.id, d))
-    _add_expansions(reg, units)
     words_of = {u.id: word_set(u.text) for u in units}  # read once: the coinages and the uses need them
     for i, u, d in mentions.first_mentions(coined, words_of):
         if d.key not in reg:
             reg[d.key] = [(u.order, u.id, d)]
     for lst in reg.values():
         lst.sort(key=lambda x: (x[0], x[1]))
-    for key in assigned:  # an assignment defines a name no earlier unit defines; later ones use it
-        lst = reg[key]
-        reg[key] = lst[:1] + [e for e in lst[1:] if e[2].how != "assign"]
     _add_scopes(reg, by_id)
     uses = _find(units, reg, units, None, None, words_of)
     if uses:
         uses = _add_policy(reg, units, by_id, uses)
     reg.uses, reg.units = tuple(uses), units
     return reg
-
-
-#: An acronym as prose uses it ("DTLS", "ECHs"), and a run of two capitalised words, without
-#: which no unit can spell one out.
-_ACRONYM_USE = re.compile(r"(?<![\w\-])([A-Z]{2,6})s?(?![\w\-])")
-_TWO_CAPS = re.compile(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]*)?\s+(?:(?:of|for|and|over|the|to|in|on|with|via)\s+)?[A-Z][a-z]")
-
-
-def _add_expansions(reg: dict, units: list[Unit]) -> None:
-    """Acronyms that no parenthesis defines, spelled out in a heading before any use: "Datagram
-    Transport Layer Security" over the paragraphs that say "DTLS" (see
-    :func:`~.definition_rules.expansions`). Only headings and titles: in prose a run of capitals
-    that spells an acronym is often a name of its own ('"Maintenance Window" means' beside a table
-    in MW, megawatts)."""
-    first_use: dict[str, int] = {}
-    for i, u in enumerate(units):
-        if u.kind in _NOT_USERS or not u.text or _is_code(u):
-            continue
-        for m in _ACRONYM_USE.finditer(u.text):
-            if m.group(1) not in reg and m.group(1).lower() not in reg:
-                first_use.setdefault(m.group(1), i)
-    if not first_use:
-        return
-    wanted = set(first_use)
-    for i, u in enumerate(units):
-        if not wanted:
-            break
-        if u.kind not in _NOT_USERS or not u.text or not _TWO_CAPS.search(u.text):
-            continue
-        for short, start, end in expansions(u.text, wanted):
-            wanted.discard(short)
-            if first_use[short] >= i:
-                d = Definition(short, "acronym", start, end, u.text[start:end], True, 0.8, how="expansion")
-                reg.setdefault(d.key, []).append((u.order, u.id, d))
-        wanted -= {k for k, at in first_use.items() if at <= i}
 
 
 def _is_code(u: Unit) -> bool:
@@ -565,13 +506,6 @@ class _Mentions:
             self._code = "\n".join([u.text for u in self.units if u.style and u.text and _code_style(u.style)])
         return _find_name(self._code, term) >= 0 and self.first(term) == at
 
-    def introduced_near(self, term: str, at: int, by_id: dict[str, Unit]) -> bool:
-        """Whether the name a code line assigns is new there: no unit outside its section mentions
-        it before ("the "corrected_age_value"" in the list above the formula is its introduction;
-        a secret of the key schedule computed again in a later section is not)."""
-        first = self.first(term)
-        return first >= at or _section_of(self.units[first], by_id) == _section_of(self.units[at], by_id)
-
 
 def _add_scopes(reg: dict, by_id: dict[str, Unit]) -> None:
     """A term heading's section (an ISO entry: its definition, notes and examples) is the
@@ -587,16 +521,6 @@ def _prose(u: Unit) -> bool:
     return u.kind in ("paragraph", "list_item") and bool(u.text) and not (u.style and _CODE_STYLE.search(u.style))
 
 
-def _chapter_of(u: Unit, by_id: dict[str, Unit]) -> str | None:
-    top = None
-    p = u.parent
-    while p is not None and p in by_id:
-        if by_id[p].kind == "section":
-            top = p
-        p = by_id[p].parent
-    return top
-
-
 def _inside(uid: str, section: str, by_id: dict[str, Unit]) -> bool:
     p = by_id[uid].parent
     while p is not None and p in by_id:
@@ -604,10 +528,6 @@ def _inside(uid: str, section: str, by_id: dict[str, Unit]) -> bool:
             return True
         p = by_id[p].parent
     return False
-
-
-#: How finely a thinned term links: from the first user in each section, in each chapter, once.
-_LEVELS = ("section", "chapter", "document")
 
 
 def _in_title(title: str, d: Definition) -> bool:
@@ -622,102 +542,33 @@ def _in_title(title: str, d: Definition) -> bool:
 
 
 def _add_policy(reg: dict, units: list[Unit], by_id: dict[str, Unit], uses: list[Usage]) -> list[Usage]:
-    """Set ``topic`` and ``linked_from`` (see :func:`definition_registry`); the uses, re-tied
-    to the updated definitions."""
+    """Mark the document's topics (``topic``, ``linked_from``: see :func:`definition_registry`);
+    the uses, re-tied to the updated definitions."""
     titles = [u.text for u in units if u.kind == "title" and u.text]
     prose = {u.id for u in units if _prose(u)}
-    n_prose = len(prose)
     by_key: dict[str, list[Usage]] = {}
     for x in uses:
         if not (x.definition.scope and _inside(x.source, x.definition.scope, by_id)):
             by_key.setdefault(x.definition.key, []).append(x)
-    part = {"section": lambda u: _section_of(u, by_id), "chapter": lambda u: _chapter_of(u, by_id), "document": lambda u: None}
-
-    def exempt(x: Usage) -> bool:
-        return quoted_use(x) or symbol_use(x)
-
-    def allowed(key: str, level: str) -> frozenset[str]:
-        # the first use of each part that is read as prose; a code line only where none is
-        first: dict[str | None, str] = {}
-        code: dict[str | None, str] = {}
-        keep = set()
-        for x in by_key[key]:
-            where = part[level](by_id[x.source])
-            (first if x.source in prose else code).setdefault(where, x.source)
-            if exempt(x):
-                keep.add(x.source)
-        return frozenset(first.values()) | frozenset(v for k, v in code.items() if k not in first) | keep
-
-    level: dict[str, int] = {}
-    topics = set()
+    new: dict[tuple[str, str], Definition] = {}
     for key, group in by_key.items():
         d0 = reg[key][0][2]
         prose_users = len({x.source for x in group if x.source in prose})
-        if any(_in_title(t, d0) for t in titles) or (
-            n_prose >= _TOPIC_MIN_UNITS and prose_users >= TOPIC_SHARE * n_prose
-        ):
-            topics.add(key)
-            level[key] = 0
-    linked = {k: allowed(k, _LEVELS[v]) for k, v in level.items()}
-
-    # each use with whether it is exempt; the definers of a topic's thinnable uses
-    flagged = {key: [(x, exempt(x)) for x in xs] for key, xs in by_key.items()}
-    topic_definers = {x.definer for key in topics for x, ex in flagged[key] if not ex}
-
-    def links_to() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
-        """Each definer's linking units, all and those whose link may be thinned."""
-        pairs: dict[str, set[str]] = {}
-        free: dict[str, set[str]] = {}
-        for key, xs in flagged.items():
-            ok = linked.get(key)
-            for x, ex in xs:
-                if ok is None or x.source in ok:
-                    pairs.setdefault(x.definer, set()).add(x.source)
-                    if not ex:
-                        free.setdefault(x.definer, set()).add(x.source)
-        return pairs, free
-
-    # A definer is dominant when the links it may lose (not the exempt ones, which stay) are more
-    # than a tenth of the links: then no unit holds more than a tenth of the DEPENDS edges but by
-    # exact uses of quoted definitions. Documents with few links are left as they are.
-    for _ in range(8 * len(_LEVELS)):
-        pairs, free = links_to()
-        total = sum(len(v) for v in pairs.values())
-        if total < _DOMINANT_MIN_EDGES:
-            break
-        cap = DOMINANT_SHARE * total
-        over = {uid for uid, v in free.items() if len(v) > cap}
-        # of an over definer's terms, the most used are thinned first (an introduction that
-        # expands many acronyms: the one on every page, not the one used in three sections)
-        weight: dict[str, int] = {}
-        for key, xs in flagged.items():
-            ok = linked.get(key)
-            n = sum(1 for x, ex in xs if x.definer in over and not ex and (ok is None or x.source in ok))
-            if n:
-                weight[key] = n
-        heaviest: dict[str, int] = {}
-        for key, n in weight.items():
-            for x, ex in flagged[key]:
-                if x.definer in over and not ex:
-                    heaviest[x.definer] = max(heaviest.get(x.definer, 0), n)
-        changed = False
-        for key, xs in flagged.items():
-            n = weight.get(key, 0)
-            if not n or not any(x.definer in over and not ex and 2 * n >= heaviest[x.definer] for x, ex in xs):
-                continue
-            nxt = level.get(key, -1) + 1
-            if nxt < len(_LEVELS):
-                level[key] = nxt
-                linked[key] = allowed(key, _LEVELS[nxt])
-                changed = True
-        if not changed:
-            break
-    new: dict[tuple[str, str], Definition] = {}
-    for key, ok in linked.items():
-        lst = reg[key]
-        reg[key] = [(o, uid, replace(d, topic=key in topics, linked_from=ok)) for o, uid, d in lst]
-        for (_, uid, old), (_, _, d) in zip(lst, reg[key]):
-            new[(uid, key)] = d
+        if not (any(_in_title(t, d0) for t in titles)
+                or (len(prose) >= _TOPIC_MIN_UNITS and prose_users >= TOPIC_SHARE * len(prose))):
+            continue
+        # the first use of each section read as prose (a code line only where none is), and
+        # every exact use of a quoted statement or an introduced symbol
+        first: dict[str | None, str] = {}
+        code: dict[str | None, str] = {}
+        keep = set()
+        for x in group:
+            (first if x.source in prose else code).setdefault(_section_of(by_id[x.source], by_id), x.source)
+            if quoted_use(x) or symbol_use(x):
+                keep.add(x.source)
+        ok = frozenset(first.values()) | frozenset(v for k, v in code.items() if k not in first) | keep
+        reg[key] = [(o, uid, replace(d, topic=True, linked_from=ok)) for o, uid, d in reg[key]]
+        new.update(((uid, key), d) for _, uid, d in reg[key])
     if not new:
         return uses
     out = []
@@ -732,18 +583,16 @@ _RESTATING = frozenset({"entry", "list"})
 
 
 def symbol_use(x: Usage) -> bool:
-    """A use of a symbol beyond ASCII that a statement introduced ("the request rate, denoted φ",
-    "let λ be"): such a letter in prose is nothing but that symbol and says nothing of itself,
-    so, like a quoted term, it always links to its definition. A Latin letter ("let p be") is
-    also a word and a variable of code listings: its uses are thinned as any other."""
+    """A use of a symbol beyond ASCII that a statement introduced ("the request rate, denoted φ"): such a letter in prose is nothing but that symbol and says nothing of itself,
+    so, like a quoted term, it always links to its definition, even from a topic's sections."""
     d = x.definition
-    return d.kind == "notation" and d.how in ("denoted", "let") and x.used == d.term and not d.term.isascii()
+    return d.kind == "notation" and d.how == "denoted" and x.used == d.term and not d.term.isascii()
 
 
 def quoted_use(x: Usage) -> bool:
     """An exact use of a term quoted in a defining statement (``"Agreement" means``, ``A "shared
     cache" is a cache that``): the document asks its reader to read it as defined, so it always
-    links and counts towards no definer's dominance."""
+    links, even from a topic's sections."""
     d = x.definition
     return d.quoted and is_statement(d) and x.used == d.term
 
@@ -871,8 +720,6 @@ def _find(
             _, uid, d = _pick(definers[key][1], at, m.group(0))
             if d.how == "coined" and (code or is_reference_entry(u)):
                 continue  # a coinage is a word of the prose: a grammar's token or a cited title is no use
-            if code and d.how == "assign":
-                continue  # a listing reads the variables it assigns: part of one piece of code
             out.append(Usage(u.id, uid, m.group(0), m.start(), m.end(), d))
     if skipped:
         log.warning("definition uses: %d searches left out (over %d terms in a unit, or %d in the document)",

@@ -1,17 +1,14 @@
-"""Definitions given by a document's structure: definition lists, glossary tables, terminology sections.
+"""Definitions given by a document's structure: definition lists, terminology sections.
 
 Standards define most of their vocabulary outside sentences: a term line (``Ack-eliciting
-packets:``) followed by the paragraph that defines it, a two-column table of abbreviations, a
-"Terms and definitions" clause whose sub-headings are the terms. This module reads those shapes
-from the units alone (kinds, styles, headings, neighbours), in any language:
+packets:``) followed by the paragraph that defines it, a "Terms and definitions" clause whose
+sub-headings are the terms. This module reads those shapes from the units alone (kinds, styles, headings, neighbours), in any language:
 
 * a **term line** is a paragraph in a term or glossary style (``Definition Term``, ``Term(s)``,
   ``Glossary``); or a short noun phrase ending in ":" followed by an ordinary paragraph; or,
   inside a terminology section, a short line without final punctuation followed by a paragraph;
 * an **inline entry** (``Term: definition``, ``Term - definition``) counts inside a terminology
   section or a glossary style;
-* a **glossary table** has a header naming terms and their meanings (``Term | Definition``,
-  ``Abkürzung | Bedeutung``), or sits in a terminology section;
 * a **term heading** is a short heading below a terminology section (ISO style: ``3.1.2 shared
   cache`` and its definition under it).
 
@@ -125,63 +122,13 @@ def _is_code(u: Unit) -> bool:
     return bool(u.style and _CODE_STYLE.search(u.style)) or u.text[:1] in (" ", "\t")
 
 
-def _cell_offsets(text: str, cells: list[str]) -> list[tuple[int, int]]:
-    """Where each cell's text sits in the table's text (cells are written in reading order)."""
-    out, at = [], 0
-    for c in cells:
-        c = c.strip()
-        i = text.find(c, at) if c else -1
-        if i < 0:
-            out.append((-1, -1))
-            continue
-        out.append((i, i + len(c)))
-        at = i + len(c)
-    return out
-
-
-_TERM_HEAD = re.compile(
-    r"(?i)^(?:terms?|abbreviations?|acronyms?|symbols?|notation|name|begriff|benennung|abkürzung|"
-    r"kurzzeichen|formelzeichen|symbol|terme|sigle|abréviation|symbole|término|abreviatura|símbolo|sigla|"
-    r"termine|abbreviazione|simbolo)\b"
-)
-_DEF_HEAD = re.compile(
-    r"(?i)^(?:definitions?|meaning|description|explanation|expansion|stands\s+for|bedeutung|erklärung|"
-    r"beschreibung|erläuterung|signification|définition|description|significado|definición|descripción|"
-    r"significato|definizione|descrizione)\b"
-)
-
-
-def _table_terms(u: Unit, in_terminology: bool) -> list[tuple[str, int, int, str]]:
-    """``(term, start, end, definition)`` for each row of a glossary table."""
-    rows = u.meta.get("cells") or ()
-    rows = [list(r) for r in rows if isinstance(r, (list, tuple)) and len(r) >= 2]
-    if len(rows) < 2:
-        return []
-    head = [str(c).strip() for c in rows[0]]
-    headed = bool(_TERM_HEAD.match(head[0]) and _DEF_HEAD.match(head[1]))
-    if not headed and not in_terminology:
-        return []
-    skip = 1 if headed or _DEF_HEAD.match(head[1]) else 0
-    spans = _cell_offsets(u.text, [str(c) for r in rows for c in r])
-    out, at = [], 0
-    for i, r in enumerate(rows):
-        first, at = at, at + len(r)
-        if i < skip:
-            continue
-        term = term_of_line(str(r[0]), strict=False)
-        a, b = spans[first]
-        if term and str(r[1]).strip() and a >= 0:
-            out.append((term, a, b, str(r[1]).strip()))
-    return out
-
-
 def structural_definitions(
     units: Sequence[Unit], make: Callable[[Unit, str, int, int, str, str, bool], object | None]
 ) -> dict[str, list]:
     """Unit id -> the definitions its place in the structure gives it.
 
     ``make(unit, term, start, end, how, definition_text, in_terminology)`` builds one
-    definition (or refuses it, returning ``None``); ``how`` is ``list``, ``entry``, ``table`` or
+    definition (or refuses it, returning ``None``); ``how`` is ``list``, ``entry`` or
     ``heading``; ``in_terminology`` says whether the unit is in a terminology section.
     """
     by_id = {u.id: u for u in units}
@@ -210,12 +157,7 @@ def structural_definitions(
     for i, u in enumerate(seq):
         nxt = seq[i + 1] if i + 1 < len(seq) else None
         got: list = []
-        if u.kind == "table":
-            for term, a, b, body in _table_terms(u, in_terminology(u)):
-                d = make(u, term, a, b, "table", body, in_terminology(u))
-                if d is not None:
-                    got.append(d)
-        elif u.kind == "section":
+        if u.kind == "section":
             # an entry of a terminology clause: its definition is a phrase that could replace the
             # term, written in lower case ("cache that stores responses"), not a sentence
             kids = (nxt is not None and nxt.parent == u.id and nxt.kind in ("paragraph", "list_item")

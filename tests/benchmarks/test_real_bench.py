@@ -3,8 +3,9 @@
 Every variant of the five published standards (typed references and reference fields, .docx and
 .odt, LibreOffice round trips): REFERENCES recall >= 0.99 and precision >= 0.98, table cells
 included; every heading's number as LibreOffice renders it; DEPENDS recall >= 0.85 overall and
->= 0.80 per kind; false links on at most 15% of the negatives; no unit the target of more than 10%
-of a document's DEPENDS edges but by exact uses of a quoted definition. With embeddings, on one
+>= 0.80 per kind; false links on at most 15% of the negatives; the share of a document's DEPENDS
+edges its most linked unit takes (a hub) reported, not bounded: bounding it made the registry thin
+links until it held (issue 31), a figure true by construction. With embeddings, on one
 standard: no RELATED edge joins two bibliography entries or two code lines.
 """
 from __future__ import annotations
@@ -42,8 +43,9 @@ def test_depends_recall_false_links_and_concentration(result, variant):
         assert d["by_kind"][kind]["recall"] >= TARGETS["depends_kind_recall"], (kind, d["by_kind"])
     assert d["false_links"] <= TARGETS["false_links"] * d["negatives"], d
     for f in result["files"]:
-        if f["variant"] == variant:
-            assert f["depends"]["top_target_share"] <= TARGETS["top_target_share"], (f["doc"], f["depends"]["top_target"])
+        if f["variant"] == variant:  # the hub figure is measured: its unit's edges over the document's
+            x = f["depends"]
+            assert x["top_target_share"] == round(x["top_target_edges"] / x["edges"], 4) and x["top_target"], x
 
 
 def test_every_file_aligns_with_the_truth(result):
@@ -77,7 +79,7 @@ def test_second_annotators_set_is_scored_without_reference_truth():
     for kind in ("anaphora", "definition", "acronym"):
         assert d["by_kind"][kind]["recall"] >= INDEPENDENT_TARGETS["kind_recall"], (kind, d["by_kind"])
     assert d["false_links"] <= INDEPENDENT_TARGETS["false_links"] * d["negatives"], d
-    assert out["summary"]["A.docx"]["top_target_share"] <= TARGETS["top_target_share"]
+    assert out["summary"]["A.docx"]["top_target_share"] == max(f["depends"]["top_target_share"] for f in out["files"])
     table = depends_table([("independent", out)])
     assert any(row.startswith("| independent: rfc9110 |") for row in table)
 
@@ -132,6 +134,8 @@ def test_a_rule_is_named_by_its_detector():
     assert _switched(["anaphora:np", " definition:paren-subject", ""]) == {"anaphora:np", "definition:paren-subject"}
     with pytest.raises(SystemExit, match="anaphora:KIND or definition:HOW"):
         _switched(["np"])
+    with pytest.raises(SystemExit, match="no such definition rule"):
+        _switched(["definition:table"])  # removed (issue 31): the ids come from the rule registry
 
 
 def _file(doc: str, kinds: dict[str, tuple[int, int]], false: int, negatives: int) -> dict:

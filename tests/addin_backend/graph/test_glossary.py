@@ -77,21 +77,6 @@ def test_inline_entries_in_a_terminology_section_in_any_language():
     assert sorted(u[:2] for u in uses(doc)) == [("p", "e1"), ("p", "e2")]
 
 
-def test_a_glossary_table_defines_each_row():
-    rows = [["Abbreviation", "Meaning"], ["SLA", "Service Level Agreement"], ["RPO", "Recovery Point Objective"]]
-    text = "\n".join(c for r in rows for c in r)
-    doc = doc_of(U("t", text, "table", meta={"cells": rows}), U("p", "The SLA sets the RPO for each service."))
-    assert defined(doc) == [("t", "RPO", "table"), ("t", "SLA", "table")]
-    assert [u[:2] for u in uses(doc)] == [("p", "t"), ("p", "t")]
-    assert text[text.index("SLA"):].startswith("SLA")
-
-
-def test_an_ordinary_two_column_table_is_no_glossary():
-    rows = [["Time", "Action"], ["t=0", "Send packet #1"], ["t=1", "Send packet #2"]]
-    doc = doc_of(U("t", "\n".join(c for r in rows for c in r), "table", meta={"cells": rows}))
-    assert defined(doc) == []
-
-
 def test_iso_term_entries_are_headings_whose_section_is_the_definition():
     doc = doc_of(
         U("h", "3 Terms and definitions", "section"),

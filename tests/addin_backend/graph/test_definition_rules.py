@@ -1,0 +1,59 @@
+"""The definition rules as data (:data:`~addin_backend.graph.definition_rules.RULES`): each rule's
+example reads its term by that rule, and every rule the detectors apply is registered."""
+from __future__ import annotations
+
+import pytest
+
+from adapters.model import Document, Unit
+from addin_backend.graph.definition_rules import RULE_IDS, RULES, Rule, find_coinages, find_definitions, is_statement
+from addin_backend.graph.definitions import definition_registry
+
+
+def _structure_doc(rule: Rule) -> list[Unit]:
+    """The units a structural rule's example lines stand for: a term line and its definition; for
+    a terminology entry or heading, the terminology section's heading first."""
+    lines = rule.example.split("\n")
+    if rule.id == "list":
+        return [Unit("u0", "paragraph", lines[0], 0), Unit("u1", "paragraph", lines[1], 1)]
+    sec = Unit("s", "section", lines[0], 0, level=1, title=lines[0])
+    if rule.id == "entry":
+        return [sec, Unit("u0", "paragraph", lines[1], 1, parent="s")]
+    assert rule.id == "heading"
+    return [sec, Unit("h", "section", lines[1], 1, level=2, title=lines[1], parent="s"),
+            Unit("u0", "paragraph", lines[2], 2, parent="h")]
+
+
+def _read(rule: Rule) -> list[tuple[str, str]]:
+    if rule.reader == "structure":
+        reg = definition_registry(_structure_doc(rule))
+        return [(d.term, d.how) for entries in reg.values() for _, _, d in entries]
+    found = find_coinages(rule.example) if rule.reader == "find_coinages" else find_definitions(rule.example)
+    return [(d.term, d.how) for d in found]
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.id for r in RULES])
+def test_each_rules_example_reads_its_term_by_that_rule(rule):
+    assert (rule.term, rule.id) in _read(rule)
+    assert rule.origin and rule.reader
+
+
+def test_rule_ids_are_unique_and_every_rule_a_document_applies_is_registered():
+    assert len(RULE_IDS) == len(RULES)
+    units: list[Unit] = []
+    for r in RULES:
+        if r.reader != "structure":
+            units.append(Unit(f"u{len(units)}", "paragraph", r.example, len(units)))
+    # code the "obs-fold" rule name needs, and a use of every term after its definition
+    units.append(Unit("code", "paragraph", "  field = obs-fold / token", len(units), style="Source Code"))
+    doc = Document("docx", units)
+    hows = {d.how for entries in definition_registry(doc.units).values() for _, _, d in entries}
+    assert hows <= RULE_IDS and len(hows) >= 20
+
+
+def test_statements_are_the_registered_statement_rules():
+    for r in RULES:
+        if r.reader == "structure":
+            continue
+        d = next(d for d in (find_coinages(r.example) if r.reader == "find_coinages" else find_definitions(r.example))
+                 if d.how == r.id)
+        assert is_statement(d) == (r.statement or (d.quoted and r.id in ("subject", "condition")))
