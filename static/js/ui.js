@@ -54,13 +54,16 @@ export function clearMessage() {
 }
 
 /** The graph job's stages as the pane names them, in order. */
-export const STAGE_NAMES = { read: "Read", contains: "Sections", references: "References", depends: "Dependencies", related: "Related", graph: "Waiting for the graph", plan: "Planning" };
+export const STAGE_NAMES = { read: "Read", contains: "Sections", references: "References", depends: "Dependencies", check: "Findings", related: "Related", graph: "Waiting for the graph", plan: "Planning" };
 export const GRAPH_STAGES = ["read", "contains", "references", "depends", "related"];
 
-/** Every stage of a job, done, current or to come: ``[{name, label, state}]``. Pure. */
+/** Every stage of a job, done, current or to come: ``[{name, label, state}]``; the stages are
+ * the job's plan, else those its ``stage_log`` names (the server's own list: the check it keeps
+ * before the related passages), else ``all``. Pure. */
 export function stageList(job, all = GRAPH_STAGES) {
   const seen = job?.stages || [];
-  const plan = Array.isArray(job?.plan) && job.plan.length ? job.plan : all;
+  const logged = (job?.stage_log || []).map((e) => e.name);
+  const plan = Array.isArray(job?.plan) && job.plan.length ? job.plan : logged.length ? logged : all;
   const names = [...plan, ...seen.filter((s) => !plan.includes(s))];
   const current = job?.status === "done" ? null : job?.stage;
   const log = new Map((job?.stage_log || []).map((e) => [e.name, e.status]));

@@ -158,6 +158,12 @@ test("progress names every stage, done, current and to come; the graph is usable
   const planned = stageList({ status: "running", stage: "related", stages: ["read"], plan: ["read", "references", "related"],
     stage_log: [{ name: "read", status: "done" }, { name: "references", status: "done" }, { name: "related", status: "running" }] });
   assert.deepEqual(planned.map((s) => s.state), ["done", "done", "current"]);
+  // without a plan, the stages the server's log names, in its order: the check before Related
+  const logged = stageList({ status: "running", stage: "related", stages: ["read", "depends", "check", "related"],
+    stage_log: ["read", "contains", "references", "depends", "check"].map((name) => ({ name, status: "done" }))
+      .concat([{ name: "related", status: "running" }]) });
+  assert.deepEqual(logged.map((s) => `${s.label}:${s.state}`),
+    ["Read:done", "Sections:done", "References:done", "Dependencies:done", "Findings:done", "Related:current"]);
 });
 
 test("a long refusal shows its first sentence; the help text waits behind Details", () => {
