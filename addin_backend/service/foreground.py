@@ -1,11 +1,13 @@
 """Interactive work first: while a request the pane waits for is being served in this process
-(a check, a preview, an apply), the background analysis's semantic stage holds at its next
-progress report, so that the two do not share the cores and the interpreter's lock.
+(a check, a preview, an apply), the upload's background analysis holds at its next progress
+report, so that the two do not share the cores and the interpreter's lock.
 
-The semantic stage (RELATED) is the one nothing interactive waits for (:data:`graphs.NEEDS`); it
-reports progress once per batch of embeddings, and the upload's graph job calls
-:func:`give_way` there (:mod:`.graph_job`), each wait bounded, and all its waits together
-bounded too, so that a stream of requests slows the analysis but never stops it. Requests
+A request works on what the job has already stored and never waits for the job inside
+:func:`serving` (a check computes on its own; a proposal waits for DEPENDS before it plans), so
+holding the job delays only the job. The graph job calls :func:`give_way` at each progress
+report (:mod:`.graph_job`; RELATED reports once per batch of embeddings), each wait bounded,
+and all its waits together bounded too, so that a stream of requests slows the analysis but
+never stops it. Requests
 served by another process (another gunicorn worker, a ``ledger worker``) are not seen here:
 the operating system shares the cores between processes.
 """

@@ -16,8 +16,9 @@ slowest stage: ``stage_log`` lists every stage of the job in order (``done``, ``
 units and the check from the read on; the graph, the impact of an edit from REFERENCES on;
 proposals from DEPENDS on; ``findings`` once the job's ``check`` stage has kept the first
 check, after DEPENDS and before RELATED, so that Run check reads it back), ``edges`` the edge types of
-the graph stored now. While a request is served in the same process, RELATED holds at its next
-progress report (:mod:`.foreground`). While the graph package is not installed the job is recorded as done after
+the graph stored now. While a request is served in the same process (a check, a preview, an
+Apply), the job holds at its next progress report (:mod:`.foreground`): a check asked for at
+once does not share the cores with DEPENDS, nor a preview with RELATED. While the graph package is not installed the job is recorded as done after
 ``read``, with ``result.graph = null``.
 
 :func:`document_graph` is the graph every route and proposal works on: the stored one, or,
@@ -77,8 +78,8 @@ READY_AFTER: dict[str, tuple[str, ...]] = {
 EDGE_OF_STAGE = {"contains": "CONTAINS", "references": "REFERENCES", "depends": "DEPENDS", "related": "RELATED"}
 #: The stages a proposal needs (propagation follows DEPENDS); RELATED only ranks context.
 PROPOSAL_STAGES = ("contains", "references", "depends")
-#: How long the semantic stage holds, at one progress report and over the whole job, while a
-#: request is served in this process (:mod:`.foreground`).
+#: How long the job holds, at one progress report and over the whole job, while a request is
+#: served in this process (:mod:`.foreground`).
 GIVE_WAY_EACH = 10.0
 GIVE_WAY_SECONDS = 120.0
 
@@ -231,7 +232,7 @@ def _build(store: Store, doc_id: str, doc: Document, builder: GraphBuilder, sema
     waited = [0.0]
 
     def on_progress(stage: str, fraction: float) -> None:
-        if stage not in (*PROPOSAL_STAGES, CHECK_STAGE) and waited[0] < GIVE_WAY_SECONDS:  # nothing waits for it
+        if waited[0] < GIVE_WAY_SECONDS:  # a request served here goes first (none waits for the job)
             waited[0] += give_way(min(GIVE_WAY_EACH, GIVE_WAY_SECONDS - waited[0]))
         overall = progress.record["progress"]
         if stage in stages:
