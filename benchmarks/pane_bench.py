@@ -185,12 +185,13 @@ def _check(s: requests.Session, url: str, doc_id: str) -> dict[str, Any]:
 
 
 def walk(url: str, data: bytes, name: str, instruction: str, cpu: Callable[[], float],
-         limit: float = 900.0) -> dict[str, Any]:
+         limit: float = 900.0, check_at: str = "upload") -> dict[str, Any]:
     """The pane's steps of issue 32, each with wall and server CPU seconds: upload; Run check as
-    soon as the upload answered; the analysis followed (its progress and what it says is ready,
-    as the pane shows them) until proposals are ready; the preview of ``instruction`` and its
-    Apply; the analysis followed to its end; then the preview and Apply again, the analysis
-    over (the clean figures)."""
+    soon as the upload answered (``check_at="findings"``: once the job says the findings are
+    ready); the analysis followed (its progress and what it says is ready, as the pane shows
+    them) until proposals are ready; the preview of ``instruction`` and its Apply; the analysis
+    followed to its end; then the preview and Apply again, the analysis over (the clean
+    figures)."""
     s = requests.Session()
     s.headers.update({"Authorization": f"Bearer {KEY}"})
     api = f"{url}/api/v1"
@@ -202,8 +203,6 @@ def walk(url: str, data: bytes, name: str, instruction: str, cpu: Callable[[], f
     up.raise_for_status()
     doc = up.json()
     out["units"] = doc["units"]
-    found = _timed(steps, "run check", cpu, lambda: _check(s, url, doc["id"]))
-    out["findings"] = len(found["findings"])
     seen: list[dict[str, Any]] = []  # the progress the pane shows, each time it changed
 
     def watch(rec: dict[str, Any]) -> bool:
@@ -213,6 +212,15 @@ def walk(url: str, data: bytes, name: str, instruction: str, cpu: Callable[[], f
             seen.append(sample)
         return False
 
+    def check() -> None:
+        out["findings"] = len(_timed(steps, "run check", cpu, lambda: _check(s, url, doc["id"]))["findings"])
+        out["check_at_s"] = round(time.perf_counter() - t0 - steps["run check"]["wall"], 2)
+
+    if check_at == "upload":
+        check()
+    else:  # when the job says the findings are ready (or has ended)
+        _follow(s, url, doc["job"], lambda r: watch(r) or check_at in r.get("ready", ()), limit)
+        check()
     _follow(s, url, doc["job"], lambda r: watch(r) or "proposals" in r.get("ready", ()), limit)
     out["proposals_ready_s"] = round(time.perf_counter() - t0, 2)
     proposal = _timed(steps, "preview", cpu, lambda: _preview(s, url, doc["id"], instruction, limit))
@@ -261,7 +269,8 @@ def peer_table(name: str, runs: dict[str, list[dict[str, Any]]]) -> str:
     return "\n".join(lines)
 
 
-def run_peer(files: Sequence[tuple[Path, str]], checkouts: Sequence[tuple[str, Path]], reps: int = 1) -> dict[str, Any]:
+def run_peer(files: Sequence[tuple[Path, str]], checkouts: Sequence[tuple[str, Path]], reps: int = 1,
+             check_at: str = "upload") -> dict[str, Any]:
     """Each file walked (:func:`walk`) on a fresh server of each checkout (``(name, folder)``),
     taking turns (the order rotates with each repetition), ``reps`` times."""
     env = {"LEDGER_API_KEYS": KEY, "LEDGER_RATE_LIMIT": "off", "LEDGER_GRAPH_SEMANTIC": "1"}
@@ -274,7 +283,8 @@ def run_peer(files: Sequence[tuple[Path, str]], checkouts: Sequence[tuple[str, P
             for side, root in turn:
                 with tempfile.TemporaryDirectory(prefix="ledger-pane-bench-") as tmp:
                     with LedgerServer(Path(tmp), workers=1, threads=4, env=env, root=root) as srv:
-                        r = walk(srv.url, path.read_bytes(), path.name, instruction, srv.cpu_seconds)
+                        r = walk(srv.url, path.read_bytes(), path.name, instruction, srv.cpu_seconds,
+                                 check_at=check_at)
                 runs[side].append(r)
                 print(f"{path.name} {side}: " + ", ".join(f"{k} {v['wall']:.2f}/{v['cpu']:.2f}"
                                                            for k, v in r["steps"].items())
@@ -319,6 +329,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--this", type=Path, default=ROOT,
                    help="the checkout compared with the peers (default: this one; a snapshot of a commit)")
     p.add_argument("--reps", type=int, default=1, help="walks per file and checkout (with --peer)")
+    p.add_argument("--check-at", choices=("upload", "findings"), default="upload",
+                   help="Run check as the upload answers, or once the job says the findings are ready (with --peer)")
     p.add_argument("--clicks", type=int, default=5)
     p.add_argument("--doc", type=Path, help="Markdown file whose pane-bench block is replaced")
     p.add_argument("--json", type=Path)
@@ -363,11 +375,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main_peer(args: argparse.Namespace, files: list[tuple[Path, str]]) -> int:
     checkouts = [("this", args.this)] + [(f"peer {p.name}", p) for p in args.peer]
-    result = run_peer(files, checkouts, reps=args.reps)
+    result = run_peer(files, checkouts, reps=args.reps, check_at=args.check_at)
     tables = [peer_table(name, {side: r[side] for side, _root in checkouts}) for name, r in result["files"].items()]
     text = (f"Measured {time.strftime('%Y-%m-%d')} on {result['cpus']} CPUs with `nice -n 10 python -m benchmarks.pane_bench "
             + " ".join(f"--file {f.name} --instruction '{i}'" for f, i in files)
-            + "".join(f" --peer {p}" for p in args.peer) + f" --reps {args.reps}` (load average {result['load'][0]} "
+            + "".join(f" --peer {p}" for p in args.peer) + f" --reps {args.reps} --check-at {args.check_at}` "
+            f"(load average {result['load'][0]} "
             f"before, {result['load'][1]} after)" + ":\n\n" + "\n\n".join(tables) + "\n")
     print(text)
     if args.json:
