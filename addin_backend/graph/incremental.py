@@ -64,18 +64,34 @@ def _reference_dirty(old: Document, new: Document, ch: dict[str, Any]):
     return dirty, index
 
 
+def _next_kept(units: list[Unit], changed: set[str], pos: dict[str, int]) -> list[int]:
+    """For each unit of ``units`` in ``changed``, the position (in ``pos``) of the first unit
+    after it that is neither changed nor missing from ``pos``."""
+    out: list[int] = []
+    nxt: int | None = None
+    for u in reversed(units):
+        if u.id in changed:
+            if nxt is not None:
+                out.append(nxt)
+        elif u.id in pos:
+            nxt = pos[u.id]
+    return out
+
+
 def _anaphora_dirty(old: Document, new: Document, ch: dict[str, Any], window: int) -> set[str]:
+    """The content units whose anaphora may read what changed: the changed ones and those
+    after them within the window, after a removed unit, and after a heading added, removed or
+    changed: anaphora reads sections in document order, so the units after such a heading open
+    another section (their heading links, "this approach" -> the section's subject) even where
+    no unit's parent changed."""
     from .anaphora import content_units, window_after
 
     seq = content_units(new)
     pos = {u.id: i for i, u in enumerate(seq)}
     starts = [pos[i] for i in ch["added"] | ch["reshaped"] if i in pos]
-    old_seq = content_units(old)
-    for q, u in enumerate(old_seq):
-        if u.id in ch["removed"]:
-            nxt = next((v.id for v in old_seq[q + 1 :] if v.id not in ch["removed"]), None)
-            if nxt in pos:
-                starts.append(pos[nxt])
+    starts += _next_kept(old.units, ch["removed"], pos)
+    heads = {u.id for u in new.units if u.id in ch["added"] | ch["reshaped"] and u.id not in pos}
+    starts += _next_kept(new.units, heads, pos)
     return window_after(new, starts, window)
 
 

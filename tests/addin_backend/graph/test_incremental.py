@@ -189,3 +189,26 @@ def test_a_unit_edited_in_place_keeps_its_id_and_still_updates_the_graph():
     assert new.unit(target.id).text != target.text
     update_graph(G, doc, new)
     assert_same(G, build_graph(new, semantic=False))
+
+
+@pytest.mark.models
+def test_a_heading_added_or_removed_redoes_the_heading_links_of_the_units_after_it():
+    """Anaphora reads sections in document order: a heading inserted before "This approach ..."
+    (no unit's parent changes) makes it open a section, whose subject it then speaks of; removing
+    the heading gives it back its antecedent in the paragraph before."""
+    specs = copy.deepcopy(gd.PAPER)
+    doc, ids = gd.build(specs)
+    G = build_graph(doc, semantic=False)
+    assert G.has_edge(ids["p2"], ids["p1"], key=DEPENDS)
+    with_heading = copy.deepcopy(specs)
+    at = next(i for i, s in enumerate(with_heading) if s["key"] == "p2")
+    with_heading.insert(at, gd._sec("h", None, "Key Update", "s1", level=2))
+    new_doc, new_ids = gd.build(with_heading)
+    update_graph(G, doc, new_doc)
+    assert "the section's subject: Key Update" in G.edges[new_ids["p2"], new_ids["h"], DEPENDS]["evidence"]
+    assert not G.has_edge(new_ids["p2"], new_ids["p1"], key=DEPENDS)
+    assert_same(G, build_graph(new_doc, semantic=False))
+    back, _ = gd.build(specs)
+    update_graph(G, new_doc, back)
+    assert G.has_edge(ids["p2"], ids["p1"], key=DEPENDS)
+    assert_same(G, build_graph(back, semantic=False))
