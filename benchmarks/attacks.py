@@ -185,11 +185,15 @@ class Answer:
     size: int = 0
 
 
-def call(method: str, url: str, key: str, *, timeout: float = 900, **kw: Any) -> Answer:
+#: the most a client waits for one answer (``--limit`` sets it: the run's length)
+CLIENT_TIMEOUT = [900.0]
+
+
+def call(method: str, url: str, key: str, *, timeout: float | None = None, **kw: Any) -> Answer:
     headers = {"Authorization": f"Bearer {key}", **kw.pop("headers", {})}
     started = time.monotonic()
     try:
-        r = requests.request(method, url, headers=headers, timeout=timeout, **kw)
+        r = requests.request(method, url, headers=headers, timeout=timeout or CLIENT_TIMEOUT[0], **kw)
     except requests.RequestException as exc:
         return Answer(0, f"no answer: {type(exc).__name__}", time.monotonic() - started)
     took = time.monotonic() - started
@@ -285,6 +289,7 @@ class Probe(threading.Thread):
 def run(args: argparse.Namespace) -> dict[str, Any]:
     started_run = time.monotonic()
     follow_s = float(args.follow)
+    CLIENT_TIMEOUT[0] = float(args.limit)
     with tempfile.TemporaryDirectory(prefix="ledger-attacks-") as tmp, ChatServer() as model:
         model.script = [Step(delay=float(args.model_seconds), body=completion(MODEL_ANSWER)) for _ in range(64)]
         env = {"LEDGER_API_KEYS": f"{ATTACKER},{OTHER}", "LEDGER_LLM_ENDPOINT": model.endpoint,
@@ -456,7 +461,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             up = upload(base, OTHER, inputs["small"], "small.docx")
             victim["upload"] = {"status": up.status, "code": up.code, "seconds": round(up.seconds, 2)}
             if up.status == 201:
-                rec, took = follow(base, OTHER, f"{up.body['id']}-graph", args.graph_limit)
+                left = t_attack + args.limit - time.monotonic()
+                rec, took = follow(base, OTHER, f"{up.body['id']}-graph", max(5.0, min(args.graph_limit, left)))
                 victim["graph"] = (rec or {}).get("status", "unknown")
                 victim["graph_code"] = ((rec or {}).get("error") or {}).get("code")
                 victim["graph_seconds"] = round(took, 2)
@@ -538,7 +544,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--victim-after", type=float, default=2.0, help="seconds after the attacks the small upload starts")
     p.add_argument("--graph-limit", type=float, default=600.0, help="seconds the small graph is followed")
     p.add_argument("--follow", type=float, default=300.0, help="seconds each attack's job is followed")
-    p.add_argument("--limit", type=float, default=900.0, help="seconds the attack phase may take in all")
+    p.add_argument("--limit", type=float, default=480.0,
+                   help="seconds the attack phase may take in all (and a client waits for one answer)")
     p.add_argument("--probe-timeout", type=float, default=30.0, help="seconds a probe waits before it counts as failed")
     p.add_argument("--json", type=Path, help="write the results here")
     return p
