@@ -45,7 +45,7 @@ import threading
 from typing import Any, Iterator, Sequence
 
 __all__ = ["BACKENDS", "DEFAULT_BACKEND", "RELATED_BACKEND", "related_backend", "MAX_TOKENS", "DIMENSION",
-           "BATCH_TEXTS", "BATCH_TOKENS", "length_batches", "cache_home", "model_home", "model_path",
+           "BATCH_TEXTS", "BATCH_TOKENS", "length_batches", "tokenizer", "word_pieces", "cache_home", "model_home", "model_path",
            "model_version", "backend_name", "encoder_key", "onnx_file", "export_onnx", "prepare", "Encoder",
            "load_encoder"]
 
@@ -277,6 +277,39 @@ def length_batches(lengths: Sequence[int], *, texts: int = BATCH_TEXTS, tokens: 
     return out
 
 
+_tokenizer: Any = None
+_tokenizer_lock = threading.Lock()
+
+
+def tokenizer() -> Any:
+    """MiniLM's word-piece tokenizer (``tokenizers.Tokenizer``), loaded once per process: no
+    padding, cut at :data:`MAX_TOKENS` as the model is. The ONNX encoders tokenize with it, and
+    the RELATED stage counts a summary's pieces with it (torch's tokenizer is the same vocabulary)."""
+    global _tokenizer
+    with _tokenizer_lock:
+        if _tokenizer is None:
+            from tokenizers import Tokenizer
+
+            tok = Tokenizer.from_file(os.path.join(model_path(), "tokenizer.json"))
+            # the packaged tokenizer.json pads every text to 128 pieces and cuts at 128: batches
+            # are padded by the encoders, each to its own longest text, and texts are cut where
+            # torch cuts them
+            tok.no_padding()
+            tok.enable_truncation(MAX_TOKENS)
+            _tokenizer = tok
+        return _tokenizer
+
+
+def word_pieces(texts: Sequence[str]) -> list[int]:
+    """How many word pieces the model reads of each text, without its two special pieces: what
+    embedding the text costs.
+
+    >>> word_pieces(["QUIC streams", ""])
+    [3, 0]
+    """
+    return [len(e.ids) - 2 for e in tokenizer().encode_batch(list(texts))] if texts else []
+
+
 def prepare() -> list[str]:
     """The exports of the ONNX backends in use (the default and RELATED's), made now when missing:
     what an installation or a server's start-up runs, so that no request waits for it."""
@@ -318,13 +351,8 @@ class _OnnxEncoder(Encoder):
     def __init__(self, backend: str) -> None:
         super().__init__(backend)
         import onnxruntime as ort
-        from tokenizers import Tokenizer
 
-        self.tokenizer = Tokenizer.from_file(os.path.join(model_path(), "tokenizer.json"))
-        # the packaged tokenizer.json pads every text to 128 pieces and cuts at 128: batches are
-        # padded here, each to its own longest text, and texts are cut where torch cuts them
-        self.tokenizer.no_padding()
-        self.tokenizer.enable_truncation(MAX_TOKENS)
+        self.tokenizer = tokenizer()
         options = ort.SessionOptions()
         options.intra_op_num_threads = 1  # one thread per batch; batches run side by side
         options.inter_op_num_threads = 1

@@ -51,6 +51,7 @@ __all__ = [
     "SMALL_DOC_THRESHOLD",
     "MAX_WORDS",
     "PARAGRAPH_WORDS",
+    "SUMMARY_PIECES",
     "CAP",
     "BOILERPLATE",
     "is_code_line",
@@ -59,6 +60,7 @@ __all__ = [
     "unembedded",
     "template_key",
     "unit_summary",
+    "fit_pieces",
     "summaries",
     "scored_pairs",
     "required_deviations",
@@ -97,6 +99,12 @@ MAX_WORDS = 80
 #: RELATED recall against its truth): 40 words (the paper's 30-50 tokens) 0.33, 64 words 0.83,
 #: 80 words the same six pairs as 120 (1.0).
 PARAGRAPH_WORDS = 80
+#: The most word pieces of a summary (what the model reads of it, and what it costs: the model is
+#: nearly all of the stage, ``python -m benchmarks.semantic_profile``); ``None``: no budget beyond
+#: :data:`MAX_WORDS`. A longer summary keeps its words that are rarest in the document
+#: (:func:`fit_pieces`). ``python -m benchmarks.semantic_profile --budgets`` measures the edges
+#: and their quality per budget.
+SUMMARY_PIECES: int | None = None
 _CITATION = re.compile(r"\s*\[[^\[\]]{1,40}\]|\s*\((?:[A-Z][^()]{0,60}?,?\s+(?:19|20)\d{2}[a-z]?)\)")
 _STRUCTURAL = re.compile(r"^(?:In|Throughout)\s+this\s+(?:section|chapter|clause|paper|subsection),?\s*", re.I)
 
@@ -298,8 +306,50 @@ def unit_summary(
     return out if len(out.split()) >= 3 else None
 
 
-def summaries(doc: Document) -> dict[str, str]:
-    """Unit id -> summary, for every unit that is embedded."""
+def fit_pieces(texts: Sequence[str], budget: int) -> list[str]:
+    """Each text within ``budget`` word pieces: a longer one keeps the words that fewest of
+    ``texts`` use (what it is about, in the document's own vocabulary, in any language), in their
+    order, and drops the others, most common first (the later of equals first), until it fits.
+
+    A text within the budget is returned unchanged (its vector is the one it always had); a
+    shortened one is another text, so a cache by text never hands out its old vector.
+
+    >>> texts = ["the packet is sent by the client to the server when the timer expires",
+    ...          "the server answers", "the client waits"]
+    >>> fit_pieces(texts, 8)[0]
+    'packet is sent by to when timer'
+    """
+    from adapters.words import words
+
+    from ..embeddings.encoders import word_pieces
+
+    sizes = word_pieces(texts)
+    over = [i for i, n in enumerate(sizes) if n > budget]
+    if not over:
+        return list(texts)
+    split = {i: words(texts[i]) for i in range(len(texts))}
+    df: Counter[str] = Counter()
+    for ws in split.values():
+        df.update({w.casefold() for w in ws})
+    vocab = sorted({w for i in over for w in split[i]})
+    cost = dict(zip(vocab, word_pieces(vocab)))
+    out = list(texts)
+    for i in over:
+        ws = split[i]
+        total = sum(cost[w] for w in ws)
+        dropped: set[int] = set()
+        for k in sorted(range(len(ws)), key=lambda k: (-df[ws[k].casefold()], -k)):
+            if total <= budget:
+                break
+            dropped.add(k)
+            total -= cost[ws[k]]
+        out[i] = " ".join(w for k, w in enumerate(ws) if k not in dropped)
+    return out
+
+
+def summaries(doc: Document, pieces: int | None = None) -> dict[str, str]:
+    """Unit id -> summary, for every unit that is embedded; each within ``pieces`` word pieces
+    (default :data:`SUMMARY_PIECES`, see :func:`fit_pieces`)."""
     caps = _captions(doc)
     kids: dict[str | None, list[Unit]] = {}
     for u in doc.units:
@@ -313,6 +363,10 @@ def summaries(doc: Document) -> dict[str, str]:
             out[u.id] = s
         if u.kind == "paragraph":
             before = u.text
+    budget = pieces if pieces is not None else SUMMARY_PIECES
+    if budget is not None and out:
+        ids = list(out)
+        out = dict(zip(ids, fit_pieces([out[i] for i in ids], budget)))
     return out
 
 

@@ -134,6 +134,47 @@ def test_reference_lists_and_code_lines_are_not_embedded():
     assert R.unit_summary(doc.unit("c1"), doc) is None
 
 
+# --- the word-piece budget of a summary ----------------------------------------------------------
+
+
+def test_a_summary_over_its_budget_keeps_its_rarest_words_in_order():
+    from addin_backend.embeddings.encoders import word_pieces
+
+    texts = ["The client sends the packet to the server and the server acknowledges the packet "
+             "once the retransmission timer of the congestion controller expires.",
+             "The client opens the connection.", "The server closes the connection."]
+    fitted = R.fit_pieces(texts, 12)
+    assert fitted[1:] == texts[1:]                       # within the budget: the same text, the same vector
+    assert word_pieces(fitted)[0] <= 12 < word_pieces(texts)[:1][0]
+    kept = fitted[0].split()
+    from adapters.words import words
+
+    df = {w.casefold(): sum(w.casefold() in map(str.casefold, words(t)) for t in texts) for w in words(texts[0])}
+    dropped = set(df) - {w.casefold() for w in kept}
+    assert "the" in dropped and "client" in dropped and "sends" in kept   # what the others say goes first
+    assert max(df[w.casefold()] for w in kept) <= min(df[w] for w in dropped)
+    rest = iter(words(texts[0]))
+    assert all(w in rest for w in kept)  # a subsequence: the kept words in their order
+
+
+def test_every_summary_fits_the_budget_given(monkeypatch):
+    from addin_backend.embeddings.encoders import word_pieces
+
+    body = " ".join(f"The handshake step {w} confirms the keys before the first application data flows."
+                    for w in ("one", "two", "three", "four"))
+    doc = _doc([Unit("s1", "section", "Handshake", 0, title="Handshake"),
+                Unit("p1", "paragraph", body, 1, parent="s1", style="Normal"),
+                Unit("p2", "paragraph", "Keys are confirmed once per connection by both peers.", 2,
+                     parent="s1", style="Normal")])
+    wide = R.summaries(doc)
+    assert max(word_pieces(list(wide.values()))) > 16
+    short = R.summaries(doc, pieces=16)
+    assert set(short) == set(wide) and max(word_pieces(list(short.values()))) <= 16
+    assert short["p2"] == wide["p2"]
+    monkeypatch.setattr(R, "SUMMARY_PIECES", 16)             # the default the stage uses
+    assert R.summaries(doc) == short
+
+
 # --- template pairs ------------------------------------------------------------------------------
 
 
