@@ -102,9 +102,6 @@ _EXPLETIVE = re.compile(
 #: A unit that opens with a comparison or a condition on what came before ("Similarly, ...",
 #: "Otherwise, ..."): it reads against the previous content unit. "Similarly to X" names its own
 #: comparator and is left out (the comma is required).
-#: Connectives of likeness: they compare with what came before even across a heading (a section
-#: "Simple Response" that opens "Similarly, a response ..." after "Simple Request").
-_LIKENESS = re.compile(r"^(?:Similarly|Likewise|Analogously|Correspondingly|In\s+the\s+same\s+way)$")
 _CONNECTIVE = re.compile(  # matched where the first sentence starts
     r"[\"'\u201c(]*(?P<c>Similarly|Likewise|Conversely|Otherwise|Analogously|Correspondingly|"
     r"In\s+the\s+same\s+way|In\s+contrast|By\s+contrast|If\s+so|If\s+not)\s*,"
@@ -226,12 +223,12 @@ _COMPARATIVE = re.compile(
     r"(?=\s+[\"\u201c]?[A-Za-z])"
 )
 #: Comparisons inside a sentence: "MUST provide a similar function", ", as with the similar
-#: shorthand of", "reduces the space available in both windows" (a pair named before: see
-#: :func:`_pair_search`). Left out there: "other", which mostly picks the second of a pair the
+#: shorthand of". Left out there: "both" (mostly the pair every thing has: "in both
+#: directions"), "other", which mostly picks the second of a pair the
 #: sentence names ("one endpoint ... the other endpoint"), and "additional", mostly "more of"
 #: ("additional information", "an additional round trip").
 _COMPARATIVE_IN = re.compile(
-    r"(?<![\w-])(?P<c>(?:a|an)\s+similar|similar|both|as\s+with(?:\s+(?:the|an?))?)(?=\s+[\"\u201c]?[A-Za-z])",
+    r"(?<![\w-])(?P<c>(?:a|an)\s+similar|similar|as\s+with(?:\s+(?:the|an?))?)(?=\s+[\"\u201c]?[A-Za-z])",
     re.I,
 )
 
@@ -242,7 +239,7 @@ _THAT_IDIOM = re.compile(r"(?<![\w-])(?P<det>that)(?=\s+[A-Za-z])", re.I)
 
 
 def _function_word_after(sent: str, end: int) -> bool:
-    """Whether a function word follows ``end`` ("both of", "both the"): no noun phrase headed by
+    """Whether a function word follows ``end`` ("similar to", "as with the"): no noun phrase headed by
     a noun starts there, so a comparison there needs no tagging."""
     nxt = _NEXT_WORD.match(sent, end)
     return nxt is not None and nxt.group(1).lower() in _CLOSED
@@ -480,7 +477,7 @@ _SUBORDINATOR = re.compile(r"\b(?:if|when|whenever|unless|once|while|where|becau
 _CLAUSE_BEFORE = re.compile(r"[,;:(]|\b(?:and|or|but|so)\s*$", re.I)
 #: The words without which :data:`_COMPARATIVE` and :data:`_COMPARATIVE_IN` cannot match.
 _HEAD_WORDS = re.compile(r"other|both|similar|additional|further|as with")
-_IN_WORDS = re.compile(r"similar|both|as with")
+_IN_WORDS = re.compile(r"similar|as with")
 #: What names the comparator after a comparative's noun phrase, by comparative ("the same key
 #: as", "similar checks to", "additional fields beyond", "the same value for all", "other
 #: methods than"); "another", "both" take none.
@@ -815,13 +812,13 @@ class _Layout:
             return k
         return None
 
-    def previous(self, i: int, *, past_notes: bool = False, cross: bool = False) -> int | None:
-        """The previous content unit in ``i``'s section (``cross``: in any); past a displayed
+    def previous(self, i: int, *, past_notes: bool = False) -> int | None:
+        """The previous content unit in ``i``'s section; past a displayed
         block, the paragraph that leads into it (code lines and captions between a lead-in and
         the anaphor); ``past_notes``: past a note ("Note that ...", "Note: "), an aside, what
         came before it."""
         j = i - 1
-        if j < 0 or (self.section[j] != self.section[i] and not cross):
+        if j < 0 or self.section[j] != self.section[i]:
             return None  # the anaphor opens its section: a heading is no antecedent
         if self.display[j]:
             lead = self.lead_in(j)
@@ -1099,25 +1096,6 @@ def _mention(lay: _Layout, j: int, m: re.Match[str]) -> tuple[int, str]:
 
 #: Comparatives that extend what was just said, named or not.
 _EXTENDS = frozenset("similar additional further".split())
-#: A pair introduced as such: "Two flow-control windows are applicable", "either of the windows",
-#: "a pair of keys".
-_PAIR = re.compile(r"(?i)(?<![\w-])(?:two|2|pair\s+of|either(?:\s+of)?)\s+(?:[\w-]+\s+){0,3}?$")
-
-
-def _pair_search(a: Anaphor, lay: _Layout, i: int, window: int) -> tuple[int, str] | None:
-    """"both windows" inside a sentence: the nearest unit that introduces the pair ("Two
-    flow-control windows are applicable"); without one, "both endpoints", "in both directions"
-    are the pair every connection has, no anaphor."""
-    forms = set(noun_forms(a.head))
-    for j in lay.back(i, window):
-        t = lay.seq[j].text
-        if forms & word_set(t):
-            for m in forms_pattern(a.head).finditer(t):
-                if _PAIR.search(t, max(0, m.start() - 40), m.start()):
-                    return j, snippet(t, m.start(), m.end())
-    return None
-
-
 #: Heads that name a rule: failing a unit that names it, "the above requirement" is the nearest
 #: unit that states one (with MUST, SHALL, REQUIRED, SHOULD, must or shall).
 _RULE_HEADS = frozenset("requirement restriction constraint prohibition obligation".split())
@@ -1278,8 +1256,7 @@ def _by_document_subject(a: Anaphor, c: _Ctx) -> _Got:
 
 def _by_connective(a: Anaphor, c: _Ctx) -> _Got:
     """"Similarly, a response ..." or "Otherwise, ..." opening a unit: the previous content unit
-    is what it compares with or negates; "Similarly," opening a section, the section before
-    ("Simple Response" after "Simple Request"); "Otherwise," closing a list of cases, none of
+    is what it compares with or negates (none opening a section); "Otherwise," closing a list of cases, none of
     the cases but the list's lead-in."""
     if a.kind != "connective":
         return None
@@ -1288,8 +1265,6 @@ def _by_connective(a: Anaphor, c: _Ctx) -> _Got:
     if lead is not None:
         return lead, f"the list after {preview(lay.seq[lead].text, 40)}", 0.6
     j = lay.previous(i)
-    if j is None and _LIKENESS.match(a.text):
-        j = lay.previous(i, cross=True)
     return False if j is None else (j, f"previous {_name(lay.seq[j])}", 0.6)
 
 
@@ -1338,15 +1313,11 @@ def _by_section_subject(a: Anaphor, c: _Ctx) -> _Got:
 
 def _by_comparison(a: Anaphor, c: _Ctx) -> _Got:
     """"Other attacks" after "attackers can ...", "Another validator": what it is compared with,
-    by any use of its head or a word built on it; "in both windows" the unit that introduced the
-    pair ("Two flow-control windows"); "Similar considerations apply", "Additional elements can
+    by any use of its head or a word built on it; "Similar considerations apply", "Additional elements can
     be defined" opening a unit, failing a use, the previous unit (more of, or like, it)."""
     if a.kind not in ("comparative", "comparison"):
         return None
     lay = c.lay
-    if a.kind == "comparison" and a.text.lower().startswith("both"):
-        pair = _pair_search(a, lay, c.i, c.window)
-        return False if pair is None else (pair[0], f"the pair: {pair[1]}", 0.6)
     got = _head_search(a, lay, c.i, c.window, c.facts, any_use=True, depth=c.depth)
     if got is not None:
         return got[0], f"compared with {got[1]}", 0.6

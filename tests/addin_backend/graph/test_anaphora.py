@@ -481,8 +481,7 @@ def test_an_unexplained_opening_the_x_lets_a_later_anaphor_point_back():
      [("As with non-negative indexes", "comparative", "index", False)]),
     ("Other versions of TLS MUST provide a similar function in order to be used with QUIC.",
      [("a similar function", "comparison", "function", True)]),  # "Other versions of TLS": a name's part
-    ("After sending a frame, the sender reduces the space available in both windows.",
-     [("both windows", "comparison", "window", True)]),
+    ("After sending a frame, the sender reduces the space available in both windows.", []),  # "both" inside: no rule
     ("It uses the same key as the client.", [("It", "pronoun", None, True)]),  # "the same": identity, no anaphor
     ("A client can create additional connections as replacements.", []),  # "additional" inside: "more of"
     ("Multiple header fields with the same name MAY be present.", []),
@@ -490,15 +489,6 @@ def test_an_unexplained_opening_the_x_lets_a_later_anaphor_point_back():
 ])
 def test_comparative_anaphora(text, expected):
     assert found(text) == expected
-
-
-def test_both_inside_a_sentence_needs_the_pair_named_before():
-    doc = _doc(
-        "Two flow-control windows are applicable: the stream window and the connection window.",
-        "After sending a flow-controlled frame, the sender reduces the space available in both windows.",
-        "A receiver MUST keep state for the stream in both directions.",  # the pair every stream has
-    )
-    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u1", "u0")]
 
 
 def test_a_comparison_that_extends_what_was_said_reads_against_the_previous_unit():
@@ -600,7 +590,9 @@ def test_a_mention_by_its_own_anaphor_is_followed_and_an_introduction_wins_over_
     assert [(s, t) for s, t, _, _ in resolved(doc) if s == "u2"] == [("u2", "u0")]
 
 
-def test_similarly_opening_a_section_compares_with_the_section_before():
+def test_similarly_opening_a_section_has_no_antecedent():
+    """A heading ends the thread: the rule that took "Similarly," across it fired on none of the
+    15 annotated files and went."""
     doc = _units(
         ("section", "Simple Request"),
         ("paragraph", "A GET request is transmitted as a single HEADERS frame:"),
@@ -608,7 +600,7 @@ def test_similarly_opening_a_section_compares_with_the_section_before():
         ("section", "Simple Response"),
         ("paragraph", "Similarly, a response that includes only a header is transmitted as a HEADERS frame."),
     )
-    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u4", "u1")]
+    assert resolved(doc) == []
 
 
 def test_a_reference_entry_holds_no_anaphora():
