@@ -259,31 +259,61 @@ def _job_ok(a: Attack) -> bool:
 
 
 class Probe(threading.Thread):
-    """``/healthz`` every ``every`` seconds, and the workers' resident memory at each probe."""
+    """A probe of ``/healthz`` (and one of ``/api/v1/version`` with the other key: a request that
+    needs a web thread of the API) every ``every`` seconds on a fixed schedule, each in its own
+    thread, so a probe held for ``timeout`` seconds does not thin out the ones after it and the
+    counts measure time; the workers' resident memory at each tick."""
 
     def __init__(self, srv: LedgerServer, every: float = 0.5, timeout: float = 30.0) -> None:
         super().__init__(name="probe", daemon=True)
         self.srv, self.every, self.timeout = srv, every, timeout
         self.stop = threading.Event()
-        self.latencies: list[float] = []
-        self.failures: list[str] = []
+        self.origin = time.monotonic()
+        #: (seconds after the start it was sent, seconds it took, None or why it failed), per path
+        self.seen: dict[str, list[tuple[float, float, str | None]]] = {"healthz": [], "api": []}
         self.peak_rss_kib = 0
+        self._pending: list[threading.Thread] = []
+
+    def _one(self, path: str, url: str, headers: dict[str, str]) -> None:
+        sent = time.monotonic()
+        why: str | None = None
+        try:
+            r = requests.get(url, headers=headers, timeout=self.timeout)
+            if r.status_code != 200:
+                why = str(r.status_code)
+        except requests.RequestException as exc:
+            why = type(exc).__name__
+        self.seen[path].append((round(sent - self.origin, 2), time.monotonic() - sent, why))
 
     def run(self) -> None:
+        tick = 0
         while not self.stop.is_set():
-            started = time.monotonic()
-            try:
-                r = requests.get(f"{self.srv.url}/healthz", timeout=self.timeout)
-                took = time.monotonic() - started
-                self.latencies.append(took)
-                if r.status_code != 200:
-                    self.failures.append(f"{r.status_code} after {took:.2f} s")
-            except requests.RequestException as exc:
-                took = time.monotonic() - started
-                self.latencies.append(took)
-                self.failures.append(f"{type(exc).__name__} after {took:.2f} s")
+            for path, url, headers in (("healthz", f"{self.srv.url}/healthz", {}),
+                                       ("api", f"{self.srv.url}/api/v1/version", {"Authorization": f"Bearer {OTHER}"})):
+                t = threading.Thread(target=self._one, args=(path, url, headers), daemon=True, name=f"probe-{path}")
+                t.start()
+                self._pending.append(t)
             self.peak_rss_kib = max(self.peak_rss_kib, sum(self.srv.rss_kib().values()))
-            self.stop.wait(max(0.0, self.every - (time.monotonic() - started)))
+            tick += 1
+            self.stop.wait(max(0.0, self.origin + tick * self.every - time.monotonic()))
+
+    def finish(self) -> None:
+        self.stop.set()
+        self.join(5)
+        for t in self._pending:
+            t.join(max(0.1, self.timeout + 1))
+
+    def summary(self, path: str) -> dict[str, Any]:
+        seen = sorted(self.seen[path])
+        lat = [took for _at, took, _why in seen]
+        failed = [f"{why} at {at} s after {took:.1f} s" for at, took, why in seen if why]
+        slow = [(at, took) for at, took, why in seen if not why and took > PROBE_LIMIT]
+        bad = [at for at, took, why in seen if why or took > PROBE_LIMIT]
+        return {"probes": len(seen), "answered_within_1s": len(seen) - len(failed) - len(slow),
+                "failed": len(failed), "failures": failed[:20], "over_1s": len(slow),
+                "max_seconds": round(max(lat, default=0.0), 3),
+                "p50_seconds": round(sorted(lat)[len(lat) // 2], 3) if lat else None,
+                "first_bad_at": bad[0] if bad else None, "last_bad_at": bad[-1] if bad else None}
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -473,14 +503,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             for t in threads:
                 t.join(max(0.0, limit - time.monotonic()))
             attack_s = time.monotonic() - t_attack
-            probe.stop.set()
-            probe.join(35)
+            probe.finish()
             cpu = srv.cpu_seconds() - cpu_before
             log_tail = srv.log.read_text(errors="replace")[-4000:]
             internal = srv.log.read_text(errors="replace").count("internal_error")
 
-    lat = probe.latencies
-    slow = [x for x in lat if x > PROBE_LIMIT]
+    health = probe.summary("healthz")
     result = {
         "server": {"workers": args.workers, "threads": args.threads, "semantic": not args.no_semantic,
                    "model_seconds": args.model_seconds},
@@ -489,9 +517,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "seconds": {"build_inputs": round(built_s, 1), "prepare": round(prepared_s, 1),
                     "attack": round(attack_s, 1), "total": round(time.monotonic() - started_run, 1)},
         "attacks": [asdict(a) for a in attacks],
-        "healthz": {"probes": len(lat), "answered_within_1s": len(lat) - len(probe.failures) - len(slow),
-                    "failed": probe.failures, "over_1s": len(slow), "max_seconds": round(max(lat, default=0.0), 3),
-                    "p50_seconds": round(sorted(lat)[len(lat) // 2], 3) if lat else None},
+        "healthz": health,
+        "api_probe": probe.summary("api"),
         "small_graph": victim,
         "server_peak_rss_mib": round(probe.peak_rss_kib / 1024, 1),
         "server_rss_before_mib": round(rss_before / 1024, 1),
@@ -500,7 +527,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "internal_errors_logged": internal,
         "log_tail": log_tail if internal else "",
     }
-    result["passed"] = bool(lat) and not probe.failures and not slow and victim.get("graph") == "done"
+    result["passed"] = (health["probes"] > 0 and health["answered_within_1s"] == health["probes"]
+                        and victim.get("graph") == "done")
     return result
 
 
@@ -513,10 +541,14 @@ def table(res: dict[str, Any]) -> str:
         rows.append(f"| {a['name']} | {a['what']}{' (' + extra + ')' if extra else ''} | {answer} | {a['seconds']} | "
                     f"{job} | {a['job_seconds'] if a['job_seconds'] is not None else ''} | {a['expected']} | "
                     f"{'yes' if a['ok'] else 'NO'} |")
-    h, g = res["healthz"], res["small_graph"]
-    rows += ["",
-             f"/healthz: {h['answered_within_1s']} of {h['probes']} probes answered within 1 s "
-             f"(failed {len(h['failed'])}, over 1 s {h['over_1s']}; p50 {h['p50_seconds']} s, max {h['max_seconds']} s)",
+    g = res["small_graph"]
+    rows.append("")
+    for name, h in (("/healthz", res["healthz"]), ("/api/v1/version (other key)", res["api_probe"])):
+        rows.append(f"{name}: {h['answered_within_1s']} of {h['probes']} probes answered within 1 s "
+                    f"(failed {h['failed']}, over 1 s {h['over_1s']}; p50 {h['p50_seconds']} s, max {h['max_seconds']} s"
+                    + (f"; bad from {h['first_bad_at']} s to {h['last_bad_at']} s of the attack" if h["first_bad_at"] is not None else "")
+                    + ")")
+    rows += [
              f"small document (other key): upload {g.get('upload', {}).get('status')}, graph {g.get('graph')}"
              + (f" {g['graph_code']}" if g.get("graph_code") else "")
              + (f" {g['since_upload_seconds']} s after its upload was sent (upload answered in "

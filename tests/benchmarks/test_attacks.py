@@ -25,7 +25,7 @@ def test_every_attack_at_once_leaves_healthz_and_another_keys_graph_answered():
     res = run(parser().parse_args(REDUCED))
     print(table(res))
     h = res["healthz"]
-    assert h["probes"] >= 5 and not h["failed"], h
+    assert h["probes"] >= 5 and h["failed"] == 0, h
     assert res["small_graph"].get("graph") == "done", res["small_graph"]
     wrong = {a["name"]: (a["status"], a["code"], a["job"], a["job_code"]) for a in res["attacks"] if not a["ok"]}
     assert not wrong, wrong
