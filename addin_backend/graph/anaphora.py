@@ -166,13 +166,10 @@ _OF_HEADS = frozenset(
 
 
 _NEXT_WORD = re.compile(r"\s+[\"\u201c]?([A-Za-z][\w\-']*|\d+-?[A-Za-z][\w\-']*)")
-#: Words that cannot start the noun phrase of a demonstrative: "This is", "These can", "this of".
-_NOT_NP = frozenset(
-    """is are was were be been being has have had can could will would may might must should shall
-    does do did also not only means allows enables implies requires leads gives makes shows ensures
-    includes indicates suggests provides yields reduces increases improves holds applies follows
-    in of to for with on by at from into as and or but that which where when if because so""".split()
-)
+#: Words that cannot start the noun phrase of a demonstrative ("This is", "These can", "this
+#: of"): the lexicon's auxiliaries, prepositions, conjunctions and relatives, so that the
+#: tagger need not read them; a verb ("This allows") is left to the tagger.
+_NOT_NP = function_words("auxiliaries", "prepositions", "conjunctions", "relatives") | {"also", "not", "only"}
 
 
 def _peek(sent: str, m: re.Match[str], group: str | int = "det") -> str | None:
