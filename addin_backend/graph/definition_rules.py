@@ -42,13 +42,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Iterable
 
 from ..language.nlp import FACTS, common_words, noun_lemma, word_classes
 from .text import sentences
 
 __all__ = ["Definition", "Rule", "RULES", "RULE_IDS", "STATEMENTS", "is_statement", "find_definitions", "find_coinages", "is_common_word",
-           "term_ok", "acronym_ok", "ident_ok", "is_identifier", "has_function_word", "Q_OPEN", "Q_CLOSE"]
+           "term_ok", "acronym_ok", "ident_ok", "is_identifier", "has_function_word", "tag_at", "Q_OPEN", "Q_CLOSE"]
 
 
 @dataclass(frozen=True)
@@ -675,7 +676,7 @@ def _coinages(text: str, own: frozenset[str] | set[str]) -> tuple[Definition, ..
                 or text[q.end() : q.end() + 2].lstrip()[:1] == "="
                 or any(a <= q.start() < b for a, b in series)):
             continue
-        if " " not in term and "-" not in term and _inflected(term):
+        if " " not in term and "-" not in term and _inflected(text, q.start("term"), term):
             continue  # "expires", "closed": a verb's or an adjective's form quoted is a value or a state
         if is_common_word(term) and not (_INDEFINITE_BEFORE.search(text, max(0, q.start() - 50), q.start())
                                           and _END_AFTER.match(text, q.end())):
@@ -685,13 +686,18 @@ def _coinages(text: str, own: frozenset[str] | set[str]) -> tuple[Definition, ..
     return tuple(out)
 
 
-def _inflected(word: str) -> bool:
-    """Whether a word is a verb's inflected form or an adjective (the word lists say), not a noun."""
+def _inflected(text: str, start: int, word: str) -> bool:
+    """Whether ``word`` at ``text[start]`` is a verb's inflected form or an adjective ("the
+    "closed" state", "it "expires""), not a noun ("bignums", "argument"). The lexicon is the
+    cheap gate (a word it knows only as a noun, or not at all, is none); the tagger reads the
+    words it knows in more than one class, in their context."""
     cls = word_classes(word.lower())
-    if "noun" in cls:
-        return False  # a noun ("argument", "chunks")
     verb = cls.get("verb")
-    return bool(verb and verb[1]) or ("adj" in cls and "noun" not in cls)
+    if not ((verb and verb[1]) or "adj" in cls):
+        return False
+    if "noun" not in cls and not (verb and not verb[1]):
+        return True
+    return _tag_at(text, start) in ("VBD", "VBG", "VBN", "VBZ", "JJ", "JJR", "JJS")
 
 
 def find_coinages(text: str, defined: Iterable[Definition] | None = None) -> tuple[Definition, ...]:
@@ -722,7 +728,8 @@ def _bare_terms(text: str) -> list[Definition]:
             if not any(w.lower() in _STOP_BACK for w in term.split()):
                 cs = _is_symbolish(term) or (term[:1].isupper() and _capitalised_as_term_at(text, m.start("term")))
                 # a common noun the phrase names ("referred to as the head") is marked as a term
-                how = "naming" if m.group("art") and " " not in term and "noun" in word_classes(term.lower()) else "named"
+                how = "naming" if m.group("art") and " " not in term and _tag_at(text, m.start("term")).startswith("NN") \
+                    else "named"
                 out.append(Definition(term, "term", m.start(), m.end(), m.group(0).strip(), cs, 0.85, how=how))
     if not _COPULA_ARTICLE.search(text):
         return out
@@ -790,10 +797,26 @@ _LETTER_BETWEEN_COMMAS = re.compile(r", [B-HJ-Z], ")
 _FINITE = frozenset({"VBZ", "VBP", "VBD", "MD"})
 
 
+@lru_cache(maxsize=8192)
 def _tags(text: str) -> list[tuple[str, int, str, str]]:
     from ..language.nlp import tag_texts  # the tagger loads on the first text that needs it
 
     return tag_texts([text])[0]
+
+
+#: Six words before a position, and seven from it: the tagger's context (en_core_web_sm reads
+#: four tokens either side), so a word is tagged on a short stretch, not its whole unit.
+_WORDS_BEFORE = re.compile(r"(?:\S+\s+){0,6}$")
+_WORDS_FROM = re.compile(r"(?:\s*\S+){0,7}")
+
+
+def _tag_at(text: str, start: int) -> str:
+    """The tagger's fine tag (Penn Treebank) of the word at ``text[start]``, read in context."""
+    a = _WORDS_BEFORE.search(text, max(0, start - 160), start)
+    lo = a.start() if a else start
+    b = _WORDS_FROM.match(text, start)
+    hi = b.end() if b else len(text)
+    return next((tag for _, off, _, tag in _tags(text[lo:hi]) if off == start - lo), "")
 
 
 def _tagged_subjects(text: str) -> list[Definition]:
@@ -979,7 +1002,7 @@ def is_statement(d: Definition) -> bool:
 
 STATEMENTS = _STATEMENTS
 Q_OPEN, Q_CLOSE = _Q_OPEN, _Q_CLOSE
-term_ok, acronym_ok, ident_ok, has_function_word = _term_ok, _acronym_ok, _ident_ok, _has_function_word
+term_ok, acronym_ok, ident_ok, has_function_word, tag_at = _term_ok, _acronym_ok, _ident_ok, _has_function_word, _tag_at
 
 
 def is_identifier(term: str) -> bool:

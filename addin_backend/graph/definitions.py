@@ -36,8 +36,8 @@ from typing import Iterable, Iterator, Sequence
 from adapters.model import Document, Unit
 
 from ..budget import check as check_budget
-from ..language.detect import is_english, primary
 from ..language.nlp import word_classes
+from ..language.detect import is_english, primary
 from .definition_rules import (
     Q_CLOSE,
     Q_OPEN,
@@ -49,6 +49,7 @@ from .definition_rules import (
     is_common_word,
     is_identifier,
     is_statement,
+    tag_at,
     term_ok,
 )
 from .glossary import structural_definitions
@@ -232,7 +233,10 @@ def _modifier(text: str, m: re.Match[str]) -> bool:
     nxt = _NEXT_WORD.match(text, m.end())
     if not nxt or nxt.group(1) in _AFTER_NOUN or nxt.group(1).endswith("ing"):
         return False
-    return "noun" in word_classes(nxt.group(1))  # "header field"; not "epoch allow", "epoch during"
+    cls = word_classes(nxt.group(1))  # the lexicon as the gate, the tagger for a word of several classes
+    if "noun" not in cls:
+        return False  # "epoch allow", "epoch during"
+    return len(cls) == 1 or tag_at(text, nxt.start(1)).startswith("NN")  # "header field"
 
 
 @lru_cache(maxsize=8192)
