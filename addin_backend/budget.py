@@ -209,12 +209,12 @@ def check_memory(estimate: int, limit_mb: float | None, what: str, **sizes: int)
 #: counts, the most it may be (``LEDGER_MAX_<KIND>_COST``), and the most that is still answered
 #: synchronously (``LEDGER_SYNC_<KIND>_COST``; above it the work is a job on the edit lane).
 #: A rename counts the characters its proposal carries (each occurrence's operation holds its
-#: paragraph: occurrences x paragraph size, summed), a review changes x paragraphs, a check
-#: units x style-sheet entries.
+#: paragraph: occurrences x paragraph size, summed), a review changes x paragraphs, a check the
+#: units each style-sheet entry is searched in (:func:`checks.style.terms.search_cost`).
 COSTS: dict[str, tuple[str, int, int]] = {
-    "rename": ("characters its operations carry (occurrences x paragraph size)", 40_000_000, 1_000_000),
+    "rename": ("characters in its operations (occurrences x paragraph size)", 40_000_000, 1_000_000),
     "review": ("changes x paragraphs", 10_000_000, 20_000),
-    "check": ("units x style-sheet entries", 10_000_000, 0),
+    "check": ("unit searches (each style-sheet entry in the units holding its first word)", 2_000_000, 0),
 }
 
 

@@ -24,8 +24,11 @@ _ERRORS = {
     409: "The graph job has not stored a graph yet (graph_not_ready, with the job), or an operation's "
          "before no longer matches the unit (edit_conflict)",
     413: "The request is over the size limit (LEDGER_MAX_UPLOAD_MB), an upload unpacks beyond the limits "
-         "(zip bomb), or an apply's memory, estimated before the work, is over LEDGER_WORK_MEMORY_MB (too_large)",
+         "(zip bomb), an apply's memory, estimated before the work, is over LEDGER_WORK_MEMORY_MB, or a rename's, "
+         "review's or check's cost, estimated before the work, is over LEDGER_MAX_<KIND>_COST (too_large)",
     415: "Not a .docx/.odt document, or a format we do not read",
+    507: "What the client keeps would pass its quota (LEDGER_QUOTA_MB), or one thing derived from a document "
+         "(a proposal, a revision) is over LEDGER_MAX_DERIVED_MB (quota_exceeded)",
     422: "Encrypted, corrupt, malformed or unsafe XML; an instruction the engine does not understand, or one that "
          "reads two ways on the document (ambiguous_instruction, with the readings)",
 }
@@ -140,8 +143,9 @@ OPERATIONS: list[tuple[str, str, dict[str, Any]]] = [
         "summary": "Plan an instruction: operations (with propagated ones), findings, explanation; nothing is written",
         "parameters": [_DOC], "requestBody": _body("ProposalRequest"),
         "responses": {201: {**_json("Proposal", "The proposal"), "headers": {"Location": {"schema": _STR}}},
-                      202: _json("ProposalJob", "The graph is still being built: follow the job; its result "
-                                                "is the proposal"),
+                      202: _json("ProposalJob", "The graph is still being built, a model may be called, or the "
+                                                "rename is large (LEDGER_SYNC_RENAME_COST): follow the job; its "
+                                                "result is the proposal"),
                       400: None, 404: None, 413: None, 422: None}}),
     ("/api/v1/documents/{document_id}/proposals/{proposal_id}", "get", {
         "operationId": "getProposal", "summary": "A proposal made earlier",
@@ -168,7 +172,10 @@ OPERATIONS: list[tuple[str, str, dict[str, Any]]] = [
         "parameters": [_DOC, {"name": "rev", "in": "path", "required": True,
                               "schema": {"type": "integer", "minimum": 1}}],
         "requestBody": _DOCUMENT_BODY,
-        "responses": {200: _json("Review", "The review"), 400: None, 404: None, 413: None, 415: None, 422: None}}),
+        "responses": {200: _json("Review", "The review"),
+                      202: _json("ProposalJob", "A large review (LEDGER_SYNC_REVIEW_COST): follow the job; its "
+                                                "result is the review"),
+                      400: None, 404: None, 413: None, 415: None, 422: None, 507: None}}),
     ("/api/v1/documents/{document_id}/check", "get", {
         "operationId": "checkDocument",
         "summary": "Document-wide findings (broken references, numbering, acronyms, spellings) of the upload "

@@ -54,7 +54,7 @@ from ..errors import UnknownJobError, describe
 from ..store import Store
 
 __all__ = ["JobRunner", "JobCancelled", "Progress", "STATUSES", "OPEN_JOBS", "scope_of", "task_path",
-           "resolve_task", "LANES", "lane_of", "QUARANTINED"]
+           "resolve_task", "LANES", "lane_of", "QUARANTINED", "job_error"]
 
 log = logging.getLogger("ledger.jobs")
 
@@ -486,6 +486,27 @@ class JobRunner:
             if self._pool is not None and self._pid == os.getpid():
                 self._pool.shutdown(wait=wait)
             self._pool = None
+
+
+def job_error(rec: dict[str, Any]) -> Exception:
+    """The error a failed job's record states, as the exception a door answers it with (the same
+    code, message and details as the work had raised it in the request itself), for a door that
+    waits for a job on its caller's behalf (an MCP tool)."""
+    from ..errors import ERROR_TABLE, LedgerError
+
+    err = rec.get("error") or {}
+    code, message = str(err.get("code") or "internal_error"), str(err.get("message") or "the job failed")
+    given = err.get("details")
+    details: dict[str, Any] = given if isinstance(given, dict) else {}
+    for klass, _status, _exit in ERROR_TABLE:
+        if getattr(klass, "code", None) == code:
+            try:
+                return klass(message, **details)
+            except TypeError:  # a constructor of its own: the message alone
+                return klass(message)
+    failed = LedgerError(message, **details)
+    failed.code = code
+    return failed
 
 
 def _rerunnable(rec: dict[str, Any]) -> bool:

@@ -242,6 +242,31 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
         client = (headers or {}).get(QUOTA_HEADER) or who(ctx)
         return quota.reserve(ws.store, client, incoming, ws.quota_bytes)
 
+    def account(ctx: Context) -> tuple[str, int] | None:
+        """Whose quota what a tool derives (a proposal, a revision) counts in, as ``room`` reserves."""
+        headers = ctx.headers if not ws.files else None
+        client = (headers or {}).get(QUOTA_HEADER) or who(ctx)
+        return (client, ws.quota_bytes) if ws.quota_bytes > 0 else None
+
+    async def follow(ctx: Context, job: dict[str, Any], what: str) -> dict[str, Any]:
+        """The result of a job the tool's work became (a large rename: the REST API's 202), waited
+        for here without holding a thread, with its progress as notifications; a failed job is
+        the tool's error."""
+        from ..jobs.runner import job_error
+
+        last = None
+        while True:
+            rec = await run(ws.runner.get, job["id"])
+            if rec["status"] == "done":
+                return dict(rec["result"])
+            if rec["status"] == "failed":
+                raise job_error(rec)
+            key = (rec.get("stage"), round(float(rec.get("progress") or 0.0), 2))
+            if key != last:
+                last = key
+                await notify(ctx, float(rec.get("progress") or 0.0), f"{what}: {rec.get('stage')}")
+            await anyio.sleep(0.25)
+
     async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return await to_thread.run_sync(partial(_within_budget, ws.request_seconds, fn, *args, **kwargs))
 
@@ -466,11 +491,13 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
         necessary elsewhere (with reasons), and the findings. Nothing is written."""
         from ..service import edits
 
-        G = await graph(ctx, document_id)
-        doc = await run(load, document_id)
-        return await run(edits.propose, ws.store, document_id, doc, G, instruction=instruction, target=target,
-                         selection=selection, engine=engine, author=author, budget=budget, semantic=ws.semantic,
-                         names=names)
+        await graph(ctx, document_id)
+        request = {"instruction": instruction, "target": target, "selection": selection, "engine": engine,
+                   "author": author, "budget": budget, "semantic": ws.semantic, "names": names}
+        # the REST API's orchestration: a large rename (or a model's proposal) is a job on the edit lane
+        proposal, job = await run(edits.request_proposal, ws.store, ws.runner, document_id, request,
+                                  account=account(ctx))
+        return proposal if job is None else await follow(ctx, job, "proposing")
 
     @_tool
     async def propose_operations(
@@ -548,10 +575,11 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
             ws.path(output_path, [], what="output_path")  # refused: this door writes no files
 
         def apply() -> dict[str, Any]:
-            with room(ctx, documents.get_meta(ws.store, document_id)["size"]):  # a revision: about the upload
+            with room(ctx, 0):  # the revision is counted as it is kept (its real size)
                 record = edits.apply(ws.store, document_id, author=author.strip(), who=who(ctx),
                                      audit_log=ws.audit_log or os.devnull, proposal_id=proposal_id,
-                                     keep=operation_ids, semantic=ws.semantic, memory_mb=ws.work_memory_mb)
+                                     keep=operation_ids, semantic=ws.semantic, memory_mb=ws.work_memory_mb,
+                                     account=account(ctx))
             if target is not None:
                 write(target, revisions.revision_bytes(ws.store, document_id, record["revision"]))
             return record

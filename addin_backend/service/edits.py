@@ -31,8 +31,8 @@ from ..budget import check as check_budget
 from ..errors import InvalidRequestError, UnknownDocumentError, UnknownProposalError
 from ..findings import Finding, count_by_severity
 from ..jobs.runner import JobRunner, Progress
-from ..store import Store, documents
-from . import audit, graphs
+from ..store import Store, documents, dumps
+from . import audit, graphs, quota
 from .context import DEFAULT_BUDGET, Selection
 from .foreground import serving
 from .graph_job import PROPOSAL_STAGES, document_graph, graph_job_id, load_graph, wait_for_graph
@@ -200,15 +200,17 @@ def proposal_view(doc: Document, p: Any, *, pid: str | None, doc_id: str | None,
 
 
 def _keep_proposal(store: Store, doc_id: str, doc: Document, p: Any, *, author: str | None,
-                   G: nx.MultiDiGraph) -> dict[str, Any]:
-    """Keep a plan's Proposal JSON as ``proposal:<id>`` in the document's scope; return it.
+                   G: nx.MultiDiGraph, account: quota.Account | None = None) -> dict[str, Any]:
+    """Keep a plan's Proposal JSON as ``proposal:<id>`` in the document's scope; return it. What
+    it stores is capped and counted in ``account``'s quota first (:func:`.quota.keep`).
 
     :raise UnknownDocumentError: the document expired meanwhile.
+    :raise QuotaExceededError: the proposal is over ``LEDGER_MAX_DERIVED_MB`` or past the quota.
     """
     pid = secrets.token_hex(8)
     view = proposal_view(doc, p, pid=pid, doc_id=doc_id, author=author, complete=graphs.is_complete(G),
                          partial=graphs.missing_edges(G))
-    if not store.put_json(doc_id, f"proposal:{pid}", view, create=False):
+    if not quota.keep(store, doc_id, {f"proposal:{pid}": dumps(view)}, account=account, what="this proposal"):
         raise UnknownDocumentError(f"no document {doc_id!r} (never uploaded, deleted or expired)")
     return view
 
@@ -216,8 +218,9 @@ def _keep_proposal(store: Store, doc_id: str, doc: Document, p: Any, *, author: 
 def propose(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGraph, *, instruction: str,
             target: str | None = None, selection: Selection | None = None, engine: str = "rules",
             author: str | None = None, budget: int = DEFAULT_BUDGET, semantic: bool = True,
-            names: str = "auto") -> dict[str, Any]:
-    """:func:`plan` on an upload, kept as ``proposal:<id>``; returns the Proposal.
+            names: str = "auto", account: quota.Account | None = None) -> dict[str, Any]:
+    """:func:`plan` on an upload, kept as ``proposal:<id>`` (counted in ``account``'s quota);
+    returns the Proposal.
 
     :raise InstructionNotUnderstoodError, UnknownUnitError, InvalidRequestError,
         EngineUnavailableError: from the pipeline.
@@ -225,7 +228,7 @@ def propose(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGraph, *, ins
     """
     p = plan(doc, G, instruction=instruction, target=target, selection=selection, engine=engine, author=author,
              budget=budget, semantic=semantic, names=names)
-    return _keep_proposal(store, doc_id, doc, p, author=author, G=G)
+    return _keep_proposal(store, doc_id, doc, p, author=author, G=G, account=account)
 
 
 def plan_operations(doc: Document, G: nx.MultiDiGraph, operations: list[dict[str, Any]], *,
@@ -253,13 +256,16 @@ def propose_operations(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGr
     :raise InvalidRequestError, UnknownUnitError, EditConflictError: operations that do not validate.
     :raise UnknownDocumentError: the document expired meanwhile.
     """
+    from .costs import operations_cost
+
+    operations_cost(doc, operations)  # refused past LEDGER_MAX_RENAME_COST before any work
     p = plan_operations(doc, G, operations, instruction=instruction, author=author, budget=budget,
                         semantic=semantic, names=names)
     return _keep_proposal(store, doc_id, doc, p, author=author, G=G)
 
 
 def _proposal_job(store: Store, runner: JobRunner, progress: Progress, *, doc_id: str, request: dict[str, Any],
-                  timeout: float) -> dict[str, Any]:
+                  timeout: float, account: quota.Account | None = None) -> dict[str, Any]:
     """The proposal job as a task (:meth:`JobRunner.submit`): wait for the complete graph, plan."""
     def waiting(details: dict[str, Any]) -> None:
         progress("graph", 0.8 * float(details.get("progress") or 0.0), stage_fraction=details.get("progress"))
@@ -267,7 +273,7 @@ def _proposal_job(store: Store, runner: JobRunner, progress: Progress, *, doc_id
     doc = documents.load(store, doc_id)
     G = wait_for_graph(store, runner, doc_id, doc, timeout=timeout, on_wait=waiting, need=PROPOSAL_STAGES)
     progress("plan", 0.8, stage_fraction=0.0)
-    return propose(store, doc_id, doc, G, **request)
+    return propose(store, doc_id, doc, G, **request, account=account)
 
 
 def _may_call_a_model(engine: str) -> bool:
@@ -279,16 +285,23 @@ def _may_call_a_model(engine: str) -> bool:
 
 
 def request_proposal(store: Store, runner: JobRunner, doc_id: str, request: dict[str, Any], *,
-                     wait_timeout: float = 600.0) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+                     wait_timeout: float = 600.0, account: quota.Account | None = None
+                     ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """``(proposal, None)`` when the complete graph is there, else ``(None, job)``: a job that
     waits for the graph, then plans; its result is the proposal. A proposal that may call a model
     (engine ``llm``, or ``auto`` with one configured) is always a job: a model may take minutes,
-    which must hold a job thread of the edit lane, never a web thread (issue 33, item 1).
+    which must hold a job thread of the edit lane, never a web thread (issue 33, item 1). So is a
+    rename whose estimated cost (:func:`.costs.proposal_cost`: occurrences x paragraph size) is
+    past ``LEDGER_SYNC_RENAME_COST``; past ``LEDGER_MAX_RENAME_COST`` it is refused before any work.
+    Every door (REST, MCP) comes here. The proposal is counted in ``account``'s quota.
 
     The request's target is checked at once, so an unknown unit is a 404 in either case.
 
     :raise UnknownDocumentError, UnknownUnitError, InvalidRequestError, ...: as :func:`propose`.
+    :raise WorkTooLargeError: ``413 too_large``: the estimated cost is past the limit.
     """
+    from . import costs
+
     from ..errors import GraphNotReadyError
     from ..verify.impact import resolve_target
 
@@ -296,7 +309,8 @@ def request_proposal(store: Store, runner: JobRunner, doc_id: str, request: dict
     if request.get("target") is not None or request.get("selection"):
         resolve_target(doc, request.get("target"), request.get("selection"))
     G = None
-    if not _may_call_a_model(str(request.get("engine") or "rules")):
+    large = costs.needs_job("rename", costs.proposal_cost(doc, request))
+    if not large and not _may_call_a_model(str(request.get("engine") or "rules")):
         try:
             G = document_graph(store, runner, doc_id, doc, complete=True, need=PROPOSAL_STAGES)
         except GraphNotReadyError:
@@ -305,9 +319,9 @@ def request_proposal(store: Store, runner: JobRunner, doc_id: str, request: dict
         rec = runner.create(doc_id, PROPOSAL_JOB, "graph")
         # on a queue it runs once the graph job has ended (no worker waits for a queued graph)
         runner.submit(rec, _proposal_job, interactive=True, after=graph_job_id(doc_id), doc_id=doc_id,
-                      request=request, timeout=wait_timeout)
+                      request=request, timeout=wait_timeout, account=list(account) if account else None)
         return None, rec
-    return propose(store, doc_id, doc, G, **request), None
+    return propose(store, doc_id, doc, G, **request, account=account), None
 
 
 def get_proposal(store: Store, doc_id: str, pid: str) -> dict[str, Any]:
@@ -556,8 +570,10 @@ def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
           proposal_id: str | None = None, keep: Sequence[str] | None = None,
           operations: list[dict[str, Any]] | None = None, instruction: str | None = None,
           semantic: bool = True, date: str | None = None, comments: bool = True,
-          threads: bool = False, memory_mb: float | None = None) -> dict[str, Any]:
-    """Write operations into the original upload as tracked changes by ``author``; keep the result.
+          threads: bool = False, memory_mb: float | None = None,
+          account: quota.Account | None = None) -> dict[str, Any]:
+    """Write operations into the original upload as tracked changes by ``author``; keep the result
+    (its file and record capped and counted in ``account``'s quota: :func:`.revisions.keep_revision`).
 
     The operations are a proposal's (all, or the ids in ``keep``; a propagated operation whose
     source is left out is skipped too) or ``operations`` given as Edit JSON; they are written
@@ -596,7 +612,7 @@ def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
               "operations": [operation_view(doc, e, written.comment(e.id)) for e in written.operations],
               "skipped": skipped, "findings": [f.to_json() for f in written.findings],
               "comments": [n.to_json() for n in written.notes], "created": _now()}
-    keep_revision(store, doc_id, rev, written.data, record)
+    keep_revision(store, doc_id, rev, written.data, record, account=account)
     audit.record(audit_log, who=who, document=doc_id, instruction=instruction, operations=written.operations,
                  author=author)
     return json_safe(record)

@@ -20,14 +20,22 @@ from __future__ import annotations
 import time
 import uuid
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from ..errors import QuotaExceededError
 from ..store import Store
 
-__all__ = ["usage", "ensure_room", "reserve", "charge", "MB", "HOLD_SECONDS"]
+__all__ = ["usage", "ensure_room", "reserve", "charge", "keep", "max_derived_bytes", "Account", "MB", "HOLD_SECONDS",
+           "DEFAULT_MAX_DERIVED_MB"]
 
 MB = 1024 * 1024
+#: The most one thing derived from a document (a proposal, a revision's file and record, a kept
+#: check, a review's file) may store (``LEDGER_MAX_DERIVED_MB``): a 2 KB upload can derive a
+#: proposal of hundreds of MB (issue 33, item 4).
+DEFAULT_MAX_DERIVED_MB = 64.0
+#: Whose quota a write counts in: ``(client, quota bytes)`` (a list once it travels as a job's
+#: JSON argument); ``None``: no quota (the command line, a single user).
+Account = Sequence[Any]
 #: How long a hold counts at most (a write that takes longer than this is not a write).
 HOLD_SECONDS = 600.0
 
@@ -119,3 +127,43 @@ def reserve(store: Store, client: str, incoming: int, quota: int) -> Iterator[Ca
 def charge(store: Store, client: str, scope: str) -> None:
     """Count the scope ``scope`` (a document and all it will hold, a style sheet) to ``client``."""
     store.put(_scope(client), {scope: b""})
+
+
+def max_derived_bytes(environ: dict[str, str] | None = None) -> int:
+    """``LEDGER_MAX_DERIVED_MB`` in bytes (default :data:`DEFAULT_MAX_DERIVED_MB`; 0: no cap).
+
+    >>> max_derived_bytes({}) == 64 * MB, max_derived_bytes({"LEDGER_MAX_DERIVED_MB": "0"})
+    (True, 0)
+    """
+    import os
+
+    from ..errors import InvalidRequestError
+
+    raw = (os.environ if environ is None else environ).get("LEDGER_MAX_DERIVED_MB")
+    try:
+        mb = DEFAULT_MAX_DERIVED_MB if raw is None else float(raw)
+    except ValueError:
+        raise InvalidRequestError(f"LEDGER_MAX_DERIVED_MB={raw!r} is not a number of MB") from None
+    return max(0, int(mb * MB))
+
+
+def keep(store: Store, scope: str, items: Mapping[str, bytes], *, account: Account | None, what: str) -> bool:
+    """Store ``items`` (what was derived from the document ``scope``: a proposal, a revision) in
+    ``scope``, capped and counted in the account's quota before anything is written; ``False``
+    when the scope is gone (as :meth:`Store.put` with ``create=False``).
+
+    :raise QuotaExceededError: 507 ``quota_exceeded``: over ``LEDGER_MAX_DERIVED_MB`` by itself,
+        or past the account's quota with what it keeps already; nothing is stored.
+    """
+    size = sum(len(v) for v in items.values())
+    cap = max_derived_bytes()
+    if cap and size > cap:
+        raise QuotaExceededError(
+            f"{what} would store {size / MB:,.1f} MB; one thing derived from a document is at most "
+            f"{cap / MB:,.0f} MB (LEDGER_MAX_DERIVED_MB): make the edit smaller (one section at a time)",
+            incoming=size, cap=cap)
+    if not account:
+        return store.put(scope, items, create=False)
+    client, quota = str(account[0]), int(account[1])
+    with reserve(store, client, size, quota):
+        return store.put(scope, items, create=False)

@@ -16,14 +16,20 @@ from __future__ import annotations
 from typing import Any
 
 from ..store import documents
-from ..errors import UnknownRevisionError
+from ..errors import UnknownDocumentError, UnknownRevisionError
+from ..jobs.runner import JobRunner, Progress
 from ..store import Store
+from . import quota
 from .graph_job import load_graph
 from ..verify.provenance import record_findings, unrelated
 from ..verify.record import RECORD
 from .jsonable import json_safe
 
-__all__ = ["review_revision", "review_files"]
+__all__ = ["review_revision", "review_files", "request_review", "REVIEW_JOB"]
+
+REVIEW_JOB = "review"
+#: The scope name a review job's reviewed file waits under, until the job has read it.
+_REVIEWED = "review-file:"
 
 
 def review_revision(store: Store, doc_id: str, rev: int, reviewed: bytes) -> dict[str, Any]:
@@ -43,6 +49,9 @@ def review_revision(store: Store, doc_id: str, rev: int, reviewed: bytes) -> dic
     if record is None:
         raise UnknownRevisionError(f"document {doc_id!r} has no revision {rev}", revision=rev)
     reviewed_doc = read(reviewed)  # unreadable input is a clear error before any work
+    from .costs import refuse_review
+
+    refuse_review(len(record["operations"]), len(reviewed_doc.units))  # before any alignment
     ops = edits_from_json([{k: v for k, v in op.items() if k not in VIEW_KEYS}
                            for op in record["operations"]])
     comments = {op["id"]: op["comment"] for op in record["operations"] if op.get("comment")}
@@ -53,6 +62,51 @@ def review_revision(store: Store, doc_id: str, rev: int, reviewed: bytes) -> dic
     ignored = record_findings(reviewed, record["operations"], name=RECORD)
     report["findings"] = [f.to_json() for f in ignored] + report["findings"]
     return json_safe({"document": doc_id, "revision": rev, **report})
+
+
+def request_review(store: Store, runner: JobRunner, doc_id: str, rev: int, reviewed: bytes, *,
+                   account: quota.Account | None = None) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """``(report, None)`` for a small review, ``(None, job)`` for one whose estimated cost
+    (:func:`.costs.review_cost`: the revision's changes x the document's paragraphs) is past
+    ``LEDGER_SYNC_REVIEW_COST``: a job on the edit lane whose result is the report, so that a
+    large review holds a job thread, never a web thread (issue 33). Past
+    ``LEDGER_MAX_REVIEW_COST`` it is refused before any work. The reviewed file waits for its job
+    in the document's scope, counted in ``account``'s quota, and is dropped once read.
+
+    :raise UnknownDocumentError, UnknownRevisionError: nothing to review against.
+    :raise WorkTooLargeError: ``413 too_large``: the estimated cost is past the limit.
+    :raise QuotaExceededError: no room in the quota for the reviewed file.
+    """
+    import secrets
+
+    from . import costs
+
+    meta = documents.get_meta(store, doc_id)
+    record = store.get_json(doc_id, f"revision:{rev}:meta")
+    if record is None:
+        raise UnknownRevisionError(f"document {doc_id!r} has no revision {rev}", revision=rev)
+    cost = costs.refuse_review(len(record["operations"]), int(meta.get("units") or 0))
+    if not costs.needs_job("review", cost):
+        return review_revision(store, doc_id, rev, reviewed), None
+    name = f"{_REVIEWED}{secrets.token_hex(8)}"
+    if not quota.keep(store, doc_id, {name: reviewed}, account=account, what="the reviewed file"):
+        raise UnknownDocumentError(f"no document {doc_id!r} (never uploaded, deleted or expired)")
+    job = runner.create(doc_id, REVIEW_JOB, "review")
+    runner.submit(job, _review_job, interactive=True, doc_id=doc_id, rev=rev, name=name)
+    return None, job
+
+
+def _review_job(store: Store, runner: JobRunner, progress: Progress, *, doc_id: str, rev: int,
+                name: str) -> dict[str, Any]:
+    """The review job as a task (:meth:`JobRunner.submit`): read the waiting file, review it."""
+    reviewed = store.get(doc_id, name)
+    if reviewed is None:
+        raise UnknownDocumentError(f"no document {doc_id!r} (never uploaded, deleted or expired)")
+    try:
+        progress("review", 0.1, stage_fraction=0.0)
+        return review_revision(store, doc_id, rev, reviewed)
+    finally:
+        store.discard(doc_id, [name])
 
 
 def _unrelated_report(ops: list[Any], comments: dict[str, str]) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Any, Literal
 from ..store import documents
 from ..errors import InvalidRequestError, UnknownDocumentError, UnknownRevisionError
 from ..store import Store, dumps
+from . import quota
 from .jsonable import json_safe
 
 __all__ = ["next_revision", "keep_revision", "revision_bytes", "revision_file", "resolve"]
@@ -25,13 +26,16 @@ def next_revision(store: Store, doc_id: str) -> int:
             return rev
 
 
-def keep_revision(store: Store, doc_id: str, rev: int, data: bytes, record: dict[str, Any]) -> None:
-    """Keep a revision's bytes and its record.
+def keep_revision(store: Store, doc_id: str, rev: int, data: bytes, record: dict[str, Any], *,
+                  account: quota.Account | None = None) -> None:
+    """Keep a revision's bytes and its record, capped and counted in ``account``'s quota first
+    (:func:`.quota.keep`: the file of a small upload's edit can be far larger than the upload).
 
     :raise UnknownDocumentError: the document expired meanwhile.
+    :raise QuotaExceededError: over ``LEDGER_MAX_DERIVED_MB``, or past the account's quota.
     """
-    if not store.put(doc_id, {f"revision:{rev}": data, f"revision:{rev}:meta": dumps(json_safe(record))},
-                     create=False):
+    items = {f"revision:{rev}": data, f"revision:{rev}:meta": dumps(json_safe(record))}
+    if not quota.keep(store, doc_id, items, account=account, what=f"revision {rev}"):
         raise UnknownDocumentError(f"no document {doc_id!r} (never uploaded, deleted or expired)")
 
 

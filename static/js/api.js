@@ -144,10 +144,13 @@ export class LedgerApi {
   fixFindings(id, body) { return this.request("POST", `/api/v1/documents/${doc(id)}/check/fix`, { json: body }); }
 
   /** What a reviewer did: the reviewed file's bytes judged against an applied revision
-   * (``{operations: [{id, unit, status, reason}], findings, consistent, exact, counts}``). */
-  async review(id, revision, bytes, contentType = DOCX_TYPE) {
+   * (``{operations: [{id, unit, status, reason}], findings, consistent, exact, counts}``); a large
+   * review is answered 202 with a job whose result is the review (as a proposal). */
+  async review(id, revision, bytes, contentType = DOCX_TYPE, onProgress = () => {}) {
     const path = `/api/v1/documents/${doc(id)}/revisions/${encodeURIComponent(revision)}/review`;
-    return this.fetchUpload(path, bytes, contentType);
+    const res = await this.fetchUpload(path, bytes, contentType);
+    if (res && res.job && !res.operations) return (await this.waitForJob(res.job, onProgress)).result;
+    return res;
   }
 
   /** Bytes of a file route (the revision with tracked changes). */

@@ -125,6 +125,21 @@ test("propose follows a 202 job to its proposal; unreachable servers and missing
   assert.equal(routeKey("post", "/api/v1/documents/{document_id}/proposals"), routeKey("POST", "/api/v1/documents/{id}/proposals"));
 });
 
+test("review follows a 202 job to its review, as a proposal does; a small review is answered as it is", async () => {
+  const log = [];
+  const review = { operations: [{ id: "op-1", status: "accepted" }], counts: { accepted: 1, rejected: 0, pending: 0 } };
+  const answers = fakeFetch([
+    { status: 202, body: { job: { id: "r", kind: "review", status: "queued", links: { self: "/api/v1/jobs/r" } } } },
+    { status: 200, body: { id: "r", status: "done", result: review } },
+    { status: 200, body: review }], log);
+  // the reviewed file goes as bytes, not JSON
+  const fetch = (url, init = {}) => answers(url, { ...init, body: init.body instanceof Uint8Array ? undefined : init.body });
+  const api = new LedgerApi({ baseUrl: "http://x", wait: async () => {}, fetch });
+  assert.deepEqual(await api.review("d1", 2, new Uint8Array([1, 2])), review);
+  assert.deepEqual(log.map((l) => l[1]), ["http://x/api/v1/documents/d1/revisions/2/review", "http://x/api/v1/jobs/r"]);
+  assert.deepEqual(await api.review("d1", 2, new Uint8Array([1, 2])), review);
+});
+
 test("error messages: rate limits give the wait, unknown codes keep the server's words", () => {
   assert.equal(fromResponse(429, { error: { code: "rate_limited", message: "" } }, { "Retry-After": "7" }).message,
     "Too many requests for this API key. Try again in 7 s.");

@@ -144,10 +144,29 @@ def _replacement(found: str, suffix: str, term: str, new: str) -> str:
     return inflect(recase(stem, term, new), suffix.lower() if suffix else "")
 
 
+def search_cost(index: _Index, sheet: StyleSheet) -> int:
+    """How many units the sheet's entries will be searched in: each term, banned term and
+    preferred abbreviation in the units its first word's index entry gives (:meth:`_Index.candidates`).
+    A sheet whose thousands of terms all start with a common word costs thousands of scans of most
+    units, however short the sheet: this is what the check costs, counted before any search."""
+    entries = [*sheet.terms, *(b.term for b in sheet.banned), *sheet.preferred_abbreviations]
+    return sum(len(index.candidates(t)) for t in entries)
+
+
 def sheet_findings(p: Prose, sheet: StyleSheet) -> list[Finding]:
-    """The style sheet's terms, banned terms and preferred abbreviations."""
+    """The style sheet's terms, banned terms and preferred abbreviations.
+
+    :raise WorkTooLargeError: ``413 too_large``: :func:`search_cost` is past
+        ``LEDGER_MAX_CHECK_COST`` (issue 33: a sheet within its caps ran a check past 600 s).
+    """
+    from ...budget import check_cost
+
     out: list[Finding] = []
     index = _Index(p.units)
+    entries = len(sheet.terms) + len(sheet.banned) + len(sheet.preferred_abbreviations)
+    check_cost("check", search_cost(index, sheet), "checking this document with its style sheet",
+               "use a style sheet with fewer terms (or terms that start with rarer words), or check a shorter "
+               "document", units=len(p.units), style_sheet_entries=entries)
     for old, new in sheet.terms.items():
         places = [Place(u.id, m.start(), m.end(), m.group(), _replacement(m.group(), sfx, old, new))
                   for u, m, sfx in _matches(index, old)]

@@ -273,10 +273,14 @@ class LedgerClient:
             body["author"] = author
         return self.request("POST", f"/api/v1/documents/{doc_id}/check/fix", body=body)[1]
 
-    def review(self, doc_id: str, revision: int, data: bytes, media_type: str) -> dict:
-        """What the reviewer did with the revision's operations (ROUTES.md Review)."""
-        return self.request("POST", f"/api/v1/documents/{doc_id}/revisions/{int(revision)}/review", data=data,
-                            content_type=media_type)[1]
+    def review(self, doc_id: str, revision: int, data: bytes, media_type: str, on_progress=None) -> dict:
+        """What the reviewer did with the revision's operations (ROUTES.md Review); a large review
+        is answered 202 with a job whose result is the review."""
+        status, res = self.request("POST", f"/api/v1/documents/{doc_id}/revisions/{int(revision)}/review", data=data,
+                                   content_type=media_type)
+        if status == 202 and res.get("job"):
+            return self.wait_job(res["job"], on_progress=on_progress)["result"]
+        return res
 
     def check(self, doc_id: str) -> dict:
         return self.request("GET", f"/api/v1/documents/{doc_id}/check")[1]
