@@ -22,6 +22,9 @@ def read(data: bytes, *, path: str | None = None, limits: Limits = DEFAULT_LIMIT
     :raise AdapterError: (a subclass naming the problem) for anything unreadable.
     """
     pkg = open_package(data, limits)
+    from .parts import check_paragraphs
+
+    check_paragraphs(pkg, limits)  # before any tree: memory bounded before parsing
     if pkg.format == DOCX:
         from .docx.reader import read_package
     elif pkg.format == ODT:

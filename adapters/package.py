@@ -57,6 +57,10 @@ class Limits:
     #: checked by :func:`adapters.read` (0: no limit).
     max_units: int = 50_000
     max_text_chars: int = 4_000_000
+    #: Paragraph elements the package's XML parts may hold, counted while they stream, before
+    #: any tree is built (:func:`adapters.parts.check_paragraphs`; 0: no limit). Apart from
+    #: ``max_units``: empty paragraphs and a table's cells are paragraphs but not units.
+    max_paragraphs: int = 250_000
 
 
 DEFAULT_LIMITS = Limits()
@@ -194,6 +198,25 @@ class Package:
         """
         if name in self._cache:
             return self._cache[name]
+        out = io.BytesIO()
+        for chunk in self.stream(name):
+            out.write(chunk)
+        data = out.getvalue()
+        self._inflated += len(data)
+        self._cache[name] = data
+        return data
+
+    def stream(self, name: str, chunk_bytes: int = 1 << 20) -> Iterator[bytes]:
+        """A member's bytes in chunks as they inflate, under the same limits as :meth:`read`,
+        neither kept nor counted against the package's total (a reader that streams a part,
+        to count what is in it before it is parsed, holds one chunk at a time).
+
+        :raise CorruptDocumentError: the member is missing or damaged.
+        :raise ZipBombError: it inflates past the limits.
+        """
+        if name in self._cache:
+            yield self._cache[name]
+            return
         info = self._names.get(name)
         if info is None:
             raise CorruptDocumentError(f"the package has no part {name!r}")
@@ -201,25 +224,22 @@ class Package:
         lim = self._limits
         limit = min(lim.max_member_bytes, lim.max_total_bytes - self._inflated)
         ratio_cap = max(RATIO_FLOOR, lim.max_ratio * max(info.compress_size, 1))
-        out = io.BytesIO()
+        seen = 0
         try:
             with self._zf.open(info) as fh:
                 while True:
-                    chunk = fh.read(1 << 20)
+                    chunk = fh.read(chunk_bytes)
                     if not chunk:
                         break
-                    out.write(chunk)
-                    if out.tell() > limit:
+                    seen += len(chunk)
+                    if seen > limit:
                         raise ZipBombError(f"part {name!r} inflates beyond {limit} bytes "
                                            f"(limits: {lim.max_member_bytes} per part, {lim.max_total_bytes} in all)")
-                    if out.tell() > ratio_cap:
+                    if seen > ratio_cap:
                         raise ZipBombError(f"part {name!r} inflates more than {lim.max_ratio}x")
+                    yield chunk
         except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, ValueError) as exc:
             raise CorruptDocumentError(f"part {name!r} cannot be unpacked: {exc}") from None
-        data = out.getvalue()
-        self._inflated += len(data)
-        self._cache[name] = data
-        return data
 
     def xml(self, name: str) -> etree._Element:
         """A member parsed with the hardened parser (cached)."""

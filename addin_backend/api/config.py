@@ -35,6 +35,7 @@ DEFAULTS: dict[str, Any] = {
     "MAX_UPLOAD_MB": 64,
     "MAX_UNITS": 50_000,  # units a document may have (adapters.package.Limits.max_units)
     "MAX_TEXT_CHARS": 4_000_000,  # characters of text a document may have
+    "MAX_PARAGRAPHS": 250_000,  # paragraphs counted while an upload streams, before it is parsed (0: no limit)
     "MAX_FINDINGS": 5_000,  # findings a document's check answers at most (the most severe)
     "QUOTA_MB": 2048,  # what one key (or address, without keys) may keep in the store; 0 or off: no quota
     "RATE_LIMIT": "600/minute",
@@ -74,6 +75,7 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "LEDGER_MAX_UPLOAD_MB": ("MAX_UPLOAD_MB", float),
     "LEDGER_MAX_UNITS": ("MAX_UNITS", int),
     "LEDGER_MAX_TEXT_CHARS": ("MAX_TEXT_CHARS", int),
+    "LEDGER_MAX_PARAGRAPHS": ("MAX_PARAGRAPHS", int),
     "LEDGER_MAX_FINDINGS": ("MAX_FINDINGS", int),
     "LEDGER_QUOTA_MB": ("QUOTA_MB", lambda v: 0.0 if str(v).strip().lower() in ("off", "none", "") else float(v)),
     "LEDGER_RATE_LIMIT": ("RATE_LIMIT", str),

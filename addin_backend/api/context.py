@@ -33,7 +33,8 @@ def limits() -> Limits:
     cfg = current_app.config
     return replace(DEFAULT_LIMITS, max_input_bytes=cfg["MAX_CONTENT_LENGTH"],
                    max_units=int(cfg.get("MAX_UNITS", DEFAULT_LIMITS.max_units)),
-                   max_text_chars=int(cfg.get("MAX_TEXT_CHARS", DEFAULT_LIMITS.max_text_chars)))
+                   max_text_chars=int(cfg.get("MAX_TEXT_CHARS", DEFAULT_LIMITS.max_text_chars)),
+                   max_paragraphs=int(cfg.get("MAX_PARAGRAPHS", DEFAULT_LIMITS.max_paragraphs)))
 
 
 def client_id() -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+from pathlib import Path
 
 import pytest
 import requests
@@ -114,3 +115,36 @@ def test_a_crafted_property_id_is_handled_on_apply(server, pids):
     ours = [p for p in root if p.get("name") == RECORD]
     assert len(ours) == 1 and re.fullmatch(r"[0-9]+", ours[0].get("pid"))
     assert [p.get("pid") for p in root if p.get("name") != RECORD] == pids  # theirs kept as they were
+
+
+# --- memory bounded before parsing (item 5) -----------------------------------------------------
+
+
+def _peak_kib(server: LedgerServer) -> int:
+    """The worker's peak resident memory so far (``VmHWM``), in KiB."""
+    (pid,) = server.worker_pids()
+    line = next(x for x in Path(f"/proc/{pid}/status").read_text().splitlines() if x.startswith("VmHWM:"))
+    return int(line.split()[1])
+
+
+def _paragraphs_docx(n: int) -> bytes:
+    from tests.adapters.docx.docxkit import make_docx
+
+    return make_docx("".join(f"<w:p><w:r><w:t>{i}</w:t></w:r></w:p>" for i in range(n)))
+
+
+def test_a_million_paragraphs_are_refused_before_the_worker_grows(server):
+    """2.4 MB, 1,000,000 paragraphs: refused once read, after +2.8 GB (+2.9 GB in one process,
+    141 s); now counted while the body part inflates and refused at 250,001."""
+    data = _paragraphs_docx(1_000_000)
+    assert len(data) < 3 << 20
+    small = _upload(server, _paragraphs_docx(50), "small.docx")
+    assert small.status_code == 201  # the worker has imported what an upload needs
+    before = _peak_kib(server)
+    r = _upload(server, data, "huge.docx")
+    assert r.status_code == 413, (r.status_code, r.text[:300])
+    assert r.json()["error"]["code"] == "too_large" and "250,000 paragraphs" in r.json()["error"]["message"]
+    grown_mb = (_peak_kib(server) - before) / 1024
+    print(f"peak RSS growth for the 1,000,000-paragraph upload: {grown_mb:.1f} MB")
+    assert grown_mb < 64, grown_mb
+    assert requests.get(f"{server.url}/healthz", timeout=10).status_code == 200
