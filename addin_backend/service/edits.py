@@ -682,8 +682,10 @@ def edit_file(path: str, doc: Document, *, instruction: str, output: str | None,
 
     with open(path, "rb") as fh:  # ``doc`` was read from it: the package checks are done (a second read took seconds)
         original = fh.read()
+    from .costs import proposal_cost
     from .graph_cache import file_graph
 
+    proposal_cost(doc, {"instruction": instruction})  # refused past LEDGER_MAX_RENAME_COST before the graph
     G = file_graph(doc, graphs.scope_of_work("edit", semantic), progress=progress, more=engine != "rules")
     done = edit(doc, original, G, instruction=instruction, target=target, selection=selection, engine=engine,
                 author=author, budget=budget, semantic=semantic, write=output is not None, date=date,

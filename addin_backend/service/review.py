@@ -148,6 +148,9 @@ def review_files(reviewed: bytes, edited: bytes) -> dict[str, Any]:
     original = read(reject_all(edited))
     got = record_edits(rec, original, edited_doc)
     ops, comments = got.edits, got.comments
+    from .costs import refuse_review
+
+    refuse_review(len(ops), len(edited_doc.units))  # ledger review: before any alignment
     authors = {e.author for e in ops if e.author} or ({rec["author"]} if isinstance(rec.get("author"), str) else set())
     if authors and not authors & {r.author for r in edited_doc.revisions}:
         raise InvalidRequestError("the --against file's LEDGER record does not belong to it: none of its tracked "

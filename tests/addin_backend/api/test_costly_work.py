@@ -128,6 +128,35 @@ def test_a_rename_through_mcp_is_the_same_orchestration(server):
     assert no["details"]["occurrences"] == 5002
 
 
+def test_the_command_line_refuses_the_same_rename_and_review_before_any_work(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from tests.mcp.helpers import ROOT
+
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("LEDGER_")}, "HF_HUB_OFFLINE": "1"}
+    huge = tmp_path / "huge.docx"
+    huge.write_bytes(occurrences(5000))
+
+    def ledger(*args: str, **more: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "addin_backend.cli", *args], cwd=ROOT, capture_output=True,
+                              text=True, timeout=300, env={**env, **more})
+
+    said = ledger("edit", str(huge), "--no-semantic", "--dry-run", "--json", "--instruction", RENAME)
+    assert said.returncode != 0 and "too_large" in said.stdout + said.stderr, (said.stdout + said.stderr)[-800:]
+    assert "LEDGER_MAX_RENAME_COST" in said.stdout + said.stderr
+    # a small edit, written, then reviewed against itself: refused past LEDGER_MAX_REVIEW_COST, answered below
+    small, edited = tmp_path / "small.docx", tmp_path / "small.ledger.docx"
+    small.write_bytes(occurrences(2))
+    done = ledger("edit", str(small), "--no-semantic", "-o", str(edited), "--instruction", RENAME)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-800:]
+    refused = ledger("review", str(edited), "--against", str(edited), "--json", LEDGER_MAX_REVIEW_COST="5")
+    assert refused.returncode != 0 and "too_large" in refused.stdout + refused.stderr, refused.stdout[-800:]
+    answered = ledger("review", str(edited), "--against", str(edited), "--json")
+    assert answered.returncode == 0, (answered.stdout + answered.stderr)[-800:]
+
+
 def _revision(url: str, doc: str, operations: list[dict]) -> tuple[int, bytes]:
     r = requests.post(f"{url}/api/v1/documents/{doc}/apply", timeout=120, json={"author": "A", "operations": operations})
     assert r.status_code == 201, r.text[:300]
