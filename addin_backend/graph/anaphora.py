@@ -62,7 +62,8 @@ class Anaphor:
     ``phrase`` ("as described above", "all of the above", "doing so", "as above"),
     ``connective`` (a unit that opens with "Similarly," or "Otherwise,"), ``idiom`` ("In this
     case,"), ``comparative`` ("Another validator" heading a sentence), ``comparison`` ("a
-    similar function" inside one); ``head`` is the head noun's lemma when there is
+    similar function" inside one) or ``distal`` ("that" inside a sentence:
+    "from that request", "after that time"); ``head`` is the head noun's lemma when there is
     one; ``first`` says whether it sits in the unit's first sentence."""
 
     start: int
@@ -229,15 +230,29 @@ _COMPARATIVE_IN = re.compile(
     re.I,
 )
 
-#: "that" before a word: an idiom's determiner at the head of a sentence ("To that end,"); inside
-#: a sentence a "that" is mostly a conjunction or a relative, and the in-sentence "that X" rule
-#: went (real_bench --without anaphora:distal: it helped only the set it was written on).
-_THAT_IDIOM = re.compile(r"(?<![\w-])(?P<det>that)(?=\s+[A-Za-z])", re.I)
+_THAT = re.compile(r"(?<![\w-])that(?=\s+[\"\u201c]?[A-Za-z])", re.I)
+_WORD_BEFORE = re.compile(r"([A-Za-z][\w-]*)$")
+#: Prepositions after which "that" is a determiner ("from that request", "after that time").
+_PREPOSITIONS = function_words("prepositions")
+def _that_gate(sent: str, at: int) -> str | None:
+    """Where a "that" at ``sent[at:]`` (not sentence-initial) may be a determiner, before the
+    tagger says whether it is one (``DT``, not a conjunction or a relative pronoun): after a
+    short fronted phrase ("Then, that set is ..."): ``"subject"``; after a word that is no
+    function word ("to that request", "updates that request"): ``"object"``; else None."""
+    tail = sent[:at].rstrip()
+    if tail.endswith(","):
+        # after a longer phrase the comma more likely closes an aside and "that" opens a clause
+        return "subject" if len(tail.split()) <= 4 else None
+    m = _WORD_BEFORE.search(tail)
+    if not m:
+        return None
+    w = m.group(1).lower()
+    return "object" if w in _PREPOSITIONS or w not in _CLOSED else None
 
 
 def _function_word_after(sent: str, end: int) -> bool:
-    """Whether a function word follows ``end`` ("similar to", "as with the"): no noun phrase headed by
-    a noun starts there, so a comparison there needs no tagging."""
+    """Whether a function word follows ``end`` ("that the", "as with the"): no noun phrase headed
+    by a noun starts there, so a "that" or a comparison there needs no tagging."""
     nxt = _NEXT_WORD.match(sent, end)
     return nxt is not None and nxt.group(1).lower() in _CLOSED
 
@@ -257,6 +272,7 @@ def _candidates(text: str) -> list[tuple[int, int, str, int, int, int]]:
     low = text.lower()  # the costlier patterns run only where their words occur
     above = "above" in low or "foregoing" in low
     phrase = above or any(w in low for w in _PHRASE_WORDS)
+    that = "that" in low
     heads = _HEAD_WORDS.search(low) is not None  # a comparison may head a sentence
     compare = _IN_WORDS.search(low) is not None
     for si, (a, b) in enumerate(spans):
@@ -280,14 +296,21 @@ def _candidates(text: str) -> list[tuple[int, int, str, int, int, int]]:
                     add(m.start("p"), m.end("p"), "pronoun")
             elif p == "That":
                 det(m, "p", _peek(sent, m, "p"))
-        for d in _THAT_IDIOM.finditer(sent) if "that" in low else ():
-            if d.start() and _IDIOM_LEAD.match(sent[: d.start()]) and _peek(sent, d) == "idiom":
-                det(d, "det", "idiom")  # "To that end,", "At that point,": a sentence's head
         for d in _DET.finditer(sent):
             kind = _peek(sent, d)
             if kind == "bare" and _SPATIAL.match(d.group("det")):
                 kind = "spatial"  # "other than the above MUST": wherever it stands
             det(d, "det", kind)
+        for t in _THAT.finditer(sent) if that else ():
+            if t.start() and not (m and m.group("p") == "That" and m.start("p") == t.start()):
+                role = _that_gate(sent, t.start())
+                if role == "object" and (si > 0 or _SUBORDINATOR.search(sent, 0, t.start())):
+                    continue  # "If a packet is lost, ... recover from that loss": the clause before
+                if role:
+                    kind = _peek(sent, t, 0)
+                    if kind == "det" and _function_word_after(sent, t.end()):
+                        continue  # "that the ...", "that it ...": a conjunction, whatever the tags
+                    det(t, 0, "idiom" if kind == "idiom" else f"that-{role}" if kind == "det" else None)
         if above:
             for d in _BARE_SPATIAL.finditer(sent):
                 add(d.start(), d.end(), "spatial")
@@ -385,19 +408,25 @@ class _Reader:
         i = bisect_left(self._starts, end) - 1
         return i >= 0 and self.words[i].end == end and self.words[i].tag in _PLURAL_TAGS
 
+    def finite_after(self, end: int) -> bool:
+        """Whether the word after ``end`` opens a predicate ("is", "MAY", "contains", "closed")."""
+        nxt = [w for w in self.after(end, 2) if w.tag not in _QUOTE_TAGS]
+        return bool(nxt) and nxt[0].tag in _FINITE_TAGS
+
 
 _NO_TAGS = _Reader("", ())
 
 
 def _np_after(
-    text: str, reader: _Reader, end: int, *, singular_det: bool = False, depth: int = 0
+    text: str, reader: _Reader, end: int, *, singular_det: bool = False, noun_first: bool = False, depth: int = 0
 ) -> tuple[str | None, int, bool] | None:
     """The head noun lemma of the noun phrase that starts at ``end`` (after a determiner), where
     it ends and whether it is plural, read off the tagger's words: modifiers (adjectives,
     numbers, participles) then a run of nouns, whose last is the head ("these test results").
     After a singular determiner a plural that ends the run is the verb that agrees with it
     ("This license grants you": the tagger reads "grants" as a noun), not the head ("this sales
-    report" goes on to its head).
+    report" goes on to its head). ``noun_first``: agreement showed the first word to be a noun
+    the tagger read as a verb (:func:`_misread_noun`).
 
     ``(None, end, False)`` when the words after the determiner are not a noun phrase ("This
     shows that", "These include"): a pronoun use. ``None`` when the phrase names the document
@@ -410,6 +439,8 @@ def _np_after(
     plural = False
     opening = True  # the phrase's first content word: "this section", "this key schedule"
     words = [w for w in reader.after(end, 7) if w.tag not in _QUOTE_TAGS]
+    if noun_first and words:
+        words[0] = _Word(words[0].text, words[0].start, words[0].end, "NN", words[0].possessive)
     for k, w in enumerate(words[:6]):
         low = w.text.lower()
         if w.tag not in _NOUN_TAGS:
@@ -492,6 +523,31 @@ _FOLLOWING = re.compile(r"\bthe\s+following\b|\bas\s+follows\b", re.I)
 _SINGULAR_DET = re.compile(r"(?i)(?:this|that|another|such\s+an?)$")
 
 
+def _that_determines(reader: _Reader, start: int) -> bool:
+    """Whether the "that" at ``start`` is a determiner: the tagger says so (``DT``), or a
+    singular noun follows it with no verb after its phrase ("updates that request with"; the
+    tagger often reads that "that" as a conjunction), which a clause ("indicates that state is
+    kept") or a relative ("a field that carries") would need."""
+    tag = reader.tag_at(start)
+    if tag == "DT":
+        return True
+    words = [w for w in reader.after(start, 8)[1:] if w.tag not in _QUOTE_TAGS]
+    if not words or words[0].tag not in ("NN", "NNP"):
+        return False
+    rest = [w for w in words if w.tag not in _NOUN_TAGS]
+    return not rest or not (rest[0].tag.startswith("VB") or rest[0].tag == "MD")
+
+
+def _misread_noun(reader: _Reader, start: int) -> bool:
+    """Whether the word after the "that" at ``start`` is a noun the tagger read as a verb: a
+    base form (``VB``, ``VBP``) after a singular noun and "that" ("either service that request
+    from"), which as a relative clause's verb would have to agree with that noun (``VBZ``)."""
+    i = bisect_left(reader._starts, start)
+    if i == 0 or i + 1 >= len(reader.words) or reader.words[i].start != start:
+        return False
+    return reader.words[i - 1].tag in ("NN", "NNP") and reader.words[i + 1].tag in ("VB", "VBP")
+
+
 _GERUND = re.compile(r"(?<![\w-])[A-Za-z]+ing(?![\w-])")
 
 
@@ -539,22 +595,38 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int, int]], reader: 
                 # "In this case, ...", and in a sentence that has no clause of its own before it
                 # ("Tag number 55799 is defined for this purpose"): what came before
                 out.append(Anaphor(start, end, text[start:end], "idiom", None, first))
+            elif first and text[start:end].lower().startswith(("that", "those")) and not _SUBORDINATOR.search(lead):
+                noun = text[start:end].split()[-1].lower()
+                out.append(Anaphor(start, end, text[start:end], "distal", noun_lemma(noun), first))
             continue  # later in the unit, or after the clause it speaks of: the unit's own
+        misread = kind.startswith("that-") and _misread_noun(reader, start)
+        if kind.startswith("that-") and not (misread or _that_determines(reader, start)):
+            continue  # a conjunction ("indicates that caches") or a relative pronoun ("a field that carries")
         det = text[start:end]
-        got = _np_after(text, reader, end, singular_det=_SINGULAR_DET.match(det) is not None)
+        got = _np_after(text, reader, end, singular_det=_SINGULAR_DET.match(det) is not None, noun_first=misread)
         if got is None:
             continue  # "this section", "this Agreement": the document itself
         head, end_off, plural = got
-        if kind in ("comparative", "comparative-in"):
+        if kind in ("comparative", "comparative-in", "that-object", "that-subject"):
             if head is None:
                 continue
             nxt = _NP_WORD.match(text, end_off)
             word = nxt.group(1) if nxt else None
             low_det = det.lower().split()
-            if (low_det[0] == "both" and not plural) or (word or "").lower() in ("and", "or"):
+            if kind.startswith("comparative") and (
+                (low_det[0] == "both" and not plural) or (word or "").lower() in ("and", "or")
+            ):
                 continue  # "Both sender and receiver": a coordination, not a pair named before
-            if low_det[-1] in _COMPARATOR and _COMPARATOR[low_det[-1]].match(text, end_off):
+            if kind.startswith("comparative") and low_det[-1] in _COMPARATOR and _COMPARATOR[low_det[-1]].match(text, end_off):
                 continue  # "the same key as", "similar checks to": the comparator is named
+            of = re.search(r"\s+of\s", text[end:end_off])  # "that set of responses": "set" agrees with "that"
+            own_end = end + of.start() if of else end_off
+            if not kind.startswith("comparative") and (
+                reader.plural(own_end)
+                or (kind == "that-object" and reader.finite_after(end_off))
+                or (kind == "that-subject" and not reader.finite_after(end_off))
+            ):
+                continue  # "indicates that caches store", "ensures that state is kept": a clause
         if head is None:
             if first and _sentence_initial(text, start):
                 out.append(Anaphor(start, end, text[start:end], "pronoun", None, first))
@@ -569,7 +641,7 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int, int]], reader: 
             continue  # "FUTURE REVISIONS OF THIS LICENSE": a heading in capitals names, it does not point
         if text[end_off : end_off + 1] in ('"', "\u201d") and re.search(r"[\"\u201c]", text[start:end_off]):
             end_off += 1  # the closing quote of a quoted coinage
-        what = {"comparative": "comparative", "comparative-in": "comparison"}.get(kind, "np")
+        what = {"comparative": "comparative", "comparative-in": "comparison", "that-object": "distal"}.get(kind, "np")
         out.append(Anaphor(start, end_off, text[start:end_off], what, head, first, plural))
     out.sort(key=lambda a: a.start)
     dedup: list[Anaphor] = []
@@ -598,7 +670,7 @@ def _phrase(text: str, reader: _Reader, start: int, end: int, first: bool) -> An
 
 #: Candidates whose words the tagger reads (a determiner's noun phrase, "that", a comparison,
 #: "the X described above"); pronouns, connectives and idioms need no tags.
-_READ = frozenset({"det", "comparative", "comparative-in", "phrase", "post-above"})
+_READ = frozenset({"det", "comparative", "comparative-in", "that-object", "that-subject", "phrase", "post-above"})
 
 
 #: How far around a candidate the tagger reads: after it, in characters, the noun phrase and
@@ -1294,7 +1366,7 @@ def _by_own_unit(a: Anaphor, c: _Ctx) -> _Got:
 def _by_definition_entry(a: Anaphor, c: _Ctx) -> _Got:
     """"Pad Length:" / "This field is only present if ...": in a definition list an anaphor is
     the entry's own term, however many entries before say the same."""
-    if c.lay.defines[c.i] and a.kind in ("np", "pronoun") and (a.head is None or a.head not in _KIND_HEADS):
+    if c.lay.defines[c.i] and a.kind in ("np", "pronoun", "distal") and (a.head is None or a.head not in _KIND_HEADS):
         return c.i - 1, f"the term {preview(c.lay.seq[c.i - 1].text, 40)}", 0.7
     return None
 
@@ -1306,6 +1378,26 @@ def _by_section_subject(a: Anaphor, c: _Ctx) -> _Got:
     if heading is None:
         return None
     return heading, f"the section's subject: {preview(c.lay.unit(heading).text, 40)}", 0.6
+
+
+def _by_distal(a: Anaphor, c: _Ctx) -> _Got:
+    """"from that request", "after that time" inside a sentence: the unit just before, when it
+    names the thing (else the sentence's own clauses are the likelier referent); a compound
+    ("within that origin server's namespace") a few units back."""
+    if a.kind != "distal":
+        return None
+    lay, seq = c.lay, c.lay.seq
+    j = lay.previous(c.i)
+    if j is None or a.head is None:
+        return False
+    t = seq[j].text
+    m = _plain_occurrence(t, a.head, len(t), ()) if set(noun_forms(a.head)) & word_set(t) else None
+    if m is None and (mod := _modifier_of(a)) is not None:
+        pat = _compound_pattern(mod, a.head)
+        for k in lay.back(c.i, LATER_WINDOW):
+            if not lay.display[k] and (m2 := pat.search(seq[k].text)) is not None:
+                return k, snippet(seq[k].text, m2.start(), m2.end()), 0.6
+    return False if m is None else (j, snippet(t, m.start(), m.end()), 0.6)
 
 
 def _by_comparison(a: Anaphor, c: _Ctx) -> _Got:
@@ -1408,6 +1500,7 @@ RESOLVERS: tuple[tuple[str, Callable[[Anaphor, _Ctx], _Got]], ...] = (
     ("own-unit", _by_own_unit),
     ("definition-entry", _by_definition_entry),
     ("section-subject", _by_section_subject),
+    ("distal", _by_distal),
     ("comparison", _by_comparison),
     ("display-above", _by_display_above),
     ("example", _by_example),

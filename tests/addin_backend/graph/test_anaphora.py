@@ -335,7 +335,7 @@ def test_window_after_counts_a_run_of_code_lines_as_one_step():
     ("In this context, a cache has understood a method if it implements it.", [("this context", "idiom", None, True)]),
     ("For this reason, endpoints MUST retain two sets of keys.", [("this reason", "idiom", None, True)]),
     ("To that end, short field names are encouraged.", [("that end", "idiom", None, True)]),
-    ("The resource does not cease to exist at, before, or after that time.", []),  # inside a sentence: no rule
+    ("The resource does not cease to exist at, before, or after that time.", [("that time", "distal", "time", True)]),
     ("If the timer expires, the connection is closed at that point.", []),  # the clause before it
     ("When doing so, the cache MUST add each header field.", [("doing so", "phrase", None, True)]),
     ("A client MAY retry, but doing so wastes bandwidth.", []),  # takes up its own sentence's verb
@@ -407,19 +407,30 @@ def test_a_comparison_compares_with_the_last_mention_even_an_anaphoric_one():
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("The proxy is requested to either service that request from a valid cache.", []),
+    ("The proxy is requested to either service that request from a valid cache.",
+     [("that request", "distal", "request", True)]),
+    ("Then, that initial set of stored responses is further filtered.",
+     [("that initial set of stored responses", "np", "response", True)]),
     ("The flag indicates that caches MUST NOT store it.", []),  # a conjunction after a verb of saying
     ("It ensures that state is kept.", [("It", "pronoun", None, True)]),  # a clause: "state is kept"
     ("Updating header fields that affect the result can confuse a cache.", []),  # a relative pronoun
     ("The ratchets that member D will use are shown.", []),
     ("A server MAY delay its reply so that clients retry.", []),
-    ("It then updates that request with precondition fields.", [("It", "pronoun", None, True)]),
+    ("It then updates that request with precondition fields.", [("It", "pronoun", None, True), ("that request", "distal", "request", True)]),
     ("Each value is concatenated with the next one, in that order.", []),
 ])
-def test_that_inside_a_sentence_is_no_anaphor(text, expected):
-    """The in-sentence "that X" rule (kind ``distal``) went: switched off it cost hits only on
-    the set it was written on (real_bench --without anaphora:distal)."""
+def test_that_as_a_determiner(text, expected):
     assert found(text) == expected
+
+
+def test_a_that_inside_a_sentence_reads_only_against_the_unit_just_before():
+    doc = _doc(
+        "When making a request to a proxy, a client MUST send the target URI in absolute form.",
+        "The proxy is requested to either service that request from a valid cache or forward it.",
+        "A server SHOULD log the event.",
+        "Each value is weighted by the preference for that encoding.",  # no encoding just before
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u1", "u0")]
 
 
 def test_a_quoted_coinage_and_a_lowercase_directive_are_noun_phrases():
@@ -678,6 +689,15 @@ def test_a_use_of_a_quoted_word_points_at_what_the_word_names():
 
 def test_such_with_a_plural_noun_whose_verb_follows():
     assert found("Requests for such reserved paths tend to fail.") == [("such reserved paths", "np", "path", True)]
+
+
+def test_a_distal_compound_is_found_a_few_units_back():
+    doc = _doc(
+        "The storage node for a bucket is named by the host part of its address.",
+        "A client MUST NOT send an address with an empty host part.",
+        "The path part names an object within that storage node's namespace.",
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u2", "u0")]
 
 
 def test_a_marked_modifier_names_the_thing_before_a_shell_noun_does():
