@@ -25,6 +25,10 @@ once more (a second ``ledger context``). Each row is one process: its wall secon
 (user + system, all threads) and its peak RSS (``wait4``). The machine is shared: compare a row
 with its peer's, taken just before or after it, not with other days' figures.
 
+``--semantic REPS`` times the semantic stage alone (:func:`semantic_rounds`): ``REPS`` rounds per
+document, this checkout then the peer in each, each in a new process with empty caches; its block
+in ``--doc`` is ``cold-start-semantic``.
+
 ``--second-context REPS`` times the second ``ledger context`` alone (:func:`second_context`): in
 each checkout one context fills an empty cache, then the second context runs ``REPS`` times, the
 two checkouts taking turns; its block in ``--doc`` is ``cold-start-second-context``.
@@ -44,7 +48,8 @@ from typing import Any, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 
-__all__ = ["run_step", "semantic_stage", "bench_file", "second_context", "markdown", "main"]
+__all__ = ["run_step", "semantic_stage", "bench_file", "second_context", "semantic_rounds", "semantic_markdown",
+           "markdown", "main"]
 
 DEFAULT_RENAMES = {
     "rfc": 'Rename "connection ID" to "connection identifier" everywhere',
@@ -251,6 +256,41 @@ def second_markdown(results: dict[str, Any], command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def semantic_rounds(path: Path, sides: dict[str, Path], peer_models: dict[str, Path | None], reps: int, work: Path,
+                    log=print) -> dict[str, Any]:
+    """The semantic stage of ``path`` (:func:`semantic_stage`) ``reps`` times in each checkout, the
+    checkouts taking turns, each run with a new empty cache."""
+    out: dict[str, Any] = {side: [] for side in sides}
+    for rep in range(reps):
+        for side, code in sides.items():
+            row = semantic_stage(code, path, _fresh(work, f"{side}-{rep}", peer_models[side]))
+            out[side].append(row)
+            log(f"{path.name} {side:5} semantic {rep + 1}/{reps} {json.dumps(row)}")
+    return out
+
+
+def semantic_markdown(results: dict[str, Any], command: str) -> str:
+    """The block of the semantic stage alone: CPU ms per unit (all threads), median and range, per
+    checkout, and their ratio; RELATED edges and wall seconds beside."""
+    lines = [f"Measured {results['date']} on {results['cpus']} CPUs with `{command}`: the RELATED stage alone "
+             f"(read and graph before it, its model loaded and timed apart, no embedding cached), "
+             f"{results['reps']} rounds, the checkouts taking turns (load average at the start {results.get('load', '?')}).",
+             "", "| document | units | this: CPU ms/unit | wall s | RELATED | peer: CPU ms/unit | wall s | RELATED | CPU ratio |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for name, res in results["files"].items():
+        cells = []
+        for side in ("this", "peer"):
+            ok = [r for r in res[side] if "cpu_ms_per_unit" in r]
+            ms = [r["cpu_ms_per_unit"] for r in ok]
+            cells.append((f"{_median(ms)} ({min(ms)}-{max(ms)})", str(_median([r["wall"] for r in ok])),
+                          "/".join(sorted({str(r["related"]) for r in ok})), _median(ms)) if ok else ("failed", "", "", 0.0))
+        units = next((r["units"] for side in ("this", "peer") for r in res[side] if "units" in r), 0)
+        ratio = f"**{cells[1][3] / cells[0][3]:.1f}x**" if cells[0][3] and cells[1][3] else ""
+        lines.append(f"| {name} | {units:,} | {cells[0][0]} | {cells[0][1]} | {cells[0][2]} | "
+                     f"{cells[1][0]} | {cells[1][1]} | {cells[1][2]} | {ratio} |")
+    return "\n".join(lines) + "\n"
+
+
 def _kind(path: Path) -> str:
     name = path.name.lower()
     return "mqtt" if "mqtt" in name else "synth" if name.startswith("synth") else "rfc"
@@ -311,6 +351,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--doc", help="rewrite the cold-start block of this markdown file")
     ap.add_argument("--second-context", type=int, metavar="REPS",
                     help="only the second ledger context of each --file, REPS times a checkout")
+    ap.add_argument("--semantic", type=int, metavar="REPS",
+                    help="only the semantic stage of each --file, REPS rounds, the checkouts taking turns")
     ap.add_argument("--semantic-only", action="store_true",
                     help="only the semantic stage of each --file, added to the figures already in --json")
     args = ap.parse_args(argv)
@@ -341,6 +383,25 @@ def main(argv: Sequence[str] | None = None) -> int:
             from benchmarks.doc_block import replace_block
 
             replace_block(Path(args.doc), "cold-start-second-context", md, "A second ledger context")
+        return 0
+    if args.semantic:
+        with tempfile.TemporaryDirectory(prefix="ledger-cold-") as tmp:
+            results = {"date": time.strftime("%Y-%m-%d"), "cpus": len(os.sched_getaffinity(0)), "peer": str(peer),
+                       "reps": args.semantic, "load": " ".join(f"{x:.1f}" for x in os.getloadavg()), "files": {}}
+            for i, name in enumerate(args.file):
+                path = Path(name).resolve()
+                results["files"][path.name] = semantic_rounds(path, sides, models, args.semantic, Path(tmp) / f"doc{i}",
+                                                              log=lambda s: print(s, flush=True))
+        if args.json:
+            Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
+        shown = ("python -m benchmarks.cold_bench --semantic " + str(args.semantic) + " "
+                 + " ".join(f"--file {Path(f).name}" for f in results["files"]) + " --peer PEER")
+        md = semantic_markdown(results, shown)
+        print(md)
+        if args.doc:
+            from benchmarks.doc_block import replace_block
+
+            replace_block(Path(args.doc), "cold-start-semantic", md, "The semantic stage alone")
         return 0
     if args.semantic_only:
         results = json.loads(Path(args.json).read_text(encoding="utf-8"))

@@ -1,0 +1,21 @@
+"""cold_bench's semantic-stage table: medians per checkout and their ratio, from the rounds' rows."""
+from __future__ import annotations
+
+from benchmarks.cold_bench import semantic_markdown
+
+
+def _row(ms: float, wall: float, related: int) -> dict:
+    return {"units": 2000, "cpu": ms * 2, "wall": wall, "related": related, "load_cpu": 0.1, "cpu_ms_per_unit": ms}
+
+
+def test_the_semantic_table_gives_medians_and_the_peer_over_this_ratio():
+    results = {"date": "2026-12-07", "cpus": 2, "reps": 3, "load": "1.0 1.0 1.0", "files": {"a.docx": {
+        "this": [_row(2.0, 10, 5), _row(3.0, 12, 5), _row(2.5, 11, 5)],
+        "peer": [_row(10.0, 40, 6), _row(9.0, 30, 7), {"rc": 1, "error": "boom"}]}}}
+    md = semantic_markdown(results, "python -m benchmarks.cold_bench --semantic 3 --file a.docx --peer PEER")
+    row = next(line for line in md.splitlines() if line.startswith("| a.docx"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[1] == "2,000"
+    assert cells[2] == "2.5 (2.0-3.0)" and cells[3] == "11" and cells[4] == "5"
+    assert cells[5] == "9.5 (9.0-10.0)" and cells[7] == "6/7"   # the failed round is left out
+    assert cells[8] == "**3.8x**"
