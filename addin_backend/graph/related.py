@@ -313,21 +313,25 @@ def unit_summary(
 
 
 def fit_pieces(texts: Sequence[str], budget: int) -> list[str]:
-    """Each text within ``budget`` word pieces: a longer one keeps the words that fewest of
-    ``texts`` use (what it is about, in the document's own vocabulary, in any language), in their
-    order, and drops the others, most common first (the later of equals first), until it fits.
+    """Each text within ``budget`` word pieces: a longer one first drops the words it shares with
+    other texts, the most common in ``texts`` first (the later of equals first), keeping the rest
+    in their order (what it says that the others do not, in the document's own vocabulary, in any
+    language); if its own words are still too many, its opening within the budget is kept (a
+    script written without spaces is one long word: it is cut, never dropped whole).
 
     A text within the budget is returned unchanged (its vector is the one it always had); a
     shortened one is another text, so a cache by text never hands out its old vector.
 
     >>> texts = ["the packet is sent by the client to the server when the timer expires",
     ...          "the server answers", "the client waits"]
-    >>> fit_pieces(texts, 8)[0]
-    'packet is sent by to when timer'
+    >>> fit_pieces(texts, 10)[0]
+    'packet is sent by to when timer expires'
+    >>> fit_pieces(texts, 5)[0]
+    'packet is sent by to'
     """
     from adapters.words import words
 
-    from ..embeddings.encoders import word_pieces
+    from ..embeddings.encoders import tokenizer, word_pieces
 
     sizes = word_pieces(texts)
     over = [i for i, n in enumerate(sizes) if n > budget]
@@ -345,11 +349,13 @@ def fit_pieces(texts: Sequence[str], budget: int) -> list[str]:
         total = sum(cost[w] for w in ws)
         dropped: set[int] = set()
         for k in sorted(range(len(ws)), key=lambda k: (-df[ws[k].casefold()], -k)):
-            if total <= budget:
+            if total <= budget or df[ws[k].casefold()] < 2:
                 break
             dropped.add(k)
             total -= cost[ws[k]]
-        out[i] = " ".join(w for k, w in enumerate(ws) if k not in dropped)
+        text = " ".join(w for k, w in enumerate(ws) if k not in dropped) if ws else texts[i]
+        pieces = [span for span in tokenizer().encode(text).offsets if span != (0, 0)]
+        out[i] = text[: pieces[budget - 1][1]].rstrip() if len(pieces) > budget else text
     return out
 
 

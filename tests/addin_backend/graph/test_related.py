@@ -157,6 +157,19 @@ def test_a_summary_over_its_budget_keeps_its_rarest_words_in_order():
     assert all(w in rest for w in kept)  # a subsequence: the kept words in their order
 
 
+def test_a_text_written_without_spaces_keeps_its_opening_within_the_budget():
+    from addin_backend.embeddings.encoders import word_pieces
+
+    zh = ("客户端在握手完成之前不得发送应用数据，服务器在收到确认之后才更新密钥。" * 6).rstrip("。")
+    other = "服务器关闭连接。"
+    fitted = R.fit_pieces([zh, other], 40)
+    assert fitted[1] == other
+    assert 30 <= word_pieces(fitted)[0] <= 40 < word_pieces([zh])[0]   # one long word: cut, not dropped
+    from adapters.words import words
+
+    assert " ".join(words(zh)).startswith(fitted[0])          # its opening, its words as words
+
+
 def test_every_summary_fits_the_budget_given(monkeypatch):
     from addin_backend.embeddings.encoders import word_pieces
 
