@@ -694,12 +694,7 @@ def ablation(devset: Path, names: Sequence[str], wild: Sequence[tuple[Path, Path
                 H = G.copy()
                 for u, v, _ in list(edges_of_type(H, DEPENDS)):
                     H.remove_edge(u, v, key=DEPENDS)
-                depends.SWITCHED_OFF.clear()
-                depends.SWITCHED_OFF.add(n)
-                try:
-                    depends.add_depends_edges(H, doc)
-                finally:
-                    depends.SWITCHED_OFF.clear()
+                depends.add_depends_edges(H, doc, switched_off={n})
             else:
                 H = G
             row = {"doc": doc_name, "variant": "A.docx", "depends": score_depends(doc, H, cases, negatives, al)}

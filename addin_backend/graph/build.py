@@ -29,7 +29,7 @@ Progress = Callable[[str, float], None]
 def _stage_depends(G: nx.MultiDiGraph, doc: Document, report: Callable[[float], None]) -> None:
     from .depends import add_depends_edges
 
-    add_depends_edges(G, doc, progress=report)
+    add_depends_edges(G, doc, progress=report, switched_off=G.graph.get("switched_off"))
 
 
 def _stage_related(G: nx.MultiDiGraph, doc: Document, report: Callable[[float], None]) -> None:
@@ -106,6 +106,7 @@ def build_graph(
     progress: Progress | None = None,
     related_threshold: float | None = None,
     related_relative: float | None = None,
+    switched_off: Iterable[str] = (),
 ) -> nx.MultiDiGraph:
     """The dependency graph of ``doc``: a node per unit (plus the document root) and typed edges.
 
@@ -119,6 +120,8 @@ def build_graph(
     related_relative : the margin over sqrt(2 ln n) standard deviations by which a RELATED pair
         must stand above both units' mean similarity (default :data:`related.RELATIVE`; 0 turns
         the relative cut off).
+    switched_off : DEPENDS detector rules to leave out, for measurement (``anaphora:KIND``,
+        ``definition:ID``; issue 31's ablation); kept in ``G.graph`` for incremental updates.
 
     Returns
     -------
@@ -147,6 +150,8 @@ def build_graph(
         G.graph["related_threshold"] = related_threshold
     if related_relative is not None:
         G.graph["related_relative"] = related_relative
+    if switched_off:
+        G.graph["switched_off"] = sorted(set(switched_off))
     t0 = time.perf_counter()
     add_unit_nodes(G, doc)
     G.graph["stats"]["seconds_by_stage"]["nodes"] = round(time.perf_counter() - t0, 4)

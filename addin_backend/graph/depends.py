@@ -5,12 +5,13 @@ section that is about the term is part of its definition, and the document's top
 the TLS specification) links at most once per section (the registry says which units).
 
 :data:`SWITCHED_OFF` names detector rules to leave out, for the ablation of issue 31
-(``benchmarks.real_bench --without``); it is empty in use.
+(``benchmarks.real_bench --without``); it is empty in use. A build names them itself with
+``build_graph(doc, switched_off=...)`` (the ``switched_off`` parameter of the functions here).
 """
 from __future__ import annotations
 
 from functools import cache, partial
-from typing import Callable, Iterable
+from typing import Callable, Collection, Iterable
 
 import networkx as nx
 
@@ -32,9 +33,14 @@ _ORIGIN = {"term": "definition", "acronym": "acronym", "notation": "notation"}
 SWITCHED_OFF: set[str] = set()
 
 
-def _without(registry: dict) -> dict:
+def _off(switched_off: Collection[str] | None) -> Collection[str]:
+    """The rules switched off: those named, and those of :data:`SWITCHED_OFF`."""
+    return SWITCHED_OFF | set(switched_off) if switched_off else SWITCHED_OFF
+
+
+def _without(registry: dict, switched_off: Collection[str]) -> dict:
     """The registry less the definitions read by a switched-off rule (itself when none is)."""
-    off = {n.split(":", 1)[1] for n in SWITCHED_OFF if n.startswith("definition:")}
+    off = {n.split(":", 1)[1] for n in switched_off if n.startswith("definition:")}
     if not off:
         return registry
     kept = {k: [e for e in v if e[2].how not in off] for k, v in registry.items()}
@@ -62,9 +68,10 @@ def add_definition_edges(
     units: Iterable[Unit] | None = None,
     *,
     registry: dict | None = None,
+    switched_off: Collection[str] | None = None,
 ) -> int:
     """Add ``user -> definer`` edges for every use of a defined term in ``units`` (default all)."""
-    registry = _without(registry if registry is not None else definition_registry(doc.units))
+    registry = _without(registry if registry is not None else definition_registry(doc.units), _off(switched_off))
     n = 0
     up = _ancestors(doc)
     for use in find_usages(doc, registry, units):
@@ -92,11 +99,13 @@ def add_anaphora_edges(
     units: Iterable[Unit] | None = None,
     *,
     progress: Callable[[float], None] | None = None,
+    switched_off: Collection[str] | None = None,
 ) -> int:
     """Add ``anaphor's unit -> antecedent's unit`` edges for the anaphors of ``units``."""
     n = 0
+    off = _off(switched_off)
     for a in resolve_anaphora(doc, units, progress=progress):
-        if SWITCHED_OFF and f"anaphora:{a.anaphor.kind}" in SWITCHED_OFF:
+        if off and f"anaphora:{a.anaphor.kind}" in off:
             continue
         n += add_edge(
             G, a.source, a.target, DEPENDS, a.evidence, a.score, origin="anaphora", start=a.anaphor.start, end=a.anaphor.end
@@ -110,10 +119,13 @@ def add_depends_edges(
     units: Iterable[Unit] | None = None,
     *,
     progress: Callable[[float], None] | None = None,
+    switched_off: Collection[str] | None = None,
 ) -> None:
-    """Both detectors over ``units`` (default all); ``progress(fraction)`` as they go."""
+    """Both detectors over ``units`` (default all); ``progress(fraction)`` as they go; the
+    rules named in ``switched_off`` (``anaphora:KIND``, ``definition:ID``) left out."""
     todo = list(units) if units is not None else None
-    add_definition_edges(G, doc, todo)
+    add_definition_edges(G, doc, todo, switched_off=switched_off)
     if progress:
         progress(0.2)
-    add_anaphora_edges(G, doc, todo, progress=(lambda f: progress(0.2 + 0.8 * f)) if progress else None)
+    add_anaphora_edges(G, doc, todo, progress=(lambda f: progress(0.2 + 0.8 * f)) if progress else None,
+                       switched_off=switched_off)

@@ -170,8 +170,9 @@ def update_graph(
             dirty = _definition_dirty(old_doc, new_doc, ch, registry) | _anaphora_dirty(old_doc, new_doc, ch, WINDOW)
         units = [u for u in new_doc.units if u.id in dirty]
         remove_out_edges(G, dirty, DEPENDS)
-        add_definition_edges(G, new_doc, units, registry=registry)
-        add_anaphora_edges(G, new_doc, units)
+        off = G.graph.get("switched_off")
+        add_definition_edges(G, new_doc, units, registry=registry, switched_off=off)
+        add_anaphora_edges(G, new_doc, units, switched_off=off)
         redo["depends"] = len(dirty)
         secs["depends"] = round(time.perf_counter() - t0, 4)
         if progress:

@@ -110,11 +110,8 @@ def _depends_origins(doc, off: set[str]) -> set[str]:
     from addin_backend.graph import build_graph, depends
     from addin_backend.graph.edges import DEPENDS, edges_of_type
 
-    depends.SWITCHED_OFF.update(off)
-    try:
-        G = build_graph(doc, semantic=False)
-    finally:
-        depends.SWITCHED_OFF.clear()
+    G = build_graph(doc, semantic=False, switched_off=off)  # a build parameter, no module state
+    assert not depends.SWITCHED_OFF and G.graph.get("switched_off", []) == sorted(off)
     return {d["origin"] for _, _, d in edges_of_type(G, DEPENDS)}
 
 

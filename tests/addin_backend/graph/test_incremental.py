@@ -212,3 +212,23 @@ def test_a_heading_added_or_removed_redoes_the_heading_links_of_the_units_after_
     update_graph(G, new_doc, back)
     assert G.has_edge(ids["p2"], ids["p1"], key=DEPENDS)
     assert_same(G, build_graph(back, semantic=False))
+
+
+@pytest.mark.models
+def test_rules_switched_off_at_build_stay_off_in_an_update():
+    """``build_graph(switched_off=...)`` (issue 31's ablation) is kept with the graph: an update
+    leaves the same rules out as a rebuild with them off."""
+    off = ["anaphora:pronoun", "definition:acronym"]
+    specs = copy.deepcopy(gd.PAPER)
+    doc, _ = gd.build(specs)
+    G = build_graph(doc, semantic=False, switched_off=off)
+    assert G.graph["switched_off"] == off
+    new_specs = copy.deepcopy(specs)
+    edit_text(new_specs, random.Random(5))
+    new_doc, _ = gd.build(new_specs)
+    update_graph(G, doc, new_doc)
+    full = build_graph(new_doc, semantic=False, switched_off=off)
+    assert_same(G, full)
+    origins = {d["origin"] for _, _, k, d in full.edges(keys=True, data=True) if k == DEPENDS}
+    assert "acronym" not in origins and origins != {d["origin"] for _, _, k, d in build_graph(
+        new_doc, semantic=False).edges(keys=True, data=True) if k == DEPENDS}
