@@ -1,36 +1,15 @@
 """The rules that read a definition in one text (no document around it): DEPENDS's detectors.
 
-* contract style (``"Term" means``, ``(hereinafter the "Agreement")``, ``(the "Supplier")``)
-  and its German, French and Spanish equivalents (``im Folgenden „Vertrag“``, ``ci-après « le
-  Contrat »``, ``en adelante, «el Contrato»``);
-* quoted terms as standards introduce them: ``A "shared cache" is a cache that``, ``The
-  "authority-form" of request-target is only used for``, ``... are "probing frames"``, ``... is
-  called a "generation"``, ``... via a "sender ratchet".``, ``a set of "session keys" (the
-  secrets derived ...)``, a gloss in apposition (``the use of "persistent connections",
-  allowing ...``), a verb and its gloss (``MAY "pipeline" its requests (i.e., send ...)``: its
-  uses are inflected), a state and its condition (``A cache is "disconnected" when ...``, ``A
-  CBOR encoding satisfies the "core deterministic encoding requirements" if``), the name of an
-  indefinite phrase that describes it (``an unsigned integer "argument"``); a quote in an example
-  (``(e.g., an "incomplete close" in TLS ...)``) only mentions a term, and an apostrophe after a
-  letter opens no quote (``the information's value``);
-* naming phrases: ``referred to as PMTU probes``, ``is known as the anti-amplification limit``,
-  ``octet sequences, called field block fragments``, ``referred to as the head of the data item``
-  (the relational name "head", marked as a term however common), ``the term X refers to``;
-* definitional sentences: ``A limited on-path attacker is an off-path attacker that ...``,
-  ``The copath of a node is ...``, ``The final size is the amount of ...``, ``Speaker
-  identification is the process of ...``, paper style (``we define X as``, ``X is defined as``,
-  ``X, denoted Y``);
-* symbols: in apposition (``The RTT sample, latest_rtt, is``), in parentheses after their name
-  (``timer granularity (kGranularity)``; a grammar's rule name, ``horizontal tab (obs-fold)``,
-  which the registry keeps only where the document's code uses it), as a sentence's subject
-  (``Hash.length is its output length``, ``pk(X) represents``; not ``current_age is defined in
-  Section 4.2.3``, a pointer);
-* Schwartz-Hearst acronyms (``Service Level Agreement (SLA)``, ``probe timeout (PTO; see ...)``;
-  letters that read as a Roman numeral when they spell the words' initials: ``Initialization
-  Vector (IV)``);
-* candidates for the registry (:func:`find_coinages`): a phrase quoted without a defining verb
-  (``with "bignums" representing ...``), which a document introduces only where it first
-  mentions it.
+Each rule is listed in :data:`RULES` with an example it reads and the documents it was written
+on: contract style and its German, French and Spanish forms (``"Term" means``, ``(hereinafter the
+"Agreement")``, ``ci-après « le Contrat »``), quoted terms as standards introduce them (``A "shared
+cache" is a cache that``, ``... are "probing frames"``, a gloss, a verb, a state and its
+condition), naming phrases (``called field block fragments``), definitional sentences (genus,
+relation, measure; ``X is defined as``, ``X, denoted Y``), symbols (in apposition, in parentheses,
+as a subject; a pointer, ``current_age is defined in Section 4.2.3``, defines nothing) and
+Schwartz-Hearst acronyms; :func:`find_coinages` gives the registry its candidates, a phrase
+quoted without a defining verb. A quote in an example (``(e.g., an "incomplete close" ...)``)
+only mentions a term; an apostrophe after a letter opens no quote.
 
 A common English word is a defined term only when it is quoted, written with a capital as a
 term, or marked by the writer (``the term reader refers to``): "values are defined to be ..."
