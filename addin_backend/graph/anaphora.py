@@ -45,6 +45,7 @@ __all__ = [
     "content_units",
     "resolve_anaphora",
     "window_after",
+    "RESOLVERS",
 ]
 
 #: How many preceding content units are searched for an antecedent (a run of code lines, a

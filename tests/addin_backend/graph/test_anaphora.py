@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from adapters.model import Document, Unit
-from addin_backend.graph.anaphora import anaphors_of, resolve_anaphora
+from addin_backend.graph.anaphora import RESOLVERS, anaphors_of, resolve_anaphora
 
 pytestmark = pytest.mark.models
 
@@ -728,3 +728,14 @@ def test_in_this_case_never_lands_on_a_definition_lists_term():
         ("paragraph", "In this case, the receiver keeps the frame until the window opens again."),
     )
     assert resolved(doc) == []
+
+
+def test_resolvers_are_named_in_order_each_with_an_example_and_its_reason():
+    """Resolution is an ordered list of small named resolvers; each says, by a quoted example,
+    what case it reads (issue 31: no rule without a reader)."""
+    names = [name for name, _ in RESOLVERS]
+    assert len(set(names)) == len(names)
+    assert names.index("own-unit") < names.index("section-subject") < names.index("head-noun") < names.index("thread")
+    for name, fn in RESOLVERS:
+        doc = fn.__doc__ or ""
+        assert '"' in doc and len(doc.split()) >= 12, name
