@@ -90,7 +90,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                                                    "seconds": {"type": ["number", "null"]}}}},
             "ready": {"type": "array", "description": "a graph job: what a client can use now",
                       "items": {"enum": ["outline", "units", "check", "graph", "impact", "proposals",
-                                         "depends", "related"]}},
+                                         "depends", "findings", "related"]}},
             "edges": {"type": "array", "description": "a graph job: the edge types of the graph stored now",
                       "items": {"enum": ["CONTAINS", "REFERENCES", "DEPENDS", "RELATED"]}},
         },
