@@ -55,6 +55,9 @@ ATTACKER = "attacks-key-A-0123456789abcdef"
 OTHER = "attacks-key-B-fedcba9876543210"
 OCTETS = "application/octet-stream"
 PROBE_LIMIT = 1.0  # seconds a /healthz probe may take
+#: seconds between two polls of a job: the attacker's ten or so jobs stay under the default rate
+#: limit (600 a minute per key), whose 429s would otherwise be read instead of the jobs' ends
+POLL_SECONDS = 2.0
 #: what the slow model says after its wait: a well-formed answer with nothing to change
 MODEL_ANSWER = json.dumps({"explanation": "Nothing to change.", "edits": []})
 
@@ -221,8 +224,8 @@ def follow(base: str, key: str, job_id: str, limit: float) -> tuple[dict[str, An
             if rec.get("status") in ("done", "failed"):
                 break
         elif a.status == 429:
-            time.sleep(2)
-        time.sleep(0.5)
+            time.sleep(5)
+        time.sleep(POLL_SECONDS)
     if rec is None and last is not None:  # never read: say why
         rec = {"status": f"unread ({last.status or last.code})"}
     return rec, time.monotonic() - started
@@ -505,8 +508,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             attack_s = time.monotonic() - t_attack
             probe.finish()
             cpu = srv.cpu_seconds() - cpu_before
-            log_tail = srv.log.read_text(errors="replace")[-4000:]
-            internal = srv.log.read_text(errors="replace").count("internal_error")
+            log = srv.log.read_text(errors="replace")
+            log_tail, internal = log[-4000:], log.count("internal_error")
+            if args.json:  # the server's log beside the figures: the evidence for each answer
+                args.json.parent.mkdir(parents=True, exist_ok=True)
+                args.json.with_suffix(".server.log").write_text(log)
 
     health = probe.summary("healthz")
     result = {
