@@ -20,6 +20,7 @@ So the cost grows with the size of the changes, not with their number times the 
 from __future__ import annotations
 
 import difflib
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -374,6 +375,88 @@ def _closest(slots: list[_Slot], target: list[str]) -> set[str]:
     return chosen
 
 
+#: A slot's line counts as found (a cut may fall beside it) when its words and the line's share
+#: this much (Dice over word counts) in one of its two readings, every operation applied or none.
+FOUND = 0.8
+#: Target positions kept alive per slot while the stretch is lined up for cuts.
+BEAM = 48
+
+
+def _dice(a: Counter[str], b: Counter[str]) -> float:
+    total = sum(a.values()) + sum(b.values())
+    return 2 * sum((a & b).values()) / total if total else 1.0
+
+
+def _cuts(slots: list[_Slot], target: list[str]) -> list[tuple[list[_Slot], list[str]]]:
+    """A stretch with no exact reading cut between two slots that each plainly show in their own
+    line of the view (:data:`FOUND`), one right after the other.
+
+    A reviewer who typed in every paragraph leaves no untouched unit to cut at, and the closest
+    reading of one long stretch aligns all its words once per tried decision: quadratic in the
+    stretch, per try. Lined up slot by slot (each slot takes its lines, or none where its presence
+    may hide it, or the view has a line of the reviewer's first), each piece is decided alone; the
+    uncertain places (merged paragraphs, rewritten ones) stay joined with their neighbours.
+    """
+    if len(slots) < 2:
+        return [(slots, target)]
+    seen = [Counter(line.split()) for line in target]
+    every = {e.id or "" for s in slots for e in s.ops()}
+    readings = [[Counter(" ".join(s.lines(every)).split()), Counter(" ".join(s.lines(set())).split())]
+                for s in slots]
+    # position in target -> (score, previous position, where this slot's lines start, found)
+    states: dict[int, tuple[float, int, int, bool]] = {0: (0.0, -1, 0, False)}
+    trail: list[dict[int, tuple[float, int, int, bool]]] = []
+    for i, s in enumerate(slots):
+        check_budget()
+        n = s.line_count()
+        nxt: dict[int, tuple[float, int, int, bool]] = {}
+
+        def offer(at: int, entry: tuple[float, int, int, bool]) -> None:
+            if at not in nxt or entry[0] > nxt[at][0]:
+                nxt[at] = entry
+
+        for j, (score, *_rest) in states.items():
+            if s.presence is not None or not n:
+                offer(j, (score, j, j, False))
+            for skip in (0, 1):  # the view may hold one line the reviewer wrote first
+                at = j + skip
+                if not n or at + n > len(target):
+                    continue
+                got: Counter[str] = sum((seen[k] for k in range(at, at + n)), Counter())
+                sim = max(_dice(r, got) for r in readings[i])
+                offer(at + n, (score + sim - 0.5 * skip, j, at, sim >= FOUND and n > 0))
+        if not nxt:
+            return [(slots, target)]
+        best = sorted(nxt.items(), key=lambda kv: -kv[1][0])[:BEAM]
+        states = dict(best)
+        trail.append(nxt)
+    end = max(states, key=lambda k: (states[k][0], k == len(target)))
+    if end != len(target):
+        return [(slots, target)]
+    placed: list[tuple[int, int, bool]] = []  # per slot: its lines' start and end, found
+    j = end
+    for step in reversed(trail):
+        _score, prev, start, found = step[j]
+        placed.append((start, j, found))
+        j = prev
+    placed.reverse()
+    last: dict[str, int] = {}  # an operation with two places (a move) is decided in one piece
+    for i, s in enumerate(slots):
+        for e in s.ops():
+            last[e.id or ""] = i
+    reach = 0  # the last slot an operation seen so far still acts in
+    pieces: list[tuple[list[_Slot], list[str]]] = []
+    first_slot, first_line = 0, 0
+    for i in range(len(slots) - 1):
+        reach = max([reach] + [last[e.id or ""] for e in slots[i].ops()])
+        (_a, end_i, found_i), (start_n, _b, found_n) = placed[i], placed[i + 1]
+        if found_i and found_n and end_i == start_n and reach <= i:
+            pieces.append((slots[first_slot:i + 1], target[first_line:end_i]))
+            first_slot, first_line = i + 1, end_i
+    pieces.append((slots[first_slot:], target[first_line:]))
+    return pieces
+
+
 def _stretches(plan: Layout, target: list[str]) -> list[tuple[list[_Slot], list[str]]]:
     """The view cut at the untouched units found in it: ``(slots, target lines)`` per stretch,
     stretches that share an operation (a move's two places) joined."""
@@ -430,7 +513,10 @@ def match_view(plan: Layout, target: Iterable[str]) -> ViewMatch:
         got = _exact(slots, lines)
         if got is None:
             exact = False
-            got = _closest(slots, lines)
+            got = set()
+            for piece, piece_lines in _cuts(slots, lines):
+                found = _exact(piece, piece_lines)
+                got |= found if found is not None else _closest(piece, piece_lines)
         mixed |= {i[len(MIXED):] for i in got if i.startswith(MIXED)}
         applied |= {i for i in got if not i.startswith(MIXED)}
     return ViewMatch(applied, exact, mixed)

@@ -79,3 +79,51 @@ def test_an_operation_that_changes_nothing_visible_counts_as_applied():
     ops = [Replace("u1", 0, 4, "Each", before=doc.get("u1").text, id="same"), *_rename(doc)[:1]]
     got = match_view(layout(doc, ops), doc.lines("accepted", None))
     assert got.applied == {"same"} and got.exact
+
+
+def _typed_everywhere(paragraphs: int) -> tuple[Document, list[Replace]]:
+    texts = [" ".join(f"The widget {i}.{k} sends a frame to the widget server." for k in range(2))
+             for i in range(paragraphs)]
+    doc = Document("docx", [Unit(f"p{i}", "paragraph", t, i) for i, t in enumerate(texts)])
+    ops = []
+    for u in doc.units:
+        at = u.text.find("widget")
+        while at >= 0:
+            ops.append(Replace(u.id, at, at + 6, "gadget", before=u.text, id=f"op-{len(ops) + 1}"))
+            at = u.text.find("widget", at + 1)
+    return doc, ops
+
+
+def test_a_word_typed_in_every_paragraph_is_decided_paragraph_by_paragraph(monkeypatch):
+    # a reviewer typed in every paragraph (Track Changes off): no untouched unit to cut the view
+    # at; each paragraph still shows plainly in its own line, so each is decided alone and no
+    # alignment spans more than a paragraph's neighbourhood (it spanned the whole view, per try)
+    from addin_backend.verify import review_match
+
+    doc, ops = _typed_everywhere(120)
+    plan = layout(doc, ops)
+    applied = {e.id for k, e in enumerate(ops) if k * 7 % 3}
+    view = [line + " typed" for line in _view(doc, ops, applied)]
+    view.insert(40, "A paragraph the reviewer added.")
+    widest = [0]
+    real = review_match._matched
+
+    def measured(a, b):
+        widest[0] = max(widest[0], len(a), len(b))
+        return real(a, b)
+
+    monkeypatch.setattr(review_match, "_matched", measured)
+    got = match_view(plan, view)
+    assert got.applied == applied and not got.exact
+    assert 0 < widest[0] <= 3 * 25  # a paragraph is 22 words; the whole view is 2,600
+
+
+def test_paragraphs_a_reviewer_merged_stay_decided_together():
+    doc, ops = _typed_everywhere(12)
+    # the paragraph mark between p5 and p6 removed: one line holds both, both fully renamed
+    applied = {e.id for e in ops}
+    view = _view(doc, ops, applied)
+    view[5:7] = [view[5] + view[6]]
+    view = [line + " typed" for line in view]
+    got = match_view(layout(doc, ops), view)
+    assert got.applied == applied and not got.exact
