@@ -157,12 +157,15 @@ def _set_docx(pkg, data: bytes, name: str, value: str) -> bytes:
         ct = pkg.xml("[Content_Types].xml")
         etree.SubElement(ct, f"{{{etree.QName(ct).namespace}}}Override", PartName="/" + _CUSTOM, ContentType=_CT)
         changed["[Content_Types].xml"] = _tostring(ct)
-    props = list(root.iter(f"{{{_OP}}}property"))
+    # the properties :func:`get_property` reads: children of the root (one nested deeper is none)
+    props = root.findall(f"{{{_OP}}}property")
     prop = next((p for p in props if p.get("name") == name), None)
     if prop is None:
-        prop = etree.SubElement(root, f"{{{_OP}}}property", fmtid=_FMTID, pid=_next_pid(props), name=name)
+        prop = etree.SubElement(root, f"{{{_OP}}}property", fmtid=_FMTID, pid=_next_pid(list(root.iter(f"{{{_OP}}}property"))),
+                                name=name)
     for ch in list(prop):
         prop.remove(ch)
+    prop.text = None  # text beside the value would be read back as part of it
     etree.SubElement(prop, f"{{{_VT}}}lpwstr").text = value
     if pkg.has(_CUSTOM):
         changed[_CUSTOM] = _tostring(root)

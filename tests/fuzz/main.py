@@ -22,6 +22,10 @@ def main() -> None:
             import addin_backend.edits.operations  # noqa: F401
         if name == "upload":
             import addin_backend.api  # noqa: F401
+        if name == "writeback":
+            import adapters.docx.writer  # noqa: F401
+            import adapters.odt.writer  # noqa: F401
+            import adapters.properties  # noqa: F401
 
     from .targets import target
 

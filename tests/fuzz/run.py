@@ -35,6 +35,12 @@ _PROGRESS = re.compile(r"^#(\d+)\s", re.M)
 def _seed_dir(name: str, scratch: Path, seed: int | None = None) -> Path:
     seeds = scratch / f"{name}-seeds"
     seeds.mkdir(parents=True, exist_ok=True)
+    if name == "writeback":  # documents that carry a review record, as LEDGER writes them back
+        from .writeback import seeds as writeback_seeds
+
+        for i, (_doc, data) in enumerate(writeback_seeds()):
+            (seeds / f"{i:03d}").write_bytes(data)
+        return seeds
     for i, path in enumerate(seed_paths()):
         data = path.read_bytes()
         if name == "upload":

@@ -8,6 +8,11 @@
   place (:class:`~adapters.errors.AnchorError`), nothing else.
 - ``upload``: ``POST /api/v1/documents`` with a fuzzed media type, file name and body (raw or
   multipart): never a 5xx answer.
+- ``writeback``: the parts LEDGER writes back (``docProps/custom.xml``, content types,
+  relationships, settings, comments, people, core properties; ODT meta, manifest, styles) mutated
+  in a real document (:mod:`.writeback`), then an apply's steps: read, write, embed the review
+  record, read it back; AdapterError only. Not in the suite's short atheris run:
+  ``test_writeback.py`` runs a repeatable few hundred of its mutations there.
 
 The package-shaped targets mutate *inside* the zip (:func:`mutate_package`): one member's bytes
 through libFuzzer's mutator, then zipped again, so the readers' XML code is reached rather than
@@ -20,7 +25,9 @@ import random
 import zipfile
 from typing import Callable
 
-TARGETS = ("package", "readers", "writers", "upload")
+TARGETS = ("package", "readers", "writers", "upload", "writeback")
+#: The targets of the suite's short run (``test_fuzz.py``).
+SHORT_TARGETS = ("package", "readers", "writers", "upload")
 
 
 def mutate_package(data: bytes, max_size: int, seed: int) -> bytes:
@@ -149,6 +156,27 @@ def upload(data: bytes) -> None:
     r.close()
 
 
+def mutate_writeback(data: bytes, max_size: int, seed: int) -> bytes:
+    """A libFuzzer custom mutator: one to three write-back parts of the seed changed
+    (:func:`.writeback.mutate`); an input that is not such a package gets libFuzzer's own."""
+    import atheris
+
+    from .writeback import mutate
+
+    try:
+        names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+        out = mutate("x.odt" if "mimetype" in names else "x.docx", data, random.Random(seed))
+    except Exception:
+        return atheris.Mutate(data, max_size)
+    return out if len(out) <= max_size else atheris.Mutate(data, max_size)
+
+
+def writeback(data: bytes) -> None:
+    from .writeback import write_back
+
+    write_back(data)
+
+
 def target(name: str) -> tuple[Callable[[bytes], None], Callable | None]:
     """The target function and its custom mutator (``None``: libFuzzer's own)."""
     return {
@@ -156,4 +184,5 @@ def target(name: str) -> tuple[Callable[[bytes], None], Callable | None]:
         "readers": (readers, mutate_package),
         "writers": (writers, None),
         "upload": (upload, None),
+        "writeback": (writeback, mutate_writeback),
     }[name]

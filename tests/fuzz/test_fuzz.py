@@ -29,7 +29,10 @@ def test_a_short_fuzz_of_every_target_finds_no_crash(capsys, output_dir):
 
     keep = output_dir / "fuzz"
     shutil.rmtree(keep, ignore_errors=True)
-    status = main(["--seconds", os.environ.get("FUZZ_SECONDS", "15"), "--keep", str(keep), "--seed", "1"])
+    from .targets import SHORT_TARGETS
+
+    status = main(["--seconds", os.environ.get("FUZZ_SECONDS", "15"), "--keep", str(keep), "--seed", "1",
+                   "--targets", ",".join(SHORT_TARGETS)])
     captured = capsys.readouterr()
     print(captured.out)
     last = captured.out.strip().splitlines()[-1]
