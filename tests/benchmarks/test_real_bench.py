@@ -90,9 +90,13 @@ def test_second_annotators_set_is_scored_without_reference_truth():
 def _widget_document(tmp_path):
     """A quoted definition read by the ``subject`` rule, used in another section, and a pronoun
     resolved against the previous paragraph: two DEPENDS edges from two different rules."""
-    import docx
-
     import adapters
+
+    return adapters.read_path(str(_widget_path(tmp_path)))
+
+
+def _widget_path(tmp_path):
+    import docx
 
     d = docx.Document()
     d.add_heading("Widgets", 1)
@@ -103,7 +107,7 @@ def _widget_document(tmp_path):
     d.add_paragraph("A receiver reads every widget frame before it answers.")
     path = tmp_path / "widgets.docx"
     d.save(str(path))
-    return adapters.read_path(str(path))
+    return path
 
 
 def _depends_origins(doc, off: set[str]) -> set[str]:
@@ -160,3 +164,62 @@ def test_producers_a_set_is_one_a_wild_document_its_own():
     line = ablation_table({"(none)": rows, "definition:x": off}, {"definition:x": 7})[-1]
     assert line == ("| definition:x | 7 | +0 hits, +1 false | -1 hits, +0 false | +0 hits, -1 false | "
                     "devset, wild: mqtt | wild: stix |")
+
+
+# --- leave one producer out (issue 31) -----------------------------------------------------------
+
+
+def _widget_cases() -> list[dict]:
+    """The widget document annotated as the sets are (python-docx paragraph indices): the
+    definition's use in "Receiving" and the pronoun "It"."""
+    return [
+        {"kind": "definition", "para_index": 5, "antecedent_para_index": 1, "anaphor": "widget frame",
+         "text": "A receiver reads every widget frame before it answers.", "antecedent_text": "A widget frame is"},
+        {"kind": "anaphora", "para_index": 3, "antecedent_para_index": 2, "anaphor": "It",
+         "text": "It does so to keep the receiver simple.", "antecedent_text": "The sender sends its widgets"},
+    ]
+
+
+def test_a_rule_written_on_a_producer_is_switched_off_when_that_producer_is_scored(tmp_path):
+    import adapters
+    from addin_backend.graph import build_graph
+    from addin_backend.graph.definition_rules import RULES
+    from benchmarks.real_bench import ANAPHORA_ORIGINS, align, left_out, score_left_out, truth_paragraphs
+
+    # the origins the protocol reads: 'subject' was written on both xml2rfc sets, 'pronoun' on the devset
+    assert set(next(r for r in RULES if r.id == "subject").producers) == {"devset", "independent"}
+    assert ANAPHORA_ORIGINS["pronoun"][0] == ("devset",)
+    assert {"definition:subject", "anaphora:pronoun"} <= set(left_out("devset"))
+    assert "definition:subject" in left_out("independent") and "anaphora:pronoun" not in left_out("independent")
+    assert left_out("wild: stix-v2.1.1-csd01") == []  # no rule was written on the wild documents
+    assert "definition:acronym" not in left_out("devset")  # Schwartz-Hearst: written on no set
+    path = _widget_path(tmp_path)
+    doc = adapters.read_path(str(path))
+    G = build_graph(doc, semantic=False)
+    al = align(doc.units, truth_paragraphs(path))
+
+    def hits(producer: str) -> tuple[dict, dict, list[str]]:
+        normal, out, off = score_left_out(doc, G, producer, _widget_cases(), [], al)
+        return ({k: v["hits"] for k, v in normal["by_kind"].items()}, {k: v["hits"] for k, v in out["by_kind"].items()}, off)
+
+    every = {"anaphora": 1, "definition": 1}
+    assert hits("wild: stix-v2.1.1-csd01") == (every, every, [])
+    normal, out, off = hits("devset")
+    assert normal == every and out == {"anaphora": 0, "definition": 0}, (out, off)
+    normal, out, off = hits("independent")  # its own 'subject' off, the devset's pronoun rule on
+    assert normal == every and out == {"anaphora": 1, "definition": 0}, (out, off)
+
+
+def test_lopo_table_names_what_each_producer_left_out_and_what_falls_short():
+    from benchmarks.real_bench import lopo_table, producer_rows
+
+    normal = producer_rows([("devset", {"files": [_file("rfc1", {"anaphora": (9, 10), "acronym": (4, 4)}, 0, 10)]}, False),
+                            ("wild", {"files": [_file("stix", {"definition": (6, 7)}, 1, 10)]}, True)])
+    left = producer_rows([("devset", {"files": [_file("rfc1", {"anaphora": (5, 10), "acronym": (4, 4)}, 2, 10)]}, False),
+                          ("wild", {"files": [_file("stix", {"definition": (6, 7)}, 1, 10)]}, True)])
+    table = lopo_table({"normal": normal, "left_out": left,
+                        "switched_off": {"devset": ["anaphora:np"], "wild: stix": []}})
+    assert table[2] == ("| devset | 1 | 0.900 (9/10) → 0.500 (5/10) | - → - | 1.000 (4/4) → 1.000 (4/4) | "
+                        "0.929 (13/14) → 0.643 (9/14) | 0 / 10 → 2 / 10 | anaphora 0.500, false links 2/10 |")
+    assert table[3].endswith("| 1 / 10 → 1 / 10 | none |")
+    assert "- devset: 1 rules switched off: anaphora:np" in table and "- wild: stix: 0 rules switched off: none" in table
