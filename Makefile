@@ -107,11 +107,12 @@ bench-graph: venv
 # Real-document benchmark: the graph against published standards with exact reference truth
 # (DEVSET: the development set; CORPUS: real files whose non-English ones `ledger check` reads).
 # DEPENDS is also scored, side by side and per document, on other annotators' sets found in
-# DEVSET/independent (the leave-one-document-out protocol of CONTRIBUTING.md).
+# DEVSET/independent (the leave-one-document-out protocol of CONTRIBUTING.md). ARGS=--lopo: leave
+# one producer out instead (DEPENDS only; --corpus, --related, --readme unused); ARGS=--ablate all.
 DEVSET ?= ../shared/devset
 CORPUS ?= ../shared/corpus
 bench-real: venv
-	$(BIN)/python -m benchmarks.real_bench --devset $(DEVSET) --corpus $(CORPUS) --related --readme README.md
+	$(BIN)/python -m benchmarks.real_bench --devset $(DEVSET) --corpus $(CORPUS) --related --readme README.md $(ARGS)
 
 # A battery of real edits (renames, deletes, moves, values, retitles, each check's fix) on the
 # development standards, judged in headless LibreOffice; the edit-bench block of docs/benchmarks.md.
