@@ -602,6 +602,10 @@ def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
     if not chosen:
         why = "; ".join(s["reason"] for s in skipped[:3]) + (f"; and {len(skipped) - 3} more" if len(skipped) > 3 else "")
         raise InvalidRequestError("no operation left to apply" + (f": {why}" if why else ""), skipped=skipped)
+    if proposal_id is None:  # a proposal's renames were estimated when it was made
+        from .costs import operations_cost
+
+        operations_cost(doc, chosen)  # each operation's record carries its paragraph: refused before any work
     written = write_operations(original, doc, G, chosen, author=author, date=date,
                                default_source=default_source, semantic=semantic, instruction=instruction,
                                comments=comments, threads=threads, memory_mb=memory_mb,

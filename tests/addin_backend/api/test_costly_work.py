@@ -107,6 +107,10 @@ def test_a_small_rename_is_answered_a_large_one_is_a_job_and_a_huge_one_is_refus
     # no job was made for it, and the document keeps no proposal
     r = _propose(url, huge, "Rename 'nothing here' to 'something'")
     assert r.status_code == 201 and r.json()["operations"] == []
+    # the same rename as a client's operation to apply: refused before any writing
+    r = requests.post(f"{url}/api/v1/documents/{huge}/apply", timeout=120, json={
+        "author": "A", "operations": [{"op": "rename", "old": "widget", "text": "gadget"}]})
+    assert r.status_code == 413 and r.json()["error"]["details"]["occurrences"] == 5002, r.text[:300]
 
 
 def test_a_rename_through_mcp_is_the_same_orchestration(server):
