@@ -275,7 +275,7 @@ def semantic_markdown(results: dict[str, Any], command: str) -> str:
     lines = [f"Measured {results['date']} on {results['cpus']} CPUs with `{command}`: the RELATED stage alone "
              f"(read and graph before it, its model loaded and timed apart, no embedding cached), "
              f"{results['reps']} rounds, the checkouts taking turns (load average at the start {results.get('load', '?')}).",
-             "", "| document | units | this: CPU ms/unit | wall s | RELATED | peer: CPU ms/unit | wall s | RELATED | CPU ratio |",
+             "", "| document | units (this / peer) | this: CPU ms/unit | wall s | RELATED | peer: CPU ms/unit | wall s | RELATED | CPU ratio |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for name, res in results["files"].items():
         cells = []
@@ -284,9 +284,10 @@ def semantic_markdown(results: dict[str, Any], command: str) -> str:
             ms = [r["cpu_ms_per_unit"] for r in ok]
             cells.append((f"{_median(ms)} ({min(ms)}-{max(ms)})", str(_median([r["wall"] for r in ok])),
                           "/".join(sorted({str(r["related"]) for r in ok})), _median(ms)) if ok else ("failed", "", "", 0.0))
-        units = next((r["units"] for side in ("this", "peer") for r in res[side] if "units" in r), 0)
+        counts = [next((r["units"] for r in res[side] if "units" in r), 0) for side in ("this", "peer")]
+        units = f"{counts[0]:,}" if counts[0] == counts[1] else f"{counts[0]:,} / {counts[1]:,}"  # each reads its own
         ratio = f"**{cells[1][3] / cells[0][3]:.1f}x**" if cells[0][3] and cells[1][3] else ""
-        lines.append(f"| {name} | {units:,} | {cells[0][0]} | {cells[0][1]} | {cells[0][2]} | "
+        lines.append(f"| {name} | {units} | {cells[0][0]} | {cells[0][1]} | {cells[0][2]} | "
                      f"{cells[1][0]} | {cells[1][1]} | {cells[1][2]} | {ratio} |")
     return "\n".join(lines) + "\n"
 

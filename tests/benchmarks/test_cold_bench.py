@@ -4,8 +4,8 @@ from __future__ import annotations
 from benchmarks.cold_bench import semantic_markdown
 
 
-def _row(ms: float, wall: float, related: int) -> dict:
-    return {"units": 2000, "cpu": ms * 2, "wall": wall, "related": related, "load_cpu": 0.1, "cpu_ms_per_unit": ms}
+def _row(ms: float, wall: float, related: int, units: int = 2000) -> dict:
+    return {"units": units, "cpu": ms * 2, "wall": wall, "related": related, "load_cpu": 0.1, "cpu_ms_per_unit": ms}
 
 
 def test_the_semantic_table_gives_medians_and_the_peer_over_this_ratio():
@@ -19,3 +19,10 @@ def test_the_semantic_table_gives_medians_and_the_peer_over_this_ratio():
     assert cells[2] == "2.5 (2.0-3.0)" and cells[3] == "11" and cells[4] == "5"
     assert cells[5] == "9.5 (9.0-10.0)" and cells[7] == "6/7"   # the failed round is left out
     assert cells[8] == "**3.8x**"
+
+
+def test_the_semantic_table_gives_each_checkouts_units_where_they_read_differently():
+    results = {"date": "2026-12-07", "cpus": 2, "reps": 1, "files": {"b.docx": {
+        "this": [_row(4.5, 20, 244, 1937)], "peer": [_row(9.0, 40, 402, 2282)]}}}
+    row = semantic_markdown(results, "cmd").splitlines()[-1]
+    assert row.split("|")[2].strip() == "1,937 / 2,282" and row.split("|")[-2].strip() == "**2.0x**"
