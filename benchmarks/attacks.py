@@ -32,6 +32,7 @@ import argparse
 import io
 import json
 import random
+import subprocess
 import sys
 import tempfile
 import threading
@@ -47,7 +48,7 @@ from tests.addin_backend.edits.chat_server import ChatServer, Step, completion
 from tests.adapters.docx.docxkit import make_docx, paragraphs_docx
 from tests.addin_backend.api.test_inner_bounds import BILLIONS
 from tests.addin_backend.api.test_inner_bounds import _billion_docx as billion_docx  # lists from the billions, six formats
-from tests.servers import LedgerServer
+from tests.servers import LedgerServer, free_port
 
 __all__ = ["main", "run", "Attack"]
 
@@ -263,17 +264,19 @@ def _job_ok(a: Attack) -> bool:
 
 class Probe(threading.Thread):
     """A probe of ``/healthz`` (and one of ``/api/v1/version`` with the other key: a request that
-    needs a web thread of the API) every ``every`` seconds on a fixed schedule, each in its own
+    needs a web thread of the API; and a control: an idle ``python -m http.server`` at the same
+    niceness, whose slow answers are the machine's load, not the server's) every ``every``
+    seconds on a fixed schedule, each in its own
     thread, so a probe held for ``timeout`` seconds does not thin out the ones after it and the
     counts measure time; the workers' resident memory at each tick."""
 
-    def __init__(self, srv: LedgerServer, every: float = 0.5, timeout: float = 30.0) -> None:
+    def __init__(self, srv: LedgerServer, control: str, every: float = 0.5, timeout: float = 30.0) -> None:
         super().__init__(name="probe", daemon=True)
-        self.srv, self.every, self.timeout = srv, every, timeout
+        self.srv, self.control, self.every, self.timeout = srv, control, every, timeout
         self.stop = threading.Event()
         self.origin = time.monotonic()
         #: (seconds after the start it was sent, seconds it took, None or why it failed), per path
-        self.seen: dict[str, list[tuple[float, float, str | None]]] = {"healthz": [], "api": []}
+        self.seen: dict[str, list[tuple[float, float, str | None]]] = {"healthz": [], "api": [], "control": []}
         self.peak_rss_kib = 0
         self._pending: list[threading.Thread] = []
 
@@ -292,7 +295,8 @@ class Probe(threading.Thread):
         tick = 0
         while not self.stop.is_set():
             for path, url, headers in (("healthz", f"{self.srv.url}/healthz", {}),
-                                       ("api", f"{self.srv.url}/api/v1/version", {"Authorization": f"Bearer {OTHER}"})):
+                                       ("api", f"{self.srv.url}/api/v1/version", {"Authorization": f"Bearer {OTHER}"}),
+                                       ("control", self.control, {})):
                 t = threading.Thread(target=self._one, args=(path, url, headers), daemon=True, name=f"probe-{path}")
                 t.start()
                 self._pending.append(t)
@@ -481,7 +485,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             jobs.append(paragraphs)
 
             # --- all at once, probed; then the other key's small document
-            probe = Probe(srv, timeout=args.probe_timeout)
+            control_port = free_port()
+            control = subprocess.Popen([sys.executable, "-m", "http.server", str(control_port), "--bind", "127.0.0.1",
+                                        "--directory", tmp], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            control_url = f"http://127.0.0.1:{control_port}/"
+            for _ in range(100):
+                try:
+                    requests.get(control_url, timeout=2)
+                    break
+                except requests.RequestException:
+                    time.sleep(0.1)
+            probe = Probe(srv, control_url, timeout=args.probe_timeout)
             cpu_before = srv.cpu_seconds()
             rss_before = sum(srv.rss_kib().values())
             probe.start()
@@ -507,6 +521,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 t.join(max(0.0, limit - time.monotonic()))
             attack_s = time.monotonic() - t_attack
             probe.finish()
+            control.terminate()
+            control.wait(10)
             cpu = srv.cpu_seconds() - cpu_before
             log = srv.log.read_text(errors="replace")
             log_tail, internal = log[-4000:], log.count("internal_error")
@@ -525,6 +541,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "attacks": [asdict(a) for a in attacks],
         "healthz": health,
         "api_probe": probe.summary("api"),
+        "control_probe": probe.summary("control"),
         "small_graph": victim,
         "server_peak_rss_mib": round(probe.peak_rss_kib / 1024, 1),
         "server_rss_before_mib": round(rss_before / 1024, 1),
@@ -549,7 +566,8 @@ def table(res: dict[str, Any]) -> str:
                     f"{'yes' if a['ok'] else 'NO'} |")
     g = res["small_graph"]
     rows.append("")
-    for name, h in (("/healthz", res["healthz"]), ("/api/v1/version (other key)", res["api_probe"])):
+    for name, h in (("/healthz", res["healthz"]), ("/api/v1/version (other key)", res["api_probe"]),
+                    ("control (idle http.server, same niceness: the machine's load)", res["control_probe"])):
         rows.append(f"{name}: {h['answered_within_1s']} of {h['probes']} probes answered within 1 s "
                     f"(failed {h['failed']}, over 1 s {h['over_1s']}; p50 {h['p50_seconds']} s, max {h['max_seconds']} s"
                     + (f"; bad from {h['first_bad_at']} s to {h['last_bad_at']} s of the attack" if h["first_bad_at"] is not None else "")
