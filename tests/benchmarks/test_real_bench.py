@@ -184,14 +184,19 @@ def test_a_rule_written_on_a_producer_is_switched_off_when_that_producer_is_scor
     import adapters
     from addin_backend.graph import build_graph
     from addin_backend.graph.definition_rules import RULES
-    from benchmarks.real_bench import ANAPHORA_ORIGINS, align, left_out, score_left_out, truth_paragraphs
+    from addin_backend.graph.anaphora import RESOLVERS
+    from benchmarks.real_bench import (ANAPHORA_ORIGINS, RESOLVER_ORIGINS, align, left_out, score_left_out,
+                                       truth_paragraphs)
 
     # the origins the protocol reads: 'subject' was written on both xml2rfc sets, 'pronoun' on the devset
     assert set(next(r for r in RULES if r.id == "subject").producers) == {"devset", "independent"}
     assert ANAPHORA_ORIGINS["pronoun"][0] == ("devset",)
     assert {"definition:subject", "anaphora:pronoun"} <= set(left_out("devset"))
     assert "definition:subject" in left_out("independent") and "anaphora:pronoun" not in left_out("independent")
-    assert left_out("wild: stix-v2.1.1-csd01") == []  # no rule was written on the wild documents
+    assert left_out("wild: stix-v2.1.1-csd01") == []  # no switchable rule was written on it
+    # the section-subject resolver was written reading MQTT-SN's misses (6ad3757), and exists
+    assert left_out("wild: mqtt-sn-2.0-wd-2025-10-23") == ["resolver:section-subject"]
+    assert set(RESOLVER_ORIGINS) <= {name for name, _ in RESOLVERS}
     assert "definition:acronym" not in left_out("devset")  # Schwartz-Hearst: written on no set
     path = _widget_path(tmp_path)
     doc = adapters.read_path(str(path))
@@ -223,3 +228,17 @@ def test_lopo_table_names_what_each_producer_left_out_and_what_falls_short():
                         "0.929 (13/14) → 0.643 (9/14) | 0 / 10 → 2 / 10 | anaphora 0.500, false links 2/10 |")
     assert table[3].endswith("| 1 / 10 → 1 / 10 | none |")
     assert "- devset: 1 rules switched off: anaphora:np" in table and "- wild: stix: 0 rules switched off: none" in table
+
+
+def test_a_resolver_is_left_out_for_the_block_only():
+    from addin_backend.graph import anaphora
+    from benchmarks.real_bench import _without_resolvers
+
+    before = anaphora.RESOLVERS
+    with _without_resolvers(["section-subject"]):
+        assert [n for n, _ in anaphora.RESOLVERS] == [n for n, _ in before if n != "section-subject"]
+    assert anaphora.RESOLVERS is before
+    with pytest.raises(SystemExit, match="RESOLVER_ORIGINS"):
+        with _without_resolvers(["no-such-resolver"]):
+            pass
+    assert anaphora.RESOLVERS is before
