@@ -20,6 +20,7 @@ from adapters.model import Document, Unit, ancestor_ids
 from .anaphora import resolve_anaphora
 from .definitions import Usage, definition_registry, find_usages, quoted_use
 from .edges import DEPENDS, add_edge
+from .term_index import term_index
 
 __all__ = ["links", "add_definition_edges", "add_anaphora_edges", "add_depends_edges"]
 
@@ -125,6 +126,8 @@ def add_depends_edges(
     rules named in ``switched_off`` (``anaphora:KIND``, ``definition:ID``) left out."""
     todo = list(units) if units is not None else None
     add_definition_edges(G, doc, todo, switched_off=switched_off)
+    if todo is None:  # the registry just read for the whole document: its terms kept on the graph
+        term_index(doc, G)
     if progress:
         progress(0.2)
     add_anaphora_edges(G, doc, todo, progress=(lambda f: progress(0.2 + 0.8 * f)) if progress else None,

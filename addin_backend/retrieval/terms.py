@@ -2,27 +2,22 @@
 
 "Rename 'net load' to 'residual demand'" is about the unit that defines net load; "Insert a
 paragraph on SLA penalties" needs the unit that expands SLA. What this reads of the registry of
-definitions (each term's first definition: :func:`term_index`) is computed once per graph and
-kept on it as JSON, so the command line keeps it with a file's graph and a second ``ledger
-context`` does not build the registry again.
+definitions (each term's first definition: :func:`term_index`) is kept on the graph when the
+graph is built (:mod:`addin_backend.graph.term_index`), so a graph kept by the command line or
+the store answers it without building the registry again.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass
-from typing import Any, Sequence
 
 import networkx as nx
 
-from adapters.model import Document, Unit
+from adapters.model import Document
 
-from ..graph.definitions import definition_registry, usage_pattern
+from ..graph.definitions import usage_pattern
+from ..graph.term_index import TERM_INDEX, term_index
 
 __all__ = ["TermHit", "terms_in", "term_index", "TERM_INDEX"]
-
-#: Where :func:`term_index` keeps its answer on a graph: ``{"key": content digest, "terms": [...]}``.
-TERM_INDEX = "_term_index"
 
 
 @dataclass(frozen=True)
@@ -37,33 +32,6 @@ class TermHit:
         if self.case_sensitive or other.case_sensitive:
             return self.term in other.term
         return self.term.lower() in other.term.lower()
-
-
-def _digest(units: Sequence[Unit]) -> str:
-    """A digest of what the registry reads of the units (as ``definitions._content``), stable
-    across processes (``hash`` of a string is not), so a kept index can be checked."""
-    h = hashlib.sha256()
-    for u in units:
-        h.update(json.dumps([u.id, u.kind, u.style, u.parent, u.title, u.text, len(u.meta.get("cells") or ()),
-                             u.order, u.meta.get("lang")], ensure_ascii=False, default=str).encode("utf-8", "surrogatepass"))
-        h.update(b"\0")
-    return h.hexdigest()
-
-
-def term_index(doc: Document, G: nx.MultiDiGraph | None) -> list[list[Any]]:
-    """``[term, kind, case_sensitive, unit, span]`` of each defined term's first definition, in
-    the registry's order: all :func:`terms_in` reads of the registry. Kept on ``G`` (JSON, under
-    :data:`TERM_INDEX`) for the document's content: the registry is built only when none is kept."""
-    key = _digest(doc.units) if G is not None else None
-    if G is not None:
-        kept = G.graph.get(TERM_INDEX)
-        if isinstance(kept, dict) and kept.get("key") == key:
-            return kept["terms"]
-    terms = [[d.term, d.kind, bool(d.case_sensitive), uid, d.span]
-             for entries in definition_registry(doc.units).values() for _order, uid, d in entries[:1]]
-    if G is not None:
-        G.graph[TERM_INDEX] = {"key": key, "terms": terms}
-    return terms
 
 
 def terms_in(doc: Document, G: nx.MultiDiGraph | None, text: str) -> list[TermHit]:

@@ -203,7 +203,7 @@ def document_context(doc: Document, *, semantic: bool = True, progress: Callable
     token counts), so the next context on the file builds no registry and loads no tokenizer.
     """
     from ..retrieval import tokens
-    from ..retrieval.terms import TERM_INDEX
+    from ..graph.term_index import TERM_INDEX
     from .graph_cache import file_graph, keep, kept
 
     parse_weights(params.get("weights"))

@@ -112,18 +112,11 @@ def _fresh_process_state(monkeypatch) -> None:
 
 
 def test_a_second_context_builds_no_registry_and_loads_no_tokenizer(tmp_path, capsys, kept, monkeypatch):
-    from addin_backend.retrieval import terms, tokens
+    from addin_backend.retrieval import tokens
 
     path = _file(tmp_path)
     argv = ["context", str(path), "--find", "Arthur", "--instruction", "Shorten this", "--no-semantic", "--json"]
-    registries: list[int] = []
-    registry = terms.definition_registry
-
-    def counted_registry(units):
-        registries.append(1)
-        return registry(units)
-
-    monkeypatch.setattr(terms, "definition_registry", counted_registry)
+    registries = _count_registries(monkeypatch)
     _fresh_process_state(monkeypatch)
     first = _json(capsys, argv)
     assert registries == [1] and tokens._known  # the first context built the registry and counted
@@ -137,6 +130,44 @@ def test_a_second_context_builds_no_registry_and_loads_no_tokenizer(tmp_path, ca
     assert registries == [1]  # the kept term index, not a new registry
     first.pop("seconds", None), second.pop("seconds", None)
     assert second == first
+
+
+def _count_registries(monkeypatch) -> list[int]:
+    """One item per definition registry built, by the graph's build or by retrieval alike."""
+    from addin_backend.graph import definitions
+
+    registries: list[int] = []
+    real = definitions._build_registry
+
+    def counted(*args, **kwargs):
+        registries.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(definitions, "_build_registry", counted)
+    monkeypatch.setattr(definitions, "_RECENT", type(definitions._RECENT)())
+    return registries
+
+
+def test_a_context_after_the_graph_builds_no_registry(tmp_path, capsys, kept, monkeypatch):
+    # building the graph read the registry: its terms are kept on the graph the file keeps, so
+    # the first context (a new process) neither builds it again nor loads spaCy for it
+    from addin_backend.graph import definitions
+
+    path = _file(tmp_path)
+    registries = _count_registries(monkeypatch)
+    assert main(["graph", str(path), "--no-semantic", "--json"]) == 0
+    capsys.readouterr()
+    assert registries == [1]
+    monkeypatch.setattr(definitions, "_RECENT", type(definitions._RECENT)())  # what a new process has
+    argv = ["context", str(path), "--find", "Arthur", "--instruction", "Rename 'Arthur' to 'Art'", "--no-semantic",
+            "--json"]
+    after_graph = _json(capsys, argv)
+    assert registries == [1]
+    monkeypatch.setenv("LEDGER_GRAPH_CACHE", "off")
+    fresh = _json(capsys, argv)
+    assert registries == [1, 1]
+    after_graph.pop("seconds", None), fresh.pop("seconds", None)
+    assert after_graph == fresh
 
 
 def test_a_kept_term_index_of_other_content_is_not_used(tmp_path):
