@@ -181,13 +181,13 @@ class LedgerServer:
                 ports.add(c.getsockname()[1])
             except OSError:
                 continue
-        held = 0
+        held: set[int] = set()  # by port: the table read while it changes may list a socket twice
         for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
             local, remote, state = line.split()[1:4]
             if (state == "01" and int(local.split(":")[1], 16) == self.port
                     and int(remote.split(":")[1], 16) in ports):
-                held += 1
-        return held
+                held.add(int(remote.split(":")[1], 16))
+        return len(held)
 
     def rss_kib(self) -> dict[int, int]:
         """Resident memory of each worker, in KiB."""
