@@ -1028,12 +1028,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _main_ablation(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
-    """``--ablate``: the ablation table (:func:`ablation_table`) and the producers with all rules on."""
+def _annotated_sets(args: argparse.Namespace) -> tuple[list[Path], list[tuple[Path, Path]]]:
+    """The other annotators' sets and the wild annotations (with where their documents lie) the
+    options name, or the defaults that exist."""
     independent = [] if args.no_independent else args.independent or [
         p for p in [args.devset / "independent"] if (p / "depends.json").exists()]
     wild_sets = [] if args.no_independent else args.wild or [p for p in [WILD_ANNOTATIONS] if (p / "depends.json").exists()]
-    wild = [(f, args.wild_docs or args.devset / "wild") for f in wild_sets]
+    return independent, [(f, args.wild_docs or args.devset / "wild") for f in wild_sets]
+
+
+def _main_ablation(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
+    """``--ablate``: the ablation table (:func:`ablation_table`) and the producers with all rules on."""
+    independent, wild = _annotated_sets(args)
     paths = [x[3] for x in _annotated(args.devset, wild, independent)]
     fired = rule_names(paths)
     names = sorted(fired) if args.ablate == "all" else sorted(_switched(args.ablate.split(",")))
@@ -1053,10 +1059,7 @@ def _main_lopo(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
     belong to the full run and are not used)."""
     if args.corpus or args.related or args.readme:
         print("--lopo: --corpus, --related and --readme are not used (the full run's)", file=sys.stderr)
-    independent = [] if args.no_independent else args.independent or [
-        p for p in [args.devset / "independent"] if (p / "depends.json").exists()]
-    wild_sets = [] if args.no_independent else args.wild or [p for p in [WILD_ANNOTATIONS] if (p / "depends.json").exists()]
-    wild = [(f, args.wild_docs or args.devset / "wild") for f in wild_sets]
+    independent, wild = _annotated_sets(args)
     result = lopo(args.devset, wild, independent, quiet=args.quiet)
     md = "\n".join([f"Measured {time.strftime('%Y-%m-%d')} with `{_command(list(argv if argv is not None else sys.argv[1:]))}`.",
                     "", "DEPENDS per producer, every rule on → the rules written on that producer's documents off "

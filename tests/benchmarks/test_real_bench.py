@@ -242,3 +242,24 @@ def test_a_resolver_is_left_out_for_the_block_only():
         with _without_resolvers(["no-such-resolver"]):
             pass
     assert anaphora.RESOLVERS is before
+
+
+def test_lopo_command_on_a_small_annotated_set(tmp_path, capsys):
+    """``--lopo`` end to end on a one-document set named "devset": the devset's own rules off,
+    both annotated cases are lost, and the rules are named."""
+    import json
+    import shutil
+
+    from benchmarks.real_bench import main
+
+    devset = tmp_path / "devset"
+    devset.mkdir()
+    shutil.copy(_widget_path(tmp_path), devset / "widgets.A.docx")
+    cases = [{**c, "doc": "widgets"} for c in _widget_cases()]
+    (devset / "depends.json").write_text(json.dumps({"cases": cases, "negatives": []}))
+    out = tmp_path / "lopo.json"
+    assert main(["--lopo", "--devset", str(devset), "--no-independent", "--quiet", "--json", str(out)]) == 0
+    md = capsys.readouterr().out
+    assert "| devset | 1 | 1.000 (1/1) → 0.000 (0/1) | 1.000 (1/1) → 0.000 (0/1) |" in md, md
+    got = json.loads(out.read_text())
+    assert {"anaphora:pronoun", "definition:subject"} <= set(got["switched_off"]["devset"])
