@@ -416,7 +416,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                data=data, headers={"Content-Type": OCTETS})
                     a.answered(ans)
                     if ans.status == 202:
-                        a.ended(*follow(base, ATTACKER, ans.body["job"]["id"], follow_s))
+                        rec, took = follow(base, ATTACKER, ans.body["job"]["id"], follow_s)
+                        a.ended(rec, took)
+                        report = (rec or {}).get("result") or {}
+                        a.detail["counts"] = (report.get("review") or report).get("counts")
                     elif ans.status == 200 and isinstance(ans.body, dict):
                         a.detail["counts"] = ans.body.get("counts")
                     a.ok = (ans.status == 200 or (ans.status == 202 and _job_ok(a))
