@@ -276,3 +276,14 @@ class WorkerProcess:
         if self.proc is not None:
             _stop(self.proc, grace=30.0)
             self._out.close()
+
+
+def finished_job(url: str, job_id: str, headers: dict | None = None, limit: float = 300) -> dict:
+    """The job's record once it is ``done`` or ``failed``, or as it stands after ``limit`` seconds
+    (the caller asserts the status, so a job still running fails the test, not a timeout here)."""
+    deadline = time.monotonic() + limit
+    while True:
+        rec = requests.get(f"{url}/api/v1/jobs/{job_id}", headers=headers, timeout=30).json()
+        if rec["status"] in ("done", "failed") or time.monotonic() > deadline:
+            return rec
+        time.sleep(0.25)

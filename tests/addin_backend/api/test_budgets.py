@@ -24,7 +24,7 @@ import pytest
 import requests
 
 from tests.conftest import corpus_file
-from tests.servers import LedgerServer
+from tests.servers import LedgerServer, finished_job
 
 from .test_no_waiting import OCTETS, health_within
 
@@ -60,12 +60,7 @@ def _upload(url: str, data: bytes, headers: dict | None = None) -> str:
 
 
 def _job(url: str, job_id: str, headers: dict | None = None, limit: float = 90) -> dict:
-    deadline = time.monotonic() + limit
-    while True:
-        rec = requests.get(f"{url}/api/v1/jobs/{job_id}", headers=headers, timeout=10).json()
-        if rec["status"] in ("done", "failed") or time.monotonic() > deadline:
-            return rec
-        time.sleep(0.25)
+    return finished_job(url, job_id, headers, limit)
 
 
 def _set_texts(url: str, doc: str, count: int) -> list[dict]:

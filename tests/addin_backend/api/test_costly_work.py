@@ -24,7 +24,7 @@ import time
 import pytest
 import requests
 
-from tests.servers import LedgerServer
+from tests.servers import LedgerServer, finished_job
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -53,13 +53,8 @@ def _upload(url: str, data: bytes) -> str:
     return doc
 
 
-def _job(url: str, job_id: str, limit: float = 300) -> dict:
-    deadline = time.monotonic() + limit
-    while True:
-        rec = requests.get(f"{url}/api/v1/jobs/{job_id}", timeout=30).json()
-        if rec["status"] in ("done", "failed") or time.monotonic() > deadline:
-            return rec
-        time.sleep(0.25)
+def _job(url: str, job_id: str, headers: dict | None = None, limit: float = 300) -> dict:
+    return finished_job(url, job_id, headers, limit)
 
 
 def _propose(url: str, doc: str, instruction: str = RENAME) -> requests.Response:

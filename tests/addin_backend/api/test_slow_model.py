@@ -18,7 +18,7 @@ import requests
 
 from tests.addin_backend.edits.chat_server import ChatServer, Step
 from tests.conftest import corpus_file
-from tests.servers import LedgerServer
+from tests.servers import LedgerServer, finished_job
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
@@ -31,13 +31,8 @@ def _upload(url: str, data: bytes) -> str:
     return r.json()["id"]
 
 
-def _job(url: str, job_id: str, limit: float = 120) -> dict:
-    deadline = time.monotonic() + limit
-    while True:
-        rec = requests.get(f"{url}/api/v1/jobs/{job_id}", timeout=30).json()
-        if rec["status"] in ("done", "failed") or time.monotonic() > deadline:
-            return rec
-        time.sleep(0.25)
+def _job(url: str, job_id: str, headers: dict | None = None, limit: float = 120) -> dict:
+    return finished_job(url, job_id, headers, limit)
 
 
 def test_proposals_waiting_for_a_model_are_jobs_that_hold_no_web_thread_and_no_graph_thread(tmp_path):
