@@ -44,7 +44,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -340,6 +340,22 @@ def markdown(results: dict[str, Any], command: str) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+def _report(args: argparse.Namespace, results: dict[str, Any], mode: str,
+            markdown: Callable[[dict[str, Any], str], str], block: str, title: str) -> int:
+    """Write one mode's results (``--json``), print its table and put it in ``--doc``."""
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
+    shown = (f"python -m benchmarks.cold_bench {mode} "
+             + " ".join(f"--file {Path(f).name}" for f in results["files"]) + " --peer PEER")
+    md = markdown(results, shown)
+    print(md)
+    if args.doc:
+        from benchmarks.doc_block import replace_block
+
+        replace_block(Path(args.doc), block, md, title)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.cold_bench", description=__doc__.split("\n")[0])
     ap.add_argument("--file", action="append", required=True, help="a document (repeat for more)")
@@ -374,17 +390,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 find = args.find[i] if args.find and i < len(args.find) else DEFAULT_FINDS[_kind(path)]
                 results["files"][path.name] = second_context(path, sides, models, find, args.second_context,
                                                              Path(tmp) / f"doc{i}", log=lambda s: print(s, flush=True))
-        if args.json:
-            Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
-        shown = ("python -m benchmarks.cold_bench --second-context " + str(args.second_context) + " "
-                 + " ".join(f"--file {Path(f).name}" for f in results["files"]) + " --peer PEER")
-        md = second_markdown(results, shown)
-        print(md)
-        if args.doc:
-            from benchmarks.doc_block import replace_block
-
-            replace_block(Path(args.doc), "cold-start-second-context", md, "A second ledger context")
-        return 0
+        return _report(args, results, f"--second-context {args.second_context}", second_markdown,
+                       "cold-start-second-context", "A second ledger context")
     if args.semantic:
         with tempfile.TemporaryDirectory(prefix="ledger-cold-") as tmp:
             results = {"date": time.strftime("%Y-%m-%d"), "cpus": len(os.sched_getaffinity(0)), "peer": str(peer),
@@ -393,17 +400,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 path = Path(name).resolve()
                 results["files"][path.name] = semantic_rounds(path, sides, models, args.semantic, Path(tmp) / f"doc{i}",
                                                               log=lambda s: print(s, flush=True))
-        if args.json:
-            Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
-        shown = ("python -m benchmarks.cold_bench --semantic " + str(args.semantic) + " "
-                 + " ".join(f"--file {Path(f).name}" for f in results["files"]) + " --peer PEER")
-        md = semantic_markdown(results, shown)
-        print(md)
-        if args.doc:
-            from benchmarks.doc_block import replace_block
-
-            replace_block(Path(args.doc), "cold-start-semantic", md, "The semantic stage alone")
-        return 0
+        return _report(args, results, f"--semantic {args.semantic}", semantic_markdown,
+                       "cold-start-semantic", "The semantic stage alone")
     if args.semantic_only:
         results = json.loads(Path(args.json).read_text(encoding="utf-8"))
         with tempfile.TemporaryDirectory(prefix="ledger-cold-") as tmp:
