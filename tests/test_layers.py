@@ -180,7 +180,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("retrieval", ("addin_backend.retrieval",)),
     ("graph", ("addin_backend.graph", "addin_backend.numbering")),
     ("language", MODELS),
-    ("shared", ("addin_backend.errors", "addin_backend.findings", "addin_backend.budget", "addin_backend.memory",
+    ("shared", ("addin_backend.errors", "addin_backend.findings", "addin_backend.budget", "addin_backend.foreground",
+                "addin_backend.memory",
                 "addin_backend.outline", "addin_backend.store", "addin_backend.pane_vocabulary", PACKAGE)),
     ("adapters", ("adapters",)),
 )

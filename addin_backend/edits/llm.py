@@ -64,6 +64,7 @@ from typing import Any, Callable, Iterable, Mapping
 from adapters.model import Document, Edit, Unit
 from addin_backend.errors import EngineUnavailableError, InstructionNotUnderstoodError, LedgerError
 
+from ..foreground import idle as waiting_elsewhere
 from .llm_http import Deadline, check_text, parse_json
 from .operations import validate_edits
 from .specs import RESPONSE_SCHEMA, edit_from_spec, now_iso
@@ -542,10 +543,11 @@ class LLMEngine:
             if stop:
                 body["stop"] = stop
             try:
-                answer = post_json(cfg.endpoint.rstrip("/") + "/chat/completions", body,
-                                   headers={"api-key": cfg.key, "Authorization": f"Bearer {cfg.key}"},
-                                   params={"api-version": cfg.api_version or _API_VERSION}, idle=cfg.timeout,
-                                   deadline=client.deadline, max_bytes=int(cfg.max_answer_mb * (1 << 20)))
+                with waiting_elsewhere():  # the cores are free while the model answers
+                    answer = post_json(cfg.endpoint.rstrip("/") + "/chat/completions", body,
+                                       headers={"api-key": cfg.key, "Authorization": f"Bearer {cfg.key}"},
+                                       params={"api-version": cfg.api_version or _API_VERSION}, idle=cfg.timeout,
+                                       deadline=client.deadline, max_bytes=int(cfg.max_answer_mb * (1 << 20)))
             except TransportError as exc:
                 problem = {"timeout": "timed out", "deadline": "did not answer in time"}.get(
                     exc.kind, f"unreachable ({exc})")
@@ -581,7 +583,8 @@ class LLMEngine:
                 raise EngineUnavailableError(
                     f"the LLM endpoint {problem}; gave up after {failures} attempt(s): the call's deadline of "
                     f"{client.deadline.seconds:g} s leaves no time for another", attempts=failures, reason="deadline")
-            self._sleep(wait)
+            with waiting_elsewhere():
+                self._sleep(wait)
 
     def _delay(self, failures: int, headers: Mapping[str, str]) -> float:
         """Seconds before the next attempt: the server's Retry-After, else exponential backoff."""

@@ -32,7 +32,7 @@ from ..findings import Finding, count_by_severity
 from ..store import Store
 from ..checks.style.sheet import StyleSheet
 from . import graphs
-from .foreground import serving
+from ..foreground import serving
 from .jsonable import json_safe
 from .revisions import revision_bytes
 from .versions import code_version

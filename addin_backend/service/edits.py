@@ -34,7 +34,7 @@ from ..jobs.runner import JobRunner, Progress
 from ..store import Store, documents, dumps
 from . import audit, graphs, quota
 from .context import DEFAULT_BUDGET, Selection
-from .foreground import serving
+from ..foreground import serving
 from .graph_job import PROPOSAL_STAGES, document_graph, graph_job_id, load_graph, wait_for_graph
 from .jsonable import json_safe
 from .revisions import keep_revision, next_revision

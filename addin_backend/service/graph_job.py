@@ -47,7 +47,7 @@ from ..budget import check as check_budget
 from ..jobs.runner import JobCancelled, JobRunner, Progress
 from ..store import Store
 from . import graphs
-from .foreground import give_way
+from ..foreground import give_way
 from .graphs import is_complete
 
 log = logging.getLogger(__name__)

@@ -145,3 +145,32 @@ def test_the_environments_proxy_is_used_as_the_sdk_used_it(server, contract, mon
         contract, "Make it 45 days", context_of(contract), author="Ana")
     assert len(p.edits) == 2 and server.requests[0].path == "/models/chat/completions"
     assert server.requests[0].headers["host"] == "model.invalid"
+
+
+def test_a_request_waiting_for_the_model_holds_no_analysis(server, contract):
+    # a proposal is work someone waits for (foreground.serving: the analysis of every document in
+    # the process holds meanwhile), but not while the model answers: its wait frees the cores
+    # (the all-attacks run: a 45 s model held every graph's semantic stage up to 120 s)
+    import threading
+
+    from addin_backend import foreground
+
+    server.script = [Step(503, {"error": "busy"}, {"Retry-After": "0"}), Step(body=completion(GOOD), delay=0.6)]
+    seen: list[int] = []
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(0.01):
+            seen.append(foreground.busy())
+
+    watcher = threading.Thread(target=watch)
+    with foreground.serving():
+        watcher.start()
+        try:
+            _propose(server, contract)
+            assert foreground.busy() == 1  # the request's own work holds again once the answer is in
+        finally:
+            done.set()
+            watcher.join()
+    assert foreground.busy() == 0 and len(server.requests) == 2
+    assert seen.count(0) >= 20, seen  # the 0.6 s the model took: nothing held

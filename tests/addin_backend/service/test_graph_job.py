@@ -229,7 +229,7 @@ def test_the_job_gives_way_to_a_request_being_served(store):
     report until the request is answered, then goes on without holding again."""
     import threading
 
-    from addin_backend.service import foreground
+    from addin_backend import foreground
 
     waits: dict[str, float] = {}
 
