@@ -567,8 +567,13 @@ try {
       }
       // the re-read that follows the Apply (a refresh after the user's typing may come first)
       const appliedAt = (await events()).findIndex((e, i) => i >= n && e.phase === "applied");
-      await until(["refreshed"], appliedAt + 1, 180000);
-      I.refreshed = await last("refreshed", appliedAt + 1);
+      // the re-read that uploads the applied text: the one that found the document changed (a
+      // re-read after the typing settles may come before or after it on a busy machine, unchanged)
+      const refreshes = async () => (await events()).slice(appliedAt + 1).filter((e) => e.phase === "refreshed");
+      for (const until_ = Date.now() + 180000; !(await refreshes()).some((e) => e.changed) && Date.now() < until_;) {
+        await page.waitForTimeout(250);
+      }
+      I.refreshed = (await refreshes()).find((e) => e.changed) || (await last("refreshed", appliedAt + 1));
       I.checkedAfter = await last("checked", appliedAt + 1);
       if (await page.getAttribute("#review-changes .group-toggle >> nth=0", "aria-expanded") === "false") await page.click("#review-changes .group-toggle >> nth=0");
       I.reviewContext = await page.$$eval("#review-changes .review-context", (l) => l.slice(0, 3).map((x) => ({ text: x.textContent, del: !!x.querySelector("del"), ins: !!x.querySelector("ins") })));
