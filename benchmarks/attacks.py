@@ -251,6 +251,13 @@ class Attack:
     def answered(self, a: Answer) -> None:
         self.status, self.code, self.seconds = a.status, a.code, round(a.seconds, 2)
 
+    def uploaded(self, up: Answer, **more: Any) -> bool:
+        """Record the upload the attack starts with; a refused upload is the attack's answer."""
+        self.detail["upload"] = {"status": up.status, "code": up.code, "seconds": round(up.seconds, 2), **more}
+        if up.status != 201:
+            self.answered(up)
+        return up.status == 201
+
     def ended(self, rec: dict[str, Any] | None, took: float) -> None:
         self.job = (rec or {}).get("status", "unknown")
         self.job_code = ((rec or {}).get("error") or {}).get("code")
@@ -399,10 +406,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
             def rename() -> None:
                 up = upload(base, ATTACKER, inputs["rename_doc"], "big.docx")
-                ren.detail["upload"] = {"status": up.status, "code": up.code, "seconds": round(up.seconds, 2),
-                                        "units": (up.body or {}).get("units")}
-                if up.status != 201:
-                    ren.answered(up)
+                if not ren.uploaded(up, units=(up.body or {}).get("units")):
                     return
                 ans = call("POST", f"{base}/api/v1/documents/{up.body['id']}/apply", ATTACKER, json={
                     "author": "Attacker", "operations": [{"op": "rename", "old": term, "text": "gadget"}]})
@@ -438,9 +442,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
             def occurrences() -> None:
                 up = upload(base, ATTACKER, inputs["occurrences"], "occurrences.docx")
-                occ.detail["upload"] = {"status": up.status, "code": up.code, "seconds": round(up.seconds, 2)}
-                if up.status != 201:
-                    occ.answered(up)
+                if not occ.uploaded(up):
                     return
                 doc = up.body["id"]
                 graph, _ = follow(base, ATTACKER, f"{doc}-graph", follow_s)
