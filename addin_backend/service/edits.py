@@ -30,12 +30,12 @@ from ..budget import check_memory, work_memory_mb
 from ..budget import check as check_budget
 from ..errors import InvalidRequestError, UnknownDocumentError, UnknownProposalError
 from ..findings import Finding, count_by_severity
-from ..jobs.runner import JobRunner, Progress
+from ..jobs.runner import MODEL_LANE, JobRunner, Progress
 from ..store import Store, documents, dumps
-from . import audit, graphs, quota
+from . import audit, graphs, quota, shared_parse
 from .context import DEFAULT_BUDGET, Selection
 from ..foreground import serving
-from .graph_job import PROPOSAL_STAGES, document_graph, graph_job_id, load_graph, wait_for_graph
+from .graph_job import PROPOSAL_STAGES, document_graph, graph_job_id, wait_for_graph
 from .jsonable import json_safe
 from .revisions import keep_revision, next_revision
 
@@ -315,8 +315,9 @@ def request_proposal(store: Store, runner: JobRunner, doc_id: str, request: dict
             G = document_graph(store, runner, doc_id, doc, complete=True, need=PROPOSAL_STAGES)
         except GraphNotReadyError:
             pass
-    if G is None:
-        rec = runner.create(doc_id, PROPOSAL_JOB, "graph")
+    if G is None:  # a proposal that may wait for a model takes a slot of the model lane, not the edit lane's
+        lane = MODEL_LANE if _may_call_a_model(str(request.get("engine") or "rules")) else None
+        rec = runner.create(doc_id, PROPOSAL_JOB, "graph", extra={"lane": lane} if lane else None)
         # on a queue it runs once the graph job has ended (no worker waits for a queued graph)
         runner.submit(rec, _proposal_job, interactive=True, after=graph_job_id(doc_id), doc_id=doc_id,
                       request=request, timeout=wait_timeout, account=list(account) if account else None)
@@ -589,6 +590,7 @@ def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
     :raise EngineUnavailableError: the tracked-change writer is not installed.
     """
     skipped: list[dict[str, Any]] = []
+    view: dict[str, Any] | None = None
     if proposal_id is not None:
         view = get_proposal(store, doc_id, proposal_id)
         chosen, skipped = _chosen(view, keep)
@@ -596,9 +598,21 @@ def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
         default_source = view["engine"]
     else:
         chosen, default_source = list(operations or []), "client"
-    original, _meta = documents.original(store, doc_id)
-    doc = documents.load(store, doc_id)
-    G = load_graph(store, doc_id)
+    # concurrent applies of one upload share its bytes, model and graph (read-only): one parse
+    with shared_parse.stored_document(store, doc_id) as (original, doc), shared_parse.stored_graph(store, doc_id) as G:
+        return _apply_to(store, doc_id, original, doc, G, chosen, skipped=skipped, view=view,
+                         author=author, who=who, audit_log=audit_log, proposal_id=proposal_id,
+                         default_source=default_source, instruction=instruction, semantic=semantic, date=date,
+                         comments=comments, threads=threads, memory_mb=memory_mb, account=account)
+
+
+def _apply_to(store: Store, doc_id: str, original: bytes, doc: Document, G: nx.MultiDiGraph | None,
+              chosen: list[dict[str, Any]], *, skipped: list[dict[str, Any]], view: dict[str, Any] | None,
+              author: str, who: str, audit_log: str, proposal_id: str | None, default_source: str | None,
+              instruction: str | None, semantic: bool, date: str | None, comments: bool, threads: bool,
+              memory_mb: float | None, account: quota.Account | None) -> dict[str, Any]:
+    """:func:`apply` on the upload's bytes, model and graph as read (shared with other requests:
+    none of them is changed here)."""
     if not chosen:
         why = "; ".join(s["reason"] for s in skipped[:3]) + (f"; and {len(skipped) - 3} more" if len(skipped) > 3 else "")
         raise InvalidRequestError("no operation left to apply" + (f": {why}" if why else ""), skipped=skipped)
@@ -609,7 +623,7 @@ def apply(store: Store, doc_id: str, *, author: str, who: str, audit_log: str,
     written = write_operations(original, doc, G, chosen, author=author, date=date,
                                default_source=default_source, semantic=semantic, instruction=instruction,
                                comments=comments, threads=threads, memory_mb=memory_mb,
-                               verified=_verified(view, chosen, G) if proposal_id is not None else None)
+                               verified=_verified(view, chosen, G) if view is not None else None)
     rev = next_revision(store, doc_id)
     record = {"document": doc_id, "revision": rev, "author": author, "instruction": instruction,
               "proposal": proposal_id,
