@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Iterable
 
+from ..language.lexicon import function_words
 from ..language.nlp import FACTS, common_words, noun_lemma, word_classes
 from .text import sentences
 
@@ -347,14 +348,14 @@ _SUBJECT_SYM = re.compile(
 )
 _ABBREV_IDENT = frozenset("e.g i.e et.al etc.al a.k.a".split())
 
-_STOP_BACK = frozenset(
-    """is are was were be been being that which who whom whose where when while and or but nor then
-    here there this these those it its we our they their them he she his her in on for with by to
-    from at as if so thus hence therefore also now first second finally formally moreover however
-    further furthermore let where such not no can may will shall must should would could do does
-    did has have had above below into onto upon than each every all any some""".split()
-)
-_DETERMINERS = ("the ", "a ", "an ", "our ", "each ", "every ", "any ", "this ", "that ")
+#: Where a noun phrase read backwards stops, and words no term holds: the lexicon's closed classes
+#: (not "I" and "US", letters and acronyms in terms; not articles, which open a phrase), the
+#: prepositions that end a subject, and sentence adverbs.
+_STOP_BACK = (function_words("auxiliaries", "relatives", "conjunctions", "demonstratives", "possessives", "quantifiers",
+                             "pronouns") - {"i", "us"}) | frozenset(
+    """in on for with by to from at as into onto upon above below than when where then here there thus hence
+    therefore also now first second finally formally moreover however further furthermore let such not""".split())
+_DETERMINERS = function_words("determiners")
 _GENERIC = frozenset("it this that they these those which what here there one ones".split())
 _SYMBOL = re.compile(r"^(?:\$.+\$|[A-Za-z](?:_\w+|\^\w+|\d+)?|[\u0370-\u03ff]\w*|\w+\(\w+\)|[A-Za-z]{1,2}\d*)$")
 _ROMAN = re.compile(r"^(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$", re.I)
@@ -372,11 +373,8 @@ def _symbol_ok(sym: str) -> bool:
 
 def _strip_det(term: str) -> str:
     t = term.strip()
-    low = t.lower()
-    for d in _DETERMINERS:
-        if low.startswith(d):
-            return t[len(d) :].strip()
-    return t
+    first, _, rest = t.partition(" ")
+    return rest.strip() if rest and first.lower() in _DETERMINERS else t
 
 
 def _np_before(text: str, end: int, floor: int) -> tuple[str, int] | None:
@@ -470,7 +468,7 @@ def _acronym_ok(short: str) -> bool:
 
 _WORD_THEN_SPACE = re.compile(r"[A-Za-z]\s+$")
 #: Words that open a phrase pointing at something named before: no acronym's expansion starts so.
-_POINTING_WORDS = frozenset("the this these those that such its their our his her a an".split())
+_POINTING_WORDS = function_words("articles", "demonstratives", "possessives") | {"such"}
 _PREV_SHORT = re.compile(r"(?<![\w-])([A-Z][A-Za-z0-9&\-]{1,9})\s*$")
 _ARTICLE_OPENS = re.compile(r"(?:^|[.!?:]\s+)(?:A|An|The)$")
 
@@ -735,7 +733,7 @@ def _bare_terms(text: str) -> list[Definition]:
             if hit is None:
                 continue
             term = hit.group("term").strip()
-            if any(w.lower() in _STOP_BACK or w.lower() in _DET_WORDS for w in term.split()):
+            if any(w.lower() in _STOP_BACK or w.lower() in _DETERMINERS for w in term.split()):
                 continue
             if how == "relational":
                 term = re.sub(r"\s+[A-Z]$", "", term)  # "The filtered direct path of a leaf node L"
@@ -744,9 +742,6 @@ def _bare_terms(text: str) -> list[Definition]:
             out.append(Definition(term, "term", hit.start(), hit.end(), hit.group(0), False, 0.8, how=how))
             break
     return out
-
-
-_DET_WORDS = frozenset("the a an this that these those some any each every no its their our your".split())
 
 
 def _is_symbolish(term: str) -> bool:

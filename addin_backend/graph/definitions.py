@@ -36,6 +36,7 @@ from typing import Iterable, Iterator, Sequence
 from adapters.model import Document, Unit
 
 from ..budget import check as check_budget
+from ..language.lexicon import function_words
 from ..language.nlp import word_classes
 from ..language.detect import is_english, primary
 from .definition_rules import (
@@ -160,10 +161,8 @@ def _probe_forms(probe: str, verb: bool = False) -> set[str]:
     return forms
 
 
-_NAME_OK_BEFORE = frozenset(
-    "the this that these those such each any a an our its their every all no said under in of by for "
-    "with to from upon on at as and or".split()
-)
+#: Words a capitalised term may stand beside and still be the term (not a longer name).
+_NAME_OK_BEFORE = function_words("determiners", "prepositions", "coordinators") | {"said", "such"}
 
 
 _PREV_WORD = re.compile(r"([A-Za-z][\w\-]*)\s+$")
@@ -207,11 +206,8 @@ def _first_use(text: str, d: Definition, english: bool) -> re.Match[str] | None:
 
 #: Words that may follow a noun that is not a modifier ("the header is", "headers of"), and
 #: those before an adjective used as a predicate ("it is disconnected", "considered safe").
-_AFTER_NOUN = frozenset(
-    """is are was were be been has have had can cannot may must should will would could might shall does do did
-    that which who whom whose where when while and or but nor of in on at to for from with by as than then if so
-    not no into onto upon over under after before between without within via per""".split()
-)
+_AFTER_NOUN = function_words("auxiliaries", "relatives", "conjunctions", "prepositions") | {
+    "cannot", "no", "not", "then", "when", "where"}
 _PREDICATE_BEFORE = re.compile(
     r"\b(?:is|are|be|been|being|was|were|become|becomes|became|remain|remains|considered|deemed|not|longer)"
     r"\s+(?:[a-z]+ly\s+)?$", re.I

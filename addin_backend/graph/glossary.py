@@ -22,6 +22,7 @@ from typing import Callable, Sequence
 
 from adapters.model import Unit
 
+from ..language.lexicon import LANGUAGES, function_words
 from ..outline import CODE_STYLE as _CODE_STYLE  # the one list of code and preformatted styles
 
 __all__ = ["is_term_style", "is_terminology_heading", "term_of_line", "structural_definitions"]
@@ -35,11 +36,10 @@ _TERMINOLOGY_WORDS = frozenset(
     definiciones definición terminología términos término glosario abreviaturas acrónimos siglas símbolos
     definizioni terminologia termini glossario abbreviazioni simboli""".split()
 )
-_FILLER_WORDS = frozenset(
-    """and or of the a used in this document conventions convention list key general other
-    abbreviated und der die das verwendete verwendeten et des de la le les et utilisés y los las e
-    del di""".split()
-)
+#: The small words of a terminology heading ("Terms used in this document", "Termes et définitions").
+_FILLER_WORDS = frozenset().union(*(function_words("articles", "prepositions", "coordinators", lang=lang)
+                                    for lang in LANGUAGES)) | frozenset(
+    "this document used conventions convention list key general other abbreviated verwendete verwendeten utilisés".split())
 _NUMBER_PREFIX = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)+\.?|[A-Z]\.|[IVXLC]+\.)\s+")
 _WORDS = re.compile(r"[^\W\d_]+", re.UNICODE)
 
@@ -75,17 +75,12 @@ def is_terminology_heading(title: str) -> bool:
 _TERM_STYLE = re.compile(r"(?i:(?:\b|_)terms?\b|glossar|begriff|benennung|t[ée]rmino|\bdt\b)|Terms?(?![a-z])")
 _GLOSSARY_STYLE = re.compile(r"(?i)glossar")
 #: Words a term line does not start with: lead-ins, notes, examples, steps ("For example:").
-_NOT_TERM_START = frozenset(
-    """a an the this these those that such for in on at as if when where while with without by from to
-    of note notes example examples e.g. i.e. see step steps figure table and or but then also here
-    there it they we you each every all some any other following follows below above is are""".split()
-)
+_NOT_TERM_START = function_words("determiners", "prepositions", "conjunctions") | frozenset(
+    """such it they we you note notes example examples e.g. i.e. see step steps figure table then also here there
+    other following follows is are when where""".split())
 #: Words that make a line a sentence rather than a term ("The fields are:").
-_VERBS = frozenset(
-    """is are was were be been has have had can may must shall should will would could does do did
-    follows following include includes including contains contain consists defined given shown
-    listed described""".split()
-)
+_VERBS = function_words("auxiliaries") | frozenset(
+    "follows following include includes including contains contain consists defined given shown listed described".split())
 _INDEX = re.compile(r"\[[^\]]{0,40}\]")
 _PAREN = re.compile(r"\s*\([^()]{0,40}\)")
 _ENDS_SENTENCE = re.compile(r"[.!?;,]\s*$")
