@@ -135,13 +135,16 @@ def cmd_check(args: argparse.Namespace) -> int:
             report = fix_file(args.file, doc, kinds=args.fix, output=None if args.dry_run else args.output,
                               author=args.author, style=style)
         else:
-            from .service.checks import check_report
-            from .service.graph_cache import file_graph
+            from .service.checks import check_key, check_report
+            from .service.graph_cache import file_graph, kept_or
             from .service.graphs import scope_of_work
 
-            G = file_graph(doc, scope_of_work("check"))
-            report = check_report(doc, G, style=style)
-            report["stages"] = list(G.graph.get("stages", ()))
+            def compute() -> dict:
+                G = file_graph(doc, scope_of_work("check"))
+                return {**check_report(doc, G, style=style), "stages": list(G.graph.get("stages", ()))}
+
+            # the same file, sheet and code: the report the last check kept (check_key says what decides it)
+            report = kept_or(doc, check_key(None, style, 0), compute)
     except Exception as exc:
         return _fail(exc, args.file, args.json)
     if args.json:

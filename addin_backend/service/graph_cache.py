@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # importing this module to configure it costs no networkx (``
 
 from .versions import code_version
 
-__all__ = ["TTL", "MAX_FILES", "code_version", "configure", "configure_for_user", "cache", "read_file", "file_key", "file_graph",
+__all__ = ["TTL", "MAX_FILES", "code_version", "configure", "configure_for_user", "cache", "read_file", "file_key", "file_graph", "kept_or",
            "graph_record", "graph_from_record", "kept", "keep"]
 
 log = logging.getLogger("ledger.graph_cache")
@@ -198,6 +198,17 @@ def keep(doc: Document, name: str, value: Any) -> None:
     key = _scope_of(doc) if store is not None else None
     if key is not None:
         _put(store, key, {name: value})
+
+
+def kept_or(doc: Document, name: str, compute: Callable[[], Any]) -> Any:
+    """What :func:`keep` kept under ``name`` for ``doc``'s file, else ``compute()``, kept: a second
+    command on an unchanged file answers from what the first computed (``name`` says what else
+    decides the answer: the options, the style sheet, the code's version)."""
+    value = kept(doc, name)
+    if value is None:
+        value = compute()
+        keep(doc, name, value)
+    return value
 
 
 def _pair_order(G: nx.MultiDiGraph) -> list[tuple[Any, Any]]:

@@ -203,3 +203,28 @@ def test_a_kept_graph_keeps_the_order_of_each_units_predecessors():
         assert list(H.in_edges(n, keys=True, data=True)) == list(G.in_edges(n, keys=True, data=True))
         assert list(H.out_edges(n, keys=True, data=True)) == list(G.out_edges(n, keys=True, data=True))
     assert list(H.nodes(data=True)) == list(G.nodes(data=True)) and H.graph == G.graph
+
+
+def test_a_second_check_answers_from_the_kept_report_until_the_sheet_changes(tmp_path, capsys, kept, monkeypatch):
+    from addin_backend.checks import document
+
+    checked: list[str] = []
+    real = document.check_document
+
+    def counted(doc, G, **kw):
+        checked.append(doc.path)
+        return real(doc, G, **kw)
+
+    monkeypatch.setattr(document, "check_document", counted)
+    path = _file(tmp_path)
+    argv = ["check", str(path), "--json"]
+    first = _json(capsys, argv)
+    second = _json(capsys, argv)
+    assert len(checked) == 1 and second == first  # the kept report, the same answer
+    sheet = tmp_path / "house.toml"
+    sheet.write_text('[terms]\n"Arthur" = "King Arthur"\n')
+    styled = _json(capsys, [*argv, "--style", str(sheet)])
+    assert len(checked) == 2 and styled["style"] == "house.toml"  # another sheet: checked again
+    sheet.write_text('[terms]\n"Merlin" = "The Wizard"\n')
+    _json(capsys, [*argv, "--style", str(sheet)])
+    assert len(checked) == 3  # the same sheet's name, other rules: checked again
