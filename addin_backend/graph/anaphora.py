@@ -94,8 +94,6 @@ _DET = re.compile(
     re.I,
 )
 _INITIAL = re.compile(r"^[\"'\u201c(]*(?P<p>It|Its|They|Their|This|These|That|Those|Such|The\s+latter|The\s+former)\b")
-#: A label that opens a unit as an aside ("Note: ", "Example: "): the sentence starts after it.
-_ASIDE = re.compile(r"(?:Note|Notes|NOTE|Note\s+well|Remark|Example|Rationale|Comment|Caution|Warning)\s*:\s+(?=[\"'\u201c(]*[A-Z])")
 _EXPLETIVE = re.compile(
     r"^It\s+(?:is|was|has\s+been|will\s+be|would\s+be|can\s+be|could\s+be|may\s+be|might\s+be|"
     r"should\s+be|must\s+be|seems|seemed|appears|appeared|follows|remains|turns\s+out)\b"
@@ -110,26 +108,6 @@ _CONNECTIVE = re.compile(  # matched where the first sentence starts
 )
 #: "the above", "the preceding", "the foregoing": what is displayed above (a list, a figure).
 _SPATIAL = re.compile(r"^(?:all\s+of\s+)?the\s+(?:above|preceding|foregoing)(?![\w-])", re.I)
-#: "the steps above", "the ABNF above": a noun phrase placed by "above" at its end (not "the
-#: nodes above it", "the node above the root": a preposition with its object).
-_POST_ABOVE = re.compile(
-    r"(?<![\w-])(?P<det>the|these|those)\s+(?P<np>(?:[A-Za-z][\w-]*\s+){0,3}?[A-Za-z][\w-]*)\s+above"
-    r"(?=\s*(?:[.,;:)]|$)|\s+(?:also|because|could|can|is|are|was|were|has|have|MUST|SHOULD|MAY|SHALL|"
-    # "above" is an adverb before a preposition or a verb ("The example above with the query $.o
-    # shows"), a preposition before its object ("the nodes above it")
-    r"with|in|for|from|by|on|shows?|illustrates?|demonstrates?|describes?|uses?|contains?|applies|apply)\b)",
-    re.I,
-)
-_BARE_SPATIAL = re.compile(r"(?<![\w-])the\s+(?:above|foregoing)(?=\s*(?:[.,;:)]|$))", re.I)
-_PHRASE = re.compile(
-    r"\b(?:as\s+)?(?:described|discussed|explained|mentioned|noted|shown|stated|outlined|presented|"
-    r"illustrated|specified|defined|introduced|seen|given|detailed|set\s+out|set\s+forth)\s+"
-    r"(?:above|earlier|before|previously|in\s+the\s+(?:previous|preceding)\s+(?:section|paragraph|subsection|clause))\b"
-    r"|\b(?:see\s+above|aforementioned|previously\s+(?:described|discussed|mentioned|defined|introduced))\b"
-    r"|\b(?:listed|enumerated|offered|provided|cited|indicated|summari[sz]ed|covered|identified|established|"
-    r"referenced|depicted|proposed|reviewed|considered|quoted)\s+above\b(?!\s+(?:the|a|an)\b)",
-    re.I,
-)
 
 #: Heads that point at the document itself or a part of it ("this section", "this Agreement").
 _DOC_HEADS = frozenset(
@@ -153,14 +131,8 @@ _SELF_HEADS = _DOC_HEADS | _IDIOM_HEADS
 #: Idiom heads that with "this"/"these" mean the present ("at this time", "this year"), not a
 #: pointer; "that time" points back.
 _NOW_HEADS = frozenset("time moment date day week month year".split())
-#: "such a way that", "such a time as": the clause that follows says what is meant.
-_CATAPHORIC_AFTER = re.compile(r"\s+(?:that|as)\b", re.I)
-#: Heads naming a kind of unit: "this table" is the nearest table before the anaphor.
-_KIND_HEADS = {"figure": ("figure",), "table": ("table",), "equation": ("equation",), "formula": ("equation",),
-               "diagram": ("figure",), "illustration": ("figure",), "drawing": ("figure",), "picture": ("figure",)}
 #: Anaphors after a unit's first sentence usually point inside the unit: search less far back.
 LATER_WINDOW = 3
-_PHRASE_HEAD = re.compile(r"(?i:\b(?:the|this|these|those|that)\s+)(?:[A-Za-z][\w\-]*\s+){0,2}?(?P<noun>[A-Za-z][\w\-]*)\s+$")
 _OF_HEADS = frozenset(
     """type kind sort form class set number amount use combination version variant family group revision edition
     release update draft""".split()
@@ -189,7 +161,7 @@ def _peek(sent: str, m: re.Match[str], group: str | int = "det") -> str | None:
         return None  # "in that order": the order just given
     idiom = w if w in _IDIOM_HEADS else w[:-1] if w.endswith("s") and w[:-1] in _IDIOM_HEADS else None
     if idiom:
-        if (det in ("this", "these") and idiom in _NOW_HEADS) or _CATAPHORIC_AFTER.match(sent, nxt.end(1)):
+        if det in ("this", "these") and idiom in _NOW_HEADS:
             return None
         if det.startswith("the"):
             return None  # "the latter case" and the like: no idiom
@@ -206,10 +178,6 @@ _DO_SO = re.compile(
     r"for|instead\s+of|rather\s+than)\s+)?(?P<p>doing\s+so|to\s+do\s+so)\b",
     re.I,
 )
-#: Words without one of which :data:`_PHRASE` cannot match.
-_PHRASE_WORDS = ("earlier", "before", "previous", "preceding", "aforementioned")
-#: "as above", "as per above", "per above": done or meant the way described above.
-_AS_ABOVE = re.compile(r"(?<![\w-])(?:as\s+(?:per\s+)?|per\s+)above(?![\w-])", re.I)
 #: Comparative anaphora: a comparison with what came before (the set it extends, the thing it is
 #: like), at the head of a sentence: "Another validator is ...", "Both validators are ...",
 #: "Other methods are possible", "Similar considerations apply", "Additional elements can be
@@ -251,28 +219,15 @@ def _that_gate(sent: str, at: int) -> str | None:
     return "object" if w in _PREPOSITIONS or w not in _CLOSED else None
 
 
-def _function_word_after(sent: str, end: int) -> bool:
-    """Whether a function word follows ``end`` ("that the", "as with the"): no noun phrase headed
-    by a noun starts there, so a "that" or a comparison there needs no tagging."""
-    nxt = _NEXT_WORD.match(sent, end)
-    return nxt is not None and nxt.group(1).lower() in _CLOSED
-
-
 def _candidates(text: str) -> list[tuple[int, int, str, int, int, int]]:
     """``(start, end, kind, sentence index, sentence start, sentence end)`` of regex
     candidates, before any tagging."""
     out: list[tuple[int, int, str, int, int, int]] = []
     spans = sentences(text)
-    if spans:  # "Note: Similarly, ...": the first sentence starts after an aside's label
-        lab = _ASIDE.match(text, spans[0][0])
-        if lab and lab.end() < spans[0][1]:
-            spans[0] = (lab.end(), spans[0][1])
     c = _CONNECTIVE.match(text, spans[0][0]) if spans else None
     if c:
         out.append((c.start("c"), c.end("c"), "connective", 0, spans[0][0], spans[0][1]))
     low = text.lower()  # the costlier patterns run only where their words occur
-    above = "above" in low or "foregoing" in low
-    phrase = above or any(w in low for w in _PHRASE_WORDS)
     that = "that" in low
     heads = _HEAD_WORDS.search(low) is not None  # a comparison may head a sentence
     compare = _IN_WORDS.search(low) is not None
@@ -309,20 +264,7 @@ def _candidates(text: str) -> list[tuple[int, int, str, int, int, int]]:
                     continue  # "If a packet is lost, ... recover from that loss": the clause before
                 if role:
                     kind = _peek(sent, t, 0)
-                    if kind == "det" and _function_word_after(sent, t.end()):
-                        continue  # "that the ...", "that it ...": a conjunction, whatever the tags
                     det(t, 0, "idiom" if kind == "idiom" else f"that-{role}" if kind == "det" else None)
-        if above:
-            for d in _BARE_SPATIAL.finditer(sent):
-                add(d.start(), d.end(), "spatial")
-            for d in _POST_ABOVE.finditer(sent):
-                if not any(w.lower() in _CLOSED or w.lower() in _DOC_HEADS for w in d.group("np").split()):
-                    add(d.start(), d.end(), "post-above")
-            for ph in _AS_ABOVE.finditer(sent):
-                add(ph.start(), ph.end(), "manner")
-        if phrase:
-            for ph in _PHRASE.finditer(sent):
-                add(ph.start(), ph.end(), "phrase")
         do = _DO_SO.match(sent)
         if do:
             add(do.start("p"), do.end("p"), "manner")
@@ -330,7 +272,7 @@ def _candidates(text: str) -> list[tuple[int, int, str, int, int, int]]:
         if cm:
             add(cm.start("c"), cm.end("c"), "comparative")
         for cm2 in _COMPARATIVE_IN.finditer(sent) if compare else ():
-            if not (cm and cm2.start() < cm.end()) and not _function_word_after(sent, cm2.end("c")):
+            if not (cm and cm2.start() < cm.end()):
                 add(cm2.start("c"), cm2.end("c"), "comparative-in")  # not "both the client and"
     return out
 
@@ -419,14 +361,12 @@ _NO_TAGS = _Reader("", ())
 
 
 def _np_after(
-    text: str, reader: _Reader, end: int, *, singular_det: bool = False, noun_first: bool = False, depth: int = 0
+    text: str, reader: _Reader, end: int, *, noun_first: bool = False, depth: int = 0
 ) -> tuple[str | None, int, bool] | None:
     """The head noun lemma of the noun phrase that starts at ``end`` (after a determiner), where
     it ends and whether it is plural, read off the tagger's words: modifiers (adjectives,
     numbers, participles) then a run of nouns, whose last is the head ("these test results").
-    After a singular determiner a plural that ends the run is the verb that agrees with it
-    ("This license grants you": the tagger reads "grants" as a noun), not the head ("this sales
-    report" goes on to its head). ``noun_first``: agreement showed the first word to be a noun
+    ``noun_first``: agreement showed the first word to be a noun
     the tagger read as a verb (:func:`_misread_noun`).
 
     ``(None, end, False)`` when the words after the determiner are not a noun phrase ("This
@@ -451,9 +391,6 @@ def _np_after(
                 opening = opening and (w.tag != "JJ" or low in _QUANT)
                 continue  # "this new approach", "these two approaches", "this cached value"
             break
-        nxt = words[k + 1] if k + 1 < len(words) else None
-        if singular_det and head is not None and w.tag in _PLURAL_TAGS and (nxt is None or nxt.tag not in _NOUN_TAGS):
-            break  # "This license grants you": the verb agreeing with "this"
         acronym = w.text.isupper() and len(w.text) > 1  # "TLS", "QUIC": a name, never a plural
         lemma = low if acronym or w.tag not in _PLURAL_TAGS else singular(low) or low
         if (low in _DOC_HEADS_ANYWHERE or lemma in _DOC_HEADS_ANYWHERE
@@ -483,60 +420,19 @@ def _np_after(
     return head, head_end, plural
 
 
-_AFTER_PHRASE = re.compile(r"\s*,\s*(?P<det>the|this|these|those|such(?:\s+an?)?|our|its|their)(?=\s)", re.I)
-
-
 def _sentence_initial(text: str, start: int) -> bool:
     head = text[max(0, start - 8) : start].rstrip()
     return not text[:start].strip() or bool(re.search(r"[.!?:][\"'\u201d)]*$", head))
 
 
-#: What may stand before an idiom that opens its sentence: a conjunction or adverb, a preposition
-#: ("In this case", "For this reason", "And at that point").
-_IDIOM_LEAD = re.compile(
-    r"^[\W]*(?:(?:and|but|so|also|even|only|then|thus|however|again)\W+)?(?:(?:in|for|at|to|on|from|under|by|with|"
-    r"after|before|until|beyond|during|of|up\s+to)\s+)?(?:all\s+)?$",
-    re.I,
-)
 #: A condition or time clause earlier in the sentence: an idiom after it speaks of that clause
 #: ("If the timer expires, the connection closes at that point").
 _SUBORDINATOR = re.compile(r"\b(?:if|when|whenever|unless|once|while|where|because|since|whether|as\s+soon\s+as)\b", re.I)
-#: A clause before an idiom inside its sentence, which the idiom may speak of ("X is sent; in this
-#: case", "X, and in this case"): then it is the sentence's own.
-_CLAUSE_BEFORE = re.compile(r"[,;:(]|\b(?:and|or|but|so)\s*$", re.I)
 #: The words without which :data:`_COMPARATIVE` and :data:`_COMPARATIVE_IN` cannot match.
 _HEAD_WORDS = re.compile(r"other|both|similar|additional|further|as with")
 _IN_WORDS = re.compile(r"similar|as with")
-#: What names the comparator after a comparative's noun phrase, by comparative ("the same key
-#: as", "similar checks to", "additional fields beyond", "the same value for all", "other
-#: methods than"); "another", "both" take none.
-_COMPARATOR = {
-    "similar": re.compile(r"\s+(?:to|as)\b", re.I),
-    "additional": re.compile(r"\s+(?:to|beyond|than)\b", re.I),
-    "other": re.compile(r"\s+than\b", re.I),
-}
-_COMPARATOR["further"] = _COMPARATOR["additional"]
 #: A cataphor that claims what follows a colon ("the following directives have such an effect:").
 _FOLLOWING = re.compile(r"\bthe\s+following\b|\bas\s+follows\b", re.I)
-
-
-#: Determiners of one thing: the noun phrase after them agrees with a singular.
-_SINGULAR_DET = re.compile(r"(?i)(?:this|that|another|such\s+an?)$")
-
-
-def _that_determines(reader: _Reader, start: int) -> bool:
-    """Whether the "that" at ``start`` is a determiner: the tagger says so (``DT``), or a
-    singular noun follows it with no verb after its phrase ("updates that request with"; the
-    tagger often reads that "that" as a conjunction), which a clause ("indicates that state is
-    kept") or a relative ("a field that carries") would need."""
-    tag = reader.tag_at(start)
-    if tag == "DT":
-        return True
-    words = [w for w in reader.after(start, 8)[1:] if w.tag not in _QUOTE_TAGS]
-    if not words or words[0].tag not in ("NN", "NNP"):
-        return False
-    rest = [w for w in words if w.tag not in _NOUN_TAGS]
-    return not rest or not (rest[0].tag.startswith("VB") or rest[0].tag == "MD")
 
 
 def _misread_noun(reader: _Reader, start: int) -> bool:
@@ -574,37 +470,25 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int, int]], reader: 
             if first and _sentence_initial(text, start):
                 out.append(Anaphor(start, end, text[start:end], "pronoun", None, first))
             continue
-        if kind == "phrase":
-            out.append(_phrase(text, reader, start, end, first))
-            continue
-        if kind == "post-above":
-            last_end = len(text[:end].rstrip().removesuffix("above").rstrip())
-            last = text[start:last_end].split()[-1]
-            if reader.tag_at(last_end - len(last)) in ("VBN", "VBD", "VBG"):
-                continue  # "the exceptions listed above": the participle's phrase
-            out.append(Anaphor(start, end, text[start:end], "phrase", noun_lemma(last), first, reader.plural(last_end)))
-            continue
         if kind in ("connective", "spatial", "manner"):
             out.append(Anaphor(start, end, text[start:end], "connective" if kind == "connective" else "phrase", None, first))
             continue
         lead = text[sent_start:start]
         if kind == "idiom":
-            if first and (_IDIOM_LEAD.match(lead) or (
-                text[start:end].lower().startswith(("this", "these")) and not _SUBORDINATOR.search(lead)
-                and not _CLAUSE_BEFORE.search(lead)
-            )):
-                # "In this case, ...", and in a sentence that has no clause of its own before it
-                # ("Tag number 55799 is defined for this purpose"): what came before
+            if first and (all(w.lower() in _CLOSED for w in re.findall(r"\w+", lead)) or (
+                    text[start:end].lower().startswith(("this", "these")) and not _SUBORDINATOR.search(lead))):
+                # "In this case, ...", "And at that point", "Tag number 55799 is defined for this
+                # purpose": what came before, unless a condition before it is what it speaks of
                 out.append(Anaphor(start, end, text[start:end], "idiom", None, first))
             elif first and text[start:end].lower().startswith(("that", "those")) and not _SUBORDINATOR.search(lead):
                 noun = text[start:end].split()[-1].lower()
                 out.append(Anaphor(start, end, text[start:end], "distal", noun_lemma(noun), first))
             continue  # later in the unit, or after the clause it speaks of: the unit's own
         misread = kind.startswith("that-") and _misread_noun(reader, start)
-        if kind.startswith("that-") and not (misread or _that_determines(reader, start)):
+        if kind.startswith("that-") and not (misread or reader.tag_at(start) == "DT"):
             continue  # a conjunction ("indicates that caches") or a relative pronoun ("a field that carries")
         det = text[start:end]
-        got = _np_after(text, reader, end, singular_det=_SINGULAR_DET.match(det) is not None, noun_first=misread)
+        got = _np_after(text, reader, end, noun_first=misread)
         if got is None:
             continue  # "this section", "this Agreement": the document itself
         head, end_off, plural = got
@@ -618,8 +502,6 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int, int]], reader: 
                 (low_det[0] == "both" and not plural) or (word or "").lower() in ("and", "or")
             ):
                 continue  # "Both sender and receiver": a coordination, not a pair named before
-            if kind.startswith("comparative") and low_det[-1] in _COMPARATOR and _COMPARATOR[low_det[-1]].match(text, end_off):
-                continue  # "the same key as", "similar checks to": the comparator is named
             of = re.search(r"\s+of\s", text[end:end_off])  # "that set of responses": "set" agrees with "that"
             own_end = end + of.start() if of else end_off
             if not kind.startswith("comparative") and (
@@ -653,25 +535,9 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int, int]], reader: 
     return tuple(dedup)
 
 
-def _phrase(text: str, reader: _Reader, start: int, end: int, first: bool) -> Anaphor:
-    """"the method described above" (the head before), "As described above, the procedure ..."
-    (the fronted phrase speaks of the subject that follows it), or a bare "as noted above"."""
-    m = _PHRASE_HEAD.search(text, max(0, start - 40), start)
-    if m and m.group("noun").lower() not in _SELF_HEADS and not any(
-        w.lower() in _CLOSED for w in text[m.start() : m.start("noun")].split()[1:]
-    ):
-        return Anaphor(m.start(), end, text[m.start() : end], "phrase", noun_lemma(m.group("noun")), first)
-    after = _AFTER_PHRASE.match(text, end)
-    if after:
-        got = _np_after(text, reader, after.end())
-        if got and got[0]:
-            return Anaphor(start, got[1], text[start : got[1]], "phrase", got[0], first, got[2])
-    return Anaphor(start, end, text[start:end], "phrase", None, first)
-
-
-#: Candidates whose words the tagger reads (a determiner's noun phrase, "that", a comparison,
-#: "the X described above"); pronouns, connectives and idioms need no tags.
-_READ = frozenset({"det", "comparative", "comparative-in", "that-object", "that-subject", "phrase", "post-above"})
+#: Candidates whose words the tagger reads (a determiner's noun phrase, "that", a comparison);
+#: pronouns, connectives and idioms need no tags.
+_READ = frozenset({"det", "comparative", "comparative-in", "that-object", "that-subject"})
 
 
 #: How far around a candidate the tagger reads: after it, in characters, the noun phrase and
@@ -757,10 +623,6 @@ _DISPLAY_KINDS = ("caption", "figure", "table", "equation")
 _DISPLAY_HEADS = frozenset(
     "example function formula equation expression code pseudocode listing snippet diagram illustration".split()
 )
-
-
-#: A note: an aside, after which the discussion resumes.
-_NOTE = re.compile(r"(?i)^[\"'(]*note(?:\s+that\b|\s*:)")
 
 
 def _term_line(u: Unit) -> bool:
@@ -882,20 +744,15 @@ class _Layout:
             return k
         return None
 
-    def previous(self, i: int, *, past_notes: bool = False) -> int | None:
-        """The previous content unit in ``i``'s section; past a displayed
-        block, the paragraph that leads into it (code lines and captions between a lead-in and
-        the anaphor); ``past_notes``: past a note ("Note that ...", "Note: "), an aside, what
-        came before it."""
+    def previous(self, i: int) -> int | None:
+        """The previous content unit in ``i``'s section; past a displayed block, the paragraph
+        that leads into it (code lines and captions between a lead-in and the anaphor)."""
         j = i - 1
         if j < 0 or self.section[j] != self.section[i]:
             return None  # the anaphor opens its section: a heading is no antecedent
         if self.display[j]:
             lead = self.lead_in(j)
             return j if lead is None else lead
-        if past_notes and _NOTE.match(self.seq[j].text) and not _NOTE.match(self.seq[i].text):
-            before = self.previous(j)
-            return j if before is None else before
         return j
 
 
@@ -912,21 +769,12 @@ def window_after(doc: Document, starts: Iterable[int], window: int = WINDOW) -> 
     return out
 
 
-#: "for example", "for instance": idioms, not mentions of an example.
-_IDIOM_USE = re.compile(r"(?i:\bfor\s)$")
-#: A word inside a name: "example.com", "user@example", "docs/example".
-_NAME_PART = re.compile(r"[.@/][A-Za-z]")
-
-
 def _plain_occurrences(text: str, head: str, before: int, skip: tuple[Anaphor, ...]) -> Iterator[re.Match[str]]:
     """The uses of ``head`` in ``text[:before]`` that are not themselves part of an anaphor, nor
     an idiom ("for example") or part of a name ("example.com")."""
     for m in forms_pattern(head).finditer(text, 0, before):
-        if any(a.start <= m.start() < a.end for a in skip):
-            continue
-        if _IDIOM_USE.search(text, max(0, m.start() - 4), m.start()) and m.group(0).lower() in ("example", "instance"):
-            continue
-        if _NAME_PART.match(text, m.end()):
+        if any(a.start <= m.start() < a.end for a in skip) or re.match(r"[.@/][A-Za-z]", text[m.end():]) or (
+                m.group(0).lower() in ("example", "instance") and text[max(0, m.start() - 4):m.start()].lower() == "for "):
             continue
         yield m
 
@@ -979,11 +827,6 @@ def resolve_anaphora(
     for u in todo:
         i = pos[u.id]
         for a in facts[u.text]:
-            stated = _statement_set(a, lay, i, window) if a.head in _RULE_HEADS else None
-            if stated:  # "the requirements above": each of the statements that make the set
-                for j in stated:
-                    out.append(Antecedent(u.id, seq[j].id, a, f"{a.text} -> a rule of the set: {preview(seq[j].text, 40)}", 0.6))
-                continue
             got = _resolve_one(u, a, lay, i, window, facts)
             if got is not None:
                 j, evidence, score = got
@@ -1032,12 +875,6 @@ class _Facts(dict):
         return got
 
 
-def _pointing(anaphors: tuple[Anaphor, ...]) -> tuple[Anaphor, ...]:
-    """The anaphors whose words are no mention of their own: a comparison ("Additional status
-    codes", "Other methods") introduces new things of its kind, which later phrases take up."""
-    return tuple(b for b in anaphors if b.kind not in ("comparative", "comparison"))
-
-
 def _modifier_of(a: Anaphor) -> str | None:
     """The word that modifies the head in the anaphor's noun phrase ("status" in "this status
     code", "header" in "these prosody parameter header fields"), if any."""
@@ -1047,76 +884,35 @@ def _modifier_of(a: Anaphor) -> str | None:
     return words[-2] if set(noun_forms(a.head)) & {words[-1].lower()} else None
 
 
-def _marked_modifier(a: Anaphor) -> str | None:
-    """The word before the head of the anaphor's phrase when it is marked: a number in it
-    ("128-bit", "16-octet") or an acronym ("TCP"), which picks one thing among those the head
-    names."""
-    words = a.text.split()
-    if len(words) < 3:
-        return None
-    w = words[-2].strip("\"'\u201c\u201d(),")
-    if len(w) >= 2 and (any(c.isdigit() for c in w) and any(c.isalpha() for c in w) or (w.isupper() and w.isalpha())):
-        return w
-    return None
-
-
-@lru_cache(maxsize=4096)
-def _word_pattern(word: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
-
-
 @lru_cache(maxsize=4096)
 def _compound_pattern(modifier: str, head: str) -> re.Pattern[str]:
     alts = "|".join(re.escape(f) for f in sorted(noun_forms(head), key=len, reverse=True))
     return re.compile(rf"(?<![\w-]){re.escape(modifier)}[\s-]+(?:{alts})(?![\w-])", re.I)
 
 
-@lru_cache(maxsize=4096)
-def _family_pattern(head: str) -> re.Pattern[str]:
-    """Any word of the head's family: its forms, and words built on it ("attack": attackers)."""
-    stem = head[:-1] if head.endswith("e") and len(head) > 5 else head
-    return re.compile(rf"(?<![\w-]){re.escape(stem)}[a-z]{{0,5}}(?![\w-])", re.I)
-
-
-def _head_search(
-    a: Anaphor, lay: _Layout, i: int, window: int, facts, *, any_use: bool = False, depth: int = 0
-) -> tuple[int, str] | None:
+def _head_search(a: Anaphor, lay: _Layout, i: int, window: int, facts, *, depth: int = 0) -> tuple[int, str] | None:
     """The unit that introduces what the anaphor's noun names: the nearest earlier unit of the
     section that mentions it, by the anaphor's compound ("this status code": "The 303 (See Other)
     status code indicates") before its head alone. Where the compound's only mention is itself
     an anaphor ("Registries for managing these extension points"), what that one points to by
     its words (a chain of mentions leads to the first), or its own unit when it points inside
     it (after its unit's first sentence). A bare head is not followed so: parallel entries each
-    say "This field is only present if ...", each of its own field.
-
-    ``any_use`` (a comparison): any mention, even an anaphoric one, and a word built on the head
-    ("Other attacks" compares with what "attackers can attempt"): "Another validator" compares
-    with the validator just named, whether or not "One such validator" named it.
-    """
+    say "This field is only present if ...", each of its own field."""
     if a.head is None:
         return None
     forms = set(noun_forms(a.head))
     mod = _modifier_of(a)
-    passes: list[re.Pattern[str] | None] = []
-    if mod:
-        passes.append(_compound_pattern(mod, a.head))
-    marked = _marked_modifier(a)
-    if marked:
-        # "This 128-bit value", "these TCP segments": a modifier no other thing shares names it
-        # before the head alone, a shell noun that many things are ("value", "segment")
-        passes.append(_word_pattern(marked))
+    passes: list[re.Pattern[str] | None] = [_compound_pattern(mod, a.head)] if mod else []
     if a.head not in _DOC_HEADS:  # "this header section": not any "Section 4"
         passes.append(None)
-    if any_use and len(a.head) >= 5:
-        passes.append(_family_pattern(a.head))
     for pat in passes:
         given: tuple[int, re.Match[str]] | None = None  # the nearest mention, when it is a definite one
         for j in lay.back(i, window):
             v = lay.seq[j]
+            skip = () if lay.display[j] else facts[v.text]
             if pat is None:
                 if not forms & word_set(v.text):
                     continue
-                skip = () if any_use or lay.display[j] else _pointing(facts[v.text])
                 ms = list(_plain_occurrences(v.text, a.head, len(v.text), skip))
                 # an introducing mention ("several vectors") before a given one ("the vector")
                 m = next((x for x in reversed(ms) if _NEW.search(v.text, max(0, x.start() - 40), x.start())),
@@ -1124,23 +920,21 @@ def _head_search(
             elif pat.search(v.text) is None:
                 continue
             else:
-                skip = () if any_use or lay.display[j] else _pointing(facts[v.text])
                 hits = list(pat.finditer(v.text))
                 m = next((x for x in hits if not any(b.start <= x.start() < b.end for b in skip)), None)
-                if m is None and pat is passes[0] and mod and depth < 2:
+                if m is None and depth < 2:
                     # the compound named only by an anaphor of its own: follow it
                     b = next(b for b in skip if any(b.start <= x.start() < b.end for x in hits))
                     got = _resolve_one(v, b, lay, j, WINDOW, facts, depth=depth + 1)
                     if got is None or got[0] < 0:  # unresolved, or the section's subject: its own unit names it first
                         return j, f"{b.text} (its own referent)"
-                    if got is not None and got[2] >= 0.7:  # by its words, not by a fallback
+                    if got[2] >= 0.7:  # by its words, not by a fallback
                         return got[0], f"{got[1]} (via {b.text})"
-            if m and not any_use and not _NEW.search(v.text, max(0, m.start() - 40), m.start()):
-                # "the argument", "argument values": not introduced there; an earlier "an unsigned
-                # integer "argument"" introduces it (failing one, the nearest mention)
+            if m and not _NEW.search(v.text, max(0, m.start() - 40), m.start()):
+                # "the argument": not introduced there; an earlier "an unsigned integer "argument""
+                # introduces it (failing one, the nearest mention)
                 given = given or (j, m)
-                continue
-            if m:
+            elif m:
                 return _mention(lay, j, m)
         if given:
             return _mention(lay, *given)
@@ -1148,8 +942,7 @@ def _head_search(
 
 
 #: What introduces a thing (new information): an indefinite article, a number or a quantifier
-#: ("an unsigned integer", "several vectors", "a new "Function Extensions" subregistry"), or the
-#: quotes that coin its name; a definite mention ("the argument") takes up what is known.
+#: ("an unsigned integer", "several vectors"), or the quotes that coin its name.
 _NEW = re.compile(
     r"(?i)(?:(?<![\w-])(?:a|an|one|two|three|four|several|multiple|some|new|various|many)\s+(?:[\w\-\"\u201c\u201d]+\s+){0,2}"
     r"[\"\u201c]?|[\"\u201c])$"
@@ -1162,48 +955,6 @@ def _mention(lay: _Layout, j: int, m: re.Match[str]) -> tuple[int, str]:
     if lead is not None:  # a caption or code line: the paragraph that introduces the display
         return lead, f"the display after {preview(lay.seq[lead].text, 40)} ({snippet(v.text, m.start(), m.end())})"
     return j, snippet(v.text, m.start(), m.end())
-
-
-#: Comparatives that extend what was just said, named or not.
-_EXTENDS = frozenset("similar additional further".split())
-#: Heads that name a rule: failing a unit that names it, "the above requirement" is the nearest
-#: unit that states one (with MUST, SHALL, REQUIRED, SHOULD, must or shall).
-_RULE_HEADS = frozenset("requirement restriction constraint prohibition obligation".split())
-_NORMATIVE = re.compile(r"(?<![\w-])(?:MUST|SHALL|REQUIRED|SHOULD|must|shall)(?![\w-])")
-
-
-#: The most statements a set of rules above ("the requirements above") links to.
-_SET_SIZE = 4
-
-
-def _statement_set(a: Anaphor, lay: _Layout, i: int, window: int) -> list[int] | None:
-    """"the requirements above", "the above restrictions": a plural pointer to a set of rules,
-    not to one sentence: the run of units right above (in the section, past displays) that each
-    state a rule (MUST, SHALL, ...), nearest first, at most :data:`_SET_SIZE`; None unless the
-    phrase is plural and placed by "above" (or "preceding", "foregoing")."""
-    low = a.text.lower()
-    if not re.search(r"\b(?:above|preceding|foregoing)\b", low) or not a.plural:
-        return None
-    out: list[int] = []
-    for j in lay.back(i, window):
-        if lay.display[j]:
-            continue
-        if _NORMATIVE.search(lay.seq[j].text):
-            out.append(j)
-            if len(out) == _SET_SIZE:
-                break
-        elif out:
-            break  # the run of statements ends
-        elif len(lay.seq[j].text) > 40:
-            break  # prose that states no rule comes first: the rules are not right above
-    return out or None
-
-
-def _rule_search(lay: _Layout, i: int, window: int) -> int | None:
-    for j in lay.back(i, window):
-        if not lay.display[j] and _NORMATIVE.search(lay.seq[j].text):
-            return j
-    return None
 
 
 def _opening(text: str) -> list[tuple[int, int, str, int, int, int]] | None:
@@ -1251,7 +1002,7 @@ def _displayed_block(a: Anaphor, lay: _Layout, i: int, window: int, facts) -> tu
 
     def target(j: int) -> tuple[int, str]:
         lead = lay.lead_in(j)
-        what = "list" if lay.listed[j] or _enumerated(lay, j) else "display"
+        what = "list" if lay.listed[j] else "display"
         if lead is None:
             return j, f"{what}: {preview(lay.seq[j].text, 40)}"
         return lead, f"the {what} after {preview(lay.seq[lead].text, 40)}"
@@ -1262,7 +1013,7 @@ def _displayed_block(a: Anaphor, lay: _Layout, i: int, window: int, facts) -> tu
             units = [*lay.run(j), *([lay.lead_in(j)] if lay.lead_in(j) is not None else [])]
             for k in units:
                 t = lay.seq[k].text
-                if forms & word_set(t) and _plain_occurrence(t, a.head, len(t), () if lay.display[k] else _pointing(facts[t])):
+                if forms & word_set(t) and _plain_occurrence(t, a.head, len(t), () if lay.display[k] else facts[t]):
                     return target(j)
         # "the above hypothetical request" after "The following is a hypothetical example": a
         # modifier of the anaphor's phrase in a display's lead-in says which display
@@ -1272,18 +1023,9 @@ def _displayed_block(a: Anaphor, lay: _Layout, i: int, window: int, facts) -> tu
             if mods and lead is not None and lay.display[j] and mods & word_set(lay.seq[lead].text):
                 return target(j)
         shown = a.head in _DISPLAY_HEADS
-        fits = [j for j in runs if (lay.display[j] and not _enumerated(lay, j)) == shown]
+        fits = [j for j in runs if lay.display[j] == shown]
         return target(fits[0]) if fits else None
     return target(runs[0])
-
-
-_ENUMERATION = re.compile(r"(?m)^\s*(?:(?:[a-z]|\d{1,2}|[ivx]{1,4})[.)]|[-*\u2022])\s")
-
-
-def _enumerated(lay: _Layout, j: int) -> bool:
-    """Whether a displayed run is a list set as preformatted text ("a) ...", "b) ...")."""
-    text = "\n".join(lay.seq[k].text for k in lay.run(j)).replace("\u2028", "\n")
-    return len(_ENUMERATION.findall(text)) >= 2
 
 
 def _item_lead_in(u: Unit, a: Anaphor, lay: _Layout, i: int) -> int | None:
@@ -1338,38 +1080,17 @@ def _by_connective(a: Anaphor, c: _Ctx) -> _Got:
     return False if j is None else (j, f"previous {_name(lay.seq[j])}", 0.6)
 
 
-def _by_unit_kind(a: Anaphor, c: _Ctx) -> _Got:
-    """"this table", "the figure above": the nearest table or figure before, across headings
-    (a caption names it). A comparison ("similar figures") compares with figures named."""
-    if a.head not in _KIND_HEADS or a.kind in ("comparative", "comparison"):
-        return None
-    kinds = _KIND_HEADS[a.head]
-    for j in c.lay.back(c.i, c.window, cross=True):
-        v = c.lay.seq[j]
-        if v.kind in kinds or (v.kind == "caption" and (v.label or v.text).lower().startswith((a.head, *kinds))):
-            return j, v.label or v.kind, 0.7
-    return False
-
-
 def _by_own_unit(a: Anaphor, c: _Ctx) -> _Got:
     """"nontrivial examples ... these examples": a head the unit already used takes up that
     use, inside the unit: no edge. Unless that use is the unit's opening "The X do ..." with
     nothing to say which, itself a given thing: then the anaphor names what that opening does."""
-    if not (a.head and a.head not in _KIND_HEADS and not a.text.lower().startswith("as with")
-            and _plain_occurrence(c.u.text, a.head, a.start, _pointing(c.facts[c.u.text]))):
+    if not (a.head and not a.text.lower().startswith("as with")
+            and _plain_occurrence(c.u.text, a.head, a.start, c.facts[c.u.text])):
         return None
     if a.kind != "np" or not _opening_mention(c.u.text, a):
         return False
     got = _head_search(a, c.lay, c.i, WINDOW, c.facts, depth=c.depth)
     return False if got is None else (got[0], got[1], 0.7)
-
-
-def _by_definition_entry(a: Anaphor, c: _Ctx) -> _Got:
-    """"Pad Length:" / "This field is only present if ...": in a definition list an anaphor is
-    the entry's own term, however many entries before say the same."""
-    if c.lay.defines[c.i] and a.kind in ("np", "pronoun", "distal") and (a.head is None or a.head not in _KIND_HEADS):
-        return c.i - 1, f"the term {preview(c.lay.seq[c.i - 1].text, 40)}", 0.7
-    return None
 
 
 def _by_section_subject(a: Anaphor, c: _Ctx) -> _Got:
@@ -1401,27 +1122,11 @@ def _by_distal(a: Anaphor, c: _Ctx) -> _Got:
     return False if m is None else (j, snippet(t, m.start(), m.end()), 0.6)
 
 
-def _by_comparison(a: Anaphor, c: _Ctx) -> _Got:
-    """"Other attacks" after "attackers can ...", "Another validator": what it is compared with,
-    by any use of its head or a word built on it; "Similar considerations apply", "Additional elements can
-    be defined" opening a unit, failing a use, the previous unit (more of, or like, it)."""
-    if a.kind not in ("comparative", "comparison"):
-        return None
-    lay = c.lay
-    got = _head_search(a, lay, c.i, c.window, c.facts, any_use=True, depth=c.depth)
-    if got is not None:
-        return got[0], f"compared with {got[1]}", 0.6
-    if a.kind == "comparative" and a.first and a.text.split()[-2 if a.text.lower().startswith("a ") else 0].lower() in _EXTENDS:
-        j = lay.previous(c.i)
-        return False if j is None else (j, f"previous {_name(lay.seq[j])}", 0.5)
-    return False
-
-
 def _by_display_above(a: Anaphor, c: _Ctx) -> _Got:
     """"the above rules", "all of the above", "the steps above": the list or displayed block
     above (:func:`_displayed_block`); a bare "the above" after the unit's first sentence speaks
     of the sentences before it."""
-    if not ((_SPATIAL.match(a.text) or (_POST_ABOVE.fullmatch(a.text) and not _PHRASE.search(a.text))) and (a.first or a.head)):
+    if not (_SPATIAL.match(a.text) and (a.first or a.head)):
         return None
     got = _displayed_block(a, c.lay, c.i, c.window, c.facts)
     return None if got is None else (got[0], got[1], 0.6)
@@ -1453,18 +1158,9 @@ def _by_display_before(a: Anaphor, c: _Ctx) -> _Got:
 
 def _by_head_noun(a: Anaphor, c: _Ctx) -> _Got:
     """"this status code" after "The 303 (See Other) status code indicates ...": the nearest
-    unit of the section that introduces what the head names (:func:`_head_search`); "the above
-    requirement" with no unit naming one, the nearest unit that states a rule (MUST, shall)."""
-    if not a.head:
-        return None
-    got = _head_search(a, c.lay, c.i, c.window, c.facts, depth=c.depth)
-    if got:
-        return got[0], got[1], 0.8
-    if a.head in _RULE_HEADS and a.first and not _NORMATIVE.search(c.u.text, 0, a.start):
-        j = _rule_search(c.lay, c.i, c.window)
-        if j is not None:
-            return j, f"a rule: {preview(c.lay.seq[j].text, 40)}", 0.6
-    return None
+    unit of the section that introduces what the head names (:func:`_head_search`)."""
+    got = _head_search(a, c.lay, c.i, c.window, c.facts, depth=c.depth) if a.head else None
+    return None if got is None else (got[0], got[1], 0.8)
 
 
 def _by_thread(a: Anaphor, c: _Ctx) -> _Got:
@@ -1479,16 +1175,12 @@ def _by_thread(a: Anaphor, c: _Ctx) -> _Got:
     lead = _item_lead_in(c.u, a, lay, i)
     if lead is not None:
         return lead, f"the list after {preview(seq[lead].text, 40)}", 0.6
-    j = lay.previous(i, past_notes=True)
+    j = lay.previous(i)
     if j is None or (a.kind == "idiom" and _term_line(seq[j])):
         return False
     if a.kind == "pronoun" and seq[j].kind == "list_item" and (lead := lay.lead_in(j)) is not None:
         return lead, f"the list after {preview(seq[lead].text, 40)}", 0.6
-    what = (
-        f"previous {_name(seq[j])}" if j == i - 1
-        else f"the {_name(seq[j])} before the note" if _NOTE.match(seq[i - 1].text)
-        else f"the {_name(seq[j])} leading into the display"
-    )
+    what = f"previous {_name(seq[j])}" if j == i - 1 else f"the {_name(seq[j])} leading into the display"
     return j, what, 0.6 if a.kind == "pronoun" else 0.5
 
 
@@ -1497,12 +1189,9 @@ def _by_thread(a: Anaphor, c: _Ctx) -> _Got:
 RESOLVERS: tuple[tuple[str, Callable[[Anaphor, _Ctx], _Got]], ...] = (
     ("document-subject", _by_document_subject),
     ("connective", _by_connective),
-    ("unit-kind", _by_unit_kind),
     ("own-unit", _by_own_unit),
-    ("definition-entry", _by_definition_entry),
     ("section-subject", _by_section_subject),
     ("distal", _by_distal),
-    ("comparison", _by_comparison),
     ("display-above", _by_display_above),
     ("example", _by_example),
     ("display-before", _by_display_before),
