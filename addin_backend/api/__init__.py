@@ -14,6 +14,7 @@ from flask.json.provider import DefaultJSONProvider
 
 from ..budget import enter, enter_client, leave, leave_client
 from ..jobs.modes import make_runner
+from ..jobs.processes import child_settings
 from ..language.nlp import configure_embedding_cache
 from ..mcp.http import bp as mcp_bp
 from ..service import preload
@@ -45,16 +46,21 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     os.makedirs(cfg["DATA_DIR"], exist_ok=True)
     store = open_store(cfg["STORE"], cfg["DATA_DIR"], int(cfg["TTL_SECONDS"]))
     app.extensions["ledger.store"] = store
+    embedding_cache = os.path.join(cfg["DATA_DIR"], "embeddings.sqlite3")
     app.extensions["ledger.jobs"] = make_runner(
         store, mode=cfg["JOBS"], threads=int(cfg["JOB_THREADS"]), stale_after=float(cfg["JOB_STALE_SECONDS"]),
         edit_threads=int(cfg["EDIT_THREADS"]), retries=int(cfg["JOB_RETRIES"]), timeout=int(cfg["JOB_TIMEOUT"]),
-        large_tokens=int(cfg["QUEUE_LARGE_TOKENS"]))
+        large_tokens=int(cfg["QUEUE_LARGE_TOKENS"]), local=str(cfg["JOBS_LOCAL"]),
+        processes=int(cfg["JOB_PROCESSES"]), model_jobs=int(cfg["MODEL_JOBS"]),
+        model_per_client=int(cfg["MODEL_JOBS_PER_KEY"]),
+        settings=child_settings(cfg["STORE"], cfg["DATA_DIR"], int(cfg["TTL_SECONDS"]),
+                                embedding_cache=embedding_cache, nice=int(cfg["JOB_NICE"])))
     app.extensions["ledger.jobs"].job_seconds = float(cfg["JOB_SECONDS"])
     app.extensions["ledger.jobs"].job_cpu_seconds = float(cfg["JOB_CPU_SECONDS"])
     app.extensions["ledger.jobs"].watch()  # takes over the queued jobs of a worker that died
     preload()  # the engines, imported here, not raced for by the first requests' threads
     if os.environ.get("LEDGER_EMBEDDING_CACHE") is None:  # embeddings computed once per data folder
-        configure_embedding_cache(os.path.join(cfg["DATA_DIR"], "embeddings.sqlite3"))
+        configure_embedding_cache(embedding_cache)
     register_error_handlers(app)
     init_security(app)
     _init_budget(app)

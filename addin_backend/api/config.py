@@ -44,7 +44,12 @@ DEFAULTS: dict[str, Any] = {
     "JOB_THREADS": 2,  # threads of each worker process for graph jobs
     "EDIT_THREADS": 2,  # threads of each worker process for proposals, applies and reviews run as jobs
     "JOB_STALE_SECONDS": 900,
-    "JOBS": "auto",  # threads | queue (RQ on the Redis store) | auto: the queue when the store is Redis
+    "JOBS": "auto",  # threads | processes | queue (RQ on the Redis store) | auto: the queue when the store is Redis, else JOBS_LOCAL
+    "JOBS_LOCAL": "threads",  # what auto means without Redis: `ledger serve` makes it processes (jobs/processes.py)
+    "JOB_PROCESSES": 1,  # job processes of each worker process for graph jobs, and as many for edit jobs (processes mode)
+    "MODEL_JOBS": 2,  # proposals that may wait for a model, at once, per worker process (their own lane)
+    "MODEL_JOBS_PER_KEY": 1,  # of those, per key (or address): a key whose model hangs never holds another's
+    "JOB_NICE": 10,  # how much lower the job processes' CPU priority is than the web workers'
     "JOB_RETRIES": 2,  # runs again of a queued job whose worker died
     "JOB_TIMEOUT": 1800,  # seconds one run of a queued job may take
     "QUEUE_LARGE_TOKENS": 20_000,  # graph jobs of larger documents go to the "large" queue
@@ -85,6 +90,10 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "LEDGER_EDIT_THREADS": ("EDIT_THREADS", int),
     "LEDGER_JOB_STALE_SECONDS": ("JOB_STALE_SECONDS", float),
     "LEDGER_JOBS": ("JOBS", str),
+    "LEDGER_JOB_PROCESSES": ("JOB_PROCESSES", int),
+    "LEDGER_MODEL_JOBS": ("MODEL_JOBS", int),
+    "LEDGER_MODEL_JOBS_PER_KEY": ("MODEL_JOBS_PER_KEY", int),
+    "LEDGER_JOB_NICE": ("JOB_NICE", int),
     "LEDGER_JOB_RETRIES": ("JOB_RETRIES", int),
     "LEDGER_JOB_TIMEOUT": ("JOB_TIMEOUT", int),
     "LEDGER_QUEUE_LARGE_TOKENS": ("QUEUE_LARGE_TOKENS", int),
@@ -201,8 +210,10 @@ def load_config(test_config: Mapping[str, Any] | None = None,
     cfg["RATE"] = parse_rate(cfg["RATE_LIMIT"])
     cfg["AUTH_FAILURES"] = parse_rate(cfg["AUTH_FAIL_LIMIT"])
     cfg["JOBS"] = str(cfg["JOBS"]).strip().lower()
-    if cfg["JOBS"] not in ("auto", "threads", "queue"):
-        raise ValueError(f"LEDGER_JOBS must be auto, threads or queue, not {cfg['JOBS']!r}")
+    if cfg["JOBS"] not in ("auto", "threads", "processes", "queue"):
+        raise ValueError(f"LEDGER_JOBS must be auto, threads, processes or queue, not {cfg['JOBS']!r}")
+    if min(int(cfg["JOB_PROCESSES"]), int(cfg["MODEL_JOBS"]), int(cfg["MODEL_JOBS_PER_KEY"])) < 1:
+        raise ValueError("LEDGER_JOB_PROCESSES, LEDGER_MODEL_JOBS and LEDGER_MODEL_JOBS_PER_KEY must be at least 1")
     if float(cfg["MAX_UPLOAD_MB"]) <= 0 or int(cfg["TTL_SECONDS"]) <= 0:
         raise ValueError("LEDGER_MAX_UPLOAD_MB and LEDGER_TTL_SECONDS must be positive")
     if not 0 <= int(cfg["TRUST_PROXY"]) <= 8:

@@ -54,7 +54,7 @@ from ..errors import UnknownJobError, describe
 from ..store import Store
 
 __all__ = ["JobRunner", "JobCancelled", "Progress", "STATUSES", "OPEN_JOBS", "scope_of", "task_path",
-           "resolve_task", "LANES", "lane_of", "QUARANTINED", "job_error"]
+           "resolve_task", "LANES", "MODEL_LANE", "lane_of", "QUARANTINED", "job_error"]
 
 log = logging.getLogger("ledger.jobs")
 
@@ -73,21 +73,29 @@ OPEN_JOBS = "jobs:open"
 #: How often a task whose worker died while it ran is run again before it is lost.
 RERUNS = 1
 RECOVER_SECONDS = 5.0
-#: The job threads of a process, by lane: graph jobs (uploads) and edit jobs (proposals, applies,
-#: reviews: an LLM call among them waits for a model), so that neither kind waits behind the other.
-LANES = ("graph", "edits")
+#: The job threads of a process, by lane: graph jobs (uploads), edit jobs (proposals, applies,
+#: reviews) and proposals that may wait for a model (:data:`MODEL_LANE`), so that no kind waits
+#: behind another: a slow model's proposals never hold a slot a review or an upload's graph needs.
+MODEL_LANE = "models"
+LANES = ("graph", "edits", MODEL_LANE)
+#: Jobs of one client that may run at once in the model lane (``LEDGER_MODEL_JOBS_PER_KEY``): a
+#: key whose model hangs keeps its own proposals waiting, never another key's.
+MODEL_JOBS_PER_CLIENT = 1
 #: The error code of a job set aside because it stopped its worker (a poison job).
 QUARANTINED = "job_quarantined"
 #: Each process's name in the records of the jobs it runs: whose death a job's silence means.
 _PROCESS = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
-def lane_of(kind: str) -> str:
-    """The lane of a job kind: graph jobs, or edit jobs (everything else).
+def lane_of(kind: str, lane: str | None = None) -> str:
+    """The lane of a job: the one its record names (``lane``: :data:`MODEL_LANE` for a proposal
+    that may wait for a model), else by kind: graph jobs, or edit jobs (everything else).
 
-    >>> lane_of("graph"), lane_of("proposal"), lane_of("review")
-    ('graph', 'edits', 'edits')
+    >>> lane_of("graph"), lane_of("proposal"), lane_of("review"), lane_of("proposal", "models")
+    ('graph', 'edits', 'edits', 'models')
     """
+    if lane in LANES:
+        return str(lane)
     return "graph" if kind == "graph" else "edits"
 
 
@@ -136,6 +144,7 @@ class Progress:
         self.record = record
         self._written = self._state() + (time.monotonic(),)
         self._lock = threading.Lock()
+        self._handed_over = False  # the record is written by another process now (a job process)
 
     def _state(self) -> tuple[str, float, float]:
         rec = self.record
@@ -164,9 +173,17 @@ class Progress:
 
     def touch(self) -> None:
         """Write the record as it is, with a fresh ``updated``: the job is alive (a worker's
-        heartbeat between progress reports). Raises :class:`JobCancelled` as a report would."""
+        heartbeat between progress reports). Raises :class:`JobCancelled` as a report would.
+        Nothing once :meth:`hand_over` was called."""
         with self._lock:
-            self._write()
+            if not self._handed_over:
+                self._write()
+
+    def hand_over(self) -> None:
+        """Stop writing the record here: another process (a job process) writes it from now on.
+        Returns once a heartbeat that was writing it has written."""
+        with self._lock:
+            self._handed_over = True
 
     def finish(self, status: str, **fields: Any) -> None:
         with self._lock:
@@ -225,10 +242,13 @@ class JobRunner:
     #: CPU seconds one job may take (``LEDGER_JOB_CPU_SECONDS``; 0: no budget), likewise.
     job_cpu_seconds: float = 0.0
 
-    def __init__(self, store: Store, threads: int = 2, stale_after: float = 900.0, edit_threads: int = 2) -> None:
+    def __init__(self, store: Store, threads: int = 2, stale_after: float = 900.0, edit_threads: int = 2,
+                 model_threads: int = 2, model_per_client: int = MODEL_JOBS_PER_CLIENT) -> None:
         self.store = store
         self.threads = max(1, threads)
         self.edit_threads = max(1, edit_threads)
+        self.model_threads = max(1, model_threads)
+        self.model_per_client = max(1, model_per_client)
         self.stale_after = stale_after
         self._pool: _Lanes | None = None
         self._pid = 0
@@ -241,7 +261,8 @@ class JobRunner:
         # A pool made before a fork has no threads in the child: make one per process.
         with self._lock:
             if self._pool is None or self._pid != os.getpid():
-                self._pool = _Lanes({"graph": self.threads, "edits": self.edit_threads}, "ledger-job", self._beat)
+                self._pool = _Lanes({"graph": self.threads, "edits": self.edit_threads, MODEL_LANE: self.model_threads},
+                                    "ledger-job", self._beat, caps={MODEL_LANE: self.model_per_client})
                 self._pid = os.getpid()
                 self._live = {}
             return self._pool
@@ -284,7 +305,7 @@ class JobRunner:
         # the jobs each silent process was running: one alone is the only suspect of its death
         beside: Counter[str | None] = Counter()
         for job_id in self.store.names(OPEN_JOBS):
-            if job_id in self._live:
+            if job_id in self._live or self._mine(job_id):
                 continue
             spec = self.store.get_json(OPEN_JOBS, job_id)
             try:
@@ -329,7 +350,7 @@ class JobRunner:
             self.store.put_json(rec["document"], _key(job_id), rec, create=False)
             self._listed.add(job_id)
             with for_client(spec.get("client")):
-                self.start(rec, partial(task, self.store, self, **spec.get("kwargs", {})), solo=running)
+                self.start(rec, self._task_call(task, spec.get("kwargs", {})), solo=running)
             requeued += 1
         return requeued
 
@@ -397,7 +418,18 @@ class JobRunner:
         self.store.put_json(OPEN_JOBS, record["id"], {"task": path, "kwargs": kwargs, "created": record["created"],
                                                       "client": current_client()})
         self._listed.add(record["id"])
-        self.start(record, partial(task, self.store, self, **kwargs, **(local or {})))
+        self.start(record, self._task_call(task, kwargs, local))
+
+    def _task_call(self, task: Callable[..., dict[str, Any] | None], kwargs: dict[str, Any],
+                   local: dict[str, Any] | None = None) -> Callable[[Progress], dict[str, Any] | None]:
+        """What :meth:`start` runs for a task: here the task on this process's store and runner
+        (a job process runner hands the task's path and ``kwargs`` to a child instead)."""
+        return partial(task, self.store, self, **kwargs, **(local or {}))
+
+    def _mine(self, job_id: str) -> bool:
+        """Whether this process runs the job elsewhere than on its own threads (a job process
+        it supervises): :meth:`recover` leaves it alone."""
+        return False
 
     def cancel(self, scope: str) -> int:
         """Drop the queued jobs of a deleted document; returns how many. Here none wait: a
@@ -419,7 +451,8 @@ class JobRunner:
         progress = Progress(self.store, {**copy.deepcopy(record), "beat": HEARTBEAT_SECONDS})
         pool = self._executor()
         self._live[record["id"]] = progress
-        pool.submit(lane_of(str(record.get("kind", ""))), current_client(), solo, self._run, progress, fn)
+        pool.submit(lane_of(str(record.get("kind", "")), record.get("lane")), current_client(), solo, self._run,
+                    progress, fn)
 
     def _run(self, progress: Progress, fn: Callable[[Progress], dict[str, Any] | None]) -> None:
         job_id = progress.record["id"]
@@ -535,7 +568,8 @@ class _Lanes:
 
     A free thread of a lane takes, of its lane's waiting jobs, one of the client with the fewest
     jobs running in that lane (then the oldest): a client that queued a hundred jobs gets one
-    thread while another's single job waits for the next. A ``solo`` job (one whose worker died
+    thread while another's single job waits for the next; a lane with a cap (``caps``: the model
+    lane) runs no more than that many jobs of one client at once, even with threads free. A ``solo`` job (one whose worker died
     while it ran) starts only when nothing runs, and nothing starts beside it.
 
     Unlike :class:`concurrent.futures.ThreadPoolExecutor`, whose threads the interpreter joins
@@ -543,7 +577,9 @@ class _Lanes:
     then lost within :data:`LOST_AFTER` seconds, as if the process had been killed).
     """
 
-    def __init__(self, lanes: dict[str, int], prefix: str, beat: Callable[[], None]) -> None:
+    def __init__(self, lanes: dict[str, int], prefix: str, beat: Callable[[], None],
+                 caps: dict[str, int] | None = None) -> None:
+        self._caps = dict(caps or {})
         self._cond = threading.Condition()
         self._waiting: list[_Entry] = []
         self._running: Counter[tuple[str, str | None]] = Counter()
@@ -575,7 +611,8 @@ class _Lanes:
         if any(e.solo for e in self._waiting):  # one waits to run alone: let what runs end
             solo = next((e for e in self._waiting if e.solo and e.lane == lane), None)
             return solo if solo is not None and self._busy == 0 else None
-        mine = [e for e in self._waiting if e.lane == lane]
+        cap = self._caps.get(lane)
+        mine = [e for e in self._waiting if e.lane == lane and (cap is None or self._running[(lane, e.client)] < cap)]
         if not mine:
             return None
         return min(mine, key=lambda e: (self._running[(lane, e.client)], e.seq))

@@ -30,7 +30,7 @@ from ..budget import check_memory, work_memory_mb
 from ..budget import check as check_budget
 from ..errors import InvalidRequestError, UnknownDocumentError, UnknownProposalError
 from ..findings import Finding, count_by_severity
-from ..jobs.runner import JobRunner, Progress
+from ..jobs.runner import MODEL_LANE, JobRunner, Progress
 from ..store import Store, documents, dumps
 from . import audit, graphs, quota, shared_parse
 from .context import DEFAULT_BUDGET, Selection
@@ -315,8 +315,9 @@ def request_proposal(store: Store, runner: JobRunner, doc_id: str, request: dict
             G = document_graph(store, runner, doc_id, doc, complete=True, need=PROPOSAL_STAGES)
         except GraphNotReadyError:
             pass
-    if G is None:
-        rec = runner.create(doc_id, PROPOSAL_JOB, "graph")
+    if G is None:  # a proposal that may wait for a model takes a slot of the model lane, not the edit lane's
+        lane = MODEL_LANE if _may_call_a_model(str(request.get("engine") or "rules")) else None
+        rec = runner.create(doc_id, PROPOSAL_JOB, "graph", extra={"lane": lane} if lane else None)
         # on a queue it runs once the graph job has ended (no worker waits for a queued graph)
         runner.submit(rec, _proposal_job, interactive=True, after=graph_job_id(doc_id), doc_id=doc_id,
                       request=request, timeout=wait_timeout, account=list(account) if account else None)

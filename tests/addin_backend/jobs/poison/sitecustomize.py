@@ -1,10 +1,12 @@
-"""A poison for the queue tests: in a process started with this folder first on ``PYTHONPATH`` and
+"""A poison for the job tests: in a process started with this folder first on ``PYTHONPATH`` and
 ``LEDGER_TEST_POISON=NAME``, the graph task kills its own process (``kill -9``) when it builds the
-graph of a document uploaded as ``NAME``, as a job whose input crashes its worker would. Nothing of
-LEDGER knows of it: Python imports ``sitecustomize`` at start-up, before ``ledger worker`` runs."""
+graph of a document uploaded as ``NAME``, as a job whose input crashes its worker would; with
+``LEDGER_TEST_SLOW=NAME`` it reports progress for up to a minute before it builds that graph
+(a long job, to delete its document under it). Nothing of LEDGER knows of it: Python imports
+``sitecustomize`` at start-up, before ``ledger worker`` or a job process runs."""
 import os
 
-if os.environ.get("LEDGER_TEST_POISON"):
+if os.environ.get("LEDGER_TEST_POISON") or os.environ.get("LEDGER_TEST_SLOW"):
     import signal
     import time
 
@@ -15,8 +17,12 @@ if os.environ.get("LEDGER_TEST_POISON"):
     def run_graph_job(store, runner, progress, *, doc_id, **kwargs):  # type: ignore[no-untyped-def]
         time.sleep(0.5)
         meta = store.get_json(doc_id, "meta") or {}
-        if meta.get("filename") == os.environ["LEDGER_TEST_POISON"]:
+        if meta.get("filename") == os.environ.get("LEDGER_TEST_POISON"):
             os.kill(os.getpid(), signal.SIGKILL)
+        if meta.get("filename") == os.environ.get("LEDGER_TEST_SLOW"):
+            for i in range(600):
+                progress("contains", 0.1 + i / 6000)  # where a deleted document stops the job
+                time.sleep(0.1)
         return _real(store, runner, progress, doc_id=doc_id, **kwargs)
 
     run_graph_job.__module__, run_graph_job.__qualname__ = _gj.__name__, "run_graph_job"

@@ -1,0 +1,329 @@
+"""Job processes for the embedded mode: each web worker runs its jobs' work in child processes it
+supervises, never on threads beside its web threads (issue 33).
+
+A job's CPU work (a graph's stages, a review's alignment, a rename's patterns, spaCy, big JSON
+dumps) holds the interpreter lock of the process it runs in; on the web worker's own threads it
+delayed every request of that worker, ``/healthz`` included (up to 3.8 s), and a pane's preview
+took 7.6-10.9 s wall for 2.3-2.9 CPU s while the analysis ran. :class:`ProcessRunner` keeps what
+:class:`~.runner.JobRunner` decides in the web worker (the lanes, each client's fair share, the
+model lane's cap per key, the heartbeat of queued jobs, the take-over of dead processes' tasks)
+and hands each task to a child process: one per slot of a lane (``LEDGER_JOB_PROCESSES`` for
+graph and edit jobs, 1 each; ``LEDGER_MODEL_JOBS`` for proposals that may wait for a model),
+started on first use as a new interpreter (``python -m addin_backend.jobs.processes``, as the
+``spawn`` method starts one, but without importing the server's main module again; never a fork
+of a threaded process), talking over a socket pair, and kept, so that its models load once.
+
+A child resolves the task by its path (:func:`.runner.resolve_task`: only LEDGER's own), opens its
+own store from the same settings, and writes the job's progress, heartbeat and result to the store
+as the threads do, under the same budgets (``LEDGER_JOB_SECONDS``, ``LEDGER_JOB_CPU_SECONDS``). It
+runs at a lower CPU priority (``os.nice``, ``LEDGER_JOB_NICE``, 10): that is how requests someone
+waits for go first across processes (:mod:`addin_backend.foreground` holds a job only within one
+process). In-process shortcuts (``local=``, the parsed document) do not cross: the child reads the
+document back from the store.
+
+A child that dies (killed, out of memory, a crash in native code) is noticed by its supervisor at
+once, not after a heartbeat's silence, and started again for the next job. The job it was running
+ran alone in it, so the death is the job's: it runs again, and is quarantined
+(:data:`~.runner.QUARANTINED`) at its second death, as :meth:`~.runner.JobRunner.recover` decides
+for threads; the jobs of the other children never notice. A child past ``LEDGER_JOB_SECONDS`` by
+:data:`KILL_GRACE` (stuck where the budget is not checked) is killed and its job failed
+``deadline_exceeded``; a child whose job's document was deleted is killed at once. A child whose
+web worker died exits by itself. Jobs started with a closure (:meth:`~.runner.JobRunner.start`:
+only a test's own graph builder now) cannot cross a process and still run on threads.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from multiprocessing.connection import Connection
+from functools import partial
+from typing import Any, Callable
+
+from ..budget import current_client, for_client
+from ..errors import DeadlineExceededError, describe
+from ..store import Store
+from .runner import (HEARTBEAT_SECONDS, JobCancelled, JobRunner, MODEL_JOBS_PER_CLIENT, OPEN_JOBS, Progress, _key,
+                     _now, resolve_task, task_path)
+
+__all__ = ["ProcessRunner", "KILL_GRACE", "NICE", "child_settings"]
+
+log = logging.getLogger("ledger.jobs")
+
+#: Seconds past ``LEDGER_JOB_SECONDS`` after which a child still running its job is killed.
+KILL_GRACE = 30.0
+#: How much lower than the web worker's a child's CPU priority is (``LEDGER_JOB_NICE``).
+NICE = 10
+#: How often a supervisor looks whether its running job's document still exists.
+_GONE_EVERY = 5.0
+#: The deaths after which a job is quarantined: in a child each job runs alone, so each death is
+#: the job's, as in a ``ledger worker`` (:data:`addin_backend.jobs.queue.QUARANTINE_AFTER`).
+_QUARANTINE_AFTER = 2
+
+
+def child_settings(store_url: str | None, data_dir: str, ttl: int, *, embedding_cache: str | None = None,
+                   nice: int = NICE) -> dict[str, Any]:
+    """What a child needs to open the same store as its web worker (JSON-able, sent at spawn)."""
+    return {"store": store_url, "data_dir": data_dir, "ttl": int(ttl), "embedding_cache": embedding_cache,
+            "nice": int(nice), "log_level": logging.getLogger().level}
+
+
+class _Remote:
+    """A task as a child runs it: its path and JSON-able arguments (nothing in-process)."""
+
+    def __init__(self, path: str, kwargs: dict[str, Any]) -> None:
+        self.path, self.kwargs = path, kwargs
+
+    def __call__(self, progress: Progress) -> dict[str, Any] | None:  # never in the web worker
+        raise TypeError("a job process's task runs in its child")
+
+
+class _Child:
+    """One supervised child process and the pipe to it (started on first use, again after a death)."""
+
+    def __init__(self, settings: dict[str, Any], name: str) -> None:
+        self.settings, self.name = settings, name
+        self.proc: Any = None
+        self.conn: Any = None
+
+    def pid(self) -> int | None:
+        return None if self.proc is None else self.proc.pid
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def _ensure(self) -> None:
+        if self.alive():
+            return
+        self.close()
+        mine, theirs = socket.socketpair()
+        try:
+            # a new interpreter (never a fork of this threaded process), the socket its only link
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", __name__, str(theirs.fileno()), str(os.getpid()), json.dumps(self.settings)],
+                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, close_fds=True)
+        finally:
+            theirs.close()
+        self.conn = Connection(mine.detach())
+        log.info("job process %s started (pid %d)", self.name, self.proc.pid)
+
+    def run(self, message: dict[str, Any], limit: float, gone: Callable[[], bool]) -> str:
+        """Hand one job to the child and wait for its end: ``ended`` (the child wrote the record),
+        ``died`` (the child is gone), ``overran`` (killed past ``limit`` seconds) or ``gone``
+        (killed: the job's document is gone)."""
+        self._ensure()
+        started = checked = time.monotonic()
+        try:
+            self.conn.send(message)
+        except (BrokenPipeError, EOFError, OSError):
+            return self._dead()
+        while True:
+            try:
+                if self.conn.poll(0.5):
+                    self.conn.recv()
+                    return "ended"
+            except (EOFError, OSError):
+                return self._dead()
+            if not self.alive():
+                return self._dead()
+            now = time.monotonic()
+            if limit and now - started > limit:
+                self.kill()
+                return "overran"
+            if now - checked >= _GONE_EVERY:
+                checked = now
+                if gone():
+                    self.kill()
+                    return "gone"
+
+    def _dead(self) -> str:
+        code = None
+        if self.proc is not None:
+            try:
+                code = self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        log.warning("job process %s (pid %s) died (exit %s)", self.name, self.pid(), code)
+        self.close()
+        return "died"
+
+    def kill(self) -> None:
+        if self.alive():
+            self.proc.kill()
+            self.proc.wait(5)
+        self.close()
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+        self.conn = None
+        self.proc = None
+
+
+class ProcessRunner(JobRunner):
+    """The embedded runner whose tasks run in supervised child processes (see the module)."""
+
+    mode = "processes"
+
+    def __init__(self, store: Store, settings: dict[str, Any], *, processes: int = 1, stale_after: float = 900.0,
+                 model_processes: int = 2, model_per_client: int = MODEL_JOBS_PER_CLIENT) -> None:
+        super().__init__(store, threads=processes, stale_after=stale_after, edit_threads=processes,
+                         model_threads=model_processes, model_per_client=model_per_client)
+        self.settings = settings
+        self._children: dict[str, _Child] = {}  # by the name of the lane thread that owns it
+        self._remote: set[str] = set()  # the jobs its children run now
+
+    def _task_call(self, task: Callable[..., dict[str, Any] | None], kwargs: dict[str, Any],
+                   local: dict[str, Any] | None = None) -> Callable[[Progress], dict[str, Any] | None]:
+        return _Remote(task_path(task), kwargs)  # ``local`` stays here: the child reads the store
+
+    def _mine(self, job_id: str) -> bool:
+        return job_id in self._remote
+
+    def children(self) -> list[int]:
+        """The process ids of the children alive now."""
+        return [c.proc.pid for c in list(self._children.values()) if c.alive()]
+
+    def _run(self, progress: Progress, fn: Callable[[Progress], dict[str, Any] | None]) -> None:
+        if not isinstance(fn, _Remote):  # a closure cannot cross a process: it runs on this thread
+            super()._run(progress, fn)
+            return
+        job_id = progress.record["id"]
+        thread = threading.current_thread().name
+        child = self._children.get(thread)
+        if child is None:
+            child = self._children[thread] = _Child(self.settings, thread.replace("ledger-job", "ledger-jobproc"))
+        self._remote.add(job_id)
+        progress.hand_over()  # the child writes the record from now on; this heartbeat stops
+        self._live.pop(job_id, None)
+        again = False
+        try:
+            message = {"record": progress.record, "task": fn.path, "kwargs": fn.kwargs, "client": current_client(),
+                       "job_seconds": self.job_seconds, "job_cpu_seconds": self.job_cpu_seconds}
+            limit = self.job_seconds + KILL_GRACE if self.job_seconds else 0.0
+            outcome = child.run(message, limit, lambda: self._record(job_id) is None)
+            if outcome == "died":
+                again = self._died(job_id, fn)
+            elif outcome == "overran":
+                self._overran(job_id)
+        except Exception:  # the supervisor must outlive anything; the record says what it knows
+            log.exception("job process of job %s", job_id)
+        finally:
+            self._remote.discard(job_id)
+            if job_id in self._listed and not again:
+                self._listed.discard(job_id)
+                try:
+                    self.store.discard(OPEN_JOBS, [job_id])
+                except Exception as exc:  # the next recovery round drops it (the record is final)
+                    log.warning("could not unlist job %s: %s", job_id, type(exc).__name__)
+
+    def _record(self, job_id: str) -> dict[str, Any] | None:
+        from .runner import scope_of
+
+        return self.store.get_json(scope_of(job_id), _key(job_id))
+
+    def _died(self, job_id: str, fn: _Remote) -> bool:
+        """The job's child died while it ran: the death is the job's (it ran alone there). Run it
+        again, or quarantine it at its second death; returns whether it runs again."""
+        rec = self._record(job_id)
+        if rec is None or rec["status"] in ("done", "failed"):
+            return False  # its document is gone, or it ended before its child did
+        deaths = int(rec.get("deaths") or 0) + 1
+        rec = {**rec, "deaths": deaths, "alone_deaths": int(rec.get("alone_deaths") or 0) + 1}
+        if deaths >= _QUARANTINE_AFTER:
+            self._quarantine(rec, deaths)
+            return False
+        rec.update(status="queued", requeued=int(rec.get("requeued") or 0) + 1,
+                   reruns=int(rec.get("reruns") or 0) + 1, updated=_now())
+        if not self.store.put_json(rec["document"], _key(job_id), rec, create=False):
+            return False
+        log.warning("job %s (%s) queued again: its job process died while it ran", job_id, rec["kind"])
+        with for_client(current_client()):
+            self.start(rec, fn)
+        return True
+
+    def _overran(self, job_id: str) -> None:
+        rec = self._record(job_id)
+        if rec is None or rec["status"] in ("done", "failed"):
+            return
+        error = describe(DeadlineExceededError(
+            f"the {rec.get('kind', '')} job ran past its budget of {self.job_seconds:g} s (LEDGER_JOB_SECONDS) "
+            f"by {KILL_GRACE:g} s where it could not stop by itself: its job process was stopped"))
+        rec.update(status="failed", updated=_now(), error=error[0] if error else {"code": "deadline_exceeded"})
+        self.store.put_json(rec["document"], _key(job_id), rec, create=False)
+        log.warning("job %s (%s) stopped past its budget", job_id, rec["kind"])
+
+    def shutdown(self, wait: bool = True) -> None:
+        super().shutdown(wait=wait)
+        for child in list(self._children.values()):
+            child.kill()
+        self._children.clear()
+
+
+# --- the child side -----------------------------------------------------------------------------
+
+
+def _child_main(conn: Connection, settings: dict[str, Any], parent: int) -> None:
+    """A job process: open the store, then run the tasks its web worker sends, one at a time, until
+    the pipe closes or the web worker dies."""
+    try:
+        os.nice(int(settings.get("nice") or 0))
+    except OSError:
+        pass
+    logging.basicConfig(level=int(settings.get("log_level") or logging.INFO),
+                        format="%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s")
+    from ..store import open_store
+
+    store = open_store(settings.get("store"), str(settings["data_dir"]), int(settings["ttl"]))
+    if settings.get("embedding_cache") and os.environ.get("LEDGER_EMBEDDING_CACHE") is None:
+        from ..language.nlp import configure_embedding_cache
+
+        configure_embedding_cache(str(settings["embedding_cache"]))
+    runner = JobRunner(store)  # what tasks ask of a runner: other jobs' records (a graph's)
+    current: list[Progress] = []
+
+    def heartbeat() -> None:
+        while True:
+            time.sleep(HEARTBEAT_SECONDS)
+            if os.getppid() != parent:  # the web worker died: its jobs are taken over elsewhere
+                os._exit(0)
+            for progress in list(current):
+                try:
+                    progress.touch()
+                except JobCancelled:
+                    pass
+                except Exception as exc:  # a busy store: the next beat tries again
+                    log.warning("heartbeat of job %s failed: %s", progress.record.get("id"), type(exc).__name__)
+
+    threading.Thread(target=heartbeat, name="ledger-jobproc-heartbeat", daemon=True).start()
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        runner.job_seconds = float(message.get("job_seconds") or 0.0)
+        runner.job_cpu_seconds = float(message.get("job_cpu_seconds") or 0.0)
+        progress = Progress(store, message["record"])
+        current.append(progress)
+        try:
+            with for_client(message.get("client")):
+                try:
+                    task = resolve_task(message["task"])
+                except (ValueError, ImportError, AttributeError):
+                    progress.finish("failed", error={"code": "job_lost", "message": "its task cannot be run here"})
+                else:
+                    runner._work(progress, partial(task, store, runner, **message.get("kwargs", {})))
+        except JobCancelled:
+            pass
+        finally:
+            current.clear()
+        conn.send({"ended": message["record"]["id"]})
+
+
+if __name__ == "__main__":  # a job process: python -m addin_backend.jobs.processes FD PARENT SETTINGS
+    _child_main(Connection(int(sys.argv[1])), json.loads(sys.argv[3]), int(sys.argv[2]))
