@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import bisect
 import logging
+import os
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, replace
@@ -36,6 +37,8 @@ from typing import Iterable, Iterator, Sequence
 from adapters.model import Document, Unit
 
 from ..budget import check as check_budget
+from ..language.forms import noun_forms, singular
+from ..language.identifiers import is_code_style
 from ..language.lexicon import function_words
 from ..language.nlp import word_classes
 from ..language.detect import is_english, primary
@@ -54,7 +57,6 @@ from .definition_rules import (
     term_ok,
 )
 from .glossary import structural_definitions
-from ..outline import CODE_STYLE as _CODE_STYLE  # the one list of code and preformatted styles
 from .related import is_reference_entry
 from .text import word_set
 
@@ -91,17 +93,22 @@ _MATH_NEAR = set("=<>+-*/^_()[]{}|\u2264\u2265\u2208\u2211\u00b7\u00d7\u2212,")
 _POSSESSIVE = r"(?:'s|\u2019s|'|\u2019)?"
 
 
+@lru_cache(maxsize=8192)
+def _noun_forms(word: str) -> tuple[str, ...]:
+    """A noun's singular and plural forms, from the one term-forms engine renames and checks use
+    (:mod:`..language.forms`): a plural term is used in the singular ("In-flight packets", "an
+    in-flight packet"), a singular one in the plural, irregulars included ("analyses")."""
+    one = singular(word) or word
+    return tuple(dict.fromkeys([word, one, *noun_forms(one).get("plural", ())]))
+
+
 def _plural_forms(word: str) -> str:
-    """A regex for the English singular, plural and possessive forms of a noun's last word."""
-    if word.endswith("y") and len(word) > 2 and word[-2].lower() not in "aeiou":
-        return rf"{re.escape(word[:-1])}(?:y|ies){_POSSESSIVE}"
-    if word.endswith(("ss", "us", "is")):
-        return rf"{re.escape(word)}(?:es)?{_POSSESSIVE}"
-    if word.endswith("s") and len(word) > 3:  # a plural term ("In-flight packets"): its singular too
-        return rf"{re.escape(word[:-1])}(?:s|es)?{_POSSESSIVE}"
-    if word.endswith(("x", "z", "ch", "sh")):
-        return rf"{re.escape(word)}(?:es)?{_POSSESSIVE}"
-    return rf"{re.escape(word)}s?{_POSSESSIVE}"
+    """A regex for the singular, plural and possessive forms of a noun's last word (their common
+    start written first, so that a sentence may capitalise it)."""
+    forms = _noun_forms(word)
+    n = len(os.path.commonprefix(forms))
+    rest = "|".join(re.escape(f[n:]) for f in sorted(forms, key=len, reverse=True))
+    return rf"{re.escape(word[:n])}(?:{rest}){_POSSESSIVE}"
 
 
 def _verb_forms(word: str) -> str:
@@ -137,7 +144,7 @@ def usage_pattern(term: str, kind: str, case_sensitive: bool, english: bool = Tr
             words[-1] = _verb_forms(last)
         elif last[-1:].isalpha():
             words[-1] = _plural_forms(last)
-    if case_sensitive and words and term[:1].islower():
+    if case_sensitive and words and term[:1].islower() and words[0].startswith(re.escape(term[0])):
         words[0] = f"[{term[0]}{term[0].upper()}]" + words[0][len(re.escape(term[0])):]  # a sentence may open with it
     body = r"[\s\-]+".join(words) if not case_sensitive else r"\s+".join(words)
     flags = 0 if case_sensitive else re.I
@@ -150,14 +157,11 @@ def _probe(term: str) -> str | None:
 
 
 def _probe_forms(probe: str, verb: bool = False) -> set[str]:
-    forms = {probe, probe + "s", probe + "es"}
+    """The words a unit using a term holds (its longest word's forms, as :func:`usage_pattern` reads them)."""
+    forms = {probe, *(f.lower() for f in _noun_forms(probe))}
     if verb:
         stem = probe[:-1] if probe.endswith("e") else probe
-        forms |= {stem + "ed", stem + "ing"}
-    if probe.endswith("s"):
-        forms.add(probe[:-1])
-    if probe.endswith("y"):
-        forms.add(probe[:-1] + "ies")
+        forms |= {probe + "s", probe + "es", stem + "ed", stem + "ing"}
     return forms
 
 
@@ -384,7 +388,7 @@ def _build_registry(units: list[Unit]) -> Registry:
     coined: list[tuple[int, Unit, Definition]] = []
     for i, u in enumerate(units):
         ds: Sequence[Definition] = ()
-        if not (u.style and _code_style(u.style)):  # code lines quote values: the prose rules do not read them
+        if not is_code_style(u.style):  # code lines quote values: the prose rules do not read them
             ds = find_definitions(u.text)
             if ds:
                 ds = [d for d in ds if d.how != "codename" or mentions.names_code(d.term, i)]
@@ -410,16 +414,6 @@ def _build_registry(units: list[Unit]) -> Registry:
         uses = _add_policy(reg, units, by_id, uses)
     reg.uses, reg.units = tuple(uses), units
     return reg
-
-
-def _is_code(u: Unit) -> bool:
-    """Code and preformatted lines (by their style)."""
-    return bool(u.style) and _code_style(u.style)
-
-
-@lru_cache(maxsize=1024)
-def _code_style(style: str) -> bool:
-    return bool(_CODE_STYLE.search(style))
 
 
 def _find_name(text: str, term: str) -> int:
@@ -483,7 +477,7 @@ class _Mentions:
         seen: dict[int, int] = {}  # how many units mention a candidate before its quote
         words = frozenset(probes)
         for j, v in enumerate(self.units[: last + 1]):
-            if v.kind in _NOT_USERS or v.kind in ("table", "caption") or not v.text or _is_code(v):
+            if v.kind in _NOT_USERS or v.kind in ("table", "caption") or not v.text or is_code_style(v.style):
                 continue
             for w in words_of[v.id] & words:
                 for x in probes[w]:
@@ -503,7 +497,7 @@ class _Mentions:
         """Whether a name in parentheses ("(obs-fold)") names the document's code, where it is
         first mentioned: its grammar uses the name, and no earlier unit does."""
         if self._code is None:
-            self._code = "\n".join([u.text for u in self.units if u.style and u.text and _code_style(u.style)])
+            self._code = "\n".join([u.text for u in self.units if u.text and is_code_style(u.style)])
         return _find_name(self._code, term) >= 0 and self.first(term) == at
 
 
@@ -518,7 +512,7 @@ def _add_scopes(reg: dict, by_id: dict[str, Unit]) -> None:
 
 
 def _prose(u: Unit) -> bool:
-    return u.kind in ("paragraph", "list_item") and bool(u.text) and not (u.style and _CODE_STYLE.search(u.style))
+    return u.kind in ("paragraph", "list_item") and bool(u.text) and not is_code_style(u.style)
 
 
 def _inside(uid: str, section: str, by_id: dict[str, Unit]) -> bool:
@@ -682,7 +676,7 @@ def _find(
         searches -= len(hits)
         own = defined_in.get(u.id, ())
         english = is_english(u, doc)
-        code = _is_code(u)
+        code = is_code_style(u.style)
         found: list[tuple[str, int, list[re.Match[str]], Iterator[re.Match[str]]]] = []
         mine: list[tuple[int, int, str]] = []
         for key in sorted(hits, key=rank.__getitem__):

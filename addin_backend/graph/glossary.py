@@ -23,7 +23,7 @@ from typing import Callable, Sequence
 from adapters.model import Unit
 
 from ..language.lexicon import LANGUAGES, function_words
-from ..outline import CODE_STYLE as _CODE_STYLE  # the one list of code and preformatted styles
+from ..language.identifiers import is_code_style
 
 __all__ = ["is_term_style", "is_terminology_heading", "term_of_line", "structural_definitions"]
 
@@ -114,7 +114,7 @@ def term_of_line(line: str, *, strict: bool = True) -> str | None:
 
 
 def _is_code(u: Unit) -> bool:
-    return bool(u.style and _CODE_STYLE.search(u.style)) or u.text[:1] in (" ", "\t")
+    return is_code_style(u.style) or u.text[:1] in (" ", "\t")
 
 
 def structural_definitions(
