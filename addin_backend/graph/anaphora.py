@@ -30,7 +30,6 @@ from ..language.forms import singular
 from ..language.lexicon import function_words
 from ..language.nlp import FACTS, get_lexicon, noun_lemma, tag_texts
 from ..outline import CODE_STYLE as _CODE_STYLE  # the one list of code and preformatted styles
-from .glossary import is_term_style, term_of_line
 from .related import is_reference_entry
 from .text import forms_pattern, noun_forms, preview, sentences, snippet, word_set
 
@@ -131,8 +130,6 @@ _SELF_HEADS = _DOC_HEADS | _IDIOM_HEADS
 #: Idiom heads that with "this"/"these" mean the present ("at this time", "this year"), not a
 #: pointer; "that time" points back.
 _NOW_HEADS = frozenset("time moment date day week month year".split())
-#: Anaphors after a unit's first sentence usually point inside the unit: search less far back.
-LATER_WINDOW = 3
 _OF_HEADS = frozenset(
     """type kind sort form class set number amount use combination version variant family group revision edition
     release update draft""".split()
@@ -625,34 +622,6 @@ _DISPLAY_HEADS = frozenset(
 )
 
 
-def _term_line(u: Unit) -> bool:
-    """A definition list's term line: in a term style, or a short term ending in a colon."""
-    if u.kind != "paragraph" or not u.text:
-        return False
-    if u.style and _term_style(u.style):
-        return True
-    t = u.text.rstrip()
-    return len(t) <= 60 and t.endswith(":") and term_of_line(t) is not None
-
-
-@lru_cache(maxsize=256)
-def _term_style(style: str) -> bool:
-    return is_term_style(style)
-
-
-def _listed(seq: list[Unit], section: list[int]) -> tuple[list[bool], list[bool]]:
-    """Which units are list items: those of lists, and the term lines of a definition list with
-    the paragraph that defines each ("Function Name:" / "A lowercase ASCII string ..."); and
-    which are such definitions."""
-    out = [u.kind == "list_item" for u in seq]
-    defines = [False] * len(seq)
-    for k, u in enumerate(seq):
-        if _term_line(u) and k + 1 < len(seq) and section[k + 1] == section[k] and seq[k + 1].kind == "paragraph" \
-                and not _displayed(seq[k + 1]) and not _term_line(seq[k + 1]):
-            out[k] = out[k + 1] = defines[k + 1] = True
-    return out, defines
-
-
 def _displayed(u: Unit) -> bool:
     return u.kind in _DISPLAY_KINDS or (u.kind == "paragraph" and u.style is not None and bool(_CODE_STYLE.search(u.style)))
 
@@ -682,7 +651,6 @@ class _Layout:
     display: list[bool]
     listed: list[bool]
     step: list[int]
-    defines: list[bool]
     subject: str | None = None
     #: Each section's heading unit, by section number.
     heads: dict[int, Unit] = field(default_factory=dict)
@@ -703,14 +671,14 @@ class _Layout:
                 seq.append(u)
                 section.append(sec)
         display = [_displayed(u) for u in seq]
-        listed, defines = _listed(seq, section)
+        listed = [u.kind == "list_item" for u in seq]
         step: list[int] = []
         n = 0
         for k in range(len(seq)):
             n += not (k > 0 and section[k] == section[k - 1] and (
                 (display[k] and display[k - 1]) or (listed[k] and listed[k - 1])))
             step.append(n)
-        return cls(seq, section, display, listed, step, defines, _title_head(title), heads)
+        return cls(seq, section, display, listed, step, _title_head(title), heads)
 
     def unit(self, j: int) -> Unit:
         """The content unit at position ``j``, or for ``-k - 1`` the heading of section ``k``."""
@@ -849,7 +817,7 @@ def _section_subject(a: Anaphor, lay: _Layout, i: int) -> int | None:
     a protocol. Where prose comes first, that prose introduces it ("Initial Secrets" / "Initial
     packets apply ... a secret" / "This secret is ..."). Not in a definition list's entry (its
     term is the referent). The heading's position is :meth:`_Layout.unit`'s (negative)."""
-    if lay.section[i] not in lay.heads or not a.first or lay.defines[i] or a.kind not in ("np", "pronoun"):
+    if lay.section[i] not in lay.heads or not a.first or a.kind not in ("np", "pronoun"):
         return None
     before = []
     for j in range(i - 1, -1, -1):
@@ -1047,7 +1015,7 @@ _Got = Union[tuple[int, str, float], Literal[False], None]
 @dataclass(frozen=True)
 class _Ctx:
     """What a resolver reads: the anaphor's unit ``u`` at position ``i`` of the layout, how far
-    back it may look (:data:`LATER_WINDOW` after the unit's first sentence), the anaphors of the
+    back it may look, the anaphors of the
     texts read (``facts``) and how deep a chain of anaphors has been followed."""
 
     u: Unit
@@ -1116,7 +1084,7 @@ def _by_distal(a: Anaphor, c: _Ctx) -> _Got:
     m = _plain_occurrence(t, a.head, len(t), ()) if set(noun_forms(a.head)) & word_set(t) else None
     if m is None and (mod := _modifier_of(a)) is not None:
         pat = _compound_pattern(mod, a.head)
-        for k in lay.back(c.i, LATER_WINDOW):
+        for k in lay.back(c.i, c.window):
             if not lay.display[k] and (m2 := pat.search(seq[k].text)) is not None:
                 return k, snippet(seq[k].text, m2.start(), m2.end()), 0.6
     return False if m is None else (j, snippet(t, m.start(), m.end()), 0.6)
@@ -1168,7 +1136,7 @@ def _by_thread(a: Anaphor, c: _Ctx) -> _Got:
     by: the thread of the discussion, the previous content unit of the section (past a note and
     a display); a list item after its siblings, the list's lead-in (items are parallel); a
     pronoun after a list, the list as a whole ("... in the following SDOs:" / "Malware" / "This
-    is an open vocabulary"). An idiom after a definition list's term: a term states no case."""
+    is an open vocabulary")."""
     if not (a.first and (a.kind in ("pronoun", "phrase", "idiom") or a.head)):
         return None
     lay, i, seq = c.lay, c.i, c.lay.seq
@@ -1176,7 +1144,7 @@ def _by_thread(a: Anaphor, c: _Ctx) -> _Got:
     if lead is not None:
         return lead, f"the list after {preview(seq[lead].text, 40)}", 0.6
     j = lay.previous(i)
-    if j is None or (a.kind == "idiom" and _term_line(seq[j])):
+    if j is None:
         return False
     if a.kind == "pronoun" and seq[j].kind == "list_item" and (lead := lay.lead_in(j)) is not None:
         return lead, f"the list after {preview(seq[lead].text, 40)}", 0.6
@@ -1205,7 +1173,7 @@ def _resolve_one(
 ) -> tuple[int, str, float] | None:
     """``(antecedent position, evidence, score)`` for one anaphor, or ``None``: the first of
     :data:`RESOLVERS` that settles it decides."""
-    c = _Ctx(u, lay, i, window if a.first else min(window, LATER_WINDOW), facts, depth)
+    c = _Ctx(u, lay, i, window, facts, depth)
     for _rule, resolve in RESOLVERS:
         got = resolve(a, c)
         if got is not None:

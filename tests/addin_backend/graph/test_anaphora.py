@@ -92,12 +92,6 @@ def test_this_table_is_the_nearest_table_before_it():
     assert resolved(doc) == [("p", "c", "This table -> Table", 0.8)]
 
 
-def test_later_sentences_look_back_only_a_few_units():
-    doc = _doc("A sharding scheme splits keys.", "Hashing is fast.", "Logs are kept.", "Disks fail.",
-               "Caches help. This scheme is simple.", "Storage is cheap. This scheme is first.")
-    assert resolved(doc) == []
-
-
 @pytest.mark.parametrize("text, expected", [
     ("This project welcomes contributions and suggestions.", [("This project", "np", "project", True)]),
     ("This works the same way for every client.", [("This", "pronoun", None, True)]),
@@ -601,14 +595,6 @@ def test_a_distal_compound_is_found_a_few_units_back():
         "The path part names an object within that storage node's namespace.",
     )
     assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u2", "u0")]
-
-
-def test_in_this_case_never_lands_on_a_definition_lists_term():
-    doc = _units(
-        ("paragraph", "Flags:"),
-        ("paragraph", "In this case, the receiver keeps the frame until the window opens again."),
-    )
-    assert resolved(doc) == []
 
 
 def test_resolvers_are_named_in_order_each_with_an_example_and_its_reason():
