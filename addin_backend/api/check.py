@@ -12,6 +12,7 @@ from ..service.checks import check_stored
 from ..service.fixes import fix_stored
 from ..service.styles import MAX_SHEET_BYTES, StyleSheetError, get_style, put_style, resolve_style, style_scope
 from .context import int_arg, json_body, owner, reserve, store
+from .edits import account
 
 __all__ = ["bp"]
 
@@ -22,7 +23,8 @@ bp = Blueprint("check", __name__)
 def check(document_id: str) -> Response:
     revision = int_arg("revision", None, minimum=1)
     return jsonify(check_stored(store(), document_id, revision, style=request.args.get("style"),
-                                max_findings=int(current_app.config["MAX_FINDINGS"]), owner=style_owner()))
+                                max_findings=int(current_app.config["MAX_FINDINGS"]), owner=style_owner(),
+                                account=account()))
 
 
 @bp.post("/api/v1/documents/<document_id>/check/fix")
@@ -33,7 +35,8 @@ def fix(document_id: str):
     with reserve(get_meta(store(), document_id)["size"]) if body.get("apply") else nullcontext():
         out = fix_stored(store(), document_id, ids=body.get("findings"), kinds=body.get("kinds"),
                          author=body.get("author"), style=sheet, apply=bool(body.get("apply")),
-                         who=g.get("client", "anonymous"), audit_log=current_app.config["AUDIT_LOG"])
+                         who=g.get("client", "anonymous"), audit_log=current_app.config["AUDIT_LOG"],
+                         account=account())
     if body.get("apply"):
         download = url_for("edits.revision_file", document_id=document_id, rev=out["revision"])
         return jsonify(**out, download=download), 201, {"Location": download}

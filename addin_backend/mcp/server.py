@@ -460,12 +460,14 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
     async def check_document(
         document_id: DocumentId,
         revision: Annotated[int | None, Field(ge=1, description="An applied revision instead")] = None,
+        *,
+        ctx: Context,
     ) -> dict[str, Any]:
         """The whole-document findings: broken references, numbering gaps and duplicates,
         undefined acronyms, variant spellings."""
         from ..service.checks import check_stored
 
-        return await run(check_stored, ws.store, document_id, revision)
+        return await run(check_stored, ws.store, document_id, revision, account=account(ctx))
 
     # -- proposing -------------------------------------------------------------------------
 
@@ -523,7 +525,7 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
         doc = await run(load, document_id)
         return await run(edits.propose_operations, ws.store, document_id, doc, G, operations,
                          instruction=instruction, author=author, budget=budget, semantic=ws.semantic,
-                         names=names)
+                         names=names, account=account(ctx))
 
     # -- writing ---------------------------------------------------------------------------
 

@@ -29,9 +29,9 @@ import networkx as nx
 from adapters.model import Document
 
 from ..findings import Finding, count_by_severity
-from ..store import Store
+from ..store import Store, dumps
 from ..checks.style.sheet import StyleSheet
-from . import graphs
+from . import graphs, quota
 from ..foreground import serving
 from .jsonable import json_safe
 from .revisions import revision_bytes
@@ -80,10 +80,12 @@ def check_key(revision: int | None, sheet: StyleSheet | None, max_findings: int)
 
 
 def _kept(store: Store, doc_id: str, key: str, load: Callable[[], Document], G: nx.MultiDiGraph | None,
-          sheet: StyleSheet | None, max_findings: int) -> dict[str, Any]:
+          sheet: StyleSheet | None, max_findings: int, account: quota.Account | None = None) -> dict[str, Any]:
     """The check kept under ``key``, computed on ``load()`` (and ``G``) and kept when it is not
-    there; one computation of a key at a time in this process (a second caller waits, then
-    reads it)."""
+    there, capped and counted in ``account``'s quota before it is written (:func:`.quota.keep`);
+    one computation of a key at a time in this process (a second caller waits, then reads it).
+
+    :raise QuotaExceededError: the findings would pass the cap or the quota: nothing is kept."""
     with _computing_lock:
         lock = _computing.setdefault(f"{doc_id}/{key}", threading.Lock())
     try:
@@ -92,7 +94,8 @@ def _kept(store: Store, doc_id: str, key: str, load: Callable[[], Document], G: 
             if kept is None:
                 found = check(load(), G, style=sheet)
                 kept = {"findings": found[:max_findings], "total": len(found)}
-                store.put_json(doc_id, key, kept, create=False)  # the document may be gone: then nothing
+                # the document may be gone: then nothing
+                quota.keep(store, doc_id, {key: dumps(kept)}, account=account, what="this check's findings")
     finally:
         with _computing_lock:
             _computing.pop(f"{doc_id}/{key}", None)
@@ -117,13 +120,16 @@ def keep_first_check(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGrap
 
 
 def check_stored(store: Store, doc_id: str, revision: int | None = None, style: str | None = None, *,
-                 max_findings: int = DEFAULT_MAX_FINDINGS, owner: str = "") -> dict[str, Any]:
+                 max_findings: int = DEFAULT_MAX_FINDINGS, owner: str = "",
+                 account: quota.Account | None = None) -> dict[str, Any]:
     """``{document, revision, findings}`` of an upload, or of one of its applied revisions, with
     the style sheet ``style`` (the name ``owner`` uploaded it under; ``None``: the server's ``LEDGER_STYLE``);
     kept in the document's scope, so asking again reads it back. Over ``max_findings`` the most
-    severe are answered, with ``truncated: {total, limit, message}``.
+    severe are answered, with ``truncated: {total, limit, message}``. What is kept counts in
+    ``account``'s quota.
 
     :raise UnknownDocumentError, UnknownRevisionError: nothing to check.
+    :raise QuotaExceededError: the findings to keep would pass the quota (507 ``quota_exceeded``).
     :raise InvalidRequestError, UnknownStyleError, StyleSheetError: a bad or unknown style sheet.
     """
     from .styles import resolve_style
@@ -141,7 +147,8 @@ def check_stored(store: Store, doc_id: str, revision: int | None = None, style: 
         return read(revision_bytes(store, doc_id, revision))
 
     with serving():  # the background semantic stage gives way while this is computed
-        kept = _kept(store, doc_id, check_key(revision, sheet, max_findings), load, None, sheet, max_findings)
+        kept = _kept(store, doc_id, check_key(revision, sheet, max_findings), load, None, sheet, max_findings,
+                     account)
     out: dict[str, Any] = {"document": doc_id, "revision": revision, "findings": kept["findings"]}
     if sheet is not None:
         out["style"] = sheet.name

@@ -200,9 +200,10 @@ def proposal_view(doc: Document, p: Any, *, pid: str | None, doc_id: str | None,
 
 
 def _keep_proposal(store: Store, doc_id: str, doc: Document, p: Any, *, author: str | None,
-                   G: nx.MultiDiGraph, account: quota.Account | None = None) -> dict[str, Any]:
+                   G: nx.MultiDiGraph, account: quota.Account | None = None, job_result: bool = False) -> dict[str, Any]:
     """Keep a plan's Proposal JSON as ``proposal:<id>`` in the document's scope; return it. What
-    it stores is capped and counted in ``account``'s quota first (:func:`.quota.keep`).
+    it stores is capped and counted in ``account``'s quota first (:func:`.quota.keep`); with
+    ``job_result`` twice (a job's record keeps the proposal it returns as its result too).
 
     :raise UnknownDocumentError: the document expired meanwhile.
     :raise QuotaExceededError: the proposal is over ``LEDGER_MAX_DERIVED_MB`` or past the quota.
@@ -210,7 +211,9 @@ def _keep_proposal(store: Store, doc_id: str, doc: Document, p: Any, *, author: 
     pid = secrets.token_hex(8)
     view = proposal_view(doc, p, pid=pid, doc_id=doc_id, author=author, complete=graphs.is_complete(G),
                          partial=graphs.missing_edges(G))
-    if not quota.keep(store, doc_id, {f"proposal:{pid}": dumps(view)}, account=account, what="this proposal"):
+    kept = dumps(view)
+    if not quota.keep(store, doc_id, {f"proposal:{pid}": kept}, account=account, what="this proposal",
+                      carried=len(kept) if job_result else 0):
         raise UnknownDocumentError(f"no document {doc_id!r} (never uploaded, deleted or expired)")
     return view
 
@@ -218,9 +221,9 @@ def _keep_proposal(store: Store, doc_id: str, doc: Document, p: Any, *, author: 
 def propose(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGraph, *, instruction: str,
             target: str | None = None, selection: Selection | None = None, engine: str = "rules",
             author: str | None = None, budget: int = DEFAULT_BUDGET, semantic: bool = True,
-            names: str = "auto", account: quota.Account | None = None) -> dict[str, Any]:
-    """:func:`plan` on an upload, kept as ``proposal:<id>`` (counted in ``account``'s quota);
-    returns the Proposal.
+            names: str = "auto", account: quota.Account | None = None, job_result: bool = False) -> dict[str, Any]:
+    """:func:`plan` on an upload, kept as ``proposal:<id>`` (counted in ``account``'s quota, twice
+    with ``job_result``: a job's record will carry it too); returns the Proposal.
 
     :raise InstructionNotUnderstoodError, UnknownUnitError, InvalidRequestError,
         EngineUnavailableError: from the pipeline.
@@ -228,7 +231,7 @@ def propose(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGraph, *, ins
     """
     p = plan(doc, G, instruction=instruction, target=target, selection=selection, engine=engine, author=author,
              budget=budget, semantic=semantic, names=names)
-    return _keep_proposal(store, doc_id, doc, p, author=author, G=G, account=account)
+    return _keep_proposal(store, doc_id, doc, p, author=author, G=G, account=account, job_result=job_result)
 
 
 def plan_operations(doc: Document, G: nx.MultiDiGraph, operations: list[dict[str, Any]], *,
@@ -249,9 +252,11 @@ def plan_operations(doc: Document, G: nx.MultiDiGraph, operations: list[dict[str
 def propose_operations(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGraph,
                        operations: list[dict[str, Any]], *, instruction: str | None = None,
                        author: str | None = None, budget: int = DEFAULT_BUDGET,
-                       semantic: bool = True, names: str = "auto") -> dict[str, Any]:
+                       semantic: bool = True, names: str = "auto",
+                       account: quota.Account | None = None) -> dict[str, Any]:
     """:func:`plan_operations` on an upload, kept as ``proposal:<id>`` as :func:`propose` keeps an
-    engine's; returns the Proposal (engine ``client``), to apply with :func:`apply`.
+    engine's (counted in ``account``'s quota); returns the Proposal (engine ``client``), to apply
+    with :func:`apply`.
 
     :raise InvalidRequestError, UnknownUnitError, EditConflictError: operations that do not validate.
     :raise UnknownDocumentError: the document expired meanwhile.
@@ -261,7 +266,7 @@ def propose_operations(store: Store, doc_id: str, doc: Document, G: nx.MultiDiGr
     operations_cost(doc, operations)  # refused past LEDGER_MAX_RENAME_COST before any work
     p = plan_operations(doc, G, operations, instruction=instruction, author=author, budget=budget,
                         semantic=semantic, names=names)
-    return _keep_proposal(store, doc_id, doc, p, author=author, G=G)
+    return _keep_proposal(store, doc_id, doc, p, author=author, G=G, account=account)
 
 
 def _proposal_job(store: Store, runner: JobRunner, progress: Progress, *, doc_id: str, request: dict[str, Any],
@@ -273,7 +278,7 @@ def _proposal_job(store: Store, runner: JobRunner, progress: Progress, *, doc_id
     doc = documents.load(store, doc_id)
     G = wait_for_graph(store, runner, doc_id, doc, timeout=timeout, on_wait=waiting, need=PROPOSAL_STAGES)
     progress("plan", 0.8, stage_fraction=0.0)
-    return propose(store, doc_id, doc, G, **request, account=account)
+    return propose(store, doc_id, doc, G, **request, account=account, job_result=True)
 
 
 def _may_call_a_model(engine: str) -> bool:

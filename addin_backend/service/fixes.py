@@ -28,7 +28,7 @@ from ..errors import InvalidRequestError
 from ..findings import FINDING_KINDS, Finding, count_by_severity, sort_findings
 from ..store import Store
 from ..checks.style.sheet import StyleSheet
-from . import graphs
+from . import graphs, quota
 from .jsonable import json_safe
 
 __all__ = ["FIX_ENGINE", "select_findings", "fix_operations", "plan_fixes", "fix_file", "fix_stored"]
@@ -181,17 +181,21 @@ def fix_file(path: str, doc: Document, *, kinds: str, output: str | None, author
 
 def fix_stored(store: Store, doc_id: str, *, ids: Sequence[str] | None = None, kinds: Sequence[str] | None = None,
                author: str | None = None, style: StyleSheet | None = None, apply: bool = False,
-               who: str = "anonymous", audit_log: str = "") -> dict[str, Any]:
+               who: str = "anonymous", audit_log: str = "",
+               account: quota.Account | None = None) -> dict[str, Any]:
     """``POST /documents/{id}/check/fix``: the chosen findings of the upload's check (by ``ids``,
     as the check reported them, or by ``kinds``) as a Proposal kept as ``proposal:<id>`` -- the
     preview, applied with ``POST .../apply`` like any proposal -- or, with ``apply``, written at
-    once as a revision (the Applied record).
+    once as a revision (the Applied record). What is kept (the proposal, the revision) is capped
+    and counted in ``account``'s quota before it is written.
 
     :raise UnknownDocumentError, InvalidRequestError: as the check and the apply.
+    :raise QuotaExceededError: what would be kept passes the cap or the quota; nothing is kept.
     """
     from ..store import documents
     from ..checks.document import check_document
     from ..errors import UnknownDocumentError
+    from ..store import dumps
     from . import edits as edit_service
 
     if ids is None and kinds is None:
@@ -208,11 +212,11 @@ def fix_stored(store: Store, doc_id: str, *, ids: Sequence[str] | None = None, k
     view = edit_service.proposal_view(doc, plan, pid=pid, doc_id=doc_id, author=author, complete=True)
     view["fixes"] = [f.to_json() for f in chosen]
     view["skipped"] = skipped
-    if not store.put_json(doc_id, f"proposal:{pid}", view, create=False):
+    if not quota.keep(store, doc_id, {f"proposal:{pid}": dumps(view)}, account=account, what="this fix's proposal"):
         raise UnknownDocumentError(f"no document {doc_id!r} (never uploaded, deleted or expired)")
     if not apply:
         return view
     applied = edit_service.apply(store, doc_id, author=author, who=who, audit_log=audit_log, proposal_id=pid,
-                                 instruction=plan.instruction, semantic=False)
+                                 instruction=plan.instruction, semantic=False, account=account)
     applied["fixes"] = view["fixes"]
     return applied

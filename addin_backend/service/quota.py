@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 from ..errors import QuotaExceededError
 from ..store import Store
 
-__all__ = ["usage", "ensure_room", "reserve", "charge", "keep", "max_derived_bytes", "Account", "MB", "HOLD_SECONDS",
+__all__ = ["usage", "ensure_room", "reserve", "charge", "keep", "count_result", "max_derived_bytes", "Account", "MB", "HOLD_SECONDS",
            "DEFAULT_MAX_DERIVED_MB"]
 
 MB = 1024 * 1024
@@ -147,23 +147,48 @@ def max_derived_bytes(environ: dict[str, str] | None = None) -> int:
     return max(0, int(mb * MB))
 
 
-def keep(store: Store, scope: str, items: Mapping[str, bytes], *, account: Account | None, what: str) -> bool:
-    """Store ``items`` (what was derived from the document ``scope``: a proposal, a revision) in
-    ``scope``, capped and counted in the account's quota before anything is written; ``False``
-    when the scope is gone (as :meth:`Store.put` with ``create=False``).
-
-    :raise QuotaExceededError: 507 ``quota_exceeded``: over ``LEDGER_MAX_DERIVED_MB`` by itself,
-        or past the account's quota with what it keeps already; nothing is stored.
-    """
-    size = sum(len(v) for v in items.values())
+def _capped(size: int, what: str) -> None:
+    """Refuse one derived thing over ``LEDGER_MAX_DERIVED_MB`` (507 ``quota_exceeded``)."""
     cap = max_derived_bytes()
     if cap and size > cap:
         raise QuotaExceededError(
             f"{what} would store {size / MB:,.1f} MB; one thing derived from a document is at most "
             f"{cap / MB:,.0f} MB (LEDGER_MAX_DERIVED_MB): make the edit smaller (one section at a time)",
             incoming=size, cap=cap)
+
+
+def keep(store: Store, scope: str, items: Mapping[str, bytes], *, account: Account | None, what: str,
+         carried: int = 0) -> bool:
+    """Store ``items`` (what was derived from the document ``scope``: a proposal, a revision, a
+    kept check) in ``scope``, capped and counted in the account's quota before anything is
+    written; ``False`` when the scope is gone (as :meth:`Store.put` with ``create=False``).
+    ``carried`` is what a job's record will carry of the same as its result (a proposal made by a
+    job is kept and is the job's result: both are reserved here, at once).
+
+    :raise QuotaExceededError: 507 ``quota_exceeded``: over ``LEDGER_MAX_DERIVED_MB`` by itself,
+        or past the account's quota with what it keeps already; nothing is stored.
+    """
+    size = sum(len(v) for v in items.values())
+    _capped(size, what)
     if not account:
         return store.put(scope, items, create=False)
     client, quota = str(account[0]), int(account[1])
-    with reserve(store, client, size, quota):
+    with reserve(store, client, size + max(0, carried), quota):
         return store.put(scope, items, create=False)
+
+
+def count_result(store: Store, result: Any, *, account: Account | None, what: str) -> Any:
+    """A job's result (a review's report), refused before the job's record stores it when it is
+    over ``LEDGER_MAX_DERIVED_MB`` or would take the account past its quota, every other write's
+    hold included (the record is written by the job runner as the job returns: the check is the
+    last thing before it); returned as it came.
+
+    :raise QuotaExceededError: 507 ``quota_exceeded``; the job fails with it and keeps no result.
+    """
+    from ..store import dumps
+
+    size = len(dumps(result))
+    _capped(size, what)
+    if account:
+        ensure_room(store, str(account[0]), size, int(account[1]))
+    return result

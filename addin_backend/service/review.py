@@ -92,21 +92,25 @@ def request_review(store: Store, runner: JobRunner, doc_id: str, rev: int, revie
     if not quota.keep(store, doc_id, {name: reviewed}, account=account, what="the reviewed file"):
         raise UnknownDocumentError(f"no document {doc_id!r} (never uploaded, deleted or expired)")
     job = runner.create(doc_id, REVIEW_JOB, "review")
-    runner.submit(job, _review_job, interactive=True, doc_id=doc_id, rev=rev, name=name)
+    runner.submit(job, _review_job, interactive=True, doc_id=doc_id, rev=rev, name=name,
+                  account=list(account) if account else None)
     return None, job
 
 
 def _review_job(store: Store, runner: JobRunner, progress: Progress, *, doc_id: str, rev: int,
-                name: str) -> dict[str, Any]:
-    """The review job as a task (:meth:`JobRunner.submit`): read the waiting file, review it."""
+                name: str, account: quota.Account | None = None) -> dict[str, Any]:
+    """The review job as a task (:meth:`JobRunner.submit`): read the waiting file, review it; the
+    report, the job's result, is capped and counted in ``account``'s quota before the job's
+    record keeps it (:func:`.quota.count_result`)."""
     reviewed = store.get(doc_id, name)
     if reviewed is None:
         raise UnknownDocumentError(f"no document {doc_id!r} (never uploaded, deleted or expired)")
     try:
         progress("review", 0.1, stage_fraction=0.0)
-        return review_revision(store, doc_id, rev, reviewed)
+        report = review_revision(store, doc_id, rev, reviewed)
     finally:
         store.discard(doc_id, [name])
+    return quota.count_result(store, report, account=account, what="the review's report")
 
 
 def _unrelated_report(ops: list[Any], comments: dict[str, str]) -> dict[str, Any]:

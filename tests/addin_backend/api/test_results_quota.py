@@ -1,0 +1,114 @@
+"""Everything a client's requests make the server keep counts in its quota (issue 33, item 4),
+on a real ``ledger serve`` on loopback: a proposal made by a job is kept twice (``proposal:<id>``
+and the job's result) and both are reserved before either is written; a check's findings are
+kept and reserved like a proposal. Past the quota the answer is ``507 quota_exceeded`` and
+nothing is kept, never half of it.
+
+Each case measures on a server without a quota what the same requests keep, then sets a quota
+that the old accounting (one copy of the proposal; findings not counted) would have let pass and
+the real sizes do not. The client is the loopback address (a server without keys)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.addin_backend.api.test_costly_work import occurrences
+from tests.servers import LedgerServer, finished_job
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+
+CLIENT = "ip:127.0.0.1"
+MB = 1024 * 1024
+BASE = {"LEDGER_RATE_LIMIT": "off", "LEDGER_GRAPH_SEMANTIC": "0"}
+SHEET = b'[terms]\n"widget" = "gadget"\n'
+
+
+def _usage(srv: LedgerServer) -> int:
+    """What the client keeps now, read from the server's own store as the quota reads it."""
+    from addin_backend.service.quota import usage
+    from addin_backend.store import open_store
+
+    store = open_store(None, str(srv.folder / "data"))
+    try:
+        return usage(store, CLIENT)
+    finally:
+        store.close()
+
+
+def _names(srv: LedgerServer, doc: str) -> dict[str, int]:
+    from addin_backend.store import open_store
+
+    store = open_store(None, str(srv.folder / "data"))
+    try:
+        return {n: len(store.get(doc, n) or b"") for n in store.names(doc)}
+    finally:
+        store.close()
+
+
+def _upload(srv: LedgerServer, data: bytes) -> str:
+    r = requests.post(f"{srv.url}/api/v1/documents?filename=w.docx", data=data, timeout=120,
+                      headers={"Content-Type": "application/octet-stream"})
+    assert r.status_code == 201, r.text[:300]
+    assert finished_job(srv.url, f"{r.json()['id']}-graph")["status"] == "done"
+    return r.json()["id"]
+
+
+def _propose(srv: LedgerServer, doc: str) -> requests.Response:
+    return requests.post(f"{srv.url}/api/v1/documents/{doc}/proposals", timeout=120,
+                         json={"instruction": "Rename 'widget' to 'gadget'", "author": "A"})
+
+
+def test_a_proposal_made_by_a_job_is_reserved_twice_before_it_is_kept(tmp_path):
+    data = occurrences(600)  # its rename is a job (about 2.8 M characters to carry)
+    with LedgerServer(tmp_path / "measure", workers=1, threads=4, env=BASE) as srv:
+        doc = _upload(srv, data)
+        kept = _usage(srv)
+        job = finished_job(srv.url, _propose(srv, doc).json()["job"]["id"])
+        assert job["status"] == "done", job
+        proposal = _names(srv, doc)[f"proposal:{job['result']['id']}"]
+        grown = _usage(srv) - kept
+        assert grown >= 2 * proposal  # the proposal and the job's record both hold it
+    quota = kept + proposal * 3 // 2  # one copy fits, two do not
+    env = {**BASE, "LEDGER_QUOTA_MB": f"{quota / MB:.6f}"}
+    with LedgerServer(tmp_path / "quota", workers=1, threads=4, env=env) as srv:
+        doc = _upload(srv, data)
+        r = _propose(srv, doc)
+        assert r.status_code == 202, r.text[:300]
+        failed = finished_job(srv.url, r.json()["job"]["id"])
+        assert failed["status"] == "failed" and failed["error"]["code"] == "quota_exceeded", failed
+        assert failed["result"] is None
+        assert not [n for n in _names(srv, doc) if n.startswith("proposal:")]  # nothing half-kept
+        assert _usage(srv) <= quota
+
+
+def test_a_checks_findings_are_counted_in_the_quota_before_they_are_kept(tmp_path):
+    data = occurrences(600)  # 'widget' 602 times: as many findings for the sheet below
+
+    def check(srv: LedgerServer, doc: str) -> requests.Response:
+        r = requests.put(f"{srv.url}/api/v1/styles/house", data=SHEET, timeout=30,
+                         headers={"Content-Type": "application/toml"})
+        assert r.status_code in (200, 201), r.text[:300]
+        return requests.get(f"{srv.url}/api/v1/documents/{doc}/check?style=house", timeout=120)
+
+    with LedgerServer(tmp_path / "measure", workers=1, threads=4, env=BASE) as srv:
+        doc = _upload(srv, data)
+        before = set(_names(srv, doc))
+        kept = _usage(srv) + len(SHEET)
+        r = check(srv, doc)
+        assert r.status_code == 200 and r.json()["findings"], r.text[:300]
+        (key,) = set(_names(srv, doc)) - before
+        findings = _names(srv, doc)[key]
+        assert key.startswith("check:") and findings > 50_000
+        assert _usage(srv) >= kept + findings
+    quota = kept + findings // 2
+    env = {**BASE, "LEDGER_QUOTA_MB": f"{quota / MB:.6f}"}
+    with LedgerServer(tmp_path / "quota", workers=1, threads=4, env=env) as srv:
+        doc = _upload(srv, data)
+        before = set(_names(srv, doc))
+        r = check(srv, doc)
+        assert r.status_code == 507 and r.json()["error"]["code"] == "quota_exceeded", r.text[:300]
+        assert "LEDGER_QUOTA_MB" in r.json()["error"]["message"]
+        assert set(_names(srv, doc)) == before  # nothing kept
+        assert _usage(srv) <= quota
