@@ -20,7 +20,7 @@ state``, ``"true"``). The results are cached per text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Iterable
 
@@ -86,6 +86,15 @@ class Rule:
     statement: bool = False
     marks: bool = False
     producers: tuple[str, ...] = ()
+    #: A spaCy ``Matcher`` pattern over the tagger's tokens, for a rule read on the analysis
+    #: rather than on characters (:func:`_matches`).
+    pattern: tuple[dict, ...] = field(default=(), compare=False)
+
+
+#: The tagger's tags (Penn Treebank) of a noun phrase's words, and of a clause's finite verb.
+_PHRASE_TAGS = ["NN", "NNS", "NNP", "NNPS", "JJ", "JJR", "JJS", "AFX", "RB", "RBR", "RBS", "WRB", "VB", "VBD", "VBG", "VBN",
+                "VBP", "VBZ"]
+_FINITE = ["VBZ", "VBP", "VBD", "MD"]
 
 
 #: The definition rules, in the order :func:`find_definitions` tries their readers. The examples
@@ -141,7 +150,14 @@ RULES: tuple[Rule, ...] = (
          "xml2rfc RFCs (kept where the document's code uses the name); helps: independent", "_parens",
          producers=("independent",)),
     Rule("apposition", "The RTT sample, latest_rtt, is the time since the packet was sent.", "latest_rtt",
-         "xml2rfc RFCs; helps: devset, independent", "_symbols", producers=("devset",)),
+         "xml2rfc RFCs; helps: devset, independent", "_symbols", producers=("devset",),
+         # a one-letter symbol in apposition to a definite noun phrase, the clause's finite verb at
+         # most five words after it, no comma, conjunction or other letter between ("The nonce, N,
+         # is formed by", "The input plaintext, P, for the AEAD is"; not "In the example, X, Y and Z are")
+         pattern=({"LOWER": "the"}, {"TAG": {"IN": _PHRASE_TAGS}, "LOWER": {"NOT_IN": ["the"]}, "OP": "{0,5}"},
+                  {"ORTH": ","}, {"TEXT": {"REGEX": "^[B-HJ-Z]$"}}, {"ORTH": ","},
+                  {"TAG": {"NOT_IN": [*_FINITE, "HYPH", ",", ".", ":", "CC"]}, "TEXT": {"REGEX": "^(?![A-Z]$)"},
+                   "OP": "{0,5}"}, {"TAG": {"IN": _FINITE}})),
     Rule("rule", "The delta-seconds rule specifies a non-negative integer.", "delta-seconds",
          "xml2rfc RFCs (a regex for one sentence, now the tagger's noun and verb); helps: independent", "_tagged_subjects",
          producers=("devset", "independent")),
@@ -785,7 +801,6 @@ _ALIAS_LEAD = re.compile(r"(?i)^\s*(?:a\.k\.a\.?|aka|also\s+(?:known\s+as|called
 _CODE_SUBJECT = re.compile(rf"{_SENT}The\s+(?P<sym>[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)\s+(?P<rest>[a-z]+\s+[a-z]+)\b")
 #: A capital letter set off by commas (the symbol of an apposition: "The nonce, N, is ...").
 _LETTER_BETWEEN_COMMAS = re.compile(r", [B-HJ-Z], ")
-_FINITE = frozenset({"VBZ", "VBP", "VBD", "MD"})
 
 
 @lru_cache(maxsize=8192)
@@ -810,12 +825,32 @@ def _tag_at(text: str, start: int) -> str:
     return next((tag for _, off, _, tag in _tags(text[lo:hi]) if off == start - lo), "")
 
 
+@lru_cache(maxsize=None)
+def _matcher(rule: str):
+    """The spaCy ``Matcher`` of a rule's :attr:`Rule.pattern` (built once)."""
+    from spacy.matcher import Matcher
+
+    from ..language.nlp import get_spacy
+
+    m = Matcher(get_spacy().vocab)
+    m.add(rule, [list(next(r for r in RULES if r.id == rule).pattern)])
+    return m
+
+
+def _matches(rule: str, toks: list[tuple[str, int, str, str]]) -> list[tuple[int, int]]:
+    """``(first, end)`` token indices of a rule's pattern in a text's tokens (:func:`_tags`)."""
+    from spacy.tokens import Doc
+
+    m = _matcher(rule)
+    spaces = [a[1] + len(a[0]) < b[1] for a, b in zip(toks, toks[1:])] + [False]
+    doc = Doc(m.vocab, words=[t[0] for t in toks], spaces=spaces, tags=[t[3] for t in toks])
+    return [(a, b) for _, a, b in m(doc)]
+
+
 def _tagged_subjects(text: str) -> list[Definition]:
     """Symbols the tagger confirms: a code name as the subject's modifier (:data:`_CODE_SUBJECT`),
-    and a one-letter symbol in apposition to a definite noun phrase that opens its sentence, the
-    clause's finite verb at most four words after it, with no other comma, conjunction or letter
-    between ("The nonce, N, is formed by", "The input plaintext, P, for the AEAD is"; not "In
-    the example, X, Y and Z are")."""
+    and a one-letter symbol in apposition to a definite noun phrase that opens its sentence (the
+    apposition rule's :attr:`Rule.pattern`)."""
     out: list[Definition] = []
     code = [m for m in _CODE_SUBJECT.finditer(text)] if "The " in text and ("-" in text or "_" in text) else []
     letter = ", " in text and _LETTER_BETWEEN_COMMAS.search(text) is not None
@@ -827,24 +862,11 @@ def _tagged_subjects(text: str) -> list[Definition]:
         i = at.get(m.start("rest"))
         if i is not None and i + 1 < len(toks) and toks[i][2] == "NOUN" and toks[i + 1][3] in ("VBZ", "VBP"):
             out.append(Definition(m.group("sym"), "notation", m.start(), m.end(), m.group(0), True, 0.85, how="rule"))
-    for i in range(2, len(toks) - 3) if letter else ():
-        word, off, _, _ = toks[i]
-        if not (toks[i - 1][0] == "," and toks[i + 1][0] == "," and len(word) == 1 and word in "BCDEFGHJKLMNOPQRSTUVWXYZ"):
-            continue
-        j = i - 2  # back over the noun phrase to its "The", which opens the sentence
-        while j >= 0 and toks[j][0].lower() != "the" and toks[j][2] in ("NOUN", "PROPN", "ADJ", "ADV", "VERB") and i - j <= 6:
-            j -= 1
-        if j < 0 or toks[j][0] != "The" and not (toks[j][0] == "the" and j == 0):
-            continue
-        if j > 0 and toks[j - 1][0] not in (".", "!", "?", ":"):
-            continue
-        k = i + 2
-        while k < len(toks) and k - i <= 6 and toks[k][3] not in _FINITE and toks[k][2] not in ("PUNCT", "CCONJ") \
-                and not (len(toks[k][0]) == 1 and toks[k][0].isupper()):
-            k += 1
-        if k < len(toks) and toks[k][3] in _FINITE:
-            start, end = toks[j][1], toks[k][1] + len(toks[k][0])
-            out.append(Definition(word, "notation", start, end, text[start:end], True, 0.8, how="apposition"))
+    for j, k in _matches("apposition", toks) if letter else ():
+        if toks[j][0] == "The" and (j == 0 or toks[j - 1][0] in (".", "!", "?", ":")) or toks[j][0] == "the" and j == 0:
+            start, end = toks[j][1], toks[k - 1][1] + len(toks[k - 1][0])
+            sym = toks[next(i for i in range(j, k) if toks[i][0] == ",") + 1][0]
+            out.append(Definition(sym, "notation", start, end, text[start:end], True, 0.8, how="apposition"))
     return out
 
 

@@ -57,3 +57,22 @@ def test_statements_are_the_registered_statement_rules():
         d = next(d for d in (find_coinages(r.example) if r.reader == "find_coinages" else find_definitions(r.example))
                  if d.how == r.id)
         assert is_statement(d) == (r.statement or (d.quoted and r.id in ("subject", "condition")))
+
+
+@pytest.mark.parametrize("text, symbols", [
+    ("The nonce, N, is formed by hashing the secret.", ["N"]),
+    ("The input plaintext, P, for the AEAD is the record.", ["P"]),
+    ("Keys rotate. The traffic key, K, MUST be fresh.", ["K"]),  # a sentence after a full stop, a modal
+    ("Keys rotate and the traffic key, K, is fresh.", []),  # the phrase opens no sentence
+    ("In the example, X, Y and Z are nodes.", []),  # no definite phrase opens the sentence
+    ("The tree, T, and the node, N, are equal.", []),  # a conjunction before the verb
+])
+def test_a_letter_in_apposition_is_read_by_the_rules_token_pattern(text, symbols):
+    assert [d.term for d in find_definitions(text) if d.how == "apposition"] == symbols
+
+
+def test_every_rules_token_pattern_is_a_valid_spacy_pattern():
+    from addin_backend.graph.definition_rules import _matcher
+
+    patterned = [r for r in RULES if r.pattern]
+    assert patterned and all(len(_matcher(r.id)) == 1 for r in patterned)
