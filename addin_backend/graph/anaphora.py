@@ -154,8 +154,6 @@ def _peek(sent: str, m: re.Match[str], group: str | int = "det") -> str | None:
     det = m.group(group).lower()
     if w in _DOC_HEADS or (det.startswith("such") and w in ("as", "that")):
         return None
-    if w == "order" and re.search(r"(?i)\bin\s+$", sent[: m.start(group)]):
-        return None  # "in that order": the order just given
     idiom = w if w in _IDIOM_HEADS else w[:-1] if w.endswith("s") and w[:-1] in _IDIOM_HEADS else None
     if idiom:
         if det in ("this", "these") and idiom in _NOW_HEADS:
@@ -182,7 +180,7 @@ _DO_SO = re.compile(
 #: than X", "Similar to X" name their own comparator. "The same X" is left out: it mostly says
 #: that things are identical ("all leaves at the same depth", "share the same session with").
 _COMPARATIVE = re.compile(
-    r"^[\"'\u201c(]*(?:[A-Z][^,;:.()]{0,40},\s+|(?:In|For|Under|With|Of)\s+|(?:Consider|Take|Suppose|Imagine|Assume)\s+(?=another))?(?P<c>[Aa]nother|[Bb]oth|[Oo]ther(?!\s+than\b)|"
+    r"^[\"'\u201c(]*(?:[A-Z][^,;:.()]{0,40},\s+|(?:In|For|Under|With|Of)\s+)?(?P<c>[Aa]nother|[Bb]oth|[Oo]ther(?!\s+than\b)|"
     r"[Ss]imilar(?!\s+to\b)|Additional|Further|[Aa]\s+similar|[Aa]s\s+with(?:\s+(?:the|an?))?)"
     r"(?=\s+[\"\u201c]?[A-Za-z])"
 )
@@ -511,14 +509,10 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int, int]], reader: 
             if first and _sentence_initial(text, start):
                 out.append(Anaphor(start, end, text[start:end], "pronoun", None, first))
             continue
-        if text[end : end + 4].lower().strip() == "as" or head in _DOC_HEADS_ANYWHERE:
-            continue
         if _verb_before(text, sent_start, start, head):
             continue  # "reusing a cached response ... such reuse": the sentence's own
         if text[end_off : end_off + 3].lstrip().startswith(":") and not _FOLLOWING.search(text, sent_start, start):
             continue  # "in one of these ways:": it points at what follows
-        if text[start:end_off].isupper():
-            continue  # "FUTURE REVISIONS OF THIS LICENSE": a heading in capitals names, it does not point
         if text[end_off : end_off + 1] in ('"', "\u201d") and re.search(r"[\"\u201c]", text[start:end_off]):
             end_off += 1  # the closing quote of a quoted coinage
         what = {"comparative": "comparative", "comparative-in": "comparison", "that-object": "distal"}.get(kind, "np")
@@ -1052,8 +1046,7 @@ def _by_own_unit(a: Anaphor, c: _Ctx) -> _Got:
     """"nontrivial examples ... these examples": a head the unit already used takes up that
     use, inside the unit: no edge. Unless that use is the unit's opening "The X do ..." with
     nothing to say which, itself a given thing: then the anaphor names what that opening does."""
-    if not (a.head and not a.text.lower().startswith("as with")
-            and _plain_occurrence(c.u.text, a.head, a.start, c.facts[c.u.text])):
+    if not (a.head and _plain_occurrence(c.u.text, a.head, a.start, c.facts[c.u.text])):
         return None
     if a.kind != "np" or not _opening_mention(c.u.text, a):
         return False
