@@ -160,7 +160,12 @@ RULES: tuple[Rule, ...] = (
                    "OP": "{0,5}"}, {"TAG": {"IN": _FINITE}})),
     Rule("rule", "The delta-seconds rule specifies a non-negative integer.", "delta-seconds",
          "xml2rfc RFCs (a regex for one sentence, now the tagger's noun and verb); helps: independent", "_tagged_subjects",
-         producers=("devset", "independent")),
+         producers=("devset", "independent"),
+         # a code name (a grammar's rule, a field) after a sentence's "The", then a noun and the
+         # clause's verb: "The delta-seconds rule specifies", "The max_age field holds"
+         pattern=({"ORTH": "The"}, {"TEXT": {"REGEX": "^[a-z0-9_-]+$"}, "SPACY": False, "OP": "*"},
+                  {"TEXT": {"REGEX": "^[a-z0-9_]+$"}, "SPACY": True},
+                  {"TAG": {"IN": ["NN", "NNS"]}, "TEXT": {"REGEX": "^[a-z]+$"}}, {"TAG": {"IN": ["VBZ", "VBP"]}})),
     Rule("symbol-subject", "Hash.length is its output length in bytes.", "Hash.length",
          "xml2rfc RFCs (measured with 'subject' before it was told apart)", "_symbols",
          producers=("devset",)),
@@ -795,10 +800,10 @@ _PAREN_SUBJECT = re.compile(
 #: What the parenthesis may not be: a pointer, an example, a number, a citation.
 _NOT_ALIAS = re.compile(r"(?i)^\s*(?:see\b|e\.g|i\.e|cf\.|for\s+example|section|figure|table|appendix|\[|\d|RFC)")
 _ALIAS_LEAD = re.compile(r"(?i)^\s*(?:a\.k\.a\.?|aka|also\s+(?:known\s+as|called)|or|formerly)\s+")
-#: A code name (a grammar's rule, a field: "delta-seconds", "max_age") opening a sentence after
-#: "The": it names a thing of the code when the tagger reads the next word as a noun and the one
-#: after as the sentence's verb ("The delta-seconds rule specifies ...", "The max_age field holds").
-_CODE_SUBJECT = re.compile(rf"{_SENT}The\s+(?P<sym>[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)\s+(?P<rest>[a-z]+\s+[a-z]+)\b")
+#: A lower-case code name ("delta-seconds", "max_age") after "The": the gate before the rule's pattern.
+_CODE_AFTER_THE = re.compile(r"The [a-z][a-z0-9]*[-_][a-z0-9]")
+_CODE_WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+")
+_SENTENCE_END = re.compile(r"[.!?][\"')\u201d]?\s$")
 #: A capital letter set off by commas (the symbol of an apposition: "The nonce, N, is ...").
 _LETTER_BETWEEN_COMMAS = re.compile(r", [B-HJ-Z], ")
 
@@ -848,20 +853,19 @@ def _matches(rule: str, toks: list[tuple[str, int, str, str]]) -> list[tuple[int
 
 
 def _tagged_subjects(text: str) -> list[Definition]:
-    """Symbols the tagger confirms: a code name as the subject's modifier (:data:`_CODE_SUBJECT`),
-    and a one-letter symbol in apposition to a definite noun phrase that opens its sentence (the
-    apposition rule's :attr:`Rule.pattern`)."""
+    """Symbols the tagger confirms, read by the token patterns of the ``rule`` and ``apposition``
+    rules (:attr:`Rule.pattern`), each in a phrase that opens its sentence."""
     out: list[Definition] = []
-    code = [m for m in _CODE_SUBJECT.finditer(text)] if "The " in text and ("-" in text or "_" in text) else []
+    code = "The " in text and _CODE_AFTER_THE.search(text) is not None
     letter = ", " in text and _LETTER_BETWEEN_COMMAS.search(text) is not None
     if not (code or letter):
         return out
     toks = _tags(text)
-    at = {off: i for i, (_, off, _, _) in enumerate(toks)}
-    for m in code:
-        i = at.get(m.start("rest"))
-        if i is not None and i + 1 < len(toks) and toks[i][2] == "NOUN" and toks[i + 1][3] in ("VBZ", "VBP"):
-            out.append(Definition(m.group("sym"), "notation", m.start(), m.end(), m.group(0), True, 0.85, how="rule"))
+    for j, k in _matches("rule", toks) if code else ():
+        at, sym = toks[j][1], text[toks[j + 1][1] : toks[k - 3][1] + len(toks[k - 3][0])]
+        if _CODE_WORD.fullmatch(sym) and (at == 0 or _SENTENCE_END.search(text, max(0, at - 3), at)):
+            end = toks[k - 1][1] + len(toks[k - 1][0])
+            out.append(Definition(sym, "notation", at, end, text[at:end], True, 0.85, how="rule"))
     for j, k in _matches("apposition", toks) if letter else ():
         if toks[j][0] == "The" and (j == 0 or toks[j - 1][0] in (".", "!", "?", ":")) or toks[j][0] == "the" and j == 0:
             start, end = toks[j][1], toks[k - 1][1] + len(toks[k - 1][0])

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Sequence
 
+from adapters.label_grammar import CLAUSE_NUMBER
 from adapters.model import Unit
 
 from ..language.lexicon import LANGUAGES, function_words
@@ -40,7 +41,8 @@ _TERMINOLOGY_WORDS = frozenset(
 _FILLER_WORDS = frozenset().union(*(function_words("articles", "prepositions", "coordinators", lang=lang)
                                     for lang in LANGUAGES)) | frozenset(
     "this document used conventions convention list key general other abbreviated verwendete verwendeten utilisés".split())
-_NUMBER_PREFIX = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)+\.?|[A-Z]\.|[IVXLC]+\.)\s+")
+#: A heading's or term line's number: the label grammar's clause number, an annex letter or a Roman numeral.
+_NUMBER_PREFIX = re.compile(rf"^\s*(?:{CLAUSE_NUMBER}\.?|[A-Z]\.|[IVXLC]+\.)\s+")
 _WORDS = re.compile(r"[^\W\d_]+", re.UNICODE)
 
 

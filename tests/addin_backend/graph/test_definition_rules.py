@@ -76,3 +76,13 @@ def test_every_rules_token_pattern_is_a_valid_spacy_pattern():
 
     patterned = [r for r in RULES if r.pattern]
     assert patterned and all(len(_matcher(r.id)) == 1 for r in patterned)
+
+
+@pytest.mark.parametrize("text, names", [
+    ("The max_age field holds the lifetime.", ["max_age"]),
+    ("Caches vary. The http-date format specifies a date.", ["http-date"]),
+    ("See The obs-fold rule is obsolete.", []),  # "The" opens no sentence
+    ("The big-endian order matters.", []),  # no noun between the name and the verb
+])
+def test_a_code_name_subject_is_read_by_the_rules_token_pattern(text, names):
+    assert [d.term for d in find_definitions(text) if d.how == "rule"] == names
