@@ -1,26 +1,23 @@
-"""Anaphora across units ("this approach", "these results", "as described above"): DEPENDS edges.
+"""Anaphora across units ("this approach", "these results", "In this case,"): DEPENDS edges.
 
-Finding: fast regexes find candidates (the cheap gate: demonstratives, sentence-initial pronouns,
-"that", comparisons such as "Another validator", idioms such as "In this case,", connectives
-such as "Similarly,", phrases such as "as described above"); spaCy's tagger then reads a short
-stretch around each candidate whose words matter, all of a document's stretches in one
-``nlp.pipe`` and each stretch once (cached by its text): the tags say where a noun phrase ends,
-its head noun and its number, which tells "this approach works" from "this works" and a
-determiner "that" from a conjunction; agreement settles what the small tagger reads wrong
-("This license grants you"). The anaphors of a text are cached per text.
+Finding: regexes over a unit's sentences are the cheap gate (demonstratives, sentence-initial
+pronouns, "that", comparisons, idioms, connectives, "doing so"); spaCy's tagger then reads a
+short stretch around each candidate whose words matter (all of a document's stretches in one
+``nlp.pipe``, each cached by its text): the tags give where a noun phrase ends, its head noun
+and its number, and whether "that" is a determiner. The function words come from the shared
+lexicon (:mod:`..language.lexicon`). The anaphors of a text are cached per text.
 
-Resolving: :data:`RESOLVERS`, an ordered list of small named resolvers, each with an example
-and its reason; the first that settles an anaphor decides. The antecedent is the unit that
-introduces the referent, read within the anaphor's section and a window of content units (a
-run of code lines, a figure with its caption, a list counts as one step). The word lists are
-English: other units are not read.
+Resolving: :data:`RESOLVERS`, an ordered list of small named resolvers, each with an example;
+the first that settles an anaphor decides. The antecedent is the unit that introduces the
+referent, within the anaphor's section and a window of content units (a run of code lines, a
+figure with its caption, a list counts as one step). English only: other units are not read.
 """
 from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Callable, Iterable, Iterator, Literal, Sequence, Union
 
 from adapters.model import Document, Unit
@@ -33,19 +30,8 @@ from ..outline import CODE_STYLE as _CODE_STYLE  # the one list of code and pref
 from .related import is_reference_entry
 from .text import forms_pattern, noun_forms, preview, sentences, snippet, word_set
 
-__all__ = [
-    "WINDOW",
-    "REACH",
-    "CONTENT_KINDS",
-    "Anaphor",
-    "Antecedent",
-    "find_anaphors",
-    "anaphors_of",
-    "content_units",
-    "resolve_anaphora",
-    "window_after",
-    "RESOLVERS",
-]
+__all__ = ["WINDOW", "REACH", "CONTENT_KINDS", "Anaphor", "Antecedent", "find_anaphors", "anaphors_of",
+           "content_units", "resolve_anaphora", "window_after", "RESOLVERS"]
 
 #: How many preceding content units are searched for an antecedent (a run of code lines, a
 #: figure or a table with its caption, a list, counts as one).
@@ -59,12 +45,10 @@ CONTENT_KINDS = ("paragraph", "list_item", "caption", "figure", "table", "equati
 @dataclass(frozen=True)
 class Anaphor:
     """A phrase pointing back: ``kind`` is ``np`` ("these results"), ``pronoun`` ("It ..."),
-    ``phrase`` ("as described above", "all of the above", "doing so", "as above"),
-    ``connective`` (a unit that opens with "Similarly," or "Otherwise,"), ``idiom`` ("In this
-    case,"), ``comparative`` ("Another validator" heading a sentence), ``comparison`` ("a
-    similar function" inside one) or ``distal`` ("that" inside a sentence:
-    "from that request", "after that time"); ``head`` is the head noun's lemma when there is
-    one; ``first`` says whether it sits in the unit's first sentence."""
+    ``phrase`` ("all of the above", "doing so"), ``connective`` ("Similarly," opening a unit),
+    ``idiom`` ("In this case,"), ``comparative`` ("Another validator" heading a sentence),
+    ``comparison`` ("a similar function" inside one) or ``distal`` ("from that request");
+    ``head`` is the head noun's lemma; ``first``: in the unit's first sentence."""
 
     start: int
     end: int
@@ -86,6 +70,8 @@ class Antecedent:
     score: float
 
 
+# --- the gate: candidates by regex ---------------------------------------------------------------
+
 _DET = re.compile(
     r"(?<![\w-])(?P<det>this|these|those|such(?:\s+an?)?|the\s+(?:proposed|above|aforementioned|"
     r"above-mentioned|preceding|foregoing|said|resulting|latter|former|described|"
@@ -98,55 +84,87 @@ _EXPLETIVE = re.compile(
     r"should\s+be|must\s+be|seems|seemed|appears|appeared|follows|remains|turns\s+out)\b"
     r"(?:,?\s+[\w-]+){0,4}?(?:\s+for\s+[^,.;:!?]{1,60}?)?,?\s+(?:that|to|whether|if|how|why|what)\b"
 )
-#: A unit that opens with a comparison or a condition on what came before ("Similarly, ...",
-#: "Otherwise, ..."): it reads against the previous content unit. "Similarly to X" names its own
-#: comparator and is left out (the comma is required).
-_CONNECTIVE = re.compile(  # matched where the first sentence starts
+#: A unit opening with a comparison or a condition on what came before ("Similarly, ...",
+#: "Otherwise, ..."); "Similarly to X" names its own comparator (the comma is required).
+_CONNECTIVE = re.compile(
     r"[\"'\u201c(]*(?P<c>Similarly|Likewise|Conversely|Otherwise|Analogously|Correspondingly|"
     r"In\s+the\s+same\s+way|In\s+contrast|By\s+contrast|If\s+so|If\s+not)\s*,"
 )
 #: "the above", "the preceding", "the foregoing": what is displayed above (a list, a figure).
 _SPATIAL = re.compile(r"^(?:all\s+of\s+)?the\s+(?:above|preceding|foregoing)(?![\w-])", re.I)
+#: "Doing so, ...", "When doing so, ...", "To do so, ..." heading a sentence.
+_DO_SO = re.compile(
+    r"^[\"'\u201c(]*(?:(?:and|but|also|however|instead),?\s+)?(?:(?:when|while|by|in|before|after|without|upon|on|"
+    r"for|instead\s+of|rather\s+than)\s+)?(?P<p>doing\s+so|to\s+do\s+so)\b",
+    re.I,
+)
+#: A comparison heading a sentence, after a fronted phrase if any: "Another validator", "In most
+#: cases, both validators", "Similar considerations", "As with X, ..."; "Other than X" and
+#: "Similar to X" name their own comparator; "the same X" mostly says things are identical.
+_COMPARATIVE = re.compile(
+    r"^[\"'\u201c(]*(?:[A-Z][^,;:.()]{0,40},\s+|(?:In|For|Under|With|Of)\s+)?(?P<c>[Aa]nother|[Bb]oth|[Oo]ther(?!\s+than\b)|"
+    r"[Ss]imilar(?!\s+to\b)|Additional|Further|[Aa]\s+similar|[Aa]s\s+with(?:\s+(?:the|an?))?)"
+    r"(?=\s+[\"\u201c]?[A-Za-z])"
+)
+#: Inside a sentence only "similar" and "as with" compare ("MUST provide a similar function"):
+#: there "both", "other" and "additional" mostly speak of the sentence's own things.
+_COMPARATIVE_IN = re.compile(
+    r"(?<![\w-])(?P<c>(?:a|an)\s+similar|similar|as\s+with(?:\s+(?:the|an?))?)(?=\s+[\"\u201c]?[A-Za-z])",
+    re.I,
+)
+#: The words without which :data:`_COMPARATIVE` and :data:`_COMPARATIVE_IN` cannot match.
+_HEAD_WORDS = re.compile(r"other|both|similar|additional|further|as with")
+_IN_WORDS = re.compile(r"similar|as with")
+_THAT = re.compile(r"(?<![\w-])that(?=\s+[\"\u201c]?[A-Za-z])", re.I)
+_NEXT_WORD = re.compile(r"\s+[\"\u201c]?([A-Za-z][\w\-']*|\d+-?[A-Za-z][\w\-']*)")
+_WORD_BEFORE = re.compile(r"([A-Za-z][\w-]*)$")
+#: A condition or time clause before an anaphor in its sentence, which it may speak of instead.
+_SUBORDINATOR = re.compile(r"\b(?:if|when|whenever|unless|once|while|where|because|since|whether|as\s+soon\s+as)\b", re.I)
 
 #: Heads that point at the document itself or a part of it ("this section", "this Agreement").
 _DOC_HEADS = frozenset(
     """section subsection chapter paper work document article agreement standard specification
-    paragraph subparagraph sentence
-    report study clause subclause annex appendix part thesis contract policy guide manual book
-    letter note memo proposal deed schedule exhibit regulation act code page""".split()
+    paragraph subparagraph sentence report study clause subclause annex appendix part thesis contract
+    policy guide manual book letter note memo proposal deed schedule exhibit regulation act code page""".split()
 )
 #: Of those, the heads that name the document whatever modifies them ("this design document");
-#: a modifier before the others names another thing ("this status code", "this header section",
-#: "this key schedule", "this security policy").
+#: a modifier before the others names another thing ("this status code", "this key schedule").
 _DOC_HEADS_ANYWHERE = frozenset("document specification memo paper thesis agreement contract".split())
-#: Heads of idioms ("in this case", "at this point", "for this reason"): idioms only right after
-#: the determiner or its adjectives; a noun before them makes a compound that points back
-#: ("this design point", "this test case").
+#: Heads of idioms ("in this case", "for this reason") right after the determiner or its
+#: adjectives; after a noun they make a compound that points back ("this test case").
 _IDIOM_HEADS = frozenset(
     """case way time point end purpose reason regard respect context sense extent matter year month
     week day moment date""".split()
 )
 _SELF_HEADS = _DOC_HEADS | _IDIOM_HEADS
-#: Idiom heads that with "this"/"these" mean the present ("at this time", "this year"), not a
-#: pointer; "that time" points back.
+#: With "this"/"these" the present ("at this time"), not a pointer; "that time" points back.
 _NOW_HEADS = frozenset("time moment date day week month year".split())
+#: "this type of model", "that set of responses": the phrase after "of" is what is meant.
 _OF_HEADS = frozenset(
     """type kind sort form class set number amount use combination version variant family group revision edition
     release update draft""".split()
 )
-
-
-_NEXT_WORD = re.compile(r"\s+[\"\u201c]?([A-Za-z][\w\-']*|\d+-?[A-Za-z][\w\-']*)")
-#: Words that cannot start the noun phrase of a demonstrative ("This is", "These can", "this
-#: of"): the lexicon's auxiliaries, prepositions, conjunctions and relatives, so that the
-#: tagger need not read them; a verb ("This allows") is left to the tagger.
+#: Words that cannot open a demonstrative's noun phrase ("This is", "These can"): "This" is a pronoun.
 _NOT_NP = function_words("auxiliaries", "prepositions", "conjunctions", "relatives") | {"also", "not", "only"}
+_PREPOSITIONS = function_words("prepositions")
+#: Function words and the adverbs that stand where a noun phrase could: never a phrase's head.
+_CLOSED = function_words() | frozenset(
+    """such one ones itself themselves not also only just even still already often always never usually
+    typically generally then thus therefore hence however here there now away back far much little long
+    soon cannot""".split()
+)
+#: Quantifiers and ordinals inside a noun phrase ("these two approaches"): modifiers, never heads.
+_QUANT = frozenset(
+    """two three four five six seven eight nine ten several many few more most other first second
+    third last final next""".split()
+)
+
+_Cand = tuple[int, int, str, int, int, int]  # (start, end, kind, sentence index, sentence start, end)
 
 
 def _peek(sent: str, m: re.Match[str], group: str | int = "det") -> str | None:
-    """Decide a determiner candidate from the next word where the text alone settles it:
-    ``None`` (no anaphor: "this section", "such as"), ``"bare"`` (a pronoun use: "This is"),
-    else ``"det"`` (the words after it must be read)."""
+    """What the next word settles of a determiner: ``None`` (no anaphor: "this section", "such
+    as", "at this time"), ``"bare"`` ("This is"), ``"idiom"`` ("In this case") or ``"det"`` (tag it)."""
     nxt = _NEXT_WORD.match(sent, m.end(group))
     if not nxt:
         return None
@@ -156,56 +174,16 @@ def _peek(sent: str, m: re.Match[str], group: str | int = "det") -> str | None:
         return None
     idiom = w if w in _IDIOM_HEADS else w[:-1] if w.endswith("s") and w[:-1] in _IDIOM_HEADS else None
     if idiom:
-        if det in ("this", "these") and idiom in _NOW_HEADS:
-            return None
-        if det.startswith("the"):
-            return None  # "the latter case" and the like: no idiom
-        return "idiom"
-    if w in _NOT_NP:
-        return "bare"
-    return "det"
+        return None if (det in ("this", "these") and idiom in _NOW_HEADS) or det.startswith("the") else "idiom"
+    return "bare" if w in _NOT_NP else "det"
 
 
-#: A verb phrase taken up again: "Doing so, ...", "When doing so, ...", "To do so, ..." at the head
-#: of a sentence (later in the sentence, "doing so" takes up that sentence's own verb).
-_DO_SO = re.compile(
-    r"^[\"'\u201c(]*(?:(?:and|but|also|however|instead),?\s+)?(?:(?:when|while|by|in|before|after|without|upon|on|"
-    r"for|instead\s+of|rather\s+than)\s+)?(?P<p>doing\s+so|to\s+do\s+so)\b",
-    re.I,
-)
-#: Comparative anaphora: a comparison with what came before (the set it extends, the thing it is
-#: like), at the head of a sentence: "Another validator is ...", "Both validators are ...",
-#: "Other methods are possible", "Similar considerations apply", "Additional elements can be
-#: defined", "As with non-negative indexes, ..." (after a fronted phrase: "In most cases, both validators"). "Other
-#: than X", "Similar to X" name their own comparator. "The same X" is left out: it mostly says
-#: that things are identical ("all leaves at the same depth", "share the same session with").
-_COMPARATIVE = re.compile(
-    r"^[\"'\u201c(]*(?:[A-Z][^,;:.()]{0,40},\s+|(?:In|For|Under|With|Of)\s+)?(?P<c>[Aa]nother|[Bb]oth|[Oo]ther(?!\s+than\b)|"
-    r"[Ss]imilar(?!\s+to\b)|Additional|Further|[Aa]\s+similar|[Aa]s\s+with(?:\s+(?:the|an?))?)"
-    r"(?=\s+[\"\u201c]?[A-Za-z])"
-)
-#: Comparisons inside a sentence: "MUST provide a similar function", ", as with the similar
-#: shorthand of". Left out there: "both" (mostly the pair every thing has: "in both
-#: directions"), "other", which mostly picks the second of a pair the
-#: sentence names ("one endpoint ... the other endpoint"), and "additional", mostly "more of"
-#: ("additional information", "an additional round trip").
-_COMPARATIVE_IN = re.compile(
-    r"(?<![\w-])(?P<c>(?:a|an)\s+similar|similar|as\s+with(?:\s+(?:the|an?))?)(?=\s+[\"\u201c]?[A-Za-z])",
-    re.I,
-)
-
-_THAT = re.compile(r"(?<![\w-])that(?=\s+[\"\u201c]?[A-Za-z])", re.I)
-_WORD_BEFORE = re.compile(r"([A-Za-z][\w-]*)$")
-#: Prepositions after which "that" is a determiner ("from that request", "after that time").
-_PREPOSITIONS = function_words("prepositions")
 def _that_gate(sent: str, at: int) -> str | None:
-    """Where a "that" at ``sent[at:]`` (not sentence-initial) may be a determiner, before the
-    tagger says whether it is one (``DT``, not a conjunction or a relative pronoun): after a
-    short fronted phrase ("Then, that set is ..."): ``"subject"``; after a word that is no
-    function word ("to that request", "updates that request"): ``"object"``; else None."""
+    """Where a "that" inside a sentence may be a determiner (the tagger then decides): after a
+    short fronted phrase ("Then, that set is ..."): ``"subject"``; after a preposition or a word
+    that is no function word ("to that request"): ``"object"``."""
     tail = sent[:at].rstrip()
-    if tail.endswith(","):
-        # after a longer phrase the comma more likely closes an aside and "that" opens a clause
+    if tail.endswith(","):  # after a longer phrase the comma more likely closes an aside
         return "subject" if len(tail.split()) <= 4 else None
     m = _WORD_BEFORE.search(tail)
     if not m:
@@ -214,18 +192,15 @@ def _that_gate(sent: str, at: int) -> str | None:
     return "object" if w in _PREPOSITIONS or w not in _CLOSED else None
 
 
-def _candidates(text: str) -> list[tuple[int, int, str, int, int, int]]:
-    """``(start, end, kind, sentence index, sentence start, sentence end)`` of regex
-    candidates, before any tagging."""
-    out: list[tuple[int, int, str, int, int, int]] = []
+def _candidates(text: str) -> list[_Cand]:
+    """The regex candidates of a text, before any tagging."""
+    out: list[_Cand] = []
     spans = sentences(text)
     c = _CONNECTIVE.match(text, spans[0][0]) if spans else None
     if c:
         out.append((c.start("c"), c.end("c"), "connective", 0, spans[0][0], spans[0][1]))
     low = text.lower()  # the costlier patterns run only where their words occur
-    that = "that" in low
-    heads = _HEAD_WORDS.search(low) is not None  # a comparison may head a sentence
-    compare = _IN_WORDS.search(low) is not None
+    that, heads, compare = "that" in low, _HEAD_WORDS.search(low) is not None, _IN_WORDS.search(low) is not None
     for si, (a, b) in enumerate(spans):
         sent = text[a:b]
 
@@ -243,15 +218,13 @@ def _candidates(text: str) -> list[tuple[int, int, str, int, int, int]]:
         if m:
             p = m.group("p")
             if p in ("It", "They", "Its", "Their") and si == 0:
-                if not (p == "It" and _EXPLETIVE.match(sent[m.start("p") :])):
+                if not (p == "It" and _EXPLETIVE.match(sent[m.start("p"):])):
                     add(m.start("p"), m.end("p"), "pronoun")
             elif p == "That":
                 det(m, "p", _peek(sent, m, "p"))
         for d in _DET.finditer(sent):
             kind = _peek(sent, d)
-            if kind == "bare" and _SPATIAL.match(d.group("det")):
-                kind = "spatial"  # "other than the above MUST": wherever it stands
-            det(d, "det", kind)
+            det(d, "det", "spatial" if kind == "bare" and _SPATIAL.match(d.group("det")) else kind)
         for t in _THAT.finditer(sent) if that else ():
             if t.start() and not (m and m.group("p") == "That" and m.start("p") == t.start()):
                 role = _that_gate(sent, t.start())
@@ -268,44 +241,33 @@ def _candidates(text: str) -> list[tuple[int, int, str, int, int, int]]:
             add(cm.start("c"), cm.end("c"), "comparative")
         for cm2 in _COMPARATIVE_IN.finditer(sent) if compare else ():
             if not (cm and cm2.start() < cm.end()):
-                add(cm2.start("c"), cm2.end("c"), "comparative-in")  # not "both the client and"
+                add(cm2.start("c"), cm2.end("c"), "comparative-in")
     return out
 
 
-#: Function words and the adverbs that stand where a noun phrase could: they end a noun phrase
-#: and cannot be its head.
-_CLOSED = function_words() | frozenset(
-    """such one ones itself themselves not also only just even still already often always never usually
-    typically generally then thus therefore hence however here there now away back far much little long
-    soon cannot""".split()
-)
-#: Quantifiers and ordinals inside a noun phrase ("these two approaches"): modifiers, never heads.
-_QUANT = frozenset(
-    """two three four five six seven eight nine ten several many few more most other first second
-    third last final next""".split()
-)
-#: A word of a noun phrase; a quoted coinage counts ('such "timing attacks"').
-_NP_WORD = re.compile(r"[ \t\u00a0]+[\"\u201c]?([A-Za-z0-9][\w'\u2019]*(?:-[\w'\u2019]+)*)")
-#: "This usage of the word "private"", "the meaning of the term "origin"": a use of a word, whose
-#: referent is what the word names.
-_OF_WORD = re.compile(r"\s+of\s+the\s+(?:word|term|name|phrase|keyword|verb|noun|adjective)\s+[\"\u201c]([A-Za-z][\w\-]*)[\"\u201d]")
-_WORD_USE_HEADS = frozenset("use usage meaning sense definition interpretation reading".split())
+# --- the tagger's reading ------------------------------------------------------------------------
 
-
-#: Penn Treebank tags of the tagger's words: nouns (a phrase's head or a compound's modifier),
-#: what may stand before a head ("this new approach", "these two cached values"), what opens a
-#: predicate after a noun phrase, and quotes (a quoted coinage: 'such "timing attacks"').
+#: Penn Treebank tags: nouns, what may stand before a head ("these two cached values"), what
+#: opens a predicate, and quotes (a quoted coinage: 'such "timing attacks"').
 _NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
 _PLURAL_TAGS = frozenset({"NNS", "NNPS"})
 _PRE_HEAD_TAGS = frozenset({"JJ", "JJR", "JJS", "CD", "VBN", "VBG", "AFX"})
 _FINITE_TAGS = frozenset({"VBZ", "VBD", "VBP", "MD"})
 _QUOTE_TAGS = frozenset({"``", "''"})
+#: A word of a noun phrase; a quoted coinage counts ('such "timing attacks"').
+_NP_WORD = re.compile(r"[ \t\u00a0]+[\"\u201c]?([A-Za-z0-9][\w'\u2019]*(?:-[\w'\u2019]+)*)")
+#: "This usage of the word "private"": a use of a word, whose referent is what the word names.
+_OF_WORD = re.compile(r"\s+of\s+the\s+(?:word|term|name|phrase|keyword|verb|noun|adjective)\s+[\"\u201c]([A-Za-z][\w\-]*)[\"\u201d]")
+_WORD_USE_HEADS = frozenset("use usage meaning sense definition interpretation reading".split())
+#: A cataphor that claims what follows a colon ("the following directives have such an effect:").
+_FOLLOWING = re.compile(r"\bthe\s+following\b|\bas\s+follows\b", re.I)
+_GERUND = re.compile(r"(?<![\w-])[A-Za-z]+ing(?![\w-])")
 
 
 @dataclass(frozen=True)
 class _Word:
-    """A word as the tagger read it: a hyphenated compound ("look-ups", "128-bit") is one word
-    with its last part's tag; ``possessive``: an "'s" followed it."""
+    """A tagged word; a hyphenated compound ("128-bit") is one word with its last part's tag;
+    ``possessive``: an "'s" followed it."""
 
     text: str
     start: int
@@ -315,9 +277,7 @@ class _Word:
 
 
 class _Reader:
-    """The tagged words of the sentences of a text that hold a candidate (spaCy's tagger, each
-    sentence tagged once and cached by its text): number, head nouns and where a noun phrase
-    ends are read off the tags."""
+    """The tagged words of the stretches of a text that hold a candidate."""
 
     def __init__(self, text: str, tokens: Iterable[tuple[str, int, str, str]]) -> None:
         words: list[_Word] = []
@@ -347,9 +307,18 @@ class _Reader:
         return i >= 0 and self.words[i].end == end and self.words[i].tag in _PLURAL_TAGS
 
     def finite_after(self, end: int) -> bool:
-        """Whether the word after ``end`` opens a predicate ("is", "MAY", "contains", "closed")."""
+        """Whether the word after ``end`` opens a predicate ("is", "MAY", "contains")."""
         nxt = [w for w in self.after(end, 2) if w.tag not in _QUOTE_TAGS]
         return bool(nxt) and nxt[0].tag in _FINITE_TAGS
+
+    def misread_noun(self, start: int) -> bool:
+        """Whether the word after the "that" at ``start`` is a noun read as a verb: a base form
+        after a singular noun and "that" ("either service that request from"), where a relative
+        clause's verb would agree with that noun (``VBZ``)."""
+        i = bisect_left(self._starts, start)
+        if i == 0 or i + 1 >= len(self.words) or self.words[i].start != start:
+            return False
+        return self.words[i - 1].tag in ("NN", "NNP") and self.words[i + 1].tag in ("VB", "VBP")
 
 
 _NO_TAGS = _Reader("", ())
@@ -358,33 +327,24 @@ _NO_TAGS = _Reader("", ())
 def _np_after(
     text: str, reader: _Reader, end: int, *, noun_first: bool = False, depth: int = 0
 ) -> tuple[str | None, int, bool] | None:
-    """The head noun lemma of the noun phrase that starts at ``end`` (after a determiner), where
-    it ends and whether it is plural, read off the tagger's words: modifiers (adjectives,
-    numbers, participles) then a run of nouns, whose last is the head ("these test results").
-    ``noun_first``: agreement showed the first word to be a noun
-    the tagger read as a verb (:func:`_misread_noun`).
-
-    ``(None, end, False)`` when the words after the determiner are not a noun phrase ("This
-    shows that", "These include"): a pronoun use. ``None`` when the phrase names the document
-    itself ("this section", "this Agreement") or a defined term ("this License", "such Covered
-    Software": a capitalised head is a name, not a pointer).
-    """
+    """``(head lemma, end, plural)`` of the noun phrase at ``end`` (after a determiner), read off
+    the tags: modifiers, then a run of nouns whose last is the head ("these test results").
+    ``(None, end, False)``: no noun phrase ("This shows that"), a pronoun use. ``None``: the
+    document itself ("this section") or a defined term ("this License": a capitalised head).
+    ``noun_first``: the first word is a noun the tagger read as a verb."""
     head: str | None = None
-    head_word = ""
-    head_end = end
-    plural = False
+    head_word, head_end, plural = "", end, False
     opening = True  # the phrase's first content word: "this section", "this key schedule"
     words = [w for w in reader.after(end, 7) if w.tag not in _QUOTE_TAGS]
     if noun_first and words:
         words[0] = _Word(words[0].text, words[0].start, words[0].end, "NN", words[0].possessive)
-    for k, w in enumerate(words[:6]):
+    for w in words[:6]:
         low = w.text.lower()
         if w.tag not in _NOUN_TAGS:
             if head is None and w.tag in _PRE_HEAD_TAGS:
-                # an ordinal or a count keeps the phrase's opening ("this second case" is an
-                # idiom); an adjective ends it ("this key schedule" names a schedule)
+                # a count keeps the opening ("this second case" is an idiom), an adjective ends it
                 opening = opening and (w.tag != "JJ" or low in _QUANT)
-                continue  # "this new approach", "these two approaches", "this cached value"
+                continue
             break
         acronym = w.text.isupper() and len(w.text) > 1  # "TLS", "QUIC": a name, never a plural
         lemma = low if acronym or w.tag not in _PLURAL_TAGS else singular(low) or low
@@ -399,54 +359,27 @@ def _np_after(
         return None  # "this License", "such Covered Software": a defined term, named, not pointed at
     if head in _WORD_USE_HEADS and (named := _OF_WORD.match(text, head_end)) is not None:
         return noun_lemma(named.group(1).lower()), named.end(), False
-    if head in _OF_HEADS and depth == 0:
-        m = re.match(r"\s+of\b", text[head_end:])
-        if m:
-            at = head_end + m.end()
-            the = re.match(r"\s+the(?=\s+[A-Z])", text[at:])
-            if the:
-                at += the.end()
-            sub = _np_after(text, reader, at, depth=depth + 1)
-            word = _NP_WORD.match(text, at)
-            if (sub is None and word and word.group(1)[:1].isupper()) or (sub and sub[0] and text[: sub[1]].split()[-1][:1].isupper()):
-                return None  # "this version of QUIC", "of the GNU General Public License": a name's part
-            if sub and sub[0]:
-                return sub
+    if head in _OF_HEADS and depth == 0 and (m := re.match(r"\s+of\b", text[head_end:])):
+        at = head_end + m.end()
+        the = re.match(r"\s+the(?=\s+[A-Z])", text[at:])
+        at += the.end() if the else 0
+        sub = _np_after(text, reader, at, depth=depth + 1)
+        word = _NP_WORD.match(text, at)
+        if (sub is None and word and word.group(1)[:1].isupper()) or (sub and sub[0] and text[: sub[1]].split()[-1][:1].isupper()):
+            return None  # "this version of QUIC", "of the GNU General Public License": a name's part
+        if sub and sub[0]:
+            return sub
     return head, head_end, plural
 
 
 def _sentence_initial(text: str, start: int) -> bool:
-    head = text[max(0, start - 8) : start].rstrip()
+    head = text[max(0, start - 8):start].rstrip()
     return not text[:start].strip() or bool(re.search(r"[.!?:][\"'\u201d)]*$", head))
 
 
-#: A condition or time clause earlier in the sentence: an idiom after it speaks of that clause
-#: ("If the timer expires, the connection closes at that point").
-_SUBORDINATOR = re.compile(r"\b(?:if|when|whenever|unless|once|while|where|because|since|whether|as\s+soon\s+as)\b", re.I)
-#: The words without which :data:`_COMPARATIVE` and :data:`_COMPARATIVE_IN` cannot match.
-_HEAD_WORDS = re.compile(r"other|both|similar|additional|further|as with")
-_IN_WORDS = re.compile(r"similar|as with")
-#: A cataphor that claims what follows a colon ("the following directives have such an effect:").
-_FOLLOWING = re.compile(r"\bthe\s+following\b|\bas\s+follows\b", re.I)
-
-
-def _misread_noun(reader: _Reader, start: int) -> bool:
-    """Whether the word after the "that" at ``start`` is a noun the tagger read as a verb: a
-    base form (``VB``, ``VBP``) after a singular noun and "that" ("either service that request
-    from"), which as a relative clause's verb would have to agree with that noun (``VBZ``)."""
-    i = bisect_left(reader._starts, start)
-    if i == 0 or i + 1 >= len(reader.words) or reader.words[i].start != start:
-        return False
-    return reader.words[i - 1].tag in ("NN", "NNP") and reader.words[i + 1].tag in ("VB", "VBP")
-
-
-_GERUND = re.compile(r"(?<![\w-])[A-Za-z]+ing(?![\w-])")
-
-
 def _verb_before(text: str, sent_start: int, start: int, head: str) -> bool:
-    """Whether the words just before the anaphor (within :data:`_CONTEXT` characters of its
-    sentence) name its head by a gerund ("reusing a cached response ... such reuse"): what the
-    noun takes up is in the sentence itself."""
+    """Whether a gerund just before the anaphor names its head ("reusing a cached response ...
+    such reuse"): the sentence itself holds what the noun takes up."""
     for m in _GERUND.finditer(text, max(sent_start, start - _CONTEXT), start):
         got = get_lexicon().lemma(m.group(), "verb")
         if got and got[0] == head:
@@ -454,16 +387,14 @@ def _verb_before(text: str, sent_start: int, start: int, head: str) -> bool:
     return False
 
 
-def _build(text: str, cands: list[tuple[int, int, str, int, int, int]], reader: _Reader) -> tuple[Anaphor, ...]:
+def _build(text: str, cands: list[_Cand], reader: _Reader) -> tuple[Anaphor, ...]:
+    """The anaphors of a text from its candidates and the tags around them."""
     out: list[Anaphor] = []
     for start, end, kind, si, sent_start, _sent_end in cands:
         first = si == 0
-        if kind == "pronoun":
+        if kind == "pronoun" or (kind == "bare" and first and _sentence_initial(text, start)):
             out.append(Anaphor(start, end, text[start:end], "pronoun", None, first))
-            continue
-        if kind == "bare":
-            if first and _sentence_initial(text, start):
-                out.append(Anaphor(start, end, text[start:end], "pronoun", None, first))
+        if kind in ("pronoun", "bare"):
             continue
         if kind in ("connective", "spatial", "manner"):
             out.append(Anaphor(start, end, text[start:end], "connective" if kind == "connective" else "phrase", None, first))
@@ -479,68 +410,56 @@ def _build(text: str, cands: list[tuple[int, int, str, int, int, int]], reader: 
                 noun = text[start:end].split()[-1].lower()
                 out.append(Anaphor(start, end, text[start:end], "distal", noun_lemma(noun), first))
             continue  # later in the unit, or after the clause it speaks of: the unit's own
-        misread = kind.startswith("that-") and _misread_noun(reader, start)
+        misread = kind.startswith("that-") and reader.misread_noun(start)
         if kind.startswith("that-") and not (misread or reader.tag_at(start) == "DT"):
             continue  # a conjunction ("indicates that caches") or a relative pronoun ("a field that carries")
-        det = text[start:end]
         got = _np_after(text, reader, end, noun_first=misread)
         if got is None:
             continue  # "this section", "this Agreement": the document itself
         head, end_off, plural = got
-        if kind in ("comparative", "comparative-in", "that-object", "that-subject"):
+        if kind != "det":
             if head is None:
                 continue
-            nxt = _NP_WORD.match(text, end_off)
-            word = nxt.group(1) if nxt else None
-            low_det = det.lower().split()
-            if kind.startswith("comparative") and (
-                (low_det[0] == "both" and not plural) or (word or "").lower() in ("and", "or")
-            ):
-                continue  # "Both sender and receiver": a coordination, not a pair named before
-            of = re.search(r"\s+of\s", text[end:end_off])  # "that set of responses": "set" agrees with "that"
-            own_end = end + of.start() if of else end_off
-            if not kind.startswith("comparative") and (
-                reader.plural(own_end)
-                or (kind == "that-object" and reader.finite_after(end_off))
-                or (kind == "that-subject" and not reader.finite_after(end_off))
-            ):
-                continue  # "indicates that caches store", "ensures that state is kept": a clause
+            if kind.startswith("comparative"):
+                nxt = _NP_WORD.match(text, end_off)
+                if (text[start:end].lower().startswith("both") and not plural) or (nxt and nxt.group(1).lower() in ("and", "or")):
+                    continue  # "Both sender and receiver": a coordination, not a pair named before
+            else:
+                of = re.search(r"\s+of\s", text[end:end_off])  # "that set of responses": "set" agrees with "that"
+                if (reader.plural(end + of.start() if of else end_off)
+                        or (kind == "that-object" and reader.finite_after(end_off))
+                        or (kind == "that-subject" and not reader.finite_after(end_off))):
+                    continue  # "indicates that caches store", "ensures that state is kept": a clause
         if head is None:
             if first and _sentence_initial(text, start):
                 out.append(Anaphor(start, end, text[start:end], "pronoun", None, first))
             continue
         if _verb_before(text, sent_start, start, head):
-            continue  # "reusing a cached response ... such reuse": the sentence's own
-        if text[end_off : end_off + 3].lstrip().startswith(":") and not _FOLLOWING.search(text, sent_start, start):
+            continue
+        if text[end_off:end_off + 3].lstrip().startswith(":") and not _FOLLOWING.search(text, sent_start, start):
             continue  # "in one of these ways:": it points at what follows
-        if text[end_off : end_off + 1] in ('"', "\u201d") and re.search(r"[\"\u201c]", text[start:end_off]):
+        if text[end_off:end_off + 1] in ('"', "\u201d") and re.search(r"[\"\u201c]", text[start:end_off]):
             end_off += 1  # the closing quote of a quoted coinage
         what = {"comparative": "comparative", "comparative-in": "comparison", "that-object": "distal"}.get(kind, "np")
         out.append(Anaphor(start, end_off, text[start:end_off], what, head, first, plural))
     out.sort(key=lambda a: a.start)
     dedup: list[Anaphor] = []
     for a in out:
-        if dedup and a.start < dedup[-1].end:
-            continue
-        dedup.append(a)
+        if not (dedup and a.start < dedup[-1].end):
+            dedup.append(a)
     return tuple(dedup)
 
 
-#: Candidates whose words the tagger reads (a determiner's noun phrase, "that", a comparison);
-#: pronouns, connectives and idioms need no tags.
-_READ = frozenset({"det", "comparative", "comparative-in", "that-object", "that-subject"})
-
-
-#: How far around a candidate the tagger reads: after it, in characters, the noun phrase and
-#: the word that follows; before it, in words, the word that says what a "that" is. The
-#: tagger's context reaches four tokens either side (en_core_web_sm's tok2vec: window 1, depth
-#: 4), so a longer stretch changes no tag that is read.
+#: The tagger reads around a candidate ``_CONTEXT`` characters after it and ``_LEFT_WORDS``
+#: words before: its context reaches four tokens either side (en_core_web_sm's tok2vec), so a
+#: longer stretch changes no tag that is read. Pronouns, connectives and idioms need no tags.
 _CONTEXT = 64
 _LEFT_WORDS = 6
+_READ = frozenset({"det", "comparative", "comparative-in", "that-object", "that-subject"})
 _WORD_RUN = re.compile(r"\S+")
 
 
-def _windows(text: str, cands: list[tuple[int, int, str, int, int, int]]) -> list[tuple[int, int]]:
+def _windows(text: str, cands: list[_Cand]) -> list[tuple[int, int]]:
     """The stretches of ``text`` to tag: around each candidate to read, within its sentence, cut
     at spaces, overlapping ones joined."""
     out: list[tuple[int, int]] = []
@@ -560,40 +479,35 @@ def _windows(text: str, cands: list[tuple[int, int, str, int, int, int]]) -> lis
     return out
 
 
-def _readers(cands: dict[str, list[tuple[int, int, str, int, int, int]]]) -> dict[str, _Reader]:
-    """A reader per text over the stretches around its candidates to read (:func:`_windows`):
-    those not tagged before are tagged together (one ``nlp.pipe``), each cached by its text."""
+def _readers(cands: dict[str, list[_Cand]]) -> dict[str, _Reader]:
+    """A reader per text over its :func:`_windows`; those not tagged before are tagged together
+    (one ``nlp.pipe``), each cached by its text."""
     spans = {t: _windows(t, cs) for t, cs in cands.items()}
-    todo = sorted({t[a:b] for t, sp in spans.items() for a, b in sp})
-    todo = [x for x in todo if FACTS.get("tags", x) is None]
+    todo = [x for x in sorted({t[a:b] for t, sp in spans.items() for a, b in sp}) if FACTS.get("tags", x) is None]
     for sent, tags in zip(todo, tag_texts(todo)):
         FACTS.put("tags", sent, tuple(tags))
     out: dict[str, _Reader] = {}
     for t, sp in spans.items():
-        tokens = [(w, a + off, pos, tag) for a, b in sp for w, off, pos, tag in FACTS.memo("tags", t[a:b], _tag_one)]
+        tokens = [(w, a + off, pos, tag) for a, b in sp
+                  for w, off, pos, tag in FACTS.memo("tags", t[a:b], lambda s: tuple(tag_texts([s])[0]))]
         out[t] = _Reader(t, tokens) if tokens else _NO_TAGS
     return out
-
-
-def _tag_one(sent: str) -> tuple[tuple[str, int, str, str], ...]:
-    return tuple(tag_texts([sent])[0])
 
 
 def find_anaphors(texts: Sequence[str]) -> list[tuple[Anaphor, ...]]:
     """The anaphors of each text (cached per text); the texts not seen before are read together."""
     found: dict[str, tuple[Anaphor, ...]] = {}
-    todo: dict[str, list[tuple[int, int, str, int, int, int]]] = {}
+    todo: dict[str, list[_Cand]] = {}
     for t in texts:
         got = FACTS.get("anaphors", t)
         if got is not None:
             found[t] = got
         elif t not in todo:
             todo[t] = _candidates(t)
-    if todo:
-        readers = _readers(todo)
-        for t, cs in todo.items():
-            found[t] = _build(t, cs, readers[t])
-            FACTS.put("anaphors", t, found[t])
+    readers = _readers(todo) if todo else {}
+    for t, cs in todo.items():
+        found[t] = _build(t, cs, readers[t])
+        FACTS.put("anaphors", t, found[t])
     return [found[t] for t in texts]
 
 
@@ -602,13 +516,14 @@ def anaphors_of(text: str) -> tuple[Anaphor, ...]:
     return find_anaphors([text])[0]
 
 
+# --- where units stand ---------------------------------------------------------------------------
+
 def content_units(doc: Document) -> list[Unit]:
     """The units that can hold anaphors or antecedents, in document order."""
     return [u for u in doc.units if u.kind in CONTENT_KINDS]
 
 
-#: Units shown rather than read as prose. A run of them (a figure's code lines and its caption)
-#: is one step of distance, and the paragraph that leads into it is what introduces it.
+#: Units shown rather than read: a run of them is one step, introduced by the paragraph before it.
 _DISPLAY_KINDS = ("caption", "figure", "table", "equation")
 #: Heads that name something shown: "the above function" is the nearest displayed block.
 _DISPLAY_HEADS = frozenset(
@@ -621,9 +536,8 @@ def _displayed(u: Unit) -> bool:
 
 
 def _title_head(title: str) -> str | None:
-    """The lemma of the noun that heads a document's title: what "this protocol" names in
-    "The Messaging Layer Security (MLS) Protocol" (brackets, a subtitle's lead and a trailing
-    version number set aside).
+    """The noun heading a document's title, what "this protocol" names (brackets, a subtitle's
+    lead and a version set aside).
 
     >>> _title_head("The Transport Layer Security (TLS) Protocol Version 1.3"), _title_head("QUIC: A Secure Transport")
     ('protocol', 'transport')
@@ -634,11 +548,14 @@ def _title_head(title: str) -> str | None:
     return noun_lemma(words[-1]) if words else None
 
 
+def _name(u: Unit) -> str:
+    return u.kind.replace("_", " ")
+
+
 @dataclass
 class _Layout:
-    """The content units with what resolution needs about their place: the heading they sit
-    under (``section``: anaphora reads within a section first), whether they are displayed or
-    list items, and their distance in steps (a run of displayed units is one)."""
+    """The content units, the section each sits in, whether each is displayed or a list item,
+    and their distance in steps (a run of displayed units or of list items is one)."""
 
     seq: list[Unit]
     section: list[int]
@@ -646,16 +563,14 @@ class _Layout:
     listed: list[bool]
     step: list[int]
     subject: str | None = None
-    #: Each section's heading unit, by section number.
-    heads: dict[int, Unit] = field(default_factory=dict)
+    heads: dict[int, Unit] = field(default_factory=dict)  # each section's heading, by number
 
     @classmethod
     def of(cls, doc: Document) -> "_Layout":
         seq: list[Unit] = []
         section: list[int] = []
-        sec = 0
         heads: dict[int, Unit] = {}
-        title = next((u.text for u in doc.units if u.kind == "title"), "")
+        sec = 0
         for u in doc.units:
             if u.kind in ("section", "title"):
                 sec += 1
@@ -667,11 +582,11 @@ class _Layout:
         display = [_displayed(u) for u in seq]
         listed = [u.kind == "list_item" for u in seq]
         step: list[int] = []
-        n = 0
         for k in range(len(seq)):
-            n += not (k > 0 and section[k] == section[k - 1] and (
-                (display[k] and display[k - 1]) or (listed[k] and listed[k - 1])))
-            step.append(n)
+            same = k > 0 and section[k] == section[k - 1] and (
+                (display[k] and display[k - 1]) or (listed[k] and listed[k - 1]))
+            step.append((step[-1] if step else 0) + (not same))
+        title = next((u.text for u in doc.units if u.kind == "title"), "")
         return cls(seq, section, display, listed, step, _title_head(title), heads)
 
     def unit(self, j: int) -> Unit:
@@ -699,23 +614,21 @@ class _Layout:
         return range(a, b + 1)
 
     def lead_in(self, j: int) -> int | None:
-        """The prose unit right before the run holding ``j``, in the same section: "The
-        following steps are taken:" before a list, "The rate is computed as:" before code."""
+        """The prose unit right before the run holding ``j`` in its section ("The following
+        steps are taken:")."""
         k = self.run(j).start - 1
         if k >= 0 and self.section[k] == self.section[j] and not self.display[k] and not self.listed[k]:
             return k
         return None
 
     def previous(self, i: int) -> int | None:
-        """The previous content unit in ``i``'s section; past a displayed block, the paragraph
-        that leads into it (code lines and captions between a lead-in and the anaphor)."""
+        """The previous content unit in ``i``'s section (none: a heading is no antecedent); past a
+        displayed block, the paragraph that leads into it."""
         j = i - 1
         if j < 0 or self.section[j] != self.section[i]:
-            return None  # the anaphor opens its section: a heading is no antecedent
-        if self.display[j]:
-            lead = self.lead_in(j)
-            return j if lead is None else lead
-        return j
+            return None
+        lead = self.lead_in(j) if self.display[j] else None
+        return j if lead is None else lead
 
 
 def window_after(doc: Document, starts: Iterable[int], window: int = WINDOW) -> set[str]:
@@ -731,22 +644,14 @@ def window_after(doc: Document, starts: Iterable[int], window: int = WINDOW) -> 
     return out
 
 
-def _plain_occurrences(text: str, head: str, before: int, skip: tuple[Anaphor, ...]) -> Iterator[re.Match[str]]:
-    """The uses of ``head`` in ``text[:before]`` that are not themselves part of an anaphor, nor
-    an idiom ("for example") or part of a name ("example.com")."""
-    for m in forms_pattern(head).finditer(text, 0, before):
-        if any(a.start <= m.start() < a.end for a in skip) or re.match(r"[.@/][A-Za-z]", text[m.end():]) or (
-                m.group(0).lower() in ("example", "instance") and text[max(0, m.start() - 4):m.start()].lower() == "for "):
-            continue
-        yield m
+# --- resolving -----------------------------------------------------------------------------------
 
+class _Facts(dict):
+    """Text -> its anaphors, found on demand for texts outside the windows read up front."""
 
-def _plain_occurrence(text: str, head: str, before: int, skip: tuple[Anaphor, ...]) -> re.Match[str] | None:
-    """The last of :func:`_plain_occurrences`."""
-    last = None
-    for last in _plain_occurrences(text, head, before, skip):
-        pass
-    return last
+    def __missing__(self, text: str) -> tuple[Anaphor, ...]:
+        got = self[text] = anaphors_of(text)
+        return got
 
 
 def resolve_anaphora(
@@ -756,10 +661,8 @@ def resolve_anaphora(
     window: int = WINDOW,
     progress: Callable[[float], None] | None = None,
 ) -> list[Antecedent]:
-    """Resolve the anaphors of ``units`` (default: every content unit) to earlier units.
-
-    The word lists are English: units in another language are not read.
-    """
+    """Resolve the anaphors of ``units`` (default: every content unit) to earlier units; units
+    in another language than English are not read."""
     lay = _Layout.of(doc)
     seq = lay.seq
     pos = {u.id: i for i, u in enumerate(seq)}
@@ -767,13 +670,9 @@ def resolve_anaphora(
     todo = [u for u in (units if units is not None else seq) if u.id in pos and not lay.display[pos[u.id]]]
     own = sorted({u.text for u in todo})
     facts = _Facts(zip(own, find_anaphors(own)))
-    # only the English units with anaphors read the units before them (the language is asked
-    # only of those); a reference-list entry's words are a cited title ("Additional TLS 1.3
-    # results from Chrome"), no discourse
+    # the language is asked only of units with anaphors; a reference entry's words are a title
     todo = [u for u in todo if facts[u.text] and is_english(u, doc) and not is_reference_entry(u)]
-    need: set[str] = set()
-    for u in todo:
-        need.update(seq[j].text for j in lay.back(pos[u.id], window, cross=True) if not lay.display[j])
+    need = {seq[j].text for u in todo for j in lay.back(pos[u.id], window, cross=True) if not lay.display[j]}
     more = sorted(need - facts.keys())
     facts.update(zip(more, find_anaphors(more)))
     # the openings "The X ..." that :func:`_opening_mention` reads, tagged in one batch
@@ -787,30 +686,39 @@ def resolve_anaphora(
         progress(0.8)
     out: list[Antecedent] = []
     for u in todo:
-        i = pos[u.id]
         for a in facts[u.text]:
-            got = _resolve_one(u, a, lay, i, window, facts)
+            got = _resolve_one(u, a, lay, pos[u.id], window, facts)
             if got is not None:
-                j, evidence, score = got
-                out.append(Antecedent(u.id, lay.unit(j).id, a, f"{a.text} -> {evidence}", score))
+                out.append(Antecedent(u.id, lay.unit(got[0]).id, a, f"{a.text} -> {got[1]}", got[2]))
     return out
 
 
-#: A label line before a section's prose: a name of a few words, a colon and its value
-#: ("Position: bit 5 of the Connect Flags", "Vocabulary Name: ..."), no prose to take up.
+def _plain_occurrences(text: str, head: str, before: int, skip: tuple[Anaphor, ...]) -> Iterator[re.Match[str]]:
+    """The uses of ``head`` in ``text[:before]`` that are not part of an anaphor, of an idiom
+    ("for example") or of a name ("example.com")."""
+    for m in forms_pattern(head).finditer(text, 0, before):
+        if any(a.start <= m.start() < a.end for a in skip) or re.match(r"[.@/][A-Za-z]", text[m.end():]) or (
+                m.group(0).lower() in ("example", "instance") and text[max(0, m.start() - 4):m.start()].lower() == "for "):
+            continue
+        yield m
+
+
+def _plain_occurrence(text: str, head: str, before: int, skip: tuple[Anaphor, ...]) -> re.Match[str] | None:
+    """The last of :func:`_plain_occurrences`."""
+    ms = list(_plain_occurrences(text, head, before, skip))
+    return ms[-1] if ms else None
+
+
+#: A label line before a section's prose ("Position: bit 5 of the Connect Flags"): no prose.
 _LABEL_LINE = re.compile(r"[\W\d]*[A-Z][^\s:]*(?:\s+[^\s:]+){0,3}:\s*\S")
 #: How many content units may stand between a heading and an anaphor of its subject.
 _OPENING_UNITS = 3
 
 
 def _section_subject(a: Anaphor, lay: _Layout, i: int) -> int | None:
-    """The heading of the anaphor's section when the anaphor, in its unit's first sentence, is
-    the first the section says of anything: a pronoun or "this X" before which the section holds
-    no prose, only label lines ("Will Topic Type" / "Position: bit 5 ..." / "This is a 2-bit
-    field ..."), speaks of what the heading names, as "this protocol" does of a document titled
-    a protocol. Where prose comes first, that prose introduces it ("Initial Secrets" / "Initial
-    packets apply ... a secret" / "This secret is ..."). Not in a definition list's entry (its
-    term is the referent). The heading's position is :meth:`_Layout.unit`'s (negative)."""
+    """The heading (as :meth:`_Layout.unit`'s negative position) when a pronoun or "this X" in
+    the unit's first sentence is the first the section says of anything: before it only label
+    lines or displays ("Will Topic Type" / "Position: bit 5 ..." / "This is a 2-bit field")."""
     if lay.section[i] not in lay.heads or not a.first or a.kind not in ("np", "pronoun"):
         return None
     before = []
@@ -818,28 +726,13 @@ def _section_subject(a: Anaphor, lay: _Layout, i: int) -> int | None:
         if lay.section[j] != lay.section[i]:
             break
         before.append(j)
-    if len(before) >= _OPENING_UNITS:
-        return None
-    if all(lay.display[j] or _LABEL_LINE.match(lay.seq[j].text) for j in before):
+    if len(before) < _OPENING_UNITS and all(lay.display[j] or _LABEL_LINE.match(lay.seq[j].text) for j in before):
         return -lay.section[i] - 1
     return None
 
 
-def _name(u: Unit) -> str:
-    return u.kind.replace("_", " ")
-
-
-class _Facts(dict):
-    """Text -> its anaphors, found on demand for texts outside the windows read up front."""
-
-    def __missing__(self, text: str) -> tuple[Anaphor, ...]:
-        got = self[text] = anaphors_of(text)
-        return got
-
-
 def _modifier_of(a: Anaphor) -> str | None:
-    """The word that modifies the head in the anaphor's noun phrase ("status" in "this status
-    code", "header" in "these prosody parameter header fields"), if any."""
+    """The word before the head in the anaphor's phrase ("status" in "this status code")."""
     words = re.findall(r"[A-Za-z][\w-]*", a.text)
     if len(words) < 3 or words[-2].lower() in _CLOSED or words[-2].lower() in _QUANT:
         return None
@@ -852,14 +745,19 @@ def _compound_pattern(modifier: str, head: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-]){re.escape(modifier)}[\s-]+(?:{alts})(?![\w-])", re.I)
 
 
-def _head_search(a: Anaphor, lay: _Layout, i: int, window: int, facts, *, depth: int = 0) -> tuple[int, str] | None:
-    """The unit that introduces what the anaphor's noun names: the nearest earlier unit of the
-    section that mentions it, by the anaphor's compound ("this status code": "The 303 (See Other)
-    status code indicates") before its head alone. Where the compound's only mention is itself
-    an anaphor ("Registries for managing these extension points"), what that one points to by
-    its words (a chain of mentions leads to the first), or its own unit when it points inside
-    it (after its unit's first sentence). A bare head is not followed so: parallel entries each
-    say "This field is only present if ...", each of its own field."""
+#: What introduces a thing: an indefinite article, a number or a quantifier ("an unsigned
+#: integer", "several vectors"), or the quotes that coin its name.
+_NEW = re.compile(
+    r"(?i)(?:(?<![\w-])(?:a|an|one|two|three|four|several|multiple|some|new|various|many)\s+(?:[\w\-\"\u201c\u201d]+\s+){0,2}"
+    r"[\"\u201c]?|[\"\u201c])$"
+)
+
+
+def _head_search(a: Anaphor, lay: _Layout, i: int, window: int, facts: _Facts, *, depth: int = 0) -> tuple[int, str] | None:
+    """The nearest earlier unit of the section that introduces what the anaphor's noun names, by
+    its compound ("this status code") before its head alone; an introducing mention ("several
+    vectors") before a given one ("the vector"). Where the compound's only mention is itself an
+    anaphor, what that one points to by its words, or its own unit."""
     if a.head is None:
         return None
     forms = set(noun_forms(a.head))
@@ -876,7 +774,6 @@ def _head_search(a: Anaphor, lay: _Layout, i: int, window: int, facts, *, depth:
                 if not forms & word_set(v.text):
                     continue
                 ms = list(_plain_occurrences(v.text, a.head, len(v.text), skip))
-                # an introducing mention ("several vectors") before a given one ("the vector")
                 m = next((x for x in reversed(ms) if _NEW.search(v.text, max(0, x.start() - 40), x.start())),
                          ms[-1] if ms else None)
             elif pat.search(v.text) is None:
@@ -884,17 +781,14 @@ def _head_search(a: Anaphor, lay: _Layout, i: int, window: int, facts, *, depth:
             else:
                 hits = list(pat.finditer(v.text))
                 m = next((x for x in hits if not any(b.start <= x.start() < b.end for b in skip)), None)
-                if m is None and depth < 2:
-                    # the compound named only by an anaphor of its own: follow it
+                if m is None and depth < 2:  # the compound named only by an anaphor: follow it
                     b = next(b for b in skip if any(b.start <= x.start() < b.end for x in hits))
                     got = _resolve_one(v, b, lay, j, WINDOW, facts, depth=depth + 1)
-                    if got is None or got[0] < 0:  # unresolved, or the section's subject: its own unit names it first
+                    if got is None or got[0] < 0:  # unresolved, or the section's subject
                         return j, f"{b.text} (its own referent)"
                     if got[2] >= 0.7:  # by its words, not by a fallback
                         return got[0], f"{got[1]} (via {b.text})"
             if m and not _NEW.search(v.text, max(0, m.start() - 40), m.start()):
-                # "the argument": not introduced there; an earlier "an unsigned integer "argument""
-                # introduces it (failing one, the nearest mention)
                 given = given or (j, m)
             elif m:
                 return _mention(lay, j, m)
@@ -903,23 +797,16 @@ def _head_search(a: Anaphor, lay: _Layout, i: int, window: int, facts, *, depth:
     return None
 
 
-#: What introduces a thing (new information): an indefinite article, a number or a quantifier
-#: ("an unsigned integer", "several vectors"), or the quotes that coin its name.
-_NEW = re.compile(
-    r"(?i)(?:(?<![\w-])(?:a|an|one|two|three|four|several|multiple|some|new|various|many)\s+(?:[\w\-\"\u201c\u201d]+\s+){0,2}"
-    r"[\"\u201c]?|[\"\u201c])$"
-)
-
-
 def _mention(lay: _Layout, j: int, m: re.Match[str]) -> tuple[int, str]:
+    """A mention's unit, or for a caption or code line the paragraph that introduces it."""
     v = lay.seq[j]
     lead = lay.lead_in(j) if lay.display[j] else None
-    if lead is not None:  # a caption or code line: the paragraph that introduces the display
+    if lead is not None:
         return lead, f"the display after {preview(lay.seq[lead].text, 40)} ({snippet(v.text, m.start(), m.end())})"
     return j, snippet(v.text, m.start(), m.end())
 
 
-def _opening(text: str) -> list[tuple[int, int, str, int, int, int]] | None:
+def _opening(text: str) -> list[_Cand] | None:
     """The candidate of a unit's opening "The X" (:func:`_opening_mention`), to be tagged."""
     m = re.match(r"[\"'\u201c(]*The(?=\s)", text)
     spans = sentences(text) if m else None
@@ -927,34 +814,28 @@ def _opening(text: str) -> list[tuple[int, int, str, int, int, int]] | None:
 
 
 def _opening_mention(text: str, a: Anaphor) -> bool:
-    """Whether the only earlier uses of the anaphor's head in its unit are in the unit's opening
-    definite noun phrase, the subject of a present-tense verb with nothing to say which: a
-    given thing, which takes up what came before as the anaphor does ("The compression codings
-    do not define any parameters. ... any of these compression codings"; not "The attacks
-    commonly known as Slowloris ...")."""
+    """Whether the head's only earlier uses in the unit are its opening "The X" before a
+    present-tense verb, a given thing taken up from before ("The compression codings do not
+    define any parameters. ... any of these compression codings")."""
     cand = _opening(text)
     if cand is None or a.head is None:
         return False
     reader = _readers({text: cand})[text]
-    m = re.match(r"[\"'\u201c(]*The(?=\s)", text)
-    assert m is not None
-    got = _np_after(text, reader, m.end())
+    got = _np_after(text, reader, cand[0][1])
     if not got or got[0] != a.head:
         return False
     nxt = reader.after(got[1], 1)
-    if not nxt or nxt[0].tag not in ("VBZ", "VBP", "MD") or text[got[1] : nxt[0].start].strip():
+    if not nxt or nxt[0].tag not in ("VBZ", "VBP", "MD") or text[got[1]:nxt[0].start].strip():
         return False
-    return _plain_occurrence(text[: a.start], a.head, a.start, ()) is not None and not forms_pattern(a.head).search(
-        text, got[1], a.start
-    )
+    return _plain_occurrence(text[:a.start], a.head, a.start, ()) is not None and not forms_pattern(a.head).search(
+        text, got[1], a.start)
 
 
-def _displayed_block(a: Anaphor, lay: _Layout, i: int, window: int, facts) -> tuple[int, str] | None:
-    """"the above rules", "all of the above", "the preceding function": the nearest list or
-    displayed block above, in the section. A block whose lead-in or lines use the head noun
-    comes first; else the nearest block of the kind the head names (a function, an example is
-    shown; rules, steps, properties are listed). The antecedent is the lead-in that introduces
-    the block, else the block's nearest unit."""
+def _displayed_block(a: Anaphor, lay: _Layout, i: int, window: int, facts: _Facts) -> tuple[int, str] | None:
+    """The nearest list or displayed block above in the section: one whose lead-in or lines use
+    the head noun, or whose lead-in holds a modifier of the anaphor's phrase ("the above
+    hypothetical request"), else the nearest of the kind the head names (a function is shown,
+    rules are listed). The antecedent is the block's lead-in, else its nearest unit."""
     runs: list[int] = []  # the nearest unit of each run, nearest run first
     for j in lay.back(i, window):
         if (lay.display[j] or lay.listed[j]) and (not runs or j not in lay.run(runs[-1])):
@@ -965,40 +846,33 @@ def _displayed_block(a: Anaphor, lay: _Layout, i: int, window: int, facts) -> tu
     def target(j: int) -> tuple[int, str]:
         lead = lay.lead_in(j)
         what = "list" if lay.listed[j] else "display"
-        if lead is None:
-            return j, f"{what}: {preview(lay.seq[j].text, 40)}"
-        return lead, f"the {what} after {preview(lay.seq[lead].text, 40)}"
+        return (j, f"{what}: {preview(lay.seq[j].text, 40)}") if lead is None else (
+            lead, f"the {what} after {preview(lay.seq[lead].text, 40)}")
 
-    if a.head:
-        forms = set(noun_forms(a.head))
-        for j in runs:
-            units = [*lay.run(j), *([lay.lead_in(j)] if lay.lead_in(j) is not None else [])]
-            for k in units:
-                t = lay.seq[k].text
-                if forms & word_set(t) and _plain_occurrence(t, a.head, len(t), () if lay.display[k] else facts[t]):
-                    return target(j)
-        # "the above hypothetical request" after "The following is a hypothetical example": a
-        # modifier of the anaphor's phrase in a display's lead-in says which display
-        mods = {w.lower() for w in re.findall(r"[A-Za-z][\w-]{3,}", a.text)[:-1]} - _CLOSED - {"above", "preceding", "foregoing"}
-        for j in runs:
-            lead = lay.lead_in(j)
-            if mods and lead is not None and lay.display[j] and mods & word_set(lay.seq[lead].text):
+    if not a.head:
+        return target(runs[0])
+    forms = set(noun_forms(a.head))
+    for j in runs:
+        lead = lay.lead_in(j)
+        for k in [*lay.run(j), *([lead] if lead is not None else [])]:
+            t = lay.seq[k].text
+            if forms & word_set(t) and _plain_occurrence(t, a.head, len(t), () if lay.display[k] else facts[t]):
                 return target(j)
-        shown = a.head in _DISPLAY_HEADS
-        fits = [j for j in runs if lay.display[j] == shown]
-        return target(fits[0]) if fits else None
-    return target(runs[0])
+    mods = {w.lower() for w in re.findall(r"[A-Za-z][\w-]{3,}", a.text)[:-1]} - _CLOSED - {"above", "preceding", "foregoing"}
+    for j in runs:
+        lead = lay.lead_in(j)
+        if mods and lead is not None and lay.display[j] and mods & word_set(lay.seq[lead].text):
+            return target(j)
+    fits = [j for j in runs if lay.display[j] == (a.head in _DISPLAY_HEADS)]
+    return target(fits[0]) if fits else None
 
 
 def _item_lead_in(u: Unit, a: Anaphor, lay: _Layout, i: int) -> int | None:
-    """For an anaphor that opens a list item after items of the same list ("It complicates ..."
-    as a third disadvantage, "Otherwise, ..." after the cases): the list's lead-in, which says
-    what the items are about; sibling items are parallel, not antecedents."""
+    """For an anaphor opening a list item after items of its list ("It complicates ..." as a
+    third disadvantage): the list's lead-in; sibling items are parallel, not antecedents."""
     if u.kind != "list_item" or a.start > 12 or i == 0 or not lay.listed[i - 1] or lay.seq[i - 1].kind != "list_item":
         return None
-    if lay.section[i - 1] != lay.section[i]:
-        return None
-    return lay.lead_in(i)
+    return lay.lead_in(i) if lay.section[i - 1] == lay.section[i] else None
 
 
 #: A resolver's answer: ``(antecedent position, evidence, score)``; ``False``: settled, no
@@ -1008,9 +882,8 @@ _Got = Union[tuple[int, str, float], Literal[False], None]
 
 @dataclass(frozen=True)
 class _Ctx:
-    """What a resolver reads: the anaphor's unit ``u`` at position ``i`` of the layout, how far
-    back it may look, the anaphors of the
-    texts read (``facts``) and how deep a chain of anaphors has been followed."""
+    """What a resolver reads: the anaphor's unit ``u`` at position ``i``, how far back it may
+    look, the anaphors of the texts read and how deep a chain of anaphors has been followed."""
 
     u: Unit
     lay: _Layout
@@ -1030,22 +903,19 @@ def _by_document_subject(a: Anaphor, c: _Ctx) -> _Got:
 
 def _by_connective(a: Anaphor, c: _Ctx) -> _Got:
     """"Similarly, a response ..." or "Otherwise, ..." opening a unit: the previous content unit
-    is what it compares with or negates (none opening a section); "Otherwise," closing a list of cases, none of
-    the cases but the list's lead-in."""
+    of the section; "Otherwise," closing a list of cases, the list's lead-in."""
     if a.kind != "connective":
         return None
-    lay, i = c.lay, c.i
-    lead = _item_lead_in(c.u, a, lay, i) if a.text.lower().startswith(("otherwise", "if not")) else None
+    lead = _item_lead_in(c.u, a, c.lay, c.i) if a.text.lower().startswith(("otherwise", "if not")) else None
     if lead is not None:
-        return lead, f"the list after {preview(lay.seq[lead].text, 40)}", 0.6
-    j = lay.previous(i)
-    return False if j is None else (j, f"previous {_name(lay.seq[j])}", 0.6)
+        return lead, f"the list after {preview(c.lay.seq[lead].text, 40)}", 0.6
+    j = c.lay.previous(c.i)
+    return False if j is None else (j, f"previous {_name(c.lay.seq[j])}", 0.6)
 
 
 def _by_own_unit(a: Anaphor, c: _Ctx) -> _Got:
     """"nontrivial examples ... these examples": a head the unit already used takes up that
-    use, inside the unit: no edge. Unless that use is the unit's opening "The X do ..." with
-    nothing to say which, itself a given thing: then the anaphor names what that opening does."""
+    use: no edge. Unless that use is the unit's opening "The X do ..." (:func:`_opening_mention`)."""
     if not (a.head and _plain_occurrence(c.u.text, a.head, a.start, c.facts[c.u.text])):
         return None
     if a.kind != "np" or not _opening_mention(c.u.text, a):
@@ -1058,15 +928,12 @@ def _by_section_subject(a: Anaphor, c: _Ctx) -> _Got:
     """"Will Topic Type" / "Position: bit 5 ..." / "This is a 2-bit field": an anaphor before
     which its section holds no prose speaks of what the heading names (:func:`_section_subject`)."""
     heading = _section_subject(a, c.lay, c.i)
-    if heading is None:
-        return None
-    return heading, f"the section's subject: {preview(c.lay.unit(heading).text, 40)}", 0.6
+    return None if heading is None else (heading, f"the section's subject: {preview(c.lay.unit(heading).text, 40)}", 0.6)
 
 
 def _by_distal(a: Anaphor, c: _Ctx) -> _Got:
     """"from that request", "after that time" inside a sentence: the unit just before, when it
-    names the thing (else the sentence's own clauses are the likelier referent); a compound
-    ("within that origin server's namespace") a few units back."""
+    names the thing; a compound ("within that origin server's namespace") further back."""
     if a.kind != "distal":
         return None
     lay, seq = c.lay, c.lay.seq
@@ -1084,9 +951,8 @@ def _by_distal(a: Anaphor, c: _Ctx) -> _Got:
 
 
 def _by_display_above(a: Anaphor, c: _Ctx) -> _Got:
-    """"the above rules", "all of the above", "the steps above": the list or displayed block
-    above (:func:`_displayed_block`); a bare "the above" after the unit's first sentence speaks
-    of the sentences before it."""
+    """"the above rules", "all of the above", "the preceding function": the list or displayed
+    block above (:func:`_displayed_block`)."""
     if not (_SPATIAL.match(a.text) and (a.first or a.head)):
         return None
     got = _displayed_block(a, c.lay, c.i, c.window, c.facts)
@@ -1102,7 +968,7 @@ def _by_example(a: Anaphor, c: _Ctx) -> _Got:
     for j in lay.back(c.i, 2):
         if lay.display[j]:
             lead = lay.lead_in(j)
-            return (j, f"{_name(lay.seq[j])}", 0.7) if lead is None else (lead, "example shown after it", 0.7)
+            return (j, _name(lay.seq[j]), 0.7) if lead is None else (lead, "example shown after it", 0.7)
     got = _head_search(a, lay, c.i, c.window, c.facts, depth=c.depth)
     return False if got is None else (got[0], got[1], 0.8)
 
@@ -1126,27 +992,25 @@ def _by_head_noun(a: Anaphor, c: _Ctx) -> _Got:
 
 def _by_thread(a: Anaphor, c: _Ctx) -> _Got:
     """"It is sent when ...", "In this case, ..." in a unit's first sentence with no word to go
-    by: the thread of the discussion, the previous content unit of the section (past a note and
-    a display); a list item after its siblings, the list's lead-in (items are parallel); a
-    pronoun after a list, the list as a whole ("... in the following SDOs:" / "Malware" / "This
-    is an open vocabulary")."""
+    by: the previous content unit of the section; a list item after its siblings, the list's
+    lead-in; a pronoun after a list ("... in the following SDOs:" / "Malware" / "This is an open
+    vocabulary"), the list's lead-in."""
     if not (a.first and (a.kind in ("pronoun", "phrase", "idiom") or a.head)):
         return None
     lay, i, seq = c.lay, c.i, c.lay.seq
     lead = _item_lead_in(c.u, a, lay, i)
+    j = lay.previous(i) if lead is None else None
+    if lead is None and j is not None and a.kind == "pronoun" and seq[j].kind == "list_item":
+        lead = lay.lead_in(j)
     if lead is not None:
         return lead, f"the list after {preview(seq[lead].text, 40)}", 0.6
-    j = lay.previous(i)
     if j is None:
         return False
-    if a.kind == "pronoun" and seq[j].kind == "list_item" and (lead := lay.lead_in(j)) is not None:
-        return lead, f"the list after {preview(seq[lead].text, 40)}", 0.6
     what = f"previous {_name(seq[j])}" if j == i - 1 else f"the {_name(seq[j])} leading into the display"
     return j, what, 0.6 if a.kind == "pronoun" else 0.5
 
 
-#: The resolvers, in precedence: the first that settles an anaphor (an antecedent, or none)
-#: decides; each names its case and gives an example in its docstring.
+#: The resolvers in precedence: the first that settles an anaphor (an antecedent, or none) decides.
 RESOLVERS: tuple[tuple[str, Callable[[Anaphor, _Ctx], _Got]], ...] = (
     ("document-subject", _by_document_subject),
     ("connective", _by_connective),
@@ -1161,11 +1025,10 @@ RESOLVERS: tuple[tuple[str, Callable[[Anaphor, _Ctx], _Got]], ...] = (
 )
 
 
-def _resolve_one(
-    u: Unit, a: Anaphor, lay: _Layout, i: int, window: int, facts: _Facts, *, depth: int = 0
-) -> tuple[int, str, float] | None:
-    """``(antecedent position, evidence, score)`` for one anaphor, or ``None``: the first of
-    :data:`RESOLVERS` that settles it decides."""
+def _resolve_one(u: Unit, a: Anaphor, lay: _Layout, i: int, window: int, facts: _Facts, *,
+                 depth: int = 0) -> tuple[int, str, float] | None:
+    """``(antecedent position, evidence, score)`` for one anaphor: the first of :data:`RESOLVERS`
+    that settles it decides."""
     c = _Ctx(u, lay, i, window, facts, depth)
     for _rule, resolve in RESOLVERS:
         got = resolve(a, c)
