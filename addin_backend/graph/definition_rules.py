@@ -1,21 +1,11 @@
 """The rules that read a definition in one text (no document around it): DEPENDS's detectors.
 
-Each rule is listed in :data:`RULES` with an example it reads and the documents it was written
-on: contract style and its German, French and Spanish forms (``"Term" means``, ``(hereinafter the
-"Agreement")``, ``ci-après « le Contrat »``), quoted terms as standards introduce them (``A "shared
-cache" is a cache that``, ``... are "probing frames"``, a gloss, a verb, a state and its
-condition), naming phrases (``called field block fragments``), definitional sentences (genus,
-relation, measure; ``X is defined as``, ``X, denoted Y``), symbols (in apposition, in parentheses,
-as a subject; a pointer, ``current_age is defined in Section 4.2.3``, defines nothing) and
-Schwartz-Hearst acronyms; :func:`find_coinages` gives the registry its candidates, a phrase
-quoted without a defining verb. A quote in an example (``(e.g., an "incomplete close" ...)``)
-only mentions a term; an apostrophe after a letter opens no quote.
-
-A common English word is a defined term only when it is quoted, written with a capital as a
-term, or marked by the writer (``the term reader refers to``): "values are defined to be ..."
-defines nothing. A quote introduces a term without a defining verb (``a "sender ratchet".``)
-only when it holds words, not an identifier or a value (``a "close_notify" is``, ``a "closed"
-state``, ``"true"``). The results are cached per text.
+Each rule is data in :data:`RULES`: an id, an example it reads, where it came from and, for the
+rules read on spaCy's analysis, a ``Matcher`` pattern over the tagger's tokens. A common English
+word is a defined term only when it is quoted, written with a capital as a term, or marked by the
+writer ("the term reader refers to"); a quote introduces a term without a defining verb only
+when it holds words, not an identifier or a value; a quote in an example only mentions a term.
+The results are cached per text.
 """
 from __future__ import annotations
 
@@ -65,18 +55,13 @@ class Definition:
 class Rule:
     """One definition rule, as data: ``id`` is :attr:`Definition.how` and the ablation key
     (``definition:ID``, :data:`.depends.SWITCHED_OFF`); ``example`` a text it reads, defining
-    ``term``; ``origin`` the documents it was written on (issue 31: every rule must help documents
-    it was not written on, ``benchmarks.real_bench --ablate``); ``reader`` the function whose
-    patterns find it (``structure``: :mod:`.glossary`, the example's lines are a term line, a
-    definition and, for a terminology section, its heading first); ``statement``: it defines by
-    statement (a later one redefines the term) rather than introducing a phrase; ``marks``: its
-    word is a term however common; ``producers`` the annotated sets (``benchmarks.real_bench``'s
-    producers: ``devset``, ``independent``, a wild document's name) whose misses it was written
-    reading, where leave-one-producer-out (``real_bench --lopo``) switches it off: the sets the
-    commit that added it read (dbe08f8 and earlier: the devset; 12cfc38: the held-out HTTP
-    standards rfc9111/rfc9112 of the independent set; 0bfe0d6 both; both where the commit names
-    none, f324993), none for a published algorithm (Schwartz-Hearst) or rules written on
-    documents no set holds."""
+    ``term``; ``origin`` the documents it was written on and where the ablation says it helps
+    (``benchmarks.real_bench --ablate``); ``reader`` the function that reads it (``structure``:
+    :mod:`.glossary`, the example's lines a term line and its definition, a terminology section's
+    heading first); ``statement``: it defines by statement (a later one redefines the term);
+    ``marks``: its word is a term however common; ``producers`` the annotated sets whose misses it
+    was written reading (by the commit that added it; docs/benchmarks.md, "Leave one producer
+    out"), which ``real_bench --lopo`` scores with it off."""
 
     id: str
     example: str
