@@ -145,14 +145,10 @@ _OF_HEADS = frozenset(
     release update draft""".split()
 )
 #: Words that cannot open a demonstrative's noun phrase ("This is", "These can"): "This" is a pronoun.
-_NOT_NP = function_words("auxiliaries", "prepositions", "conjunctions", "relatives") | {"also", "not", "only"}
+_NOT_NP = function_words("auxiliaries", "prepositions", "conjunctions", "relatives")
 _PREPOSITIONS = function_words("prepositions")
-#: Function words and the adverbs that stand where a noun phrase could: never a phrase's head.
-_CLOSED = function_words() | frozenset(
-    """such one ones itself themselves not also only just even still already often always never usually
-    typically generally then thus therefore hence however here there now away back far much little long
-    soon cannot""".split()
-)
+#: The shared lexicon's function words: never a noun phrase's head.
+_CLOSED = function_words()
 #: Quantifiers and ordinals inside a noun phrase ("these two approaches"): modifiers, never heads.
 _QUANT = frozenset(
     """two three four five six seven eight nine ten several many few more most other first second
