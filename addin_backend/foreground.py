@@ -9,7 +9,10 @@ report (:mod:`.service.graph_job`; RELATED reports once per batch of embeddings)
 and all its waits together bounded too, so that a stream of requests slows the analysis but
 never stops it. Requests
 served by another process (another gunicorn worker, a ``ledger worker``) are not seen here:
-the operating system shares the cores between processes. A request that waits for another
+the operating system shares the cores between processes. That is how it works for the job
+processes of ``ledger serve`` (:mod:`.jobs.processes`), where the graph job runs by default:
+they run at a lower CPU priority (``LEDGER_JOB_NICE``), so the kernel gives the cores to the web
+worker's requests first, and the job shares no interpreter lock with them. A request that waits for another
 machine (a model's answer, :func:`idle` around it) holds nothing meanwhile: the cores are free,
 and a model that takes minutes must not stop every analysis in the process for as long.
 """

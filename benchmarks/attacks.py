@@ -307,7 +307,7 @@ class Probe(threading.Thread):
                 t = threading.Thread(target=self._one, args=(path, url, headers), daemon=True, name=f"probe-{path}")
                 t.start()
                 self._pending.append(t)
-            self.peak_rss_kib = max(self.peak_rss_kib, sum(self.srv.rss_kib().values()))
+            self.peak_rss_kib = max(self.peak_rss_kib, sum(self.srv.rss_kib(jobs=True).values()))
             tick += 1
             self.stop.wait(max(0.0, self.origin + tick * self.every - time.monotonic()))
 
@@ -501,8 +501,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 except requests.RequestException:
                     time.sleep(0.1)
             probe = Probe(srv, control_url, timeout=args.probe_timeout)
-            cpu_before = srv.cpu_seconds()
-            rss_before = sum(srv.rss_kib().values())
+            cpu_before = srv.cpu_seconds(jobs=True)
+            rss_before = sum(srv.rss_kib(jobs=True).values())
             probe.start()
             t_attack = time.monotonic()
             threads = [threading.Thread(target=j, daemon=True, name=f"attack-{i}") for i, j in enumerate(jobs)]
@@ -528,7 +528,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             probe.finish()
             control.terminate()
             control.wait(10)
-            cpu = srv.cpu_seconds() - cpu_before
+            cpu = srv.cpu_seconds(jobs=True) - cpu_before  # job processes alive at the end
             log = srv.log.read_text(errors="replace")
             log_tail, internal = log[-4000:], log.count("internal_error")
             if args.json:  # the server's log beside the figures: the evidence for each answer

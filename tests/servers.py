@@ -147,22 +147,20 @@ class LedgerServer:
     def worker_pids(self) -> set[int]:
         """The pids of the gunicorn workers (children of the master), from /proc."""
         assert self.proc is not None
-        out = set()
-        for stat in Path("/proc").glob("[0-9]*/stat"):
-            try:
-                fields = stat.read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == self.proc.pid:
-                out.add(int(stat.parent.name))
-        return out
+        return _children_of({self.proc.pid})
 
-    def cpu_seconds(self) -> float:
+    def job_pids(self) -> set[int]:
+        """The pids of the workers' job processes (``LEDGER_JOBS=processes``, the default without
+        Redis: addin_backend/jobs/processes.py), from /proc."""
+        return _children_of(self.worker_pids())
+
+    def cpu_seconds(self, jobs: bool = False) -> float:
         """The CPU time (user + system) the gunicorn workers have used so far, from /proc: what a
-        request cost the server, which a busy machine does not inflate as it does the wall clock."""
+        request cost the server, which a busy machine does not inflate as it does the wall clock
+        (with ``jobs``, their live job processes' too)."""
         ticks = os.sysconf("SC_CLK_TCK")
         total = 0
-        for pid in self.worker_pids():
+        for pid in self.worker_pids() | (self.job_pids() if jobs else set()):
             try:
                 fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
             except OSError:
@@ -189,10 +187,10 @@ class LedgerServer:
                 held.add(int(remote.split(":")[1], 16))
         return len(held)
 
-    def rss_kib(self) -> dict[int, int]:
-        """Resident memory of each worker, in KiB."""
+    def rss_kib(self, jobs: bool = False) -> dict[int, int]:
+        """Resident memory of each worker, in KiB (with ``jobs``, of each job process too)."""
         out = {}
-        for pid in self.worker_pids():
+        for pid in self.worker_pids() | (self.job_pids() if jobs else set()):
             try:
                 for line in Path(f"/proc/{pid}/status").read_text().splitlines():
                     if line.startswith("VmRSS:"):
@@ -200,6 +198,19 @@ class LedgerServer:
             except OSError:
                 continue
         return out
+
+
+def _children_of(parents: set[int]) -> set[int]:
+    """The pids of the processes whose parent is one of ``parents``, from /proc."""
+    out = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) in parents:
+            out.add(int(stat.parent.name))
+    return out
 
 
 class WorkerProcess:

@@ -54,7 +54,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         processes=int(cfg["JOB_PROCESSES"]), model_jobs=int(cfg["MODEL_JOBS"]),
         model_per_client=int(cfg["MODEL_JOBS_PER_KEY"]),
         settings=child_settings(cfg["STORE"], cfg["DATA_DIR"], int(cfg["TTL_SECONDS"]),
-                                embedding_cache=embedding_cache, nice=int(cfg["JOB_NICE"])))
+                                embedding_cache=embedding_cache, nice=int(cfg["JOB_NICE"]), preload=preload))
     app.extensions["ledger.jobs"].job_seconds = float(cfg["JOB_SECONDS"])
     app.extensions["ledger.jobs"].job_cpu_seconds = float(cfg["JOB_CPU_SECONDS"])
     app.extensions["ledger.jobs"].watch()  # takes over the queued jobs of a worker that died

@@ -67,10 +67,13 @@ _QUARANTINE_AFTER = 2
 
 
 def child_settings(store_url: str | None, data_dir: str, ttl: int, *, embedding_cache: str | None = None,
-                   nice: int = NICE) -> dict[str, Any]:
-    """What a child needs to open the same store as its web worker (JSON-able, sent at spawn)."""
+                   nice: int = NICE, preload: Callable[[], None] | None = None) -> dict[str, Any]:
+    """What a child needs to open the same store as its web worker (JSON-able, sent at spawn);
+    ``preload`` (a module-level function of LEDGER's) runs once when a child starts, before any
+    job: the engines imported outside every job's budget."""
     return {"store": store_url, "data_dir": data_dir, "ttl": int(ttl), "embedding_cache": embedding_cache,
-            "nice": int(nice), "log_level": logging.getLogger().level}
+            "nice": int(nice), "log_level": logging.getLogger().level,
+            "preload": task_path(preload) if preload is not None else None}
 
 
 class _Remote:
@@ -284,6 +287,8 @@ def _child_main(conn: Connection, settings: dict[str, Any], parent: int) -> None
         from ..language.nlp import configure_embedding_cache
 
         configure_embedding_cache(str(settings["embedding_cache"]))
+    if settings.get("preload"):
+        resolve_task(str(settings["preload"]))()
     runner = JobRunner(store)  # what tasks ask of a runner: other jobs' records (a graph's)
     current: list[Progress] = []
 

@@ -1,7 +1,9 @@
 """``ledger serve``: the production WSGI server (gunicorn) around the app factory.
 
 N worker processes (threaded), each building its own app after the fork; they share the
-store named by ``LEDGER_STORE``. With ``--cert``/``--key`` the server speaks HTTPS only
+store named by ``LEDGER_STORE``. Without Redis each worker runs its jobs in job processes it
+supervises (:mod:`addin_backend.jobs.processes`), so that a job's work never holds the
+interpreter lock its web threads need. With ``--cert``/``--key`` the server speaks HTTPS only
 (Office add-ins load task panes over HTTPS).
 """
 from __future__ import annotations
@@ -86,7 +88,9 @@ def serve(args: argparse.Namespace) -> int:
                 self.cfg.set("control_socket_disable", True)
 
         def load(self):
-            return create_app()
+            # without Redis, each worker's jobs run in job processes it supervises, never beside
+            # its web threads (LEDGER_JOBS=threads keeps them on threads: addin_backend/jobs/processes.py)
+            return create_app({"JOBS_LOCAL": "processes"})
 
     _App().run()
     return 0
