@@ -19,6 +19,7 @@ import adapters
 import re
 
 from addin_backend.graph import DEPENDS, FAST_STAGES, REFERENCES, build_graph
+from addin_backend.language.forms import lemma
 
 LICENSES = Path("/usr/share/common-licenses")
 
@@ -80,8 +81,9 @@ def test_defined_terms_link_each_use_to_its_definition(converted: Path, name: st
     definitions = [(text, d["evidence"]) for text, d in deps if d.get("origin") == "definition"]
     assert len(definitions) >= 10
     for target, evidence in definitions:
-        used = re.sub(r"\s+", " ", evidence.split(" -> ")[0]).lower()
-        quoted = [q.lower() for q in re.findall(r"[\u201c\"]([^\u201d\"]+)[\u201d\"]", target)]
+        # the use in any of the term's forms ("a System Library" uses "System Libraries")
+        used = lemma(re.sub(r"\s+", " ", evidence.split(" -> ")[0]).lower())
+        quoted = [lemma(q.lower()) for q in re.findall(r"[\u201c\"]([^\u201d\"]+)[\u201d\"]", target)]
         assert any(used.startswith(q) or q.startswith(used) for q in quoted), (evidence, target[:80])
     anaphors = [d["evidence"] for _, d in deps if d.get("origin") == "anaphora"]
     assert not [e for e in anaphors if re.match(r"(?i:this|these|such)\s+[A-Z][a-z]", e)], anaphors
