@@ -112,3 +112,48 @@ def test_a_checks_findings_are_counted_in_the_quota_before_they_are_kept(tmp_pat
         assert "LEDGER_QUOTA_MB" in r.json()["error"]["message"]
         assert set(_names(srv, doc)) == before  # nothing kept
         assert _usage(srv) <= quota
+
+
+def test_a_review_jobs_report_is_counted_before_its_record_keeps_it(tmp_path):
+    import json
+
+    data = occurrences(300)  # one paragraph with 301 'widget'
+    env = {**BASE, "LEDGER_SYNC_REVIEW_COST": "10"}  # any review here is a job
+
+    def revision(srv: LedgerServer, doc: str) -> tuple[int, bytes]:
+        units = requests.get(f"{srv.url}/api/v1/documents/{doc}/units", timeout=30).json()["units"]
+        para = max(units, key=lambda u: u["text"].count("widget"))
+        text, ops, at = para["text"], [], para["text"].find("widget")
+        while at >= 0:
+            ops.append({"op": "replace", "unit": para["id"], "before": text, "start": at, "end": at + 6,
+                        "text": "gadget"})
+            at = text.find("widget", at + 6)
+        r = requests.post(f"{srv.url}/api/v1/documents/{doc}/apply", timeout=300,
+                          json={"author": "A", "operations": ops, "comments": False})
+        assert r.status_code == 201, r.text[:300]
+        return r.json()["revision"], requests.get(srv.url + r.json()["download"], timeout=60).content
+
+    def review(srv: LedgerServer, doc: str, rev: int, file: bytes) -> dict:
+        r = requests.post(f"{srv.url}/api/v1/documents/{doc}/revisions/{rev}/review", data=file, timeout=120,
+                          headers={"Content-Type": "application/octet-stream"})
+        assert r.status_code == 202, r.text[:300]
+        return finished_job(srv.url, r.json()["job"]["id"])
+
+    with LedgerServer(tmp_path / "measure", workers=1, threads=4, env=env) as srv:
+        doc = _upload(srv, data)
+        rev, file = revision(srv, doc)
+        kept = _usage(srv)
+        done = review(srv, doc, rev, file)
+        assert done["status"] == "done" and done["result"]["counts"]["pending"] == 301, done
+        report = len(json.dumps(done["result"], ensure_ascii=False, separators=(",", ":")).encode())
+        assert report > len(file) + 16_384, (report, len(file))
+    # the reviewed file fits while it waits (it is dropped when the review ends); the report does not
+    quota = kept + (len(file) + report) // 2
+    with LedgerServer(tmp_path / "quota", workers=1, threads=4, env={**env, "LEDGER_QUOTA_MB": f"{quota / MB:.6f}"}) as srv:
+        doc = _upload(srv, data)
+        rev, file = revision(srv, doc)
+        failed = review(srv, doc, rev, file)
+        assert failed["status"] == "failed" and failed["error"]["code"] == "quota_exceeded", failed
+        assert failed["result"] is None
+        assert not [n for n in _names(srv, doc) if n.startswith("review-file:")]  # the waiting file is gone too
+        assert _usage(srv) <= quota
