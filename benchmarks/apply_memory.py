@@ -2,7 +2,7 @@
 peak while applies run at the same time (issue 33).
 
     python -m benchmarks.apply_memory [PARAGRAPHS] [APPLIES]   (default: 12000 4)
-    python -m benchmarks.apply_memory --concurrent [--peer CHECKOUT] [PARAGRAPHS] [APPLIES]
+    python -m benchmarks.apply_memory --concurrent [--peer CHECKOUT] [--file DOCX] [PARAGRAPHS] [APPLIES]
 
 Starts ``ledger serve`` (1 worker x 4 threads, no RELATED) in a temporary folder, uploads a
 .docx of PARAGRAPHS paragraphs, waits for its graph, applies one operation APPLIES times and
@@ -11,7 +11,8 @@ prints the worker's RSS after each step and after 2 s idle.
 ``--concurrent`` sends the APPLIES applies at once instead and prints the worker's peak resident
 memory (``VmHWM``, reset through ``/proc/PID/clear_refs`` once the graph is built) above its
 RSS before them; with ``--peer`` the same run measures that checkout's server first (another
-commit, e.g. ``git archive`` of the one before), then this one.
+commit, e.g. ``git archive`` of the one before), then this one; ``--file`` uploads that document
+instead of a generated one (PARAGRAPHS is ignored).
 """
 from __future__ import annotations
 
@@ -24,10 +25,11 @@ from pathlib import Path
 
 import requests
 
-__all__ = ["main"]
+__all__ = ["main", "document", "status_kib", "concurrent"]
 
 
-def _document(paragraphs: int) -> bytes:
+def document(paragraphs: int) -> bytes:
+    """A python-docx document of ``paragraphs`` contract-like paragraphs."""
     import docx
 
     d = docx.Document()
@@ -39,7 +41,8 @@ def _document(paragraphs: int) -> bytes:
     return out.getvalue()
 
 
-def _status_kib(pid: int, field: str) -> int:
+def status_kib(pid: int, field: str) -> int:
+    """A field of ``/proc/PID/status`` in KiB (``VmRSS``, ``VmHWM``)."""
     line = next(x for x in Path(f"/proc/{pid}/status").read_text().splitlines() if x.startswith(field + ":"))
     return int(line.split()[1])
 
@@ -63,7 +66,7 @@ def concurrent(data: bytes, applies: int, root: Path | None) -> dict[str, object
                              timeout=30).json()["units"]
         time.sleep(11)  # past the worker's collect-and-trim interval after the graph job
         Path(f"/proc/{pid}/clear_refs").write_text("5")  # VmHWM := VmRSS
-        before = _status_kib(pid, "VmRSS")
+        before = status_kib(pid, "VmRSS")
 
         def one(k: int) -> int:
             unit = units[k % len(units)]
@@ -75,7 +78,7 @@ def concurrent(data: bytes, applies: int, root: Path | None) -> dict[str, object
         with ThreadPoolExecutor(applies) as pool:
             codes = list(pool.map(one, range(applies)))
         took = time.monotonic() - started
-        peak = _status_kib(pid, "VmHWM")
+        peak = status_kib(pid, "VmHWM")
         return {"root": str(root or "this checkout"), "codes": codes, "seconds": round(took, 1),
                 "rss_before_mb": before // 1024, "peak_mb": peak // 1024, "peak_above_mb": (peak - before) // 1024}
 
@@ -88,16 +91,20 @@ def main(argv: list[str]) -> int:
         peer = None
         if rest[:1] == ["--peer"]:
             peer, rest = Path(rest[1]), rest[2:]
+        given = None
+        if rest[:1] == ["--file"]:
+            given, rest = Path(rest[1]), rest[2:]
         paragraphs = int(rest[0]) if rest else 12000
         applies = int(rest[1]) if len(rest) > 1 else 4
-        data = _document(paragraphs)
-        print(f"document: {paragraphs} paragraphs, {len(data):,} bytes; {applies} applies at once")
+        data = given.read_bytes() if given else document(paragraphs)
+        what = given.name if given else f"{paragraphs} paragraphs"
+        print(f"document: {what}, {len(data):,} bytes; {applies} applies at once")
         for root in ([peer] if peer else []) + [None]:
             print(json.dumps(concurrent(data, applies, root)))
         return 0
     paragraphs = int(argv[0]) if argv else 12000
     applies = int(argv[1]) if len(argv) > 1 else 4
-    data = _document(paragraphs)
+    data = document(paragraphs)
     env = {"LEDGER_RATE_LIMIT": "off", "LEDGER_GRAPH_SEMANTIC": "0"}
     with tempfile.TemporaryDirectory() as folder, LedgerServer(Path(folder), workers=1, threads=4, env=env) as srv:
         (pid,) = srv.worker_pids()

@@ -45,14 +45,10 @@ def document(mb: float) -> bytes:
     return out.getvalue()
 
 
-def _status_kib(pid: int, field: str) -> int:
-    line = next(x for x in Path(f"/proc/{pid}/status").read_text().splitlines() if x.startswith(field + ":"))
-    return int(line.split()[1])
-
-
 def measure(data: bytes, root: Path | None, chunked: bool = False) -> dict[str, object]:
     """One upload of ``data`` to a fresh server of checkout ``root``: its answer and the worker's
     RSS before it and peak while it was taken in."""
+    from benchmarks.apply_memory import status_kib
     from tests.servers import LedgerServer
 
     env = {"LEDGER_RATE_LIMIT": "off", "LEDGER_GRAPH_SEMANTIC": "0"}
@@ -61,7 +57,7 @@ def measure(data: bytes, root: Path | None, chunked: bool = False) -> dict[str, 
         (pid,) = srv.worker_pids()
         time.sleep(1)
         Path(f"/proc/{pid}/clear_refs").write_text("5")  # VmHWM := VmRSS
-        before = _status_kib(pid, "VmRSS")
+        before = status_kib(pid, "VmRSS")
 
         def pieces() -> Iterator[bytes]:
             for at in range(0, len(data), 1 << 20):
@@ -71,7 +67,7 @@ def measure(data: bytes, root: Path | None, chunked: bool = False) -> dict[str, 
         r = requests.post(f"{srv.url}/api/v1/documents?filename=big.docx", timeout=600,
                           data=pieces() if chunked else data, headers={"Content-Type": "application/octet-stream"})
         took = time.monotonic() - started
-        peak = _status_kib(pid, "VmHWM")
+        peak = status_kib(pid, "VmHWM")
         code = r.json()["error"]["code"] if r.status_code >= 400 else r.json()["id"][:6]
         return {"root": str(root or "this checkout"), "status": r.status_code, "answer": code,
                 "seconds": round(took, 2), "rss_before_mb": before // 1024, "peak_mb": peak // 1024,

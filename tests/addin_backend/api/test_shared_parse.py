@@ -8,7 +8,6 @@ The figure (peak RSS of four concurrent applies, before and after) is
 ``python -m benchmarks.apply_memory --concurrent``, not a test."""
 from __future__ import annotations
 
-import io
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -17,6 +16,7 @@ import networkx as nx
 import pytest
 import requests
 
+from benchmarks.apply_memory import document
 from tests.servers import LedgerServer, finished_job
 
 
@@ -105,19 +105,6 @@ def test_the_shared_graph_is_read_only(tmp_path):
         assert shared_G.copy().add_edge("b", "c") is not None  # a change is made on a copy
 
 
-def _document(paragraphs: int) -> bytes:
-    import docx
-
-    d = docx.Document()
-    d.add_heading("1. Delivery", 1)
-    for i in range(paragraphs):
-        d.add_paragraph(f"Paragraph {i}: the supplier shall deliver the goods described in Section 1 within "
-                        f"thirty days of the order {i}.")
-    out = io.BytesIO()
-    d.save(out)
-    return out.getvalue()
-
-
 @pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_concurrent_applies_on_a_server_each_write_their_own_edit(tmp_path):
@@ -125,7 +112,7 @@ def test_concurrent_applies_on_a_server_each_write_their_own_edit(tmp_path):
 
     env = {"LEDGER_RATE_LIMIT": "off", "LEDGER_GRAPH_SEMANTIC": "0"}
     with LedgerServer(tmp_path, workers=1, threads=4, env=env) as srv:
-        r = requests.post(f"{srv.url}/api/v1/documents?filename=c.docx", data=_document(400), timeout=120,
+        r = requests.post(f"{srv.url}/api/v1/documents?filename=c.docx", data=document(400), timeout=120,
                           headers={"Content-Type": "application/octet-stream"})
         assert r.status_code == 201, r.text[:300]
         doc = r.json()["id"]
