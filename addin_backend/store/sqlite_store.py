@@ -162,16 +162,15 @@ class SqliteStore(Store):
 
     def get(self, scope: str, name: str) -> bytes | None:
         with self._tx(write=False) as db:
-            row = db.execute(
-                "SELECT e.rowid, length(e.value) FROM entries e JOIN scopes s ON s.scope = e.scope "
-                "WHERE e.scope = ? AND e.name = ? AND s.expires > ?",
-                (scope, name, time.time()),
+            row = db.execute(  # a small value comes with the row; a large one is read from its blob
+                "SELECT e.rowid, CASE WHEN length(e.value) <= ? THEN e.value END FROM entries e "
+                "JOIN scopes s ON s.scope = e.scope WHERE e.scope = ? AND e.name = ? AND s.expires > ?",
+                (BLOB_CHUNK, scope, name, time.time()),
             ).fetchone()
             if row is None:
                 return None
-            if row[1] <= BLOB_CHUNK:
-                value = db.execute("SELECT value FROM entries WHERE rowid = ?", (row[0],)).fetchone()[0]
-                return bytes(value)
+            if row[1] is not None:
+                return bytes(row[1])
             with db.blobopen("entries", "value", row[0], readonly=True) as blob:
                 return blob.read()  # straight into the value returned: SQLite keeps no copy of its own
 
