@@ -1,6 +1,6 @@
 """Where the semantic stage (RELATED) spends its CPU, and what a shorter summary costs in quality.
 
-    python -m benchmarks.semantic_profile [--files DOC ...] [--budgets 256,64,48,32]
+    python -m benchmarks.semantic_profile [--files DOC ...] [--budgets 256,64,48,32 | --layers 6,4,3]
         [--truth DOC ...] [--json OUT]
 
 Profile (every ``--files`` document, default rfc9000.A.docx and the largest file of
@@ -10,6 +10,9 @@ the tokenisation, the model (the ONNX runs of the RELATED encoder, batched as it
 and the rest of :func:`~addin_backend.graph.related.scored_pairs` with every vector already in
 memory (the statistics, the neighbour search and the pair filters), the statistics also alone.
 Each line also gives the embedded texts and their word pieces (mean, median, 90th percentile).
+
+Layers (``--layers``): the same rows per count of MiniLM's transformer layers kept (its first
+ones, exported once into a temporary folder): a model of 3 layers costs half per word piece.
 
 Budgets (``--budgets``): the RELATED edges each summary budget in word pieces gives (the same
 documents and the ``--truth`` documents, the benchmark's synthetic ones with their ``.truth.json``),
@@ -25,11 +28,11 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 
-__all__ = ["default_files", "profile", "budgets", "main"]
+__all__ = ["default_files", "profile", "budgets", "layers", "main"]
 
 
 def default_files() -> list[Path]:
@@ -97,11 +100,12 @@ def _truth(path: Path) -> dict[str, Any] | None:
     return json.loads(tp.read_text(encoding="utf-8")) if tp.exists() else None
 
 
-def budgets(paths: Sequence[Path], sizes: Sequence[int]) -> list[dict[str, Any]]:
-    """For each document and budget (word pieces per summary): the RELATED pairs, pieces, CPU s,
-    Jaccard against the first budget's pairs, and precision / recall where a truth file exists."""
+def _edge_rows(paths: Sequence[Path], variants: Sequence[tuple[str, Any, Callable[[], Any]]]) -> list[dict[str, Any]]:
+    """For each document and variant ``(column, value, setup)`` (``setup()`` puts the variant in
+    place and returns what undoes it): the RELATED pairs, word pieces, CPU s, Jaccard against the
+    first variant's pairs, and precision / recall where a truth file exists."""
     from adapters import read_path
-    from addin_backend.embeddings.encoders import related_backend
+    from addin_backend.embeddings.encoders import tokenizer
     from addin_backend.graph import build_graph
     from addin_backend.graph import related as R
     from addin_backend.graph.edges import RELATED
@@ -109,26 +113,24 @@ def budgets(paths: Sequence[Path], sizes: Sequence[int]) -> list[dict[str, Any]]
     from benchmarks.embed_bench import jaccard
 
     nlp.configure_embedding_cache(None)
-    encoder = nlp.get_embedder(related_backend())
     rows: list[dict[str, Any]] = []
-    default = R.SUMMARY_PIECES
-    try:
-        for path in paths:
-            doc = read_path(str(path))
-            truth = _truth(path)
-            first: set | None = None
-            for size in sizes:
-                R.SUMMARY_PIECES = size
+    docs = {path: read_path(str(path)) for path in paths}
+    firsts: dict[Path, set] = {}
+    for column, value, setup in variants:  # one variant at a time: one model loaded at a time
+        undo = setup()
+        try:
+            for path, doc in docs.items():
+                truth = _truth(path)
                 G = build_graph(doc, semantic=False)
                 nlp.EMBEDDINGS.clear()
                 c0 = _cpu()
                 R.add_related_edges(G, doc)
                 cpu = _cpu() - c0
                 texts = list(R.summaries(doc).values())
-                pieces = sum(len(e.ids) for e in encoder.tokenizer.encode_batch(texts)) if hasattr(encoder, "tokenizer") else 0
+                pieces = sum(len(e.ids) for e in tokenizer().encode_batch(texts))
                 pairs = {frozenset((u, v)) for u, v, k in G.edges(keys=True) if k == RELATED}
-                first = pairs if first is None else first
-                row: dict[str, Any] = {"file": path.name, "budget": size, "units": len(doc.units), "pieces": pieces,
+                first = firsts.setdefault(path, pairs)
+                row: dict[str, Any] = {"file": path.name, column: value, "units": len(doc.units), "pieces": pieces,
                                        "cpu_s": round(cpu, 2), "pairs": len(pairs),
                                        "jaccard_vs_first": round(jaccard(pairs, first), 3)}
                 if truth is not None:
@@ -142,9 +144,54 @@ def budgets(paths: Sequence[Path], sizes: Sequence[int]) -> list[dict[str, Any]]
                                recall=round(hit / len(want), 3) if want else 1.0)
                 rows.append(row)
                 print(json.dumps(row), flush=True)
-    finally:
-        R.SUMMARY_PIECES = default
+        finally:
+            undo()
     return rows
+
+
+def budgets(paths: Sequence[Path], sizes: Sequence[int]) -> list[dict[str, Any]]:
+    """For each document and budget (word pieces per summary): the RELATED pairs, pieces, CPU s,
+    Jaccard against the first budget's pairs, and precision / recall where a truth file exists."""
+    from addin_backend.graph import related as R
+
+    default = R.SUMMARY_PIECES
+
+    def setting(size: int) -> Callable[[], Any]:
+        def setup() -> Callable[[], None]:
+            R.SUMMARY_PIECES = size
+
+            def undo() -> None:
+                R.SUMMARY_PIECES = default
+            return undo
+        return setup
+
+    return _edge_rows(paths, [("budget", size, setting(size)) for size in sizes])
+
+
+def layers(paths: Sequence[Path], counts: Sequence[int], folder: Path) -> list[dict[str, Any]]:
+    """The same rows per count of the model's transformer layers kept (its first ones; a count
+    of 6 or more is the whole MiniLM-L6): fewer layers cost proportionally less per word piece.
+    The cut models are exported into ``folder`` (once) and used by this process alone."""
+    from addin_backend.embeddings import encoders as E
+    from addin_backend.language import nlp
+
+    backend = E.related_backend()
+
+    def setting(count: int) -> Callable[[], Any]:
+        def setup() -> Callable[[], None]:
+            before = nlp._embedders.get(backend)
+            cut = None if count >= 6 else count
+            nlp._embedders[backend] = E._OnnxEncoder(backend, layers=cut, folder=str(folder) if cut else None)
+
+            def undo() -> None:
+                if before is None:
+                    nlp._embedders.pop(backend, None)
+                else:
+                    nlp._embedders[backend] = before
+            return undo
+        return setup
+
+    return _edge_rows(paths, [("layers", count, setting(count)) for count in counts])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -152,11 +199,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--files", nargs="+", type=Path)
     p.add_argument("--truth", nargs="*", type=Path, default=[], help="documents with a .truth.json beside them")
     p.add_argument("--budgets", default="", help="word-piece budgets per summary, widest first: 256,64,48,32")
+    p.add_argument("--layers", default="", help="transformer layers kept, the whole model first: 6,4,3")
     p.add_argument("--json", type=Path)
     args = p.parse_args(argv)
     files = args.files or default_files()
     out: dict[str, Any] = {"profile": []}
-    if not args.budgets:
+    if args.layers:
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="ledger-layers-") as tmp:
+            out["layers"] = layers([*files, *args.truth], [int(x) for x in args.layers.split(",") if x.strip()], Path(tmp))
+    elif not args.budgets:
         for path in files:
             row = profile(path)
             out["profile"].append(row)

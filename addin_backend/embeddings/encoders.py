@@ -157,17 +157,25 @@ def model_home() -> str:
     return os.path.join(cache_home(), "models")
 
 
-def onnx_file(backend: str = "onnx", folder: str | None = None) -> str:
+def _file_name(backend: str, layers: int | None) -> str:
+    """``model-int8.onnx``, or ``model-int8-L3.onnx`` for the model cut to its first 3 layers."""
+    name = _ONNX_FILES[backend]
+    return name if layers is None else name.replace(".onnx", f"-L{layers}.onnx")
+
+
+def onnx_file(backend: str = "onnx", folder: str | None = None, layers: int | None = None) -> str:
     """Where the export of ``backend`` (``onnx`` or ``onnx-int8``) lives (it may not exist yet):
     in ``folder``, else in :func:`model_home`, or in the user's cache where an earlier version
-    exported it."""
+    exported it. ``layers``: the model cut to its first so many transformer layers (measured by
+    ``python -m benchmarks.semantic_profile --layers``, used by nothing else)."""
     name = model_version().replace("@", "-")
+    file = _file_name(backend, layers)
     if folder is None:
-        older = os.path.join(cache_home(), "models", name, _ONNX_FILES[backend])
+        older = os.path.join(cache_home(), "models", name, file)
         folder = os.path.join(model_home(), name)
-        if not os.path.exists(os.path.join(folder, _ONNX_FILES[backend])) and os.path.exists(older):
+        if not os.path.exists(os.path.join(folder, file)) and os.path.exists(older):
             return older
-    return os.path.join(folder, _ONNX_FILES[backend])
+    return os.path.join(folder, file)
 
 
 @contextlib.contextmanager
@@ -183,8 +191,9 @@ def _file_lock(path: str) -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def _export_fp32(dest: str) -> None:
-    """Trace the packaged BERT with mean pooling and L2 norm into ONNX, then fuse it for CPUs."""
+def _export_fp32(dest: str, layers: int | None = None) -> None:
+    """Trace the packaged BERT with mean pooling and L2 norm into ONNX, then fuse it for CPUs;
+    ``layers``: only its first so many transformer layers."""
     import torch
     from onnxruntime.transformers.optimizer import optimize_model
     from transformers import AutoModel
@@ -194,6 +203,9 @@ def _export_fp32(dest: str) -> None:
     hf_logging.disable_progress_bar()
     # eager attention traces to the MatMul/Softmax pattern that onnxruntime fuses into Attention
     bert = AutoModel.from_pretrained(model_path(), attn_implementation="eager").eval()
+    if layers is not None:
+        bert.encoder.layer = bert.encoder.layer[:layers]
+        bert.config.num_hidden_layers = layers
 
     class Pooled(torch.nn.Module):
         def __init__(self, model: Any) -> None:
@@ -235,20 +247,21 @@ def _export_int8(source: str, dest: str) -> None:
         os.replace(out, dest)
 
 
-def export_onnx(backend: str = "onnx", folder: str | None = None) -> str:
-    """The export of ``backend``, made now from the packaged weights when it is not there yet."""
-    dest = onnx_file(backend, folder)
+def export_onnx(backend: str = "onnx", folder: str | None = None, layers: int | None = None) -> str:
+    """The export of ``backend`` (cut to its first ``layers`` layers when given), made now from
+    the packaged weights when it is not there yet."""
+    dest = onnx_file(backend, folder, layers)
     if os.path.exists(dest):
         return dest
     with _export_lock, _file_lock(dest):
         if os.path.exists(dest):  # another process exported it while we waited
             return dest
-        fp32 = os.path.join(os.path.dirname(dest), _ONNX_FILES["onnx"])
-        if backend == "onnx-int8" and not os.path.exists(fp32) and os.path.exists(onnx_file("onnx", folder)):
-            fp32 = onnx_file("onnx", folder)  # quantise the float32 export there is
+        fp32 = os.path.join(os.path.dirname(dest), _file_name("onnx", layers))
+        if backend == "onnx-int8" and not os.path.exists(fp32) and os.path.exists(onnx_file("onnx", folder, layers)):
+            fp32 = onnx_file("onnx", folder, layers)  # quantise the float32 export there is
         if not os.path.exists(fp32):
             log.info("exporting %s to ONNX (once, from the packaged weights) into %s", model_version(), fp32)
-            _export_fp32(fp32)
+            _export_fp32(fp32, layers)
         if backend == "onnx-int8":
             log.info("quantising the ONNX export to int8 into %s", dest)
             _export_int8(fp32, dest)
@@ -348,9 +361,12 @@ class _TorchEncoder(Encoder):
 
 
 class _OnnxEncoder(Encoder):
-    def __init__(self, backend: str) -> None:
+    def __init__(self, backend: str, *, layers: int | None = None, folder: str | None = None) -> None:
         super().__init__(backend)
         import onnxruntime as ort
+
+        if layers is not None:  # another model: its vectors are never another's in a cache
+            self.key = f"{self.key}/L{layers}"
 
         self.tokenizer = tokenizer()
         options = ort.SessionOptions()
@@ -359,7 +375,7 @@ class _OnnxEncoder(Encoder):
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.add_session_config_entry("session.inter_op.allow_spinning", "0")
         options.log_severity_level = 3
-        self.session = ort.InferenceSession(export_onnx(backend), options, providers=["CPUExecutionProvider"])
+        self.session = ort.InferenceSession(export_onnx(backend, folder, layers), options, providers=["CPUExecutionProvider"])
         self.threads = _threads()
 
     def _run(self, pieces: Sequence[Sequence[int]]):

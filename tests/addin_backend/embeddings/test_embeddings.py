@@ -144,3 +144,17 @@ def test_texts_are_batched_by_their_word_pieces():
     assert batches[0] == [1, 3, 5]  # the shortest together
     for b in batches:
         assert len(b) <= 3 and len(b) * max(lengths[i] for i in b) <= 400
+
+
+@pytest.mark.slow
+def test_a_model_cut_to_its_first_layers_is_its_own_export_and_cache_key(tmp_path):
+    """semantic_profile --layers measures MiniLM cut to fewer layers: that export lives in its
+    own file, its vectors are another model's, and no cache hands them out as the whole model's."""
+    whole = encoders.load_encoder("onnx-int8")
+    cut = encoders._OnnxEncoder("onnx-int8", layers=2, folder=str(tmp_path))
+    assert Path(encoders.onnx_file("onnx-int8", str(tmp_path), 2)).name == "model-int8-L2.onnx"
+    assert (tmp_path / "model-int8-L2.onnx").exists() and not (tmp_path / "model-int8.onnx").exists()
+    assert cut.key == whole.key + "/L2"
+    a, b = whole.encode(TEXTS), cut.encode(TEXTS)
+    assert b.shape == a.shape and np.allclose(np.linalg.norm(b, axis=1), 1.0, atol=1e-5)
+    assert float((a * b).sum(axis=1).min()) < 0.99  # two layers fewer is another model
