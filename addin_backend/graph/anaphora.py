@@ -188,6 +188,13 @@ def _that_gate(sent: str, at: int) -> str | None:
     return "object" if w in _PREPOSITIONS or w not in _CLOSED else None
 
 
+def _function_word_after(sent: str, end: int) -> bool:
+    """Whether a function word follows ``end`` ("that the", "as with the"): no noun phrase
+    headed by a noun starts there, so the tagger need not read it."""
+    nxt = _NEXT_WORD.match(sent, end)
+    return nxt is not None and nxt.group(1).lower() in _CLOSED
+
+
 def _candidates(text: str) -> list[_Cand]:
     """The regex candidates of a text, before any tagging."""
     out: list[_Cand] = []
@@ -228,6 +235,8 @@ def _candidates(text: str) -> list[_Cand]:
                     continue  # "If a packet is lost, ... recover from that loss": the clause before
                 if role:
                     kind = _peek(sent, t, 0)
+                    if kind == "det" and _function_word_after(sent, t.end()):
+                        continue  # "that the", "that it": a conjunction, nothing to tag
                     det(t, 0, "idiom" if kind == "idiom" else f"that-{role}" if kind == "det" else None)
         do = _DO_SO.match(sent)
         if do:
@@ -236,7 +245,7 @@ def _candidates(text: str) -> list[_Cand]:
         if cm:
             add(cm.start("c"), cm.end("c"), "comparative")
         for cm2 in _COMPARATIVE_IN.finditer(sent) if compare else ():
-            if not (cm and cm2.start() < cm.end()):
+            if not (cm and cm2.start() < cm.end()) and not _function_word_after(sent, cm2.end("c")):
                 add(cm2.start("c"), cm2.end("c"), "comparative-in")
     return out
 
