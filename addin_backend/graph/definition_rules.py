@@ -362,6 +362,8 @@ _STOP_BACK = (function_words("auxiliaries", "relatives", "conjunctions", "demons
     """in on for with by to from at as into onto upon above below than when where then here there thus hence
     therefore also now first second finally formally moreover however further furthermore let such not""".split())
 _DETERMINERS = function_words("determiners")
+#: Conjunctions that open a concession, a reason or a question, where a phrase is not defined.
+_SUBORDINATE = function_words("subordinators") - {"if", "while"}
 _GENERIC = frozenset("it this that they these those which what here there one ones".split())
 _SYMBOL = re.compile(r"^(?:\$.+\$|[A-Za-z](?:_\w+|\^\w+|\d+)?|[\u0370-\u03ff]\w*|\w+\(\w+\)|[A-Za-z]{1,2}\d*)$")
 _ROMAN = re.compile(r"^(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$", re.I)
@@ -395,6 +397,8 @@ def _np_before(text: str, end: int, floor: int) -> tuple[str, int] | None:
         gap = text[floor + w.end() : floor + picked[-1].start()] if picked else ""
         if "," in gap or ";" in gap or ":" in gap:
             break
+        if low in _SUBORDINATE:
+            return None  # "Although Content-Type is defined as a singleton field": said of a term, not its definition
         if low in _STOP_BACK and not (low == "of" and picked):
             break
         if low == "of" and not picked:

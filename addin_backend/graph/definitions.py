@@ -94,18 +94,21 @@ _POSSESSIVE = r"(?:'s|\u2019s|'|\u2019)?"
 
 
 @lru_cache(maxsize=8192)
-def _noun_forms(word: str) -> tuple[str, ...]:
+def _noun_forms(word: str, name: bool = False) -> tuple[str, ...]:
     """A noun's singular and plural forms, from the one term-forms engine renames and checks use
     (:mod:`..language.forms`): a plural term is used in the singular ("In-flight packets", "an
-    in-flight packet"), a singular one in the plural, irregulars included ("analyses")."""
+    in-flight packet"), a singular one in the plural, irregulars included ("analyses"), except for
+    a ``name`` (a capitalised term), whose irregular plural names another thing ("Application
+    Data" uses no type "Datum")."""
     one = singular(word) or word
-    return tuple(dict.fromkeys([word, one, *noun_forms(one).get("plural", ())]))
+    forms = [one, *noun_forms(one).get("plural", ())]
+    return tuple(dict.fromkeys([word, *(f for f in forms if not name or f.lower().startswith(one.lower()[:-1]))]))
 
 
-def _plural_forms(word: str) -> str:
+def _plural_forms(word: str, name: bool = False) -> str:
     """A regex for the singular, plural and possessive forms of a noun's last word (their common
     start written first, so that a sentence may capitalise it)."""
-    forms = _noun_forms(word)
+    forms = _noun_forms(word, name)
     n = len(os.path.commonprefix(forms))
     rest = "|".join(re.escape(f[n:]) for f in sorted(forms, key=len, reverse=True))
     return rf"{re.escape(word[:n])}(?:{rest}){_POSSESSIVE}"
@@ -143,7 +146,7 @@ def usage_pattern(term: str, kind: str, case_sensitive: bool, english: bool = Tr
         elif verb and len(words) == 1 and last.isalpha():
             words[-1] = _verb_forms(last)
         elif last[-1:].isalpha():
-            words[-1] = _plural_forms(last)
+            words[-1] = _plural_forms(last, case_sensitive and last[:1].isupper())
     if case_sensitive and words and term[:1].islower() and words[0].startswith(re.escape(term[0])):
         words[0] = f"[{term[0]}{term[0].upper()}]" + words[0][len(re.escape(term[0])):]  # a sentence may open with it
     body = r"[\s\-]+".join(words) if not case_sensitive else r"\s+".join(words)

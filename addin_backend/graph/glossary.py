@@ -77,9 +77,9 @@ def is_terminology_heading(title: str) -> bool:
 _TERM_STYLE = re.compile(r"(?i:(?:\b|_)terms?\b|glossar|begriff|benennung|t[ée]rmino|\bdt\b)|Terms?(?![a-z])")
 _GLOSSARY_STYLE = re.compile(r"(?i)glossar")
 #: Words a term line does not start with: lead-ins, notes, examples, steps ("For example:").
-_NOT_TERM_START = function_words("determiners", "prepositions", "conjunctions") | frozenset(
+_NOT_TERM_START = (function_words("determiners", "prepositions", "conjunctions") - {"v"}) | frozenset(
     """such it they we you note notes example examples e.g. i.e. see step steps figure table then also here there
-    other following follows is are when where""".split())
+    other following follows is are when where""".split())  # ("v", versus, is a symbol's term line: "v:")
 #: Words that make a line a sentence rather than a term ("The fields are:").
 _VERBS = function_words("auxiliaries") | frozenset(
     "follows following include includes including contains contain consists defined given shown listed described".split())

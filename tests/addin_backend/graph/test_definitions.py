@@ -168,3 +168,20 @@ def test_a_one_letter_term_of_a_list_of_symbols_is_used_in_formulas():
                                   "Each EBML Element (These tags) is one."])
 def test_a_pointing_phrase_is_no_acronyms_expansion(text):
     assert find_definitions(text) == ()
+
+
+def test_a_terms_uses_are_the_term_forms_engines_forms():
+    """One engine for every term's forms (language.forms): irregular plurals and singulars of a
+    word; a capitalised name only in its own stem's forms ("Application Data" is no "Datum")."""
+    from addin_backend.graph.definitions import usage_pattern
+
+    assert usage_pattern("analysis", "term", False).search("two analyses differ")
+    assert usage_pattern("Topic Alias", "term", True).search("Topic Aliases are kept")
+    assert usage_pattern("session IDs", "term", True).search("a session ID")
+    assert not usage_pattern("news", "term", False).search("a new frame")
+    assert not usage_pattern("Datum", "term", True).search("Application Data messages")
+
+
+def test_a_phrase_in_a_concession_is_not_defined():
+    assert find_definitions("Although Content-Type is defined as a singleton field, it is repeated.") == ()
+    assert [d.term for d in find_definitions("The dependency graph is defined as a multigraph.")] == ["dependency graph"]

@@ -135,3 +135,7 @@ def test_a_list_of_abbreviations_restating_the_prose_reads_its_definition():
         U("q", "Each GPU is drained before an upgrade."),
     )
     assert sorted(uses(doc)) == [("g", "p", "GPU"), ("q", "g", "GPU")]  # later uses: the nearest definition
+
+
+def test_a_symbols_term_line_is_a_term_though_the_lexicon_lists_v_as_versus():
+    assert term_of_line("v:") == "v" and term_of_line("For example:") is None
