@@ -395,7 +395,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
             for i in range(4):
                 attacks.append(Attack(f"slow-model-{i + 1}", f"LLM proposal, model answers after {args.model_seconds:g} s",
-                                      expected="202 job (edit lane)"))
+                                      expected="202 job (model lane)"))
                 jobs.append(proposal(attacks[-1]))
 
             term = long_term(args.term_chars)
