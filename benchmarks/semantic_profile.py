@@ -1,6 +1,6 @@
 """Where the semantic stage (RELATED) spends its CPU, and what a shorter summary costs in quality.
 
-    python -m benchmarks.semantic_profile [--files DOC ...] [--budgets 256,64,48,32 | --layers 6,4,3]
+    python -m benchmarks.semantic_profile [--files DOC ...] [--budgets 256,64,48,32 | --layers 6,4,3 | --screen 0.3,0.5]
         [--truth DOC ...] [--json OUT]
 
 Profile (every ``--files`` document, default rfc9000.A.docx and the largest file of
@@ -13,6 +13,10 @@ Each line also gives the embedded texts and their word pieces (mean, median, 90t
 
 Layers (``--layers``): the same rows per count of MiniLM's transformer layers kept (its first
 ones, exported once into a temporary folder): a model of 3 layers costs half per word piece.
+
+Screen (``--screen``): could a cheap first pass pick the units that need the model (a cascade)?
+The share of today's RELATED pairs with both units among the top fraction of units by a cheap
+screen's strongest pair (:func:`screen`).
 
 Budgets (``--budgets``): the RELATED edges each summary budget in word pieces gives (the same
 documents and the ``--truth`` documents, the benchmark's synthetic ones with their ``.truth.json``),
@@ -32,7 +36,7 @@ from typing import Any, Callable, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 
-__all__ = ["default_files", "profile", "budgets", "layers", "main"]
+__all__ = ["default_files", "profile", "budgets", "layers", "screen", "main"]
 
 
 def default_files() -> list[Path]:
@@ -194,17 +198,94 @@ def layers(paths: Sequence[Path], counts: Sequence[int], folder: Path) -> list[d
     return _edge_rows(paths, [("layers", count, setting(count)) for count in counts])
 
 
+def _best_deviations(X: Any) -> Any:
+    """Each row's strongest pair in deviations: for every other row, the cosine above both rows'
+    means in their standard deviations (the smaller of the two), the same measure as RELATED's
+    relative cut; the n x n matrix at once (a benchmark of documents of a few thousand units)."""
+    import numpy as np
+
+    S = X @ X.T
+    np.fill_diagonal(S, np.nan)
+    mu, sd = np.nanmean(S, axis=1), np.maximum(np.nanstd(S, axis=1), 1e-8)
+    Z = (S - mu[:, None]) / sd[:, None]
+    Z = np.fmin(Z, Z.T)
+    np.fill_diagonal(Z, -np.inf)
+    return np.nanmax(Z, axis=1)
+
+
+def screen(paths: Sequence[Path], fractions: Sequence[float]) -> list[dict[str, Any]]:
+    """Could a cheap first pass tell which units need the model (a cascade)? For each document,
+    the RELATED pairs the stage finds today, and how many of them have both units among the top
+    ``fraction`` of units ranked by a cheap screen's strongest pair: ``static``, the mean of the
+    model's own input vectors of a summary's word pieces weighted by their idf in the document
+    (mean-centred), and ``tfidf``, the summaries' word pieces by idf. A cascade that embeds only
+    that fraction keeps at most that share of the pairs."""
+    import math
+
+    import numpy as np
+    from safetensors.numpy import load_file
+
+    from adapters import read_path
+    from addin_backend.embeddings.encoders import model_path, tokenizer
+    from addin_backend.graph import build_graph
+    from addin_backend.graph import related as R
+    from addin_backend.graph.edges import RELATED
+    from addin_backend.language import nlp
+
+    nlp.configure_embedding_cache(None)
+    weights = load_file(str(Path(model_path()) / "model.safetensors"))
+    table = next(v for k, v in weights.items() if k.endswith("word_embeddings.weight")).astype(np.float32)
+    rows: list[dict[str, Any]] = []
+    for path in paths:
+        doc = read_path(str(path))
+        G = build_graph(doc, semantic=False)
+        R.add_related_edges(G, doc)
+        summ = R.summaries(doc)
+        ids = [u.id for u in doc.units if u.id in summ]
+        where = {i: k for k, i in enumerate(ids)}
+        pairs = [(where[u], where[v]) for u, v, k in G.edges(keys=True) if k == RELATED and u < v]
+        pieces = [e.ids[1:-1] for e in tokenizer().encode_batch([summ[i] for i in ids])]
+        df: dict[int, int] = {}
+        for p in pieces:
+            for t in set(p):
+                df[t] = df.get(t, 0) + 1
+        idf = {t: math.log((len(ids) + 1) / (c + 0.5)) for t, c in df.items()}
+        column = {t: k for k, t in enumerate(df)}
+        static = np.zeros((len(ids), table.shape[1]), dtype=np.float32)
+        tfidf = np.zeros((len(ids), len(column)), dtype=np.float32)
+        for r, p in enumerate(pieces):
+            for t in p:
+                static[r] += idf[t] * table[t]
+                tfidf[r, column[t]] += idf[t]
+            static[r] /= max(1e-9, sum(idf[t] for t in p))  # a weighted mean: long texts weigh no more
+        static -= static.mean(axis=0)
+        row: dict[str, Any] = {"file": path.name, "embedded": len(ids), "pairs": len(pairs)}
+        for name, X in (("static", static), ("tfidf", tfidf)):
+            X /= np.linalg.norm(X, axis=1, keepdims=True) + 1e-9
+            rank = np.empty(len(ids), dtype=np.int64)
+            rank[np.argsort(-_best_deviations(X), kind="stable")] = np.arange(len(ids))
+            need = [max(rank[a], rank[b]) for a, b in pairs]
+            row[name] = {f"{f:g}": round(sum(1 for x in need if x < int(f * len(ids))) / max(1, len(pairs)), 3)
+                         for f in fractions}
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return rows
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.semantic_profile", description=__doc__.split("\n")[0])
     p.add_argument("--files", nargs="+", type=Path)
     p.add_argument("--truth", nargs="*", type=Path, default=[], help="documents with a .truth.json beside them")
     p.add_argument("--budgets", default="", help="word-piece budgets per summary, widest first: 256,64,48,32")
     p.add_argument("--layers", default="", help="transformer layers kept, the whole model first: 6,4,3")
+    p.add_argument("--screen", default="", help="fractions of units a cascade would embed: 0.2,0.3,0.4,0.5")
     p.add_argument("--json", type=Path)
     args = p.parse_args(argv)
     files = args.files or default_files()
     out: dict[str, Any] = {"profile": []}
-    if args.layers:
+    if args.screen:
+        out["screen"] = screen([*files, *args.truth], [float(x) for x in args.screen.split(",") if x.strip()])
+    elif args.layers:
         import tempfile
 
         with tempfile.TemporaryDirectory(prefix="ledger-layers-") as tmp:
