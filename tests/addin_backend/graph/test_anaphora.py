@@ -603,3 +603,16 @@ def test_resolvers_are_named_in_order_each_with_an_example_and_its_reason():
     for name, fn in RESOLVERS:
         doc = fn.__doc__ or ""
         assert '"' in doc and len(doc.split()) >= 12, name
+
+
+def test_a_comparison_resolves_by_its_head_noun_like_any_noun_phrase():
+    """Since the comparison resolver went (no annotated case needed it, 4c20ecf), "Other X" finds
+    X's mention as a demonstrative's head does; with X named nowhere before ("Similar
+    considerations"), a first sentence reads against the previous unit (the thread)."""
+    doc = _doc(
+        "A client validates each certificate against its trust anchors.",
+        "The server logs the handshake.",
+        "Other certificates are checked when the session resumes.",
+        "Similar considerations apply to stored request data.",
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u2", "u0"), ("u3", "u2")]
