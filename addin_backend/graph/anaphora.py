@@ -720,22 +720,6 @@ _LABEL_LINE = re.compile(r"[\W\d]*[A-Z][^\s:]*(?:\s+[^\s:]+){0,3}:\s*\S")
 _OPENING_UNITS = 3
 
 
-def _section_subject(a: Anaphor, lay: _Layout, i: int) -> int | None:
-    """The heading (as :meth:`_Layout.unit`'s negative position) when a pronoun or "this X" in
-    the unit's first sentence is the first the section says of anything: before it only label
-    lines or displays ("Will Topic Type" / "Position: bit 5 ..." / "This is a 2-bit field")."""
-    if lay.section[i] not in lay.heads or not a.first or a.kind not in ("np", "pronoun"):
-        return None
-    before = []
-    for j in range(i - 1, -1, -1):
-        if lay.section[j] != lay.section[i]:
-            break
-        before.append(j)
-    if len(before) < _OPENING_UNITS and all(lay.display[j] or _LABEL_LINE.match(lay.seq[j].text) for j in before):
-        return -lay.section[i] - 1
-    return None
-
-
 def _modifier_of(a: Anaphor) -> str | None:
     """The word before the head in the anaphor's phrase ("status" in "this status code")."""
     words = re.findall(r"[A-Za-z][\w-]*", a.text)
@@ -930,10 +914,20 @@ def _by_own_unit(a: Anaphor, c: _Ctx) -> _Got:
 
 
 def _by_section_subject(a: Anaphor, c: _Ctx) -> _Got:
-    """"Will Topic Type" / "Position: bit 5 ..." / "This is a 2-bit field": an anaphor before
-    which its section holds no prose speaks of what the heading names (:func:`_section_subject`)."""
-    heading = _section_subject(a, c.lay, c.i)
-    return None if heading is None else (heading, f"the section's subject: {preview(c.lay.unit(heading).text, 40)}", 0.6)
+    """"Will Topic Type" / "Position: bit 5 ..." / "This is a 2-bit field": a pronoun or "this X"
+    in the unit's first sentence with only label lines or displays before it in its section
+    speaks of what the heading names (the heading's position is negative: :meth:`_Layout.unit`)."""
+    lay, i = c.lay, c.i
+    if lay.section[i] not in lay.heads or not a.first or a.kind not in ("np", "pronoun"):
+        return None
+    before = []
+    for j in range(i - 1, -1, -1):
+        if lay.section[j] != lay.section[i]:
+            break
+        before.append(j)
+    if len(before) >= _OPENING_UNITS or not all(lay.display[j] or _LABEL_LINE.match(lay.seq[j].text) for j in before):
+        return None
+    return -lay.section[i] - 1, f"the section's subject: {preview(lay.heads[lay.section[i]].text, 40)}", 0.6
 
 
 def _by_distal(a: Anaphor, c: _Ctx) -> _Got:
