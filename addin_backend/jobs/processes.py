@@ -36,6 +36,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -278,6 +279,9 @@ def _child_main(conn: Connection, settings: dict[str, Any], parent: int) -> None
         os.nice(int(settings.get("nice") or 0))
     except OSError:
         pass
+    # a terminal's Ctrl-C goes to the whole process group: the web worker decides; a child whose
+    # worker is gone exits by itself (the heartbeat below)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     logging.basicConfig(level=int(settings.get("log_level") or logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s")
     from ..store import open_store

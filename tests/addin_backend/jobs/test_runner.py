@@ -8,6 +8,7 @@ import time
 import pytest
 
 from addin_backend.errors import UnknownJobError, UnknownUnitError
+from addin_backend.jobs.processes import ProcessRunner, child_settings
 from addin_backend.jobs.runner import JobRunner, scope_of
 
 
@@ -20,9 +21,14 @@ def _wait(runner: JobRunner, job_id: str, timeout: float = 10.0) -> dict:
         time.sleep(0.02)
 
 
-@pytest.fixture
-def runner(store):
-    r = JobRunner(store, threads=2)
+@pytest.fixture(params=["threads", "processes"])
+def runner(store, request, tmp_path):
+    """Either embedded runner: these jobs are callables, which run on the worker's threads in
+    both (tasks in job processes: test_processes.py)."""
+    if request.param == "threads":
+        r = JobRunner(store, threads=2)
+    else:
+        r = ProcessRunner(store, child_settings(None, str(tmp_path), 60), processes=2)
     yield r
     r.shutdown()
 
