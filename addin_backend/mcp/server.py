@@ -338,7 +338,8 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
                     raise InvalidRequestError("content_base64 is not base64", field="content_base64") from None
                 with room(ctx, len(data)) as charge:
                     meta, doc, _job = uploads.take_in(ws.store, ws.runner, data, filename=filename, limits=ws.limits,
-                                                      semantic=ws.semantic, owner=request_owner(ctx))
+                                                      semantic=ws.semantic, owner=request_owner(ctx),
+                                                      account=account(ctx))
                     charge(meta["id"])
                 return meta, doc, False, None
             if path is None:
@@ -643,7 +644,8 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
             stem = os.path.splitext(meta.get("filename") or document_id)[0]
             with room(ctx, len(out)) as charge:
                 new, _doc, _job = uploads.take_in(ws.store, ws.runner, out, filename=f"{stem}.{verb}.{meta['format']}",
-                                                  limits=ws.limits, semantic=ws.semantic, owner=request_owner(ctx))
+                                                  limits=ws.limits, semantic=ws.semantic, owner=request_owner(ctx),
+                                                  account=account(ctx))
                 charge(new["id"])
             return {"which": which, "source": f"{document_id}" + (f" revision {revision}" if revision else ""),
                     "path": None, "document_id": new["id"], "units": len(doc.units), "tracked_changes_left": left}

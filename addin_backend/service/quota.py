@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 from ..errors import QuotaExceededError
 from ..store import Store
 
-__all__ = ["usage", "ensure_room", "reserve", "charge", "keep", "count_result", "max_derived_bytes", "Account", "MB", "HOLD_SECONDS",
+__all__ = ["usage", "ensure_room", "reserve", "charge", "keep", "count_result", "hold", "max_derived_bytes", "Account", "MB", "HOLD_SECONDS",
            "DEFAULT_MAX_DERIVED_MB"]
 
 MB = 1024 * 1024
@@ -122,6 +122,20 @@ def reserve(store: Store, client: str, incoming: int, quota: int) -> Iterator[Ca
         yield count
     finally:
         store.discard(_holds(client), [token])
+
+
+@contextmanager
+def hold(store: Store, account: Account | None, incoming: int) -> Iterator[None]:
+    """:func:`reserve` ``incoming`` bytes of ``account``'s quota while the block writes (no
+    account: nothing to hold). For a write whose scope a door charges (an upload's model).
+
+    :raise QuotaExceededError: the write would pass the quota (nothing is held then).
+    """
+    if not account:
+        yield
+        return
+    with reserve(store, str(account[0]), incoming, int(account[1])):
+        yield
 
 
 def charge(store: Store, client: str, scope: str) -> None:

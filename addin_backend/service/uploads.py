@@ -15,24 +15,34 @@ from adapters.package import DEFAULT_LIMITS, Limits
 from ..store import documents
 from ..jobs.runner import JobRunner
 from ..store import Store
-from . import graph_job
+from . import graph_job, quota
 
 __all__ = ["take_in", "read_file"]
 
 
 def take_in(store: Store, runner: JobRunner, data: bytes, *, filename: str | None = None,
             doc: Document | None = None, limits: Limits = DEFAULT_LIMITS,
-            semantic: bool = True, owner: str | None = None) -> tuple[dict[str, Any], Document, dict[str, Any]]:
+            semantic: bool = True, owner: str | None = None,
+            account: quota.Account | None = None) -> tuple[dict[str, Any], Document, dict[str, Any]]:
     """Keep ``data`` (read here unless ``doc`` is its model already) under a new document id owned
     by ``owner`` (:func:`..store.documents.check_owner`; ``None``: a server without keys) and
     start its graph job; returns ``(meta, doc, job)``.
 
+    The door holds the upload's own size in the client's quota before it is read; the model kept
+    beside it (often larger than a compressed upload) is reserved in ``account``'s quota here,
+    once it is known and before anything is stored.
+
     :raise adapters.errors.AdapterError: the bytes are not a readable .docx/.odt.
+    :raise QuotaExceededError: the upload and its model would pass the quota; nothing is kept.
     """
     if doc is None:
-        meta, doc = documents.upload(store, data, filename=filename, limits=limits, owner=owner)
-    else:
-        meta = documents.keep(store, data, doc, filename=filename, owner=owner)
+        from adapters import read
+
+        doc = read(data, path=None, limits=limits)
+    model = documents.model_bytes(doc)
+    with quota.hold(store, account, len(model)):
+        meta = documents.keep(store, data, doc, filename=filename, owner=owner, model=model)
+    del model
     builder = graph_job.graph_builder()
     job = graph_job.start_graph_job(runner, meta["id"], doc, builder=builder, semantic=semantic,
                                     stages=graph_job.graph_stages() if builder else ())

@@ -27,6 +27,7 @@ __all__ = [
     "OUTLINE_KINDS",
     "upload",
     "keep",
+    "model_bytes",
     "get_meta",
     "load",
     "original",
@@ -74,12 +75,13 @@ def upload(store: Store, data: bytes, *, filename: str | None = None,
 
 
 def keep(store: Store, data: bytes, doc: Document, *, filename: str | None = None,
-         owner: str | None = None) -> dict[str, Any]:
+         owner: str | None = None, model: bytes | None = None) -> dict[str, Any]:
     """Store the bytes as they came and their model under a new id; returns the meta record.
 
     ``owner`` is who may reach the document and everything kept in its scope (jobs, proposals,
     revisions, checks): an API key's fingerprint or its group (:func:`check_owner`); ``None``
-    on a server without keys and on the command line."""
+    on a server without keys and on the command line. ``model`` is :func:`model_bytes` of
+    ``doc`` when the caller made it already (to reserve its size before it is stored)."""
     meta: dict[str, Any] = {
         "id": secrets.token_hex(12),
         "format": doc.format,
@@ -94,10 +96,15 @@ def keep(store: Store, data: bytes, doc: Document, *, filename: str | None = Non
         meta["owner"] = owner
     store.put(meta["id"], {
         "original": data,
-        "document": dumps(doc.to_json(lossless=True)),
+        "document": model_bytes(doc) if model is None else model,
         "meta": dumps(meta),
     })
     return meta
+
+
+def model_bytes(doc: Document) -> bytes:
+    """The neutral model as it is stored (lossless JSON): what keeping an upload adds to its bytes."""
+    return dumps(doc.to_json(lossless=True))
 
 
 def get_meta(store: Store, doc_id: str) -> dict[str, Any]:

@@ -157,3 +157,21 @@ def test_a_review_jobs_report_is_counted_before_its_record_keeps_it(tmp_path):
         assert failed["result"] is None
         assert not [n for n in _names(srv, doc) if n.startswith("review-file:")]  # the waiting file is gone too
         assert _usage(srv) <= quota
+
+
+def test_an_uploads_model_is_reserved_with_it_before_it_is_kept(tmp_path):
+    """A compressed upload's model can be many times its size (12,000 alike paragraphs: 110 KB
+    zipped, megabytes of JSON): the door held the upload's bytes only, and the model was stored
+    past the quota."""
+    from benchmarks.apply_memory import document
+
+    data = document(12000)
+    env = {**BASE, "LEDGER_QUOTA_MB": "1"}
+    with LedgerServer(tmp_path, workers=1, threads=4, env=env) as srv:
+        assert len(data) < MB // 4
+        r = requests.post(f"{srv.url}/api/v1/documents?filename=m.docx", data=data, timeout=120,
+                          headers={"Content-Type": "application/octet-stream"})
+        assert r.status_code == 507 and r.json()["error"]["code"] == "quota_exceeded", r.text[:300]
+        assert _usage(srv) == 0  # nothing kept
+        _upload(srv, occurrences(2))  # a small document and its model still fit
+        assert 0 < _usage(srv) <= MB
