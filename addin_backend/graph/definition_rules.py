@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Iterable
 
+from ..language.initials import spelled_from
 from ..language.lexicon import function_words
 from ..language.nlp import FACTS, common_words, noun_lemma, word_classes
 from .text import sentences
@@ -426,22 +427,12 @@ def _term_ok(term: str) -> bool:
 
 
 def _sh_long_form(short: str, before: str) -> str | None:
-    """Schwartz-Hearst: the shortest tail of ``before`` whose letters spell ``short``."""
-    s_i = len(short) - 1
-    l_i = len(before) - 1
-    while s_i >= 0:
-        c = short[s_i].lower()
-        if not c.isalnum():
-            s_i -= 1
-            continue
-        while l_i >= 0 and (before[l_i].lower() != c or (s_i == 0 and l_i > 0 and before[l_i - 1].isalnum())):
-            l_i -= 1
-        if l_i < 0:
-            return None
-        l_i -= 1
-        s_i -= 1
-    start = before.rfind(" ", 0, l_i + 1) + 1
-    long = before[start:].strip()
+    """Schwartz-Hearst: the shortest tail of ``before`` whose letters spell ``short``, from the
+    start of its first word (its letters and digits count)."""
+    at = spelled_from([c.lower() for c in short if c.isalnum()], before)
+    if at is None:
+        return None
+    long = before[before.rfind(" ", 0, at) + 1:].strip()
     return long or None
 
 

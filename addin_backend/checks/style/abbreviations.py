@@ -51,6 +51,8 @@ from typing import Callable, Iterable, Iterator, Mapping
 
 from adapters.model import Document, Unit
 
+from ...language.initials import spelled_from
+
 __all__ = ["designation", "spells", "version_base", "no_expansion_needed", "glued_prefix", "grammar_names"]
 
 #: A number after a series name: "RFC 9000", "BCP 14", "FIPS 186-4", "TF.460": two digits or more
@@ -121,17 +123,7 @@ def spells(short: str, long: str, max_words: int | None = None) -> bool:
     words = re.findall(r"[^\W_]+", long)
     if not words or len(words) > (max_words or max(2 * len(s), len(s) + 5)):
         return False
-    text = " ".join(words).lower()
-    si, li = len(s) - 1, len(text) - 1
-    while si >= 0:
-        c = s[si]
-        while li >= 0 and (text[li] != c or (si == 0 and li > 0 and text[li - 1].isalnum())):
-            li -= 1
-        if li < 0:
-            return False
-        si -= 1
-        li -= 1
-    return True
+    return spelled_from(s, " ".join(words).lower()) is not None
 
 
 _VERSION = re.compile(r"^(?P<base>.*?[A-Z].*?)(?:v\d+(?:\.\d+)?|\d+(?:\.\d+)?)$")
