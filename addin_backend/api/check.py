@@ -11,8 +11,7 @@ from ..errors import InvalidRequestError
 from ..service.checks import check_stored
 from ..service.fixes import fix_stored
 from ..service.styles import MAX_SHEET_BYTES, StyleSheetError, get_style, put_style, resolve_style, style_scope
-from .context import int_arg, json_body, owner, reserve, store
-from .edits import account
+from .context import account, int_arg, json_body, owner, reserve, store
 
 __all__ = ["bp"]
 

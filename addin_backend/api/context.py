@@ -16,7 +16,7 @@ from ..errors import InvalidRequestError
 from ..jobs.runner import JobRunner
 from ..store import Store
 
-__all__ = ["store", "runner", "limits", "client_id", "owner", "ensure_room", "reserve", "quota_bytes", "int_arg", "choice_arg", "list_arg",
+__all__ = ["store", "runner", "limits", "client_id", "owner", "ensure_room", "reserve", "quota_bytes", "account", "int_arg", "choice_arg", "list_arg",
            "json_body"]
 
 
@@ -58,6 +58,12 @@ def quota_bytes() -> int:
     from ..service import quota
 
     return int(float(current_app.config["QUOTA_MB"]) * quota.MB)
+
+
+def account() -> tuple[str, int] | None:
+    """Whose quota what a request derives counts in: its client and ``LEDGER_QUOTA_MB`` (no quota: none)."""
+    size = quota_bytes()
+    return (client_id(), size) if size > 0 else None
 
 
 def ensure_room(incoming: int) -> None:

@@ -12,7 +12,7 @@ from adapters.model import UNIT_KINDS, VIEWS
 from ..store import documents
 from ..service import graph_job, uploads
 from ..errors import ForbiddenOriginError, InvalidRequestError
-from .context import choice_arg, int_arg, limits, owner, reserve, runner, store
+from .context import account, choice_arg, int_arg, limits, owner, reserve, runner, store
 from .jobs import job_view
 
 __all__ = ["bp", "document_body", "spooled_body"]
@@ -100,8 +100,6 @@ def _document_view(meta: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
 
 @bp.post("")
 def upload() -> tuple[Response, int, dict[str, str]]:
-    from .edits import account
-
     data, filename = document_body()
     with reserve(len(data)) as charge:  # the upload's bytes; its model is reserved once read (take_in)
         meta, _doc, job = uploads.take_in(store(), runner(), data, filename=filename, limits=limits(),

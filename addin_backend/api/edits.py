@@ -9,7 +9,7 @@ from ..store import documents
 from ..service import edits as service_edits
 from ..service import review as service_review
 from ..service import revisions
-from .context import client_id, ensure_room, json_body, quota_bytes, runner, store
+from .context import account, ensure_room, json_body, runner, store
 from .jobs import job_view
 
 __all__ = ["bp"]
@@ -72,9 +72,3 @@ def review(document_id: str, rev: int) -> Response | tuple[Response, int, dict[s
     if job is not None:
         return jsonify(job=job_view(job)), 202, {"Location": url_for("jobs.job", job_id=job["id"])}
     return jsonify(report)
-
-
-def account() -> tuple[str, int] | None:
-    """Whose quota what a request derives counts in: its client and ``LEDGER_QUOTA_MB`` (no quota: none)."""
-    size = quota_bytes()
-    return (client_id(), size) if size > 0 else None
