@@ -210,13 +210,14 @@ class ProcessRunner(JobRunner):
             message = {"record": progress.record, "task": fn.path, "kwargs": fn.kwargs, "client": current_client(),
                        "job_seconds": self.job_seconds, "job_cpu_seconds": self.job_cpu_seconds}
             limit = self.job_seconds + KILL_GRACE if self.job_seconds else 0.0
-            outcome = child.run(message, limit, lambda: self._record(job_id) is None)
+            outcome = child.run(message, limit, partial(self._gone, job_id))
             if outcome == "died":
                 again = self._died(job_id, fn)
             elif outcome == "overran":
                 self._overran(job_id)
         except Exception:  # the supervisor must outlive anything; the record says what it knows
             log.exception("job process of job %s", job_id)
+            child.kill()  # its next job starts on a fresh child, never behind an answer not read
         finally:
             self._remote.discard(job_id)
             if job_id in self._listed and not again:
@@ -225,6 +226,15 @@ class ProcessRunner(JobRunner):
                     self.store.discard(OPEN_JOBS, [job_id])
                 except Exception as exc:  # the next recovery round drops it (the record is final)
                     log.warning("could not unlist job %s: %s", job_id, type(exc).__name__)
+
+    def _gone(self, job_id: str) -> bool:
+        """Whether the job's record is gone (its document deleted or expired); a store that does
+        not answer now says nothing: the child goes on, and this is asked again."""
+        try:
+            return self._record(job_id) is None
+        except Exception as exc:
+            log.warning("could not read job %s: %s", job_id, type(exc).__name__)
+            return False
 
     def _record(self, job_id: str) -> dict[str, Any] | None:
         from .runner import scope_of
