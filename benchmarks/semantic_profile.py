@@ -1,6 +1,6 @@
 """Where the semantic stage (RELATED) spends its CPU, and what a shorter summary costs in quality.
 
-    python -m benchmarks.semantic_profile [--files DOC ...] [--budgets 256,64,48,32 | --layers 6,4,3 | --screen 0.3,0.5]
+    python -m benchmarks.semantic_profile [--files DOC ...] [--budgets 256,64,48,32 | --layers 6,4,3 | --screen 0.3,0.5 | --openvino]
         [--truth DOC ...] [--json OUT]
 
 Profile (every ``--files`` document, default rfc9000.A.docx and the largest file of
@@ -17,6 +17,12 @@ ones, exported once into a temporary folder): a model of 3 layers costs half per
 Screen (``--screen``): could a cheap first pass pick the units that need the model (a cascade)?
 The share of today's RELATED pairs with both units among the top fraction of units by a cheap
 screen's strongest pair (:func:`screen`).
+
+OpenVINO (``--openvino``): the same model quantised statically (NNCF, calibrated on the
+documents' own summaries) and run by OpenVINO, against the encoder in use: its cost per word
+piece, its vectors' cosine with the float32 export's, and the RELATED rows (:func:`openvino`).
+The project does not install either package: ``pip install --target DIR openvino nncf`` (and
+what nncf needs that the environment lacks), then ``PYTHONPATH=DIR``.
 
 Budgets (``--budgets``): the RELATED edges each summary budget in word pieces gives (the same
 documents and the ``--truth`` documents, the benchmark's synthetic ones with their ``.truth.json``),
@@ -36,7 +42,7 @@ from typing import Any, Callable, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 
-__all__ = ["default_files", "profile", "budgets", "layers", "screen", "main"]
+__all__ = ["default_files", "profile", "budgets", "layers", "screen", "openvino", "main"]
 
 
 def default_files() -> list[Path]:
@@ -272,6 +278,111 @@ def screen(paths: Sequence[Path], fractions: Sequence[float]) -> list[dict[str, 
     return rows
 
 
+def _openvino_encoder(folder: Path, calibration: Sequence[str]) -> Any:
+    """MiniLM's installed float32 export quantised to int8 by NNCF (static: activations calibrated
+    on ``calibration``, at most 300 texts) and run by OpenVINO, one thread per batch as the ONNX
+    encoders run: the same model on another runtime (needs ``openvino`` and ``nncf``, which the
+    project does not install)."""
+    import threading
+
+    import nncf  # type: ignore[import-not-found]
+    import numpy as np
+    import openvino as ov  # type: ignore[import-not-found]
+
+    from addin_backend.embeddings import encoders as E
+
+    def feed(pieces: Sequence[Sequence[int]]) -> dict[str, Any]:
+        width = max(len(p) for p in pieces)
+        ids = np.zeros((len(pieces), width), dtype=np.int64)
+        mask = np.zeros_like(ids)
+        for row, p in enumerate(pieces):
+            ids[row, : len(p)] = p
+            mask[row, : len(p)] = 1
+        return {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+
+    core = ov.Core()
+    path = folder / "model-int8.xml"
+    if not path.exists():
+        pieces = [e.ids for e in E.tokenizer().encode_batch(list(calibration))]
+        step = max(1, len(pieces) // 300)
+        quantised = nncf.quantize(core.read_model(E.export_onnx("onnx")), nncf.Dataset([feed([p]) for p in pieces[::step][:300]]),
+                                  model_type=nncf.ModelType.TRANSFORMER, subset_size=300)
+        ov.save_model(quantised, str(path))
+
+    class OpenVinoEncoder(E._OnnxEncoder):
+        def __init__(self) -> None:  # the ONNX encoder's batching, OpenVINO's runs
+            E.Encoder.__init__(self, E.related_backend())
+            self.key = f"{self.key}/openvino-nncf-int8"  # another runtime's vectors: never another's in a cache
+            self.tokenizer = E.tokenizer()
+            self.threads = E._threads()
+            self.compiled = core.compile_model(core.read_model(str(path)), "CPU", {
+                "INFERENCE_NUM_THREADS": 1, "NUM_STREAMS": 1, "PERFORMANCE_HINT": "LATENCY"})
+            self.local = threading.local()
+
+        def _run(self, pieces: Sequence[Sequence[int]]) -> Any:
+            request = getattr(self.local, "request", None)
+            if request is None:
+                request = self.local.request = self.compiled.create_infer_request()
+            return next(iter(request.infer(feed(pieces)).values())).copy()
+
+    return OpenVinoEncoder()
+
+
+def openvino(paths: Sequence[Path], folder: Path) -> dict[str, Any]:
+    """The RELATED encoder (onnxruntime, int8 weights, activations quantised per call) against
+    the same model quantised statically by NNCF and run by OpenVINO: microseconds per word piece
+    of the model alone on the documents' summaries (one thread, the two taking turns twice),
+    cosine of each vector with the float32 export's, and the RELATED rows of :func:`_edge_rows`."""
+    import numpy as np
+
+    from adapters import read_path
+    from addin_backend.embeddings import encoders as E
+    from addin_backend.graph import related as R
+    from addin_backend.language import nlp
+
+    texts = sorted({t for path in paths for t in R.summaries(read_path(str(path))).values()}, key=lambda t: (len(t), t))
+    ov_encoder = _openvino_encoder(folder, texts)
+    encoders = {"onnxruntime-int8": E._OnnxEncoder("onnx-int8"), "openvino-int8": ov_encoder}
+    reference = E._OnnxEncoder("onnx")
+    pieces = [e.ids for e in E.tokenizer().encode_batch(texts)]
+    batches = E.length_batches([len(p) for p in pieces])
+    total = sum(len(p) for p in pieces)
+    us: dict[str, list[float]] = {name: [] for name in encoders}
+    vectors: dict[str, Any] = {}
+    for name in [*encoders, *encoders]:
+        encoders[name]._run([pieces[0]])
+        out = np.zeros((len(pieces), E.DIMENSION), dtype=np.float32)
+        c0 = _cpu()
+        for batch in batches:
+            out[batch] = encoders[name]._run([pieces[i] for i in batch])
+        us[name].append(round(1e6 * (_cpu() - c0) / total, 1))
+        vectors[name] = out
+    fp32 = np.zeros((len(pieces), E.DIMENSION), dtype=np.float32)
+    for batch in batches:
+        fp32[batch] = reference._run([pieces[i] for i in batch])
+    model = {name: {"us_per_piece": us[name], "cosine_to_fp32_min": round(float((vectors[name] * fp32).sum(1).min()), 4),
+                    "cosine_to_fp32_mean": round(float((vectors[name] * fp32).sum(1).mean()), 4)}
+             for name in encoders}
+    print(json.dumps({"texts": len(texts), "pieces": total, "model": model}), flush=True)
+    backend = E.related_backend()
+
+    def setting(encoder: Any) -> Callable[[], Any]:
+        def setup() -> Callable[[], None]:
+            before = nlp._embedders.get(backend)
+            nlp._embedders[backend] = encoder
+
+            def undo() -> None:
+                if before is None:
+                    nlp._embedders.pop(backend, None)
+                else:
+                    nlp._embedders[backend] = before
+            return undo
+        return setup
+
+    rows = _edge_rows(paths, [("runtime", name, setting(enc)) for name, enc in encoders.items()])
+    return {"texts": len(texts), "pieces": total, "model": model, "edges": rows}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.semantic_profile", description=__doc__.split("\n")[0])
     p.add_argument("--files", nargs="+", type=Path)
@@ -279,11 +390,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--budgets", default="", help="word-piece budgets per summary, widest first: 256,64,48,32")
     p.add_argument("--layers", default="", help="transformer layers kept, the whole model first: 6,4,3")
     p.add_argument("--screen", default="", help="fractions of units a cascade would embed: 0.2,0.3,0.4,0.5")
+    p.add_argument("--openvino", action="store_true",
+                   help="the encoder against the same model quantised by NNCF and run by OpenVINO (not installed)")
     p.add_argument("--json", type=Path)
     args = p.parse_args(argv)
     files = args.files or default_files()
     out: dict[str, Any] = {"profile": []}
-    if args.screen:
+    if args.openvino:
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="ledger-openvino-") as tmp:
+            out["openvino"] = openvino([*files, *args.truth], Path(tmp))
+    elif args.screen:
         out["screen"] = screen([*files, *args.truth], [float(x) for x in args.screen.split(",") if x.strip()])
     elif args.layers:
         import tempfile
