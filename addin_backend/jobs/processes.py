@@ -16,9 +16,9 @@ of a threaded process), talking over a socket pair, and kept, so that its models
 A child resolves the task by its path (:func:`.runner.resolve_task`: only LEDGER's own), opens its
 own store from the same settings, and writes the job's progress, heartbeat and result to the store
 as the threads do, under the same budgets (``LEDGER_JOB_SECONDS``, ``LEDGER_JOB_CPU_SECONDS``). It
-runs at a lower CPU priority (``os.nice``, ``LEDGER_JOB_NICE``, 10): that is how requests someone
-waits for go first across processes (:mod:`addin_backend.foreground` holds a job only within one
-process). In-process shortcuts (``local=``, the parsed document) do not cross: the child reads the
+runs at a lower CPU priority (``os.nice``, ``LEDGER_JOB_NICE``, 10), and its jobs give way to the
+requests its web worker serves as on a thread (:mod:`addin_backend.foreground`: the worker's count
+of requests someone waits for is on a board in shared memory that the child reads). In-process shortcuts (``local=``, the parsed document) do not cross: the child reads the
 document back from the store.
 
 A child that dies (killed, out of memory, a crash in native code) is noticed by its supervisor at
@@ -46,6 +46,7 @@ from multiprocessing.connection import Connection
 from functools import partial
 from typing import Any, Callable
 
+from .. import foreground
 from ..budget import current_client, for_client
 from ..errors import DeadlineExceededError, describe
 from ..store import Store
@@ -106,11 +107,13 @@ class _Child:
             return
         self.close()
         mine, theirs = socket.socketpair()
+        shown = foreground.board()  # the requests served here, which the child's jobs give way to
         try:
             # a new interpreter (never a fork of this threaded process), the socket its only link
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", __name__, str(theirs.fileno()), str(os.getpid()), json.dumps(self.settings)],
-                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, close_fds=True)
+                [sys.executable, "-m", __name__, str(theirs.fileno()), str(os.getpid()), json.dumps(self.settings),
+                 str(shown)],
+                pass_fds=(theirs.fileno(), shown), stdin=subprocess.DEVNULL, close_fds=True)
         finally:
             theirs.close()
         self.conn = Connection(mine.detach())
@@ -282,9 +285,12 @@ class ProcessRunner(JobRunner):
 # --- the child side -----------------------------------------------------------------------------
 
 
-def _child_main(conn: Connection, settings: dict[str, Any], parent: int) -> None:
+def _child_main(conn: Connection, settings: dict[str, Any], parent: int, board: int | None = None) -> None:
     """A job process: open the store, then run the tasks its web worker sends, one at a time, until
-    the pipe closes or the web worker dies."""
+    the pipe closes or the web worker dies. ``board`` is the web worker's foreground board: its
+    jobs give way to the requests served there as on a thread (:mod:`addin_backend.foreground`)."""
+    if board is not None:
+        foreground.watch(board)
     try:
         os.nice(int(settings.get("nice") or 0))
     except OSError:
@@ -345,4 +351,5 @@ def _child_main(conn: Connection, settings: dict[str, Any], parent: int) -> None
 
 
 if __name__ == "__main__":  # a job process: python -m addin_backend.jobs.processes FD PARENT SETTINGS
-    _child_main(Connection(int(sys.argv[1])), json.loads(sys.argv[3]), int(sys.argv[2]))
+    _child_main(Connection(int(sys.argv[1])), json.loads(sys.argv[3]), int(sys.argv[2]),
+                int(sys.argv[4]) if len(sys.argv) > 4 else None)

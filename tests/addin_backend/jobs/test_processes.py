@@ -190,3 +190,39 @@ def test_a_key_whose_model_hangs_holds_only_its_own_share_of_the_model_lane(db):
     finally:
         hang.set()
         runner.shutdown()
+
+
+_GIVES_WAY = """
+import sys, time
+from addin_backend import foreground
+foreground.watch(int(sys.argv[1]))
+print(foreground.busy(), flush=True)  # the worker's requests, seen from here
+sys.stdin.readline()  # the worker now serves one request
+print(foreground.busy(), round(foreground.give_way(30.0), 1), flush=True)
+"""
+
+
+def test_a_job_process_gives_way_to_the_requests_its_web_worker_serves():
+    """Foreground across processes: a job process reads its web worker's count of requests on the
+    shared board and holds at give_way while one is served, as a job thread does."""
+    import subprocess
+    import sys
+
+    from addin_backend import foreground
+
+    fd = foreground.board()
+    child = subprocess.Popen([sys.executable, "-c", _GIVES_WAY, str(fd)], pass_fds=(fd,), cwd=ROOT,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().split() == ["0"]
+        with foreground.serving():
+            child.stdin.write("go\n")
+            child.stdin.flush()
+            time.sleep(1.0)  # the request takes a second: the job holds meanwhile
+        busy, waited = child.stdout.readline().split()
+        assert busy == "1" and 0.5 <= float(waited) < 30, (busy, waited)
+    finally:
+        child.kill()
+        child.wait()
+        child.stdin.close()
+        child.stdout.close()
