@@ -110,6 +110,24 @@ def _truth(path: Path) -> dict[str, Any] | None:
     return json.loads(tp.read_text(encoding="utf-8")) if tp.exists() else None
 
 
+def _swap_encoder(backend: str, make: Callable[[], Any]) -> Callable[[], Callable[[], None]]:
+    """A setup for :func:`_edge_rows`: put ``make()`` in place of ``backend``'s encoder, and the
+    undo that puts the one before back."""
+    from addin_backend.language import nlp
+
+    def setup() -> Callable[[], None]:
+        before = nlp._embedders.get(backend)
+        nlp._embedders[backend] = make()
+
+        def undo() -> None:
+            if before is None:
+                nlp._embedders.pop(backend, None)
+            else:
+                nlp._embedders[backend] = before
+        return undo
+    return setup
+
+
 def _edge_rows(paths: Sequence[Path], variants: Sequence[tuple[str, Any, Callable[[], Any]]]) -> list[dict[str, Any]]:
     """For each document and variant ``(column, value, setup)`` (``setup()`` puts the variant in
     place and returns what undoes it): the RELATED pairs, word pieces, CPU s, Jaccard against the
@@ -188,18 +206,8 @@ def layers(paths: Sequence[Path], counts: Sequence[int], folder: Path) -> list[d
     backend = E.related_backend()
 
     def setting(count: int) -> Callable[[], Any]:
-        def setup() -> Callable[[], None]:
-            before = nlp._embedders.get(backend)
-            cut = None if count >= 6 else count
-            nlp._embedders[backend] = E._OnnxEncoder(backend, layers=cut, folder=str(folder) if cut else None)
-
-            def undo() -> None:
-                if before is None:
-                    nlp._embedders.pop(backend, None)
-                else:
-                    nlp._embedders[backend] = before
-            return undo
-        return setup
+        cut = None if count >= 6 else count
+        return _swap_encoder(backend, lambda: E._OnnxEncoder(backend, layers=cut, folder=str(folder) if cut else None))
 
     return _edge_rows(paths, [("layers", count, setting(count)) for count in counts])
 
@@ -367,17 +375,7 @@ def openvino(paths: Sequence[Path], folder: Path) -> dict[str, Any]:
     backend = E.related_backend()
 
     def setting(encoder: Any) -> Callable[[], Any]:
-        def setup() -> Callable[[], None]:
-            before = nlp._embedders.get(backend)
-            nlp._embedders[backend] = encoder
-
-            def undo() -> None:
-                if before is None:
-                    nlp._embedders.pop(backend, None)
-                else:
-                    nlp._embedders[backend] = before
-            return undo
-        return setup
+        return _swap_encoder(backend, lambda: encoder)
 
     rows = _edge_rows(paths, [("runtime", name, setting(enc)) for name, enc in encoders.items()])
     return {"texts": len(texts), "pieces": total, "model": model, "edges": rows}

@@ -267,15 +267,7 @@ class WorkerProcess:
     def children(self) -> set[int]:
         """The pids of the supervisor's worker processes, from /proc."""
         assert self.proc is not None
-        out = set()
-        for stat in Path("/proc").glob("[0-9]*/stat"):
-            try:
-                fields = stat.read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == self.proc.pid:
-                out.add(int(stat.parent.name))
-        return out
+        return _children_of({self.proc.pid})
 
     def kill(self) -> None:
         """``kill -9``: no clean-up, no goodbye to RQ."""
