@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 
 from benchmarks.semantic_profile import _best_deviations, screen
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.benchmarks.bench_fixtures import synth_5k, synth_5k_files  # noqa: F401 (fixtures)
 
 
 def test_a_near_duplicate_pair_stands_out_above_every_other_unit():
@@ -24,8 +23,9 @@ def test_a_near_duplicate_pair_stands_out_above_every_other_unit():
 
 
 @pytest.mark.models
-def test_the_screen_keeps_every_pair_when_it_keeps_every_unit():
-    rows = screen([ROOT / "benchmarks" / "data" / "synth-5k.docx"], [0.1, 0.5, 1.0])
+def test_the_screen_keeps_every_pair_when_it_keeps_every_unit(synth_5k_files):
+    # the 5K synthetic document written here (benchmarks/data is made by `make bench-data`, not kept)
+    rows = screen([Path(synth_5k_files["docx"])], [0.1, 0.5, 1.0])
     (row,) = rows
     assert row["pairs"] > 0 and row["embedded"] > row["pairs"]
     for name in ("static", "tfidf"):
