@@ -251,15 +251,24 @@ class LedgerClient:
         return self.request("GET", f"/api/v1/documents/{doc_id}/outline")[1]["outline"]
 
     def impact(self, doc_id: str, unit: str, job: dict | None = None, on_progress=None, depth: int = 1) -> dict:
-        """What a unit cites and what depends on it; waits for the graph while it is being built."""
+        """What a unit cites and what depends on it; waits for the graph while it is being built,
+        and, when the answer lacks an edge type it reads (``partial``: the job has not built
+        DEPENDS yet, as on a busy server), for that stage, then asks again: the panel shows what
+        the paragraph needs, not the part of it that was ready first."""
         path, body = f"/api/v1/documents/{doc_id}/impact", {"unit": unit, "depth": depth}
         for _ in range(3):
             try:
-                return self.request("POST", path, body=body)[1]
+                res = self.request("POST", path, body=body)[1]
             except BridgeError as exc:
                 if exc.code != "graph_not_ready" or job is None:
                     raise
                 job = self.wait_job(job, on_progress=on_progress, until=lambda j: "impact" in (j.get("ready") or []))
+                continue
+            lacking = set(res.get("partial") or []) & set(res.get("types") or [])
+            if not lacking or job is None:
+                return res
+            stage = "depends" if "DEPENDS" in lacking else "impact"
+            job = self.wait_job(job, on_progress=on_progress, until=lambda j: stage in (j.get("ready") or []))
         return self.request("POST", path, body=body)[1]
 
     def fix(self, doc_id: str, findings: list | None = None, kinds: list | None = None, author: str = "") -> dict:
