@@ -50,8 +50,8 @@ from .. import foreground
 from ..budget import current_client, for_client
 from ..errors import DeadlineExceededError, describe
 from ..store import Store
-from .runner import (HEARTBEAT_SECONDS, JobCancelled, JobRunner, MODEL_JOBS_PER_CLIENT, OPEN_JOBS, Progress, _key,
-                     _now, resolve_task, task_path)
+from .runner import (HEARTBEAT_SECONDS, MODEL_JOBS_PER_CLIENT, OPEN_JOBS, QUARANTINE_AFTER, JobCancelled, JobRunner,
+                     Progress, _key, _now, resolve_task, task_path)
 
 __all__ = ["ProcessRunner", "KILL_GRACE", "NICE", "child_settings"]
 
@@ -63,9 +63,6 @@ KILL_GRACE = 30.0
 NICE = 10
 #: How often a supervisor looks whether its running job's document still exists.
 _GONE_EVERY = 5.0
-#: The deaths after which a job is quarantined: in a child each job runs alone, so each death is
-#: the job's, as in a ``ledger worker`` (:data:`addin_backend.jobs.queue.QUARANTINE_AFTER`).
-_QUARANTINE_AFTER = 2
 
 
 def child_settings(store_url: str | None, data_dir: str, ttl: int, *, embedding_cache: str | None = None,
@@ -252,7 +249,7 @@ class ProcessRunner(JobRunner):
             return False  # its document is gone, or it ended before its child did
         deaths = int(rec.get("deaths") or 0) + 1
         rec = {**rec, "deaths": deaths, "alone_deaths": int(rec.get("alone_deaths") or 0) + 1}
-        if deaths >= _QUARANTINE_AFTER:
+        if deaths >= QUARANTINE_AFTER:  # alone in its child: each death is the job's
             self._quarantine(rec, deaths)
             return False
         rec.update(status="queued", requeued=int(rec.get("requeued") or 0) + 1,

@@ -34,7 +34,7 @@ import socket
 import threading
 from typing import Any, Callable
 
-from .runner import JobRunner, Progress, _key, _now, resolve_task, scope_of, task_path
+from .runner import QUARANTINE_AFTER, JobRunner, Progress, _key, _now, resolve_task, scope_of, task_path
 from ..store import Store
 
 __all__ = ["QUEUES", "DEFAULT_QUEUES", "LARGE_TOKENS", "queue_name", "QueueRunner", "perform",
@@ -266,11 +266,6 @@ def perform(job_id: str, task: str, kwargs: dict[str, Any]) -> None:
     finally:
         _current = None
     return None
-
-
-#: A queued job whose worker died this many times while running it is quarantined: in a
-#: ``ledger worker`` each job runs alone in its process, so its deaths are its own.
-QUARANTINE_AFTER = 2
 
 
 def on_job_failure(job: Any, connection: Any, exc_type: Any, exc_value: Any, tb: Any) -> None:

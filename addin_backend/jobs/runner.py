@@ -54,7 +54,7 @@ from ..errors import UnknownJobError, describe
 from ..store import Store
 
 __all__ = ["JobRunner", "JobCancelled", "Progress", "STATUSES", "OPEN_JOBS", "scope_of", "task_path",
-           "resolve_task", "LANES", "MODEL_LANE", "lane_of", "QUARANTINED", "job_error"]
+           "resolve_task", "LANES", "MODEL_LANE", "lane_of", "QUARANTINED", "QUARANTINE_AFTER", "job_error"]
 
 log = logging.getLogger("ledger.jobs")
 
@@ -83,6 +83,9 @@ LANES = ("graph", "edits", MODEL_LANE)
 MODEL_JOBS_PER_CLIENT = 1
 #: The error code of a job set aside because it stopped its worker (a poison job).
 QUARANTINED = "job_quarantined"
+#: The deaths of its process after which a job is quarantined (with at least one of them while it
+#: ran alone): the threads' recovery, a job process's supervisor and ``ledger worker`` all count so.
+QUARANTINE_AFTER = 2
 #: Each process's name in the records of the jobs it runs: whose death a job's silence means.
 _PROCESS = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
@@ -330,7 +333,7 @@ class JobRunner:
                 deaths = int(rec.get("deaths") or 0) + 1
                 alone_deaths = int(rec.get("alone_deaths") or 0) + (1 if alone else 0)
                 rec = {**rec, "deaths": deaths, "alone_deaths": alone_deaths}
-                if deaths >= 2 and alone_deaths >= 1:
+                if deaths >= QUARANTINE_AFTER and alone_deaths >= 1:
                     self._quarantine(rec, deaths)
                     continue
             try:
