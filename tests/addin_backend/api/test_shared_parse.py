@@ -74,6 +74,10 @@ def test_a_failed_parse_is_not_another_requests_error():
     with ThreadPoolExecutor(3) as pool:
         futures = [pool.submit(one) for _ in range(3)]
         _until(lambda: sum(f.done() for f in futures) >= 1)
+        # the other two hold the retried parse together before either may end: otherwise the
+        # first to retry can finish and release it before the second asks, which then (rightly:
+        # nothing is cached) parses again
+        _until(lambda: in_use() == (1, 2))
         gate.set()
         outcomes = []
         for f in futures:
