@@ -19,6 +19,7 @@ from adapters.label_grammar import (
     NUM,
     PLURAL,
     WORD_ALT,
+    WORDS,
     WORD_START,
     canonical_label,
     clause_number,
@@ -497,18 +498,18 @@ def find_mentions(text: str) -> tuple[Mention, ...]:
 
 # --- the mentions a unit makes ----------------------------------------------------------------
 
-# A table column whose header names references ("Section", "Reference(s)", "See", "Defined in",
-# "Specification" and "Definition" as registries write them, and their German, French and Spanish
-# equivalents) cites sections by bare numbers in its cells.
+# A table column whose header names references cites sections by bare numbers in its cells: the
+# header is one of the label grammar's words for sections ("Section", "Clause", "Abschnitt",
+# "Sección", "§"), or a word for a reference ("Reference(s)", "See", "Defined in", "Specification"
+# and "Definition" as registries write them) in English, German, French or Spanish.
+_SECTION_WORDS = "|".join(w.cited for w in WORDS if w.cited and w.family == "section")
 _REF_HEADER = re.compile(
-    r"^\s*(?:sub-?sections?|sections?|sect?s?\.|clauses?|sub-?clauses?|references?|refs?\.?|see|"
-    r"(?:defined|specified|described)\s+in|paragraphs?|paras?\.|articles?|arts?\.|chapters?|§+|"
+    rf"^\s*(?:§+|{_SECTION_WORDS}|paragraphs?|paras?\.|references?|refs?\.?|see|(?:defined|specified|described)\s+in|"
     r"definitions?|specifications?|spec\.?|spezifikation(?:en)?|fundstellen?|sp(?:\u00e9|e)cifications?|"
     r"especificaci(?:\u00f3|o)n(?:es)?|definici(?:\u00f3|o)n(?:es)?|d(?:\u00e9|e)finitions?|"
-    r"abschnitte?|abschn\.|kapitel|artikel|referenz(?:en)?|verweise?|siehe|(?:definiert|beschrieben)\s+in|"
-    r"r(?:\u00e9|e)f(?:\u00e9|e)rences?|voir|d(?:\u00e9|e)fini(?:e|s|es)?\s+(?:en|dans)|chapitres?|"
-    r"secci(?:\u00f3|o)n(?:es)?|referencias?|v(?:\u00e9|e)ase|ver|definid[oa]s?\s+en|cap(?:\u00ed|i)tulos?|"
-    r"art(?:\u00ed|i)culos?|apartados?)\s*[:.]?\s*$",
+    r"referenz(?:en)?|verweise?|siehe|(?:definiert|beschrieben)\s+in|"
+    r"r(?:\u00e9|e)f(?:\u00e9|e)rences?|voir|d(?:\u00e9|e)fini(?:e|s|es)?\s+(?:en|dans)|"
+    r"referencias?|v(?:\u00e9|e)ase|ver|definid[oa]s?\s+en)\s*[:.]?\s*$",
     re.I,
 )
 # A cell that is nothing but section numbers: "5.1", "5.2.1.1, 5.2.2.2", "§ 4", "3-5".
