@@ -137,12 +137,14 @@ def graph_job_id(doc_id: str) -> str:
     return f"{doc_id}-{GRAPH_JOB}"
 
 
-def start_graph_job(runner: JobRunner, doc_id: str, doc: Document, *, builder: GraphBuilder | None,
-                    semantic: bool, stages: tuple[str, ...] = ()) -> dict[str, Any]:
+def start_graph_job(runner: JobRunner, doc_id: str, doc: Document | None, *, builder: GraphBuilder | None,
+                    semantic: bool, stages: tuple[str, ...] = (), tokens: int | None = None) -> dict[str, Any]:
     """Record the document's graph job and start it; returns the job record as first written.
 
     ``stages`` is the builder's stage order (:func:`graph_stages`), used for the overall
-    progress; a stage outside it leaves the overall progress where it was.
+    progress; a stage outside it leaves the overall progress where it was. ``doc`` is ``None``
+    when the upload was read in another process (a job process runner's ``call``): the job
+    reads it back, and ``tokens`` is its :func:`estimated_tokens`.
     """
     if builder is None:
         return runner.create(doc_id, GRAPH_JOB, "read", name=GRAPH_JOB, status="done", progress=1.0,
@@ -156,9 +158,11 @@ def start_graph_job(runner: JobRunner, doc_id: str, doc: Document, *, builder: G
     record = runner.create(doc_id, GRAPH_JOB, "read", name=GRAPH_JOB, progress=READ_SHARE,
                            extra=stage_fields(("read", *stages), done=("read",)))
     if builder is build_in_stages:  # a task a queue can carry to a `ledger worker`
-        runner.submit(record, run_graph_job, tokens=estimated_tokens(doc), local={"doc": doc},
-                      doc_id=doc_id, semantic=semantic, stages=list(stages))
+        runner.submit(record, run_graph_job, tokens=tokens if tokens is not None else estimated_tokens(doc) if doc is not None else 0,
+                      local={"doc": doc} if doc is not None else None, doc_id=doc_id, semantic=semantic,
+                      stages=list(stages))
     else:  # a caller's own builder (tests) runs in this process
+        doc = documents.load(runner.store, doc_id) if doc is None else doc
         runner.start(record, partial(_build, runner.store, doc_id, doc, builder, semantic, stages))
     return record
 
