@@ -59,7 +59,7 @@ class Rule:
     ``term``; ``origin`` the documents it was written on and where the ablation says it helps
     (``benchmarks.real_bench --ablate``); ``reader`` the function that reads it (``structure``:
     :mod:`.glossary`, the example's lines a term line and its definition, a terminology section's
-    heading first); ``statement``: it defines by statement (a later one redefines the term);
+    heading first for an entry); ``statement``: it defines by statement (a later one redefines the term);
     ``marks``: its word is a term however common; ``producers`` the annotated sets whose misses it
     was written reading (by the commit that added it; docs/benchmarks.md, "Leave one producer
     out"), which ``real_bench --lopo`` scores with it off."""
@@ -165,9 +165,6 @@ RULES: tuple[Rule, ...] = (
          producers=("devset",)),
     Rule("entry", "Terminology\nClient: the party that opens the connection.", "Client",
          "terminology sections of any producer; helps: wild STIX (pandoc)", "structure", statement=True,
-         producers=("devset",)),
-    Rule("heading", "Terms and definitions\nshared cache\ncache that stores responses for reuse.", "shared cache",
-         "ISO-style terminology clauses; fires on no annotated document", "structure", statement=True,
          producers=("devset",)),
 )
 #: The ids of :data:`RULES`: the rules a measurement may switch off (``definition:ID``).

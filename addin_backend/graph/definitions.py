@@ -68,7 +68,6 @@ __all__ = [
     "TOPIC_SHARE",
     "find_definitions",
     "definition_registry",
-    "registry_key",
     "find_usages",
     "usage_pattern",
     "is_common_word",
@@ -311,12 +310,6 @@ def _structural(unit: Unit, term: str, start: int, end: int, how: str, body: str
     return Definition(term, "term", start, end, unit.text[start:end], cs, 0.95, how=how)
 
 
-def registry_key(units: Sequence[Unit]) -> int:
-    """A fingerprint of what the registry reads (ids, kinds, styles, parents, texts, cells): a
-    cache of :func:`definition_registry` is valid while this is unchanged."""
-    return hash(tuple((u.id, u.kind, u.style, u.parent, u.title, u.text, len(u.meta.get("cells") or ())) for u in units))
-
-
 def _section_of(u: Unit, by_id: dict[str, Unit]) -> str | None:
     p = u.parent
     while p is not None and p in by_id and by_id[p].kind != "section":
@@ -334,8 +327,8 @@ class Registry(dict):
 
 
 def _content(units: Sequence[Unit]) -> tuple:
-    """Everything the registry reads of the units (what :func:`registry_key` fingerprints, plus
-    order and language tag): equal contents give equal registries."""
+    """Everything the registry reads of the units (ids, kinds, styles, parents, texts, cells, order
+    and language tag): equal contents give equal registries."""
     return tuple([(u.id, u.kind, u.style, u.parent, u.title, u.text, len(u.meta.get("cells") or ()), u.order,
                    u.meta.get("lang")) for u in units])
 

@@ -1,16 +1,14 @@
 """Definitions given by a document's structure: definition lists, terminology sections.
 
 Standards define most of their vocabulary outside sentences: a term line (``Ack-eliciting
-packets:``) followed by the paragraph that defines it, a "Terms and definitions" clause whose
-sub-headings are the terms. This module reads those shapes from the units alone (kinds, styles, headings, neighbours), in any language:
+packets:``) followed by the paragraph that defines it, or an entry of a "Terms and definitions"
+section. This module reads those shapes from the units alone (kinds, styles, headings, neighbours), in any language:
 
 * a **term line** is a paragraph in a term or glossary style (``Definition Term``, ``Term(s)``,
   ``Glossary``); or a short noun phrase ending in ":" followed by an ordinary paragraph; or,
   inside a terminology section, a short line without final punctuation followed by a paragraph;
 * an **inline entry** (``Term: definition``, ``Term - definition``) counts inside a terminology
-  section or a glossary style;
-* a **term heading** is a short heading below a terminology section (ISO style: ``3.1.2 shared
-  cache`` and its definition under it).
+  section or a glossary style.
 
 A term line's term is the line without its colon, a parenthesised abbreviation or an index
 (``sent_packets[kPacketNumberSpace]:`` defines ``sent_packets``).
@@ -125,8 +123,8 @@ def structural_definitions(
     """Unit id -> the definitions its place in the structure gives it.
 
     ``make(unit, term, start, end, how, definition_text, in_terminology)`` builds one
-    definition (or refuses it, returning ``None``); ``how`` is ``list``, ``entry`` or
-    ``heading``; ``in_terminology`` says whether the unit is in a terminology section.
+    definition (or refuses it, returning ``None``); ``how`` is ``list`` or ``entry``;
+    ``in_terminology`` says whether the unit is in a terminology section.
     """
     by_id = {u.id: u for u in units}
     terminology: dict[str, bool] = {}
@@ -154,18 +152,7 @@ def structural_definitions(
     for i, u in enumerate(seq):
         nxt = seq[i + 1] if i + 1 < len(seq) else None
         got: list = []
-        if u.kind == "section":
-            # an entry of a terminology clause: its definition is a phrase that could replace the
-            # term, written in lower case ("cache that stores responses"), not a sentence
-            kids = (nxt is not None and nxt.parent == u.id and nxt.kind in ("paragraph", "list_item")
-                    and (nxt.text[:1].islower() or (u.title or u.text)[:1].islower()))
-            if kids and nxt is not None and in_terminology(u) and not is_terminology_heading(u.title or u.text):
-                heading_term = term_of_line(u.title or u.text)
-                if heading_term:
-                    d = make(u, heading_term, 0, len(u.text), "heading", nxt.text, True)
-                    if d is not None:
-                        got.append(d)
-        elif u.kind in ("paragraph", "list_item") and not _is_code(u):
+        if u.kind in ("paragraph", "list_item") and not _is_code(u):
             text = u.text.strip()
             styled = is_term_style(u.style)
             inline = styled and bool(_GLOSSARY_STYLE.search(u.style or "")) or in_terminology(u)

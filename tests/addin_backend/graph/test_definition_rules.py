@@ -11,16 +11,12 @@ from addin_backend.graph.definitions import definition_registry
 
 def _structure_doc(rule: Rule) -> list[Unit]:
     """The units a structural rule's example lines stand for: a term line and its definition; for
-    a terminology entry or heading, the terminology section's heading first."""
+    a terminology entry, the terminology section's heading first."""
     lines = rule.example.split("\n")
     if rule.id == "list":
         return [Unit("u0", "paragraph", lines[0], 0), Unit("u1", "paragraph", lines[1], 1)]
-    sec = Unit("s", "section", lines[0], 0, level=1, title=lines[0])
-    if rule.id == "entry":
-        return [sec, Unit("u0", "paragraph", lines[1], 1, parent="s")]
-    assert rule.id == "heading"
-    return [sec, Unit("h", "section", lines[1], 1, level=2, title=lines[1], parent="s"),
-            Unit("u0", "paragraph", lines[2], 2, parent="h")]
+    assert rule.id == "entry"
+    return [Unit("s", "section", lines[0], 0, level=1, title=lines[0]), Unit("u0", "paragraph", lines[1], 1, parent="s")]
 
 
 def _read(rule: Rule) -> list[tuple[str, str]]:

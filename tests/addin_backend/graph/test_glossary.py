@@ -23,7 +23,7 @@ def doc_of(*units):
 
 def defined(doc):
     return sorted((uid, d.term, d.how) for lst in definition_registry(doc.units).values() for _, uid, d in lst
-                  if d.how in ("list", "entry", "table", "heading"))
+                  if d.how in ("list", "entry", "table"))
 
 
 def uses(doc):
@@ -75,21 +75,6 @@ def test_inline_entries_in_a_terminology_section_in_any_language():
     )
     assert defined(doc) == [("e1", "Auftragnehmer", "entry"), ("e2", "client", "entry")]
     assert sorted(u[:2] for u in uses(doc)) == [("p", "e1"), ("p", "e2")]
-
-
-def test_iso_term_entries_are_headings_whose_section_is_the_definition():
-    doc = doc_of(
-        U("h", "3 Terms and definitions", "section"),
-        U("e", "3.1 shared cache", "section", parent="h"),
-        U("d", "cache that stores responses for reuse by more than one user", parent="e"),
-        U("n", "Note 1 to entry: A shared cache is usually deployed by an intermediary.", parent="e"),
-        U("s", "4 Requirements", "section"),
-        U("p", "A shared cache MUST NOT store private responses.", parent="s"),
-    )
-    assert defined(doc) == [("e", "shared cache", "heading")]
-    G = build_graph(doc, stages=("contains", "references", "depends"))
-    deps = sorted((u, v) for u, v, k in G.edges(keys=True) if k == DEPENDS)
-    assert deps == [("p", "e")]  # the note inside the entry is part of the definition
 
 
 def test_a_topic_heading_below_a_terminology_section_is_not_a_term():
