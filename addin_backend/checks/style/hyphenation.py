@@ -32,7 +32,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
 from dataclasses import dataclass, field
+from itertools import accumulate
+from typing import Callable
 
 from adapters import words as _words
 from adapters.model import Document, Unit
@@ -94,7 +97,30 @@ _CAMEL = re.compile(r"[^\W\d_][^\W\d_]*?(?:[a-z][A-Z]|[A-Z]{2}[a-z])")
 def _camel(written: str) -> bool:
     """An identifier in camel case: a capital after a small letter ("CipherSuite", "iPhone"), or
     a capital word after capitals ("AEADEncrypted")."""
+    if written.islower():  # no capital at all (most words): the pattern needs one
+        return False
     return bool(_CAMEL.match(written))
+
+
+def _inside(spans: list[tuple[int, int]]) -> Callable[[int], bool] | None:
+    """A test of whether a position is inside one of ``spans`` (which may overlap), by bisection
+    on their starts: a unit's words times its spans were compared one by one (a fifth of the
+    hyphenation check on a 5,400-unit specification); ``None`` when there is no span.
+
+    >>> f = _inside([(10, 20), (0, 4), (12, 14)]); [f(i) for i in (0, 3, 4, 9, 10, 19, 20)]
+    [True, True, False, False, True, True, False]
+    """
+    if not spans:
+        return None
+    spans = sorted(spans)
+    starts = [a for a, _b in spans]
+    reach = list(accumulate((b for _a, b in spans), max))  # the furthest end of the spans so far
+
+    def inside(pos: int) -> bool:
+        i = bisect_right(starts, pos) - 1
+        return i >= 0 and reach[i] > pos
+
+    return inside
 
 
 def _tokens(text: str, english: bool) -> list[tuple[str, int, int]]:
@@ -106,11 +132,12 @@ def _tokens(text: str, english: bool) -> list[tuple[str, int, int]]:
     blocked += protected_spans(text)  # "multipart/byteranges", "index.html", `code`: names, not words
     if '"' in text or "\u201c" in text:
         blocked += [m.span() for m in _QUOTED.finditer(text)]  # quoted words are someone else's
+    inside = _inside(blocked)
     out = []
     for m in _words.finditer(text):
         s, e = m.span()
         w = m.group()
-        if blocked and any(a <= s < b for a, b in blocked):
+        if inside is not None and inside(s):
             continue
         if _camel(w) or ("-" in w and text[e:e + 1] == "("):  # "Transcript-Hash(...)": a function
             continue
