@@ -13,12 +13,13 @@ __all__ = ["graph_progress", "print_findings", "tally", "print_check", "print_fi
 
 def graph_progress(stages: Sequence[str], stream: IO[str] | None = None):
     """A ``progress(stage, fraction)`` callback drawing one tqdm bar over all ``stages`` on stderr
-    (the bar appears with the first report: a command that builds no graph draws none)."""
+    (the bar appears with the first report of work under way: a command that builds no graph, as
+    one that loads a kept graph and reports each stage done, draws none and imports no tqdm)."""
     stages = list(stages)
     bars: list[Any] = []
 
     def progress(stage: str, fraction: float) -> None:
-        if stage not in stages:
+        if stage not in stages or (not bars and fraction >= 1.0):
             return
         if not bars:
             from tqdm import tqdm

@@ -13,14 +13,10 @@ from .contains import add_contains_edges
 from .edges import EDGE_TYPES, edges_of_type
 from .nodes import add_unit_nodes
 from .references import BROKEN_KEY, add_reference_edges
+from .stages import FAST_STAGES, NO_RELATED, STAGES
 
 __all__ = ["STAGES", "NO_RELATED", "FAST_STAGES", "Progress", "build_graph", "run_stages", "refresh_stats"]
 
-#: Stages in the order they run; the first two need no model.
-STAGES = ("contains", "references", "depends", "related")
-#: Every stage but RELATED (no embedding model); FAST_STAGES need no model at all.
-NO_RELATED = ("contains", "references", "depends")
-FAST_STAGES = ("contains", "references")
 
 #: ``progress(stage, fraction)``: fraction runs from 0.0 to 1.0 within each stage.
 Progress = Callable[[str, float], None]

@@ -17,8 +17,6 @@ import networkx as nx
 
 from adapters.model import Document, Unit
 
-from .definitions import definition_registry
-
 __all__ = ["TERM_INDEX", "term_index"]
 
 #: Where :func:`term_index` keeps its answer on a graph: ``{"key": content digest, "terms": [...]}``.
@@ -46,6 +44,8 @@ def term_index(doc: Document, G: nx.MultiDiGraph | None) -> list[list[Any]]:
         kept = G.graph.get(TERM_INDEX)
         if isinstance(kept, dict) and kept.get("key") == key:
             return kept["terms"]
+    from .definitions import definition_registry  # (a kept index reads no registry: not imported then)
+
     terms = [[d.term, d.kind, bool(d.case_sensitive), uid, d.span]
              for entries in definition_registry(doc.units).values() for _order, uid, d in entries[:1]]
     if G is not None:

@@ -13,18 +13,19 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Callable, Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, Union
 
 import networkx as nx
 
 from adapters.model import Document
 
 from ..errors import InvalidRequestError
-from ..jobs.runner import JobRunner
-from ..store import Store
 from . import graphs
-from .graph_job import document_graph
 from .jsonable import json_safe
+
+if TYPE_CHECKING:  # an upload's context (the server); a file's imports no job runner nor store
+    from ..jobs.runner import JobRunner
+    from ..store import Store
 
 __all__ = ["Selection", "WeightsSpec", "DEFAULT_BUDGET", "MAX_HOPS", "EDGE_WEIGHTS", "WEIGHTS_SPEC",
            "parse_weights", "find_targets", "needs_graph",
@@ -199,10 +200,11 @@ def document_context(doc: Document, *, semantic: bool = True, progress: Callable
     :func:`context`'s.
 
     Weights are checked before the graph is built, so a bad spec answers at once. Beside the
-    graph the file keeps what packing a context read (:data:`_KEPT`: the defined terms' index, the
-    token counts), so the next context on the file builds no registry and loads no tokenizer.
+    graph the file keeps what packing a context read (:data:`_KEPT`: the defined terms' index and
+    their usage patterns, the token counts), so the next context on the file builds no registry,
+    loads no dictionary and no tokenizer.
     """
-    from ..retrieval import tokens
+    from ..retrieval import terms, tokens
     from ..graph.term_index import TERM_INDEX
     from .graph_cache import file_graph, keep, kept
 
@@ -216,6 +218,7 @@ def document_context(doc: Document, *, semantic: bool = True, progress: Callable
         G.graph[TERM_INDEX] = before["terms"]
     kept_tokens = before.get("tokens") or {}
     tokens.remember(kept_tokens)
+    terms.remember(before.get("usages") or {})
     known = tokens.counted()
     answer = context(doc, G, semantic=semantic, **params)
     # this file's counts and cuts: those kept, and those this context made (not other files' in this process)
@@ -224,6 +227,10 @@ def document_context(doc: Document, *, semantic: bool = True, progress: Callable
     after = {"terms": G.graph.get(TERM_INDEX) if G is not None else before.get("terms"), "tokens": mine}
     if after["terms"] is None:
         after.pop("terms")
+    else:  # the usage patterns of this file's terms (and the words their uses hold) that this context knew
+        usages = terms.known(terms.usage_key(t, k, cs) for t, k, cs, *_ in after["terms"].get("terms") or ())
+        if usages:
+            after["usages"] = usages
     if after != before:
         keep(doc, _KEPT, after)
     return answer
@@ -241,6 +248,7 @@ def stored_context(store: Store, runner: JobRunner, doc_id: str, *, semantic: bo
     :raise UnknownDocumentError: no such document.
     """
     from ..store import documents
+    from .graph_job import document_graph
 
     parse_weights(params.get("weights"))
     doc = documents.load(store, doc_id)

@@ -76,7 +76,7 @@ def stages_of(scope: GraphScope) -> tuple[str, ...]:
 
     :raise InvalidRequestError: not a scope.
     """
-    from ..graph.build import FAST_STAGES, NO_RELATED, STAGES
+    from ..graph.stages import FAST_STAGES, NO_RELATED, STAGES
 
     stages = {"full": STAGES, "no_related": NO_RELATED, "fast": FAST_STAGES}.get(scope)
     if stages is None:

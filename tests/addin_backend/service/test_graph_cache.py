@@ -228,3 +228,53 @@ def test_a_second_check_answers_from_the_kept_report_until_the_sheet_changes(tmp
     sheet.write_text('[terms]\n"Merlin" = "The Wizard"\n')
     _json(capsys, [*argv, "--style", str(sheet)])
     assert len(checked) == 3  # the same sheet's name, other rules: checked again
+
+
+#: A ``ledger`` command in a new process: its JSON answer, then what the process imported and loaded.
+_PROBE = """
+import json, sys
+from addin_backend.cli import main
+out = sys.stdout
+sys.stdout = open(sys.argv[1], "w")
+rc = main(sys.argv[2:])
+sys.stdout.close()
+wordlists = sys.modules.get("addin_backend.language.wordlists")
+json.dump({"rc": rc, "modules": sorted(sys.modules),
+           "dictionary": bool(wordlists and wordlists.dictionary.cache_info().currsize)}, out)
+"""
+
+
+def test_a_second_context_in_a_new_process_imports_what_its_answer_needs(tmp_path):
+    """Cold process, warm cache (issue 32: a second ``ledger context`` within 1 s): the graph and
+    the defined terms come from the file's cache, so the second process imports none of the
+    graph's detectors (whose modules compile their patterns), no NLP or embedding model, no
+    tokenizer, no progress bar, and loads no dictionary, even where the instruction names a
+    defined term; its answer is the first's."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    path = _file(tmp_path)
+    env = {**os.environ, "LEDGER_GRAPH_CACHE": str(tmp_path / "graphs.sqlite3"), "LEDGER_EMBEDDING_CACHE": "off",
+           "LEDGER_CACHE_DIR": str(tmp_path / "cache"), "HF_HUB_OFFLINE": "1"}
+    argv = ["context", str(path), "--find", "Arthur", "--instruction", "Shorten the official version", "--json"]
+    answers, probes = [], []
+    for n in range(2):
+        out = tmp_path / f"answer{n}.json"
+        proc = subprocess.run([sys.executable, "-c", _PROBE, str(out), *argv], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        probes.append(json.loads(proc.stdout))
+        answers.append(json.loads(out.read_text(encoding="utf-8")))
+        answers[-1].pop("seconds", None)
+    first, second = probes
+    assert first["rc"] == second["rc"] == 0
+    heavy = ("spacy", "torch", "onnxruntime", "numpy", "tiktoken", "tqdm", "addin_backend.graph.definitions",
+             "addin_backend.graph.references", "addin_backend.graph.mentions", "addin_backend.graph.build",
+             "addin_backend.language.forms")
+    assert "addin_backend.graph.definitions" in first["modules"]  # the first built the graph
+    assert [m for m in heavy if m in second["modules"]] == [] and not second["dictionary"]
+    assert any("official version" in c.get("reason", "") for c in answers[1]["context"])
+    assert answers[1] == answers[0]
