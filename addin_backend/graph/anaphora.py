@@ -27,6 +27,7 @@ from ..language.forms import singular
 from ..language.lexicon import function_words
 from ..language.nlp import FACTS, get_lexicon, noun_lemma, tag_texts
 from ..outline import CODE_STYLE as _CODE_STYLE  # the one list of code and preformatted styles
+from .glossary import is_term_style, term_of_line
 from .related import is_reference_entry
 from .text import forms_pattern, noun_forms, preview, sentences, snippet, word_set
 
@@ -553,6 +554,15 @@ def _title_head(title: str) -> str | None:
     return noun_lemma(words[-1]) if words else None
 
 
+def _term_line(u: Unit) -> bool:
+    """A definition list's term line (the glossary's concept): a paragraph in a term style, or a
+    short term ending in a colon ("Packet Number:")."""
+    if u.kind != "paragraph" or not u.text:
+        return False
+    t = u.text.rstrip()
+    return is_term_style(u.style) or (len(t) <= 60 and t.endswith(":") and term_of_line(t) is not None)
+
+
 def _name(u: Unit) -> str:
     return u.kind.replace("_", " ")
 
@@ -569,6 +579,8 @@ class _Layout:
     step: list[int]
     subject: str | None = None
     heads: dict[int, Unit] = field(default_factory=dict)  # each section's heading, by number
+    #: Whether each unit is a definition list's description, the unit before it its term line.
+    entry: list[bool] = field(default_factory=list)
 
     @classmethod
     def of(cls, doc: Document) -> "_Layout":
@@ -592,7 +604,10 @@ class _Layout:
                 (display[k] and display[k - 1]) or (listed[k] and listed[k - 1]))
             step.append((step[-1] if step else 0) + (not same))
         title = next((u.text for u in doc.units if u.kind == "title"), "")
-        return cls(seq, section, display, listed, step, _title_head(title), heads)
+        term = [_term_line(u) for u in seq]
+        entry = [k > 0 and term[k - 1] and not term[k] and not display[k] and u.kind == "paragraph"
+                 and section[k - 1] == section[k] for k, u in enumerate(seq)]
+        return cls(seq, section, display, listed, step, _title_head(title), heads, entry)
 
     def unit(self, j: int) -> Unit:
         """The content unit at position ``j``, or for ``-k - 1`` the heading of section ``k``."""
@@ -913,6 +928,14 @@ def _by_own_unit(a: Anaphor, c: _Ctx) -> _Got:
     return False if got is None else (got[0], got[1], 0.7)
 
 
+def _by_entry_term(a: Anaphor, c: _Ctx) -> _Got:
+    """"Packet Number:" / "This field is 1 to 4 bytes long.": in a definition list's description
+    a noun phrase or a pronoun speaks of the entry's term, however many entries before say the same."""
+    if not (c.lay.entry[c.i] and a.kind in ("np", "pronoun", "distal")):
+        return None
+    return c.i - 1, f"the term {preview(c.lay.seq[c.i - 1].text, 40)}", 0.7
+
+
 def _by_section_subject(a: Anaphor, c: _Ctx) -> _Got:
     """"Will Topic Type" / "Position: bit 5 ..." / "This is a 2-bit field": a pronoun or "this X"
     in the unit's first sentence with only label lines or displays before it in its section
@@ -1014,6 +1037,7 @@ RESOLVERS: tuple[tuple[str, Callable[[Anaphor, _Ctx], _Got]], ...] = (
     ("document-subject", _by_document_subject),
     ("connective", _by_connective),
     ("own-unit", _by_own_unit),
+    ("entry-term", _by_entry_term),
     ("section-subject", _by_section_subject),
     ("distal", _by_distal),
     ("display-above", _by_display_above),

@@ -207,6 +207,24 @@ def test_after_label_lines_an_anaphor_speaks_of_the_heading_after_prose_of_the_p
     assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u3", "u1"), ("u6", "u5"), ("u9", "u8")]
 
 
+def test_in_a_definition_list_an_anaphor_speaks_of_its_entrys_term():
+    doc = Document("docx", [Unit(f"u{i}", "paragraph", t, i, style=s) for i, (t, s) in enumerate([
+        ("Every packet carries a length field and a type field.", None),
+        ("Packets contain the following fields:", None),
+        ("Length:", "Definition Term"),
+        ("This field is the length of the remainder of the packet.", "Definition"),
+        ("Packet Number:", None),
+        ("This field is 1 to 4 bytes long; a receiver reads this field first.", None),
+        ("The fields are:", None),
+        ("This field is reserved.", None),
+    ])])
+    # the term line before it (by its style, or a short term ending in a colon), not the
+    # earlier unit that introduces "field"; a lead-in sentence ending in a colon is no term
+    got = [(s, t) for s, t, _, _ in resolved(doc)]
+    assert got[:3] == [("u3", "u2"), ("u5", "u4"), ("u5", "u4")]
+    assert ("u7", "u6") not in got
+
+
 def test_code_lines_are_one_step_and_a_fallback_lands_on_their_lead_in():
     doc = _units(
         ("paragraph", "A server stores the time it generated the session ticket, offset by the round-trip time:"),
