@@ -356,9 +356,9 @@ _ABBREV_IDENT = frozenset("e.g i.e et.al etc.al a.k.a".split())
 #: (not "I" and "US", letters and acronyms in terms; not articles, which open a phrase), the
 #: prepositions that end a subject, and sentence adverbs.
 _STOP_BACK = (function_words("auxiliaries", "relatives", "conjunctions", "demonstratives", "possessives", "quantifiers",
-                             "pronouns") - {"i", "us"}) | frozenset(
-    """in on for with by to from at as into onto upon above below than when where then here there thus hence
-    therefore also now first second finally formally moreover however further furthermore let such not""".split())
+                             "pronouns", "prepositions") - {"i", "us", "v", "of"}) | frozenset(
+    """when where then here there thus hence therefore also now first second finally formally moreover however
+    further furthermore let such not""".split())
 _DETERMINERS = function_words("determiners")
 #: Conjunctions that open a concession, a reason or a question, where a phrase is not defined.
 _SUBORDINATE = function_words("subordinators") - {"if", "while"}
