@@ -204,12 +204,6 @@ def _math_context(text: str, start: int, end: int) -> bool:
 _NOT_USERS = ("section", "title")
 
 
-def _first_use(text: str, d: Definition, english: bool) -> re.Match[str] | None:
-    """The first use of ``d``'s term in ``text`` (none inside a longer name, none of a Latin
-    letter outside mathematics)."""
-    return next(_uses_in(text, d, english), None)
-
-
 #: Words that may follow a noun that is not a modifier ("the header is", "headers of"), and
 #: those before an adjective used as a predicate ("it is disconnected", "considered safe").
 _AFTER_NOUN = function_words("auxiliaries", "relatives", "conjunctions", "prepositions") | {
@@ -219,12 +213,6 @@ _PREDICATE_BEFORE = re.compile(
     r"\s+(?:[a-z]+ly\s+)?$", re.I
 )
 _NEXT_WORD = re.compile(r"\s+([a-z][\w\-]*)")
-
-
-@lru_cache(maxsize=4096)
-def _plain_word(term: str) -> bool:
-    """A common English word written alone (see :func:`is_common_word`)."""
-    return " " not in term and is_common_word(term)
 
 
 def _modifier(text: str, m: re.Match[str]) -> bool:
@@ -251,7 +239,7 @@ def _reader(term: str, kind: str, case_sensitive: bool, english: bool, how: str)
         checks |= _NAME
     if english and kind == "term" and term.endswith("s") and " " not in term:
         checks |= _PLURAL_WORD
-    if how == "condition" and _plain_word(term):
+    if how == "condition" and " " not in term and is_common_word(term):
         checks |= _PREDICATE
     if english and kind == "term" and not case_sensitive and not term.isupper():
         checks |= _CAPS
@@ -507,10 +495,6 @@ def _add_scopes(reg: dict, by_id: dict[str, Unit]) -> None:
                 lst[i] = (order, uid, replace(d, scope=uid))
 
 
-def _prose(u: Unit) -> bool:
-    return u.kind in ("paragraph", "list_item") and bool(u.text) and not is_code_style(u.style)
-
-
 def _inside(uid: str, section: str, by_id: dict[str, Unit]) -> bool:
     p = by_id[uid].parent
     while p is not None and p in by_id:
@@ -522,7 +506,7 @@ def _inside(uid: str, section: str, by_id: dict[str, Unit]) -> bool:
 
 def _in_title(title: str, d: Definition) -> bool:
     """Whether a title names the term, or for an acronym its expansion ("Secure Transfer Protocol")."""
-    if _first_use(title, d, True):
+    if next(_uses_in(title, d, True), None):
         return True
     if d.kind != "acronym":
         return False
@@ -535,7 +519,7 @@ def _add_policy(reg: dict, units: list[Unit], by_id: dict[str, Unit], uses: list
     """Mark the document's topics (``topic``, ``linked_from``: see :func:`definition_registry`);
     the uses, re-tied to the updated definitions."""
     titles = [u.text for u in units if u.kind == "title" and u.text]
-    prose = {u.id for u in units if _prose(u)}
+    prose = {u.id for u in units if u.kind in ("paragraph", "list_item") and u.text and not is_code_style(u.style)}
     by_key: dict[str, list[Usage]] = {}
     for x in uses:
         if not (x.definition.scope and _inside(x.source, x.definition.scope, by_id)):
