@@ -30,11 +30,20 @@ for threads; the jobs of the other children never notice. A child past ``LEDGER_
 ``deadline_exceeded``; a child whose job's document was deleted is killed at once. A child whose
 web worker died exits by itself. Jobs started with a closure (:meth:`~.runner.JobRunner.start`:
 only a test's own graph builder now) cannot cross a process and still run on threads.
+
+Requests have children of their own (:meth:`ProcessRunner.call`, :data:`CALL_PROCESSES` of them,
+at the web worker's priority, never behind a job): a request that must wait for CPU-bound work
+(reading an upload: unzipping, parsing its XML, building and dumping its model) hands it to one
+and waits on the pipe, which holds no interpreter lock. In the web worker, an upload of 1 MB held
+the lock for up to 0.2 s in one parse or dump call, several uploads at once made ``/healthz``
+answer in 1.7 s (issue 33). The request's deadline holds: past it the child is killed.
 """
 from __future__ import annotations
 
+import importlib
 import json
 import logging
+import pickle
 import os
 import signal
 import socket
@@ -47,13 +56,13 @@ from functools import partial
 from typing import Any, Callable
 
 from .. import foreground
-from ..budget import current_client, for_client
-from ..errors import DeadlineExceededError, describe
+from ..budget import check, current_client, for_client
+from ..errors import CorruptDocumentError, DeadlineExceededError, describe
 from ..store import Store
 from .runner import (HEARTBEAT_SECONDS, MODEL_JOBS_PER_CLIENT, OPEN_JOBS, QUARANTINE_AFTER, JobCancelled, JobRunner,
                      Progress, _key, _now, resolve_task, task_path)
 
-__all__ = ["ProcessRunner", "KILL_GRACE", "NICE", "child_settings"]
+__all__ = ["ProcessRunner", "KILL_GRACE", "NICE", "CALL_PROCESSES", "child_settings"]
 
 log = logging.getLogger("ledger.jobs")
 
@@ -63,6 +72,11 @@ KILL_GRACE = 30.0
 NICE = 10
 #: How often a supervisor looks whether its running job's document still exists.
 _GONE_EVERY = 5.0
+#: Children a web worker keeps for its requests' work (:meth:`ProcessRunner.call`): one per core
+#: of a small server; a request past them waits for one (within its deadline).
+CALL_PROCESSES = 2
+#: The modules whose exceptions a child's answer may name (rebuilt as they were raised).
+_ERROR_MODULES = ("adapters.", "addin_backend.")
 
 
 def child_settings(store_url: str | None, data_dir: str, ttl: int, *, embedding_cache: str | None = None,
@@ -145,6 +159,37 @@ class _Child:
                     self.kill()
                     return "gone"
 
+    def call(self, message: dict[str, Any]) -> Any:
+        """Hand one call to the child and wait for its answer on the pipe (no interpreter lock
+        held), checking the request's budget (:func:`..budget.check`) twice a second: past it
+        the child is killed and the budget's error raised. The call's exception is raised here
+        as the child raised it.
+
+        :raise DeadlineExceededError: past the request's deadline.
+        :raise CorruptDocumentError: the child died while it worked (killed, out of memory, a
+            crash in native code).
+        """
+        self._ensure()
+        try:
+            self.conn.send(message)
+            while not self.conn.poll(0.5):
+                if not self.alive():
+                    raise EOFError
+                try:
+                    check()
+                except DeadlineExceededError:
+                    self.kill()
+                    raise
+            answer = self.conn.recv()
+        except (BrokenPipeError, EOFError, OSError):
+            code = self.proc.poll() if self.proc is not None else None
+            self._dead()
+            raise CorruptDocumentError(f"the document could not be read: the process reading it stopped "
+                                       f"(exit {code})") from None
+        if "error" in answer:
+            raise _rebuilt(answer["error"])
+        return answer["value"]
+
     def _dead(self) -> str:
         code = None
         if self.proc is not None:
@@ -175,12 +220,51 @@ class ProcessRunner(JobRunner):
     mode = "processes"
 
     def __init__(self, store: Store, settings: dict[str, Any], *, processes: int = 1, stale_after: float = 900.0,
-                 model_processes: int = 2, model_per_client: int = MODEL_JOBS_PER_CLIENT) -> None:
+                 model_processes: int = 2, model_per_client: int = MODEL_JOBS_PER_CLIENT,
+                 call_processes: int = CALL_PROCESSES) -> None:
         super().__init__(store, threads=processes, stale_after=stale_after, edit_threads=processes,
                          model_threads=model_processes, model_per_client=model_per_client)
         self.settings = settings
         self._children: dict[str, _Child] = {}  # by the name of the lane thread that owns it
         self._remote: set[str] = set()  # the jobs its children run now
+        # the requests' children: at the web worker's priority, no engines preloaded
+        self._call_settings = {**settings, "nice": 0, "preload": None}
+        self._call_slots = threading.BoundedSemaphore(max(1, call_processes))
+        self._idle_callers: list[_Child] = []
+        self._callers: list[_Child] = []
+        self._callers_lock = threading.Lock()
+
+    def call(self, task: Callable[..., Any], /, **kwargs: Any) -> Any:
+        """``task(**kwargs)`` in one of the children kept for requests (a module-level function
+        of LEDGER's, arguments and result that pickle), the request's thread waiting on the pipe;
+        a request finding them all busy waits for one within its deadline. Its exception is
+        raised here as it was raised there.
+
+        :raise DeadlineExceededError: the request's deadline passed (waiting or working).
+        :raise CorruptDocumentError: the child died while it worked.
+        """
+        message = {"call": task_path(task), "kwargs": kwargs}
+        while not self._call_slots.acquire(timeout=0.5):
+            check()  # the request's deadline while it waits for a child
+        try:
+            with self._callers_lock:
+                if self._idle_callers:
+                    child = self._idle_callers.pop()
+                else:
+                    child = _Child(self._call_settings, f"ledger-callproc-{len(self._callers) + 1}")
+                    self._callers.append(child)
+            try:
+                return child.call(message)
+            finally:
+                with self._callers_lock:
+                    self._idle_callers.append(child)  # dead or killed: started again on its next call
+        finally:
+            self._call_slots.release()
+
+    def call_children(self) -> list[int]:
+        """The process ids of the requests' children alive now."""
+        with self._callers_lock:
+            return [c.proc.pid for c in self._callers if c.alive()]
 
     def _task_call(self, task: Callable[..., dict[str, Any] | None], kwargs: dict[str, Any],
                    local: dict[str, Any] | None = None) -> Callable[[Progress], dict[str, Any] | None]:
@@ -277,6 +361,51 @@ class ProcessRunner(JobRunner):
         for child in list(self._children.values()):
             child.kill()
         self._children.clear()
+        with self._callers_lock:
+            for child in self._callers:
+                child.kill()
+            self._callers.clear()
+            self._idle_callers.clear()
+
+
+def _error_state(exc: BaseException) -> tuple[str, str, tuple[Any, ...], dict[str, Any]]:
+    """What a child sends of a call's exception: its class by name, its arguments and attributes
+    (those that pickle), so that the request answers exactly as if it had raised it itself."""
+    cls = type(exc)
+    state: dict[str, Any] = {}
+    for name, value in vars(exc).items():
+        try:
+            pickle.dumps(value)
+        except Exception:
+            continue
+        state[name] = value
+    try:
+        pickle.dumps(exc.args)
+        args = exc.args
+    except Exception:
+        args = tuple(str(a) for a in exc.args)
+    return cls.__module__, cls.__qualname__, args, state
+
+
+def _rebuilt(error: tuple[str, str, tuple[Any, ...], dict[str, Any]]) -> BaseException:
+    """The exception :func:`_error_state` described, made without calling its ``__init__`` (whose
+    signature may differ from its ``args``): LEDGER's own classes and the built-in ones; anything
+    else is a ``RuntimeError`` naming it (an internal error, as it would have been here)."""
+    module, name, args, state = error
+    cls: Any = None
+    if module.startswith(_ERROR_MODULES) or module == "builtins":
+        try:
+            cls = importlib.import_module(module)
+            for part in name.split("."):
+                cls = getattr(cls, part)
+        except (ImportError, AttributeError):
+            cls = None
+    if not (isinstance(cls, type) and issubclass(cls, Exception)):
+        return RuntimeError(f"{module}.{name} in a job process: {args!r}")
+    exc = cls.__new__(cls)
+    exc.args = args
+    exc.__dict__.update(state)
+    return exc
 
 
 # --- the child side -----------------------------------------------------------------------------
@@ -328,6 +457,13 @@ def _child_main(conn: Connection, settings: dict[str, Any], parent: int, board: 
             message = conn.recv()
         except (EOFError, OSError):
             return
+        if "call" in message:  # a request's work: its value or its exception, as raised
+            try:
+                answer: dict[str, Any] = {"value": resolve_task(message["call"])(**message.get("kwargs", {}))}
+            except Exception as exc:
+                answer = {"error": _error_state(exc)}
+            conn.send(answer)
+            continue
         runner.job_seconds = float(message.get("job_seconds") or 0.0)
         runner.job_cpu_seconds = float(message.get("job_cpu_seconds") or 0.0)
         progress = Progress(store, message["record"])

@@ -517,6 +517,12 @@ class JobRunner:
                                 "message": f"the job made no progress for {int(age)} s; its worker stopped"}
         return rec
 
+    def call(self, task: Callable[..., Any], /, **kwargs: Any) -> Any:
+        """``task(**kwargs)`` for a request, which waits for its result: here on the request's
+        own thread (a job process runner runs it in a child process it keeps for requests, so
+        that a long parse does not hold the web worker's interpreter lock)."""
+        return task(**kwargs)
+
     def shutdown(self, wait: bool = True) -> None:
         with self._lock:
             if self._pool is not None and self._pid == os.getpid():

@@ -17,7 +17,50 @@ from ..jobs.runner import JobRunner
 from ..store import Store
 from . import graph_job, quota
 
-__all__ = ["take_in", "read_file"]
+__all__ = ["take_in", "take_in_upload", "read_upload", "read_file"]
+
+
+def read_upload(data: bytes, limits: Limits = DEFAULT_LIMITS) -> documents.Reading:
+    """Read an upload for keeping: the model, its stored bytes and its counts. The door runs this
+    through its job runner's :meth:`~..jobs.runner.JobRunner.call`: in a child process under
+    ``ledger serve`` (unzipping, parsing and dumping held the web worker's interpreter lock for
+    up to 0.2 s at a time, delaying every other request), on the request's thread elsewhere.
+
+    :raise adapters.errors.AdapterError: the bytes are not a readable .docx/.odt.
+    """
+    from adapters import read
+
+    return _reading(read(data, path=None, limits=limits))
+
+
+def _reading(doc: Document) -> documents.Reading:
+    return documents.Reading(doc.format, len(doc.units), len(doc.warnings), graph_job.estimated_tokens(doc),
+                             documents.model_bytes(doc), doc)
+
+
+def take_in_upload(store: Store, runner: JobRunner, data: bytes, *, filename: str | None = None,
+                   limits: Limits = DEFAULT_LIMITS, semantic: bool = True, owner: str | None = None,
+                   account: quota.Account | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """:func:`take_in` for a door that needs no model back (``POST /documents``): the upload is
+    read by :func:`read_upload` where ``runner`` runs a request's work; returns ``(meta, job)``.
+
+    :raise adapters.errors.AdapterError: the bytes are not a readable .docx/.odt.
+    :raise QuotaExceededError: the upload and its model would pass the quota; nothing is kept.
+    :raise DeadlineExceededError: the request's deadline passed while it was read.
+    """
+    got: documents.Reading = runner.call(read_upload, data=data, limits=limits)
+    return _keep(store, runner, data, got, filename=filename, semantic=semantic, owner=owner, account=account)
+
+
+def _keep(store: Store, runner: JobRunner, data: bytes, got: documents.Reading, *, filename: str | None,
+          semantic: bool, owner: str | None, account: quota.Account | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Reserve the model's size in the quota, keep the upload and start its graph job."""
+    with quota.hold(store, account, len(got.model)):
+        meta = documents.keep(store, data, got, filename=filename, owner=owner)
+    builder = graph_job.graph_builder()
+    job = graph_job.start_graph_job(runner, meta["id"], got.doc, builder=builder, semantic=semantic,
+                                    stages=graph_job.graph_stages() if builder else (), tokens=got.tokens)
+    return meta, job
 
 
 def take_in(store: Store, runner: JobRunner, data: bytes, *, filename: str | None = None,
@@ -39,13 +82,8 @@ def take_in(store: Store, runner: JobRunner, data: bytes, *, filename: str | Non
         from adapters import read
 
         doc = read(data, path=None, limits=limits)
-    model = documents.model_bytes(doc)
-    with quota.hold(store, account, len(model)):
-        meta = documents.keep(store, data, doc, filename=filename, owner=owner, model=model)
-    del model
-    builder = graph_job.graph_builder()
-    job = graph_job.start_graph_job(runner, meta["id"], doc, builder=builder, semantic=semantic,
-                                    stages=graph_job.graph_stages() if builder else ())
+    got = _reading(doc)
+    meta, job = _keep(store, runner, data, got, filename=filename, semantic=semantic, owner=owner, account=account)
     return meta, doc, job
 
 

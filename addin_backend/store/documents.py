@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 from adapters import read
@@ -25,6 +26,7 @@ from . import Store, dumps
 __all__ = [
     "MEDIA_TYPES",
     "OUTLINE_KINDS",
+    "Reading",
     "upload",
     "keep",
     "model_bytes",
@@ -60,6 +62,25 @@ def clean_filename(name: str | None) -> str | None:
     return base[:255] or None
 
 
+@dataclass(frozen=True)
+class Reading:
+    """An upload as read for keeping: what :func:`keep` records of its model (format, counts),
+    the model as it is stored (:func:`model_bytes`), its size in tokens (for the graph job's
+    queue) and, when it was read in this process, the model itself (``doc``). Read in a job
+    process (:meth:`addin_backend.jobs.processes.ProcessRunner.call`), everything but ``doc``
+    comes back: the web worker never builds the model, which the graph job reads back."""
+
+    format: str
+    units: int
+    warnings: int
+    tokens: int
+    model: bytes
+    doc: Document | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:  # the model itself stays in the process that read it
+        return (Reading, (self.format, self.units, self.warnings, self.tokens, self.model))
+
+
 def upload(store: Store, data: bytes, *, filename: str | None = None,
            limits: Limits = DEFAULT_LIMITS, owner: str | None = None) -> tuple[dict[str, Any], Document]:
     """Read ``data`` and keep it with its model under a new document id (owned by ``owner``:
@@ -74,29 +95,35 @@ def upload(store: Store, data: bytes, *, filename: str | None = None,
     return keep(store, data, doc, filename=filename, owner=owner), doc
 
 
-def keep(store: Store, data: bytes, doc: Document, *, filename: str | None = None,
+def keep(store: Store, data: bytes, doc: Document | Reading, *, filename: str | None = None,
          owner: str | None = None, model: bytes | None = None) -> dict[str, Any]:
     """Store the bytes as they came and their model under a new id; returns the meta record.
 
     ``owner`` is who may reach the document and everything kept in its scope (jobs, proposals,
     revisions, checks): an API key's fingerprint or its group (:func:`check_owner`); ``None``
     on a server without keys and on the command line. ``model`` is :func:`model_bytes` of
-    ``doc`` when the caller made it already (to reserve its size before it is stored)."""
+    ``doc`` when the caller made it already (to reserve its size before it is stored); a
+    :class:`Reading` brings its own."""
+    if isinstance(doc, Reading):
+        fmt, units, warnings, model = doc.format, doc.units, doc.warnings, doc.model
+    else:
+        fmt, units, warnings = doc.format, len(doc.units), len(doc.warnings)
+        model = model_bytes(doc) if model is None else model
     meta: dict[str, Any] = {
         "id": secrets.token_hex(12),
-        "format": doc.format,
+        "format": fmt,
         "filename": clean_filename(filename),
         "size": len(data),
         "sha256": hashlib.sha256(data).hexdigest(),
-        "units": len(doc.units),
-        "warnings": len(doc.warnings),
+        "units": units,
+        "warnings": warnings,
         "created": timestamp(),
     }
     if owner:
         meta["owner"] = owner
     store.put(meta["id"], {
         "original": data,
-        "document": model_bytes(doc) if model is None else model,
+        "document": model,
         "meta": dumps(meta),
     })
     return meta
