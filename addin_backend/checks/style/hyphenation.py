@@ -315,7 +315,15 @@ def variant_findings(doc: Document, units: list[Unit] | None = None, languages: 
     for key, k in keys.items():
         if key in named or key + "s" in named:  # "multipart/byteranges": the closed form is a name the document's code and types use
             k.occs = [o for o in k.occs if o.form != key]
-    defined: set[str] | None = None
+    read: list[set[str]] = []
+
+    def defined() -> set[str]:
+        # read when a term's forms are ranked: the definition registry (the uses of every term
+        # too) was a quarter of a first check, also of documents with no variant at all
+        if not read:
+            read.append(_defined_forms(doc))
+        return read[0]
+
     expansions: dict[str, list[tuple[int, int]]] | None = None
     fixed_target: dict[str, str] = {}
     out: list[Finding] = []
@@ -323,8 +331,6 @@ def variant_findings(doc: Document, units: list[Unit] | None = None, languages: 
         counts = k.counts()
         if len(counts) < 2 or _side_by_side(k.occs):
             continue
-        if defined is None:
-            defined = _defined_forms(doc)
         ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
         closed_form = key in counts
         if closed_form and any(lang.get(o.unit.id) == "en" for o in k.occs if o.form == key) and dictionary_word(key):
@@ -358,7 +364,7 @@ def variant_findings(doc: Document, units: list[Unit] | None = None, languages: 
                 gc[o.form] = gc.get(o.form, 0) + 1
             if len(gc) < 2:
                 continue
-            target = fixed_target.get(key) or _target(gc, defined, lang.get(group[0].unit.id, ""))
+            target = fixed_target.get(key) or _target(gc, defined(), lang.get(group[0].unit.id, ""))
             target_all = target_all or target
             wrong.extend((o, target) for o in group if o.form != target)
         if not wrong:
@@ -372,7 +378,7 @@ def variant_findings(doc: Document, units: list[Unit] | None = None, languages: 
                   for o, target in wrong]
         listing = ", ".join(f"'{f}' ({n})" for f, n in ranked)
         usual = target_all or ranked[0][0]
-        why = " (the defined term)" if usual in defined and sum(1 for f in counts if f in defined) == 1 else ""
+        why = " (the defined term)" if usual in defined() and sum(1 for f in counts if f in defined()) == 1 else ""
         tail = "" if closed_form else " (a hyphen before a noun may be intended)"
         out.append(make_finding("variant_spelling", "warning" if closed_form else "info", places,
                                 f"one term spelled {len(counts)} ways: {listing}; the usual form is '{usual}'{why}{tail}",
