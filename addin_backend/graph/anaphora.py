@@ -116,6 +116,9 @@ _COMPARATIVE_IN = re.compile(
 #: The words without which :data:`_COMPARATIVE` and :data:`_COMPARATIVE_IN` cannot match.
 _HEAD_WORDS = re.compile(r"other|both|similar|additional|further|as with")
 _IN_WORDS = re.compile(r"similar|as with")
+#: "above" after what it places: the tagger tells the adverb ("as described above", "the steps
+#: above") from the preposition ("the nodes above it").
+_ABOVE = re.compile(r"(?<![\w-])above(?![\w-])")
 _THAT = re.compile(r"(?<![\w-])that(?=\s+[\"\u201c]?[A-Za-z])", re.I)
 _NEXT_WORD = re.compile(r"\s+[\"\u201c]?([A-Za-z][\w\-']*|\d+-?[A-Za-z][\w\-']*)")
 _WORD_BEFORE = re.compile(r"([A-Za-z][\w-]*)$")
@@ -204,6 +207,7 @@ def _candidates(text: str) -> list[_Cand]:
     if c:
         out.append((c.start("c"), c.end("c"), "connective", 0, spans[0][0], spans[0][1]))
     low = text.lower()  # the costlier patterns run only where their words occur
+    above = "above" in text
     that, heads, compare = "that" in low, _HEAD_WORDS.search(low) is not None, _IN_WORDS.search(low) is not None
     for si, (a, b) in enumerate(spans):
         sent = text[a:b]
@@ -239,6 +243,8 @@ def _candidates(text: str) -> list[_Cand]:
                     if kind == "det" and _function_word_after(sent, t.end()):
                         continue  # "that the", "that it": a conjunction, nothing to tag
                     det(t, 0, "idiom" if kind == "idiom" else f"that-{role}" if kind == "det" else None)
+        for ab in _ABOVE.finditer(sent) if above else ():
+            add(ab.start(), ab.end(), "above")
         do = _DO_SO.match(sent)
         if do:
             add(do.start("p"), do.end("p"), "manner")
@@ -302,6 +308,11 @@ class _Reader:
         """The first ``n`` words that start at or after ``offset``."""
         i = bisect_left(self._starts, offset)
         return self.words[i:i + n]
+
+    def before(self, offset: int, n: int) -> list[_Word]:
+        """The last ``n`` words that start before ``offset``."""
+        i = bisect_left(self._starts, offset)
+        return self.words[max(0, i - n):i]
 
     def tag_at(self, offset: int) -> str | None:
         i = bisect_left(self._starts, offset)
@@ -378,6 +389,26 @@ def _np_after(
     return head, head_end, plural
 
 
+def _placed_above(reader: _Reader, start: int) -> tuple[int, str | None, bool] | None:
+    """Where the adverb "above" at ``start`` points back from: ``(start, head lemma, plural)`` of
+    the noun phrase it places ("the steps above", "the fields listed above"), or of the participle
+    before it ("described above": no head); ``None`` where the tagger reads a preposition."""
+    if reader.tag_at(start) != "RB":
+        return None
+    words = reader.before(start, 6)
+    participle = words[-1] if words and words[-1].tag == "VBN" else None
+    if participle:
+        words = words[:-1]
+    head = words[-1] if words and words[-1].tag in _NOUN_TAGS else None
+    low, plural = (head.text.lower(), head.tag in _PLURAL_TAGS) if head else ("", False)
+    for w in reversed(words[:-1]) if head else ():
+        if w.tag == "DT" and w.text.lower() in ("the", "these", "those"):
+            return w.start, (singular(low) or low) if plural else low, plural
+        if w.tag not in _NOUN_TAGS and w.tag not in _PRE_HEAD_TAGS:
+            break
+    return (participle.start, None, False) if participle else None
+
+
 def _sentence_initial(text: str, start: int) -> bool:
     head = text[max(0, start - 8):start].rstrip()
     return not text[:start].strip() or bool(re.search(r"[.!?:][\"'\u201d)]*$", head))
@@ -401,6 +432,11 @@ def _build(text: str, cands: list[_Cand], reader: _Reader) -> tuple[Anaphor, ...
         if kind == "pronoun" or (kind == "bare" and first and _sentence_initial(text, start)):
             out.append(Anaphor(start, end, text[start:end], "pronoun", None, first))
         if kind in ("pronoun", "bare"):
+            continue
+        if kind == "above":
+            placed = _placed_above(reader, start)
+            if placed:
+                out.append(Anaphor(placed[0], end, text[placed[0]:end], "phrase", placed[1], first, placed[2]))
             continue
         if kind in ("connective", "spatial", "manner"):
             out.append(Anaphor(start, end, text[start:end], "connective" if kind == "connective" else "phrase", None, first))
@@ -461,7 +497,7 @@ def _build(text: str, cands: list[_Cand], reader: _Reader) -> tuple[Anaphor, ...
 #: longer stretch changes no tag that is read. Pronouns, connectives and idioms need no tags.
 _CONTEXT = 64
 _LEFT_WORDS = 6
-_READ = frozenset({"det", "comparative", "comparative-in", "that-object", "that-subject"})
+_READ = frozenset({"det", "comparative", "comparative-in", "that-object", "that-subject", "above"})
 _WORD_RUN = re.compile(r"\S+")
 
 
@@ -973,9 +1009,9 @@ def _by_distal(a: Anaphor, c: _Ctx) -> _Got:
 
 
 def _by_display_above(a: Anaphor, c: _Ctx) -> _Got:
-    """"the above rules", "all of the above", "the preceding function": the list or displayed
-    block above (:func:`_displayed_block`)."""
-    if not (_SPATIAL.match(a.text) and (a.first or a.head)):
+    """"the above rules", "all of the above", "the preceding function", "the steps above": the
+    list or displayed block above (:func:`_displayed_block`)."""
+    if not ((_SPATIAL.match(a.text) or (a.head and a.text.endswith("above"))) and (a.first or a.head)):
         return None
     got = _displayed_block(a, c.lay, c.i, c.window, c.facts)
     return None if got is None else (got[0], got[1], 0.6)

@@ -225,6 +225,27 @@ def test_in_a_definition_list_an_anaphor_speaks_of_its_entrys_term():
     assert ("u7", "u6") not in got
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("Follow the steps above to recover.", [("the steps above", "phrase", "step", True)]),
+    ("The fields listed above MUST be present.", [("The fields listed above", "phrase", "field", True)]),
+    ("The client retransmits the packet as described above.", [("described above", "phrase", None, True)]),
+    ("The nodes above it are removed.", []),  # a preposition with its object
+])
+def test_above_as_an_adverb_points_back(text, expected):
+    assert found(text) == expected
+
+
+def test_the_x_above_is_the_display_above_and_described_above_the_previous_unit():
+    doc = _units(
+        ("paragraph", "The handshake is shown in the following diagram:"),
+        ("figure", "Client --> Server"),
+        ("paragraph", "The handshake has three phases (indicated in the diagram above)."),
+        ("paragraph", "An endpoint validates the peer address before it sends data."),
+        ("paragraph", "If an endpoint skips validation as described above, it limits its rate."),
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u2", "u0"), ("u4", "u3")]
+
+
 def test_code_lines_are_one_step_and_a_fallback_lands_on_their_lead_in():
     doc = _units(
         ("paragraph", "A server stores the time it generated the session ticket, offset by the round-trip time:"),
