@@ -30,8 +30,13 @@ document, this checkout then the peer in each, each in a new process with empty 
 in ``--doc`` is ``cold-start-semantic``.
 
 ``--second-context REPS`` times the second ``ledger context`` alone (:func:`second_context`): in
-each checkout one context fills an empty cache, then the second context runs ``REPS`` times, the
-two checkouts taking turns; its block in ``--doc`` is ``cold-start-second-context``.
+each checkout one context fills an empty cache, then the second context runs ``REPS`` times, and
+as many on another selection (:data:`OTHER_FINDS`), the two checkouts taking turns; its block in
+``--doc`` is ``cold-start-second-context``.
+
+Both checkouts run from their bytecode, written before the first step (:func:`compile_checkout`),
+as an installed program does. ``--this DIR`` measures another checkout than this one (a snapshot
+of a commit: ``git worktree add``), so that edits made in this one during a long run stay out.
 """
 from __future__ import annotations
 
@@ -48,7 +53,7 @@ from typing import Any, Callable, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 
-__all__ = ["run_step", "semantic_stage", "bench_file", "second_context", "semantic_rounds", "semantic_markdown",
+__all__ = ["compile_checkout", "run_step", "semantic_stage", "bench_file", "second_context", "semantic_rounds", "semantic_markdown",
            "markdown", "main"]
 
 DEFAULT_RENAMES = {
@@ -57,13 +62,26 @@ DEFAULT_RENAMES = {
     "synth": 'Rename "label latency" to "label lag" everywhere',
 }
 DEFAULT_FINDS = {"rfc": "persistent congestion", "mqtt": "keep alive", "synth": "serving skew"}
+#: A second context on another part of the document (``--second-context``): what the first did
+#: not pack is not kept, so this one shows the cost of a new question on a kept graph.
+OTHER_FINDS = {"rfc": "stateless reset", "mqtt": "sleeping client", "synth": "label latency"}
 
 
 def _env(cache: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LEDGER_")}
+    # An installed program runs from its bytecode (pip compiles it): a sandbox that forbids writing
+    # it (PYTHONDONTWRITEBYTECODE) would charge every command the compiling of each module it
+    # imports, which no user pays; :func:`compile_checkout` writes it for both checkouts alike.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LEDGER_") and k != "PYTHONDONTWRITEBYTECODE"}
     env.update({"LEDGER_CACHE_DIR": str(cache), "XDG_CACHE_HOME": str(cache / "xdg"), "HF_HUB_OFFLINE": "1",
                 "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"})
     return env
+
+
+def compile_checkout(code: Path) -> None:
+    """Write the bytecode of a checkout's packages (untimed, in its ``__pycache__`` folders, which
+    git ignores), as installing it would: no timed step pays for compiling them."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "addin_backend", "adapters"], cwd=code,
+                   env=_env(code), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
 
 
 def run_step(code: Path, argv: Sequence[str], cache: Path, out: Path | None = None) -> dict[str, Any]:
@@ -202,28 +220,42 @@ def bench_file(path: Path, sides: dict[str, Path], peer_models: dict[str, Path |
     return res
 
 
+def _answer(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in (row.get("answer") or {}).items() if k != "seconds"}
+
+
 def second_context(path: Path, sides: dict[str, Path], peer_models: dict[str, Path | None], find: str, reps: int,
-                   work: Path, log=print) -> dict[str, Any]:
+                   work: Path, log=print, other: str | None = None) -> dict[str, Any]:
     """A second ``ledger context`` on ``path``: one context per checkout fills an empty cache,
     then ``reps`` more, the checkouts taking turns; each rep's wall and CPU seconds, and whether
-    every answer (its ``seconds`` aside) equals the first one's."""
+    every answer (its ``seconds`` aside) equals the first one's. With ``other``, each rep also
+    asks for the context of another selection (``other``: its rows and answers apart)."""
     argv = ["context", str(path), "--find", find, "--instruction", "Shorten this", "--json"]
+    asks = {"reps": argv}
+    if other:
+        asks["other"] = ["context", str(path), "--find", other, "--instruction", "Shorten this", "--json"]
     caches = {side: _fresh(work, f"{side}-{path.stem}-second", peer_models[side]) for side in sides}
-    res: dict[str, Any] = {side: {"reps": [], "same": True} for side in sides}
-    answers: dict[str, Any] = {}
+    res: dict[str, Any] = {side: {"reps": [], "same": True, "other": [], "other_same": True} for side in sides}
+    answers: dict[str, dict[str, Any]] = {ask: {} for ask in asks}
     for side, code in sides.items():
         row = run_step(code, argv, caches[side], out=caches[side] / "answer.json")
-        answers[side] = {k: v for k, v in (row.get("answer") or {}).items() if k != "seconds"}
+        answers["reps"][side] = _answer(row)
         res[side]["first"] = {"wall": row["wall"], "cpu": row["cpu"], "rc": row["rc"]}
         log(f"{path.name} {side:5} first context {json.dumps(res[side]['first'])}")
     for i in range(reps):
         for side, code in (list(sides.items()) if i % 2 == 0 else list(sides.items())[::-1]):
-            row = run_step(code, argv, caches[side], out=caches[side] / "answer.json")
-            same = row["rc"] == 0 and {k: v for k, v in (row.get("answer") or {}).items() if k != "seconds"} == answers[side]
-            res[side]["same"] = res[side]["same"] and same
-            res[side]["reps"].append({"wall": row["wall"], "cpu": row["cpu"], "rss_mb": row["rss_mb"], "rc": row["rc"]})
-            log(f"{path.name} {side:5} second context {json.dumps(res[side]['reps'][-1])}")
-    res["same_answer"] = answers.get("this") == answers.get("peer")
+            for ask, ask_argv in asks.items():
+                row = run_step(code, ask_argv, caches[side], out=caches[side] / "answer.json")
+                same_key = "same" if ask == "reps" else "other_same"
+                first = answers[ask].setdefault(side, _answer(row))
+                res[side][same_key] = res[side][same_key] and row["rc"] == 0 and _answer(row) == first
+                res[side][ask].append({"wall": row["wall"], "cpu": row["cpu"], "rss_mb": row["rss_mb"], "rc": row["rc"]})
+                log(f"{path.name} {side:5} second context{' (other)' if ask == 'other' else ''} "
+                    f"{json.dumps(res[side][ask][-1])}")
+    res["same_answer"] = answers["reps"].get("this") == answers["reps"].get("peer")
+    if other:
+        res["other_find"] = other
+        res["other_same_answer"] = answers["other"].get("this") == answers["other"].get("peer")
     return res
 
 
@@ -244,15 +276,20 @@ def second_markdown(results: dict[str, Any], command: str) -> str:
              "| document | this: wall s | CPU s | peer: wall s | CPU s | CPU ratio | same answers: this, peer, this = peer |",
              "|---|---:|---:|---:|---:|---:|---|"]
     for name, res in results["files"].items():
-        cells = []
-        for side in ("this", "peer"):
-            reps = [r for r in res[side]["reps"] if r["rc"] == 0]
-            walls, cpus = [r["wall"] for r in reps], [r["cpu"] for r in reps]
-            cells.append((f"{_median(walls)} ({min(walls)}-{max(walls)})", f"{_median(cpus)} ({min(cpus)}-{max(cpus)})",
-                          _median(cpus)) if reps else ("failed", "", 0.0))
-        ratio = f"{cells[1][2] / cells[0][2]:.1f}x" if cells[0][2] and cells[1][2] else ""
-        same = ", ".join("yes" if ok else "no" for ok in (res["this"]["same"], res["peer"]["same"], res["same_answer"]))
-        lines.append(f"| {name} | {cells[0][0]} | {cells[0][1]} | {cells[1][0]} | {cells[1][1]} | {ratio} | {same} |")
+        for ask, same_key, both_key, label in (("reps", "same", "same_answer", name),
+                                                ("other", "other_same", "other_same_answer",
+                                                 f"{name}, another selection ({res.get('other_find')})")):
+            if not res["this"].get(ask):
+                continue
+            cells = []
+            for side in ("this", "peer"):
+                reps = [r for r in res[side][ask] if r["rc"] == 0]
+                walls, cpus = [r["wall"] for r in reps], [r["cpu"] for r in reps]
+                cells.append((f"{_median(walls)} ({min(walls)}-{max(walls)})", f"{_median(cpus)} ({min(cpus)}-{max(cpus)})",
+                              _median(cpus)) if reps else ("failed", "", 0.0))
+            ratio = f"{cells[1][2] / cells[0][2]:.1f}x" if cells[0][2] and cells[1][2] else ""
+            same = ", ".join("yes" if ok else "no" for ok in (res["this"][same_key], res["peer"][same_key], res[both_key]))
+            lines.append(f"| {label} | {cells[0][0]} | {cells[0][1]} | {cells[1][0]} | {cells[1][1]} | {ratio} | {same} |")
     return "\n".join(lines) + "\n"
 
 
@@ -360,6 +397,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.cold_bench", description=__doc__.split("\n")[0])
     ap.add_argument("--file", action="append", required=True, help="a document (repeat for more)")
     ap.add_argument("--peer", required=True, help="the peer checkout (the code before)")
+    ap.add_argument("--this", default=str(ROOT),
+                    help="the checkout measured (default: this one; a snapshot keeps others' edits out of a long run)")
     ap.add_argument("--peer-models", default=str(Path.home() / ".cache" / "ledger" / "models"),
                     help="where the peer's installation exported the model (default: the user's cache)")
     ap.add_argument("--rename", action="append", help="the rename of each --file (default by document)")
@@ -375,7 +414,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     peer = Path(args.peer).resolve()
-    sides = {"this": ROOT, "peer": peer}
+    sides = {"this": Path(args.this).resolve(), "peer": peer}
+    for code in sides.values():
+        compile_checkout(code)
     found = sorted(Path(args.peer_models).glob("*minilm*"))
     models: dict[str, Path | None] = {"this": None, "peer": found[0] if found else None}
     from addin_backend.embeddings.encoders import prepare
@@ -389,7 +430,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 path = Path(name).resolve()
                 find = args.find[i] if args.find and i < len(args.find) else DEFAULT_FINDS[_kind(path)]
                 results["files"][path.name] = second_context(path, sides, models, find, args.second_context,
-                                                             Path(tmp) / f"doc{i}", log=lambda s: print(s, flush=True))
+                                                             Path(tmp) / f"doc{i}", log=lambda s: print(s, flush=True),
+                                                             other=OTHER_FINDS[_kind(path)])
         return _report(args, results, f"--second-context {args.second_context}", second_markdown,
                        "cold-start-second-context", "A second ledger context")
     if args.semantic:

@@ -26,3 +26,22 @@ def test_the_semantic_table_gives_each_checkouts_units_where_they_read_different
         "this": [_row(4.5, 20, 244, 1937)], "peer": [_row(9.0, 40, 402, 2282)]}}}
     row = semantic_markdown(results, "cmd").splitlines()[-1]
     assert row.split("|")[2].strip() == "1,937 / 2,282" and row.split("|")[-2].strip() == "**2.0x**"
+
+
+def test_the_second_context_table_gives_the_same_and_another_selection_apart():
+    from benchmarks.cold_bench import second_markdown
+
+    def reps(*cpus: float) -> list[dict]:
+        return [{"wall": c + 0.1, "cpu": c, "rss_mb": 50, "rc": 0} for c in cpus]
+
+    results = {"date": "2026-12-07", "cpus": 2, "reps": 3, "load": "1.0", "files": {"a.docx": {
+        "this": {"reps": reps(0.3, 0.4, 0.5), "same": True, "other": reps(0.6, 0.5, 0.7), "other_same": True},
+        "peer": {"reps": reps(1.2, 1.0, 1.1), "same": True, "other": reps(1.4, 1.4, 1.5), "other_same": False},
+        "same_answer": True, "other_find": "stateless reset", "other_same_answer": True}}}
+    lines = [line for line in second_markdown(results, "cmd").splitlines() if line.startswith("| a.docx")]
+    assert len(lines) == 2
+    same = [c.strip() for c in lines[0].strip("|").split("|")]
+    other = [c.strip() for c in lines[1].strip("|").split("|")]
+    assert same[2] == "0.4 (0.3-0.5)" and same[4] == "1.1 (1.0-1.2)" and same[5] == "2.8x" and same[6] == "yes, yes, yes"
+    assert other[0] == "a.docx, another selection (stateless reset)"
+    assert other[2] == "0.6 (0.5-0.7)" and other[5] == "2.3x" and other[6] == "yes, no, yes"
