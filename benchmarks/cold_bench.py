@@ -31,8 +31,9 @@ in ``--doc`` is ``cold-start-semantic``.
 
 ``--second-context REPS`` times the second ``ledger context`` alone (:func:`second_context`): in
 each checkout one context fills an empty cache, then the second context runs ``REPS`` times, and
-as many on another selection (:data:`OTHER_FINDS`), the two checkouts taking turns; its block in
-``--doc`` is ``cold-start-second-context``.
+as many on another selection (:data:`OTHER_FINDS`), and a second check and rename (each filled
+by a first one: :data:`SECOND_COMMANDS`), the two checkouts taking turns; its block in ``--doc``
+is ``cold-start-second-context``.
 
 Both checkouts run from their bytecode, written before the first step (:func:`compile_checkout`),
 as an installed program does. ``--this DIR`` measures another checkout than this one (a snapshot
@@ -224,38 +225,53 @@ def _answer(row: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in (row.get("answer") or {}).items() if k != "seconds"}
 
 
+#: The second commands :func:`second_context` times besides the context: ``(label, argv)``, with
+#: ``{path}`` and ``{rename}`` filled in; each one's first run fills the cache and is not a rep.
+SECOND_COMMANDS = (
+    ("check", ["check", "{path}", "--json"]),
+    ("edit", ["edit", "{path}", "--instruction", "{rename}", "--engine", "rules", "--dry-run", "--json"]),
+)
+
+
 def second_context(path: Path, sides: dict[str, Path], peer_models: dict[str, Path | None], find: str, reps: int,
-                   work: Path, log=print, other: str | None = None) -> dict[str, Any]:
+                   work: Path, log=print, other: str | None = None, rename: str | None = None) -> dict[str, Any]:
     """A second ``ledger context`` on ``path``: one context per checkout fills an empty cache,
     then ``reps`` more, the checkouts taking turns; each rep's wall and CPU seconds, and whether
     every answer (its ``seconds`` aside) equals the first one's. With ``other``, each rep also
-    asks for the context of another selection (``other``: its rows and answers apart)."""
-    argv = ["context", str(path), "--find", find, "--instruction", "Shorten this", "--json"]
-    asks = {"reps": argv}
+    asks for the context of another selection (``other``: its rows and answers apart); with
+    ``rename``, a check and a rename (``--dry-run``) are run once more to fill, then each rep
+    runs them again (:data:`SECOND_COMMANDS`)."""
+    context = ["context", str(path), "--find", find, "--instruction", "Shorten this", "--json"]
+    asks: dict[str, list[str]] = {"reps": context}
     if other:
         asks["other"] = ["context", str(path), "--find", other, "--instruction", "Shorten this", "--json"]
+    fills = ["reps"]
+    if rename:
+        for label, argv in SECOND_COMMANDS:
+            asks[label] = [a.replace("{path}", str(path)).replace("{rename}", rename) for a in argv]
+            fills.append(label)
     caches = {side: _fresh(work, f"{side}-{path.stem}-second", peer_models[side]) for side in sides}
-    res: dict[str, Any] = {side: {"reps": [], "same": True, "other": [], "other_same": True} for side in sides}
+    res: dict[str, Any] = {side: {**{ask: [] for ask in asks}, **{f"{ask}_same": True for ask in asks}}
+                           for side in sides}
     answers: dict[str, dict[str, Any]] = {ask: {} for ask in asks}
     for side, code in sides.items():
-        row = run_step(code, argv, caches[side], out=caches[side] / "answer.json")
-        answers["reps"][side] = _answer(row)
-        res[side]["first"] = {"wall": row["wall"], "cpu": row["cpu"], "rc": row["rc"]}
-        log(f"{path.name} {side:5} first context {json.dumps(res[side]['first'])}")
+        for ask in fills:
+            row = run_step(code, asks[ask], caches[side], out=caches[side] / "answer.json")
+            answers[ask][side] = _answer(row)
+            res[side][f"{ask}_first"] = {"wall": row["wall"], "cpu": row["cpu"], "rc": row["rc"]}
+            log(f"{path.name} {side:5} first {ask} {json.dumps(res[side][f'{ask}_first'])}")
     for i in range(reps):
         for side, code in (list(sides.items()) if i % 2 == 0 else list(sides.items())[::-1]):
             for ask, ask_argv in asks.items():
                 row = run_step(code, ask_argv, caches[side], out=caches[side] / "answer.json")
-                same_key = "same" if ask == "reps" else "other_same"
                 first = answers[ask].setdefault(side, _answer(row))
-                res[side][same_key] = res[side][same_key] and row["rc"] == 0 and _answer(row) == first
+                res[side][f"{ask}_same"] = res[side][f"{ask}_same"] and row["rc"] == 0 and _answer(row) == first
                 res[side][ask].append({"wall": row["wall"], "cpu": row["cpu"], "rss_mb": row["rss_mb"], "rc": row["rc"]})
-                log(f"{path.name} {side:5} second context{' (other)' if ask == 'other' else ''} "
-                    f"{json.dumps(res[side][ask][-1])}")
-    res["same_answer"] = answers["reps"].get("this") == answers["reps"].get("peer")
+                log(f"{path.name} {side:5} second {ask} {json.dumps(res[side][ask][-1])}")
+    for ask in asks:
+        res[f"{ask}_same_answer"] = answers[ask].get("this") == answers[ask].get("peer")
     if other:
         res["other_find"] = other
-        res["other_same_answer"] = answers["other"].get("this") == answers["other"].get("peer")
     return res
 
 
@@ -276,11 +292,12 @@ def second_markdown(results: dict[str, Any], command: str) -> str:
              "| document | this: wall s | CPU s | peer: wall s | CPU s | CPU ratio | same answers: this, peer, this = peer |",
              "|---|---:|---:|---:|---:|---:|---|"]
     for name, res in results["files"].items():
-        for ask, same_key, both_key, label in (("reps", "same", "same_answer", name),
-                                                ("other", "other_same", "other_same_answer",
-                                                 f"{name}, another selection ({res.get('other_find')})")):
+        for ask, label in (("reps", name), ("other", f"{name}, another selection ({res.get('other_find')})"),
+                           ("check", f"{name}: a second `ledger check`"),
+                           ("edit", f"{name}: a second rename (`ledger edit --dry-run`)")):
             if not res["this"].get(ask):
                 continue
+            same_key, both_key = f"{ask}_same", f"{ask}_same_answer"
             cells = []
             for side in ("this", "peer"):
                 reps = [r for r in res[side][ask] if r["rc"] == 0]
@@ -429,9 +446,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             for i, name in enumerate(args.file):
                 path = Path(name).resolve()
                 find = args.find[i] if args.find and i < len(args.find) else DEFAULT_FINDS[_kind(path)]
+                rename = args.rename[i] if args.rename and i < len(args.rename) else DEFAULT_RENAMES[_kind(path)]
                 results["files"][path.name] = second_context(path, sides, models, find, args.second_context,
                                                              Path(tmp) / f"doc{i}", log=lambda s: print(s, flush=True),
-                                                             other=OTHER_FINDS[_kind(path)])
+                                                             other=OTHER_FINDS[_kind(path)], rename=rename)
         return _report(args, results, f"--second-context {args.second_context}", second_markdown,
                        "cold-start-second-context", "A second ledger context")
     if args.semantic:

@@ -35,13 +35,18 @@ def test_the_second_context_table_gives_the_same_and_another_selection_apart():
         return [{"wall": c + 0.1, "cpu": c, "rss_mb": 50, "rc": 0} for c in cpus]
 
     results = {"date": "2026-12-07", "cpus": 2, "reps": 3, "load": "1.0", "files": {"a.docx": {
-        "this": {"reps": reps(0.3, 0.4, 0.5), "same": True, "other": reps(0.6, 0.5, 0.7), "other_same": True},
-        "peer": {"reps": reps(1.2, 1.0, 1.1), "same": True, "other": reps(1.4, 1.4, 1.5), "other_same": False},
-        "same_answer": True, "other_find": "stateless reset", "other_same_answer": True}}}
+        "this": {"reps": reps(0.3, 0.4, 0.5), "reps_same": True, "other": reps(0.6, 0.5, 0.7), "other_same": True,
+                 "check": reps(0.2, 0.2, 0.3), "check_same": True},
+        "peer": {"reps": reps(1.2, 1.0, 1.1), "reps_same": True, "other": reps(1.4, 1.4, 1.5), "other_same": False,
+                 "check": reps(2.0, 2.2, 2.1), "check_same": True},
+        "reps_same_answer": True, "other_find": "stateless reset", "other_same_answer": True,
+        "check_same_answer": False}}}
     lines = [line for line in second_markdown(results, "cmd").splitlines() if line.startswith("| a.docx")]
-    assert len(lines) == 2
+    assert len(lines) == 3
     same = [c.strip() for c in lines[0].strip("|").split("|")]
     other = [c.strip() for c in lines[1].strip("|").split("|")]
     assert same[2] == "0.4 (0.3-0.5)" and same[4] == "1.1 (1.0-1.2)" and same[5] == "2.8x" and same[6] == "yes, yes, yes"
     assert other[0] == "a.docx, another selection (stateless reset)"
     assert other[2] == "0.6 (0.5-0.7)" and other[5] == "2.3x" and other[6] == "yes, no, yes"
+    check = [c.strip() for c in lines[2].strip("|").split("|")]
+    assert check[0] == "a.docx: a second `ledger check`" and check[5] == "10.5x" and check[6] == "yes, yes, no"
