@@ -677,6 +677,15 @@ class _Layout:
             return k
         return None
 
+    def shown(self, j: int) -> tuple[int, str]:
+        """What a displayed block or a list stands for, with the evidence: the paragraph that leads
+        into the run holding ``j``, else ``j`` itself."""
+        lead = self.lead_in(j)
+        what = "list" if self.listed[j] else "display"
+        if lead is None:
+            return j, f"{what}: {preview(self.seq[j].text, 40)}"
+        return lead, f"the {what} after {preview(self.seq[lead].text, 40)}"
+
     def previous(self, i: int) -> int | None:
         """The previous content unit in ``i``'s section (none: a heading is no antecedent); past a
         displayed block, the paragraph that leads into it."""
@@ -839,11 +848,9 @@ def _head_search(a: Anaphor, lay: _Layout, i: int, window: int, facts: _Facts, *
 
 def _mention(lay: _Layout, j: int, m: re.Match[str]) -> tuple[int, str]:
     """A mention's unit, or for a caption or code line the paragraph that introduces it."""
-    v = lay.seq[j]
-    lead = lay.lead_in(j) if lay.display[j] else None
-    if lead is not None:
-        return lead, f"the display after {preview(lay.seq[lead].text, 40)} ({snippet(v.text, m.start(), m.end())})"
-    return j, snippet(v.text, m.start(), m.end())
+    k, what = lay.shown(j) if lay.display[j] else (j, "")
+    mention = snippet(lay.seq[j].text, m.start(), m.end())
+    return (k, f"{what} ({mention})") if k != j else (j, mention)
 
 
 def _opening(text: str) -> list[_Cand] | None:
@@ -883,12 +890,7 @@ def _displayed_block(a: Anaphor, lay: _Layout, i: int, window: int, facts: _Fact
     if not runs:
         return None
 
-    def target(j: int) -> tuple[int, str]:
-        lead = lay.lead_in(j)
-        what = "list" if lay.listed[j] else "display"
-        return (j, f"{what}: {preview(lay.seq[j].text, 40)}") if lead is None else (
-            lead, f"the {what} after {preview(lay.seq[lead].text, 40)}")
-
+    target = lay.shown
     if not a.head:
         return target(runs[0])
     forms = set(noun_forms(a.head))
@@ -1025,8 +1027,7 @@ def _by_example(a: Anaphor, c: _Ctx) -> _Got:
     lay = c.lay
     for j in lay.back(c.i, 2):
         if lay.display[j]:
-            lead = lay.lead_in(j)
-            return (j, _name(lay.seq[j]), 0.7) if lead is None else (lead, "example shown after it", 0.7)
+            return (*lay.shown(j), 0.7)
     got = _head_search(a, lay, c.i, c.window, c.facts, depth=c.depth)
     return False if got is None else (got[0], got[1], 0.8)
 
@@ -1037,8 +1038,7 @@ def _by_display_before(a: Anaphor, c: _Ctx) -> _Got:
     lay, i = c.lay, c.i
     if not (a.head and a.kind == "np" and a.start == 0 and i > 0 and lay.display[i - 1] and lay.section[i - 1] == lay.section[i]):
         return None
-    lead = lay.lead_in(i - 1)
-    return (i - 1, _name(lay.seq[i - 1]), 0.7) if lead is None else (lead, f"the display after {preview(lay.seq[lead].text, 40)}", 0.7)
+    return (*lay.shown(i - 1), 0.7)
 
 
 def _by_head_noun(a: Anaphor, c: _Ctx) -> _Got:
