@@ -13,7 +13,8 @@ from .expand import Candidate
 from .result import ContextItem
 from adapters.vocabulary import TEXT_KINDS
 
-__all__ = ["unit_context_text", "section_summary", "snippet", "pack", "order_for_prompt", "SUMMARY_TOKENS", "SNIPPET_TOKENS"]
+__all__ = ["unit_context_text", "section_summary", "snippet", "pack", "order_for_prompt", "count_packable",
+           "SUMMARY_TOKENS", "SNIPPET_TOKENS"]
 
 #: A section contributes its heading and this many tokens of summary, never its whole text.
 SUMMARY_TOKENS = 40
@@ -55,6 +56,16 @@ def unit_context_text(doc: Document, unit: Unit, *, summarise: bool) -> tuple[st
         lead = unit.label or "Table"
         return f"{lead}: {header}", True
     return unit.text, False
+
+
+def count_packable(doc: Document) -> None:
+    """Count what a context may pack of each unit (its text, a section's summary, a table's lead
+    and header), so that the counts a caller keeps (:func:`.tokens.counted`) serve a later context
+    on another part of the document without the tokenizer (only a snippet's sentences may still
+    need it)."""
+    for unit in doc.units:
+        for summarise in (False, True):
+            count_tokens(unit_context_text(doc, unit, summarise=summarise)[0])
 
 
 def snippet(text: str, start: int, end: int) -> str:

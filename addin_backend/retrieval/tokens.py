@@ -11,7 +11,7 @@ import threading
 from functools import lru_cache
 from typing import Any, Mapping
 
-__all__ = ["count_tokens", "truncate_tokens", "ENCODING", "remember", "counted", "text_digest"]
+__all__ = ["count_tokens", "truncate_tokens", "ENCODING", "remember", "counted", "text_digest", "loaded"]
 
 Known = dict[str, dict[str, Any]]
 
@@ -36,6 +36,11 @@ def _encoding():
 
                 _enc = tiktoken.get_encoding(ENCODING)
     return _enc
+
+
+def loaded() -> bool:
+    """Whether this process has loaded the tokenizer (so counting more costs little)."""
+    return _enc is not None
 
 
 def text_digest(text: str) -> str:

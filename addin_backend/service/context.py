@@ -221,6 +221,10 @@ def document_context(doc: Document, *, semantic: bool = True, progress: Callable
     terms.remember(before.get("usages") or {})
     known = tokens.counted()
     answer = context(doc, G, semantic=semantic, **params)
+    if tokens.loaded():  # the tokenizer is here: count what a later context may pack, for it to keep
+        from ..retrieval.pack import count_packable
+
+        count_packable(doc)
     # this file's counts and cuts: those kept, and those this context made (not other files' in this process)
     mine = {part: {**kept_tokens.get(part, {}), **{k: v for k, v in now.items() if k not in known[part]}}
             for part, now in tokens.counted().items()}

@@ -132,6 +132,31 @@ def test_a_second_context_builds_no_registry_and_loads_no_tokenizer(tmp_path, ca
     assert second == first
 
 
+def test_a_context_on_another_selection_loads_no_tokenizer(tmp_path, capsys, kept, monkeypatch):
+    """The first context counts what any context may pack (units, section summaries, table
+    leads) while its tokenizer is loaded, and the file keeps the counts: a new question on the
+    kept graph packs without the tokenizer and answers as a context on an empty cache does."""
+    from addin_backend.retrieval import tokens
+
+    path = _file(tmp_path)
+    other = ["context", str(path), "--find", "Young Zaphod Plays it Safe", "--instruction", "Shorten this",
+             "--no-semantic", "--json"]
+    _fresh_process_state(monkeypatch)
+    fresh = _json(capsys, other)  # on a cache of its own, below: the answer a first context gives
+    monkeypatch.setenv("LEDGER_GRAPH_CACHE", str(tmp_path / "second.sqlite3"))  # (each command configures it)
+    _fresh_process_state(monkeypatch)
+    _json(capsys, ["context", str(path), "--find", "Arthur", "--instruction", "Shorten this", "--no-semantic", "--json"])
+    _fresh_process_state(monkeypatch)
+
+    def no_tokenizer():
+        raise AssertionError("the tokenizer was loaded for a text the first context could count")
+
+    monkeypatch.setattr(tokens, "_encoding", no_tokenizer)
+    again = _json(capsys, other)
+    fresh.pop("seconds", None), again.pop("seconds", None)
+    assert again == fresh and any(item.get("summarised") for item in again["context"])
+
+
 def _count_registries(monkeypatch) -> list[int]:
     """One item per definition registry built, by the graph's build or by retrieval alike."""
     from addin_backend.graph import definitions
