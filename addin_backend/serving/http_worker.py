@@ -27,7 +27,13 @@ thread held) until there is more:
   20 MB download held a thread for good);
 - request bodies held in memory by the poller are counted for the whole process: past
   ``LEDGER_BUFFER_TOTAL_MB`` a body goes to a temporary file on disk instead (64 connections
-  sending 4 MiB each before their key was checked took 261 MB).
+  sending 4 MiB each before their key was checked took 261 MB);
+- requests that send work (any method but ``GET``, ``HEAD``, ``OPTIONS``: uploads, edits,
+  reviews, proposals, MCP calls) take at most all threads but one (:attr:`BufferingThreadWorker.heavy_slots`);
+  the next such request waits, read whole and holding no thread, until one of them ends, so a
+  read (``/healthz``, a job's status) always finds a thread. Twelve attacks posted at once on
+  1x4 threads (uploads read by a child process, reviews, proposals) held all four threads while
+  ``/healthz`` waited up to 2.3 s (issue 33).
 
 Errors gunicorn answers itself (a request line over the limit, bad headers, the 408) are JSON
 bodies like the application's, ``{"error": {"code", "message"}}``, and never echo the request.
@@ -40,6 +46,7 @@ import ssl
 import tempfile
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import IO, Any, Callable
 
@@ -77,6 +84,9 @@ _CHUNKED = re.compile(rb"(?im)^transfer-encoding[ \t]*:.*chunked")
 _EXPECT = re.compile(rb"(?im)^expect[ \t]*:[ \t]*100-continue[ \t]*\r\n")
 _CHUNK_SIZE = re.compile(rb"([0-9A-Fa-f]{1,16})[^\r\n]*\r\n")
 _DETACHED = object()  # handle(): the event hub owns the connection now
+_PARKED = object()  # handle(): the request waits for a heavy slot (no thread, not on the poller)
+#: Methods of requests that only read: they never wait for a heavy slot.
+_LIGHT_METHODS = (b"GET ", b"HEAD ", b"OPTIONS ")
 
 #: Bodies (and chunked heads) up to this size are not counted against the process's buffer total.
 SMALL_BODY = 64 * 1024
@@ -240,6 +250,11 @@ class BufferingThreadWorker(gthread.ThreadWorker):
 
     def init_process(self) -> None:
         util.write_error = _json_error  # this process only: gunicorn's error pages become JSON
+        #: requests that send work served at once: every thread but one, kept for reads
+        self.heavy_slots = max(1, int(self.cfg.threads) - 1)
+        self._heavy_running = 0
+        self._heavy_waiting: deque[Any] = deque()
+        self._heavy_lock = threading.Lock()
         from ..api.config import load_config
 
         cfg = load_config()
@@ -273,6 +288,8 @@ class BufferingThreadWorker(gthread.ThreadWorker):
     # --- reading requests in the poller -----------------------------------------------------------
 
     def handle(self, conn: Any) -> Any:
+        if conn.__dict__.pop("ledger_parked", False):  # its heavy slot was handed to it
+            return self._serve_heavy(conn)
         if conn.is_http2:
             return super().handle(conn)
         state: _Pending | None = conn.__dict__.get("ledger_pending")
@@ -309,7 +326,28 @@ class BufferingThreadWorker(gthread.ThreadWorker):
             state.spool.seek(0)
             unreader = conn.parser.unreader = _SpoolUnreader(conn.sock, state.spool)
         unreader.unread(bytes(state.raw))
-        return super().handle(conn)
+        if state.raw.lstrip().startswith(_LIGHT_METHODS):
+            return super().handle(conn)
+        with self._heavy_lock:
+            if self._heavy_running >= self.heavy_slots:
+                self._heavy_waiting.append(conn)
+                return _PARKED
+            self._heavy_running += 1
+        return self._serve_heavy(conn)
+
+    def _serve_heavy(self, conn: Any) -> Any:
+        """Serve a request holding a heavy slot; then hand the slot to the first request that
+        waits for one (queued for a thread again), or free it."""
+        try:
+            return super().handle(conn)
+        finally:
+            with self._heavy_lock:
+                waiting = self._heavy_waiting.popleft() if self._heavy_waiting else None
+                if waiting is None:
+                    self._heavy_running -= 1
+            if waiting is not None:
+                waiting.ledger_parked = True
+                self.method_queue.defer(self.enqueue_req, waiting)
 
     def _wait(self, conn: Any, state: _Pending) -> Any:
         """Back to the poller until the client sends more (408 once its time is up)."""
@@ -511,8 +549,8 @@ class BufferingThreadWorker(gthread.ThreadWorker):
         return super()._keepalive_after(conn, keepalive)
 
     def finish_request(self, conn: Any, fs: Any) -> None:
-        if not fs.cancelled() and fs.exception() is None and fs.result() is _DETACHED:
-            return  # the hub closes it; _hub_closed counts it gone
+        if not fs.cancelled() and fs.exception() is None and fs.result() in (_DETACHED, _PARKED):
+            return  # the hub closes it (_hub_closed counts it gone), or it waits for a heavy slot
         super().finish_request(conn, fs)
 
     def _close(self, conn: Any, graceful: bool) -> None:

@@ -1,0 +1,27 @@
+"""A hold for the heavy-slot test: in a process started with this folder first on ``PYTHONPATH``
+and ``LEDGER_TEST_HOLD=FOLDER``, reading an upload (``uploads.read_upload``, which ``ledger serve``
+runs in a request child) first writes ``FOLDER/entered-PID`` and then waits until
+``FOLDER/release`` exists (two minutes at most): an upload whose request holds its web thread for
+as long as the test likes. Nothing of LEDGER knows of it: Python imports ``sitecustomize`` at
+start-up."""
+import os
+
+if os.environ.get("LEDGER_TEST_HOLD"):
+    import time
+
+    import addin_backend.service.uploads as _uploads
+
+    _real = _uploads.read_upload
+    _folder = os.environ["LEDGER_TEST_HOLD"]
+
+    def read_upload(*args, **kwargs):  # type: ignore[no-untyped-def]
+        with open(os.path.join(_folder, f"entered-{os.getpid()}"), "w"):
+            pass
+        for _ in range(2400):
+            if os.path.exists(os.path.join(_folder, "release")):
+                break
+            time.sleep(0.05)
+        return _real(*args, **kwargs)
+
+    read_upload.__module__, read_upload.__qualname__ = _uploads.__name__, "read_upload"
+    _uploads.read_upload = read_upload
