@@ -265,6 +265,8 @@ _NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
 _PLURAL_TAGS = frozenset({"NNS", "NNPS"})
 _PRE_HEAD_TAGS = frozenset({"JJ", "JJR", "JJS", "CD", "VBN", "VBG", "AFX"})
 _FINITE_TAGS = frozenset({"VBZ", "VBD", "VBP", "MD"})
+#: What opens a preposition's object ("above it", "above the root").
+_OBJECT_TAGS = _NOUN_TAGS | {"DT", "PDT", "PRP", "PRP$", "CD", "JJ", "JJR", "JJS", "WP", "WDT"}
 _QUOTE_TAGS = frozenset({"``", "''"})
 #: A word of a noun phrase; a quoted coinage counts ('such "timing attacks"').
 _NP_WORD = re.compile(r"[ \t\u00a0]+[\"\u201c]?([A-Za-z0-9][\w'\u2019]*(?:-[\w'\u2019]+)*)")
@@ -392,10 +394,14 @@ def _np_after(
 def _placed_above(reader: _Reader, start: int) -> tuple[int, str | None, bool] | None:
     """Where the adverb "above" at ``start`` points back from: ``(start, head lemma, plural)`` of
     the noun phrase it places ("the steps above", "the fields listed above"), or of the participle
-    before it ("described above": no head); ``None`` where the tagger reads a preposition."""
-    if reader.tag_at(start) != "RB":
+    or the "as" before it ("described above", "as above": no head); ``None`` for a preposition
+    ("the nodes above it"): read so by the tagger, with an object after it."""
+    nxt = reader.after(start + len("above"), 1)
+    if reader.tag_at(start) != "RB" and nxt and nxt[0].tag in _OBJECT_TAGS:
         return None
     words = reader.before(start, 6)
+    if words and words[-1].text.lower() == "as":
+        return words[-1].start, None, False
     participle = words[-1] if words and words[-1].tag == "VBN" else None
     if participle:
         words = words[:-1]

@@ -229,7 +229,10 @@ def test_in_a_definition_list_an_anaphor_speaks_of_its_entrys_term():
     ("Follow the steps above to recover.", [("the steps above", "phrase", "step", True)]),
     ("The fields listed above MUST be present.", [("The fields listed above", "phrase", "field", True)]),
     ("The client retransmits the packet as described above.", [("described above", "phrase", None, True)]),
+    ("Receivers follow the guidance offered above.", [("the guidance offered above", "phrase", "guidance", True)]),
+    ("The length is described by L, as above.", [("as above", "phrase", None, True)]),
     ("The nodes above it are removed.", []),  # a preposition with its object
+    ("This value is sent above the transport layer.", [("This value", "np", "value", True)]),
 ])
 def test_above_as_an_adverb_points_back(text, expected):
     assert found(text) == expected
