@@ -32,6 +32,8 @@ __all__ = ["TermHit", "terms_in", "term_index", "TERM_INDEX", "needles", "rememb
 
 #: ``usage_key`` -> ``[pattern source, flags, needles or None]``: computed, or handed in.
 _usages: dict[str, list[Any]] = {}
+#: A server reads many documents' terms: past this many usages the known ones are forgotten.
+_MAX_USAGES = 50_000
 #: The most alternatives a needle set holds (the forms of a word, a class of two cases).
 _MAX_NEEDLES = 64
 #: Characters outside ASCII that a case-insensitive pattern matches to an ASCII letter (``re``'s
@@ -146,6 +148,8 @@ def usage_key(term: str, kind: str, case_sensitive: bool) -> str:
 
 def remember(usages: Mapping[str, Any]) -> None:
     """Take ``usages`` (as :func:`known` gave them) as known."""
+    if len(_usages) + len(usages) > _MAX_USAGES:
+        _usages.clear()
     for key, value in usages.items():
         if isinstance(value, list) and len(value) == 3:
             _usages.setdefault(key, value)
@@ -165,6 +169,8 @@ def _usage(term: str, kind: str, case_sensitive: bool) -> list[Any]:
         from ..graph.definitions import usage_pattern
 
         pattern = usage_pattern(term, kind, case_sensitive)
+        if len(_usages) >= _MAX_USAGES:
+            _usages.clear()
         usage = _usages[key] = [pattern.pattern, pattern.flags, needles(pattern)]
     return usage
 
