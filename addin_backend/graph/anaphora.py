@@ -597,12 +597,11 @@ def _title_head(title: str) -> str | None:
 
 
 def _term_line(u: Unit) -> bool:
-    """A definition list's term line (the glossary's concept): a paragraph in a term style, or a
-    short term ending in a colon ("Packet Number:")."""
-    if u.kind != "paragraph" or not u.text:
-        return False
-    t = u.text.rstrip()
-    return is_term_style(u.style) or (len(t) <= 60 and t.endswith(":") and term_of_line(t) is not None)
+    """A definition list's term line, as the glossary reads one (``structural_definitions``): a
+    paragraph in a term style, or a short one ending in a colon ("Packet Number:"), naming a term."""
+    t = u.text.strip()
+    return u.kind == "paragraph" and len(t) <= (80 if is_term_style(u.style) else 60) and (
+        is_term_style(u.style) or t.endswith(":")) and term_of_line(t) is not None
 
 
 def _name(u: Unit) -> str:
