@@ -222,7 +222,13 @@ def bench_file(path: Path, sides: dict[str, Path], peer_models: dict[str, Path |
 
 
 def _answer(row: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in (row.get("answer") or {}).items() if k != "seconds"}
+    """A command's JSON answer without what differs from run to run: its ``seconds``, and the
+    date each tracked change of an edit is stamped with."""
+    out = {k: v for k, v in (row.get("answer") or {}).items() if k != "seconds"}
+    for key in ("operations", "propagated"):
+        if isinstance(out.get(key), list):
+            out[key] = [{k: v for k, v in op.items() if k != "date"} if isinstance(op, dict) else op for op in out[key]]
+    return out
 
 
 #: The second commands :func:`second_context` times besides the context: ``(label, argv)``, with

@@ -50,3 +50,12 @@ def test_the_second_context_table_gives_the_same_and_another_selection_apart():
     assert other[2] == "0.6 (0.5-0.7)" and other[5] == "2.3x" and other[6] == "yes, no, yes"
     check = [c.strip() for c in lines[2].strip("|").split("|")]
     assert check[0] == "a.docx: a second `ledger check`" and check[5] == "10.5x" and check[6] == "yes, yes, no"
+
+
+def test_answers_are_compared_without_their_seconds_and_change_dates():
+    from benchmarks.cold_bench import _answer
+
+    one = {"answer": {"seconds": 1.0, "operations": [{"op": "replace", "date": "2026-12-07T06:59:42Z"}]}}
+    two = {"answer": {"seconds": 2.0, "operations": [{"op": "replace", "date": "2026-12-07T06:59:48Z"}]}}
+    other = {"answer": {"seconds": 2.0, "operations": [{"op": "insert", "date": "2026-12-07T06:59:48Z"}]}}
+    assert _answer(one) == _answer(two) != _answer(other)
