@@ -462,7 +462,12 @@ def _child_main(conn: Connection, settings: dict[str, Any], parent: int, board: 
                 answer: dict[str, Any] = {"value": resolve_task(message["call"])(**message.get("kwargs", {}))}
             except Exception as exc:
                 answer = {"error": _error_state(exc)}
-            conn.send(answer)
+            try:
+                conn.send(answer)
+            except (EOFError, OSError):
+                return
+            except Exception as exc:  # a value that does not pickle: pickled first, nothing was sent
+                conn.send({"error": _error_state(exc)})
             continue
         runner.job_seconds = float(message.get("job_seconds") or 0.0)
         runner.job_cpu_seconds = float(message.get("job_cpu_seconds") or 0.0)
