@@ -36,7 +36,6 @@ import re
 from adapters import words as _words
 
 from adapters.labels import typed_caption_label
-from adapters.model import Unit
 
 from ...findings import Finding, Place
 from ...graph.definitions import definition_registry
@@ -202,12 +201,6 @@ def capitalisation_findings(p: Prose, sheet: StyleSheet) -> list[Finding]:
             caps.setdefault(key, []).append(Place(u.id, s, e, text[s:e], text[s:e].lower()))
     if not caps:
         return []
-    lower = _lower_uses(units, caps)
-    # a phrase written in lower case fewer than twice is never reported (below): without one
-    # that is, the document's definitions (its registry, with every term's uses) are not read
-    caps = {k: v for k, v in caps.items() if len(lower.get(k, ())) >= 2}
-    if not caps:
-        return []
     excepted, titles = _excepted(p)
     caps = {k: v for k, v in caps.items() if k not in excepted}
     caps = {k: v for k, v in caps.items() if not any(k in e and len(k) < len(e) and f" {k} " in f" {e} " for e in excepted
@@ -226,25 +219,6 @@ def capitalisation_findings(p: Prose, sheet: StyleSheet) -> list[Finding]:
     caps = {k: v for k, v in caps.items() if v}
     if not caps:
         return []
-    out: list[Finding] = []
-    for key, cap_places in sorted(caps.items()):
-        low_places = lower.get(key)
-        if not low_places:
-            continue
-        if len(low_places) < 2 or len(low_places) <= len(cap_places):
-            continue  # a capitalised name the document also uses as ordinary words ("Application Data")
-        if len(cap_places) >= 3 and 5 * len(cap_places) >= 2 * (len(cap_places) + len(low_places)):
-            continue  # capitalised on purpose, again and again: a name ("This field consists of Binary Data")
-        places, want = cap_places, key
-        out.append(make_finding(
-            "phrase_capitalisation", "info", places,
-            f"'{cap_places[0].text}' is capitalised inside a sentence {len(cap_places)} time(s) and written "
-            f"'{key}' {len(low_places)} time(s); the usual form is '{want}'"))
-    return out
-
-
-def _lower_uses(units: list[Unit], caps: dict[str, list[Place]]) -> dict[str, list[Place]]:
-    """Where each phrase of ``caps`` (lower-cased) is written in lower case, word for word."""
     firsts = {k.split()[0] for k in caps}
     lower: dict[str, list[Place]] = {}
     for u in units:
@@ -268,4 +242,18 @@ def _lower_uses(units: list[Unit], caps: dict[str, list[Place]]) -> dict[str, li
                 if key in caps:
                     end = seq[-1][1]
                     lower.setdefault(key, []).append(Place(u.id, s, end, text[s:end], None))
-    return lower
+    out: list[Finding] = []
+    for key, cap_places in sorted(caps.items()):
+        low_places = lower.get(key)
+        if not low_places:
+            continue
+        if len(low_places) < 2 or len(low_places) <= len(cap_places):
+            continue  # a capitalised name the document also uses as ordinary words ("Application Data")
+        if len(cap_places) >= 3 and 5 * len(cap_places) >= 2 * (len(cap_places) + len(low_places)):
+            continue  # capitalised on purpose, again and again: a name ("This field consists of Binary Data")
+        places, want = cap_places, key
+        out.append(make_finding(
+            "phrase_capitalisation", "info", places,
+            f"'{cap_places[0].text}' is capitalised inside a sentence {len(cap_places)} time(s) and written "
+            f"'{key}' {len(low_places)} time(s); the usual form is '{want}'"))
+    return out
