@@ -76,8 +76,13 @@ def _exact(items: Iterable[tuple[Any, Any]]) -> set[str] | None:
         elif op is C.SUBPATTERN:
             alts = _exact(av[-1])
         elif op is C.BRANCH:
-            branches = [_exact(b) for b in av[1]]
-            alts = None if any(b is None for b in branches) else set().union(*branches)  # type: ignore[arg-type]
+            alts = set()
+            for branch in av[1]:
+                found = _exact(branch)
+                if found is None:
+                    alts = None
+                    break
+                alts |= found
         elif op in (C.MAX_REPEAT, C.MIN_REPEAT) and av[0] == av[1] == 1:
             alts = _exact(av[2])
         else:
