@@ -32,11 +32,10 @@ from the store; a document of more than ``LEDGER_QUEUE_LARGE_TOKENS`` tokens
 from __future__ import annotations
 
 import importlib.util
-import json
 import logging
 import time
 from functools import partial
-from typing import Any, Callable, Sequence, cast
+from typing import Any, Callable, Sequence
 
 import networkx as nx
 
@@ -49,13 +48,13 @@ from ..jobs.runner import JobCancelled, JobRunner, Progress
 from ..store import Store
 from . import graphs
 from ..foreground import give_way
-from .graphs import is_complete
+from .graphs import is_complete, parse_graph
 
 log = logging.getLogger(__name__)
 
 __all__ = ["GRAPH_JOB", "READ_SHARE", "STAGE_WEIGHTS", "READY_AFTER", "EDGE_OF_STAGE", "PROPOSAL_STAGES",
            "stage_log", "stage_fields", "graph_builder", "graph_stages", "graph_job_id", "start_graph_job",
-           "estimated_tokens", "run_graph_job", "build_in_stages", "CHECK_STAGE", "load_graph", "parse_graph", "is_complete", "document_graph", "wait_for_graph"]
+           "estimated_tokens", "run_graph_job", "build_in_stages", "CHECK_STAGE", "load_graph", "is_complete", "document_graph", "wait_for_graph"]
 
 GRAPH_JOB = "graph"
 #: The share of the job's progress that the (already finished) read stage stands for.
@@ -299,11 +298,6 @@ def load_graph(store: Store, doc_id: str) -> nx.MultiDiGraph | None:
     """
     raw = store.get(doc_id, "graph")
     return None if raw is None else parse_graph(raw)
-
-
-def parse_graph(raw: bytes) -> nx.MultiDiGraph:
-    """A graph as stored (node-link JSON) as a networkx MultiDiGraph."""
-    return cast(nx.MultiDiGraph, nx.node_link_graph(json.loads(raw), directed=True, multigraph=True, edges="edges"))
 
 
 def document_graph(store: Store, runner: JobRunner, doc_id: str, doc: Document | None = None, *,

@@ -20,9 +20,10 @@ works (without graphs) while it is not installed.
 from __future__ import annotations
 
 import io
+import json
 import os
 import tempfile
-from typing import Any, Callable, Literal, Sequence, overload
+from typing import Any, Callable, Literal, Sequence, cast, overload
 
 import networkx as nx
 
@@ -32,7 +33,7 @@ from ..errors import InvalidRequestError
 from .jsonable import json_safe
 
 __all__ = ["GraphScope", "GRAPH_SCOPES", "NEEDS", "scope_for", "scope_of_work", "stages_of", "build", "extend",
-           "is_complete", "has_stages", "missing_edges",
+           "parse_graph", "is_complete", "has_stages", "missing_edges",
            "GRAPH_FORMATS", "GRAPH_MEDIA_TYPES", "filter_edges", "graph_export"]
 
 GraphScope = Literal["full", "no_related", "fast"]
@@ -98,6 +99,12 @@ def extend(G: nx.MultiDiGraph, doc: Document, scope: GraphScope, *,
 
     done = set(G.graph.get("stages", ()))
     return run_stages(G, doc, [s for s in stages_of(scope) if s not in done], progress=progress)
+
+
+def parse_graph(raw: bytes) -> nx.MultiDiGraph:
+    """A graph as the upload's job stores it (networkx node-link JSON) as a MultiDiGraph: here,
+    below the job and the shared parse (:mod:`.shared_parse`), which both read stored graphs."""
+    return cast(nx.MultiDiGraph, nx.node_link_graph(json.loads(raw), directed=True, multigraph=True, edges="edges"))
 
 
 def is_complete(G: nx.MultiDiGraph) -> bool:

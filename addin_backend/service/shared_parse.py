@@ -30,6 +30,7 @@ from adapters.model import Document
 
 from ..budget import check as check_budget
 from ..store import Store, documents
+from .graphs import parse_graph
 
 __all__ = ["shared", "stored_document", "stored_graph", "in_use"]
 
@@ -131,8 +132,6 @@ def stored_document(store: Store, doc_id: str) -> Iterator[tuple[bytes, Document
 def stored_graph(store: Store, doc_id: str) -> Iterator[nx.MultiDiGraph | None]:
     """The document's stored graph, frozen, shared by the requests that use it now; ``None``
     while none is stored (as :func:`.graph_job.load_graph`)."""
-    from .graph_job import parse_graph
-
     raw = store.get(doc_id, "graph")
     if raw is None:
         yield None
