@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Mapping, Sequence
 
 import networkx as nx
 
@@ -207,10 +207,11 @@ def value_changes(edits: list[Edit], ids: list[str] | None = None) -> list[Value
     return out
 
 
-def definers_of(registry: dict, term: str) -> list[str]:
-    """The units that define ``term`` (any case, singular or plural), from a definition registry."""
+def definers_of(definers: Mapping[str, Sequence[str]], term: str) -> list[str]:
+    """The units that define ``term`` (any case, singular or plural), from each defined term's
+    definers (:func:`..graph.term_index.term_definers`)."""
     key = norm_term(term)
-    return [uid for k, lst in registry.items() if norm_term(k) == key for _, uid, _ in lst]
+    return [uid for k, uids in definers.items() if norm_term(k) == key for uid in uids]
 
 
 def definition_users(doc: Document, G: nx.MultiDiGraph | None, definers: list[str], term_keys: set[str]) -> list[str]:

@@ -33,7 +33,7 @@ import networkx as nx
 from adapters.model import Document, Edit, Replace, Unit, descendant_ids
 
 from ..findings import Finding
-from ..graph.definitions import definition_registry
+from ..graph.term_index import term_definers
 from ..graph.mentions import Item, Mention, document_names, unit_mentions
 from ..numbering import (
     STATEMENT_FAMILIES,
@@ -398,7 +398,7 @@ def _in_field(unit: Unit, start: int, end: int) -> bool:
 def _complete_rename(plan: _Plan, doc: Document, G: nx.MultiDiGraph | None, r: Rename, alive: set[str],
                      usage: Usage | None = None, names: str = "auto") -> None:
     forms = {norm_term(r.old)}
-    definers = definers_of(definition_registry(doc.units), r.old)
+    definers = definers_of(term_definers(doc), r.old)
     whole = r.explicit and r.scope is None
     todo: dict[str, str] = {uid: f"rename: another form of '{r.old}' in a renamed unit" for uid in r.units}
     if whole:
@@ -493,7 +493,7 @@ def propagate(doc: Document, G: nx.MultiDiGraph | None, edits: Iterable[Edit], *
                 plan.findings.append(Finding(
                     "numbering_not_recomputed", "info", None, f"the {name} numbers are not recomputed: {why}",
                 ))
-    registry_keys = list(definition_registry(doc.units))
+    registry_keys = list(term_definers(doc))  # (the index a kept graph brings: no registry built)
     for rn in renames(doc, concrete, ids, raw=raw, defined=registry_keys):
         _complete_rename(plan, doc, G, rn, alive, names=names)
     _value_findings(plan, doc, concrete, ids, alive)

@@ -246,12 +246,13 @@ def _titled(titles: frozenset[str], phrase: str) -> bool:
 
 def _defined_terms(doc: Document) -> frozenset[str]:
     """The terms ``doc`` defines (its definition registry: sentences, term lines, glossaries),
-    in comparison form."""
-    from ..graph.definitions import definition_registry
+    in comparison form. Read off the defined terms' index (:func:`..graph.term_index.term_definers`):
+    a graph loaded from the command line's cache brings it, so a second rename builds no registry."""
+    from ..graph.term_index import term_definers
     from ..language.forms import lemma
 
     try:
-        return frozenset(_norm(lemma(k)) for k in definition_registry(doc.units))
+        return frozenset(_norm(lemma(k)) for k in term_definers(doc))
     except Exception:  # the registry is a refinement here: without it, usage decides
         return frozenset()
 

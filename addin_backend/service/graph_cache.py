@@ -10,7 +10,9 @@ them (:func:`keep`: a context's term index and token counts). The scope's name a
 code that made them (:func:`code_version`) and the RELATED stage's embedding backend, so other
 code or another backend reads and builds afresh. A command takes from the graph only the stages
 it needs (:func:`file_graph`) and adds the stages it lacks, so ``ledger check`` after ``ledger
-graph`` builds nothing, and ``ledger graph`` after ``ledger edit`` builds RELATED alone.
+graph`` builds nothing, and ``ledger graph`` after ``ledger edit`` builds RELATED alone; the
+defined terms' index a loaded graph holds is known for its content (:func:`..graph.term_index.remember`),
+so a second rename builds no definition registry.
 
 Scopes expire :data:`TTL` seconds after they were last written, and at most :data:`MAX_FILES`
 files are kept (the least recently written go first). ``LEDGER_GRAPH_CACHE`` names another
@@ -312,4 +314,8 @@ def file_graph(doc: Document, scope: GraphScope, *, progress: Progress | None = 
     elif progress is not None:
         for stage in need:
             progress(stage, 1.0)
+    if kept is not None:  # the defined terms' index it brings is this content's (a rename reads it)
+        from ..graph.term_index import remember
+
+        remember(G)
     return G if more else _only(G, need)

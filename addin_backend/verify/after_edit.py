@@ -30,7 +30,7 @@ from ..edits.intents import Rename, definers_of, definition_users, edit_ids, nor
 from ..edits.renaming import expansion_findings, term_places, term_usage
 from ..edits.terms import find_term, term_matcher
 from ..findings import Finding, Place
-from ..graph.definitions import definition_registry
+from ..graph.term_index import term_definers
 from ..language.detect import unit_language
 from ..graph.edges import DEPENDS, RELATED
 from ..graph.label_index import LabelIndex, build_label_index, numbers_sections, parse_label
@@ -318,18 +318,18 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
 def _terminology(before: Document, after: Document, G: nx.MultiDiGraph | None, edits: list[Edit],
                  names: str = "auto") -> tuple[list[Finding], set[str]]:
     """The terminology findings, and the ids of the edits that make up renames."""
-    registry = definition_registry(before.units)
+    defined = term_definers(before)  # (the index a kept graph brings: no registry built)
     out: list[Finding] = []
     renaming: set[str] = set()
-    for r in renames(before, edits, edit_ids(edits), defined=list(registry)):
-        out.extend(_old_term(before, after, G, r, registry, names))
+    for r in renames(before, edits, edit_ids(edits), defined=list(defined)):
+        out.extend(_old_term(before, after, G, r, defined, names))
         renaming.update(r.edits)
     return out, renaming
 
 
-def _old_term(before: Document, after: Document, G: nx.MultiDiGraph | None, r: Rename, registry: dict,
+def _old_term(before: Document, after: Document, G: nx.MultiDiGraph | None, r: Rename, defined: dict[str, list[str]],
               names: str = "auto") -> list[Finding]:
-    definers = definers_of(registry, r.old)
+    definers = definers_of(defined, r.old)
     renamed_definition = any(d in r.units for d in definers)
     dependents = set(definition_users(before, G, definers, {norm_term(r.old)})) if renamed_definition else set()
     out = []

@@ -303,3 +303,31 @@ def test_a_second_context_in_a_new_process_imports_what_its_answer_needs(tmp_pat
     assert [m for m in heavy if m in second["modules"]] == [] and not second["dictionary"]
     assert any("official version" in c.get("reason", "") for c in answers[1]["context"])
     assert answers[1] == answers[0]
+
+
+def _without_dates(answer: dict[str, Any]) -> dict[str, Any]:
+    """An edit's answer without its ``seconds`` and the date each tracked change is stamped with."""
+    out = {k: v for k, v in answer.items() if k != "seconds"}
+    for key in ("operations", "propagated"):
+        out[key] = [{k: v for k, v in op.items() if k != "date"} for op in out.get(key) or ()]
+    return out
+
+
+def test_a_second_rename_builds_no_registry(tmp_path, capsys, kept, monkeypatch):
+    """The defined terms and where each is defined (the rename's longer terms, propagation and
+    verification read them) come with the kept graph's term index: a second rename in a new
+    process builds no definition registry, and answers as the first did."""
+    from addin_backend.graph import definitions, term_index
+
+    path = _file(tmp_path)
+    argv = ["edit", str(path), "--instruction", "Rename 'Arthur' to 'Art' everywhere", "--engine", "rules",
+            "--dry-run", "--json"]
+    registries = _count_registries(monkeypatch)
+    monkeypatch.setattr(term_index, "_KNOWN", type(term_index._KNOWN)())
+    first = _json(capsys, argv)
+    assert registries == [1] and first["operations"]
+    monkeypatch.setattr(term_index, "_KNOWN", type(term_index._KNOWN)())  # what a new process knows
+    monkeypatch.setattr(definitions, "_RECENT", type(definitions._RECENT)())
+    second = _json(capsys, argv)
+    assert registries == [1]  # the kept graph's index, not a new registry
+    assert _without_dates(second) == _without_dates(first)
