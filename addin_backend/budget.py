@@ -38,7 +38,7 @@ from typing import Iterator
 
 from .errors import DeadlineExceededError, WorkTooLargeError
 
-__all__ = ["budget", "check", "remaining", "enter", "leave", "check_memory", "work_memory_mb", "DEFAULT_WORK_MEMORY_MB",
+__all__ = ["budget", "check", "remaining", "postpone", "enter", "leave", "check_memory", "work_memory_mb", "DEFAULT_WORK_MEMORY_MB",
            "for_client", "current_client", "enter_client", "leave_client", "COSTS", "cost_setting", "check_cost"]
 
 #: The memory one piece of work (an apply, an edit) may take by its estimate (``LEDGER_WORK_MEMORY_MB``).
@@ -97,6 +97,20 @@ def remaining() -> float | None:
     """Seconds left of the current deadline (``None`` without one; negative once past)."""
     d = _DEADLINE.get()
     return None if d is None or d[0] == _NEVER else d[0] - time.monotonic()
+
+
+def postpone(seconds: float) -> None:
+    """Move this context's deadline ``seconds`` later: time the server spent on itself while the
+    request waited (starting the child process that reads it) is not the request's work.
+
+    >>> with budget(10, "a request"):
+    ...     postpone(5)
+    ...     10 < (remaining() or 0) <= 15
+    True
+    """
+    d = _DEADLINE.get()
+    if d is not None and d[0] != _NEVER and seconds > 0:
+        _DEADLINE.set((d[0] + seconds, *d[1:]))
 
 
 def enter_client(client: str | None) -> Token:

@@ -18,6 +18,7 @@ from ..jobs.processes import child_settings
 from ..language.nlp import configure_embedding_cache
 from ..mcp.http import bp as mcp_bp
 from ..service import preload
+from ..service.uploads import prepare_reading
 from ..store import open_store
 from . import check, documents, edits, graph, jobs, meta, retrieval, taskpane
 from .config import load_config
@@ -54,7 +55,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         processes=int(cfg["JOB_PROCESSES"]), model_jobs=int(cfg["MODEL_JOBS"]),
         model_per_client=int(cfg["MODEL_JOBS_PER_KEY"]),
         settings=child_settings(cfg["STORE"], cfg["DATA_DIR"], int(cfg["TTL_SECONDS"]),
-                                embedding_cache=embedding_cache, nice=int(cfg["JOB_NICE"]), preload=preload))
+                                embedding_cache=embedding_cache, nice=int(cfg["JOB_NICE"]), preload=preload,
+                                call_preload=prepare_reading))
     app.extensions["ledger.jobs"].job_seconds = float(cfg["JOB_SECONDS"])
     app.extensions["ledger.jobs"].job_cpu_seconds = float(cfg["JOB_CPU_SECONDS"])
     app.extensions["ledger.jobs"].watch()  # takes over the queued jobs of a worker that died

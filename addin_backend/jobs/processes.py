@@ -56,7 +56,7 @@ from functools import partial
 from typing import Any, Callable
 
 from .. import foreground
-from ..budget import check, current_client, for_client
+from ..budget import check, current_client, for_client, postpone
 from ..errors import CorruptDocumentError, DeadlineExceededError, describe
 from ..store import Store
 from .runner import (HEARTBEAT_SECONDS, MODEL_JOBS_PER_CLIENT, OPEN_JOBS, QUARANTINE_AFTER, JobCancelled, JobRunner,
@@ -75,18 +75,24 @@ _GONE_EVERY = 5.0
 #: Children a web worker keeps for its requests' work (:meth:`ProcessRunner.call`): one per core
 #: of a small server; a request past them waits for one (within its deadline).
 CALL_PROCESSES = 2
+
+#: How long a request's child may take to start and import what its calls use (seconds).
+START_SECONDS = 60.0
 #: The modules whose exceptions a child's answer may name (rebuilt as they were raised).
 _ERROR_MODULES = ("adapters.", "addin_backend.")
 
 
 def child_settings(store_url: str | None, data_dir: str, ttl: int, *, embedding_cache: str | None = None,
-                   nice: int = NICE, preload: Callable[[], None] | None = None) -> dict[str, Any]:
+                   nice: int = NICE, preload: Callable[[], None] | None = None,
+                   call_preload: Callable[[], None] | None = None) -> dict[str, Any]:
     """What a child needs to open the same store as its web worker (JSON-able, sent at spawn);
-    ``preload`` (a module-level function of LEDGER's) runs once when a child starts, before any
-    job: the engines imported outside every job's budget."""
+    ``preload`` (a module-level function of LEDGER's) runs once when a job child starts, before
+    any job: the engines imported outside every job's budget; ``call_preload`` likewise for the
+    children kept for requests (what their calls import), outside every request's budget."""
     return {"store": store_url, "data_dir": data_dir, "ttl": int(ttl), "embedding_cache": embedding_cache,
             "nice": int(nice), "log_level": logging.getLogger().level,
-            "preload": task_path(preload) if preload is not None else None}
+            "preload": task_path(preload) if preload is not None else None,
+            "call_preload": task_path(call_preload) if call_preload is not None else None}
 
 
 class _Remote:
@@ -129,6 +135,12 @@ class _Child:
             theirs.close()
         self.conn = Connection(mine.detach())
         log.info("job process %s started (pid %d)", self.name, self.proc.pid)
+        if self.settings.get("ready"):  # it says when it is ready (a request's child: see call)
+            deadline = time.monotonic() + START_SECONDS
+            while not self.conn.poll(0.5):
+                if not self.alive() or time.monotonic() > deadline:
+                    raise EOFError
+            self.conn.recv()
 
     def run(self, message: dict[str, Any], limit: float, gone: Callable[[], bool]) -> str:
         """Hand one job to the child and wait for its end: ``ended`` (the child wrote the record),
@@ -169,8 +181,11 @@ class _Child:
         :raise CorruptDocumentError: the child died while it worked (killed, out of memory, a
             crash in native code).
         """
-        self._ensure()
         try:
+            started = time.monotonic()
+            if not self.alive():
+                self._ensure()  # the server's own start-up, not the request's work: not in its budget
+                postpone(time.monotonic() - started)
             self.conn.send(message)
             while not self.conn.poll(0.5):
                 if not self.alive():
@@ -228,7 +243,7 @@ class ProcessRunner(JobRunner):
         self._children: dict[str, _Child] = {}  # by the name of the lane thread that owns it
         self._remote: set[str] = set()  # the jobs its children run now
         # the requests' children: at the web worker's priority, no engines preloaded
-        self._call_settings = {**settings, "nice": 0, "preload": None}
+        self._call_settings = {**settings, "nice": 0, "preload": settings.get("call_preload"), "ready": True}
         self._call_slots = threading.BoundedSemaphore(max(1, call_processes))
         self._idle_callers: list[_Child] = []
         self._callers: list[_Child] = []
@@ -435,6 +450,8 @@ def _child_main(conn: Connection, settings: dict[str, Any], parent: int, board: 
         configure_embedding_cache(str(settings["embedding_cache"]))
     if settings.get("preload"):
         resolve_task(str(settings["preload"]))()
+    if settings.get("ready"):
+        conn.send({"ready": os.getpid()})
     runner = JobRunner(store)  # what tasks ask of a runner: other jobs' records (a graph's)
     current: list[Progress] = []
 

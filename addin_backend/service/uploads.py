@@ -17,7 +17,7 @@ from ..jobs.runner import JobRunner
 from ..store import Store
 from . import graph_job, quota
 
-__all__ = ["take_in", "take_in_upload", "read_upload", "read_file"]
+__all__ = ["take_in", "take_in_upload", "read_upload", "prepare_reading", "read_file"]
 
 
 def read_upload(data: bytes, limits: Limits = DEFAULT_LIMITS) -> documents.Reading:
@@ -31,6 +31,14 @@ def read_upload(data: bytes, limits: Limits = DEFAULT_LIMITS) -> documents.Readi
     from adapters import read
 
     return _reading(read(data, path=None, limits=limits))
+
+
+def prepare_reading() -> None:
+    """Import the readers once, when a request child starts (outside every request's budget),
+    not in the first upload's."""
+    import adapters  # noqa: F401
+    import adapters.docx.reader  # noqa: F401
+    import adapters.odt.reader  # noqa: F401
 
 
 def _reading(doc: Document) -> documents.Reading:
