@@ -108,8 +108,11 @@ def add_anaphora_edges(
     for a in resolve_anaphora(doc, units, progress=progress):
         if off and f"anaphora:{a.anaphor.kind}" in off:
             continue
+        # the head noun's lemma ("" for a pronoun) goes with the edge: the check after an edit
+        # reads it there instead of tagging the anaphor's unit again (verify.anaphora)
         n += add_edge(
-            G, a.source, a.target, DEPENDS, a.evidence, a.score, origin="anaphora", start=a.anaphor.start, end=a.anaphor.end
+            G, a.source, a.target, DEPENDS, a.evidence, a.score, origin="anaphora", start=a.anaphor.start, end=a.anaphor.end,
+            head=a.anaphor.head or "",
         )
     return n
 

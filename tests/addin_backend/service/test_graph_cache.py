@@ -331,3 +331,34 @@ def test_a_second_rename_builds_no_registry(tmp_path, capsys, kept, monkeypatch)
     second = _json(capsys, argv)
     assert registries == [1]  # the kept graph's index, not a new registry
     assert _without_dates(second) == _without_dates(first)
+
+
+def test_a_second_rename_in_a_new_process_loads_no_language_model(tmp_path):
+    """Cold process, warm cache: the defined terms and their definers come with the kept graph's
+    term index, and each anaphor's head noun with its DEPENDS edge, so a second rename loads no
+    spaCy (neither for a registry nor to check the anaphors of the units it edits) and answers as
+    the first did."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    path = _file(tmp_path)
+    env = {**os.environ, "LEDGER_GRAPH_CACHE": str(tmp_path / "graphs.sqlite3"), "LEDGER_EMBEDDING_CACHE": "off",
+           "LEDGER_CACHE_DIR": str(tmp_path / "cache"), "HF_HUB_OFFLINE": "1"}
+    argv = ["edit", str(path), "--instruction", "Rename 'Arthur' to 'Art' everywhere", "--engine", "rules",
+            "--dry-run", "--json"]
+    answers, probes = [], []
+    for n in range(2):
+        out = tmp_path / f"answer{n}.json"
+        proc = subprocess.run([sys.executable, "-c", _PROBE, str(out), *argv], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        probes.append(json.loads(proc.stdout))
+        answers.append(_without_dates(json.loads(out.read_text(encoding="utf-8"))))
+    first, second = probes
+    assert first["rc"] == second["rc"] == 0 and answers[0]["operations"]
+    assert "spacy" in first["modules"]  # the first built the graph, and read its anaphors with spaCy
+    assert "spacy" not in second["modules"]
+    assert answers[1] == answers[0]
