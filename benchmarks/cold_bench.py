@@ -33,7 +33,9 @@ in ``--doc`` is ``cold-start-semantic``.
 each checkout one context fills an empty cache, then the second context runs ``REPS`` times, and
 as many on another selection (:data:`OTHER_FINDS`), and a second check and rename (each filled
 by a first one: :data:`SECOND_COMMANDS`), the two checkouts taking turns; its block in ``--doc``
-is ``cold-start-second-context``.
+is ``cold-start-second-context``. ``--before DIR`` adds a third checkout to it (the commit before
+this one's change), measured in the same turns, so that a change is compared with its parent and
+the peer in one run.
 
 Both checkouts run from their bytecode, written before the first step (:func:`compile_checkout`),
 as an installed program does. ``--this DIR`` measures another checkout than this one (a snapshot
@@ -276,6 +278,8 @@ def second_context(path: Path, sides: dict[str, Path], peer_models: dict[str, Pa
                 log(f"{path.name} {side:5} second {ask} {json.dumps(res[side][ask][-1])}")
     for ask in asks:
         res[f"{ask}_same_answer"] = answers[ask].get("this") == answers[ask].get("peer")
+        if "before" in sides:
+            res[f"{ask}_same_before"] = answers[ask].get("this") == answers[ask].get("before")
     if other:
         res["other_find"] = other
     return res
@@ -290,13 +294,16 @@ def _median(xs: list[float]) -> float:
 def second_markdown(results: dict[str, Any], command: str) -> str:
     """The block of the second ``ledger context``: median and range of wall and CPU seconds, and
     whether each checkout's answers (``seconds`` aside) were its first one's every time, and the
-    two checkouts' first answers equal."""
+    two checkouts' first answers equal (with a ``before`` checkout: its columns, and whether its
+    first answers equal this one's)."""
+    order = ("this", "before", "peer") if any("before" in res for res in results["files"].values()) else ("this", "peer")
     lines = [f"Measured {results['date']} on {results['cpus']} CPUs with `{command}`: one context fills each "
              f"checkout's empty cache, then {results['reps']} second contexts each, the checkouts taking turns "
              "(wall and CPU seconds of the process, median and range; load average at the start "
              f"{results.get('load', '?')}).", "",
-             "| document | this: wall s | CPU s | peer: wall s | CPU s | CPU ratio | same answers: this, peer, this = peer |",
-             "|---|---:|---:|---:|---:|---:|---|"]
+             "| document | " + " | ".join(f"{side}: wall s | CPU s" for side in order)
+             + " | CPU ratio | same answers: this, peer, this = peer" + (", this = before |" if "before" in order else " |"),
+             "|---|" + "---:|---:|" * len(order) + "---:|---|"]
     for name, res in results["files"].items():
         for ask, label in (("reps", name), ("other", f"{name}, another selection ({res.get('other_find')})"),
                            ("check", f"{name}: a second `ledger check`"),
@@ -305,14 +312,17 @@ def second_markdown(results: dict[str, Any], command: str) -> str:
                 continue
             same_key, both_key = f"{ask}_same", f"{ask}_same_answer"
             cells = []
-            for side in ("this", "peer"):
+            for side in order:
                 reps = [r for r in res[side][ask] if r["rc"] == 0]
                 walls, cpus = [r["wall"] for r in reps], [r["cpu"] for r in reps]
                 cells.append((f"{_median(walls)} ({min(walls)}-{max(walls)})", f"{_median(cpus)} ({min(cpus)}-{max(cpus)})",
                               _median(cpus)) if reps else ("failed", "", 0.0))
-            ratio = f"{cells[1][2] / cells[0][2]:.1f}x" if cells[0][2] and cells[1][2] else ""
-            same = ", ".join("yes" if ok else "no" for ok in (res["this"][same_key], res["peer"][same_key], res[both_key]))
-            lines.append(f"| {label} | {cells[0][0]} | {cells[0][1]} | {cells[1][0]} | {cells[1][1]} | {ratio} | {same} |")
+            ratio = f"{cells[-1][2] / cells[0][2]:.1f}x" if cells[0][2] and cells[-1][2] else ""
+            oks = [res["this"][same_key], res["peer"][same_key], res[both_key]]
+            if "before" in order:
+                oks.append(res.get(f"{ask}_same_before", False))
+            same = ", ".join("yes" if ok else "no" for ok in oks)
+            lines.append(f"| {label} | " + " | ".join(f"{c[0]} | {c[1]}" for c in cells) + f" | {ratio} | {same} |")
     return "\n".join(lines) + "\n"
 
 
@@ -428,6 +438,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--find", action="append", help="the --find of each --file's context (default by document)")
     ap.add_argument("--json", help="write the figures here")
     ap.add_argument("--doc", help="rewrite the cold-start block of this markdown file")
+    ap.add_argument("--before", help="with --second-context, a third checkout: the commit before this one's change")
     ap.add_argument("--second-context", type=int, metavar="REPS",
                     help="only the second ledger context of each --file, REPS times a checkout")
     ap.add_argument("--semantic", type=int, metavar="REPS",
@@ -438,10 +449,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     peer = Path(args.peer).resolve()
     sides = {"this": Path(args.this).resolve(), "peer": peer}
+    if args.before and args.second_context:
+        sides = {"this": sides["this"], "before": Path(args.before).resolve(), "peer": peer}
     for code in sides.values():
         compile_checkout(code)
     found = sorted(Path(args.peer_models).glob("*minilm*"))
-    models: dict[str, Path | None] = {"this": None, "peer": found[0] if found else None}
+    models: dict[str, Path | None] = {"this": None, "before": None, "peer": found[0] if found else None}
     from addin_backend.embeddings.encoders import prepare
 
     if args.second_context:
