@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections import OrderedDict
 from typing import Any, Sequence
 
@@ -29,6 +30,7 @@ TERM_INDEX = "_term_index"
 #: The last indexes read off a graph or built in this process, by content digest.
 _KNOWN: OrderedDict[str, dict[str, Any]] = OrderedDict()
 _KNOWN_SIZE = 4
+_lock = threading.Lock()  # the server's threads share it
 
 
 def _digest(units: Sequence[Unit]) -> str:
@@ -43,10 +45,11 @@ def _digest(units: Sequence[Unit]) -> str:
 
 
 def _know(index: dict[str, Any]) -> None:
-    _KNOWN[index["key"]] = index
-    _KNOWN.move_to_end(index["key"])
-    while len(_KNOWN) > _KNOWN_SIZE:
-        _KNOWN.popitem(last=False)
+    with _lock:
+        _KNOWN[index["key"]] = index
+        _KNOWN.move_to_end(index["key"])
+        while len(_KNOWN) > _KNOWN_SIZE:
+            _KNOWN.popitem(last=False)
 
 
 def _complete(index: Any) -> bool:
