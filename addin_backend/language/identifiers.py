@@ -88,11 +88,57 @@ _SHAPE_PARTS: list[tuple[str, str]] = [
     ("a program word in capitals", r"(?<![\w\-])[A-Z]{6,}(?![\w\-])"),
     ("a quoted value", r"(?<=[\"\u201c])[a-z][a-z0-9]{3,}(?=[\"\u201d])"),
 ]
+#: Every shape, in order: what the scan of only the shapes a text can hold (:func:`_shapes_for`)
+#: finds the same as (tests/addin_backend/language/test_identifiers.py).
 _SHAPES = re.compile("|".join(f"(?P<g{i}>{rx})" for i, (_why, rx) in enumerate(_SHAPE_PARTS)))
 _WHY = {f"g{i}": why for i, (why, _rx) in enumerate(_SHAPE_PARTS)}
-#: Quick test: a text without any of these characters has no shaped identifier but, at most,
-#: camelCase, capitals or a quoted value.
-_HINT = re.compile(r"[/:@<`_=\[.\-(\"\u201c]|[a-z][A-Z]|[A-Z]{6}")
+_LOWER_UPPER = re.compile(r"[a-z][A-Z]")
+_SIX_CAPITALS = re.compile(r"[A-Z]{6}")
+_QUOTES = ("\"", "\u201c")
+#: What every match of each shape contains (its literal characters, or what its lookarounds
+#: require), by :data:`_SHAPE_PARTS`' order: a shape whose test fails on a text matches nowhere
+#: in it, so the scan leaves it out. The alternation tried every shape at every position (the
+#: hyphenation check's tokens at 5,400 units: a third of its time), though most prose holds the
+#: characters of three or four.
+_NEEDS: list[Callable[[str], bool]] = [
+    lambda t: "<" in t,  # markup
+    lambda t: "<" in t,  # a placeholder
+    lambda t: ":" in t or "www." in t,  # URI: "://", "mailto:", "urn:", "www."
+    lambda t: "@" in t,  # e-mail address
+    lambda t: "/" in t,  # media type
+    lambda t: "/" in t,  # path
+    lambda t: "." in t,  # file name
+    lambda t: "`" in t,  # code in backticks
+    lambda t: "()" in t,  # a call
+    lambda t: ":" in t,  # a JSON key: a colon after its closing quote
+    lambda t: "-" in t,  # an option
+    lambda t: ":" in t,  # a namespace-prefixed name
+    lambda t: "." in t or "[" in t,  # a dotted path, an index
+    lambda t: "_" in t,  # snake_case
+    lambda t: "::" in t,  # scoped name
+    lambda t: "=" in t,  # an assignment
+    lambda t: _LOWER_UPPER.search(t) is not None,  # camelCase: a small letter, then a capital
+    lambda t: _SIX_CAPITALS.search(t) is not None,  # a program word in capitals
+    lambda t: any(q in t for q in _QUOTES),  # a quoted value: after an opening quote
+]
+assert len(_NEEDS) == len(_SHAPE_PARTS)
+
+
+@lru_cache(maxsize=512)
+def _shapes_of(mask: int) -> re.Pattern[str]:
+    """The alternation of the shapes in ``mask`` (bit ``i``: :data:`_SHAPE_PARTS`' ``i``), in
+    their order and under their names: where each match starts, the first shape that matches
+    there wins, as in :data:`_SHAPES`, and a shape left out matches nowhere in the text."""
+    return re.compile("|".join(f"(?P<g{i}>{rx})" for i, (_why, rx) in enumerate(_SHAPE_PARTS) if mask >> i & 1))
+
+
+def _shapes_for(text: str) -> re.Pattern[str] | None:
+    """The alternation of the shapes ``text`` can hold (:data:`_NEEDS`); ``None``: none."""
+    mask = 0
+    for i, needs in enumerate(_NEEDS):
+        if needs(text):
+            mask |= 1 << i
+    return _shapes_of(mask) if mask else None
 #: "e.g", "i.e", "U.S.A": abbreviations written with dots are no paths.
 _ABBREVIATION = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]?|(?i:etc|al|cf|vs|viz|approx|fig|figs|no|vol|pp?|sec|ch)\.\w+")
 
@@ -201,11 +247,20 @@ def shape_spans(text: str) -> list[Identifier]:
     >>> [i.text for i in shape_spans('The "partialFingerprints": {...} of result.locations[0], e.g. a FOLLOWEDBY.')]
     ['partialFingerprints', 'result.locations[0]', 'FOLLOWEDBY']
     """
-    if not _HINT.search(text):
-        return []
+    return list(_shape_scan(text))
+
+
+@lru_cache(maxsize=8192)
+def _shape_scan(text: str) -> tuple[Identifier, ...]:
+    """:func:`shape_spans`, kept by text: a check asks for the same unit's shapes three or four
+    times (the hyphenation tokens, the named words, the straight quotes' marks, the identifiers
+    of the style checks), and a text's shapes depend on nothing else."""
+    shapes = _shapes_for(text)
+    if shapes is None:
+        return ()
     out = []
     shouting: bool | None = None
-    for m in _SHAPES.finditer(text):
+    for m in shapes.finditer(text):
         why = _WHY[m.lastgroup or ""]
         if why == "a program word in capitals":
             if shouting is None:
@@ -214,7 +269,7 @@ def shape_spans(text: str) -> list[Identifier]:
                 continue
         if _keep(why, m.group()):
             out.append(Identifier(m.start(), m.end(), m.group(), why))
-    return out
+    return tuple(out)
 
 
 def identifier_shape(token: str) -> str | None:

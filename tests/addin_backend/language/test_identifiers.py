@@ -115,3 +115,40 @@ def test_a_value_alone_on_its_line_is_no_code(text):
 @pytest.mark.parametrize("text", ["00 01 02 03 04 05\n06 07 08 09 0a 0b", "1 + 2 = 3", "0x00 0x01 0x02"])
 def test_rows_of_values_and_formulas_are_still_code(text):
     assert is_code_line(Unit("p-1", "paragraph", text, 0))
+
+
+def _every_text() -> list[str]:
+    texts = [c["text"] for c in VECTORS] + [u.text for u in read(spec_docx()).units if u.text]
+    # each shape's telltale alone and beside another's: a scan that leaves out a shape the text
+    # can hold shows here
+    marks = ["<a:b>", "<Reason Code>", "see www.example.org.", "mailto:x@y.org", "a@b.example", "text/plain",
+             "/etc/hosts", "index.html", "`x`", "f()", '"key": 1', "run -v now", "manifest:file-entry",
+             "result.locations[0]", "a[1]", "max_ack_delay", "std::vector", "x=1", "ruleId", "FOLLOWEDBY",
+             '"abcdq"', "\u201cabcdq\u201d", "urn:ietf:x", "Data.The end"]
+    texts += marks + [f"{a} then {b}" for a in marks for b in marks[::5]]
+    return texts
+
+
+def test_the_scan_by_what_a_text_holds_finds_what_every_shape_finds(monkeypatch):
+    """shape_spans tries only the shapes whose characters the text holds (identifiers._NEEDS):
+    on every vector, every unit of the spec and each shape's telltale, it finds what the
+    alternation of every shape finds."""
+    from addin_backend.language import identifiers
+
+    texts = _every_text()
+    identifiers._shape_scan.cache_clear()
+    gated = [shape_spans(t) for t in texts]
+    monkeypatch.setattr(identifiers, "_shapes_for", lambda _t: identifiers._SHAPES)
+    identifiers._shape_scan.cache_clear()
+    try:
+        full = [shape_spans(t) for t in texts]
+    finally:
+        identifiers._shape_scan.cache_clear()
+    assert any(gated) and gated == full
+
+
+def test_shapes_kept_by_text_are_not_shared_with_the_caller():
+    t = "Set max_ack_delay and ruleId."
+    first = shape_spans(t)
+    first.clear()
+    assert [i.text for i in shape_spans(t)] == ["max_ack_delay", "ruleId"]
