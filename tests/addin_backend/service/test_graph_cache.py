@@ -269,23 +269,18 @@ json.dump({"rc": rc, "modules": sorted(sys.modules),
 """
 
 
-def test_a_second_context_in_a_new_process_imports_what_its_answer_needs(tmp_path):
-    """Cold process, warm cache (issue 32: a second ``ledger context`` within 1 s): the graph and
-    the defined terms come from the file's cache, so the second process imports none of the
-    graph's detectors (whose modules compile their patterns), no NLP or embedding model, no
-    tokenizer, no progress bar, and loads no dictionary, even where the instruction names a
-    defined term; its answer is the first's."""
+def _twice_in_new_processes(tmp_path: Path, argv: list[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Run ``ledger ARGV`` in two new processes sharing one cache (cold process, warm cache for
+    the second): what each imported and loaded (:data:`_PROBE`), and each JSON answer."""
     import os
     import subprocess
     import sys
 
     from tests.conftest import ROOT
 
-    path = _file(tmp_path)
     env = {**os.environ, "LEDGER_GRAPH_CACHE": str(tmp_path / "graphs.sqlite3"), "LEDGER_EMBEDDING_CACHE": "off",
            "LEDGER_CACHE_DIR": str(tmp_path / "cache"), "HF_HUB_OFFLINE": "1"}
-    argv = ["context", str(path), "--find", "Arthur", "--instruction", "Shorten the official version", "--json"]
-    answers, probes = [], []
+    probes, answers = [], []
     for n in range(2):
         out = tmp_path / f"answer{n}.json"
         proc = subprocess.run([sys.executable, "-c", _PROBE, str(out), *argv], cwd=ROOT, env=env,
@@ -293,7 +288,19 @@ def test_a_second_context_in_a_new_process_imports_what_its_answer_needs(tmp_pat
         assert proc.returncode == 0, proc.stderr[-2000:]
         probes.append(json.loads(proc.stdout))
         answers.append(json.loads(out.read_text(encoding="utf-8")))
-        answers[-1].pop("seconds", None)
+    return probes, answers
+
+
+def test_a_second_context_in_a_new_process_imports_what_its_answer_needs(tmp_path):
+    """Cold process, warm cache (issue 32: a second ``ledger context`` within 1 s): the graph and
+    the defined terms come from the file's cache, so the second process imports none of the
+    graph's detectors (whose modules compile their patterns), no NLP or embedding model, no
+    tokenizer, no progress bar, and loads no dictionary, even where the instruction names a
+    defined term; its answer is the first's."""
+    path = _file(tmp_path)
+    probes, answers = _twice_in_new_processes(
+        tmp_path, ["context", str(path), "--find", "Arthur", "--instruction", "Shorten the official version", "--json"])
+    answers = [{k: v for k, v in a.items() if k != "seconds"} for a in answers]
     first, second = probes
     assert first["rc"] == second["rc"] == 0
     heavy = ("spacy", "torch", "onnxruntime", "numpy", "tiktoken", "tqdm", "addin_backend.graph.definitions",
@@ -338,25 +345,11 @@ def test_a_second_rename_in_a_new_process_loads_no_language_model(tmp_path):
     term index, and each anaphor's head noun with its DEPENDS edge, so a second rename loads no
     spaCy (neither for a registry nor to check the anaphors of the units it edits) and answers as
     the first did."""
-    import os
-    import subprocess
-    import sys
-
-    from tests.conftest import ROOT
-
     path = _file(tmp_path)
-    env = {**os.environ, "LEDGER_GRAPH_CACHE": str(tmp_path / "graphs.sqlite3"), "LEDGER_EMBEDDING_CACHE": "off",
-           "LEDGER_CACHE_DIR": str(tmp_path / "cache"), "HF_HUB_OFFLINE": "1"}
-    argv = ["edit", str(path), "--instruction", "Rename 'Arthur' to 'Art' everywhere", "--engine", "rules",
-            "--dry-run", "--json"]
-    answers, probes = [], []
-    for n in range(2):
-        out = tmp_path / f"answer{n}.json"
-        proc = subprocess.run([sys.executable, "-c", _PROBE, str(out), *argv], cwd=ROOT, env=env,
-                              capture_output=True, text=True, timeout=600)
-        assert proc.returncode == 0, proc.stderr[-2000:]
-        probes.append(json.loads(proc.stdout))
-        answers.append(_without_dates(json.loads(out.read_text(encoding="utf-8"))))
+    probes, answers = _twice_in_new_processes(
+        tmp_path, ["edit", str(path), "--instruction", "Rename 'Arthur' to 'Art' everywhere", "--engine", "rules",
+                   "--dry-run", "--json"])
+    answers = [_without_dates(a) for a in answers]
     first, second = probes
     assert first["rc"] == second["rc"] == 0 and answers[0]["operations"]
     assert "spacy" in first["modules"]  # the first built the graph, and read its anaphors with spaCy
