@@ -2,8 +2,8 @@
 
 Every route under ``/api/``, and the MCP server at ``/mcp``, needs ``Authorization: Bearer KEY``
 when ``LEDGER_API_KEYS`` is set (CORS preflights excepted: browsers send them without credentials). The rate limit is a
-fixed window per key (per client address without keys), counted in the store so that it
-holds across worker processes and machines. The access log names the route, the status, the
+sliding window per key (per client address without keys), counted in the store so that it
+holds across worker processes and machines (:mod:`.rate_window`). The access log names the route, the status, the
 time taken and the key's fingerprint; never a body, a query string or a key.
 
 Requests with a wrong or missing key are limited per *what the client presents*: a hash of the
@@ -30,6 +30,7 @@ from ..errors import RateLimitedError, UnauthorizedError, UnknownJobError
 from ..jobs.runner import scope_of
 from ..mcp.http import MCP_PATH
 from ..store.documents import check_owner
+from . import rate_window
 from .config import key_fingerprint as fingerprint
 from .context import owner, store
 
@@ -46,8 +47,8 @@ def _authenticate(keys: list[str], failures: tuple[int, int] | None) -> str:
     """The client's identity; raises :class:`UnauthorizedError` when keys are set and none matches.
 
     ``failures`` (``LEDGER_AUTH_FAIL_LIMIT``, default 20/minute) bounds the requests with one
-    wrong or missing key that one client address may make per window; past that the same key
-    from that address gets 429 until the window ends. The counter is named by a hash of what
+    wrong or missing key that one client address may make in any window; past that the same key
+    from that address gets 429 until enough of them lie further back than the window. The counter is named by a hash of what
     was presented and the address, so bad requests never lock a valid key out.
     """
     if not keys:
@@ -55,29 +56,27 @@ def _authenticate(keys: list[str], failures: tuple[int, int] | None) -> str:
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     token = token.strip()
     limit, window = failures or (1 << 62, 1)
-    slot = int(time.time() // window)
     presented = hashlib.sha256(f"{scheme.lower()} {token}".encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    counter = f"authfail:{presented}:ip:{request.remote_addr}:{window}:{slot}"
-    retry = (slot + 1) * window - int(time.time())
-    if store().count(counter) >= limit:
+    counter = f"authfail:{presented}:ip:{request.remote_addr}"
+    seen = rate_window.look(store(), counter, limit, window)
+    if not seen.allowed:
         raise RateLimitedError(f"more than {limit} requests with this wrong API key in {window} s; retry later",
-                               retry_after=retry)
+                               retry_after=seen.retry_after)
     if scheme.lower() == "bearer" and token:
         for key in keys:
             if hmac.compare_digest(token.encode("utf-8"), key.encode("utf-8")):
                 return fingerprint(key)
-    store().incr(counter, window)
+    rate_window.add(store(), counter, window)
     raise UnauthorizedError("send a valid API key as 'Authorization: Bearer KEY'")
 
 
 def _check_rate(client: str, limit: int, window: int) -> None:
     who = client if client != "anonymous" else f"ip:{request.remote_addr}"
-    slot = int(time.time() // window)
-    count = store().incr(f"rate:{who}:{window}:{slot}", window)
-    g.rate = (limit, max(0, limit - count), (slot + 1) * window - int(time.time()))
-    if count > limit:
+    verdict = rate_window.take(store(), f"rate:{who}", limit, window)
+    g.rate = (limit, verdict.remaining, verdict.reset)
+    if not verdict.allowed:
         raise RateLimitedError(f"more than {limit} requests in {window} s; retry later",
-                               retry_after=g.rate[2])
+                               retry_after=verdict.retry_after)
 
 
 def _before() -> None:

@@ -71,7 +71,8 @@ def test_rate_limit_counts_per_key_in_the_store(make_app, store_url):
     assert [r.headers["X-RateLimit-Remaining"] for r in answers[:3]] == ["2", "1", "0"]
     limited = answers[3]
     assert limited.json["error"]["code"] == "rate_limited"
-    assert 0 < int(limited.headers["Retry-After"]) <= 60
+    # sliding: the 3 of this minute weigh into the next one until a third of it has passed
+    assert 0 < int(limited.headers["Retry-After"]) <= 60 + 60 // 3
     assert client.get("/api/v1/version", headers={"Authorization": "Bearer k2-key-0123456789"}).status_code == 200
     assert client.get("/healthz").status_code == 200  # health checks are not limited
     # A second app on the same store is another worker: the count is shared.
