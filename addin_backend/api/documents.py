@@ -102,7 +102,7 @@ def _document_view(meta: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
 def upload() -> tuple[Response, int, dict[str, str]]:
     data, filename = document_body()
     with reserve(len(data)) as charge:  # the upload's bytes; its model is reserved once read (take_in)
-        meta, job = uploads.take_in_upload(store(), runner(), data, filename=filename, limits=limits(),
+        meta, _doc, job = uploads.take_in_upload(store(), runner(), data, filename=filename, limits=limits(),
                                            semantic=current_app.config["GRAPH_SEMANTIC"], owner=owner(),
                                            account=account())
         charge(meta["id"])

@@ -30,9 +30,9 @@ from typing import Any, Callable, Iterator, MutableMapping
 from flask import Blueprint, Flask, Response, current_app, g, request
 
 from ..errors import ForbiddenOriginError
-from .workspace import CLIENT_HEADER, DOOR_HEADERS, OWNER_HEADER, QUOTA_HEADER
+from .workspace import CLIENT_HEADER, DOOR_HEADERS, OWNER_HEADER, QUOTA_HEADER, Workspace
 
-__all__ = ["bp", "MCP_PATH", "bridge"]
+__all__ = ["bp", "MCP_PATH", "bridge", "workspace"]
 
 MCP_PATH = "/mcp"
 #: Seconds to wait for the start of an answer: the SDK starts an event-stream answer at once and
@@ -44,26 +44,31 @@ QUICK_SECONDS = 0.25
 bp = Blueprint("mcp", __name__)
 
 
+def workspace(app: Flask) -> Workspace:
+    """The MCP tools' workspace on the app's store, job runner and limits: no roots (the server
+    reads no files), uploads read where the REST door reads them."""
+    from adapters.package import DEFAULT_LIMITS
+
+    cfg = app.config
+    return Workspace(store=app.extensions["ledger.store"], runner=app.extensions["ledger.jobs"],
+                     semantic=cfg["GRAPH_SEMANTIC"], audit_log=cfg["AUDIT_LOG"],
+                     limits=replace(DEFAULT_LIMITS, max_input_bytes=cfg["MAX_CONTENT_LENGTH"]),
+                     roots=None, who="anonymous", request_seconds=float(cfg["REQUEST_SECONDS"]),
+                     quota_bytes=int(float(cfg["QUOTA_MB"]) * 1024 * 1024),
+                     work_memory_mb=float(cfg["WORK_MEMORY_MB"]))
+
+
 class _Bridge:
     """The SDK's session manager on its own event loop, answering WSGI requests."""
 
     def __init__(self, app: Flask) -> None:
-        from adapters.package import DEFAULT_LIMITS
         from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
         from mcp.server.transport_security import TransportSecuritySettings
 
         from .server import build_server
-        from .workspace import Workspace
 
         cfg = app.config
-        seconds = float(cfg["REQUEST_SECONDS"])
-        ws = Workspace(store=app.extensions["ledger.store"], runner=app.extensions["ledger.jobs"],
-                       semantic=cfg["GRAPH_SEMANTIC"], audit_log=cfg["AUDIT_LOG"],
-                       limits=replace(DEFAULT_LIMITS, max_input_bytes=cfg["MAX_CONTENT_LENGTH"]),
-                       roots=None, who="anonymous", request_seconds=seconds,
-                       quota_bytes=int(float(cfg["QUOTA_MB"]) * 1024 * 1024),
-                       work_memory_mb=float(cfg["WORK_MEMORY_MB"]))
-        server = build_server(ws)
+        server = build_server(workspace(app))
         # Host and Origin are checked by the view (CORS origins), not by the SDK's loopback-only default.
         self.manager = StreamableHTTPSessionManager(
             app=server._lowlevel_server, stateless=True, json_response=False,

@@ -336,12 +336,12 @@ def build_server(ws: Workspace, *, name: str = "ledger") -> MCPServer:
                     data = base64.b64decode(content_base64, validate=True)
                 except (binascii.Error, ValueError):
                     raise InvalidRequestError("content_base64 is not base64", field="content_base64") from None
-                with room(ctx, len(data)) as charge:
-                    meta, doc, _job = uploads.take_in(ws.store, ws.runner, data, filename=filename, limits=ws.limits,
-                                                      semantic=ws.semantic, owner=request_owner(ctx),
-                                                      account=account(ctx))
+                with room(ctx, len(data)) as charge:  # read where the runner reads a REST upload
+                    meta, doc, _job = uploads.take_in_upload(ws.store, ws.runner, data, filename=filename,
+                                                             limits=ws.limits, semantic=ws.semantic,
+                                                             owner=request_owner(ctx), account=account(ctx))
                     charge(meta["id"])
-                return meta, doc, False, None
+                return meta, doc if doc is not None else load(meta["id"]), False, None
             if path is None:
                 raise InvalidRequestError("give exactly one of path, document_id or content_base64")
             real = ws.path(path, client_folders(client_roots))

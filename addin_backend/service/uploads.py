@@ -48,16 +48,19 @@ def _reading(doc: Document) -> documents.Reading:
 
 def take_in_upload(store: Store, runner: JobRunner, data: bytes, *, filename: str | None = None,
                    limits: Limits = DEFAULT_LIMITS, semantic: bool = True, owner: str | None = None,
-                   account: quota.Account | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
-    """:func:`take_in` for a door that needs no model back (``POST /documents``): the upload is
-    read by :func:`read_upload` where ``runner`` runs a request's work; returns ``(meta, job)``.
+                   account: quota.Account | None = None) -> tuple[dict[str, Any], Document | None, dict[str, Any]]:
+    """:func:`take_in` for the doors that take bytes from a client (``POST /documents``, and
+    ``open_document`` over HTTP): the upload is read by :func:`read_upload` where ``runner`` runs a
+    request's work; returns ``(meta, doc, job)``, ``doc`` ``None`` when a child process read it (the
+    model stays there: a door that needs it loads the stored one).
 
     :raise adapters.errors.AdapterError: the bytes are not a readable .docx/.odt.
     :raise QuotaExceededError: the upload and its model would pass the quota; nothing is kept.
     :raise DeadlineExceededError: the request's deadline passed while it was read.
     """
     got: documents.Reading = runner.call(read_upload, data=data, limits=limits)
-    return _keep(store, runner, data, got, filename=filename, semantic=semantic, owner=owner, account=account)
+    meta, job = _keep(store, runner, data, got, filename=filename, semantic=semantic, owner=owner, account=account)
+    return meta, got.doc, job
 
 
 def _keep(store: Store, runner: JobRunner, data: bytes, got: documents.Reading, *, filename: str | None,

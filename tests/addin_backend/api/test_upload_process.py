@@ -86,3 +86,34 @@ def test_a_request_child_killed_between_uploads_is_started_again(make_app):
     assert res.status_code == 201 and res.get_json()["units"] == 3, res.get_json()
     (second,) = runner.call_children()
     assert second != first
+
+
+def test_an_upload_over_mcp_is_read_in_the_same_request_child(make_app, monkeypatch):
+    """``open_document`` with ``content_base64`` takes the REST door's path: read in a request
+    child, the model loaded back from the store for the tool's answer."""
+    import base64
+
+    import anyio
+    from mcp import Client
+
+    from addin_backend.mcp.http import workspace
+    from addin_backend.mcp.server import build_server
+    from tests.mcp.helpers import ok
+
+    data = paragraphs_docx(TEXTS)
+    expected = adapters.read(data)
+    app = _app(make_app, "processes")
+    runner = app.extensions["ledger.jobs"]
+    monkeypatch.setattr(adapters, "read", lambda *a, **k: pytest.fail("the upload was read in the web process"))
+
+    async def scenario() -> dict:
+        async with Client(build_server(workspace(app))) as c:
+            return ok(await c.call_tool("open_document", {"content_base64": base64.b64encode(data).decode(),
+                                                          "filename": "m.docx", "wait_for_graph": False}))
+
+    got = anyio.run(scenario)
+    assert got["units"] == len(expected.units), got
+    (child,) = runner.call_children()
+    assert child != os.getpid()
+    kept = Document.from_json(app.extensions["ledger.store"].get_json(got["document_id"], "document"))
+    assert [u.text for u in kept.units] == [u.text for u in expected.units]
