@@ -481,12 +481,14 @@ def verify(before_doc: Document, after_doc: Document, G_before: nx.MultiDiGraph 
     deleted = [e.unit for e in edits if e.op == "delete" and e.unit]
     findings += dangling_anaphora(before_doc, after_doc, G_before, [*by_unit, *deleted])
     if semantic and G_before is not None:
-        # a unit whose only change is a renamed term does not move in meaning (a term swap drops
-        # the cosine by 0.035 at the 90th percentile, see DRIFT_THRESHOLD): its embeddings, before
-        # and after, were most of a rename preview's time
+        # the instruction's own edits are checked, not propagation's (a unit that only propagation
+        # changed is never checked, nor is what propagation adds to an edited unit: a listing's copy
+        # of a statement renamed elsewhere); and a unit whose own edits only rename a term does not
+        # move in meaning (a term swap drops the cosine by 0.035 at the 90th percentile, see
+        # DRIFT_THRESHOLD): the embeddings, before and after, were most of a rename's verification,
+        # and a cold rename loaded the embedding model for them alone
         ids = dict(zip(map(id, edits), edit_ids(edits)))
         originals = [uid for uid, lst in by_unit.items()
-                     if any(not (e.id or "").startswith("prop-") for e in lst)
-                     and not all(ids[id(e)] in renaming for e in lst)]
+                     if any(ids[id(e)] not in renaming for e in lst if not (e.id or "").startswith("prop-"))]
         findings += semantic_drift(before_doc, after_doc, G_before, originals, embed=embed)
     return findings

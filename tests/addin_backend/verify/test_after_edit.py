@@ -116,6 +116,37 @@ def test_drift_arithmetic_with_a_bag_of_words():
     assert semantic_drift(doc, apply_to_document(doc, [small]), G, ["p2"], embed=_bag) == []
 
 
+def test_a_rename_with_propagation_in_its_units_embeds_nothing():
+    """A unit whose own edits only rename a term is not drift-checked, whatever propagation adds
+    to it (a listing's copy of a statement renamed elsewhere): a rename loads no embedding model.
+    A rewrite of the same unit still is."""
+    doc = make_doc([
+        ("p1", "paragraph", "Service credits are paid monthly to the customer.", None),
+        ("p2", "paragraph", "Service credits are capped at the monthly fee. See the list: paid monthly.", None),
+    ])
+    G = build_graph(doc, stages=("contains", "references"))
+    G.add_edge("p2", "p1", key="RELATED", type="RELATED", evidence="", score=0.9)
+    text = doc.unit("p2").text
+    renamed = [rep(doc, "p2", "Service credits", "Fee credits", reason='Rename "service credit" to "fee credit"'),
+               rep(doc, "p1", "Service credits", "Fee credits", reason='Rename "service credit" to "fee credit"')]
+    at = text.index("paid monthly")
+    copied = Replace(unit="p2", start=at, end=at + len("paid monthly"), text="paid each month", before=text,
+                     reason="REFERENCES (listing): the list copies p1", id="prop-1")
+    embedded: list[list[str]] = []
+
+    def embed(texts):
+        embedded.append(list(texts))
+        return _bag(texts)
+
+    ops = validate_edits(doc, [*renamed, copied])
+    verify(doc, apply_to_document(doc, ops), G, ops, semantic=True, embed=embed)
+    assert embedded == []
+    rewrite = rep(doc, "p2", "capped at the monthly fee", "waived in spring")
+    ops = validate_edits(doc, [renamed[0], rewrite, copied])
+    verify(doc, apply_to_document(doc, ops), G, ops, semantic=True, embed=embed)
+    assert embedded and doc.unit("p2").text in embedded[0]
+
+
 @pytest.mark.models
 def test_drift_with_minilm():
     doc = credits_doc()
