@@ -15,9 +15,10 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-import networkx as nx
+if TYPE_CHECKING:  # (a kept graph is read without networkx: graph.stored)
+    import networkx as nx
 
 from adapters.model import Document, Unit
 

@@ -9,8 +9,6 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Sequence
 
-import networkx as nx
-
 from adapters.model import Document
 from adapters.vocabulary import STRATEGIES
 
@@ -21,6 +19,7 @@ from .pack import order_for_prompt, pack
 from .result import ContextItem, ContextResult, Weights
 
 if TYPE_CHECKING:  # the baselines (numpy) are imported when a baseline strategy runs
+    import networkx as nx  # (a kept graph is packed from without it: graph.stored)
     from .baselines import Embed
 
 __all__ = [

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
-import networkx as nx
+if TYPE_CHECKING:  # (a kept graph is read without networkx: graph.stored)
+    import networkx as nx
 
 from adapters.model import Document, Unit
 

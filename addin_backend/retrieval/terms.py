@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import import_module
 from itertools import product
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-import networkx as nx
+if TYPE_CHECKING:  # (a kept graph is read without networkx: graph.stored)
+    import networkx as nx
 
 from adapters.model import Document
 

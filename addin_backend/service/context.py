@@ -15,8 +15,6 @@ import math
 import re
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, Union
 
-import networkx as nx
-
 from adapters.model import Document
 
 from ..errors import InvalidRequestError
@@ -24,6 +22,7 @@ from . import graphs
 from .jsonable import json_safe
 
 if TYPE_CHECKING:  # an upload's context (the server); a file's imports no job runner nor store
+    import networkx as nx  # (a file's kept graph is read without it: graph.stored)
     from ..jobs.runner import JobRunner
     from ..store import Store
 
@@ -212,7 +211,8 @@ def document_context(doc: Document, *, semantic: bool = True, progress: Callable
     strategy = params.get("strategy", "ledger")
     G = None
     if needs_graph(strategy, target=params.get("target"), selection=params.get("selection")):
-        G = file_graph(doc, graphs.scope_of_work("context", semantic), progress=progress, more=semantic)
+        G = file_graph(doc, graphs.scope_of_work("context", semantic), progress=progress, more=semantic,
+                       read_only=True)
     before = kept(doc, _KEPT) or {}
     if G is not None and before.get("terms") and TERM_INDEX not in G.graph:
         G.graph[TERM_INDEX] = before["terms"]

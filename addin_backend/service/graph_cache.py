@@ -27,7 +27,7 @@ import os
 import threading
 import weakref
 import zlib
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence, cast
 
 if TYPE_CHECKING:  # importing this module to configure it costs no networkx (``ledger units``)
     import networkx as nx
@@ -260,14 +260,16 @@ def graph_record(G: nx.MultiDiGraph) -> dict[str, Any]:
 
 def graph_from_record(record: dict[str, Any]) -> nx.MultiDiGraph:
     """The graph :func:`graph_record` wrote."""
-    import networkx as nx
+    from ..graph.stored import networkx_from_record
 
-    G: nx.MultiDiGraph = nx.MultiDiGraph()
-    G.graph.update(record["graph"])
-    G.add_nodes_from((n, d) for n, d in record["nodes"])
-    for u, v, k, d in record["edges"]:
-        G.add_edge(u, v, key=k, **d)
-    return G
+    return networkx_from_record(record)
+
+
+def _as_kept(record: dict[str, Any], need: Sequence[str], more: bool) -> bool:
+    """Whether the kept graph ``record`` serves as it is: it holds the ``need``-ed stages, and
+    no other unless ``more`` lets them stay (else :func:`_only` filters them out)."""
+    have = set(record.get("graph", {}).get("stages", ()))
+    return set(need) <= have and (more or have <= set(need))
 
 
 def _only(G: nx.MultiDiGraph, stages: Sequence[str]) -> nx.MultiDiGraph:
@@ -287,14 +289,17 @@ def _only(G: nx.MultiDiGraph, stages: Sequence[str]) -> nx.MultiDiGraph:
 
 
 def file_graph(doc: Document, scope: GraphScope, *, progress: Progress | None = None,
-               more: bool = False) -> nx.MultiDiGraph:
+               more: bool = False, read_only: bool = False) -> nx.MultiDiGraph:
     """The graph of ``doc`` with the stages of ``scope``, for a command on a file.
 
     When :func:`read_file` read ``doc`` and the cache holds a graph of its bytes, that graph is
     loaded and the stages it lacks are added (and kept); otherwise it is built (and kept). With
     ``more``, stages kept beyond ``scope`` stay in (a context may rank by RELATED edges that
     ``ledger graph`` built); without, the graph holds what a fresh build of ``scope`` gives.
-    ``G.graph["stages"]`` says which stages it holds.
+    ``G.graph["stages"]`` says which stages it holds. ``read_only``: the caller only reads the
+    graph (a context packs from it), so a kept graph that holds what it needs as it is comes as a
+    :class:`~addin_backend.graph.stored.StoredGraph`, which imports no networkx until asked for
+    more than a context reads.
     """
     from . import graphs
 
@@ -304,6 +309,16 @@ def file_graph(doc: Document, scope: GraphScope, *, progress: Progress | None = 
     if key is None:
         return graphs.build(doc, scope, progress=progress)
     kept = _get(store, key, "graph")
+    if kept is not None and read_only and _as_kept(kept, need, more):
+        from ..graph.stored import StoredGraph
+        from ..graph.term_index import remember
+
+        if progress is not None:
+            for stage in need:
+                progress(stage, 1.0)
+        view = cast("nx.MultiDiGraph", StoredGraph(kept))  # stands in for one: anything more builds it
+        remember(view)
+        return view
     G = graph_from_record(kept) if kept is not None else None
     if G is not None and not set(need) <= set(G.graph.get("stages", ())):
         G = graphs.extend(G, doc, scope, progress=progress)

@@ -23,9 +23,10 @@ import io
 import json
 import os
 import tempfile
-from typing import Any, Callable, Literal, Sequence, cast, overload
+from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence, cast, overload
 
-import networkx as nx
+if TYPE_CHECKING:  # imported where a graph is made: a context on a kept graph reads it without networkx
+    import networkx as nx
 
 from adapters.model import Document
 
@@ -104,6 +105,8 @@ def extend(G: nx.MultiDiGraph, doc: Document, scope: GraphScope, *,
 def parse_graph(raw: bytes) -> nx.MultiDiGraph:
     """A graph as the upload's job stores it (networkx node-link JSON) as a MultiDiGraph: here,
     below the job and the shared parse (:mod:`.shared_parse`), which both read stored graphs."""
+    import networkx as nx
+
     return cast(nx.MultiDiGraph, nx.node_link_graph(json.loads(raw), directed=True, multigraph=True, edges="edges"))
 
 
@@ -132,6 +135,8 @@ def filter_edges(G: nx.MultiDiGraph, types: Sequence[str] | None) -> nx.MultiDiG
     """A copy of ``G`` keeping every node but only the edges of ``types`` (``None``: all)."""
     if not types:
         return G
+    import networkx as nx
+
     H: nx.MultiDiGraph = nx.MultiDiGraph()
     H.graph.update(G.graph)
     H.add_nodes_from(G.nodes(data=True))

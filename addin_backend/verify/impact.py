@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-import networkx as nx
+if TYPE_CHECKING:  # (a context's selection is resolved without networkx: graph.stored)
+    import networkx as nx
 
 from adapters.model import Document
 from adapters.text import loose_pattern, squash

@@ -295,8 +295,9 @@ def test_a_second_context_in_a_new_process_imports_what_its_answer_needs(tmp_pat
     """Cold process, warm cache (issue 32: a second ``ledger context`` within 1 s): the graph and
     the defined terms come from the file's cache, so the second process imports none of the
     graph's detectors (whose modules compile their patterns), no NLP or embedding model, no
-    tokenizer, no progress bar, and loads no dictionary, even where the instruction names a
-    defined term; its answer is the first's."""
+    tokenizer, no progress bar, not networkx (the kept graph is read as a ``graph.stored``
+    view), and loads no dictionary, even where the instruction names a defined term; its answer
+    is the first's."""
     path = _file(tmp_path)
     probes, answers = _twice_in_new_processes(
         tmp_path, ["context", str(path), "--find", "Arthur", "--instruction", "Shorten the official version", "--json"])
@@ -305,7 +306,7 @@ def test_a_second_context_in_a_new_process_imports_what_its_answer_needs(tmp_pat
     assert first["rc"] == second["rc"] == 0
     heavy = ("spacy", "torch", "onnxruntime", "numpy", "tiktoken", "tqdm", "addin_backend.graph.definitions",
              "addin_backend.graph.references", "addin_backend.graph.mentions", "addin_backend.graph.build",
-             "addin_backend.language.forms")
+             "addin_backend.language.forms", "networkx")
     assert "addin_backend.graph.definitions" in first["modules"]  # the first built the graph
     assert [m for m in heavy if m in second["modules"]] == [] and not second["dictionary"]
     assert any("official version" in c.get("reason", "") for c in answers[1]["context"])
