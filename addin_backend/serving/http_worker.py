@@ -28,12 +28,12 @@ thread held) until there is more:
 - request bodies held in memory by the poller are counted for the whole process: past
   ``LEDGER_BUFFER_TOTAL_MB`` a body goes to a temporary file on disk instead (64 connections
   sending 4 MiB each before their key was checked took 261 MB);
-- requests that send work (any method but ``GET``, ``HEAD``, ``OPTIONS``: uploads, edits,
-  reviews, proposals, MCP calls) take at most all threads but one (:attr:`BufferingThreadWorker.heavy_slots`);
-  the next such request waits, read whole and holding no thread, until one of them ends, so a
-  read (``/healthz``, a job's status) always finds a thread. Twelve attacks posted at once on
-  1x4 threads (uploads read by a child process, reviews, proposals) held all four threads while
-  ``/healthz`` waited up to 2.3 s (issue 33).
+- requests that send work or read much (uploads, edits, reviews, proposals, MCP calls, a
+  document's units, text or graph: all but :func:`is_light`'s) take at most all threads but one
+  (:attr:`BufferingThreadWorker.heavy_slots`); the next such request waits, read whole and holding
+  no thread, until one of them ends, so a light read (``/healthz``, a job's status) always finds a
+  thread. Twelve attacks posted at once on 1x4 threads (uploads read by a child process, reviews,
+  proposals) held all four threads while ``/healthz`` waited up to 2.3 s (issue 33).
 
 Errors gunicorn answers itself (a request line over the limit, bad headers, the 408) are JSON
 bodies like the application's, ``{"error": {"code", "message"}}``, and never echo the request.
@@ -57,7 +57,7 @@ from gunicorn.workers import gthread
 from .. import memory
 from .http_events import EventHub, send_some
 
-__all__ = ["BufferingThreadWorker", "complete_length", "request_deadline", "BUFFER_LIMIT", "REQUEST_DEADLINE",
+__all__ = ["BufferingThreadWorker", "is_light", "complete_length", "request_deadline", "BUFFER_LIMIT", "REQUEST_DEADLINE",
            "HEADER_LIMIT", "MIN_BODY_RATE"]
 
 #: Request bodies up to this size are read whole into memory by the poller before a thread
@@ -85,8 +85,24 @@ _EXPECT = re.compile(rb"(?im)^expect[ \t]*:[ \t]*100-continue[ \t]*\r\n")
 _CHUNK_SIZE = re.compile(rb"([0-9A-Fa-f]{1,16})[^\r\n]*\r\n")
 _DETACHED = object()  # handle(): the event hub owns the connection now
 _PARKED = object()  # handle(): the request waits for a heavy slot (no thread, not on the poller)
-#: Methods of requests that only read: they never wait for a heavy slot.
-_LIGHT_METHODS = (b"GET ", b"HEAD ", b"OPTIONS ")
+#: Requests answered from one small record or a file (a preflight, health, the version and the
+#: API's description, a document's or a job's status and its event stream, the pane's files): they
+#: never wait for a heavy slot. Every other request takes one, reads included: a document's units,
+#: text, outline, graph or findings cost seconds on a large document, and four of them at once took
+#: every thread while ``/healthz`` waited. ``tests/addin_backend/api/test_heavy_slots.py`` holds this list
+#: against the app's routes.
+_LIGHT = re.compile(rb"(?:OPTIONS [^ ]+|(?:GET|HEAD) (?:/|/healthz|/readyz|/manifest\.xml|/taskpane/?|"
+                    rb"/(?:taskpane|static)/[^ ?]+|/api/v1/(?:version|openapi\.json|documents/[0-9a-f]{24}|"
+                    rb"jobs/[^/ ?]+(?:/events)?))(?:\?[^ ]*)?) HTTP/1\.[01]\r\n")
+
+
+def is_light(head: bytes) -> bool:
+    """Whether the request that ``head`` starts never waits for a heavy slot.
+
+    >>> is_light(b"GET /healthz HTTP/1.1\\r\\n"), is_light(b"GET /api/v1/documents/" + b"a" * 24 + b"/units HTTP/1.1\\r\\n")
+    (True, False)
+    """
+    return _LIGHT.match(head) is not None
 
 #: Bodies (and chunked heads) up to this size are not counted against the process's buffer total.
 SMALL_BODY = 64 * 1024
@@ -326,7 +342,7 @@ class BufferingThreadWorker(gthread.ThreadWorker):
             state.spool.seek(0)
             unreader = conn.parser.unreader = _SpoolUnreader(conn.sock, state.spool)
         unreader.unread(bytes(state.raw))
-        if state.raw.lstrip().startswith(_LIGHT_METHODS):
+        if is_light(bytes(state.raw[:8192]).lstrip()):
             return super().handle(conn)
         with self._heavy_lock:
             if self._heavy_running >= self.heavy_slots:

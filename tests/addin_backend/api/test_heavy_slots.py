@@ -67,3 +67,71 @@ def test_reads_are_answered_while_uploads_hold_every_heavy_slot(tmp_path):
             t.join(240)
         got = {i: a.status_code if isinstance(a, requests.Response) else repr(a) for i, a in answers.items()}
         assert got == {0: 201, 1: 201, 2: 201}, got
+
+
+#: The routes whose GET never waits for a heavy slot (``http_worker.is_light``): answered from one
+#: small record or a file. A new route is heavy unless it is added here and to the pattern.
+LIGHT_ROUTES = {"/healthz", "/readyz", "/", "/taskpane/", "/manifest.xml", "/static/<path:filename>",
+                "/api/v1/version", "/api/v1/openapi.json", "/api/v1/documents/<document_id>",
+                "/api/v1/jobs/<job_id>", "/api/v1/jobs/<job_id>/events"}
+SAMPLES = {"document_id": "0123456789abcdef01234567", "unit_id": "p-3f2a9c0b1d", "job_id": "0123456789abcdef01234567-graph",
+           "proposal_id": "0123456789abcdef", "rev": "2", "name": "house", "filename": "js/pane.js"}
+
+
+def test_only_the_routes_answered_from_a_record_are_light(make_app):
+    import re as _re
+
+    from addin_backend.serving.http_worker import is_light
+
+    rules = list(make_app().url_map.iter_rules())
+    assert LIGHT_ROUTES <= {r.rule for r in rules}
+    for rule in rules:
+        path = _re.sub(r"<(?:[a-z]+:)?([a-z_]+)>", lambda m: SAMPLES[m.group(1)], rule.rule)
+        for method in sorted(rule.methods - {"OPTIONS"}):
+            light = method in ("GET", "HEAD") and rule.rule in LIGHT_ROUTES
+            for head in (f"{method} {path} HTTP/1.1\r\n", f"{method} {path}?view=rejected HTTP/1.1\r\n"):
+                assert is_light(head.encode()) is light, (head, light)
+    assert is_light(b"OPTIONS /api/v1/documents HTTP/1.1\r\n")  # a preflight
+    assert not is_light(b"GET /healthz/../api/v1/documents/0123456789abcdef01234567/units HTTP/1.1\r\n")
+
+
+def test_reads_are_answered_while_costly_reads_hold_every_heavy_slot(tmp_path):
+    held = tmp_path / "held"
+    held.mkdir()
+    env = {"PYTHONPATH": f"{HOLD}:{ROOT}", "LEDGER_TEST_HOLD": str(held), "LEDGER_TEST_HOLD_PATH": "/units",
+           "LEDGER_GRAPH_SEMANTIC": "0"}
+    (held / "release").touch()
+    with LedgerServer(tmp_path / "srv", workers=1, threads=3, env=env) as srv:
+        doc = requests.post(f"{srv.url}/api/v1/documents?filename=d.docx", data=paragraphs_docx(["One."]),
+                            headers=OCTETS, timeout=120)
+        assert doc.status_code == 201, doc.text
+        units = f"{srv.url}/api/v1/documents/{doc.json()['id']}/units"
+        (held / "release").unlink()
+        answers: dict[int, requests.Response | Exception] = {}
+
+        def read(i: int) -> None:
+            try:
+                answers[i] = requests.get(units, timeout=240)
+            except Exception as exc:  # noqa: BLE001 - reported by the assertion below
+                answers[i] = exc
+
+        threads = [threading.Thread(target=read, args=(i,)) for i in range(3)]
+        for t in threads:
+            t.start()
+        deadline = time.monotonic() + 120
+        while len(list(held.glob("entered-read-*"))) < 2:  # both heavy slots held by two reads
+            assert time.monotonic() < deadline, "the two reads never reached their views"
+            time.sleep(0.05)
+        time.sleep(1.0)  # the third read reaches the worker (it then waits for a slot, without a thread)
+        try:
+            assert len(list(held.glob("entered-read-*"))) == 2  # the third waits without a thread
+            health = requests.get(f"{srv.url}/healthz", timeout=60)
+            job = requests.get(f"{srv.url}/api/v1/jobs/{doc.json()['job']['id']}", timeout=60)
+            assert health.status_code == 200 and job.status_code == 200
+            assert not answers, answers  # the reads are still held
+        finally:
+            (held / "release").touch()
+        for t in threads:
+            t.join(240)
+        got = {i: a.status_code if isinstance(a, requests.Response) else repr(a) for i, a in answers.items()}
+        assert got == {0: 200, 1: 200, 2: 200}, got

@@ -2,8 +2,9 @@
 and ``LEDGER_TEST_HOLD=FOLDER``, reading an upload (``uploads.read_upload``, which ``ledger serve``
 runs in a request child) first writes ``FOLDER/entered-PID`` and then waits until
 ``FOLDER/release`` exists (two minutes at most): an upload whose request holds its web thread for
-as long as the test likes. Nothing of LEDGER knows of it: Python imports ``sitecustomize`` at
-start-up."""
+as long as the test likes. With ``LEDGER_TEST_HOLD_PATH=/units`` too, a request whose path ends
+so waits the same way in the web process (writing ``FOLDER/entered-read-N``): a costly read. Nothing
+of LEDGER knows of it: Python imports ``sitecustomize`` at start-up."""
 import os
 
 if os.environ.get("LEDGER_TEST_HOLD"):
@@ -25,3 +26,23 @@ if os.environ.get("LEDGER_TEST_HOLD"):
 
     read_upload.__module__, read_upload.__qualname__ = _uploads.__name__, "read_upload"
     _uploads.read_upload = read_upload
+
+if os.environ.get("LEDGER_TEST_HOLD_PATH"):  # and a read whose path ends so, in the web process
+    import time
+
+    import flask
+
+    _dispatch = flask.Flask.full_dispatch_request
+    _hold_folder = os.environ["LEDGER_TEST_HOLD"]
+
+    def full_dispatch_request(self):  # type: ignore[no-untyped-def]
+        if flask.request.path.endswith(os.environ["LEDGER_TEST_HOLD_PATH"]):
+            with open(os.path.join(_hold_folder, f"entered-read-{time.monotonic_ns()}"), "w"):
+                pass
+            for _ in range(2400):
+                if os.path.exists(os.path.join(_hold_folder, "release")):
+                    break
+                time.sleep(0.05)
+        return _dispatch(self)
+
+    flask.Flask.full_dispatch_request = full_dispatch_request
