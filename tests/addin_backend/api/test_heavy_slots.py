@@ -135,3 +135,33 @@ def test_reads_are_answered_while_costly_reads_hold_every_heavy_slot(tmp_path):
             t.join(240)
         got = {i: a.status_code if isinstance(a, requests.Response) else repr(a) for i, a in answers.items()}
         assert got == {0: 200, 1: 200, 2: 200}, got
+
+
+def test_a_request_child_that_dies_while_it_reads_answers_corrupt_and_the_next_upload_is_read(tmp_path):
+    import os
+    import signal
+
+    held = tmp_path / "held"
+    held.mkdir()
+    env = {"PYTHONPATH": f"{HOLD}:{ROOT}", "LEDGER_TEST_HOLD": str(held), "LEDGER_GRAPH_SEMANTIC": "0"}
+    with LedgerServer(tmp_path / "srv", workers=1, threads=3, env=env) as srv:
+        answer: list[requests.Response] = []
+        upload = threading.Thread(target=lambda: answer.append(requests.post(
+            f"{srv.url}/api/v1/documents?filename=d.docx", data=paragraphs_docx(["One."]), headers=OCTETS,
+            timeout=240)))
+        upload.start()
+        deadline = time.monotonic() + 120
+        while not list(held.glob("entered-*")):
+            assert time.monotonic() < deadline, "the upload never reached its reader"
+            time.sleep(0.05)
+        (entered,) = held.glob("entered-*")
+        os.kill(int(entered.name.split("-")[-1]), signal.SIGKILL)  # the request child, mid-read
+        upload.join(240)
+        (res,) = answer
+        assert res.status_code == 422 and res.json()["error"]["code"] == "corrupt", res.text
+        assert "the process reading it stopped" in res.json()["error"]["message"]
+        (held / "release").touch()
+        again = requests.post(f"{srv.url}/api/v1/documents?filename=e.docx", data=paragraphs_docx(["Two."]),
+                              headers=OCTETS, timeout=240)
+        assert again.status_code == 201 and again.json()["units"] == 1, again.text
+        assert requests.get(f"{srv.url}/healthz", timeout=60).status_code == 200
