@@ -8,10 +8,13 @@ took 7.6-10.9 s wall for 2.3-2.9 CPU s while the analysis ran. :class:`ProcessRu
 :class:`~.runner.JobRunner` decides in the web worker (the lanes, each client's fair share, the
 model lane's cap per key, the heartbeat of queued jobs, the take-over of dead processes' tasks)
 and hands each task to a child process: one per slot of a lane (``LEDGER_JOB_PROCESSES`` for
-graph and edit jobs, 1 each; ``LEDGER_MODEL_JOBS`` for proposals that may wait for a model),
+graph and edit jobs, 1 each, and one more each kept for a key with nothing running in the lane:
+:data:`~.runner.RESERVED`; ``LEDGER_MODEL_JOBS`` for proposals that may wait for a model),
 started on first use as a new interpreter (``python -m addin_backend.jobs.processes``, as the
 ``spawn`` method starts one, but without importing the server's main module again; never a fork
-of a threaded process), talking over a socket pair, and kept, so that its models load once.
+of a threaded process), talking over a socket pair, and kept, so that its models load once; a
+lane's children beyond one are stopped once idle for :data:`IDLE_SECONDS`
+(:meth:`ProcessRunner.stop_idle`), so the reserved slot costs memory only while it works.
 
 A child resolves the task by its path (:func:`.runner.resolve_task`: only LEDGER's own), opens its
 own store from the same settings, and writes the job's progress, heartbeat and result to the store
@@ -60,9 +63,9 @@ from ..budget import check, current_client, for_client, postpone
 from ..errors import CorruptDocumentError, DeadlineExceededError, describe
 from ..store import Store
 from .runner import (HEARTBEAT_SECONDS, MODEL_JOBS_PER_CLIENT, OPEN_JOBS, QUARANTINE_AFTER, JobCancelled, JobRunner,
-                     Progress, _key, _now, resolve_task, task_path)
+                     Progress, _key, _now, lane_of, resolve_task, task_path)
 
-__all__ = ["ProcessRunner", "KILL_GRACE", "NICE", "CALL_PROCESSES", "child_settings"]
+__all__ = ["ProcessRunner", "KILL_GRACE", "NICE", "CALL_PROCESSES", "IDLE_SECONDS", "child_settings"]
 
 log = logging.getLogger("ledger.jobs")
 
@@ -72,6 +75,8 @@ KILL_GRACE = 30.0
 NICE = 10
 #: How often a supervisor looks whether its running job's document still exists.
 _GONE_EVERY = 5.0
+#: Seconds a job process stays idle before it is stopped, if another of its lane is alive.
+IDLE_SECONDS = 30.0
 #: Children a web worker keeps for its requests' work (:meth:`ProcessRunner.call`): one per core
 #: of a small server; a request past them waits for one (within its deadline).
 CALL_PROCESSES = 2
@@ -108,10 +113,12 @@ class _Remote:
 class _Child:
     """One supervised child process and the pipe to it (started on first use, again after a death)."""
 
-    def __init__(self, settings: dict[str, Any], name: str) -> None:
-        self.settings, self.name = settings, name
+    def __init__(self, settings: dict[str, Any], name: str, lane: str = "") -> None:
+        self.settings, self.name, self.lane = settings, name, lane
         self.proc: Any = None
         self.conn: Any = None
+        self.busy = False  # a job is handed to it now (set and read under its runner's lock)
+        self.ended = time.monotonic()  # when its last job ended (or it was made)
 
     def pid(self) -> int | None:
         return None if self.proc is None else self.proc.pid
@@ -236,11 +243,14 @@ class ProcessRunner(JobRunner):
 
     def __init__(self, store: Store, settings: dict[str, Any], *, processes: int = 1, stale_after: float = 900.0,
                  model_processes: int = 2, model_per_client: int = MODEL_JOBS_PER_CLIENT,
-                 call_processes: int = CALL_PROCESSES) -> None:
+                 call_processes: int = CALL_PROCESSES, reserved: dict[str, int] | None = None,
+                 idle_seconds: float = IDLE_SECONDS) -> None:
         super().__init__(store, threads=processes, stale_after=stale_after, edit_threads=processes,
-                         model_threads=model_processes, model_per_client=model_per_client)
+                         model_threads=model_processes, model_per_client=model_per_client, reserved=reserved)
         self.settings = settings
+        self.idle_seconds = idle_seconds
         self._children: dict[str, _Child] = {}  # by the name of the lane thread that owns it
+        self._children_lock = threading.Lock()  # a child handed a job is never the one stopped as idle
         self._remote: set[str] = set()  # the jobs its children run now
         # the requests' children: at the web worker's priority, no engines preloaded
         self._call_settings = {**settings, "nice": 0, "preload": settings.get("call_preload"), "ready": True}
@@ -298,9 +308,13 @@ class ProcessRunner(JobRunner):
             return
         job_id = progress.record["id"]
         thread = threading.current_thread().name
-        child = self._children.get(thread)
-        if child is None:
-            child = self._children[thread] = _Child(self.settings, thread.replace("ledger-job", "ledger-jobproc"))
+        with self._children_lock:
+            child = self._children.get(thread)
+            if child is None:
+                child = self._children[thread] = _Child(self.settings, thread.replace("ledger-job", "ledger-jobproc"),
+                                                        lane_of(str(progress.record.get("kind", "")),
+                                                                progress.record.get("lane")))
+            child.busy = True
         self._remote.add(job_id)
         progress.hand_over()  # the child writes the record from now on; this heartbeat stops
         self._live.pop(job_id, None)
@@ -318,6 +332,8 @@ class ProcessRunner(JobRunner):
             log.exception("job process of job %s", job_id)
             child.kill()  # its next job starts on a fresh child, never behind an answer not read
         finally:
+            with self._children_lock:
+                child.busy, child.ended = False, time.monotonic()
             self._remote.discard(job_id)
             if job_id in self._listed and not again:
                 self._listed.discard(job_id)
@@ -325,6 +341,30 @@ class ProcessRunner(JobRunner):
                     self.store.discard(OPEN_JOBS, [job_id])
                 except Exception as exc:  # the next recovery round drops it (the record is final)
                     log.warning("could not unlist job %s: %s", job_id, type(exc).__name__)
+
+    def _beat(self) -> None:
+        super()._beat()
+        self.stop_idle()
+
+    def stop_idle(self) -> list[int]:
+        """Stop the children idle for :attr:`idle_seconds` while another child of their lane is
+        alive (the most recently used one stays, its models loaded): a lane's second child (its
+        reserved slot, another key's job while one key's runs) costs memory only while it works.
+        Returns the process ids stopped; the heartbeat calls it."""
+        stopped: list[int] = []
+        now = time.monotonic()
+        with self._children_lock:
+            alive = sorted((c for c in self._children.values() if c.alive()), key=lambda c: c.ended, reverse=True)
+            for lane in {c.lane for c in alive}:
+                mine = [c for c in alive if c.lane == lane]
+                keep = next((c for c in mine if c.busy), mine[0])  # one of the lane's children stays
+                for child in mine:
+                    if child is not keep and not child.busy and now - child.ended >= self.idle_seconds:
+                        pid = child.pid()
+                        child.kill()
+                        stopped.append(int(pid or 0))
+                        log.info("job process %s stopped: idle for %.0f s", child.name, now - child.ended)
+        return stopped
 
     def _gone(self, job_id: str) -> bool:
         """Whether the job's record is gone (its document deleted or expired); a store that does

@@ -2,7 +2,8 @@
 
 Each worker process runs its jobs on its own job threads, in two lanes (:data:`LANES`: graph jobs,
 and edit jobs such as proposals, applies and reviews, so that a slow model's proposals never keep
-an upload's graph waiting), each client's jobs given a fair share of a lane; a job's state (status,
+an upload's graph waiting), each client's jobs given a fair share of a lane and one slot of
+each lane kept for a client with nothing running there (:data:`RESERVED`); a job's state (status,
 stage, progress, error, result) lives in the store, in the scope of the document it works
 on. Any worker can therefore answer a poll, and deleting the document deletes its jobs: the
 next progress report of a job whose scope is gone raises :class:`JobCancelled` inside the job,
@@ -54,7 +55,7 @@ from ..errors import UnknownJobError, describe
 from ..store import Store
 
 __all__ = ["JobRunner", "JobCancelled", "Progress", "STATUSES", "OPEN_JOBS", "scope_of", "task_path",
-           "resolve_task", "LANES", "MODEL_LANE", "lane_of", "QUARANTINED", "QUARANTINE_AFTER", "job_error"]
+           "resolve_task", "LANES", "MODEL_LANE", "RESERVED", "lane_of", "QUARANTINED", "QUARANTINE_AFTER", "job_error"]
 
 log = logging.getLogger("ledger.jobs")
 
@@ -81,6 +82,11 @@ LANES = ("graph", "edits", MODEL_LANE)
 #: Jobs of one client that may run at once in the model lane (``LEDGER_MODEL_JOBS_PER_KEY``): a
 #: key whose model hangs keeps its own proposals waiting, never another key's.
 MODEL_JOBS_PER_CLIENT = 1
+#: Slots of the graph and edit lanes kept for a client with nothing running in that lane, beyond
+#: the lane's own (issue 33): a key whose long jobs fill the lane's slots cannot also take this
+#: one, so another key's small graph starts at once instead of waiting for a long job to end.
+#: The model lane has its cap per client instead.
+RESERVED = {"graph": 1, "edits": 1, MODEL_LANE: 0}
 #: The error code of a job set aside because it stopped its worker (a poison job).
 QUARANTINED = "job_quarantined"
 #: The deaths of its process after which a job is quarantined (with at least one of them while it
@@ -246,12 +252,15 @@ class JobRunner:
     job_cpu_seconds: float = 0.0
 
     def __init__(self, store: Store, threads: int = 2, stale_after: float = 900.0, edit_threads: int = 2,
-                 model_threads: int = 2, model_per_client: int = MODEL_JOBS_PER_CLIENT) -> None:
+                 model_threads: int = 2, model_per_client: int = MODEL_JOBS_PER_CLIENT,
+                 reserved: dict[str, int] | None = None) -> None:
         self.store = store
         self.threads = max(1, threads)
         self.edit_threads = max(1, edit_threads)
         self.model_threads = max(1, model_threads)
         self.model_per_client = max(1, model_per_client)
+        #: each lane's slots kept for a client with nothing running there (:data:`RESERVED`)
+        self.reserved = dict(RESERVED if reserved is None else reserved)
         self.stale_after = stale_after
         self._pool: _Lanes | None = None
         self._pid = 0
@@ -265,7 +274,8 @@ class JobRunner:
         with self._lock:
             if self._pool is None or self._pid != os.getpid():
                 self._pool = _Lanes({"graph": self.threads, "edits": self.edit_threads, MODEL_LANE: self.model_threads},
-                                    "ledger-job", self._beat, caps={MODEL_LANE: self.model_per_client})
+                                    "ledger-job", self._beat, caps={MODEL_LANE: self.model_per_client},
+                                    reserved=self.reserved)
                 self._pid = os.getpid()
                 self._live = {}
             return self._pool
@@ -578,8 +588,13 @@ class _Lanes:
     A free thread of a lane takes, of its lane's waiting jobs, one of the client with the fewest
     jobs running in that lane (then the oldest): a client that queued a hundred jobs gets one
     thread while another's single job waits for the next; a lane with a cap (``caps``: the model
-    lane) runs no more than that many jobs of one client at once, even with threads free. A ``solo`` job (one whose worker died
-    while it ran) starts only when nothing runs, and nothing starts beside it.
+    lane) runs no more than that many jobs of one client at once, even with threads free. A lane
+    with ``reserved`` slots has that many threads more than it was given, and its last
+    ``reserved`` free threads take only a client with nothing running in the lane: one client's
+    long jobs hold at most the lane's own threads, and another client's job starts at once
+    instead of waiting for one of them to end (issue 33: a key's small graph waited 96-99 s
+    behind another key's large one). A ``solo`` job (one whose worker died while it ran) starts
+    only when nothing runs, and nothing starts beside it.
 
     Unlike :class:`concurrent.futures.ThreadPoolExecutor`, whose threads the interpreter joins
     at exit, a process that stops here does not wait for a job blocked in I/O (its record is
@@ -587,11 +602,15 @@ class _Lanes:
     """
 
     def __init__(self, lanes: dict[str, int], prefix: str, beat: Callable[[], None],
-                 caps: dict[str, int] | None = None) -> None:
+                 caps: dict[str, int] | None = None, reserved: dict[str, int] | None = None) -> None:
         self._caps = dict(caps or {})
+        self._reserved = {lane: max(0, int((reserved or {}).get(lane, 0))) for lane in lanes}
+        lanes = {lane: max(1, n) + self._reserved[lane] for lane, n in lanes.items()}
+        self._size = dict(lanes)
         self._cond = threading.Condition()
         self._waiting: list[_Entry] = []
         self._running: Counter[tuple[str, str | None]] = Counter()
+        self._in_lane: Counter[str] = Counter()
         self._busy = 0
         self._solo = False
         self._seq = itertools.count()
@@ -621,7 +640,10 @@ class _Lanes:
             solo = next((e for e in self._waiting if e.solo and e.lane == lane), None)
             return solo if solo is not None and self._busy == 0 else None
         cap = self._caps.get(lane)
-        mine = [e for e in self._waiting if e.lane == lane and (cap is None or self._running[(lane, e.client)] < cap)]
+        # the last reserved free threads are for a client with nothing running in the lane
+        open_to_all = self._size[lane] - self._in_lane[lane] > self._reserved[lane]
+        mine = [e for e in self._waiting if e.lane == lane and (cap is None or self._running[(lane, e.client)] < cap)
+                and (open_to_all or not self._running[(lane, e.client)])]
         if not mine:
             return None
         return min(mine, key=lambda e: (self._running[(lane, e.client)], e.seq))
@@ -636,6 +658,7 @@ class _Lanes:
                 assert entry is not None
                 self._waiting.remove(entry)
                 self._running[(lane, entry.client)] += 1
+                self._in_lane[lane] += 1
                 self._busy += 1
                 self._solo = entry.solo
             try:
@@ -648,6 +671,7 @@ class _Lanes:
                     self._running[(lane, entry.client)] -= 1
                     if self._running[(lane, entry.client)] <= 0:
                         del self._running[(lane, entry.client)]
+                    self._in_lane[lane] -= 1
                     self._busy -= 1
                     if entry.solo:
                         self._solo = False

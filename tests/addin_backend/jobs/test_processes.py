@@ -192,6 +192,53 @@ def test_a_key_whose_model_hangs_holds_only_its_own_share_of_the_model_lane(db):
         runner.shutdown()
 
 
+@pytest.mark.slow
+def test_another_keys_small_graph_runs_while_one_keys_long_graphs_hold_the_lane(db, tmp_path, monkeypatch):
+    """Issue 33, fair share between keys: key A's three long graphs (held until this test lets them
+    go: tests/.../poison, LEDGER_TEST_GATE) hold the graph lane's own job process and queue; key B's
+    small graph starts in the lane's kept slot and ends while all of A's are still held, and A's
+    queued graphs never take that slot. Once idle, the lane's second child is stopped (the busy
+    one stays); after everything ends one child of the lane stays, its models loaded."""
+    gate = tmp_path / "gate"
+    gate.mkdir()
+    monkeypatch.setenv("LEDGER_TEST_GATE", str(gate))
+    monkeypatch.setenv("PYTHONPATH", f"{POISON}:{ROOT}")
+    runner = ProcessRunner(db, child_settings(f"sqlite:///{tmp_path / 'ledger.sqlite3'}", str(tmp_path), 3600),
+                           processes=1, idle_seconds=1.0)
+    try:
+        held = []
+        with for_client("key:aaaaaaaaaaaa"):
+            for i in range(3):
+                doc_id, doc = _keep(db, f"held-{i}.docx")
+                held.append(_graph(runner, doc_id, doc))
+        deadline = time.monotonic() + 60
+        while runner.get(held[0])["status"] != "running":
+            assert time.monotonic() < deadline, runner.get(held[0])
+            time.sleep(0.1)
+        with for_client("key:bbbbbbbbbbbb"):
+            small_id, small = _keep(db, "small.docx")
+            small_job = _graph(runner, small_id, small)
+        rec = _end(runner, small_job, timeout=120)
+        assert rec["status"] == "done" and rec["result"]["graph"]["complete"] is True, rec
+        assert not list(gate.iterdir())  # none of A's was let go
+        assert [runner.get(j)["status"] for j in held] == ["running", "queued", "queued"]
+        assert int(rec["process"].split(":")[1]) != int(runner.get(held[0])["process"].split(":")[1])
+        deadline = time.monotonic() + 60  # B's child, idle, is stopped; A's, busy, stays
+        while len(runner.children()) != 1:
+            assert time.monotonic() < deadline, runner.children()
+            time.sleep(0.2)
+        assert runner.get(held[0])["status"] == "running"
+        for i in range(3):
+            (gate / f"held-{i}.docx").write_text("go")
+        assert all(_end(runner, j)["status"] == "done" for j in held)
+        time.sleep(3.0)  # past idle_seconds, heartbeats: the lane keeps one child
+        assert len(runner.children()) == 1
+    finally:
+        for i in range(3):
+            (gate / f"held-{i}.docx").write_text("go")
+        runner.shutdown()
+
+
 _GIVES_WAY = """
 import sys, time
 from addin_backend import foreground

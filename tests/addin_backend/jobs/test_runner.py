@@ -150,19 +150,21 @@ def _started(runner: JobRunner, job_id: str, timeout: float = 10.0) -> dict:
 
 def test_edit_jobs_have_their_own_lane_and_each_client_a_fair_share_of_a_lane(store):
     """Issue 33, item 1: a proposal waiting on a slow model holds an edit thread, never a graph
-    thread; and a client that queued many graph jobs gets one free thread at a time while another
-    client's single job goes first."""
+    thread; a client that queued many graph jobs holds the lane's own threads, never the one kept
+    for a client with nothing running there (B's one job starts at once while A's run); and when
+    a thread frees, the client with the fewest running jobs goes first (C's, though younger than
+    A's third)."""
     from addin_backend.budget import for_client
 
     store.put("doc", {"meta": b"{}"})
     runner = JobRunner(store, threads=2, edit_threads=1)
-    gates = {name: threading.Event() for name in ("model", "a1", "a2", "a3", "b1")}
+    gates = {name: threading.Event() for name in ("model", "a1", "a2", "a3", "b1", "c1")}
     order: list[str] = []
 
     def blocked(name):
         def work(progress):
             order.append(name)
-            assert gates[name].wait(10)
+            assert gates[name].wait(60)
             return {"name": name}
         return work
 
@@ -175,21 +177,61 @@ def test_edit_jobs_have_their_own_lane_and_each_client_a_fair_share_of_a_lane(st
             for name in ("a1", "a2", "a3"):
                 jobs[name] = runner.create("doc", "graph", "read", name=name)
                 runner.start(jobs[name], blocked(name))
-        _started(runner, jobs["a1"]["id"]), _started(runner, jobs["a2"]["id"])  # the graph lane, both threads
+        _started(runner, jobs["a1"]["id"]), _started(runner, jobs["a2"]["id"])  # the graph lane's own threads
         with for_client("key:bbbbbbbbbbbb"):
             jobs["b1"] = runner.create("doc", "graph", "read", name="b1")
             runner.start(jobs["b1"], blocked("b1"))
-        time.sleep(0.2)
-        assert runner.get(jobs["a3"]["id"])["status"] == runner.get(jobs["b1"]["id"])["status"] == "queued"
-        gates["a1"].set()  # a thread frees: B has no job running, A has one: B's goes first, though younger
+        # the kept thread: B's job runs while both of A's still hold theirs (no A job has ended)
         assert _started(runner, jobs["b1"]["id"])["status"] == "running"
+        assert not gates["a1"].is_set() and runner.get(jobs["a3"]["id"])["status"] == "queued"
+        with for_client("key:cccccccccccc"):
+            jobs["c1"] = runner.create("doc", "graph", "read", name="c1")
+            runner.start(jobs["c1"], blocked("c1"))
+        time.sleep(0.2)
+        assert runner.get(jobs["a3"]["id"])["status"] == runner.get(jobs["c1"]["id"])["status"] == "queued"
+        gates["a1"].set()  # a thread frees: C has no job running, A has one: C's goes first, though younger
+        assert _started(runner, jobs["c1"]["id"])["status"] == "running"
         time.sleep(0.2)
         assert runner.get(jobs["a3"]["id"])["status"] == "queued"
-        for name in ("a2", "a3", "b1", "model"):
+        for name in ("a2", "a3", "b1", "c1", "model"):
             gates[name].set()
         for job in (*jobs.values(), slow):
             assert _wait(runner, job["id"])["status"] == "done"
-        assert order.index("b1") < order.index("a3") and order[0] == "model"
+        assert order.index("b1") < order.index("a3") and order.index("c1") < order.index("a3")
+        assert order[0] == "model"
+    finally:
+        for gate in gates.values():
+            gate.set()
+        runner.shutdown()
+
+
+def test_one_client_alone_never_takes_the_kept_thread(store):
+    """The kept thread serves another client, not a third job of the same one: with one graph
+    thread, a client's second job waits for its first, as it did before the kept thread."""
+    from addin_backend.budget import for_client
+
+    store.put("doc", {"meta": b"{}"})
+    runner = JobRunner(store, threads=1)
+    gates = {name: threading.Event() for name in ("a1", "a2")}
+
+    def blocked(name):
+        def work(progress):
+            assert gates[name].wait(60)
+            return {"name": name}
+        return work
+
+    try:
+        with for_client("key:aaaaaaaaaaaa"):
+            jobs = {name: runner.create("doc", "graph", "read", name=name) for name in gates}
+            for name, rec in jobs.items():
+                runner.start(rec, blocked(name))
+        assert _started(runner, jobs["a1"]["id"])["status"] == "running"
+        time.sleep(0.3)
+        assert runner.get(jobs["a2"]["id"])["status"] == "queued"
+        gates["a1"].set()
+        assert _started(runner, jobs["a2"]["id"])["status"] in ("running", "done")
+        gates["a2"].set()
+        assert _wait(runner, jobs["a2"]["id"])["status"] == "done"
     finally:
         for gate in gates.values():
             gate.set()
