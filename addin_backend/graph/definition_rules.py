@@ -829,26 +829,101 @@ def _matches(rule: str, toks: list[tuple[str, int, str, str]]) -> list[tuple[int
     return [(a, b) for _, a, b in m(doc)]
 
 
+#: Words a tagged stretch reaches beyond where a match of a rule's pattern may lie, around each
+#: place the pattern may match (:func:`_stretches`): the tagger reads four tokens either side of
+#: a word (en_core_web_sm's window encoder: 4 layers of 1), a word is one token or more, so a
+#: match five words inside a stretch is tagged as in its whole unit; three more to spare.
+_EXACT_WORDS = 8
+#: How far a match may reach, in words, from its place: the rule's "The", a code name, a noun and
+#: a verb (4 words from the "The"); an apposition's "the", five words and a comma before its
+#: letter, five words and a verb after it (7 words either side, the token before the "the" too).
+_RULE_REACH = (0, 4)
+_APPOSITION_REACH = (7, 7)
+#: Every match of the apposition pattern holds a comma, a capital letter and a comma, with at
+#: most spaces between (tokens lie in the text in order with whitespace alone between them).
+_LETTER_IN_COMMAS = re.compile(r",\s*[B-HJ-Z]\s*,")
+
+
+def _word_start_before(text: str, at: int, words: int) -> int:
+    """Where the ``words``-th word before ``at`` starts (0 when there are fewer)."""
+    i = at
+    for _ in range(words):
+        while i > 0 and text[i - 1].isspace():
+            i -= 1
+        while i > 0 and not text[i - 1].isspace():
+            i -= 1
+    return i
+
+
+def _word_end_after(text: str, at: int, words: int) -> int:
+    """Where the ``words``-th word from ``at`` ends (the text's end when there are fewer)."""
+    i, n = at, len(text)
+    for _ in range(words):
+        while i < n and text[i].isspace():
+            i += 1
+        while i < n and not text[i].isspace():
+            i += 1
+    return i
+
+
+def _stretches(text: str, places: list[tuple[int, int, tuple[int, int]]]) -> list[tuple[int, int, int, int]]:
+    """``(lo, hi, exact_lo, exact_hi)`` of the stretches to tag around ``places`` (``(start, end,
+    (words before, words after))``: where a pattern may match and how far a match reaches from
+    there), in text order, overlapping ones merged: ``text[lo:hi]`` is tagged, and a match
+    within ``exact_lo..exact_hi`` has the tags and tokens it has in the whole text."""
+    spans = []
+    for start, end, (before, after) in places:
+        exact_lo, exact_hi = _word_start_before(text, start, before), _word_end_after(text, end, after)
+        spans.append((_word_start_before(text, exact_lo, _EXACT_WORDS), _word_end_after(text, exact_hi, _EXACT_WORDS),
+                      exact_lo, exact_hi))
+    out: list[list[int]] = []
+    for lo, hi, exact_lo, exact_hi in sorted(spans):
+        if out and lo <= out[-1][1]:  # overlapping: one stretch (a match is read once)
+            last = out[-1]
+            last[1], last[2], last[3] = max(last[1], hi), min(last[2], exact_lo), max(last[3], exact_hi)
+        else:
+            out.append([lo, hi, exact_lo, exact_hi])
+    return [(lo, hi, elo, ehi) for lo, hi, elo, ehi in out]
+
+
 def _tagged_subjects(text: str) -> list[Definition]:
     """Symbols the tagger confirms, read by the token patterns of the ``rule`` and ``apposition``
-    rules (:attr:`Rule.pattern`), each in a phrase that opens its sentence."""
+    rules (:attr:`Rule.pattern`), each in a phrase that opens its sentence.
+
+    Only stretches around the places a pattern may match are tagged (:func:`_stretches`): a long
+    unit (a table of every normative statement) is one tagger pass of 11,000 tokens for a few
+    places, which alone was an eighth of a cold rename."""
     out: list[Definition] = []
     code = "The " in text and _CODE_AFTER_THE.search(text) is not None
     letter = ", " in text and _LETTER_BETWEEN_COMMAS.search(text) is not None
     if not (code or letter):
         return out
-    toks = _tags(text)
-    for j, k in _matches("rule", toks) if code else ():
-        at, sym = toks[j][1], text[toks[j + 1][1] : toks[k - 3][1] + len(toks[k - 3][0])]
-        if _CODE_WORD.fullmatch(sym) and (at == 0 or _SENTENCE_END.search(text, max(0, at - 3), at)):
-            end = toks[k - 1][1] + len(toks[k - 1][0])
-            out.append(Definition(sym, "notation", at, end, text[at:end], True, 0.85, how="rule"))
-    for j, k in _matches("apposition", toks) if letter else ():
-        if toks[j][0] == "The" and (j == 0 or toks[j - 1][0] in (".", "!", "?", ":")) or toks[j][0] == "the" and j == 0:
-            start, end = toks[j][1], toks[k - 1][1] + len(toks[k - 1][0])
-            sym = toks[next(i for i in range(j, k) if toks[i][0] == ",") + 1][0]
-            out.append(Definition(sym, "notation", start, end, text[start:end], True, 0.8, how="apposition"))
-    return out
+    appositions: list[Definition] = []  # after the rule's, as when the whole unit was read
+    places = [(m.start(), m.end(), _RULE_REACH) for m in _CODE_AFTER_THE.finditer(text)] if code else []
+    if letter:
+        places += [(m.start(), m.end(), _APPOSITION_REACH) for m in _LETTER_IN_COMMAS.finditer(text)]
+    for lo, hi, exact_lo, exact_hi in _stretches(text, places):
+        toks = [(t, lo + off, pos, tag) for t, off, pos, tag in _tags(text[lo:hi])]
+
+        def exact(j: int, k: int) -> bool:
+            return exact_lo <= toks[j][1] and toks[k - 1][1] + len(toks[k - 1][0]) <= exact_hi
+
+        for j, k in _matches("rule", toks) if code else ():
+            if not exact(j, k):
+                continue
+            at, sym = toks[j][1], text[toks[j + 1][1] : toks[k - 3][1] + len(toks[k - 3][0])]
+            if _CODE_WORD.fullmatch(sym) and (at == 0 or _SENTENCE_END.search(text, max(0, at - 3), at)):
+                end = toks[k - 1][1] + len(toks[k - 1][0])
+                out.append(Definition(sym, "notation", at, end, text[at:end], True, 0.85, how="rule"))
+        for j, k in _matches("apposition", toks) if letter else ():
+            if not exact(j, k):
+                continue
+            first = lo == 0 and j == 0  # the text's first token
+            if toks[j][0] == "The" and (first or toks[j - 1][0] in (".", "!", "?", ":")) or toks[j][0] == "the" and first:
+                start, end = toks[j][1], toks[k - 1][1] + len(toks[k - 1][0])
+                sym = toks[next(i for i in range(j, k) if toks[i][0] == ",") + 1][0]
+                appositions.append(Definition(sym, "notation", start, end, text[start:end], True, 0.8, how="apposition"))
+    return out + appositions
 
 
 # cheap tests before the patterns above, which try every position of a text
