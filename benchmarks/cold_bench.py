@@ -184,38 +184,89 @@ def _summary(step: str, row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: The cold steps of :func:`bench_file`, in their order (``--steps`` picks some).
+STEPS = ("rename", "graph", "context", "check")
+
+
+def _written(path: Path) -> str | None:
+    """The SHA-256 of a written package's ``word/document.xml`` (``content.xml`` of an .odt)
+    without the date each tracked change is stamped with: whether two edits wrote the same."""
+    import hashlib
+    import re
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            xml = z.read("content.xml" if path.suffix == ".odt" else "word/document.xml")
+    except (OSError, KeyError, zipfile.BadZipFile):
+        return None
+    xml = re.sub(rb'(?:w:date|dc:date)="[^"]*"|<dc:date>[^<]*</dc:date>', b"", xml)
+    return hashlib.sha256(xml).hexdigest()
+
+
+def _median_row(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The rep of median wall time, with every rep's wall and CPU seconds beside it."""
+    ok = sorted(rows, key=lambda r: r.get("wall", 0.0))
+    row = dict(ok[(len(ok) - 1) // 2])
+    if len(rows) > 1:
+        row["walls"], row["cpus"] = [r.get("wall") for r in rows], [r.get("cpu") for r in rows]
+    return row
+
+
 def bench_file(path: Path, sides: dict[str, Path], peer_models: dict[str, Path | None], rename: str, find: str,
-               work: Path, log=print) -> dict[str, dict[str, Any]]:
-    """Every step on ``path`` for each side, the sides taking turns step by step."""
+               work: Path, log=print, steps: Sequence[str] = STEPS, reps: int = 1) -> dict[str, dict[str, Any]]:
+    """Every step on ``path`` for each side, the sides taking turns step by step (``steps``: some
+    of :data:`STEPS`, each ``reps`` times, the order of the sides alternating; then the warm
+    steps in the cache the graph left, or the context when no graph was built, and the semantic
+    stage when the graph was built)."""
     res: dict[str, dict[str, Any]] = {s: {} for s in sides}
     doc = str(path)
-    steps: list[tuple[str, list[str], str | None]] = [
-        ("rename", ["edit", doc, "--instruction", rename, "--engine", "rules", "--json", "-o", "{out}"], None),
-        ("graph", ["graph", doc, "--json"], "graph"),
-        ("context", ["context", doc, "--find", find, "--instruction", "Shorten this", "--json"], None),
-        ("check", ["check", doc, "--json"], None),
+    cold: list[tuple[str, list[str], bool]] = [
+        ("rename", ["edit", doc, "--instruction", rename, "--engine", "rules", "--json", "-o", "{out}"], False),
+        ("graph", ["graph", doc, "--json"], True),
+        ("context", ["context", doc, "--find", find, "--instruction", "Shorten this", "--json"], "graph" not in steps),
+        ("check", ["check", doc, "--json"], False),
     ]
-    warm = [
-        ("context, after the graph", ["context", doc, "--find", find, "--instruction", "Shorten this", "--json"]),
-        ("check, after the graph", ["check", doc, "--json"]),
-        ("second context", ["context", doc, "--find", find, "--instruction", "Shorten this", "--json"]),
-    ]
+    context = ["context", doc, "--find", find, "--instruction", "Shorten this", "--json"]
+    warm = [("second context", context)]
+    if "graph" in steps:
+        warm = [("context, after the graph", context), ("check, after the graph", ["check", doc, "--json"]), *warm]
     graph_cache: dict[str, Path] = {}
-    for step, argv, keep in steps:
-        for side, code in sides.items():
-            cache = _fresh(work, f"{side}-{path.stem}-{step}", peer_models[side])
-            argv2 = [a.replace("{out}", str(cache / ("out" + path.suffix))) for a in argv]
-            row = run_step(code, argv2, cache, out=cache / "answer.json")
-            res[side][step] = _summary(step, row)
-            if keep:
-                graph_cache[side] = cache
-            log(f"{path.name} {side:5} cold {step:8} {json.dumps({k: v for k, v in res[side][step].items() if k not in ('seconds_by_stage', 'edges_by_type')})}")
+    for step, argv, keep in cold:
+        if step not in steps:
+            continue
+        rows: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
+        written: dict[str, set[str | None]] = {side: set() for side in sides}
+        answers: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
+        for rep in range(reps):
+            for side, code in (list(sides.items()) if rep % 2 == 0 else list(sides.items())[::-1]):
+                cache = _fresh(work, f"{side}-{path.stem}-{step}-{rep}", peer_models[side])
+                out = cache / ("out" + path.suffix)
+                argv2 = [a.replace("{out}", str(out)) for a in argv]
+                row = run_step(code, argv2, cache, out=cache / "answer.json")
+                rows[side].append(_summary(step, row))
+                answers[side].append(_answer(row))
+                if step == "rename":
+                    written[side].add(_written(out))
+                if keep:
+                    graph_cache[side] = cache
+                log(f"{path.name} {side:5} cold {step:8} {json.dumps({k: v for k, v in rows[side][-1].items() if k not in ('seconds_by_stage', 'edges_by_type')})}")
+        for side in sides:
+            res[side][step] = _median_row(rows[side])
+            res[side][step]["same_answers"] = all(a == answers[side][0] for a in answers[side])
+            if step == "rename":
+                res[side][step]["written"] = sorted(w or "" for w in written[side])
+        if "this" in answers and "peer" in answers:
+            res["this"][step]["same_as_peer"] = answers["this"][0] == answers["peer"][0] and (
+                step != "rename" or written["this"] == written["peer"])
     for step, argv in warm:
         for side, code in sides.items():
             cache = graph_cache[side]
             row = run_step(code, argv, cache, out=cache / "answer.json")
             res[side][step] = _summary(step, row)
             log(f"{path.name} {side:5} warm {step:8} {json.dumps(res[side][step])}")
+    if "graph" not in steps:
+        return res
     for side, code in sides.items():
         cache = _fresh(work, f"{side}-{path.stem}-semantic", peer_models[side])
         res[side]["semantic stage"] = semantic_stage(code, path, cache)
@@ -224,9 +275,10 @@ def bench_file(path: Path, sides: dict[str, Path], peer_models: dict[str, Path |
 
 
 def _answer(row: dict[str, Any]) -> dict[str, Any]:
-    """A command's JSON answer without what differs from run to run: its ``seconds``, and the
-    date each tracked change of an edit is stamped with."""
-    out = {k: v for k, v in (row.get("answer") or {}).items() if k != "seconds"}
+    """A command's JSON answer without what differs from run to run: its ``seconds``, the file an
+    edit wrote (each run writes into its own folder; :func:`_written` compares what it wrote),
+    and the date each tracked change of an edit is stamped with."""
+    out = {k: v for k, v in (row.get("answer") or {}).items() if k not in ("seconds", "output")}
     for key in ("operations", "propagated"):
         if isinstance(out.get(key), list):
             out[key] = [{k: v for k, v in op.items() if k != "date"} if isinstance(op, dict) else op for op in out[key]]
@@ -367,16 +419,27 @@ def _kind(path: Path) -> str:
     return "mqtt" if "mqtt" in name else "synth" if name.startswith("synth") else "rfc"
 
 
+def _cell(row: dict[str, Any], key: str) -> str:
+    """A row's wall or CPU seconds: the median and range of its reps when there were several."""
+    many = [x for x in row.get(key + "s") or () if x is not None]
+    return f"{_median(many)} ({min(many)}-{max(many)})" if len(many) > 1 else str(row.get(key, ""))
+
+
 def markdown(results: dict[str, Any], command: str) -> str:
     """The block of docs/benchmarks.md: one table per document, this checkout against the peer."""
-    lines = [f"Measured {results['date']} on {results['cpus']} CPUs with `{command}` (one run of each step, the "
-             "two checkouts taking turns step by step; wall and CPU seconds, peak RSS of the process).", ""]
+    reps = results.get("reps", 1)
+    lines = [f"Measured {results['date']} on {results['cpus']} CPUs with `{command}` ("
+             + ("one run of each step" if reps == 1 else f"{reps} runs of each cold step, medians and ranges")
+             + ", the two checkouts taking turns step by step; wall and CPU seconds, peak RSS of the process"
+             + (f"; load average at the start {results['load']}" if results.get("load") else "") + ").", ""]
     for name, res in results["files"].items():
         this, peer = res["this"], res["peer"]
         units = this.get("graph", {}).get("units") or peer.get("graph", {}).get("units")
+        same = any("same_as_peer" in row for row in this.values() if isinstance(row, dict))
         lines += [f"**{name}** ({units:,} units)" if units else f"**{name}**", "",
-                  "| step | this: wall s | CPU s | RSS MB | peer: wall s | CPU s | RSS MB | wall ratio |",
-                  "|---|---:|---:|---:|---:|---:|---:|---:|"]
+                  "| step | this: wall s | CPU s | RSS MB | peer: wall s | CPU s | RSS MB | wall ratio |"
+                  + (" same answer |" if same else ""),
+                  "|---|---:|---:|---:|---:|---:|---:|---:|" + ("---|" if same else "")]
         for step in this:
             if step == "semantic stage":
                 continue
@@ -384,9 +447,12 @@ def markdown(results: dict[str, Any], command: str) -> str:
             ratio = f"{b['wall'] / a['wall']:.1f}x" if a.get("wall") and b.get("wall") else ""
             fail = " (failed)" if a.get("rc") else ""
             pfail = " (failed)" if b.get("rc") else ""
-            lines.append(f"| {'cold' if step in ('rename', 'graph', 'context', 'check') else 'warm'} {step}{fail} | "
-                         f"{a.get('wall', '')} | {a.get('cpu', '')} | {a.get('rss_mb', '')} | "
-                         f"{b.get('wall', '')}{pfail} | {b.get('cpu', '')} | {b.get('rss_mb', '')} | {ratio} |")
+            answer = ""
+            if same:
+                answer = (" yes |" if a.get("same_as_peer") else " no |") if "same_as_peer" in a else " |"
+            lines.append(f"| {'cold' if step in STEPS else 'warm'} {step}{fail} | "
+                         f"{_cell(a, 'wall')} | {_cell(a, 'cpu')} | {a.get('rss_mb', '')} | "
+                         f"{_cell(b, 'wall')}{pfail} | {_cell(b, 'cpu')} | {b.get('rss_mb', '')} | {ratio} |{answer}")
         ga, gb = this.get("graph", {}), peer.get("graph", {})
         if ga.get("related_ms_per_unit") and gb.get("related_ms_per_unit"):
             lines += ["", f"Semantic stage (RELATED, model load included): {ga['related_ms_per_unit']} ms per unit "
@@ -404,8 +470,9 @@ def markdown(results: dict[str, Any], command: str) -> str:
                       f"RELATED edges {sa['related']} against {sb['related']})."]
         stages = this.get("context", {}).get("stages")
         if stages:
-            lines += ["", f"Stages a context waited for: {', '.join(stages)}; a check: "
-                      f"{', '.join(this.get('check', {}).get('stages') or [])}."]
+            checked = this.get("check", {}).get("stages")
+            lines += ["", f"Stages a context waited for: {', '.join(stages)}"
+                      + (f"; a check: {', '.join(checked)}." if checked else ".")]
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
@@ -443,9 +510,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="only the second ledger context of each --file, REPS times a checkout")
     ap.add_argument("--semantic", type=int, metavar="REPS",
                     help="only the semantic stage of each --file, REPS rounds, the checkouts taking turns")
+    ap.add_argument("--steps", default=",".join(STEPS),
+                    help=f"the cold steps to time, comma-separated (default {','.join(STEPS)}; without graph, the "
+                         "warm second context runs in the cold context's cache and no semantic stage is timed)")
+    ap.add_argument("--reps", type=int, default=1, help="runs of each cold step per checkout (default 1)")
     ap.add_argument("--semantic-only", action="store_true",
                     help="only the semantic stage of each --file, added to the figures already in --json")
     args = ap.parse_args(argv)
+    steps = [s.strip() for s in args.steps.split(",") if s.strip()]
+    if not steps or any(s not in STEPS for s in steps):
+        ap.error(f"--steps: some of {', '.join(STEPS)}")
 
     peer = Path(args.peer).resolve()
     sides = {"this": Path(args.this).resolve(), "peer": peer}
@@ -497,15 +571,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ["LEDGER_CACHE_DIR"] = tmp  # this checkout's installation step: its export in the environment
         print("installed models:", prepare(), flush=True)
         del os.environ["LEDGER_CACHE_DIR"]
-        results = {"date": time.strftime("%Y-%m-%d"), "cpus": len(os.sched_getaffinity(0)),
-                                   "peer": str(peer), "files": {}}
+        results = {"date": time.strftime("%Y-%m-%d"), "cpus": len(os.sched_getaffinity(0)), "peer": str(peer),
+                   "steps": steps, "reps": args.reps, "load": " ".join(f"{x:.1f}" for x in os.getloadavg()), "files": {}}
         for i, name in enumerate(args.file):
             path = Path(name).resolve()
             rename = (args.rename or [])[i] if args.rename and i < len(args.rename) else DEFAULT_RENAMES[_kind(path)]
             find = (args.find or [])[i] if args.find and i < len(args.find) else DEFAULT_FINDS[_kind(path)]
             work = Path(tmp) / f"doc{i}"
             results["files"][path.name] = bench_file(path, sides, models, rename, find, work,
-                                                     log=lambda s: print(s, flush=True))
+                                                     log=lambda s: print(s, flush=True), steps=steps, reps=args.reps)
             if args.json:
                 Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
             shutil.rmtree(work, ignore_errors=True)
@@ -513,14 +587,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _write(results: dict[str, Any], args: argparse.Namespace) -> int:
-    shown = "python -m benchmarks.cold_bench " + " ".join(
-        f"--file {Path(f).name}" for f in results["files"]) + " --peer PEER"
+    steps = results.get("steps") or list(STEPS)
+    some = list(steps) != list(STEPS)
+    shown = ("python -m benchmarks.cold_bench " + (f"--steps {','.join(steps)} " if some else "")
+             + (f"--reps {results['reps']} " if results.get("reps", 1) > 1 else "")
+             + " ".join(f"--file {Path(f).name}" for f in results["files"]) + " --peer PEER")
     md = markdown(results, shown)
     print(md)
     if args.doc:
         from benchmarks.doc_block import replace_block
 
-        replace_block(Path(args.doc), "cold-start", md, "The first minute with a new document (cold start)")
+        # a run of some steps has its own block: the whole run's figures stay
+        block = "cold-start-" + "-".join(steps) if some else "cold-start"
+        replace_block(Path(args.doc), block, md, "The first minute with a new document (cold start)")
     return 0
 
 

@@ -59,3 +59,44 @@ def test_answers_are_compared_without_their_seconds_and_change_dates():
     two = {"answer": {"seconds": 2.0, "operations": [{"op": "replace", "date": "2026-12-07T06:59:48Z"}]}}
     other = {"answer": {"seconds": 2.0, "operations": [{"op": "insert", "date": "2026-12-07T06:59:48Z"}]}}
     assert _answer(one) == _answer(two) != _answer(other)
+
+
+def test_the_cold_table_gives_medians_of_reps_and_whether_the_answers_match():
+    from benchmarks.cold_bench import _median_row, markdown
+
+    def row(wall: float, cpu: float) -> dict:
+        return {"wall": wall, "cpu": cpu, "rss_mb": 300, "rc": 0}
+
+    this = _median_row([row(9.0, 4.0), row(7.0, 4.4), row(8.0, 4.2)])
+    assert (this["wall"], this["walls"], this["cpus"]) == (8.0, [9.0, 7.0, 8.0], [4.0, 4.4, 4.2])
+    results = {"date": "2026-12-07", "cpus": 2, "reps": 3, "load": "5.0 4.0 3.0", "files": {"a.docx": {
+        "this": {"rename": {**this, "same_as_peer": True}, "second context": row(0.3, 0.2)},
+        "peer": {"rename": _median_row([row(20.0, 8.0), row(22.0, 8.2), row(21.0, 8.1)]),
+                 "second context": row(0.6, 0.4)}}}}
+    md = markdown(results, "cmd")
+    assert "3 runs of each cold step" in md and "load average at the start 5.0 4.0 3.0" in md
+    rename = [c.strip() for c in next(x for x in md.splitlines() if x.startswith("| cold rename")).strip("|").split("|")]
+    assert rename[1:3] == ["8.0 (7.0-9.0)", "4.2 (4.0-4.4)"] and rename[4:6] == ["21.0 (20.0-22.0)", "8.1 (8.0-8.2)"]
+    assert rename[7:] == ["2.6x", "yes"]
+    warm = [c.strip() for c in next(x for x in md.splitlines() if x.startswith("| warm second")).strip("|").split("|")]
+    assert warm[1] == "0.3" and warm[-1] == ""
+
+
+def test_a_written_package_is_compared_without_the_dates_of_its_changes(tmp_path):
+    import zipfile
+
+    from benchmarks.cold_bench import _written
+
+    def package(name: str, date: str, text: str):
+        path = tmp_path / name
+        with zipfile.ZipFile(path, "w") as z:
+            z.writestr("word/document.xml", f'<w:ins w:id="1" w:author="L" w:date="{date}"><w:t>{text}</w:t></w:ins>')
+        return path
+
+    one, two = package("a.docx", "2026-12-07T06:59:42Z", "relay"), package("b.docx", "2026-12-07T07:01:00Z", "relay")
+    assert _written(one) == _written(two) != _written(package("c.docx", "2026-12-07T06:59:42Z", "gateway"))
+    assert _written(tmp_path / "missing.docx") is None
+    from benchmarks.cold_bench import _answer
+
+    # each run writes into its own folder: the answer's output path is not the answer
+    assert _answer({"answer": {"output": str(one), "seconds": 1}}) == _answer({"answer": {"output": str(two)}})
