@@ -503,6 +503,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="where the peer's installation exported the model (default: the user's cache)")
     ap.add_argument("--rename", action="append", help="the rename of each --file (default by document)")
     ap.add_argument("--find", action="append", help="the --find of each --file's context (default by document)")
+    ap.add_argument("--other", action="append",
+                    help="with --second-context, the --find of each --file's other selection (default by document)")
     ap.add_argument("--json", help="write the figures here")
     ap.add_argument("--doc", help="rewrite the cold-start block of this markdown file")
     ap.add_argument("--before", help="with --second-context, a third checkout: the commit before this one's change")
@@ -542,7 +544,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 rename = args.rename[i] if args.rename and i < len(args.rename) else DEFAULT_RENAMES[_kind(path)]
                 results["files"][path.name] = second_context(path, sides, models, find, args.second_context,
                                                              Path(tmp) / f"doc{i}", log=lambda s: print(s, flush=True),
-                                                             other=OTHER_FINDS[_kind(path)], rename=rename)
+                                                             other=(args.other[i] if args.other and i < len(args.other)
+                                                                    else OTHER_FINDS[_kind(path)]), rename=rename)
         return _report(args, results, f"--second-context {args.second_context}", second_markdown,
                        "cold-start-second-context", "A second ledger context")
     if args.semantic:
