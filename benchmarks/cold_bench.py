@@ -277,9 +277,9 @@ def bench_file(path: Path, sides: dict[str, Path], peer_models: dict[str, Path |
 def _answer(row: dict[str, Any]) -> dict[str, Any]:
     """A command's JSON answer without what differs from run to run: its ``seconds``, the file an
     edit wrote (each run writes into its own folder; :func:`_written` compares what it wrote),
-    and the date each tracked change of an edit is stamped with."""
+    and the date each tracked change and comment of an edit is stamped with."""
     out = {k: v for k, v in (row.get("answer") or {}).items() if k not in ("seconds", "output")}
-    for key in ("operations", "propagated"):
+    for key in ("operations", "propagated", "comments"):
         if isinstance(out.get(key), list):
             out[key] = [{k: v for k, v in op.items() if k != "date"} if isinstance(op, dict) else op for op in out[key]]
     return out

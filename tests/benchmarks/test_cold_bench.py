@@ -100,3 +100,5 @@ def test_a_written_package_is_compared_without_the_dates_of_its_changes(tmp_path
 
     # each run writes into its own folder: the answer's output path is not the answer
     assert _answer({"answer": {"output": str(one), "seconds": 1}}) == _answer({"answer": {"output": str(two)}})
+    assert _answer({"answer": {"comments": [{"text": "why", "date": "2026-12-07T10:17:00Z"}]}}) == _answer(
+        {"answer": {"comments": [{"text": "why", "date": "2026-12-07T10:17:03Z"}]}})
