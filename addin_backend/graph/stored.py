@@ -96,8 +96,15 @@ class StoredGraph:
     def __getitem__(self, n: Any) -> Any:
         return self.networkx()[n]
 
-    def _edges(self, adj: dict[Any, dict[Any, dict[Any, dict[str, Any]]]], nbunch: Any, keys: bool, data: Any,
-               out: bool) -> list[tuple[Any, ...]]:
+    def _edges(self, out: bool, nbunch: Any, keys: bool, data: Any, default: Any) -> Any:
+        """The edges out of (``out``) or into ``nbunch`` (one node in the graph, or all), as
+        networkx lists them; networkx's own answer for anything else (another ``data``, a
+        ``default``, a node not in the graph, or once the networkx graph is built)."""
+        if self._nx is not None or data not in (True, False) or default is not None \
+                or (nbunch is not None and nbunch not in self):
+            G: Any = self.networkx()
+            return (G.out_edges if out else G.in_edges)(nbunch, data=data, keys=keys, default=default)
+        adj = self._succ if out else self._pred
         got: list[tuple[Any, ...]] = []
         for n in (adj if nbunch is None else (nbunch,)):
             for nbr, kd in adj[n].items():
@@ -107,17 +114,9 @@ class StoredGraph:
         return got
 
     def out_edges(self, nbunch: Any = None, data: Any = False, keys: bool = False, default: Any = None) -> Any:
-        """As ``MultiDiGraph.out_edges`` (of one node in the graph, or of all)."""
-        if self._nx is not None or data not in (True, False) or default is not None \
-                or (nbunch is not None and nbunch not in self):
-            G: Any = self.networkx()
-            return G.out_edges(nbunch, data=data, keys=keys, default=default)
-        return self._edges(self._succ, nbunch, keys, data, True)
+        """As ``MultiDiGraph.out_edges``."""
+        return self._edges(True, nbunch, keys, data, default)
 
     def in_edges(self, nbunch: Any = None, data: Any = False, keys: bool = False, default: Any = None) -> Any:
-        """As ``MultiDiGraph.in_edges`` (of one node in the graph, or of all)."""
-        if self._nx is not None or data not in (True, False) or default is not None \
-                or (nbunch is not None and nbunch not in self):
-            H: Any = self.networkx()
-            return H.in_edges(nbunch, data=data, keys=keys, default=default)
-        return self._edges(self._pred, nbunch, keys, data, False)
+        """As ``MultiDiGraph.in_edges``."""
+        return self._edges(False, nbunch, keys, data, default)
