@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from dataclasses import replace as dc_replace
+from functools import cached_property
 from typing import Any, Callable, Protocol, Sequence, TypeVar
 
 from adapters.label_grammar import canonical_label, heading_number
@@ -98,13 +99,21 @@ _SEP = r"\s*(?::|,|\u2014|\s-\s|\s+(?:saying|reading|that\s+says|which\s+says|wi
 class Rule:
     """One line of the grammar: a pattern, what it does, an example, the handler, and its seams:
     the words that separate its parts ("to" between the old and the new term), where an
-    instruction with free (unquoted) text could be split elsewhere too (:func:`_readings`)."""
+    instruction with free (unquoted) text could be split elsewhere too (:func:`_readings`).
+
+    ``source`` is the pattern's text (:func:`_rx`); :attr:`pattern` compiles it at its first use:
+    the rules are tried in order until one matches, so an instruction compiles only those before
+    its own (a rename, the sixth: 0.06 s of the 0.16 s the 14 patterns took at import)."""
 
     action: str
-    pattern: re.Pattern[str]
+    source: str
     example: str
     handler: Callable[["_Ctx", Groups], Proposal]
     seams: tuple[str, ...] = ()
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        return re.compile(self.source, re.IGNORECASE | re.DOTALL)
 
 
 @dataclass
@@ -504,8 +513,9 @@ def _insert_sentence(c: _Ctx, unit: Unit, text: str, where: str) -> Proposal:
     return c.done([edit], [unit], f"Add a sentence at the {side} of {_name(c.doc, unit)}.")
 
 
-def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE | re.DOTALL)
+def _rx(pattern: str) -> str:
+    """A grammar pattern's text, read case-blind with ``.`` across lines (:attr:`Rule.pattern`)."""
+    return pattern
 
 
 _CHANGE = r"change|update|modify|alter|amend|adjust|switch|increase|decrease|raise|lower|extend|reduce|shorten"
