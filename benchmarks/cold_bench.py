@@ -259,7 +259,7 @@ def bench_file(path: Path, sides: dict[str, Path], peer_models: dict[str, Path |
         if "this" in answers and "peer" in answers:
             res["this"][step]["same_as_peer"] = answers["this"][0] == answers["peer"][0] and (
                 step != "rename" or written["this"] == written["peer"])
-    for step, argv in warm:
+    for step, argv in warm if graph_cache else ():  # (a run of the rename alone keeps no cache)
         for side, code in sides.items():
             cache = graph_cache[side]
             row = run_step(code, argv, cache, out=cache / "answer.json")
