@@ -122,13 +122,15 @@ def many_paragraphs_docx(n: int) -> bytes:
     return make_docx(body)
 
 
-def small_docx() -> bytes:
-    """Another user's small document, whose graph must finish during the attack."""
+def small_docx(device: str = "widget") -> bytes:
+    """Another user's small document, whose graph must finish during the attack. Another
+    ``device`` makes another document of the same shape and size: a graph kept by content is not
+    the one judged (the idle figure's document and the other key's must differ)."""
     return paragraphs_docx([
-        "Scope", "This note defines the Frame Counter used by every widget.",
-        "Frame Counter means the number of frames a widget has sent.",
-        "Each widget keeps its own Frame Counter, as defined in Section 1.",
-        "A widget resets the Frame Counter when it restarts.",
+        "Scope", f"This note defines the Frame Counter used by every {device}.",
+        f"Frame Counter means the number of frames a {device} has sent.",
+        f"Each {device} keeps its own Frame Counter, as defined in Section 1.",
+        f"A {device} resets the Frame Counter when it restarts.",
         "The server rejects a frame whose Frame Counter went backwards."])
 
 
@@ -391,7 +393,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         inputs["billion"] = billion_docx()
         inputs["many"] = many_paragraphs_docx(args.paragraphs)
         inputs["proposal_doc"] = small_docx()
-        inputs["small"] = small_docx()
+        inputs["small"] = small_docx("sensor")  # not the idle one's bytes: its graph is built, not found
         built_s = time.monotonic() - t0
         with LedgerServer(Path(tmp), workers=args.workers, threads=args.threads, env=env) as srv:
             base = srv.url
