@@ -24,10 +24,40 @@ ROOT = str(Path(__file__).resolve().parents[3])
 OCTETS = {"Content-Type": "application/octet-stream"}
 
 
-def test_reads_are_answered_while_uploads_hold_every_heavy_slot(tmp_path):
+def _held(tmp_path: Path, **extra: str) -> tuple[Path, dict[str, str]]:
+    """The hold's folder and the server's environment (``hold/sitecustomize.py``)."""
     held = tmp_path / "held"
     held.mkdir()
-    env = {"PYTHONPATH": f"{HOLD}:{ROOT}", "LEDGER_TEST_HOLD": str(held), "LEDGER_GRAPH_SEMANTIC": "0"}
+    return held, {"PYTHONPATH": f"{HOLD}:{ROOT}", "LEDGER_TEST_HOLD": str(held), "LEDGER_GRAPH_SEMANTIC": "0",
+                  **extra}
+
+
+def _until_entered(held: Path, pattern: str, count: int, what: str) -> None:
+    deadline = time.monotonic() + 120
+    while len(list(held.glob(pattern))) < count:
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+def _in_thread(answers: dict, i: int, send) -> threading.Thread:  # type: ignore[no-untyped-def]
+    """``send()`` on a thread of its own, its answer (or exception) kept as ``answers[i]``."""
+    def run() -> None:
+        try:
+            answers[i] = send()
+        except Exception as exc:  # noqa: BLE001 - reported by the assertion on the answers
+            answers[i] = exc
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+def _codes(answers: dict) -> dict:
+    return {i: a.status_code if isinstance(a, requests.Response) else repr(a) for i, a in answers.items()}
+
+
+def test_reads_are_answered_while_uploads_hold_every_heavy_slot(tmp_path):
+    held, env = _held(tmp_path)
     (held / "release").touch()
     with LedgerServer(tmp_path / "srv", workers=1, threads=3, env=env) as srv:
         first = requests.post(f"{srv.url}/api/v1/documents?filename=first.docx", data=paragraphs_docx(["One."]),
@@ -38,23 +68,15 @@ def test_reads_are_answered_while_uploads_hold_every_heavy_slot(tmp_path):
             entered.unlink()
         answers: dict[int, requests.Response | Exception] = {}
 
-        def upload(i: int) -> None:
-            try:
-                answers[i] = requests.post(f"{srv.url}/api/v1/documents?filename=d{i}.docx",
-                                           data=paragraphs_docx([f"Upload {i} says one thing."]),
-                                           headers=OCTETS, timeout=240)
-            except Exception as exc:  # noqa: BLE001 - reported by the assertion below
-                answers[i] = exc
+        def upload(i: int) -> threading.Thread:
+            return _in_thread(answers, i, lambda: requests.post(
+                f"{srv.url}/api/v1/documents?filename=d{i}.docx", data=paragraphs_docx([f"Upload {i} says one thing."]),
+                headers=OCTETS, timeout=240))
 
-        threads = [threading.Thread(target=upload, args=(i,)) for i in range(2)]
-        for t in threads:
-            t.start()
-        deadline = time.monotonic() + 120
-        while len(list(held.glob("entered-*"))) < 2:  # both heavy slots held, in two request children
-            assert time.monotonic() < deadline, "the two uploads never reached their readers"
-            time.sleep(0.05)
-        threads.append(threading.Thread(target=upload, args=(2,)))
-        threads[-1].start()
+        threads = [upload(i) for i in range(2)]
+        # both heavy slots held, in two request children
+        _until_entered(held, "entered-*", 2, "the two uploads never reached their readers")
+        threads.append(upload(2))
         time.sleep(1.0)  # the third upload reaches the worker (it then waits for a slot, without a thread)
         try:
             health = requests.get(f"{srv.url}/healthz", timeout=60)
@@ -65,7 +87,7 @@ def test_reads_are_answered_while_uploads_hold_every_heavy_slot(tmp_path):
             (held / "release").touch()
         for t in threads:
             t.join(240)
-        got = {i: a.status_code if isinstance(a, requests.Response) else repr(a) for i, a in answers.items()}
+        got = _codes(answers)
         assert got == {0: 201, 1: 201, 2: 201}, got
 
 
@@ -96,10 +118,7 @@ def test_only_the_routes_answered_from_a_record_are_light(make_app):
 
 
 def test_reads_are_answered_while_costly_reads_hold_every_heavy_slot(tmp_path):
-    held = tmp_path / "held"
-    held.mkdir()
-    env = {"PYTHONPATH": f"{HOLD}:{ROOT}", "LEDGER_TEST_HOLD": str(held), "LEDGER_TEST_HOLD_PATH": "/units",
-           "LEDGER_GRAPH_SEMANTIC": "0"}
+    held, env = _held(tmp_path, LEDGER_TEST_HOLD_PATH="/units")
     (held / "release").touch()
     with LedgerServer(tmp_path / "srv", workers=1, threads=3, env=env) as srv:
         doc = requests.post(f"{srv.url}/api/v1/documents?filename=d.docx", data=paragraphs_docx(["One."]),
@@ -108,20 +127,9 @@ def test_reads_are_answered_while_costly_reads_hold_every_heavy_slot(tmp_path):
         units = f"{srv.url}/api/v1/documents/{doc.json()['id']}/units"
         (held / "release").unlink()
         answers: dict[int, requests.Response | Exception] = {}
-
-        def read(i: int) -> None:
-            try:
-                answers[i] = requests.get(units, timeout=240)
-            except Exception as exc:  # noqa: BLE001 - reported by the assertion below
-                answers[i] = exc
-
-        threads = [threading.Thread(target=read, args=(i,)) for i in range(3)]
-        for t in threads:
-            t.start()
-        deadline = time.monotonic() + 120
-        while len(list(held.glob("entered-read-*"))) < 2:  # both heavy slots held by two reads
-            assert time.monotonic() < deadline, "the two reads never reached their views"
-            time.sleep(0.05)
+        threads = [_in_thread(answers, i, lambda: requests.get(units, timeout=240)) for i in range(3)]
+        # both heavy slots held by two reads
+        _until_entered(held, "entered-read-*", 2, "the two reads never reached their views")
         time.sleep(1.0)  # the third read reaches the worker (it then waits for a slot, without a thread)
         try:
             assert len(list(held.glob("entered-read-*"))) == 2  # the third waits without a thread
@@ -133,7 +141,7 @@ def test_reads_are_answered_while_costly_reads_hold_every_heavy_slot(tmp_path):
             (held / "release").touch()
         for t in threads:
             t.join(240)
-        got = {i: a.status_code if isinstance(a, requests.Response) else repr(a) for i, a in answers.items()}
+        got = _codes(answers)
         assert got == {0: 200, 1: 200, 2: 200}, got
 
 
@@ -141,23 +149,18 @@ def test_a_request_child_that_dies_while_it_reads_answers_corrupt_and_the_next_u
     import os
     import signal
 
-    held = tmp_path / "held"
-    held.mkdir()
-    env = {"PYTHONPATH": f"{HOLD}:{ROOT}", "LEDGER_TEST_HOLD": str(held), "LEDGER_GRAPH_SEMANTIC": "0"}
+    held, env = _held(tmp_path)
     with LedgerServer(tmp_path / "srv", workers=1, threads=3, env=env) as srv:
-        answer: list[requests.Response] = []
-        upload = threading.Thread(target=lambda: answer.append(requests.post(
+        answers: dict[int, requests.Response | Exception] = {}
+        upload = _in_thread(answers, 0, lambda: requests.post(
             f"{srv.url}/api/v1/documents?filename=d.docx", data=paragraphs_docx(["One."]), headers=OCTETS,
-            timeout=240)))
-        upload.start()
-        deadline = time.monotonic() + 120
-        while not list(held.glob("entered-*")):
-            assert time.monotonic() < deadline, "the upload never reached its reader"
-            time.sleep(0.05)
+            timeout=240))
+        _until_entered(held, "entered-*", 1, "the upload never reached its reader")
         (entered,) = held.glob("entered-*")
         os.kill(int(entered.name.split("-")[-1]), signal.SIGKILL)  # the request child, mid-read
         upload.join(240)
-        (res,) = answer
+        res = answers[0]
+        assert isinstance(res, requests.Response), res
         assert res.status_code == 422 and res.json()["error"]["code"] == "corrupt", res.text
         assert "the process reading it stopped" in res.json()["error"]["message"]
         (held / "release").touch()

@@ -6,43 +6,40 @@ as long as the test likes. With ``LEDGER_TEST_HOLD_PATH=/units`` too, a request 
 so waits the same way in the web process (writing ``FOLDER/entered-read-N``): a costly read. Nothing
 of LEDGER knows of it: Python imports ``sitecustomize`` at start-up."""
 import os
+import time
+
+
+def _hold(folder, entered):  # type: ignore[no-untyped-def]
+    """Say so in ``folder/entered``, then wait for ``folder/release`` (two minutes at most)."""
+    with open(os.path.join(folder, entered), "w"):
+        pass
+    for _ in range(2400):
+        if os.path.exists(os.path.join(folder, "release")):
+            break
+        time.sleep(0.05)
+
 
 if os.environ.get("LEDGER_TEST_HOLD"):
-    import time
-
     import addin_backend.service.uploads as _uploads
 
     _real = _uploads.read_upload
     _folder = os.environ["LEDGER_TEST_HOLD"]
 
     def read_upload(*args, **kwargs):  # type: ignore[no-untyped-def]
-        with open(os.path.join(_folder, f"entered-{os.getpid()}"), "w"):
-            pass
-        for _ in range(2400):
-            if os.path.exists(os.path.join(_folder, "release")):
-                break
-            time.sleep(0.05)
+        _hold(_folder, f"entered-{os.getpid()}")
         return _real(*args, **kwargs)
 
     read_upload.__module__, read_upload.__qualname__ = _uploads.__name__, "read_upload"
     _uploads.read_upload = read_upload
 
 if os.environ.get("LEDGER_TEST_HOLD_PATH"):  # and a read whose path ends so, in the web process
-    import time
-
     import flask
 
     _dispatch = flask.Flask.full_dispatch_request
-    _hold_folder = os.environ["LEDGER_TEST_HOLD"]
 
     def full_dispatch_request(self):  # type: ignore[no-untyped-def]
         if flask.request.path.endswith(os.environ["LEDGER_TEST_HOLD_PATH"]):
-            with open(os.path.join(_hold_folder, f"entered-read-{time.monotonic_ns()}"), "w"):
-                pass
-            for _ in range(2400):
-                if os.path.exists(os.path.join(_hold_folder, "release")):
-                    break
-                time.sleep(0.05)
+            _hold(os.environ["LEDGER_TEST_HOLD"], f"entered-read-{time.monotonic_ns()}")
         return _dispatch(self)
 
     flask.Flask.full_dispatch_request = full_dispatch_request
