@@ -1,7 +1,7 @@
 """Where the semantic stage (RELATED) spends its CPU, and what a shorter summary costs in quality.
 
     python -m benchmarks.semantic_profile [--files DOC ...] [--budgets 256,64,48,32 | --layers 6,4,3 | --screen 0.3,0.5 | --openvino]
-        [--truth DOC ...] [--json OUT]
+        [--distilled sif-384,sif-256,idf-256] [--truth DOC ...] [--json OUT]
 
 Profile (every ``--files`` document, default rfc9000.A.docx and the largest file of
 ``devset/wild/``): the graph is built without RELATED, then the stage's parts are timed one by one
@@ -24,6 +24,12 @@ piece, its vectors' cosine with the float32 export's, and the RELATED rows (:fun
 The project does not install either package: ``pip install --target DIR openvino nncf`` (and
 what nncf needs that the environment lacks), then ``PYTHONPATH=DIR``.
 
+Distilled (``--distilled VARIANTS``): a static encoder distilled from MiniLM
+(:mod:`benchmarks.static_encoder`: each word piece's vector by the float32 export, distilled once
+into the model home), a text the weighted mean of its pieces' vectors; each variant
+``WEIGHTING-DIMS`` (``sif`` or ``idf``, 384 dimensions or fewer by PCA) against today's encoder in
+the RELATED rows (:func:`distilled`). With ``--screen``, the screen gains each variant as a kind.
+
 Budgets (``--budgets``): the RELATED edges each summary budget in word pieces gives (the same
 documents and the ``--truth`` documents, the benchmark's synthetic ones with their ``.truth.json``),
 the word pieces embedded and the stage's CPU seconds; precision and recall against the truth's
@@ -42,7 +48,7 @@ from typing import Any, Callable, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 
-__all__ = ["default_files", "profile", "budgets", "layers", "screen", "openvino", "main"]
+__all__ = ["default_files", "profile", "budgets", "layers", "screen", "openvino", "distilled_encoder", "distilled", "main"]
 
 
 def default_files() -> list[Path]:
@@ -227,13 +233,14 @@ def _best_deviations(X: Any) -> Any:
     return np.nanmax(Z, axis=1)
 
 
-def screen(paths: Sequence[Path], fractions: Sequence[float]) -> list[dict[str, Any]]:
+def screen(paths: Sequence[Path], fractions: Sequence[float], kinds: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Could a cheap first pass tell which units need the model (a cascade)? For each document,
     the RELATED pairs the stage finds today, and how many of them have both units among the top
     ``fraction`` of units ranked by a cheap screen's strongest pair: ``static``, the mean of the
     model's own input vectors of a summary's word pieces weighted by their idf in the document
     (mean-centred), and ``tfidf``, the summaries' word pieces by idf. A cascade that embeds only
-    that fraction keeps at most that share of the pairs."""
+    that fraction keeps at most that share of the pairs. ``kinds``: more screens, by name, each an
+    encoder whose ``encode`` is given the document's summaries in one call (:func:`distilled_encoder`)."""
     import math
 
     import numpy as np
@@ -274,7 +281,8 @@ def screen(paths: Sequence[Path], fractions: Sequence[float]) -> list[dict[str, 
             static[r] /= max(1e-9, sum(idf[t] for t in p))  # a weighted mean: long texts weigh no more
         static -= static.mean(axis=0)
         row: dict[str, Any] = {"file": path.name, "embedded": len(ids), "pairs": len(pairs)}
-        for name, X in (("static", static), ("tfidf", tfidf)):
+        more = {name: enc.encode([summ[i] for i in ids]) for name, enc in (kinds or {}).items()}
+        for name, X in (("static", static), ("tfidf", tfidf), *more.items()):
             X /= np.linalg.norm(X, axis=1, keepdims=True) + 1e-9
             rank = np.empty(len(ids), dtype=np.int64)
             rank[np.argsort(-_best_deviations(X), kind="stable")] = np.arange(len(ids))
@@ -381,6 +389,47 @@ def openvino(paths: Sequence[Path], folder: Path) -> dict[str, Any]:
     return {"texts": len(texts), "pieces": total, "model": model, "edges": rows}
 
 
+def distilled_encoder(variant: str) -> Any:
+    """The static encoder of ``variant`` (``WEIGHTING-DIMS``, e.g. ``sif-256``), its table
+    distilled into the model home first when it is not there (once: about 24 CPU s)."""
+    from benchmarks import static_encoder as S
+
+    weighting, dims = variant.split("-")
+    path = S.distill(S.distilled_file())
+    return S.StaticEncoder(S.load_table(path, int(dims)), weighting)
+
+
+def distilled(paths: Sequence[Path], variants: Sequence[str]) -> list[dict[str, Any]]:
+    """The RELATED rows of :func:`_edge_rows` for today's encoder, then each distilled variant in
+    its place. The static encoder weighs a piece by its frequency among the texts of one call, so
+    the stage's texts go to it in one call (``embed_texts`` otherwise encodes 256 at a time)."""
+    from addin_backend.embeddings import encoders as E
+    from addin_backend.language import nlp
+
+    backend = E.related_backend()
+
+    def setting(variant: str) -> Callable[[], Any]:
+        swap = _swap_encoder(backend, lambda: distilled_encoder(variant))
+
+        def setup() -> Callable[[], None]:
+            defaults = nlp.embed_texts.__kwdefaults__ or {}
+            chunk = defaults["batch_size"]
+            undo = swap()
+            defaults["batch_size"] = 1 << 30
+
+            def both() -> None:
+                defaults["batch_size"] = chunk
+                undo()
+            return both
+        return setup
+
+    def today() -> Callable[[], None]:
+        return lambda: None
+
+    return _edge_rows(paths, [("encoder", "MiniLM " + backend, today),
+                              *[("encoder", f"distilled {v}", setting(v)) for v in variants]])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.semantic_profile", description=__doc__.split("\n")[0])
     p.add_argument("--files", nargs="+", type=Path)
@@ -390,6 +439,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--screen", default="", help="fractions of units a cascade would embed: 0.2,0.3,0.4,0.5")
     p.add_argument("--openvino", action="store_true",
                    help="the encoder against the same model quantised by NNCF and run by OpenVINO (not installed)")
+    p.add_argument("--distilled", default="",
+                   help="static encoders distilled from MiniLM, WEIGHTING-DIMS: sif-384,sif-256,idf-256")
     p.add_argument("--json", type=Path)
     args = p.parse_args(argv)
     files = args.files or default_files()
@@ -400,7 +451,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="ledger-openvino-") as tmp:
             out["openvino"] = openvino([*files, *args.truth], Path(tmp))
     elif args.screen:
-        out["screen"] = screen([*files, *args.truth], [float(x) for x in args.screen.split(",") if x.strip()])
+        kinds = {f"distilled {v}": distilled_encoder(v) for v in args.distilled.split(",") if v.strip()}
+        out["screen"] = screen([*files, *args.truth], [float(x) for x in args.screen.split(",") if x.strip()], kinds)
+    elif args.distilled:
+        out["distilled"] = distilled([*files, *args.truth], [v for v in args.distilled.split(",") if v.strip()])
     elif args.layers:
         import tempfile
 

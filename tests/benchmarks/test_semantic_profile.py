@@ -31,3 +31,26 @@ def test_the_screen_keeps_every_pair_when_it_keeps_every_unit(synth_5k_files):
     for name in ("static", "tfidf"):
         shares = [row[name][k] for k in ("0.1", "0.5", "1")]
         assert shares == sorted(shares) and shares[-1] == 1.0 and shares[0] < 1.0
+
+
+def test_a_static_text_vector_is_the_weighted_mean_of_its_pieces_rows():
+    # benchmarks.static_encoder (semantic_profile --distilled): the lookup, against a plain loop
+    from addin_backend.embeddings.encoders import tokenizer
+    from benchmarks.static_encoder import StaticEncoder
+
+    rng = np.random.default_rng(3)
+    table = rng.normal(size=(tokenizer().get_vocab_size(), 8)).astype(np.float32)
+    texts = ["the stream is closed", "", "the the the stream", "closed connection"]
+    for weighting in ("sif", "idf"):
+        enc = StaticEncoder(table, weighting)
+        got = enc.encode(texts)
+        pieces = [e.ids[1:-1] for e in tokenizer().encode_batch(texts)]
+        w = enc.weights(pieces)
+        for row, p in zip(got, pieces):
+            want = sum((w[t] * table[t] for t in p), np.zeros(8, dtype=np.float32))
+            want = want / (np.linalg.norm(want) + 1e-9)
+            assert np.allclose(row, want, atol=1e-5)
+        assert not got[1].any()  # a text without pieces has no direction
+    the = tokenizer().token_to_id("the")
+    sif = StaticEncoder(table, "sif").weights([[the, the, the, 7], [the, 9]])
+    assert sif[the] < sif[7] == sif[9]  # the document's most frequent piece weighs least
