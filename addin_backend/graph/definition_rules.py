@@ -124,6 +124,9 @@ RULES: tuple[Rule, ...] = (
          "limited on-path attacker", "xml2rfc RFCs; helps: devset", "_bare_terms", producers=("devset",)),
     Rule("relational", "The copath of a node is the list of the siblings of its direct path.", "copath",
          "xml2rfc RFCs; helps: devset", "_bare_terms", producers=("devset",)),
+    Rule("capitalised", "The Sleep Duration is a four-byte integer time interval measured in seconds.", "Sleep Duration",
+         "Word specifications that name their fields and concepts in capitals (written reading wild MQTT-SN's misses)",
+         "_bare_terms", producers=("wild: mqtt-sn-2.0-wd-2025-10-23",)),
     Rule("measure", "The final size is the amount of flow control credit consumed by a stream.", "final size",
          "xml2rfc RFCs; helps: devset", "_bare_terms", producers=("devset",)),
     Rule("bare", "Speaker identification is the process of recognising a speaker.", "speaker identification",
@@ -329,7 +332,11 @@ _BARE = re.compile(
     rf"(?P<term>[A-Z][a-z][\w\-]*(?:\s+[a-z][\w\-]*){{1,3}}?)\s+(?:is|are)\s+(?:the|a|an)\s+{_KIND_NOUN}\s+"
     r"(?:of|that|by|whereby|in\s+which)\b"
 )
-_SENTENCE_RULES = ((_GENUS, "genus"), (_RELATIONAL, "relational"), (_MEASURE, "measure"), (_BARE, "bare"))
+#: A name every word of which English capitalises inside a sentence, the subject of "is a": the
+#: way a specification introduces its fields and concepts ("The Session Expiry Interval is a").
+_CAPITALISED = re.compile(r"(?:The|A|An)\s+(?P<term>[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){1,3})\s+is\s+(?:a|an)\s")
+_SENTENCE_RULES = ((_GENUS, "genus"), (_RELATIONAL, "relational"), (_CAPITALISED, "capitalised"), (_MEASURE, "measure"),
+                   (_BARE, "bare"))
 _COPULA_ARTICLE = re.compile(r"\s(?:is|are)\s(?:a|an|the)\s")
 # Symbols: code identifiers (dotted, snake_case, camelCase), optionally with an index or
 # single-letter arguments (``node_pub[i]``, ``pk(X)``).
@@ -473,11 +480,15 @@ _ARTICLE_OPENS = re.compile(r"(?:^|[.!?:]\s+)(?:A|An|The)$")
 
 def _spelled_numeral(short: str, text: str, at: int) -> bool:
     """Letters that read as a Roman numeral but spell the initials of the words before them:
-    "Initialization Vector (IV)" is an acronym, "(iv)" or "Part (II)" a number."""
+    "Initialization Vector (IV)" and "initialization vector (IV)" are acronyms, "(iv)" or
+    "Part (II)" a number. A word in lower case counts when it is a content word (no small word
+    of the lexicon: "see item v (IV)" spells nothing)."""
     if not (2 <= len(short) <= 4 and short.isupper() and _ROMAN.match(short)):
         return False
     words = re.findall(r"[A-Za-z][\w-]*", text[max(0, at - 80) : at])[-len(short) :]
-    return len(words) == len(short) and all(w[0].upper() == c and w[0].isupper() for w, c in zip(words, short))
+    return len(words) == len(short) and all(
+        w[0].upper() == c and (w[0].isupper() or (len(w) >= 3 and w.lower() not in _STOP_BACK))
+        for w, c in zip(words, short))
 
 
 def _has_function_word(term: str) -> bool:
@@ -561,6 +572,9 @@ def _parens(text: str) -> list[Definition]:
 #: only where the term appears for the first time, and only words (not identifiers).
 _INTRODUCING = frozenset({"copula", "article", "gloss", "subject", "verb"})
 _WORDS_ONLY = re.compile(r"^[^\W\d_]+(?:[ \-][^\W\d_]+)*$")
+#: Words naming a version of a thing ("STIX 2.1 Producer", "HTTP 1.1 client"): words, a version
+#: number between them; spaces make it a phrase, not an identifier.
+_VERSIONED_WORDS = re.compile(r"^[^\W\d_]+(?:[ \-][^\W\d_]+)* \d+(?:\.\d+)* [^\W\d_]+(?:[ \-][^\W\d_]+)*$")
 
 
 #: Literal values: what they mean is said again for every field that takes them.
@@ -570,6 +584,8 @@ _LITERALS = frozenset("true false yes no on off none null nil empty ok".split())
 def _introduced_ok(term: str) -> bool:
     """A phrase a quote can introduce without a defining verb: words, not an identifier, a value
     in capitals or one common word ("a "testing" state")."""
+    if _VERSIONED_WORDS.match(term):
+        return True
     return bool(_WORDS_ONLY.match(term)) and not term.isupper() and not (" " not in term and "-" not in term
                                                                           and term.islower() and is_common_word(term))
 
@@ -737,7 +753,7 @@ def _bare_terms(text: str) -> list[Definition]:
                 term = re.sub(r"\s+[A-Z]$", "", term)  # "The filtered direct path of a leaf node L"
             if how == "bare":
                 term = term[0].lower() + term[1:]
-            out.append(Definition(term, "term", hit.start(), hit.end(), hit.group(0), False, 0.8, how=how))
+            out.append(Definition(term, "term", hit.start(), hit.end(), hit.group(0), how == "capitalised", 0.8, how=how))
             break
     return out
 

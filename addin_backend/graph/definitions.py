@@ -181,7 +181,8 @@ def _inside_name(text: str, start: int, end: int) -> bool:
             and text[: prev.start(1)].rstrip()[-1:] not in ("", ".", "!", "?", ":")):
         return True  # a capitalised word before it that does not open the sentence
     nxt = re.match(r"\s+([A-Z][\w\-]*)", text[end:])
-    return bool(nxt and nxt.group(1).lower() not in _NAME_OK_BEFORE)
+    # (a word in capitals after it is a keyword or a name of its own: "a STIX 2.1 Producer MAY")
+    return bool(nxt and nxt.group(1).lower() not in _NAME_OK_BEFORE and not nxt.group(1).isupper())
 
 
 def _bare_capital(text: str, m: re.Match[str]) -> bool:
@@ -235,8 +236,8 @@ def _reader(term: str, kind: str, case_sensitive: bool, english: bool, how: str)
     checks = 0
     if kind == "notation" and len(term) == 1 and term.isascii():
         checks |= _LETTER
-    if english and kind == "term" and case_sensitive and term[:1].isupper():
-        checks |= _NAME
+    if english and kind == "term" and case_sensitive and term[:1].isupper() and not term.isupper():
+        checks |= _NAME  # (a word in capitals, "SCO", is a name itself, however it is defined)
     if english and kind == "term" and term.endswith("s") and " " not in term:
         checks |= _PLURAL_WORD
     if how == "condition" and " " not in term and is_common_word(term):
@@ -375,7 +376,8 @@ def _build_registry(units: list[Unit]) -> Registry:
         if not is_code_style(u.style):  # code lines quote values: the prose rules do not read them
             ds = find_definitions(u.text)
             if ds:
-                ds = [d for d in ds if d.how != "codename" or mentions.names_code(d.term, i)]
+                ds = [d for d in ds if (d.how != "codename" or mentions.names_code(d.term, i))
+                      and (d.how != "capitalised" or _titled(u, d, by_id))]
             if u.kind not in _NOT_USERS and u.kind not in ("table", "caption"):
                 # (code lines and tables quote values; a reference entry quotes a title)
                 new = find_coinages(u.text, ds)
@@ -398,6 +400,16 @@ def _build_registry(units: list[Unit]) -> Registry:
         uses = _add_policy(reg, units, by_id, uses)
     reg.uses, reg.units = tuple(uses), units
     return reg
+
+
+def _titled(u: Unit, d: Definition, by_id: dict[str, Unit]) -> bool:
+    """Whether the heading of ``u``'s section names ``d``'s term: a capitalised name said to be
+    a thing ("The Sleep Duration is a four-byte integer") is a definition under its own heading,
+    where a specification describes each field; elsewhere it may describe a work or a party
+    ("The GNU General Public License is a free, copyleft license")."""
+    sec = by_id.get(u.parent) if u.parent else None
+    title = (sec.title or sec.text) if sec is not None and sec.kind == "section" else ""
+    return bool(title) and next(_uses_in(title, d, True), None) is not None
 
 
 def _find_name(text: str, term: str) -> int:
@@ -571,11 +583,13 @@ def quoted_use(x: Usage) -> bool:
     return d.quoted and is_statement(d) and x.used == d.term
 
 
-def _definers(entries: list[tuple[int, str, Definition]]) -> list[tuple[int, str, Definition]]:
-    """The entries that define: a repeated introduction (an acronym expanded again) is not one."""
+def _definers(entries: list[tuple[int, str, Definition]], tabled: frozenset[str] = frozenset()
+              ) -> list[tuple[int, str, Definition]]:
+    """The entries that define: a repeated introduction (an acronym expanded again) is not one,
+    except the first in running text after introductions only in tables (``tabled``)."""
     out: list[tuple[int, str, Definition]] = []
     for e in entries:
-        if out and not is_statement(e[2]):
+        if out and not is_statement(e[2]) and not (e[1] not in tabled and all(o[1] in tabled for o in out)):
             continue
         out.append(e)
     return out
@@ -615,16 +629,20 @@ def _find(
     todo = [u for u in todo_units if u.kind not in _NOT_USERS and u.text]
     wanted = [k for k in (list(keys) if keys is not None else list(registry)) if k in registry]
     rank = {k: i for i, k in enumerate(wanted)}
+    tabled = frozenset(u.id for u in units if u.kind == "table")
     # a term is looked for only in units holding its longest word (or a plural of it)
     always: list[str] = []
     by_word: dict[str, list[str]] = {}
     defined_in: dict[str, set[str]] = {}
+    folded: dict[str, set[str]] = {}  # unit id -> the keys it defines, case-folded
     definers: dict[str, tuple[list[int], list[tuple[int, str, Definition]]]] = {}
     for k in wanted:
-        entries = _definers(registry[k])
+        entries = _definers(registry[k], tabled)
         definers[k] = ([e[0] for e in entries], entries)
-        for _, uid, _ in registry[k]:
+        for _, uid, d in registry[k]:
             defined_in.setdefault(uid, set()).add(k)
+            if d.how != "coined":  # (a coinage is where a phrase is first mentioned, not defined)
+                folded.setdefault(uid, set()).add(k.lower())
         probe = _probe(entries[0][2].term)
         if probe is None:
             always.append(k)
@@ -655,6 +673,7 @@ def _find(
             continue
         searches -= len(hits)
         own = defined_in.get(u.id, ())
+        own_folded = folded.get(u.id, ())
         english = is_english(u, doc)
         code = is_code_style(u.style)
         found: list[tuple[str, int, list[re.Match[str]], Iterator[re.Match[str]]]] = []
@@ -672,6 +691,8 @@ def _find(
                 # a list of abbreviations restating one the prose expanded before ("GPU:
                 # Graphics Processing Unit." after "... Unit (GPU)") reads that expansion; a
                 # field named like a concept ("Final Size:") is a term of its own
+            if key.lower() in own_folded and key not in own:
+                continue  # the unit defines the term itself, in another case ("referred to as the Session State")
             if at == 0:
                 continue  # defined only later (or here)
             it = _uses_in(u.text, entries[at - 1][2], english)

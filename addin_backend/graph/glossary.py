@@ -166,7 +166,8 @@ def structural_definitions(
                 term = term_of_line(text)
             elif text.endswith(":") and follows and len(text) <= 60:
                 term = term_of_line(text)
-            elif inline and follows and len(text) <= 40 and not _ENDS_SENTENCE.search(text) and ":" not in text:
+            elif (inline and follows and len(text) <= 40 and not _ENDS_SENTENCE.search(text) and ":" not in text
+                    and not _INLINE.match(text)):  # "TLP - Traffic Light Protocol" is an entry
                 term = term_of_line(text)
             if term is None and inline:
                 m = _INLINE.match(text)

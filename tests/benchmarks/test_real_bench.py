@@ -196,8 +196,9 @@ def test_a_rule_written_on_a_producer_is_switched_off_when_that_producer_is_scor
     assert "definition:condition" in left_out("independent") and "definition:condition" not in left_out("devset")
     assert not {"definition:subject", "anaphora:pronoun"} & set(left_out("independent"))
     assert left_out("wild: stix-v2.1.1-csd01") == []  # no switchable rule was written on it
-    # the section-subject resolver was written reading MQTT-SN's misses (6ad3757), and exists
-    assert left_out("wild: mqtt-sn-2.0-wd-2025-10-23") == ["resolver:section-subject"]
+    # the section-subject resolver (6ad3757) and the capitalised-name rule were written reading
+    # MQTT-SN's misses, and exist
+    assert left_out("wild: mqtt-sn-2.0-wd-2025-10-23") == ["definition:capitalised", "resolver:section-subject"]
     assert set(RESOLVER_ORIGINS) <= {name for name, _ in RESOLVERS}
     assert "definition:acronym" not in left_out("devset")  # Schwartz-Hearst: written on no set
     path = _widget_path(tmp_path)

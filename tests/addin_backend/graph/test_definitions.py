@@ -185,3 +185,65 @@ def test_a_terms_uses_are_the_term_forms_engines_forms():
 def test_a_phrase_in_a_concession_is_not_defined():
     assert find_definitions("Although Content-Type is defined as a singleton field, it is repeated.") == ()
     assert [d.term for d in find_definitions("The dependency graph is defined as a multigraph.")] == ["dependency graph"]
+
+
+def test_an_expansion_in_running_text_is_read_after_one_only_in_a_table():
+    """An acronym first expanded in a table's cell (an overview of objects, a property's
+    description) is introduced to the reader by the first paragraph that expands it: uses after
+    that paragraph read it, uses before it the table."""
+    doc = _doc(
+        "Object\nSTIX Domain Objects (SDO)\nSTIX Relationship Objects (SRO)",
+        "An SDO before the prose expansion.",
+        "STIX defines a set of STIX Domain Objects (SDOs): Attack Pattern, Campaign.",
+        "A new SDO may be defined by an extension.",
+        "The STIX Domain Objects (SDOs) are listed again here.",
+        "Every SDO carries an id.",
+        kinds={0: "table"},
+    )
+    assert usages(doc) == [("u1", "u0", "SDO"), ("u3", "u2", "SDO"), ("u5", "u2", "SDO")]
+
+
+def test_a_glossary_line_with_a_dash_is_an_entry_and_a_name_in_capitals_is_a_name():
+    """"TLP - Traffic Light Protocol" in a terminology section defines TLP (not the whole line);
+    a term in capitals is used beside other capitalised words ("the MTI JSON serialization")."""
+    doc = Document("docx", [
+        Unit("s", "section", "Glossary", 0, title="Glossary"),
+        Unit("g1", "paragraph", "TLP - Traffic Light Protocol", 1, parent="s"),
+        Unit("g2", "paragraph", "MTI - Mandatory To Implement", 2, parent="s"),
+        Unit("p", "paragraph", "Two marking types: TLP, to capture TLP markings, and Statement.", 3),
+        Unit("q", "paragraph", "The JSON MTI serialization is a string.", 4),
+    ])
+    assert usages(doc) == [("p", "g1", "TLP"), ("q", "g2", "MTI")]
+
+
+def test_a_capitalised_name_is_defined_under_its_own_heading_only():
+    doc = Document("docx", [
+        Unit("s", "section", "3.1.4 Sleep Duration", 0, title="Sleep Duration"),
+        Unit("d", "paragraph", "The Sleep Duration is a four-byte integer time interval measured in seconds.", 1, parent="s"),
+        Unit("t", "section", "Preamble", 2, title="Preamble"),
+        Unit("e", "paragraph", "The General Public License is a free, copyleft license.", 3, parent="t"),
+        Unit("u", "paragraph", "A Client sends a Sleep Duration under the General Public License.", 4),
+    ])
+    assert usages(doc) == [("u", "d", "Sleep Duration")]
+
+
+def test_a_lower_case_expansion_spells_a_roman_numeral_acronym():
+    assert [(d.term, d.kind) for d in find_definitions("The twelve byte initialization vector (IV) is derived.")] == [
+        ("IV", "acronym")]
+    assert find_definitions("Apply the rule in item v (IV) first.") == ()
+    assert find_definitions("The rules of (iv) apply.") == ()
+
+
+def test_a_unit_defining_a_term_does_not_depend_on_another_definition_of_it():
+    """"A "STIX 2.1 Producer" is any software ..." defines its own term (a version number inside
+    the quoted name); a paragraph naming "the Session State" itself does not lean on the
+    glossary's "Session State:"."""
+    doc = Document("docx", [
+        Unit("s", "section", "Glossary", 0, title="Glossary"),
+        Unit("g", "paragraph", "Producer - Any entity that distributes STIX content.", 1, parent="s"),
+        Unit("h", "paragraph", "Session State - the state kept per client.", 2, parent="s"),
+        Unit("p", "paragraph", 'A "STIX 2.1 Producer" is any software that can create STIX 2.1 content.', 3),
+        Unit("q", "paragraph", "Clients keep state; this is referred to as the Session State.", 4),
+        Unit("r", "paragraph", "A STIX 2.1 Producer MAY support markings.", 5),
+    ])
+    assert usages(doc) == [("r", "p", "STIX 2.1 Producer")]
