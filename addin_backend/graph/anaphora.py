@@ -58,6 +58,9 @@ class Anaphor:
     head: str | None
     first: bool
     plural: bool = False
+    #: The capitalised phrase after the determiner ("Packet Identifier" in "this Packet
+    #: Identifier"): a name the document may define in quotes ("this License"), then no anaphor.
+    name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -344,13 +347,14 @@ _NO_TAGS = _Reader("", ())
 
 
 def _np_after(
-    text: str, reader: _Reader, end: int, *, noun_first: bool = False, depth: int = 0
+    text: str, reader: _Reader, end: int, *, noun_first: bool = False, depth: int = 0, names: bool = False
 ) -> tuple[str | None, int, bool] | None:
     """``(head lemma, end, plural)`` of the noun phrase at ``end`` (after a determiner), read off
     the tags: modifiers, then a run of nouns whose last is the head ("these test results").
     ``(None, end, False)``: no noun phrase ("This shows that"), a pronoun use. ``None``: the
     document itself ("this section") or a defined term ("this License": a capitalised head).
-    ``noun_first``: the first word is a noun the tagger read as a verb."""
+    ``noun_first``: the first word is a noun the tagger read as a verb. ``names``: a capitalised
+    head is read as any other (the caller tells the document's defined names apart)."""
     head: str | None = None
     head_word, head_end, plural = "", end, False
     opening = True  # the phrase's first content word: "this section", "this key schedule"
@@ -374,7 +378,7 @@ def _np_after(
         head, head_word, head_end, plural = lemma, w.text, w.end, w.tag in _PLURAL_TAGS
         if w.possessive:
             break  # "this package's": the possessor
-    if head_word[:1].isupper() and not head_word.isupper():
+    if head_word[:1].isupper() and not head_word.isupper() and not names:
         return None  # "this License", "such Covered Software": a defined term, named, not pointed at
     if head in _WORD_USE_HEADS and (named := _OF_WORD.match(text, head_end)) is not None:
         return noun_lemma(named.group(1).lower()), named.end(), False
@@ -461,10 +465,13 @@ def _build(text: str, cands: list[_Cand], reader: _Reader) -> tuple[Anaphor, ...
         misread = kind.startswith("that-") and reader.misread_noun(start)
         if kind.startswith("that-") and not (misread or reader.tag_at(start) == "DT"):
             continue  # a conjunction ("indicates that caches") or a relative pronoun ("a field that carries")
-        got = _np_after(text, reader, end, noun_first=misread)
+        got = _np_after(text, reader, end, noun_first=misread, names=True)
         if got is None:
-            continue  # "this section", "this Agreement": the document itself
+            continue  # "this section": the document itself
         head, end_off, plural = got
+        phrase = text[end:end_off].strip()
+        last = phrase.split()[-1] if phrase else ""
+        name = phrase if last[:1].isupper() and not last.isupper() else None
         if kind != "det":
             if head is None:
                 continue
@@ -489,7 +496,7 @@ def _build(text: str, cands: list[_Cand], reader: _Reader) -> tuple[Anaphor, ...
         if text[end_off:end_off + 1] in ('"', "\u201d") and re.search(r"[\"\u201c]", text[start:end_off]):
             end_off += 1  # the closing quote of a quoted coinage
         what = {"comparative": "comparative", "comparative-in": "comparison", "that-object": "distal"}.get(kind, "np")
-        out.append(Anaphor(start, end_off, text[start:end_off], what, head, first, plural))
+        out.append(Anaphor(start, end_off, text[start:end_off], what, head, first, plural, name))
     out.sort(key=lambda a: a.start)
     dedup: list[Anaphor] = []
     for a in out:
@@ -754,13 +761,27 @@ def resolve_anaphora(
     _readers(opening)
     if progress:
         progress(0.8)
+    quoted = _quoted_names(doc) if any(a.name for u in todo for a in facts[u.text]) else frozenset()
     out: list[Antecedent] = []
     for u in todo:
         for a in facts[u.text]:
+            if a.name is not None and (a.name.lower() in quoted or a.text.lower() in quoted):
+                continue  # "this License", "such Covered Software": a term the document defines, named
             got = _resolve_one(u, a, lay, pos[u.id], window, facts)
             if got is not None:
                 out.append(Antecedent(u.id, lay.unit(got[0]).id, a, f"{a.text} -> {got[1]}", got[2]))
     return out
+
+
+def _quoted_names(doc: Document) -> frozenset[str]:
+    """The terms the document defines in quotes, lower case ('"Covered Software" means', '"This
+    License" refers to'): it asks its reader to read each as a name wherever it is written, after
+    "this" or "such" too. A capitalised phrase it does not quote ("this Packet Identifier") points
+    back like any other."""
+    from .definitions import definition_registry
+
+    return frozenset(k.lower() for k, entries in definition_registry(doc.units).items()
+                     if any(d.quoted for _, _, d in entries))
 
 
 def _plain_occurrences(text: str, head: str, before: int, skip: tuple[Anaphor, ...]) -> Iterator[re.Match[str]]:

@@ -34,7 +34,7 @@ def test_phrases_and_sentence_initial_pronouns():
 @pytest.mark.parametrize("text", [
     "It is well known that graphs help.",  # expletive "it"
     "In this section we describe the system.",  # the document itself
-    "This Agreement governs the Services.",
+    "This Agreement governs the Services.",  # the contract itself
     "Tools such as parsers help.",
     "At this time, no extensions are defined.",  # "this time": the present, not a pointer
     "The cache is cold. In this case it is refilled.",  # an idiom after the first sentence: the unit's own
@@ -121,15 +121,28 @@ def test_previous_and_same_are_not_anaphors(text):
     assert found(text) == []
 
 
-@pytest.mark.parametrize("text", [
-    "This License grants you permission to copy the Program.",
-    "You may not impose any further restrictions on the rights granted under this License.",
-    "such Covered Software must also be made available in Source Code Form.",
+@pytest.mark.parametrize("text, name", [
+    ("This License grants you permission to copy the Program.", "License"),
+    ("You may not impose any further restrictions on the rights granted under this License.", "License"),
+    ("such Covered Software must also be made available in Source Code Form.", "Covered Software"),
 ])
-def test_a_capitalised_head_is_a_defined_term_not_an_anaphor(text):
-    # "this License" names the document's defined term wherever it stands; the definition edge
-    # ("This License" refers to ...) links it, not the nearest paragraph that says "license"
-    assert found(text) == []
+def test_a_capitalised_head_is_read_as_a_name(text, name):
+    assert [a.name for a in anaphors_of(text)] == [name]
+
+
+def test_a_name_the_document_quotes_is_no_anaphor_and_one_it_does_not_quote_is():
+    """"this License" names the document's term defined in quotes wherever it stands; the
+    definition edge ("This License" refers to ...) links it, not the nearest paragraph that
+    says "license". A capitalised field name the document never quotes ("this Packet
+    Identifier", MQTT-SN) points back like any other phrase."""
+    doc = _doc(
+        '"This License" refers to version 3 of the GNU General Public License.',
+        "A license is a permission granted by a copyright holder.",
+        "You may not impose any further restrictions on the rights granted under this License.",
+        "The Client MUST assign an unused Packet Identifier when it sends a new message.",
+        "The Client MUST send a PUBLISH packet containing this Packet Identifier.",
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u4", "u3")]
 
 
 @pytest.mark.parametrize("text", [
