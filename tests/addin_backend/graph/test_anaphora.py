@@ -671,3 +671,16 @@ def test_a_comparison_resolves_by_its_head_noun_like_any_noun_phrase():
         "Similar considerations apply to stored request data.",
     )
     assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u2", "u0"), ("u3", "u2")]
+
+
+def test_a_capitalised_word_inside_a_name_is_no_earlier_mention():
+    """"The Tool SDO ... these software tools": "Tool" is part of the name "Tool SDO", not a
+    tool the unit already named, so the phrase points back; "the NTFS File Extension MUST ...
+    this extension" names the extension in its own sentence (a modal in capitals ends a name)."""
+    doc = _doc(
+        "Tools are legitimate software that threat actors use to perform attacks.",
+        "The Tool SDO characterizes the properties of these software tools.",
+        "The NTFS file extension specifies a default extension for file properties.",
+        "An object using the NTFS File Extension MUST contain a property from this extension.",
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u1", "u0")]
