@@ -588,10 +588,12 @@ def _definers(entries: list[tuple[int, str, Definition]], tabled: frozenset[str]
     """The entries that define: a repeated introduction (an acronym expanded again) is not one,
     except the first in running text after introductions only in tables (``tabled``)."""
     out: list[tuple[int, str, Definition]] = []
+    in_prose = False  # whether a definer so far lies outside the tables
     for e in entries:
-        if out and not is_statement(e[2]) and not (e[1] not in tabled and all(o[1] in tabled for o in out)):
+        if out and not is_statement(e[2]) and (in_prose or e[1] in tabled):
             continue
         out.append(e)
+        in_prose = in_prose or e[1] not in tabled
     return out
 
 
