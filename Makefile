@@ -14,16 +14,19 @@ export TOKENIZERS_PARALLELISM := false
 # poppler-utils (pdftoppm: the review screenshots rendered from LibreOffice's PDF), the English
 # spelling dictionaries wamerican and wbritish (which strings are one word: "worldwide"), and the
 # word lists wngerman, wfrench, wspanish (which forms of a term exist: "Verträge", "journaux").
+#: The word lists the backend itself reads at run time (language/wordlists.py, language/forms.py):
+#: without them a rename misses the forms only they attest ("Topic Aliases") and the checks read
+#: fewer closed compounds, so `make serve` installs them too.
+WORD_PKGS := wamerican wbritish wngerman wfrench wspanish
 APT_PKGS := libreoffice-writer-nogui libreoffice-script-provider-python python3-uno \
-            pandoc chromium redis-server fonts-dejavu-core nodejs poppler-utils wamerican wbritish \
-            wngerman wfrench wspanish
+            pandoc chromium redis-server fonts-dejavu-core nodejs poppler-utils $(WORD_PKGS)
 
 # The clients: the Word add-in manifest for this public URL, and the LibreOffice extension.
 LEDGER_PUBLIC_URL ?= https://localhost:8750
 JS_DIR   := tests/js
 JS_STAMP := $(JS_DIR)/node_modules/.installed
 
-.PHONY: venv system-deps serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-load-queue bench-attacks bench-embed bench-first bench-pane bench-graph bench-real bench-retrieval bench-edits bench-edit-speed bench-llm bench-wild bench-cold models worker fuzz clean
+.PHONY: venv system-deps word-lists serve test test-fast test-js node-deps manifest oxt clients bench bench-data bench-read bench-load bench-load-queue bench-attacks bench-embed bench-first bench-pane bench-graph bench-real bench-retrieval bench-edits bench-edit-speed bench-llm bench-wild bench-cold models worker fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -42,17 +45,24 @@ venv: $(STAMP) models
 models: $(STAMP)
 	$(BIN)/python -m addin_backend.embeddings.encoders --export
 
-# Installs the Debian packages when run as root and any is missing; otherwise says what is missing.
-system-deps:
-	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+# Installs the Debian packages $(1) when run as root and any is missing; otherwise says what is missing.
+define apt_ensure
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "installing:$$missing"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	  else echo "missing Debian packages (run as root to install):$$missing"; fi; \
 	fi
+endef
 
-serve: venv clients
+system-deps:
+	$(call apt_ensure,$(APT_PKGS))
+
+word-lists:
+	$(call apt_ensure,$(WORD_PKGS))
+
+serve: word-lists venv clients
 	$(BIN)/ledger serve --host $(HOST) --port $(PORT)
 
 # Word add-in manifest (manifest/manifest.xml, served at /manifest.xml) and static/ledger.oxt.
