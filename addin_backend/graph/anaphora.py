@@ -29,7 +29,7 @@ from ..language.nlp import FACTS, get_lexicon, noun_lemma, tag_texts
 from ..outline import CODE_STYLE as _CODE_STYLE  # the one list of code and preformatted styles
 from .glossary import is_term_style, term_of_line
 from .related import is_reference_entry
-from .text import forms_pattern, noun_forms, preview, sentences, snippet, word_set
+from .text import capital_after, forms_pattern, noun_forms, preview, sentences, snippet, word_set
 
 __all__ = ["WINDOW", "REACH", "CONTENT_KINDS", "Anaphor", "Antecedent", "find_anaphors", "anaphors_of",
            "content_units", "resolve_anaphora", "window_after", "RESOLVERS"]
@@ -784,23 +784,12 @@ def _quoted_names(doc: Document) -> frozenset[str]:
                      if any(d.quoted for _, _, d in entries))
 
 
-#: A capitalised word followed by another is part of a name ("the Tool SDO" is no tool; "the
-#: NTFS File Extension MUST" is an extension: a modal in capitals is no part of a name).
-_NAME_GOES_ON = re.compile(r"[ \t]+([A-Z][\w-]*)")
-_MODALS = function_words("auxiliaries")
-
-
-def _name_goes_on(text: str, end: int) -> bool:
-    nxt = _NAME_GOES_ON.match(text, end)
-    return nxt is not None and nxt.group(1).lower() not in _MODALS
-
-
 def _plain_occurrences(text: str, head: str, before: int, skip: tuple[Anaphor, ...]) -> Iterator[re.Match[str]]:
     """The uses of ``head`` in ``text[:before]`` that are not part of an anaphor, of an idiom
     ("for example") or of a name ("example.com")."""
     for m in forms_pattern(head).finditer(text, 0, before):
         if any(a.start <= m.start() < a.end for a in skip) or re.match(r"[.@/][A-Za-z]", text[m.end():]) or (
-                m.group(0)[:1].isupper() and _name_goes_on(text, m.end())) or (
+                m.group(0)[:1].isupper() and capital_after(text, m.end()) is not None) or (
                 m.group(0).lower() in ("example", "instance") and text[max(0, m.start() - 4):m.start()].lower() == "for "):
             continue
         yield m

@@ -58,7 +58,7 @@ from .definition_rules import (
 )
 from .glossary import structural_definitions
 from .related import is_reference_entry
-from .text import word_set
+from .text import capital_after, word_set
 
 log = logging.getLogger(__name__)
 
@@ -180,9 +180,8 @@ def _inside_name(text: str, start: int, end: int) -> bool:
     if (prev and prev.group(1)[0].isupper() and prev.group(1).lower() not in _NAME_OK_BEFORE
             and text[: prev.start(1)].rstrip()[-1:] not in ("", ".", "!", "?", ":")):
         return True  # a capitalised word before it that does not open the sentence
-    nxt = re.match(r"\s+([A-Z][\w\-]*)", text[end:])
-    # (a word in capitals after it is a keyword or a name of its own: "a STIX 2.1 Producer MAY")
-    return bool(nxt and nxt.group(1).lower() not in _NAME_OK_BEFORE and not nxt.group(1).isupper())
+    nxt = capital_after(text, end)
+    return nxt is not None and not nxt.isupper()  # (a word in capitals is a name of its own: "the Finished MAC")
 
 
 def _bare_capital(text: str, m: re.Match[str]) -> bool:

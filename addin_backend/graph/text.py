@@ -4,6 +4,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ..language.lexicon import function_words
+
 __all__ = [
     "sentences",
     "word_set",
@@ -11,6 +13,7 @@ __all__ = [
     "forms_pattern",
     "preview",
     "snippet",
+    "capital_after",
 ]
 
 # Abbreviations after which a full stop does not end a sentence.
@@ -102,3 +105,21 @@ def snippet(text: str, start: int, end: int, words: int = 3) -> str:
     lead = " ".join(left[-words:]) if words else ""
     core = text[start:end]
     return f"{lead} {core}".strip() if lead else core
+
+
+
+#: The small words after a capitalised word that end its name rather than continue it ("the
+#: Client MUST", "the Tool of", "Producer and"): a name's words are capitalised, these are not.
+_ENDS_NAME = function_words("determiners", "prepositions", "coordinators", "auxiliaries")
+_NEXT_CAPITAL = re.compile(r"[ \t]+([A-Z][\w\-]*)")
+
+
+def capital_after(text: str, end: int) -> str | None:
+    """The capitalised word after the word ending at ``end``, on the same line, that makes that
+    word part of a longer name ("Service Level Agreement", "the Tool SDO"); ``None`` when none
+    follows or it is a small word (a modal written in capitals, "Extension MUST", ends a name).
+
+    A word in capitals after it ("Finished MAC", "Tool SDO") makes the word a modifier: no head
+    noun an anaphor can point back to, yet still a use of a term so named."""
+    nxt = _NEXT_CAPITAL.match(text, end)
+    return nxt.group(1) if nxt is not None and nxt.group(1).lower() not in _ENDS_NAME else None
