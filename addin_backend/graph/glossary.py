@@ -160,6 +160,7 @@ def structural_definitions(
                 nxt is not None and nxt.kind == "paragraph" and not _is_code(nxt)
                 and not nxt.text.rstrip().endswith(":")
             )
+            entry = _INLINE.match(text) if inline else None  # "Term: its definition", "TLP - Traffic Light Protocol"
             term = None
             how = "list"
             if styled and len(text) <= 80:
@@ -167,18 +168,16 @@ def structural_definitions(
             elif text.endswith(":") and follows and len(text) <= 60:
                 term = term_of_line(text)
             elif (inline and follows and len(text) <= 40 and not _ENDS_SENTENCE.search(text) and ":" not in text
-                    and not _INLINE.match(text)):  # "TLP - Traffic Light Protocol" is an entry
+                    and entry is None):  # a term line; an entry is read below
                 term = term_of_line(text)
-            if term is None and inline:
-                m = _INLINE.match(text)
-                if m:
-                    term = term_of_line(m.group("term"))
-                    how = "entry"
-                    if term:
-                        d = make(u, term, 0, m.end("term"), how, m.group("body"), in_terminology(u))
-                        if d is not None:
-                            got.append(d)
-                        term = None
+            if term is None and entry is not None:
+                term = term_of_line(entry.group("term"))
+                how = "entry"
+                if term:
+                    d = make(u, term, 0, entry.end("term"), how, entry.group("body"), in_terminology(u))
+                    if d is not None:
+                        got.append(d)
+                    term = None
             if term:
                 d = make(u, term, 0, len(u.text), how, nxt.text if nxt is not None else "", in_terminology(u))
                 if d is not None:
