@@ -40,6 +40,7 @@ calibration step).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import time
@@ -412,13 +413,13 @@ def distilled(paths: Sequence[Path], variants: Sequence[str]) -> list[dict[str, 
         swap = _swap_encoder(backend, lambda: distilled_encoder(variant))
 
         def setup() -> Callable[[], None]:
-            defaults = nlp.embed_texts.__kwdefaults__ or {}
-            chunk = defaults["batch_size"]
+            chunked = nlp.embed_texts
             undo = swap()
-            defaults["batch_size"] = 1 << 30
+            # (``add_related_edges`` imports ``embed_texts`` when it runs: one call, every text)
+            setattr(nlp, "embed_texts", functools.partial(chunked, batch_size=1 << 30))
 
             def both() -> None:
-                defaults["batch_size"] = chunk
+                setattr(nlp, "embed_texts", chunked)
                 undo()
             return both
         return setup
