@@ -65,7 +65,7 @@ _CODE_STYLES = {"Source Code"}
 _BIB_STYLES = {"Bibliography Entry"}
 
 __all__ = ["default_devset", "truth_paragraphs", "align", "score_file", "run", "producer_rows", "producer_table",
-           "rule_names", "ablation", "ANAPHORA_ORIGINS", "RESOLVER_ORIGINS", "left_out", "score_left_out", "lopo", "lopo_table", "main"]
+           "rule_names", "wild_annotations", "ablation", "ANAPHORA_ORIGINS", "RESOLVER_ORIGINS", "left_out", "score_left_out", "lopo", "lopo_table", "main"]
 
 
 def default_devset() -> Path:
@@ -346,10 +346,10 @@ def score_depends(doc, G, cases: list[dict], negatives: list[dict], al: Alignmen
             kinds[c["kind"]].tp += 1
         else:
             kinds[c["kind"]].fn += 1
-            out = sorted(v for (u, v) in edges if u == src)
+            out = sorted(e for e in edges if e[0] == src)
             misses.append({"kind": c["kind"], "anaphor": c["anaphor"], "text": _snippet(c["text"]),
                            "antecedent": _snippet(c["antecedent_text"], 60),
-                           "got": [(_snippet(doc.get(v).text, 40), edges[(src, v)].get("evidence")) for v in out][:3]})
+                           "got": [(_snippet(doc.get(v).text, 40), edges[(u, v)].get("evidence")) for u, v in out][:3]})
     false = []
     for n in negatives:
         src, naive = al.unit(n["para_index"]), al.unit(n.get("naive_antecedent_para_index"))
@@ -666,7 +666,7 @@ def _switched(names: Iterable[str]) -> set[str]:
 def _annotated(devset: Path, wild: Sequence[tuple[Path, Path]], independent: Sequence[Path]):
     """Each annotated document's A.docx with its cases: ``(set name, wild, doc, path, paras, cases, negatives)``."""
     sets = [(devset.name, False, devset, None), *((f.name, False, f, None) for f in independent),
-            *(("wild" if f == WILD_ANNOTATIONS else f.name, True, f, docs) for f, docs in wild)]
+            *((_wild_name(f), True, f, docs) for f, docs in wild)]
     for name, is_wild, folder, docs_dir in sets:
         dep = json.loads((folder / "depends.json").read_text())
         for doc in sorted({c["doc"] for c in dep["cases"]} | {n["doc"] for n in dep["negatives"]}):
@@ -941,10 +941,10 @@ def markdown(result: dict[str, Any], command: str, others: Sequence[tuple[str, d
     checks = result.get("checks")
     if checks:
         for name, c in checks.items():
-            kinds = Counter()
+            found: Counter[str] = Counter()
             for r in c["files"]:
-                kinds.update(r["by_kind"])
-            what = ", ".join(f"{k} {n}" for k, n in kinds.most_common()) or "none"
+                found.update(r["by_kind"])
+            what = ", ".join(f"{k} {n}" for k, n in found.most_common()) or "none"
             lines += ["", f"`ledger check` on {name.replace('_', ' ')} ({len(c['files'])} files): {c['total']} findings ({what})."]
     first = next((f for f in result["files"] if f["variant"] == "A.docx"), None)
     if first is not None:
@@ -989,7 +989,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--no-independent", action="store_true", help="score the development set alone")
     p.add_argument("--wild", type=Path, action="append",
                    help="annotations of documents found in the wild (a depends.json folder), scored on A.docx "
-                        f"(default: {WILD_ANNOTATIONS.relative_to(ROOT)} when it exists); repeatable")
+                        f"(default: {WILD_ANNOTATIONS.relative_to(ROOT)} and its folders that hold one); repeatable")
     p.add_argument("--wild-docs", type=Path, help="where the wild documents lie (default: DEVSET/wild)")
     p.add_argument("--without", help="detector rules to switch off (anaphora:KIND, definition:HOW), comma-separated")
     p.add_argument("--ablate", help="score each of these rules switched off in turn (comma-separated, or 'all': "
@@ -1012,13 +1012,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     depends.SWITCHED_OFF.update(_switched((args.without or "").split(",")))
     docs = args.docs.split(",") if args.docs else None
     result = run(args.devset, docs, tuple(args.variants.split(",")), related=args.related, corpus=args.corpus, quiet=args.quiet)
-    folders = [] if args.no_independent else args.independent or [
-        p for p in [args.devset / "independent"] if (p / "depends.json").exists()]
+    folders, wild = _annotated_sets(args)
     others = [(f.name, run(f, None, ("A.docx",), quiet=args.quiet)) for f in folders]
-    wild = [] if args.no_independent else args.wild or [p for p in [WILD_ANNOTATIONS] if (p / "depends.json").exists()]
-    others += [("wild" if f == WILD_ANNOTATIONS else f.name,
-                {**run(f, None, ("A.docx",), quiet=args.quiet, docs_dir=args.wild_docs or args.devset / "wild"), "wild": True})
-               for f in wild]
+    others += [(_wild_name(f), {**run(f, None, ("A.docx",), quiet=args.quiet, docs_dir=docs), "wild": True})
+               for f, docs in wild]
     if others:
         result["independent"] = {name: o for name, o in others}
     md = markdown(result, _command(list(argv if argv is not None else sys.argv[1:])), others)
@@ -1035,8 +1032,22 @@ def _annotated_sets(args: argparse.Namespace) -> tuple[list[Path], list[tuple[Pa
     options name, or the defaults that exist."""
     independent = [] if args.no_independent else args.independent or [
         p for p in [args.devset / "independent"] if (p / "depends.json").exists()]
-    wild_sets = [] if args.no_independent else args.wild or [p for p in [WILD_ANNOTATIONS] if (p / "depends.json").exists()]
+    wild_sets = [] if args.no_independent else args.wild or wild_annotations()
     return independent, [(f, args.wild_docs or args.devset / "wild") for f in wild_sets]
+
+
+def wild_annotations() -> list[Path]:
+    """The blind annotations of wild documents: :data:`WILD_ANNOTATIONS` and each folder in it
+    that holds a ``depends.json`` of its own (one per annotation round, e.g. ``sarif/``)."""
+    inside = sorted(WILD_ANNOTATIONS.iterdir()) if WILD_ANNOTATIONS.is_dir() else []
+    return [p for p in [WILD_ANNOTATIONS, *inside] if (p / "depends.json").is_file()]
+
+
+def _wild_name(folder: Path) -> str:
+    """A wild annotation set's name in the tables: ``wild``, ``wild-sarif``, or a folder's own name."""
+    if folder == WILD_ANNOTATIONS:
+        return "wild"
+    return f"wild-{folder.name}" if folder.parent == WILD_ANNOTATIONS else folder.name
 
 
 def _main_ablation(args: argparse.Namespace, argv: Sequence[str] | None) -> int:

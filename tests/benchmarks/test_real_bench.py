@@ -266,3 +266,19 @@ def test_lopo_command_on_a_small_annotated_set(tmp_path, capsys):
     assert "| devset | 1 | 1.000 (1/1) → 0.000 (0/1) | 1.000 (1/1) → 0.000 (0/1) |" in md, md
     got = json.loads(out.read_text())
     assert {"anaphora:pronoun", "definition:subject"} <= set(got["switched_off"]["devset"])
+
+
+def test_every_round_of_wild_annotations_is_scored_by_default(tmp_path, monkeypatch):
+    """The first blind annotation and each later round in a folder of its own (``sarif/``) are
+    all default wild sets, each named in the tables; a folder without ``depends.json`` is none."""
+    from benchmarks import real_bench
+
+    root = tmp_path / "annotations"
+    for folder in (root, root / "sarif", root / "zz-notes"):
+        folder.mkdir(parents=True, exist_ok=True)
+    (root / "depends.json").write_text("{}")
+    (root / "sarif" / "depends.json").write_text("{}")
+    monkeypatch.setattr(real_bench, "WILD_ANNOTATIONS", root)
+    sets = real_bench.wild_annotations()
+    assert sets == [root, root / "sarif"]
+    assert [real_bench._wild_name(f) for f in sets] == ["wild", "wild-sarif"]
