@@ -84,7 +84,10 @@ _VERBS = function_words("auxiliaries") | frozenset(
 _INDEX = re.compile(r"\[[^\]]{0,40}\]")
 _PAREN = re.compile(r"\s*\([^()]{0,40}\)")
 _ENDS_SENTENCE = re.compile(r"[.!?;,]\s*$")
-_INLINE = re.compile(r"^(?P<term>[^:\n\t]{1,60}?)\s*(?::|\t|\s[\u2013\u2014-]\s)\s*(?P<body>\S.{8,})", re.S)
+#: A terminology entry on one line: the term, then a colon, a tab, a dash or a full stop before
+#: its definition's first sentence ("Client: the party ...", "TLP - Traffic Light Protocol",
+#: "Fingerprint. A persistent string value ...").
+_INLINE = re.compile(r"^(?P<term>[^:\n\t]{1,60}?)\s*(?::|\t|\s[\u2013\u2014-]\s|\.\s+(?=[A-Z]))\s*(?P<body>\S.{8,})", re.S)
 
 
 def term_of_line(line: str, *, strict: bool = True) -> str | None:

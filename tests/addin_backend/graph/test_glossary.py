@@ -77,6 +77,22 @@ def test_inline_entries_in_a_terminology_section_in_any_language():
     assert sorted(u[:2] for u in uses(doc)) == [("p", "e1"), ("p", "e2")]
 
 
+def test_an_entry_whose_term_ends_with_a_full_stop():
+    """"Fingerprint. A persistent string value ...": a full stop before the definition's first
+    sentence separates an entry as a colon does (a word processor's glossary with bold terms);
+    the terminology section's own prose ("This note uses these terms. They ...") is no entry."""
+    doc = doc_of(
+        U("h", "Definitions", "section"),
+        U("n", "This note uses these terms. They are used throughout.", parent="h"),
+        U("e1", "Candidate Fingerprint. A fingerprint that will be considered when matching results.", parent="h"),
+        U("e2", "Side-car (or Global) Suppression. A suppression kept in a separate store.", parent="h"),
+        U("h2", "Problem Statement", "section"),
+        U("p", "Each candidate fingerprint is compared; side-car suppressions survive renames.", parent="h2"),
+    )
+    assert defined(doc) == [("e1", "Candidate Fingerprint", "entry"), ("e2", "Side-car Suppression", "entry")]
+    assert sorted(u[:2] for u in uses(doc)) == [("p", "e1"), ("p", "e2")]
+
+
 def test_a_topic_heading_below_a_terminology_section_is_not_a_term():
     doc = doc_of(U("h", "Terminology", "section"), U("s", "Presentation Language", "section", parent="h"),
                  U("p", "This document uses the presentation language of RFC 8446.", parent="s"))
