@@ -169,6 +169,10 @@ RULES: tuple[Rule, ...] = (
     Rule("entry", "Terminology\nClient: the party that opens the connection.", "Client",
          "terminology sections of any producer; helps: wild STIX (pandoc)", "structure", statement=True,
          producers=("devset",)),
+    Rule("opening", "Side-car Suppressions\nA side-car suppression is one that is persisted to a separate store.",
+         "side-car suppression", "a section opening with what its heading names, any producer (written reading "
+         "wild SARIF EN06's misses after its blind score)", "structure", statement=True,
+         producers=("wild: sarif-en06-result-matching",)),
 )
 #: The ids of :data:`RULES`: the rules a measurement may switch off (``definition:ID``).
 RULE_IDS = frozenset(r.id for r in RULES)

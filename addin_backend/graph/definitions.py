@@ -382,9 +382,9 @@ def _build_registry(units: list[Unit]) -> Registry:
                 new = find_coinages(u.text, ds)
                 if new and not is_reference_entry(u):
                     coined.extend((i, u, d) for d in new)
-        if u.id in struct:
-            have = {d.key for d in ds}
-            ds = [*ds, *(d for d in struct[u.id] if d.key not in have)]
+        if u.id in struct:  # (a term the text's rules read already, in any case, is theirs)
+            have = {d.term.lower() for d in ds}
+            ds = [*ds, *(d for d in struct[u.id] if d.term.lower() not in have)]
         for d in ds:
             reg.setdefault(d.key, []).append((u.order, u.id, d))
     words_of = {u.id: word_set(u.text) for u in units}  # read once: the coinages and the uses need them

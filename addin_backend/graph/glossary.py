@@ -7,8 +7,10 @@ section. This module reads those shapes from the units alone (kinds, styles, hea
 * a **term line** is a paragraph in a term or glossary style (``Definition Term``, ``Term(s)``,
   ``Glossary``); or a short noun phrase ending in ":" followed by an ordinary paragraph; or,
   inside a terminology section, a short line without final punctuation followed by a paragraph;
-* an **inline entry** (``Term: definition``, ``Term - definition``) counts inside a terminology
-  section or a glossary style.
+* an **inline entry** (``Term: definition``, ``Term - definition``, ``Term. Definition``) counts
+  inside a terminology section or a glossary style;
+* a section's **opening statement** says what its heading names ("Side-car Suppressions" / "A
+  side-car suppression is one that ..."): the section's first paragraph defines the term (English).
 
 A term line's term is the line without its colon, a parenthesised abbreviation or an index
 (``sent_packets[kPacketNumberSpace]:`` defines ``sent_packets``).
@@ -21,10 +23,11 @@ from typing import Callable, Sequence
 from adapters.label_grammar import CLAUSE_NUMBER
 from adapters.model import Unit
 
+from ..language.forms import singular
 from ..language.lexicon import LANGUAGES, function_words
 from ..language.identifiers import is_code_style
 
-__all__ = ["is_term_style", "is_terminology_heading", "term_of_line", "structural_definitions"]
+__all__ = ["is_term_style", "is_terminology_heading", "term_of_line", "opening_term", "structural_definitions"]
 
 _TERMINOLOGY_WORDS = frozenset(
     """terminology terms term definitions definition glossary abbreviations abbreviation acronyms acronym
@@ -120,6 +123,38 @@ def _is_code(u: Unit) -> bool:
     return is_code_style(u.style) or u.text[:1] in (" ", "\t")
 
 
+#: A sentence that says what a noun phrase is: "(A|An|The) PHRASE is|are ...".
+_OPENING = re.compile(r"(?:(?:A|An|The)\s+)?(?P<term>[^\W\d_][\w\-]*(?:[ \t]+[^\W\d_][\w\-]*){0,5}?)[ \t]+(?:is|are)\s")
+
+
+def _one_phrase(phrase: str) -> str:
+    low = phrase.lower()
+    return singular(low) or low
+
+
+def opening_term(heading: str, text: str) -> tuple[str, int, int] | None:
+    """The term a section's first paragraph defines by opening with what its heading names, and
+    where the phrase naming it lies in ``text``: "In-source suppressions are indicators ..." under "In-source
+    Suppressions" defines "in-source suppression" (the sentence's capital is no part of it;
+    "Attack Patterns are ..." keeps "Attack Pattern"). ``None`` when the paragraph does not open
+    so: a section's first sentence about something else defines nothing.
+
+    >>> opening_term("3.2 Side-car Suppressions", "A side-car suppression is one that is kept apart.")
+    ('side-car suppression', 2, 22)
+    >>> opening_term("Advantages", "Side-car suppressions can be expressed in any format.") is None
+    True
+    """
+    named = term_of_line(heading)
+    m = _OPENING.match(text)
+    if named is None or m is None or _one_phrase(m.group("term")) != _one_phrase(named):
+        return None
+    term = m.group("term")
+    first, *rest = term.split()
+    if all(w.islower() for w in rest) and not first.isupper():
+        term = first[:1].lower() + term[1:]
+    return singular(term) or term, m.start("term"), m.end("term")
+
+
 def structural_definitions(
     units: Sequence[Unit], make: Callable[[Unit, str, int, int, str, str, bool], object | None]
 ) -> dict[str, list]:
@@ -152,9 +187,18 @@ def structural_definitions(
 
     out: dict[str, list] = {}
     seq = [u for u in units if u.text.strip()]
+    opened: set[str] = set()  # the sections whose first unit has been seen
     for i, u in enumerate(seq):
         nxt = seq[i + 1] if i + 1 < len(seq) else None
         got: list = []
+        sec = by_id.get(u.parent) if u.parent is not None and u.kind != "section" else None
+        if sec is not None and sec.kind == "section" and u.parent not in opened:
+            opened.add(sec.id)
+            said = opening_term(sec.title or sec.text, u.text) if u.kind == "paragraph" and not _is_code(u) else None
+            if said is not None:
+                d = make(u, *said, "opening", u.text, in_terminology(u))
+                if d is not None:
+                    got.append(d)
         if u.kind in ("paragraph", "list_item") and not _is_code(u):
             text = u.text.strip()
             styled = is_term_style(u.style)

@@ -11,11 +11,11 @@ from addin_backend.graph.definitions import definition_registry
 
 def _structure_doc(rule: Rule) -> list[Unit]:
     """The units a structural rule's example lines stand for: a term line and its definition; for
-    a terminology entry, the terminology section's heading first."""
+    a terminology entry or a section's opening statement, the section's heading first."""
     lines = rule.example.split("\n")
     if rule.id == "list":
         return [Unit("u0", "paragraph", lines[0], 0), Unit("u1", "paragraph", lines[1], 1)]
-    assert rule.id == "entry"
+    assert rule.id in ("entry", "opening")
     return [Unit("s", "section", lines[0], 0, level=1, title=lines[0]), Unit("u0", "paragraph", lines[1], 1, parent="s")]
 
 
