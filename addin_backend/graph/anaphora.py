@@ -1015,7 +1015,34 @@ def _by_section_subject(a: Anaphor, c: _Ctx) -> _Got:
         before.append(j)
     if len(before) >= _OPENING_UNITS or not all(lay.display[j] or _LABEL_LINE.match(lay.seq[j].text) for j in before):
         return None
-    return -lay.section[i] - 1, f"the section's subject: {preview(lay.heads[lay.section[i]].text, 40)}", 0.6
+    head = lay.heads[lay.section[i]]
+    if a.kind == "np" and _plural(a.text) is False and _plural(_head_phrase(head.title or head.text)):
+        return None  # "This algorithm ..." under "Disadvantages": one thing is not what a plural heading names
+    return -lay.section[i] - 1, f"the section's subject: {preview(head.text, 40)}", 0.6
+
+
+_LAST_WORDS = re.compile(r"(?:^|\s)([^\W\d_][\w\-]*)\W*$")
+
+
+def _head_phrase(title: str) -> str:
+    """A heading's words up to its first preposition: where its head noun is ("Request Forgery
+    with Client Initial Packets" names a forgery)."""
+    words = title.split()
+    cut = next((k for k, w in enumerate(words) if k and w.lower() in _PREPOSITIONS), len(words))
+    return " ".join(words[:cut])
+
+
+def _plural(phrase: str) -> bool | None:
+    """Whether a noun phrase names things in the plural, by its determiner or its last word
+    ("these bits", "This set of header fields", "Connect Flags"); ``None`` for a name that is one
+    hyphenated word ("Start-Input-Timers", a header field) or ends in a capital ("QoS")."""
+    low = phrase.lower()
+    if low.startswith(("these ", "those ")):
+        return True
+    m = _LAST_WORDS.search(phrase.strip())
+    if m is None or m.group(1)[-1].isupper() or ("-" in m.group(1) and m.start(1) == 0):
+        return None
+    return singular(m.group(1).lower()) is not None
 
 
 def _by_distal(a: Anaphor, c: _Ctx) -> _Got:

@@ -202,6 +202,24 @@ def test_an_anaphor_that_opens_a_section_speaks_of_what_its_heading_names():
     assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u2", "u1"), ("u4", "u3")]
 
 
+def test_one_thing_opening_a_section_is_not_what_a_plural_heading_names():
+    """"This algorithm is overly simplistic" under "Disadvantages" speaks of no disadvantage;
+    a plural phrase may still speak of a singular heading's parts ("These two bits" under "Will
+    QoS"), a plural heading of a set of them, and a hyphenated name is no plural ("Start-Input-Timers")."""
+    doc = _units(
+        ("section", "Disadvantages"),
+        ("list_item", "This algorithm is overly simplistic."),
+        ("section", "Will QoS"),
+        ("paragraph", "These two bits specify the QoS level."),
+        ("section", "Vendor-Specific Parameters"),
+        ("paragraph", "This set of header fields allows vendors to extend the protocol."),
+        ("section", "Start-Input-Timers"),
+        ("paragraph", "This header field may be sent as part of a request."),
+    )
+    assert [(s, t) for s, t, _, _ in resolved(doc) if s != "u1"] == [("u3", "u2"), ("u5", "u4"), ("u7", "u6")]
+    assert [t for s, t, _, _ in resolved(doc) if s == "u1"] != ["u0"]
+
+
 def test_after_label_lines_an_anaphor_speaks_of_the_heading_after_prose_of_the_prose():
     doc = _units(
         ("paragraph", "The flags byte carries the options of a connection."),
