@@ -171,7 +171,7 @@ def _probe_forms(probe: str, verb: bool = False) -> set[str]:
 _NAME_OK_BEFORE = function_words("determiners", "prepositions", "coordinators") | {"said", "such"}
 
 
-_PREV_WORD = re.compile(r"([A-Za-z][\w\-]*)\s+$")
+_PREV_WORD = re.compile(r"([A-Za-z][\w\-]*)[ \u00a0]+$")  # the word before, in the same line and cell
 
 
 def _inside_name(text: str, start: int, end: int) -> bool:

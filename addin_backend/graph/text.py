@@ -111,11 +111,11 @@ def snippet(text: str, start: int, end: int, words: int = 3) -> str:
 #: The small words after a capitalised word that end its name rather than continue it ("the
 #: Client MUST", "the Tool of", "Producer and"): a name's words are capitalised, these are not.
 _ENDS_NAME = function_words("determiners", "prepositions", "coordinators", "auxiliaries")
-_NEXT_CAPITAL = re.compile(r"[ \t]+([A-Z][\w\-]*)")
+_NEXT_CAPITAL = re.compile(r"[ \u00a0]+([A-Z][\w\-]*)")  # (a tab or a line break ends a name: a table's cells)
 
 
 def capital_after(text: str, end: int) -> str | None:
-    """The capitalised word after the word ending at ``end``, on the same line, that makes that
+    """The capitalised word after the word ending at ``end``, in the same line and cell, that makes that
     word part of a longer name ("Service Level Agreement", "the Tool SDO"); ``None`` when none
     follows or it is a small word (a modal written in capitals, "Extension MUST", ends a name).
 

@@ -51,7 +51,8 @@ def test_a_renamed_definition_reaches_every_form_and_every_dependent():
     assert after.unit("p3").text == "The Customer Service Credit Union is unrelated."  # a longer name
     reasons = {e.unit: e.reason for e in prop.edits}
     assert reasons["p2"] == "DEPENDS: uses 'Service Credit', whose definition is renamed to 'Fee Credit'"
-    assert reasons["tb"] == "rename: the renamed defined term 'Service Credit' in a table"
+    # a table's cell naming the term uses it (its cell ends the name): a dependent like the prose
+    assert reasons["tb"] == "DEPENDS: uses 'Service Credit', whose definition is renamed to 'Fee Credit'"
     assert reasons["p1"] == "rename: another form of 'Service Credit' in a renamed unit"
     assert {e.source for e in prop.edits} == {"op-1"}
     assert prop.findings == []

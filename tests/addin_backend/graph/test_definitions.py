@@ -86,12 +86,13 @@ def test_capitalised_terms_inside_longer_names_are_not_uses():
 
 
 def test_a_name_ends_at_its_line_and_a_word_in_capitals_after_a_term_keeps_the_use():
-    """A table cell's line ends a name ("Agreement" over "Terms" in the next cell is the term);
+    """A table cell ends a name, its line or its tab ("Agreement" over "Terms" in the next cell is the term);
     a word in capitals after the term makes it a modifier, still a use ("the Agreement MAC"),
     as a modal ends the name ("Agreement MUST"); a capitalised word on the same line continues it."""
     doc = _doc('This contract (the "Agreement") binds.', "Agreement\nTerms", "The Agreement MAC is kept.",
-               "The Agreement MUST be signed.", "The Agreement Terms apply.")
-    assert usages(doc) == [("u1", "u0", "Agreement"), ("u2", "u0", "Agreement"), ("u3", "u0", "Agreement")]
+               "The Agreement MUST be signed.", "The Agreement Terms apply.", "Tier\tGold\tAgreement\tTerms")
+    assert usages(doc) == [("u1", "u0", "Agreement"), ("u2", "u0", "Agreement"), ("u3", "u0", "Agreement"),
+                           ("u5", "u0", "Agreement")]
 
 
 def test_lowercase_terms_match_any_case_and_plurals_and_headings_are_not_users():

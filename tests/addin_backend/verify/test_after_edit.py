@@ -80,7 +80,7 @@ def test_the_old_term_left_in_a_dependent_is_an_error():
         ("old_term", "error", "p1", "SERVICE CREDITS"),
         ("old_term", "error", "p2", "Service Credit"),
         ("old_term", "error", "c1", "Service Credit"),
-        ("old_term", "info", "tb", "Service Credits"),
+        ("old_term", "error", "tb", "Service Credits"),  # its cell uses the term: a dependent
         ("old_term", "info", "p3", "Service Credit"),
         ("old_term", "error", "p4", "Service Credit"),
     ]
