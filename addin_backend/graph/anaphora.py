@@ -1016,12 +1016,9 @@ def _by_section_subject(a: Anaphor, c: _Ctx) -> _Got:
     if len(before) >= _OPENING_UNITS or not all(lay.display[j] or _LABEL_LINE.match(lay.seq[j].text) for j in before):
         return None
     head = lay.heads[lay.section[i]]
-    if a.kind == "np" and _plural(a.text) is False and _plural(_head_phrase(head.title or head.text)):
+    if a.kind == "np" and not a.plural and _plural_heading(head.title or head.text):
         return None  # "This algorithm ..." under "Disadvantages": one thing is not what a plural heading names
     return -lay.section[i] - 1, f"the section's subject: {preview(head.text, 40)}", 0.6
-
-
-_LAST_WORDS = re.compile(r"(?:^|\s)([^\W\d_][\w\-]*)\W*$")
 
 
 def _head_phrase(title: str) -> str:
@@ -1032,16 +1029,17 @@ def _head_phrase(title: str) -> str:
     return " ".join(words[:cut])
 
 
-def _plural(phrase: str) -> bool | None:
-    """Whether a noun phrase names things in the plural, by its determiner or its last word
-    ("these bits", "This set of header fields", "Connect Flags"); ``None`` for a name that is one
-    hyphenated word ("Start-Input-Timers", a header field) or ends in a capital ("QoS")."""
-    low = phrase.lower()
-    if low.startswith(("these ", "those ")):
-        return True
-    m = _LAST_WORDS.search(phrase.strip())
+_LAST_WORD = re.compile(r"(?:^|\s)([^\W\d_][\w\-]*)\W*$")
+
+
+def _plural_heading(title: str) -> bool:
+    """Whether a heading names things in the plural, by the last word before its first
+    preposition (:func:`_head_phrase`: "Connect Flags", not "Request Forgery with Client Initial
+    Packets"); never for a name that is one hyphenated word ("Start-Input-Timers", a header field)
+    or ends in a capital ("QoS"). An anaphor's own number is the tagger's (:attr:`Anaphor.plural`)."""
+    m = _LAST_WORD.search(_head_phrase(title).strip())
     if m is None or m.group(1)[-1].isupper() or ("-" in m.group(1) and m.start(1) == 0):
-        return None
+        return False
     return singular(m.group(1).lower()) is not None
 
 

@@ -192,7 +192,7 @@ def structural_definitions(
         nxt = seq[i + 1] if i + 1 < len(seq) else None
         got: list = []
         sec = by_id.get(u.parent) if u.parent is not None and u.kind != "section" else None
-        if sec is not None and sec.kind == "section" and u.parent not in opened:
+        if sec is not None and sec.kind == "section" and sec.id not in opened:
             opened.add(sec.id)
             said = opening_term(sec.title or sec.text, u.text) if u.kind == "paragraph" and not _is_code(u) else None
             if said is not None:

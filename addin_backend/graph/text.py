@@ -107,7 +107,6 @@ def snippet(text: str, start: int, end: int, words: int = 3) -> str:
     return f"{lead} {core}".strip() if lead else core
 
 
-
 #: The small words after a capitalised word that end its name rather than continue it ("the
 #: Client MUST", "the Tool of", "Producer and"): a name's words are capitalised, these are not.
 _ENDS_NAME = function_words("determiners", "prepositions", "coordinators", "auxiliaries")
