@@ -77,6 +77,23 @@ def test_inline_entries_in_a_terminology_section_in_any_language():
     assert sorted(u[:2] for u in uses(doc)) == [("p", "e1"), ("p", "e2")]
 
 
+def test_a_term_on_its_own_line_in_a_terminology_section_defines_it():
+    """ISO-style entries: the entry number, the term alone on its line, then its definition (a
+    document written without term styles). Later uses, and uses by other entries, depend on it."""
+    doc = doc_of(
+        U("s", "3 Termes et définitions", "section"),
+        U("n", "3.1", parent="s"),
+        U("t1", "jeton d'accès", parent="s"),
+        U("d1", "donnée qu'un client présente pour accéder à une ressource protégée", parent="s"),
+        U("t2", "ressource protégée", parent="s"),
+        U("d2", "ressource qu'un serveur ne sert que sur présentation d'un jeton d'accès", parent="s"),
+        U("x", "4 Exigences", "section"),
+        U("p", "Le client envoie le jeton d'accès avec chaque demande de ressource protégée.", parent="x"),
+    )
+    assert defined(doc) == [("t1", "jeton d'accès", "list"), ("t2", "ressource protégée", "list")]
+    assert sorted(u[:2] for u in uses(doc)) == [("d2", "t1"), ("p", "t1"), ("p", "t2")]
+
+
 def test_an_entry_whose_term_ends_with_a_full_stop():
     """"Fingerprint. A persistent string value ...": a full stop before the definition's first
     sentence separates an entry as a colon does (a word processor's glossary with bold terms);

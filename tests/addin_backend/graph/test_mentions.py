@@ -56,6 +56,19 @@ def test_ranges_expand_and_mark_implied_numbers():
     assert m.text == "Eqs. (1)-(3)" and [i.number for i in m.items] == ["1", "2", "3"]
 
 
+def test_letter_ranges_expand():
+    (m,) = find_mentions("Annexes A to C apply.")
+    assert [(i.number, i.explicit) for i in m.items] == [("A", True), ("B", False), ("C", True)]
+    (m,) = find_mentions("see Appendices B-D")
+    assert [i.number for i in m.items] == ["B", "C", "D"]
+
+
+@pytest.mark.parametrize("text", ["see 4.2 GHz", "as described in 4.2 seconds", "defined in 12.5 % of cases",
+                                  "given in 2.5 km"])
+def test_a_measurement_after_a_cue_is_no_clause_reference(text):
+    assert find_mentions(text) == ()
+
+
 def test_lists_follow_plural_words_only():
     assert spans("Figures 1 and 3 show") == [("Figures 1 and 3", "figure", ["1", "3"])]
     assert spans("Figures 1, 2, and 5") == [("Figures 1, 2, and 5", "figure", ["1", "2", "5"])]
