@@ -235,8 +235,11 @@ def _is_named_work(text: str, start: int, end: int) -> bool:
     return bool(("," in before and _NAMED_BEFORE_ML.search(before)) or _NAMED_AFTER_ML.match(text, end))
 
 
-def _is_law(word: str, text: str, end: int) -> bool:
-    return bool(_LAW_WORD.match(word)) and bool(_LAW_AFTER.match(text[end : end + 80]))
+def _law_end(word: str, text: str, end: int) -> int:
+    """Where a statute citation that starts with ``word`` and whose number ends at ``end`` ends,
+    its finer locators and the law's name included ("§ 823 Abs. 1 Satz 2 BGB"); -1 if none."""
+    law = _LAW_AFTER.match(text[end : end + 80]) if _LAW_WORD.match(word) else None
+    return -1 if law is None else end + law.end()
 
 
 def _is_external(text: str, start: int, end: int) -> bool:
@@ -418,7 +421,7 @@ def _items(
 def _scan(text: str) -> tuple[Mention, ...]:
     found: list[Mention] = []
     taken: list[tuple[int, int]] = []
-    external_end = -1
+    external_end = law_end = -1
     for m in _MENTION.finditer(text):
         word = m.group("word")
         family = family_of(word)
@@ -433,7 +436,9 @@ def _scan(text: str) -> tuple[Mention, ...]:
             # "Eq. (1)": the closing parenthesis belongs to the label.
             while end < len(text) and text[end] == ")" and text[start:end].count("(") > text[start:end].count(")"):
                 end += 1
-        if (_is_external(text, start, end) or _is_law(word, text, end) or _is_named_work(text, start, end)
+        inside_law = start < law_end  # "Satz 2" of "§ 823 Abs. 1 Satz 2 BGB": the statute's locator
+        law_end = max(law_end, _law_end(word, text, end))
+        if (inside_law or law_end > end or _is_external(text, start, end) or _is_named_work(text, start, end)
                 or (external_end >= 0 and _CHAIN.match(text, external_end, start))):
             external_end = end  # "VA Handbook 6500.6, Appendix C, paragraph 9, Appendix D": one citation
             cited = _cited_work(text, start, end)

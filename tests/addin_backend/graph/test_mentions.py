@@ -69,6 +69,17 @@ def test_a_measurement_after_a_cue_is_no_clause_reference(text):
     assert find_mentions(text) == ()
 
 
+@pytest.mark.parametrize("text, internal", [
+    ("nach § 823 Abs. 1 Satz 2 BGB haftet, wer; Satz 4 gilt entsprechend", ["Satz 4"]),
+    ("conforme al artículo 5 de la Ley 39/2015 y la Sección 3", ["Sección 3"]),
+    ("selon l'article 1240 du Code civil et l'article 3", ["article 3"]),
+])
+def test_a_statutes_finer_locators_belong_to_its_citation(text, internal):
+    """The locators after a statute's number, up to the law's name, are that law's parts; a
+    later one with the same word is this document's again."""
+    assert [m.text for m in find_mentions(text)] == internal
+
+
 def test_lists_follow_plural_words_only():
     assert spans("Figures 1 and 3 show") == [("Figures 1 and 3", "figure", ["1", "3"])]
     assert spans("Figures 1, 2, and 5") == [("Figures 1, 2, and 5", "figure", ["1", "2", "5"])]
