@@ -122,6 +122,12 @@ def test_terminology_headings():
     assert not is_terminology_heading("Defining a New Header Field")
 
 
+@pytest.mark.parametrize("heading", ["Termini e definizioni", "Simboli e abbreviazioni", "Symbols and notation",
+                                     "Verwendete Abkürzungen", "Términos y definiciones", "List of abbreviations"])
+def test_terminology_headings_in_the_languages_documents_come_in(heading):
+    assert is_terminology_heading(heading)
+
+
 @pytest.mark.models
 def test_incremental_updates_agree_with_a_rebuild_when_a_topic_gains_an_earlier_user():
     """Which unit of a section links a topic term is decided in the registry: an edit that adds

@@ -80,6 +80,22 @@ def test_a_statutes_finer_locators_belong_to_its_citation(text, internal):
     assert [m.text for m in find_mentions(text)] == internal
 
 
+@pytest.mark.parametrize("text, number", [
+    ("as laid down in 4.2 above", "4.2"), ("in accordance with 5.3 of this part", "5.3"),
+    ("pursuant to 6.2, the operator", "6.2"), ("as required by 7.1, the seller", "7.1"),
+    ("as calculated in 3.4, the rate", "3.4"),
+])
+def test_the_cues_of_a_bare_clause_number(text, number):
+    assert [i.number for m in find_mentions(text) for i in m.items] == [number]
+
+
+@pytest.mark.parametrize("text", ["Section 3 of the Operator Manual applies",
+                                  "Annex B of the Data Protection Directive applies",
+                                  "Table 2 of the vendor datasheet applies"])
+def test_a_part_of_a_named_work_is_no_mention_of_this_document(text):
+    assert find_mentions(text) == ()
+
+
 def test_lists_follow_plural_words_only():
     assert spans("Figures 1 and 3 show") == [("Figures 1 and 3", "figure", ["1", "3"])]
     assert spans("Figures 1, 2, and 5") == [("Figures 1, 2, and 5", "figure", ["1", "2", "5"])]
