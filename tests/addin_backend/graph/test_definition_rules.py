@@ -82,3 +82,14 @@ def test_every_rules_token_pattern_is_a_valid_spacy_pattern():
 ])
 def test_a_code_name_subject_is_read_by_the_rules_token_pattern(text, names):
     assert [d.term for d in find_definitions(text) if d.how == "rule"] == names
+
+
+@pytest.mark.parametrize("text, term", [
+    ('This construction is dubbed "lazy sealing".', "lazy sealing"),
+    ("The grace period is termed the holding time.", "holding time"),
+    ('Such an entity is known as a "broker".', "broker"),
+    ('Such a message is referred to as a "beacon".', "beacon"),
+])
+def test_the_naming_verbs_read_the_name_they_give(text, term):
+    """The verbs that give a name ("dubbed", "termed", "known as"), whichever a document uses."""
+    assert [(d.term, d.how) for d in find_definitions(text)] == [(term, "named")]
