@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from adapters.model import Document, Unit
-from addin_backend.graph.anaphora import RESOLVERS, anaphors_of, resolve_anaphora
+from addin_backend.graph.anaphora import RESOLVERS, anaphors_of, find_anaphors, resolve_anaphora
 
 pytestmark = pytest.mark.models
 
@@ -702,3 +702,17 @@ def test_a_capitalised_word_inside_a_name_is_no_earlier_mention():
         "An object using the NTFS File Extension MUST contain a property from this extension.",
     )
     assert [(s, t) for s, t, _, _ in resolved(doc)] == [("u1", "u0")]
+
+
+@pytest.mark.parametrize("text, found", [
+    ("The former applies to clients.", [("The former", "pronoun")]),
+    ("Instead of doing so, the sender waits.", [("doing so", "phrase")]),
+    ("On this date the key expires.", []),
+    ("Such as the key, it is fresh.", []),
+])
+def test_general_phrasings_that_point_back_or_do_not(text, found):
+    """English's own anaphors and idioms, whether or not a document of ours writes them: "the
+    former" points back, "instead of doing so" too; "on this date" is the present, "such as" an
+    example."""
+    (got,) = find_anaphors([text])
+    assert [(a.text, a.kind) for a in got] == found
