@@ -163,11 +163,16 @@ _DIGIT_BEFORE = re.compile(r"\d[\w\-./]*\s*[,;:]?\s*(?:see\s+)?$", re.I)
 # Statute citations: "§ 823 Abs. 1 BGB", "Art. 5 GG", "artículo 5 de la Ley 39/2015",
 # "article 1240 du Code civil". The words laws number their parts with, then finer locators, then
 # the code's abbreviation or a law's name: a part of another text, not of this document.
-_LAW_WORD = re.compile(r"^(?:§§?|arts?\.|artikeln?|articles?|art(?:i|\u00ed)culos?|articol[oi])$", re.I)
+_LAW_WORDS = r"§§?|arts?\.|artikeln?|articles?|art(?:i|\u00ed)culos?|articol[oi]"
+_LAW_WORD = re.compile(rf"^(?:{_LAW_WORDS})$", re.I)
 _LOCATOR = (
     r"(?:Abs\.|Absatz|Satz|S\.|Nr\.|Ziff\.|lit\.|Buchst\.|Hs\.|Halbsatz|UAbs\.|Unterabs\.|Alt\.|Var\.|"
     r"al\.|alin(?:\u00e9|e)a|p(?:\u00e1|a)rrafo|apartado|inciso|letra|numeral|f\.|ff\.)"
 )
+#: A word of :data:`_LOCATOR` right after a part's number names a finer part of that reference
+#: ("§ 1 Abs. 2 Satz 1", "Absatz 1 Satz 2", "Abschnitt 4 Satz 2"), no part of its own.
+_LOCATOR_WORD = re.compile(rf"{_LOCATOR}$", re.I)
+_FINER_THAN = re.compile(rf"(?:{_LAW_WORDS}|{_LOCATOR}|{WORD_ALT})\s*\d+[a-z]?\s*,?\s*$", re.I)
 _LAW_NAME = (
     r"(?:Ley|C(?:\u00f3|o)digo|Code|Loi|D(?:\u00e9|e)cret|(?:Real\s+)?Decreto|Reglamento|R(?:\u00e8|e)glement|"
     r"Constituci(?:\u00f3|o)n|Constitution|Gesetz|Verordnung|Richtlinie|Convenio|Convention|Tratado|Trait(?:\u00e9|e)|"
@@ -432,6 +437,8 @@ def _scan(text: str) -> tuple[Mention, ...]:
             continue
         start = m.start("word")
         end = max(i.end for i in items)
+        if _LOCATOR_WORD.match(word) and _FINER_THAN.search(text, max(0, start - 40), start):
+            continue  # "Satz 2" of "Absatz 1 Satz 2": a sentence of that paragraph, not Theorem 2
         if family == "equation":
             # "Eq. (1)": the closing parenthesis belongs to the label.
             while end < len(text) and text[end] == ")" and text[start:end].count("(") > text[start:end].count(")"):

@@ -38,6 +38,21 @@ def test_a_section_of_a_cited_work_is_not_this_documents():
     assert _broken(doc) == [("broken_reference", "p3", "section 9"), ("broken_reference", "p4", "section 7")]
 
 
+def test_a_paragraphs_sentence_is_no_theorem():
+    """German contracts cite a sentence of a paragraph: "Absatz 1 Satz 2", "§ 1 Abs. 2 Satz 1".
+    "Satz" is also German's word for a theorem; after a part's number it is that part's sentence,
+    not a theorem the document lacks. A theorem cited alone still is one."""
+    doc = make_doc([
+        ("s1", "section", "§ 1 Gegenstand", None, "§ 1", "1", "Heading 1", None, 1),
+        ("p1", "paragraph", "(1) Der Auftragnehmer erbringt die Leistung. (2) Die Vergütung ist nach Absatz 1 "
+                            "Satz 2 fällig.", "s1"),
+        ("s2", "section", "§ 2 Haftung", None, "§ 2", "2", "Heading 1", None, 1),
+        ("p2", "paragraph", "Die Haftung richtet sich nach § 1 Abs. 2 Satz 1 und nach Abschnitt 1 Satz 2.", "s2"),
+        ("p3", "paragraph", "Wie Satz 3 zeigt, ist die Summe endlich.", "s2"),
+    ])
+    assert _broken(doc) == [("broken_reference", "p3", "Satz 3")]
+
+
 def test_a_cited_tag_only_counts_when_the_document_lists_it():
     # "[MQTT-SN-1.2-3]" is a statement id, not a listed work: the section stays this document's
     doc = _numbered(("p1", "paragraph", "A Server MUST reject it [MQTT-SN-1.2-3], as section 8 says.", "s1"))
