@@ -29,6 +29,7 @@ from adapters.label_grammar import (
 )
 from adapters.model import Document, Unit
 
+from ..language.lexicon import LANGUAGES, function_words
 from ..language.nlp import FACTS
 from .label_index import LabelIndex, build_label_index, parse_label, unit_keys
 from adapters.vocabulary import NOTE_KINDS
@@ -240,6 +241,31 @@ def _is_named_work(text: str, start: int, end: int) -> bool:
     return bool(("," in before and _NAMED_BEFORE_ML.search(before)) or _NAMED_AFTER_ML.match(text, end))
 
 
+#: A third-person possessive right before a part's word ("its Article 32", "son article 32"), in
+#: any language the lexicon has.
+_POSSESSIVE_BEFORE = re.compile(
+    r"(?<![\w'])(?:%s)\s+$" % "|".join(sorted(
+        set().union(*(function_words("third_possessives", lang=lang) for lang in LANGUAGES)), key=len, reverse=True)),
+    re.I,
+)
+#: A work named by its designation, its number or a law's name ("RFC 9110", "Regulation (EU)
+#: 2016/679", "la Ley 39/2015", "[QUIC-TLS]").
+_WORK_NAMED = re.compile(
+    rf"{_DESIGNATION.pattern}|{_NUMBERED_DOC}|\b{_LAW_NAME}\s*(?:\([A-Z]+\)\s*)?[\w\-./]*\d|\[[A-Za-z][^\[\]]{{0,39}}\]",
+    re.I,
+)
+
+
+def _part_of_named_work(text: str, start: int) -> bool:
+    """"Regulation (EU) 2016/679, in particular its Article 32": a possessive's part belongs to
+    the work its sentence named before it."""
+    if not _POSSESSIVE_BEFORE.search(text, max(0, start - 12), start):
+        return False
+    lo = max(0, start - 160)
+    stop = max(text.rfind(". ", lo, start), text.rfind("; ", lo, start))
+    return _WORK_NAMED.search(text, max(lo, stop + 1), start) is not None
+
+
 def _law_end(word: str, text: str, end: int) -> int:
     """Where a statute citation that starts with ``word`` and whose number ends at ``end`` ends,
     its finer locators and the law's name included ("§ 823 Abs. 1 Satz 2 BGB"); -1 if none."""
@@ -446,6 +472,7 @@ def _scan(text: str) -> tuple[Mention, ...]:
         inside_law = start < law_end  # "Satz 2" of "§ 823 Abs. 1 Satz 2 BGB": the statute's locator
         law_end = max(law_end, _law_end(word, text, end))
         if (inside_law or law_end > end or _is_external(text, start, end) or _is_named_work(text, start, end)
+                or _part_of_named_work(text, start)
                 or (external_end >= 0 and _CHAIN.match(text, external_end, start))):
             external_end = end  # "VA Handbook 6500.6, Appendix C, paragraph 9, Appendix D": one citation
             cited = _cited_work(text, start, end)

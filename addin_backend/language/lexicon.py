@@ -6,9 +6,9 @@ Every rule that skips, glues or lower-cases "small words" asks here (spec:
 ``tests/vectors/function_words.json``), so a rename's title case, an abbreviation's initials
 and a heading check agree on what a small word is. The subsets are closed classes of the
 language's grammar, not words met in one document. Articles, prepositions and coordinating
-conjunctions are given for the languages whose definitions and names the rules read (en, de,
-fr, es, it, nl, pt); the other subsets for English, where the rules that use them run
-(``is_english``).
+conjunctions, and possessives, are given for the languages whose definitions and names the
+rules read (en, de, fr, es, it, nl, pt); the other subsets for English, where the rules that use
+them run (``is_english``).
 """
 from __future__ import annotations
 
@@ -30,27 +30,48 @@ _ARTICLES = {
     "nl": _words("de het een"),
     "pt": _words("o a os as um uma uns umas"),
 }
-#: Prepositions (with their contractions) and coordinating conjunctions of the other languages the
-#: definitions and names meet: what an abbreviation's initials skip there ("Gesetz zur ...").
+#: The third person's possessive determiners: whose part "its Article 32" names is the thing
+#: named before, not the writer's own text ("our Section 3").
+_DE3 = _words("sein seine seinem seinen seiner seines ihr ihre ihrem ihren ihrer ihres")
+_FR3 = _words("son sa ses leur leurs")
+_ES3 = _words("su sus")
+_IT3 = _words("suo sua suoi sue loro")
+_NL3 = _words("zijn haar hun")
+_PT3 = _words("seu sua seus suas")
+#: Prepositions (with their contractions), coordinating conjunctions and possessives of the other
+#: languages the definitions and names meet: what an abbreviation's initials skip there ("Gesetz
+#: zur ..."), whose part a possessive names.
 _OTHER = {
-    "de": {"prepositions": _words("an auf aus bei bis durch für gegen im in mit nach ohne über um unter von vor "
+    "de": {"possessives": _words("mein meine meinem meinen meiner meines dein deine deinem deinen deiner deines "
+                                  "unser unsere unserem unseren unserer unseres euer eure eurem euren eurer eures") | _DE3,
+           "third_possessives": _DE3,
+           "prepositions": _words("an auf aus bei bis durch für gegen im in mit nach ohne über um unter von vor "
                                   "zu zum zur am beim vom"),
            "coordinators": _words("und oder aber sowie sondern")},
-    "fr": {"prepositions": _words("à au aux avec chez dans de d' du des en entre par pour sans sous sur vers"),
+    "fr": {"possessives": _words("mon ma mes ton ta tes notre nos votre vos") | _FR3, "third_possessives": _FR3,
+           "prepositions": _words("à au aux avec chez dans de d' du des en entre par pour sans sous sur vers"),
            "coordinators": _words("et ou mais ni")},
-    "es": {"prepositions": _words("a al con de del desde en entre hacia hasta para por sin sobre tras"),
+    "es": {"possessives": _words("mi mis tu tus nuestro nuestra nuestros nuestras vuestro vuestra vuestros vuestras")
+           | _ES3, "third_possessives": _ES3,
+           "prepositions": _words("a al con de del desde en entre hacia hasta para por sin sobre tras"),
            "coordinators": _words("y e o u ni pero")},
-    "it": {"prepositions": _words("a al allo alla ai agli alle con da dal dalla di del dello della dei degli delle "
+    "it": {"possessives": _words("mio mia miei mie tuo tua tuoi tue nostro nostra nostri nostre vostro vostra vostri "
+                                  "vostre") | _IT3, "third_possessives": _IT3,
+           "prepositions": _words("a al allo alla ai agli alle con da dal dalla di del dello della dei degli delle "
                                   "in nel nella per su sul sulla tra fra"),
            "coordinators": _words("e ed o od ma né")},
-    "nl": {"prepositions": _words("aan bij door in met na naar om onder op over tot uit van voor"),
+    "nl": {"possessives": _words("mijn jouw uw ons onze jullie") | _NL3, "third_possessives": _NL3,
+           "prepositions": _words("aan bij door in met na naar om onder op over tot uit van voor"),
            "coordinators": _words("en of maar")},
-    "pt": {"prepositions": _words("a ao aos com de do da dos das em no na nos nas para por pelo pela sem sobre"),
+    "pt": {"possessives": _words("meu minha meus minhas teu tua teus tuas nosso nossa nossos nossas") | _PT3,
+           "third_possessives": _PT3,
+           "prepositions": _words("a ao aos com de do da dos das em no na nos nas para por pelo pela sem sobre"),
            "coordinators": _words("e ou mas nem")},
 }
 _EN = {
     "demonstratives": _words("this that these those"),
     "possessives": _words("my your his her its our their"),
+    "third_possessives": _words("his her its their"),
     "quantifiers": _words("some any each every no all both either neither"),
     "pronouns": _words("i you he she it we they me him us them"),
     "relatives": _words("which who whom whose that what"),
@@ -70,7 +91,7 @@ _EN = {
 #: quantifiers, ``conjunctions`` coordinators and subordinators, ``title_minor`` is what a title
 #: writes in lower case (articles, coordinating conjunctions and prepositions, as the Chicago
 #: Manual of Style has it).
-SUBSETS = ("articles", "demonstratives", "possessives", "quantifiers", "determiners", "pronouns", "relatives",
+SUBSETS = ("articles", "demonstratives", "possessives", "third_possessives", "quantifiers", "determiners", "pronouns", "relatives",
            "prepositions", "coordinators", "subordinators", "conjunctions", "auxiliaries", "title_minor")
 LANGUAGES = tuple(_ARTICLES)
 

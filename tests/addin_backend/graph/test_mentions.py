@@ -96,6 +96,20 @@ def test_a_part_of_a_named_work_is_no_mention_of_this_document(text):
     assert find_mentions(text) == ()
 
 
+@pytest.mark.parametrize("text, internal", [
+    ("the Regulation (EU) 2016/679, in particular its Article 32", []),
+    ("le règlement (UE) 2016/679, notamment son article 32, paragraphe 1", []),
+    ("die Verordnung (EU) 2016/679, insbesondere ihr Artikel 32", []),
+    ("la Ley 39/2015, en particular su artículo 5", []),
+    ("[QUIC-TLS] and its Section 5.8", []),
+    ("RFC 9110 and our Section 3 apply", ["Section 3"]),  # the writer's own
+    ("This document and its Section 3 apply", ["Section 3"]),  # no other work named
+    ("RFC 9110 is cited. Its Section 3 is ours.", ["Section 3"]),  # another sentence
+])
+def test_a_possessives_part_belongs_to_the_work_its_sentence_named(text, internal):
+    assert [m.text for m in find_mentions(text)] == internal
+
+
 def test_lists_follow_plural_words_only():
     assert spans("Figures 1 and 3 show") == [("Figures 1 and 3", "figure", ["1", "3"])]
     assert spans("Figures 1, 2, and 5") == [("Figures 1, 2, and 5", "figure", ["1", "2", "5"])]
