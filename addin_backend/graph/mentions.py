@@ -177,12 +177,17 @@ _FINER_THAN = re.compile(rf"(?:{_LAW_WORDS}|{_LOCATOR}|{WORD_ALT})\s*\d+[a-z]?\s
 _LAW_NAME = (
     r"(?:Ley|C(?:\u00f3|o)digo|Code|Loi|D(?:\u00e9|e)cret|(?:Real\s+)?Decreto|Reglamento|R(?:\u00e8|e)glement|"
     r"Constituci(?:\u00f3|o)n|Constitution|Gesetz|Verordnung|Richtlinie|Convenio|Convention|Tratado|Trait(?:\u00e9|e)|"
-    r"Ordonnance|Directive|Regulation)\b"
+    r"Ordonnance|Directive|Regulation|Gesetzbuch(?:es)?|Codice|Legge|Regolamento|Direttiva|Lei|Regulamento|Diretiva|"
+    r"Wet(?:boek)?|Verordening|Richtlijn|Besluit)\b"
 )
 _LAW_AFTER = re.compile(
-    rf"^(?:\s*{_LOCATOR}\s*(?:\d+[a-z]?|[a-z]\)?|[IVX]+)?)*\s*,?\s*"
-    r"(?:(?:des|der|du|de\s+la|de\s+las?|de\s+los|del|de|of\s+the|of)\s+)?"
-    rf"(?:(?-i:[A-Z][a-z\u00e4\u00f6\u00fc]{{0,3}}[A-Z][A-Za-z]{{0,6}})\b|{_LAW_NAME}"
+    # (a book's article first: "artikel 6:248 van het Burgerlijk Wetboek")
+    rf"^(?::\d+[a-z]?)?(?:\s*{_LOCATOR}\s*(?:\d+[a-z]?|[a-z]\)?|[IVX]+)?)*\s*,?\s*"
+    r"(?:(?:des|der|du|de\s+la|de\s+las?|de\s+los|del|della|dello|dei|degli|delle|do|da|dos|das|de|"
+    r"van\s+het|van\s+de|van|of\s+the|of)\s+)?"
+    # the law's name, after an adjective if any ("Bürgerlichen Gesetzbuches", "Burgerlijk Wetboek")
+    rf"(?:(?-i:[A-Z][a-z\u00e4\u00f6\u00fc]{{0,3}}[A-Z][A-Za-z]{{0,6}})\b"
+    rf"|(?:(?-i:[A-Z][a-z\u00e4\u00f6\u00fc\u00df]+)\s+)?{_LAW_NAME}"
     r"|(?-i:[A-Z][a-z\u00e4\u00f6\u00fc\u00df]+(?:gesetz(?:es|buch(?:es)?)?|ordnung|richtlinie)\b))",
     re.I,
 )

@@ -73,6 +73,9 @@ def test_a_measurement_after_a_cue_is_no_clause_reference(text):
     ("nach § 823 Abs. 1 Satz 2 BGB haftet, wer; Satz 4 gilt entsprechend", ["Satz 4"]),
     ("conforme al artículo 5 de la Ley 39/2015 y la Sección 3", ["Sección 3"]),
     ("selon l'article 1240 du Code civil et l'article 3", ["article 3"]),
+    ("nach § 823 des Bürgerlichen Gesetzbuches und § 4", ["§ 4"]),
+    ("op grond van artikel 6:248 van het Burgerlijk Wetboek en artikel 32 van Verordening (EU) 2016/679; "
+     "zie artikel 3 van deze overeenkomst", ["artikel 3"]),
 ])
 def test_a_statutes_finer_locators_belong_to_its_citation(text, internal):
     """The locators after a statute's number, up to the law's name, are that law's parts; a
