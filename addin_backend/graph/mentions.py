@@ -32,6 +32,7 @@ from adapters.model import Document, Unit
 from ..language.lexicon import LANGUAGES, function_words
 from ..language.nlp import FACTS
 from .label_index import LabelIndex, build_label_index, parse_label, unit_keys
+from .text import sentences
 from adapters.vocabulary import NOTE_KINDS
 
 __all__ = [
@@ -267,8 +268,9 @@ def _part_of_named_work(text: str, start: int) -> bool:
     if not _POSSESSIVE_BEFORE.search(text, max(0, start - 12), start):
         return False
     lo = max(0, start - 160)
-    stop = max(text.rfind(". ", lo, start), text.rfind("; ", lo, start))
-    return _WORK_NAMED.search(text, max(lo, stop + 1), start) is not None
+    spans = sentences(text[lo:start])  # (the sentence reader knows "Art. 5" ends no sentence)
+    lo += spans[-1][0] if spans else 0
+    return _WORK_NAMED.search(text, max(lo, text.rfind("; ", lo, start) + 1), start) is not None
 
 
 def _law_end(word: str, text: str, end: int) -> int:
@@ -460,23 +462,24 @@ def _scan(text: str) -> tuple[Mention, ...]:
     external_end = law_end = -1
     for m in _MENTION.finditer(text):
         word = m.group("word")
+        start = m.start("word")
+        if _LOCATOR_WORD.match(word) and _FINER_THAN.search(text, max(0, start - 40), start):
+            continue  # "Satz 2" of "Absatz 1 Satz 2": a sentence of that paragraph, not Theorem 2
         family = family_of(word)
         plural = bool(PLURAL.match(word))
         pairs: list[tuple[int, int, str]] = []
         items, literal = _items(m.group("items"), m.start("items"), family, plural, _ITEM_RE, pairs)
         if not items:
             continue
-        start = m.start("word")
         end = max(i.end for i in items)
-        if _LOCATOR_WORD.match(word) and _FINER_THAN.search(text, max(0, start - 40), start):
-            continue  # "Satz 2" of "Absatz 1 Satz 2": a sentence of that paragraph, not Theorem 2
         if family == "equation":
             # "Eq. (1)": the closing parenthesis belongs to the label.
             while end < len(text) and text[end] == ")" and text[start:end].count("(") > text[start:end].count(")"):
                 end += 1
         inside_law = start < law_end  # "Satz 2" of "§ 823 Abs. 1 Satz 2 BGB": the statute's locator
-        law_end = max(law_end, _law_end(word, text, end))
-        if (inside_law or law_end > end or _is_external(text, start, end) or _is_named_work(text, start, end)
+        law = _law_end(word, text, end)
+        law_end = max(law_end, law)
+        if (inside_law or law >= 0 or _is_external(text, start, end) or _is_named_work(text, start, end)
                 or _part_of_named_work(text, start)
                 or (external_end >= 0 and _CHAIN.match(text, external_end, start))):
             external_end = end  # "VA Handbook 6500.6, Appendix C, paragraph 9, Appendix D": one citation

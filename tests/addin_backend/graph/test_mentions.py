@@ -105,6 +105,7 @@ def test_a_part_of_a_named_work_is_no_mention_of_this_document(text):
     ("die Verordnung (EU) 2016/679, insbesondere ihr Artikel 32", []),
     ("la Ley 39/2015, en particular su artículo 5", []),
     ("[QUIC-TLS] and its Section 5.8", []),
+    ("Regulation (EU) 2016/679, see Art. 5 and its Article 32", []),  # "Art." ends no sentence
     ("RFC 9110 and our Section 3 apply", ["Section 3"]),  # the writer's own
     ("This document and its Section 3 apply", ["Section 3"]),  # no other work named
     ("RFC 9110 is cited. Its Section 3 is ours.", ["Section 3"]),  # another sentence
