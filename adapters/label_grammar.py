@@ -7,8 +7,8 @@ A label is a key ``(family, number)``: a lower-case family ("section", "figure",
 word (Chapter, Clause, Annex, Article, Abschnitt, Anexo, §) shares the family "section", so
 "Clause 7", "Annex B", "Sect. 3" and "Kapitel 2" find the same units a heading's number gives.
 
-:data:`WORDS` is the one table of label words, in English, German, French, Spanish (and the
-Italian and Portuguese words they share), each with the roles it plays:
+:data:`WORDS` is the one table of label words, in English, German, French, Spanish, Italian,
+Portuguese and Dutch, each with the roles it plays:
 
 - ``cited``: the forms running text cites it by (singular, plural, abbreviations), a regular
   expression; ``None`` for a word that labels its own unit but is not read as a mention;
@@ -115,14 +115,14 @@ WORDS: tuple[LabelWord, ...] = (
     _w("Axiom", "axiom", "en", r"Axioms?", lower=False, statement=True),
     _w("Requirement", "requirement", "en", r"Requirements?", lower=False, statement=True),
     _w("Listing", "listing", "en", r"Listings?", lower=False, caption=True),
-    # German, French, Spanish (and the Italian and Portuguese words they share): the words
-    # documents in those languages cite their parts with. "Abs." (Absatz) is a locator inside a
+    # German, French, Spanish, Italian, Portuguese and Dutch: the words documents in those
+    # languages cite their parts with (a word two languages share is listed once). "Abs." (Absatz) is a locator inside a
     # statute citation, not a part of this document, so it is not here.
     _w("Abschnitt", "section", "de", r"(?:unter)?abschnitte?n?|abschn\.", heading=True),
     _w("Kapitel", "section", "de", r"kapiteln?|kap\.", heading=True),
     _w("Anhang", "section", "de", r"anh(?:a|\u00e4)nge?n?", heading=True),
     _w("Anlage", "section", "de", r"anlagen?", heading=True),
-    _w("Artikel", "section", "de", r"artikeln?", heading=True),
+    _w("Artikel", "section", "de", r"artikel(?:e?n)?", heading=True),  # (Dutch "artikelen" too)
     _w("Chapitre", "section", "fr", r"chapitres?", heading=True),
     _w("Annexe", "section", "fr", r"annexes?", heading=True),
     _w("Article", "section", "fr", r"articles?"),
@@ -134,10 +134,19 @@ WORDS: tuple[LabelWord, ...] = (
     _w("Anexo", "section", "es", r"anexos?", heading=True),
     _w("Ap\u00e9ndice", "section", "es", r"ap(?:e|\u00e9)ndices?", heading=True),
     _w("Art\u00edculo", "section", "es", r"art(?:i|\u00ed)culos?", heading=True),
-    _w("Sezione", "section", "it", r"sezion[ei]"),
-    _w("Se\u00e7\u00e3o", "section", "pt", r"se(?:c|\u00e7)(?:a|\u00e3)o|se(?:c|\u00e7)(?:o|\u00f5)es"),
-    _w("Capitolo", "section", "it", r"capitol[oi]"),
-    _w("Allegato", "section", "it", r"allegat[oi]"),
+    _w("Articolo", "section", "it", r"articol[oi]", heading=True),
+    _w("Sezione", "section", "it", r"sezion[ei]", heading=True),
+    _w("Capitolo", "section", "it", r"capitol[oi]", heading=True),
+    _w("Allegato", "section", "it", r"allegat[oi]", heading=True),
+    _w("Appendice", "section", "it", r"appendic[ei]", heading=True),
+    _w("Paragrafo", "section", "it", r"paragraf[oi](?=\s+\d+\.\d)"),
+    _w("Artigo", "section", "pt", r"artigos?", heading=True),
+    _w("Se\u00e7\u00e3o", "section", "pt", r"sec?(?:c|\u00e7)(?:a|\u00e3)o|sec?(?:c|\u00e7)(?:o|\u00f5)es", heading=True),
+    _w("Ap\u00eandice", "section", "pt", r"ap\u00eandices?", heading=True),
+    _w("Hoofdstuk", "section", "nl", r"hoofdstuk(?:ken)?", heading=True),
+    _w("Bijlage", "section", "nl", r"bijlagen?", heading=True),
+    _w("Sectie", "section", "nl", r"secties?", heading=True),
+    _w("Paragraaf", "section", "nl", r"paragra(?:af|fen)(?=\s+\d+\.\d)"),
     _w("Abbildung", "figure", "de", r"abbildungen|abbildung|abb\.", caption=True, abbrevs=("Abb.",)),
     _w("Figura", "figure", "es", r"figuras?", caption=True),
     _w("Figure", "figure", "fr", r"fig\.(?=\s*\d)"),
@@ -145,6 +154,9 @@ WORDS: tuple[LabelWord, ...] = (
     _w("Tableau", "table", "fr", r"tableaux?|tabl\.", caption=True),
     _w("Tabla", "table", "es", r"tablas?", caption=True),
     _w("Tabela", "table", "pt", r"tabelas?"),
+    _w("Tabella", "table", "it", r"tabella", caption=True),
+    _w("Tabel", "table", "nl", r"tabel(?!l)", caption=True),
+    _w("Figuur", "figure", "nl", r"figuur|figuren", caption=True),
     _w("Cuadro", "table", "es", r"cuadros?", caption=True),
     _w("Gleichung", "equation", "de", r"gleichungen|gleichung|gl\.", caption=True),
     _w("Formel", "equation", "de", r"formeln?"),
@@ -152,6 +164,9 @@ WORDS: tuple[LabelWord, ...] = (
     _w("Ecuaci\u00f3n", "equation", "es", r"ecuaci(?:o|\u00f3)n|ecuaciones|ec\.", caption=True),
     _w("F\u00f3rmula", "equation", "es", r"f(?:o|\u00f3)rmulas?"),
     _w("Formule", "equation", "fr", r"formules?"),
+    _w("Equazione", "equation", "it", r"equazion[ei]", caption=True),
+    _w("Equa\u00e7\u00e3o", "equation", "pt", r"equa(?:c|\u00e7)(?:a|\u00e3)o|equa(?:c|\u00e7)(?:o|\u00f5)es", caption=True),
+    _w("Vergelijking", "equation", "nl", r"vergelijking(?:en)?", caption=True),
     _w("Satz", "theorem", "de", r"S(?:a|\u00e4)tze?", lower=False),
     _w("Theorem", "theorem", "de", r"Theoreme?", lower=False),
     _w("Th\u00e9or\u00e8me", "theorem", "fr", r"Th(?:e|\u00e9)or(?:e|\u00e8)mes?", lower=False),
@@ -166,7 +181,6 @@ WORDS: tuple[LabelWord, ...] = (
     _w("Dibujo", "figure", "es"),
     _w("Zeichnung", "figure", "de"),
     _w("Dessin", "figure", "fr"),
-    _w("Tabella", "table", "it"),
     _w("Part", "section", "en", heading=True),
     _w("Schedule", "schedule", "en", heading=True),
     _w("Exhibit", "exhibit", "en", heading=True),
@@ -192,7 +206,9 @@ PLURAL = re.compile(
     r"tabellen|gleichungen|formeln|s\u00e4tze|theoreme|chapitres|annexes|parties|paragraphes|tableaux|\u00e9quations|"
     r"formules|th\u00e9or\u00e8mes|secciones|subsecciones|cap\u00edtulos|capitulos|apartados|anexos|ap\u00e9ndices|"
     r"apendices|art\u00edculos|articulos|figuras|tablas|tabelas|cuadros|ecuaciones|f\u00f3rmulas|formulas|teoremas|"
-    r"sezioni|se\u00e7\u00f5es|capitoli|allegati)$",
+    r"sezioni|se\u00e7\u00f5es|sec\u00e7\u00f5es|secoes|seccoes|capitoli|allegati|articoli|appendici|paragrafi|"
+    r"equazioni|artigos|ap\u00eandices|equa\u00e7\u00f5es|equacoes|hoofdstukken|bijlagen|secties|paragrafen|figuren|"
+    r"vergelijkingen|artikelen)$",
     re.I,
 )
 """A plural label word ("Sections", "Abbildungen"): a list or range follows it."""
@@ -461,10 +477,12 @@ def parse_typed_label(text: str) -> tuple[str, str] | None:
 
 # --- the number a heading types before its title ---------------------------------------------
 
+# a heading word as its name prints it or as running text cites it ("Secção 2", "Articulo 3")
 _HEADING_WORDS = "|".join(
-    re.escape(n) for n in sorted({w.name for w in WORDS if w.heading and w.family == "section"}, key=len, reverse=True))
+    [re.escape(n) for n in sorted({w.name for w in WORDS if w.heading and w.family == "section"}, key=len, reverse=True)]
+    + [w.cited for w in WORDS if w.heading and w.family == "section" and w.cited])
 _HEADING_WORD = re.compile(
-    rf"^\s*(?:(?i:{_HEADING_WORDS})|§)\s*"
+    rf"^\s*(?P<word>(?i:{_HEADING_WORDS})|§)\s*"
     rf"(?P<num>\d+[A-Za-z]?(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVXLC]{{1,6}})(?![\w])"
 )
 _HEADING_NUM = re.compile(rf"^\s*(?P<num>{CLAUSE_NUMBER})\.?(?=\s+\S|\s*$)")
@@ -478,10 +496,17 @@ def heading_number(text: str) -> tuple[str, int, int] | None:
     (('2.1', 0, 3), ('A.1', 0, 3), ('3', 8, 9))
     >>> heading_number("Annex B Scope"), heading_number("Anhang A Glossar"), heading_number("§ 5 Haftung")
     (('B', 6, 7), ('A', 7, 8), ('5', 2, 3))
+    >>> heading_number("Secção 2 Âmbito"), heading_number("Articolo 10 Durata"), heading_number("Hoofdstuk 4 Doel")
+    (('2', 7, 8), ('10', 9, 11), ('4', 10, 11))
     >>> heading_number("A Guide to Keys"), heading_number("2021 Results"), heading_number("Scope")
     (None, None, None)
+    >>> heading_number("Parties 2 and 3 Obligations"), heading_number("Sections of the text")
+    (None, None)
     """
-    m = _HEADING_WORD.match(text) or _HEADING_NUM.match(text)
+    m = _HEADING_WORD.match(text)
+    if m and PLURAL.match(m.group("word")):  # "Parties 2 and 3": a list, no heading's number
+        m = None
+    m = m or _HEADING_NUM.match(text)
     if not m:
         return None
     return norm_number(m.group("num")), m.start("num"), m.start("num") + len(norm_number(m.group("num")))

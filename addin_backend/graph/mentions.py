@@ -60,10 +60,10 @@ __all__ = [
 
 _ITEM = rf"(?:\(\s*(?:{NUM})\s*\)|(?:{NUM})(?:\((?:[a-z]{{1,3}}|\d{{1,2}})\))*)"
 # The words that join numbers, in the languages the label words cover ("Abschnitte 2 und 3",
-# "secciones 2 a 4", "les tableaux 2 et 3").
-_AND_OR = r"(?:and|or|und|oder|sowie|et|ou|y|e|o|u)"
+# "secciones 2 a 4", "les tableaux 2 et 3", "de artikelen 2 en 3", "hoofdstukken 2 tot 4").
+_AND_OR = r"(?:and|or|und|oder|sowie|et|ou|y|e|o|u|en)"
 _SEP_LIST = rf"(?:\s*,\s*(?:{_AND_OR}\s+)?|\s+{_AND_OR}\s+|\s*&\s*)"
-_SEP_RANGE = r"(?:\s*[-\u2013\u2014]\s*|\s+(?:to|through|thru|bis|\u00e0|a|al|hasta)\s+)"
+_SEP_RANGE = r"(?:\s*[-\u2013\u2014]\s*|\s+(?:to|through|thru|bis|\u00e0|a|al|hasta|tot)\s+)"
 _MENTION = re.compile(
     rf"{WORD_START}(?<![\w§\-])(?P<word>§§|§|{WORD_ALT})(?:[ \t\u00a0~]|(?<=[.§]))\s*"
     rf"(?P<items>{_ITEM}(?:(?:{_SEP_RANGE}|{_SEP_LIST}){_ITEM})*)"
@@ -162,14 +162,20 @@ _STD_WORD = re.compile(rf"\b{_STD}|et\s+al|U\.\s?S\.\s?C\.|C\.\s?F\.\s?R\.|\bCFR
 _DIGIT_BEFORE = re.compile(r"\d[\w\-./]*\s*[,;:]?\s*(?:see\s+)?$", re.I)
 
 
+# The words other languages than English put between a part and the work it belongs to ("der",
+# "du", "de la", "della", "dell'", "da", "van het"): the genitive of the patterns below.
+_OF_ML = (r"(?:des|der|du|de\s+la|de\s+las?|de\s+los|del|della|dello|dei|degli|delle|do|da|dos|das|de|"
+          r"van\s+het|van\s+de|van)\s+|dell['\u2019]\s*")
+
 # Statute citations: "§ 823 Abs. 1 BGB", "Art. 5 GG", "artículo 5 de la Ley 39/2015",
 # "article 1240 du Code civil". The words laws number their parts with, then finer locators, then
 # the code's abbreviation or a law's name: a part of another text, not of this document.
-_LAW_WORDS = r"§§?|arts?\.|artikeln?|articles?|art(?:i|\u00ed)culos?|articol[oi]"
+_LAW_WORDS = r"§§?|arts?\.|artikel(?:e?n)?|articles?|art(?:i|\u00ed)culos?|articol[oi]|artigos?"
 _LAW_WORD = re.compile(rf"^(?:{_LAW_WORDS})$", re.I)
 _LOCATOR = (
     r"(?:Abs\.|Absatz|Satz|S\.|Nr\.|Ziff\.|lit\.|Buchst\.|Hs\.|Halbsatz|UAbs\.|Unterabs\.|Alt\.|Var\.|"
-    r"al\.|alin(?:\u00e9|e)a|p(?:\u00e1|a)rrafo|apartado|inciso|letra|numeral|f\.|ff\.)"
+    r"al\.|al(?:\u00ed|i)nea|alin(?:\u00e9|e)a|p(?:\u00e1|a)rrafo|apartado|inciso|letra|numeral|f\.|ff\.|"
+    r"comma|lettera|n\.\s?\u00ba|lid)"
 )
 #: A word of :data:`_LOCATOR` right after a part's number names a finer part of that reference
 #: ("§ 1 Abs. 2 Satz 1", "Absatz 1 Satz 2", "Abschnitt 4 Satz 2"), no part of its own.
@@ -183,9 +189,9 @@ _LAW_NAME = (
 )
 _LAW_AFTER = re.compile(
     # (a book's article first: "artikel 6:248 van het Burgerlijk Wetboek")
-    rf"^(?::\d+[a-z]?)?(?:\s*{_LOCATOR}\s*(?:\d+[a-z]?|[a-z]\)?|[IVX]+)?)*\s*,?\s*"
-    r"(?:(?:des|der|du|de\s+la|de\s+las?|de\s+los|del|della|dello|dei|degli|delle|do|da|dos|das|de|"
-    r"van\s+het|van\s+de|van|of\s+the|of)\s+)?"
+    # (an ordinal after the number: "artigo 5.º da Lei n.º 58/2019")
+    rf"^(?::\d+[a-z]?)?(?:\.?[\u00ba\u00aa\u00b0])?(?:\s*{_LOCATOR}\s*(?:\d+[a-z]?|[a-z]\)?|[IVX]+)?)*\s*,?\s*"
+    rf"(?:{_OF_ML}|(?:of\s+the|of)\s+)?"
     # the law's name, after an adjective if any ("Bürgerlichen Gesetzbuches", "Burgerlijk Wetboek")
     rf"(?:(?-i:[A-Z][a-z\u00e4\u00f6\u00fc]{{0,3}}[A-Z][A-Za-z]{{0,6}})\b"
     rf"|(?:(?-i:[A-Z][a-z\u00e4\u00f6\u00fc\u00df]+)\s+)?{_LAW_NAME}"
@@ -195,7 +201,8 @@ _LAW_AFTER = re.compile(
 # The designation of a cited work next to a mention ("Section 4.2 of RFC 6787", "[RFC9110],
 # Section 3"): when it is the document's own designation, the mention is internal after all.
 _WORK_ID = rf"\[?(?P<id>(?-i:{_STD})[ \t\-]?\d[\w.:\-]*?)\]?"
-_WORK_AFTER = re.compile(rf"\s*(?:,?\s*(?:of|in|de|du|des|der|del)\s+(?:the\s+|la\s+)?|(?=\[)){_WORK_ID}(?![\w])", re.I)
+_WORK_AFTER = re.compile(
+    rf"\s*(?:,?\s*(?:(?:of|in)\s+|{_OF_ML})(?:the\s+|la\s+)?|(?=\[)){_WORK_ID}(?![\w])", re.I)
 _WORK_BEFORE = re.compile(rf"{_WORK_ID}\s*,\s*$")
 _DESIGNATION = re.compile(rf"(?<![\w\-])(?-i:{_STD})[ \t\-]?\d[\w.:\-]*")
 
@@ -224,22 +231,27 @@ def _cited_work(text: str, start: int, end: int) -> str:
     return work_key(m.group("id")) if m else ""
 
 
-# A named work in German, French or Spanish ("in den Debian-Richtlinien, Kapitel 9.2.2", "la
-# Charte Debian, chapitre 9.2.2", "Abschnitt 11.4 der Debian-Policy"): a document noun with a
-# name, written before the label and a comma or after it in the genitive.
+# A named work in German, French, Spanish, Italian, Portuguese or Dutch ("in den
+# Debian-Richtlinien, Kapitel 9.2.2", "la Charte Debian, chapitre 9.2.2", "Abschnitt 11.4 der
+# Debian-Policy", "paragrafo 2.1 della norma ISO 27001"): a document noun with a name, or a
+# standard's designation, written before the label and a comma or after it in the genitive.
 _DOC_NOUN_ML = (
     r"(?:richtlinien?|policy|handbuch|handb(?:u|\u00fc)cher|spezifikation(?:en)?|norm(?:en)?|dokumentation|anleitung|"
     r"charte|manuel|guide|norme|sp(?:\u00e9|e)cification|documentation|directive|r(?:\u00e8|e)glement|"
-    r"manual|gu(?:\u00ed|i)a|norma|especificaci(?:\u00f3|o)n|documentaci(?:\u00f3|o)n|pol(?:\u00ed|i)tica|reglamento|directiva)"
+    r"manual|gu(?:\u00ed|i)a|norma|especificaci(?:\u00f3|o)n|documentaci(?:\u00f3|o)n|pol(?:\u00ed|i)tica|reglamento|directiva|"
+    r"specifica|manuale|guida|documentazione|regolamento|direttiva|"
+    r"especifica(?:\u00e7|c)(?:\u00e3|a)o|documenta(?:\u00e7|c)(?:\u00e3|a)o|regulamento|diretiva|"
+    r"specificatie|handleiding|documentatie|richtlijn|beleid)"
 )
 _NAMED_WORK_ML = (
     rf"(?:(?-i:[A-Z][\w\-]*)-{_DOC_NOUN_ML}"  # Debian-Richtlinien, Debian-Policy
     rf"|(?:(?-i:[A-Z][\w\-]*)\s+){{1,3}}{_DOC_NOUN_ML}"  # Debian Policy
-    rf"|{_DOC_NOUN_ML}(?:\s+(?-i:[A-Z][\w\-]*)){{1,3}})"  # Charte Debian
+    rf"|{_DOC_NOUN_ML}(?:\s+(?-i:[A-Z][\w\-]*)){{1,3}}"  # Charte Debian
+    rf"|(?-i:{_STD})[ \t\-]?\d[\w.:\-]*)"  # ISO 27001
 )
 _NAMED_BEFORE_ML = re.compile(
     rf"{_NAMED_WORK_ML}\s*,\s*(?:(?:in|im|dans|en)\s+(?:seinem|ihrem|son|sa|su)\s+)?$", re.I)
-_NAMED_AFTER_ML = re.compile(rf"\s+(?:der|des|de\s+la|du|de|del)\s+{_NAMED_WORK_ML}\b", re.I)
+_NAMED_AFTER_ML = re.compile(rf"\s+(?:{_OF_ML})(?:(?:la|le|el|het|de)\s+)?{_NAMED_WORK_ML}\b", re.I)
 
 
 def _is_named_work(text: str, start: int, end: int) -> bool:
@@ -250,14 +262,16 @@ def _is_named_work(text: str, start: int, end: int) -> bool:
 #: A third-person possessive right before a part's word ("its Article 32", "son article 32"), in
 #: any language the lexicon has.
 _POSSESSIVE_BEFORE = re.compile(
-    r"(?<![\w'])(?:%s)\s+$" % "|".join(sorted(
-        set().union(*(function_words("third_possessives", lang=lang) for lang in LANGUAGES)), key=len, reverse=True)),
+    r"(?<![\w'])(?:%s)\s+$" % "|".join(map(re.escape, sorted(
+        set().union(*(function_words("third_possessives", lang=lang) for lang in LANGUAGES)), key=len, reverse=True))),
     re.I,
 )
 #: A work named by its designation, its number or a law's name ("RFC 9110", "Regulation (EU)
-#: 2016/679", "la Ley 39/2015", "[QUIC-TLS]").
+#: 2016/679", "la Ley 39/2015", "Decreto legislativo 196/2003", "Lei n.º 58/2019", "[QUIC-TLS]").
 _WORK_NAMED = re.compile(
-    rf"{_DESIGNATION.pattern}|{_NUMBERED_DOC}|\b{_LAW_NAME}\s*(?:\([A-Z]+\)\s*)?[\w\-./]*\d|\[[A-Za-z][^\[\]]{{0,39}}\]",
+    rf"{_DESIGNATION.pattern}|{_NUMBERED_DOC}|\b{_LAW_NAME}\s*(?:\([A-Z]+\)\s*)?[\w\-./]*\d"
+    rf"|\b(?-i:{_LAW_NAME})\s+(?:n\.?\s?[\u00ba\u00b0o]\.?|Nr\.|No\.|[^\W\d_]+)\s+[\w\-./]*\d"
+    rf"|\[[A-Za-z][^\[\]]{{0,39}}\]",
     re.I,
 )
 

@@ -58,7 +58,12 @@ def test_readers_label_captions_and_headings_in_the_document_s_word():
 
 def test_a_heading_s_typed_number_is_read_one_way():
     cases = {"A.1 Scope": "A.1", "Section 3 Terms": "3", "Annex B Scope": "B", "2.1. Grants": "2.1",
-             "Kapitel 4 Einleitung": "4", "\u00a7 5 Haftung": "5", "A Guide to Keys": None, "2021 Results": None}
+             "Kapitel 4 Einleitung": "4", "\u00a7 5 Haftung": "5", "A Guide to Keys": None, "2021 Results": None,
+             # Italian, Portuguese and Dutch headings, and a word typed without its accent
+             "Articolo 10 Durata": "10", "Sec\u00e7\u00e3o 2 \u00c2mbito": "2", "Artigo 3 Objeto": "3",
+             "Hoofdstuk 4 Doel": "4", "Bijlage B Lijst": "B", "Articulo 3 Objeto": "3",
+             # a plural word opens a list, not a heading's number
+             "Parties 2 and 3 Obligations": None}
     for text, number in cases.items():
         got = heading_number(text)
         assert (got[0] if got else None) == number, text

@@ -53,6 +53,70 @@ def test_a_paragraphs_sentence_is_no_theorem():
     assert _broken(doc) == [("broken_reference", "p3", "Satz 3")]
 
 
+def _contract(tmp_path, name, paragraphs):
+    """A contract as Word writes it: typed headings ("Articolo 1 – Oggetto"), read by the reader."""
+    docx = pytest.importorskip("docx")
+    import adapters
+
+    document = docx.Document()
+    for style, text in paragraphs:
+        document.add_paragraph(text, style=style)
+    path = tmp_path / name
+    document.save(path)
+    return adapters.read_path(str(path))
+
+
+@pytest.mark.parametrize("name, paragraphs, missing", [
+    ("contratto.docx", [
+        ("Heading 1", "Articolo 1 \u2013 Oggetto"),
+        ("Normal", "Il contratto disciplina il Servizio descritto nell'Allegato A, ai sensi dell'articolo 1341 "
+                   "del Codice civile e del Decreto legislativo 196/2003, in particolare il suo articolo 13, comma 2."),
+        ("Heading 1", "Articolo 2 \u2013 Obblighi"),
+        ("Normal", "Il Fornitore rispetta l'articolo 1, comma 1, e il paragrafo 2.1 della norma ISO 27001. "
+                   "Si vedano gli articoli 1 e 2 e l'articolo 9."),
+        ("Heading 1", "Allegato A \u2013 Servizio"),
+        ("Normal", "Il Servizio comprende il backup (vedi articolo 2)."),
+    ], "articolo 9"),
+    ("contrato.docx", [
+        ("Heading 1", "Artigo 1 \u2013 Objeto"),
+        ("Normal", "O contrato rege o Servi\u00e7o descrito no Anexo A, nos termos do artigo 5.\u00ba da Lei "
+                   "n.\u00ba 58/2019 e do Regulamento (UE) 2016/679, em especial o seu artigo 32.\u00ba"),
+        ("Heading 1", "Artigo 2 \u2013 Obriga\u00e7\u00f5es"),
+        ("Normal", "O Prestador cumpre o artigo 1.\u00ba, n.\u00ba 2, e a sec\u00e7\u00e3o 3 da norma ISO 27001. "
+                   "Ver os artigos 1 e 2 e o artigo 7."),
+        ("Heading 1", "Anexo A \u2013 Servi\u00e7o"),
+        ("Normal", "Ver artigo 2."),
+    ], "artigo 7"),
+    ("overeenkomst.docx", [
+        ("Heading 1", "Artikel 1 Onderwerp"),
+        ("Normal", "Deze overeenkomst regelt de Dienst uit Bijlage A, op grond van artikel 6:248 van het Burgerlijk "
+                   "Wetboek."),
+        ("Heading 1", "Artikel 2 Verplichtingen"),
+        ("Normal", "De Leverancier volgt artikel 1, lid 2, en paragraaf 4.2 van ISO 27001. Zie de artikelen 1 en 2 "
+                   "en artikel 8."),
+        ("Heading 1", "Bijlage A Dienst"),
+        ("Normal", "Zie artikel 2."),
+    ], "artikel 8"),
+])
+def test_contracts_cite_their_own_articles_in_italian_portuguese_and_dutch(tmp_path, name, paragraphs, missing):
+    """The label grammar reads "articolo", "artigo", "bijlage" as it reads "Article" and "Anhang":
+    the headings get their labels, the articles cited link to them, and an article the contract
+    lacks is reported. A statute's or a standard's part ("articolo 1341 del Codice civile",
+    "sec\u00e7\u00e3o 3 da norma ISO 27001", "paragraaf 4.2 van ISO 27001", "il suo articolo 13" after a
+    decree) is that work's, not a missing part of the contract."""
+    from addin_backend.graph.build import build_graph
+
+    doc = _contract(tmp_path, name, paragraphs)
+    sections = [u for u in doc.units if u.kind == "section"]
+    assert [u.label.split()[1] for u in sections] == ["1", "2", "A"]
+    graph = build_graph(doc, semantic=False)
+    cited = {(a, b) for a, b, d in graph.edges(data=True) if d.get("type") == "REFERENCES"}
+    body = [u.id for u in doc.units if u.kind == "paragraph"]
+    assert (body[0], sections[2].id) in cited  # the annex
+    assert {(body[1], sections[0].id), (body[1], sections[1].id), (body[2], sections[1].id)} <= cited
+    assert [(kind, evidence) for kind, _, evidence in _broken(doc)] == [("broken_reference", missing)]
+
+
 def test_a_cited_tag_only_counts_when_the_document_lists_it():
     # "[MQTT-SN-1.2-3]" is a statement id, not a listed work: the section stays this document's
     doc = _numbered(("p1", "paragraph", "A Server MUST reject it [MQTT-SN-1.2-3], as section 8 says.", "s1"))
