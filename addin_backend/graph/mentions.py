@@ -192,8 +192,10 @@ _LAW_AFTER = re.compile(
     # (an ordinal after the number: "artigo 5.º da Lei n.º 58/2019")
     rf"^(?::\d+[a-z]?)?(?:\.?[\u00ba\u00aa\u00b0])?(?:\s*{_LOCATOR}\s*(?:\d+[a-z]?|[a-z]\)?|[IVX]+)?)*\s*,?\s*"
     rf"(?:{_OF_ML}|(?:of\s+the|of)\s+)?"
-    # the law's name, after an adjective if any ("Bürgerlichen Gesetzbuches", "Burgerlijk Wetboek")
+    # the law's name, after an adjective if any ("Bürgerlichen Gesetzbuches", "Burgerlijk Wetboek"),
+    # or its abbreviation: in capitals ("BGB", "DSGVO") or with full stops ("D.Lgs.", "C. civ.")
     rf"(?:(?-i:[A-Z][a-z\u00e4\u00f6\u00fc]{{0,3}}[A-Z][A-Za-z]{{0,6}})\b"
+    r"|(?-i:[A-Z][A-Za-z]{0,3}\.(?:\s?[A-Za-z]{1,4}\.)+)"
     rf"|(?:(?-i:[A-Z][a-z\u00e4\u00f6\u00fc\u00df]+)\s+)?{_LAW_NAME}"
     r"|(?-i:[A-Z][a-z\u00e4\u00f6\u00fc\u00df]+(?:gesetz(?:es|buch(?:es)?)?|ordnung|richtlinie)\b))",
     re.I,

@@ -76,6 +76,11 @@ def test_a_measurement_after_a_cue_is_no_clause_reference(text):
     ("nach § 823 des Bürgerlichen Gesetzbuches und § 4", ["§ 4"]),
     ("op grond van artikel 6:248 van het Burgerlijk Wetboek en artikel 32 van Verordening (EU) 2016/679; "
      "zie artikel 3 van deze overeenkomst", ["artikel 3"]),
+    # the law's abbreviation with full stops, and an ordinal after the number
+    ("ai sensi dell'articolo 13 del D.P.R. 445/2000 e dell'articolo 2", ["articolo 2"]),
+    ("conforme a l'article 1240 C. civ. et a l'article 4", ["article 4"]),
+    ("nos termos do artigo 5.\u00ba da Lei n.\u00ba 58/2019 e do artigo 3.\u00ba", ["artigo 3"]),
+    ("siehe § 3, d.h. die Regel", ["§ 3"]),  # a lower-case abbreviation names no law
 ])
 def test_a_statutes_finer_locators_belong_to_its_citation(text, internal):
     """The locators after a statute's number, up to the law's name, are that law's parts; a
@@ -104,6 +109,7 @@ def test_a_part_of_a_named_work_is_no_mention_of_this_document(text):
     ("le règlement (UE) 2016/679, notamment son article 32, paragraphe 1", []),
     ("die Verordnung (EU) 2016/679, insbesondere ihr Artikel 32", []),
     ("la Ley 39/2015, en particular su artículo 5", []),
+    ("il Decreto legislativo 196/2003, in particolare il suo articolo 13", []),  # a word before the number
     ("[QUIC-TLS] and its Section 5.8", []),
     ("Regulation (EU) 2016/679, see Art. 5 and its Article 32", []),  # "Art." ends no sentence
     ("RFC 9110 and our Section 3 apply", ["Section 3"]),  # the writer's own
