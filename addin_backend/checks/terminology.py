@@ -35,6 +35,7 @@ from adapters.model import Document, Unit
 from ..edits.terms import pluralize, singularize
 from ..findings import Finding, Place
 from ..graph.definitions import find_definitions
+from ..graph.mentions import find_citations
 from ..language.detect import is_english, unit_language
 from ..language.nlp import common_words
 from .style.abbreviations import designation, glued_prefix, grammar_names, no_expansion_needed, spells, version_base
@@ -390,11 +391,18 @@ def _find_acronyms(doc: Document) -> dict[str, AcronymInfo]:
             if glued_prefix(u.text, m.start(), m.end()):
                 continue  # the "EC" of "(EC)DHE"
             info = out.setdefault(core, AcronymInfo(core))
-            if designation(u.text, m.end()):
+            if designation(u.text, m.end()) or _names_cited_statute(u.text, m.start(), core):
                 info.designations += 1
                 continue
             info.uses.append((u.order, u.id, m.start(), m.end()))
     return out
+
+
+def _names_cited_statute(text: str, start: int, core: str) -> bool:
+    """Whether the abbreviation at ``start`` is the name of a statute a citation before it cites
+    ("§ 823 Abs. 1 BGB", "Art. 6 DSGVO"): a designation of that work, as "RFC" is of "RFC 9000",
+    which its readers know without an expansion."""
+    return any(m.external == core and m.end <= start for m in find_citations(text))
 
 
 _CREDITS = re.compile(r"^\W*(?:[\d.]+\s*)?(?:acknowledge?ments?|contributors?|authors?(?:'|\u2019)? addresses|authors|credits|"

@@ -194,7 +194,7 @@ _LAW_AFTER = re.compile(
     rf"(?:{_OF_ML}|(?:of\s+the|of)\s+)?"
     # the law's name, after an adjective if any ("Bürgerlichen Gesetzbuches", "Burgerlijk Wetboek"),
     # or its abbreviation: in capitals ("BGB", "DSGVO") or with full stops ("D.Lgs.", "C. civ.")
-    rf"(?:(?-i:[A-Z][a-z\u00e4\u00f6\u00fc]{{0,3}}[A-Z][A-Za-z]{{0,6}})\b"
+    rf"(?P<law>(?-i:[A-Z][a-z\u00e4\u00f6\u00fc]{{0,3}}[A-Z][A-Za-z]{{0,6}})\b"
     r"|(?-i:[A-Z][A-Za-z]{0,3}\.(?:\s?[A-Za-z]{1,4}\.)+)"
     rf"|(?:(?-i:[A-Z][a-z\u00e4\u00f6\u00fc\u00df]+)\s+)?{_LAW_NAME}"
     r"|(?-i:[A-Z][a-z\u00e4\u00f6\u00fc\u00df]+(?:gesetz(?:es|buch(?:es)?)?|ordnung|richtlinie)\b))",
@@ -289,11 +289,12 @@ def _part_of_named_work(text: str, start: int) -> bool:
     return _WORK_NAMED.search(text, max(lo, text.rfind("; ", lo, start) + 1), start) is not None
 
 
-def _law_end(word: str, text: str, end: int) -> int:
+def _statute(word: str, text: str, end: int) -> tuple[int, str]:
     """Where a statute citation that starts with ``word`` and whose number ends at ``end`` ends,
-    its finer locators and the law's name included ("§ 823 Abs. 1 Satz 2 BGB"); -1 if none."""
+    its finer locators and the law's name included ("§ 823 Abs. 1 Satz 2 BGB"), and that name
+    ("BGB"); ``(-1, "")`` if it is none."""
     law = _LAW_AFTER.match(text[end : end + 80]) if _LAW_WORD.match(word) else None
-    return -1 if law is None else end + law.end()
+    return (-1, "") if law is None else (end + law.end(), law.group("law"))
 
 
 def _is_external(text: str, start: int, end: int) -> bool:
@@ -346,7 +347,8 @@ class Mention:
     items: tuple[Item, ...]
     bare: bool = False
     literal: str | None = None
-    #: For a mention of another work's part: that work's designation ("RFC6787"; "" unknown).
+    #: For a mention of another work's part: that work's designation ("RFC6787", a statute's name
+    #: "BGB"; "" unknown).
     external: str | None = None
     #: Each hyphenated pair of numbers ("4-1" in "figures 4-1 and 4-2") as ``(start, end, "4-1")``:
     #: one chapter-style number where the document numbers that family so.
@@ -493,13 +495,13 @@ def _scan(text: str) -> tuple[Mention, ...]:
             while end < len(text) and text[end] == ")" and text[start:end].count("(") > text[start:end].count(")"):
                 end += 1
         inside_law = start < law_end  # "Satz 2" of "§ 823 Abs. 1 Satz 2 BGB": the statute's locator
-        law = _law_end(word, text, end)
+        law, law_name = _statute(word, text, end)
         law_end = max(law_end, law)
         if (inside_law or law >= 0 or _is_external(text, start, end) or _is_named_work(text, start, end)
                 or _part_of_named_work(text, start)
                 or (external_end >= 0 and _CHAIN.match(text, external_end, start))):
             external_end = end  # "VA Handbook 6500.6, Appendix C, paragraph 9, Appendix D": one citation
-            cited = _cited_work(text, start, end)
+            cited = _cited_work(text, start, end) or (work_key(law_name) if law >= 0 else "")
             prev = found[-1] if found else None
             if prev is not None and prev.external is None and _SEP_LIST_RE.fullmatch(text, prev.end, start):
                 found[-1] = replace(prev, external=cited)  # "Section 5 and Appendix C of [RFC8618]": both
@@ -541,7 +543,7 @@ def find_citations(text: str) -> tuple[Mention, ...]:
     cited work's designation in ``external`` when it is written beside it.
 
     >>> [(m.text, m.external) for m in find_citations("See Section 4.2 of RFC 6787 and § 823 BGB.")]
-    [('Section 4.2', 'RFC6787'), ('§ 823', '')]
+    [('Section 4.2', 'RFC6787'), ('§ 823', 'BGB')]
     """
     return FACTS.memo("mentions", text, _split)[1]
 

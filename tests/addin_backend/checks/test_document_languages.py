@@ -94,6 +94,19 @@ def test_acronyms_known_to_readers_of_the_language():
     assert got == [("undefined_acronym", "UK")]  # "UK" is what English readers know, not German ones
 
 
+def test_the_name_of_a_cited_statute_needs_no_expansion():
+    """"§ 823 Abs. 1 BGB", "Art. 6 Abs. 1 lit. b DSGVO": the abbreviation names the law a citation
+    cites, as "RFC" names the series of "RFC 9000"; an abbreviation no citation names is still
+    reported, and so is one written before a statute's part rather than after it."""
+    doc = _doc([
+        ("p1", "paragraph", "Die Haftung richtet sich nach § 823 Abs. 1 Satz 2 BGB; die Verarbeitung ist nach "
+                            "Art. 6 Abs. 1 lit. b DSGVO zulässig.", None),
+        ("p2", "paragraph", "Jeder Vorfall wird an das KVZ gemeldet, das nach der ZPO Art. 4 prüft.", None),
+    ], "de")
+    got = sorted(f.evidence for f in acronym_findings(doc) if f.kind == "undefined_acronym")
+    assert got == ["KVZ", "ZPO"]
+
+
 def test_a_german_expansion_inflected_is_the_same_expansion():
     doc = _doc([
         ("p1", "paragraph", "Es gelten die Allgemeinen Geschäftsbedingungen (AGB) der Firma.", None),
