@@ -49,6 +49,9 @@ def test_readers_label_captions_and_headings_in_the_document_s_word():
     assert seq_label("Illustration", "1", "Abbildung 1: Aufbau") == "Abbildung 1"
     assert seq_label("Table", "2", "Tabla 2. Resultados") == "Tabla 2"
     assert seq_label("Table", "2", "Figure 2: not the table's word") == "Table 2"
+    assert seq_label("Illustration", "1", "Illustrazione 1: Architettura") == "Illustrazione 1"
+    assert seq_label("Table", "1", "Tabella 1 \u2013 Valori") == "Tabella 1"
+    assert seq_label("Illustration", "2", "Afbeelding 2. Opbouw") == "Afbeelding 2"
     assert caption_label("Abb. 3: Aufbau") == ("Abbildung 3", "3")
     assert section_label("B", "Annex B.") == "Annex B"  # a Word list label with its word
     assert section_number_and_label("Anhang A") == ("A", "Anhang A")  # was "Section Anhang A"
