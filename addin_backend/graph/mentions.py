@@ -64,8 +64,11 @@ _ITEM = rf"(?:\(\s*(?:{NUM})\s*\)|(?:{NUM})(?:\((?:[a-z]{{1,3}}|\d{{1,2}})\))*)"
 _AND_OR = r"(?:and|or|und|oder|sowie|et|ou|y|e|o|u|en)"
 _SEP_LIST = rf"(?:\s*,\s*(?:{_AND_OR}\s+)?|\s+{_AND_OR}\s+|\s*&\s*)"
 _SEP_RANGE = r"(?:\s*[-\u2013\u2014]\s*|\s+(?:to|through|thru|bis|\u00e0|a|al|hasta|tot)\s+)"
+# Before the words are tried, a cheap look at what follows a word start: a word (no space, no
+# digit) then a number, a capital or "(" (half the time of the scan on a standard).
+_NUMBER_FOLLOWS = r"(?=[^\s\d]{1,24}(?:[ \t\u00a0~]|(?<=[.§]))\s*[\d(A-Z])"
 _MENTION = re.compile(
-    rf"{WORD_START}(?<![\w§\-])(?P<word>§§|§|{WORD_ALT})(?:[ \t\u00a0~]|(?<=[.§]))\s*"
+    rf"{WORD_START}(?<![\w§\-]){_NUMBER_FOLLOWS}(?P<word>§§|§|{WORD_ALT})(?:[ \t\u00a0~]|(?<=[.§]))\s*"
     rf"(?P<items>{_ITEM}(?:(?:{_SEP_RANGE}|{_SEP_LIST}){_ITEM})*)"
 )
 _SEP_RANGE_RE = re.compile(_SEP_RANGE)
