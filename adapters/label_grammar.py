@@ -52,6 +52,7 @@ __all__ = [
     "label_word",
     "parse_typed_label",
     "heading_number",
+    "heading_word_alt",
 ]
 
 
@@ -87,7 +88,7 @@ WORDS: tuple[LabelWord, ...] = (
     _w("Annex", "section", "en", r"annex(?:es)?", heading=True),
     _w("Appendix", "section", "en", r"App\.", lower=False),
     _w("Article", "section", "en", r"articles?", heading=True),
-    _w("Article", "section", "en", r"Arts?\.", lower=False),
+    _w("Article", "section", "en", r"Arts?\.", lower=False, heading=True),  # "Art. 1 – Oggetto"
     # "paragraph 3.2.1" (military and legal standards); a plain "paragraph 2" is too ambiguous
     _w("Paragraph", "section", "en", r"paragraphs?(?=\s+(?:\d+|[A-Z])\.\d)|paras?\.(?=\s*(?:\d+|[A-Z])\.\d)"),
     _w("Figure", "figure", "en", r"figures?|figs?\.|fig(?=\s*\d)", caption=True, abbrevs=("Fig.",)),
@@ -480,12 +481,17 @@ def parse_typed_label(text: str) -> tuple[str, str] | None:
 
 # --- the number a heading types before its title ---------------------------------------------
 
-# a heading word as its name prints it or as running text cites it ("Secção 2", "Articulo 3")
-_HEADING_WORDS = "|".join(
-    [re.escape(n) for n in sorted({w.name for w in WORDS if w.heading and w.family == "section"}, key=len, reverse=True)]
-    + [w.cited for w in WORDS if w.heading and w.family == "section" and w.cited])
+def heading_word_alt(family: str | None = None) -> str:
+    """The words that may stand before a heading's number (of ``family``, or any), as their names
+    print them or as running text cites them ("Secção 2", "Articulo 3", "Art. 1"): a regular
+    expression to use without case (no group)."""
+    words = [w for w in WORDS if w.heading and (family is None or w.family == family)]
+    names = sorted({w.name for w in words}, key=len, reverse=True)
+    return "|".join([re.escape(n) for n in names] + [w.cited for w in words if w.cited])
+
+
 _HEADING_WORD = re.compile(
-    rf"^\s*(?P<word>(?i:{_HEADING_WORDS})|§)\s*"
+    rf"^\s*(?P<word>(?i:{heading_word_alt('section')})|§)\s*"
     rf"(?P<num>\d+[A-Za-z]?(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVXLC]{{1,6}})(?![\w])"
 )
 _HEADING_NUM = re.compile(rf"^\s*(?P<num>{CLAUSE_NUMBER})\.?(?=\s+\S|\s*$)")

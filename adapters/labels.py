@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .label_grammar import OWN_NUM, WORDS, canonical_label, word_of
+from .label_grammar import OWN_NUM, WORDS, canonical_label, heading_word_alt, word_of
 
 __all__ = [
     "SEQ_KINDS",
@@ -44,7 +44,7 @@ _CAPTION = re.compile(
     rf"^\s*(?P<word>{'|'.join(re.escape(w) for w in sorted(CAPTION_WORDS, key=len, reverse=True))})\s*(?P<num>{OWN_NUM})\b"
 )
 _WORDED = re.compile(
-    rf"^\s*(?P<word>{'|'.join(re.escape(n) for n in sorted({w.name for w in WORDS if w.heading}, key=len, reverse=True))})"
+    rf"^\s*(?P<word>{heading_word_alt()})"
     rf"\s+(?P<num>[A-Z0-9][\w.]*?)[.):]?\s*$",
     re.I,
 )

@@ -15,6 +15,7 @@ from adapters.label_grammar import (
     word_name,
 )
 from adapters.labels import caption_label, section_label, section_number_and_label, seq_label
+from adapters.typed_numbers import typed_section
 
 
 @pytest.mark.parametrize("word", sorted({w.name for w in WORDS}))
@@ -55,6 +56,9 @@ def test_readers_label_captions_and_headings_in_the_document_s_word():
     assert caption_label("Abb. 3: Aufbau") == ("Abbildung 3", "3")
     assert section_label("B", "Annex B.") == "Annex B"  # a Word list label with its word
     assert section_number_and_label("Anhang A") == ("A", "Anhang A")  # was "Section Anhang A"
+    # a heading typed with the word's abbreviation or an unaccented form is labelled in that word
+    assert typed_section("Art. 1 \u2013 Oggetto", 1) == ("1", "Article 1", "Oggetto")
+    assert typed_section("Sec\u00e7\u00e3o 2 \u00c2mbito", 1) == ("2", "Se\u00e7\u00e3o 2", "\u00c2mbito")
     # the graph's keys stay those of the English labels
     assert parse_label("Abbildung 3") == parse_label("Figure 3") == ("figure", "3")
 
@@ -64,7 +68,7 @@ def test_a_heading_s_typed_number_is_read_one_way():
              "Kapitel 4 Einleitung": "4", "\u00a7 5 Haftung": "5", "A Guide to Keys": None, "2021 Results": None,
              # Italian, Portuguese and Dutch headings, and a word typed without its accent
              "Articolo 10 Durata": "10", "Sec\u00e7\u00e3o 2 \u00c2mbito": "2", "Artigo 3 Objeto": "3",
-             "Hoofdstuk 4 Doel": "4", "Bijlage B Lijst": "B", "Articulo 3 Objeto": "3",
+             "Hoofdstuk 4 Doel": "4", "Bijlage B Lijst": "B", "Articulo 3 Objeto": "3", "Art. 1 \u2013 Oggetto": "1",
              # a plural word opens a list, not a heading's number
              "Parties 2 and 3 Obligations": None}
     for text, number in cases.items():
