@@ -175,6 +175,9 @@ _OF_ML = (r"(?:des|der|du|de\s+la|de\s+las?|de\s+los|del|della|dello|dei|degli|d
 # the code's abbreviation or a law's name: a part of another text, not of this document.
 _LAW_WORDS = r"§§?|arts?\.|artikel(?:e?n)?|articles?|art(?:i|\u00ed)culos?|articol[oi]|artigos?"
 _LAW_WORD = re.compile(rf"^(?:{_LAW_WORDS})$", re.I)
+#: The part letter a code numbers its articles with ("L. 121-1", "R. 4127-1", "D.* 12"): the
+#: article of a code, never a lettered part of this document.
+_CODE_PART = re.compile(r"[A-Z]\*?\.\s+\d")
 _LOCATOR = (
     r"(?:Abs\.|Absatz|Satz|S\.|Nr\.|Ziff\.|lit\.|Buchst\.|Hs\.|Halbsatz|UAbs\.|Unterabs\.|Alt\.|Var\.|"
     r"al\.|al(?:\u00ed|i)nea|alin(?:\u00e9|e)a|p(?:\u00e1|a)rrafo|apartado|inciso|letra|numeral|f\.|ff\.|"
@@ -486,6 +489,8 @@ def _scan(text: str) -> tuple[Mention, ...]:
         start = m.start("word")
         if _LOCATOR_WORD.match(word) and _FINER_THAN.search(text, max(0, start - 40), start):
             continue  # "Satz 2" of "Absatz 1 Satz 2": a sentence of that paragraph, not Theorem 2
+        if _LAW_WORD.match(word) and _CODE_PART.match(text, m.start("items")):
+            continue  # "article L. 121-1 du Code de la consommation": a code's article, not Article L
         family = family_of(word)
         plural = bool(PLURAL.match(word))
         pairs: list[tuple[int, int, str]] = []

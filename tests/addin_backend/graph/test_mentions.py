@@ -81,6 +81,9 @@ def test_a_measurement_after_a_cue_is_no_clause_reference(text):
     ("conforme a l'article 1240 C. civ. et a l'article 4", ["article 4"]),
     ("nos termos do artigo 5.\u00ba da Lei n.\u00ba 58/2019 e do artigo 3.\u00ba", ["artigo 3"]),
     ("siehe § 3, d.h. die Regel", ["§ 3"]),  # a lower-case abbreviation names no law
+    # a French code numbers its articles after the letter of its part
+    ("conformément à l'article L. 121-1 du Code de la consommation et à l'article 4", ["article 4"]),
+    ("selon l'article R. 4127-1 du code de la santé publique", []),
 ])
 def test_a_statutes_finer_locators_belong_to_its_citation(text, internal):
     """The locators after a statute's number, up to the law's name, are that law's parts; a
