@@ -195,15 +195,19 @@ _LAW_NAME = (
 )
 _LAW_AFTER = re.compile(
     # (a book's article first: "artikel 6:248 van het Burgerlijk Wetboek")
-    # (an ordinal after the number: "artigo 5.º da Lei n.º 58/2019")
-    rf"^(?::\d+[a-z]?)?(?:\.?[\u00ba\u00aa\u00b0])?(?:\s*{_LOCATOR}\s*(?:\d+[a-z]?|[a-z]\)?|[IVX]+)?)*\s*,?\s*"
+    # (an ordinal after the number: "artigo 5.º da Lei n.º 58/2019"; its sub-parts: "Article
+    # 6(1)(b) GDPR", "artículo 6.1.b) del RGPD")
+    rf"^(?::\d+[a-z]?)?(?:\.?[\u00ba\u00aa\u00b0])?(?:\([a-z0-9]{{1,4}}\)|\.[a-z]\))*"
+    # (a code's abbreviation in lower case right after the number: "articolo 2043 c.c.")
+    r"(?:\s+(?P<code>(?-i:[a-z]{1,3}\.(?:[a-z]{1,4}\.)+))|"
+    rf"(?:\s*{_LOCATOR}\s*(?:\d+[a-z]?|(?-i:[a-z])\)?|[IVX]+)?)*\s*,?\s*"
     rf"(?:{_OF_ML}|(?:of\s+the|of)\s+)?"
     # the law's name, after an adjective if any ("Bürgerlichen Gesetzbuches", "Burgerlijk Wetboek"),
     # or its abbreviation: in capitals ("BGB", "DSGVO") or with full stops ("D.Lgs.", "C. civ.")
     rf"(?P<law>(?-i:[A-Z][a-z\u00e4\u00f6\u00fc]{{0,3}}[A-Z][A-Za-z]{{0,6}})\b"
     r"|(?-i:[A-Z][A-Za-z]{0,3}\.(?:\s?[A-Za-z]{1,4}\.)+)"
     rf"|(?:(?-i:[A-Z][a-z\u00e4\u00f6\u00fc\u00df]+)\s+)?{_LAW_NAME}"
-    r"|(?-i:[A-Z][a-z\u00e4\u00f6\u00fc\u00df]+(?:gesetz(?:es|buch(?:es)?)?|ordnung|richtlinie)\b))",
+    r"|(?-i:[A-Z][a-z\u00e4\u00f6\u00fc\u00df]+(?:gesetz(?:es|buch(?:es)?)?|ordnung|richtlinie)\b)))",
     re.I,
 )
 # The designation of a cited work next to a mention ("Section 4.2 of RFC 6787", "[RFC9110],
@@ -300,7 +304,7 @@ def _statute(word: str, text: str, end: int) -> tuple[int, str]:
     its finer locators and the law's name included ("§ 823 Abs. 1 Satz 2 BGB"), and that name
     ("BGB"); ``(-1, "")`` if it is none."""
     law = _LAW_AFTER.match(text[end : end + 80]) if _LAW_WORD.match(word) else None
-    return (-1, "") if law is None else (end + law.end(), law.group("law"))
+    return (-1, "") if law is None else (end + law.end(), law.group("law") or law.group("code"))
 
 
 def _is_external(text: str, start: int, end: int) -> bool:

@@ -7,6 +7,7 @@ from adapters.model import Unit
 from addin_backend.graph.mentions import (
     build_label_index,
     canonical_label,
+    find_citations,
     find_mentions,
     parse_label,
     resolve_unit,
@@ -84,11 +85,25 @@ def test_a_measurement_after_a_cue_is_no_clause_reference(text):
     # a French code numbers its articles after the letter of its part
     ("conformément à l'article L. 121-1 du Code de la consommation et à l'article 4", ["article 4"]),
     ("selon l'article R. 4127-1 du code de la santé publique", []),
+    # the cited part's sub-parts before the law's name, and a code abbreviated in lower case
+    ("under Article 6(1)(b) GDPR and Article 4", ["Article 4"]),
+    ("según el artículo 6.1.b) del RGPD y el artículo 3", ["artículo 3"]),
+    ("ai sensi dell'articolo 2043 c.c. e dell'articolo 3", ["articolo 3"]),
 ])
 def test_a_statutes_finer_locators_belong_to_its_citation(text, internal):
     """The locators after a statute's number, up to the law's name, are that law's parts; a
     later one with the same word is this document's again."""
     assert [m.text for m in find_mentions(text)] == internal
+
+
+@pytest.mark.parametrize("text, law", [
+    ("gemäß §§ 305 ff. BGB", "BGB"), ("Art. 6 Abs. 1 lit. b DSGVO", "DSGVO"), ("Article 6(1)(b) GDPR", "GDPR"),
+    ("artículo 6.1.b) del RGPD", "RGPD"),
+])
+def test_a_statute_citation_names_its_law(text, law):
+    """The law's name is the citation's work (what the acronym check takes for a designation): a
+    locator's letter ("lit. b") is not the start of it."""
+    assert [m.external for m in find_citations(text)] == [law]
 
 
 @pytest.mark.parametrize("text, number", [
