@@ -200,7 +200,10 @@ _LAW_AFTER = re.compile(
     rf"^(?::\d+[a-z]?)?(?:\.?[\u00ba\u00aa\u00b0])?(?:\([a-z0-9]{{1,4}}\)|\.[a-z]\))*"
     # (a code's abbreviation in lower case right after the number: "articolo 2043 c.c.")
     r"(?:\s+(?P<code>(?-i:[a-z]{1,3}\.(?:[a-z]{1,4}\.)+))|"
-    rf"(?:\s*{_LOCATOR}\s*(?:\d+[a-z]?|(?-i:[a-z])\)?|[IVX]+)?)*\s*,?\s*"
+    # (finer locators, a comma between them as the EU writes: "article 6, paragraphe 1, point b), du
+    # règlement", "Article 6, paragraph 1, point (b), of Regulation")
+    rf"(?:\s*,?\s*(?:{_LOCATOR}|paragraph(?:e)?s?|points?|punto|onder|sub)\s*"
+    r"(?:\d+[a-z]?|\(?(?-i:[a-z])\)|(?-i:[a-z])\b|\(\d+\)|[IVX]+)?)*\s*,?\s*"
     rf"(?:{_OF_ML}|(?:of\s+the|of)\s+)?"
     # the law's name, after an adjective if any ("Bürgerlichen Gesetzbuches", "Burgerlijk Wetboek"),
     # or its abbreviation: in capitals ("BGB", "DSGVO") or with full stops ("D.Lgs.", "C. civ.")

@@ -89,6 +89,10 @@ def test_a_measurement_after_a_cue_is_no_clause_reference(text):
     ("under Article 6(1)(b) GDPR and Article 4", ["Article 4"]),
     ("según el artículo 6.1.b) del RGPD y el artículo 3", ["artículo 3"]),
     ("ai sensi dell'articolo 2043 c.c. e dell'articolo 3", ["articolo 3"]),
+    # finer locators separated by commas, as EU acts are cited
+    ("selon l'article 6, paragraphe 1, point b), du règlement (UE) 2016/679 et l'article 3", ["article 3"]),
+    ("Article 6, paragraph 1, point (b), of Regulation (EU) 2016/679 and Article 2", ["Article 2"]),
+    ("see Article 5, paragraph 3.2.1 and Article 6", ["Article 5", "paragraph 3.2.1", "Article 6"]),
 ])
 def test_a_statutes_finer_locators_belong_to_its_citation(text, internal):
     """The locators after a statute's number, up to the law's name, are that law's parts; a
