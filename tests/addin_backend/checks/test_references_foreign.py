@@ -67,6 +67,35 @@ def _contract(tmp_path, name, paragraphs):
 
 
 @pytest.mark.parametrize("name, paragraphs, missing", [
+    ("contrat.docx", [
+        ("Heading 1", "Article 1 \u2013 Objet"),
+        ("Normal", "Le contrat r\u00e9git la prestation d\u00e9crite \u00e0 l'annexe A, conform\u00e9ment \u00e0 l'article "
+                   "L. 121-1 du Code de la consommation, \u00e0 l'article 1240 du Code civil et \u00e0 l'article 6, "
+                   "paragraphe 1, point b), du r\u00e8glement (UE) 2016/679."),
+        ("Heading 1", "Article 2 \u2013 Dur\u00e9e"),
+        ("Normal", "Les articles 1 et 2 s'appliquent, ainsi que l'article 7."),
+        ("Heading 1", "Annexe A \u2013 Prestation"),
+        ("Normal", "Voir l'article R. 4127-1 du code de la sant\u00e9 publique et l'article 2."),
+    ], "article 7"),
+    ("contrato-es.docx", [
+        ("Heading 1", "Art\u00edculo 1. Objeto"),
+        ("Normal", "El contrato regula el Servicio del Anexo A, conforme al art\u00edculo 6.1.b) del RGPD, al "
+                   "art\u00edculo 5 de la Ley Org\u00e1nica 3/2018 y al apartado 4.2 de la norma ISO 27001."),
+        ("Heading 1", "Art\u00edculo 2. Duraci\u00f3n"),
+        ("Normal", "Se aplican los art\u00edculos 1 y 2 y el art\u00edculo 8."),
+        ("Heading 1", "Anexo A. Servicio"),
+        ("Normal", "V\u00e9ase el art\u00edculo 2."),
+    ], "art\u00edculo 8"),
+    ("vertrag.docx", [
+        ("Heading 1", "\u00a7 1 Gegenstand"),
+        ("Normal", "(1) Der Vertrag regelt die Leistung nach Anlage A. (2) Es gelten \u00a7\u00a7 305 ff. BGB, \u00a7 823 "
+                   "Abs. 1 Satz 2 BGB und Art. 6 Abs. 1 lit. b DSGVO."),
+        ("Heading 1", "\u00a7 2 Haftung"),
+        ("Normal", "Die Haftung richtet sich nach \u00a7 1 Abs. 2 und \u00a7 2; Abschnitt 4.2 der ISO 27001 bleibt "
+                   "unber\u00fchrt. Es gilt \u00a7 6."),
+        ("Heading 1", "Anlage A Leistung"),
+        ("Normal", "Siehe \u00a7 2."),
+    ], "\u00a7 6"),
     ("contratto.docx", [
         ("Heading 1", "Articolo 1 \u2013 Oggetto"),
         ("Normal", "Il contratto disciplina il Servizio descritto nell'Allegato A, ai sensi dell'articolo 1341 "
@@ -98,12 +127,14 @@ def _contract(tmp_path, name, paragraphs):
         ("Normal", "Zie artikel 2."),
     ], "artikel 8"),
 ])
-def test_contracts_cite_their_own_articles_in_italian_portuguese_and_dutch(tmp_path, name, paragraphs, missing):
+def test_contracts_cite_their_own_articles_in_six_languages(tmp_path, name, paragraphs, missing):
     """The label grammar reads "articolo", "artigo", "bijlage" as it reads "Article" and "Anhang":
     the headings get their labels, the articles cited link to them, and an article the contract
     lacks is reported. A statute's or a standard's part ("articolo 1341 del Codice civile",
-    "sec\u00e7\u00e3o 3 da norma ISO 27001", "paragraaf 4.2 van ISO 27001", "il suo articolo 13" after a
-    decree) is that work's, not a missing part of the contract."""
+    "article L. 121-1 du Code de la consommation", "art\u00edculo 6.1.b) del RGPD", "\u00a7\u00a7 305 ff.
+    BGB", "sec\u00e7\u00e3o 3 da norma ISO 27001", "paragraaf 4.2 van ISO 27001", "il suo articolo 13"
+    after a decree) is that work's, not a missing part of the contract, and the law's abbreviation
+    (BGB, DSGVO, RGPD) needs no expansion."""
     from addin_backend.graph.build import build_graph
 
     doc = _contract(tmp_path, name, paragraphs)
@@ -115,6 +146,7 @@ def test_contracts_cite_their_own_articles_in_italian_portuguese_and_dutch(tmp_p
     assert (body[0], sections[2].id) in cited  # the annex
     assert {(body[1], sections[0].id), (body[1], sections[1].id), (body[2], sections[1].id)} <= cited
     assert [(kind, evidence) for kind, _, evidence in _broken(doc)] == [("broken_reference", missing)]
+    assert [f.evidence for f in check_document(doc) if f.kind == "undefined_acronym"] == []
 
 
 def test_a_cited_tag_only_counts_when_the_document_lists_it():
