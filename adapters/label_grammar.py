@@ -39,6 +39,8 @@ __all__ = [
     "CLAUSE_NUMBER",
     "clause_number",
     "PLURAL",
+    "PLURAL_IN",
+    "is_plural",
     "NAME_ALT",
     "TYPED_LABEL",
     "family_of",
@@ -216,6 +218,21 @@ PLURAL = re.compile(
     re.I,
 )
 """A plural label word ("Sections", "Abbildungen"): a list or range follows it."""
+
+#: Forms that are singular in one language and plural in another, with the languages they are
+#: plurals in: Italian "le tabelle 1 e 2", "le figure 3 e 4" (German "Tabelle 1", English
+#: "Figure 1", French "formule 2" are singular).
+PLURAL_IN: dict[str, frozenset[str]] = {
+    "tabelle": frozenset({"it"}), "figure": frozenset({"it"}), "formule": frozenset({"it"})}
+
+
+def is_plural(word: str, lang: str | None = None) -> bool:
+    """Whether a label word is a plural (a list or range follows it) in text of ``lang``.
+
+    >>> is_plural("Sections"), is_plural("tabelle"), is_plural("tabelle", "it"), is_plural("Tabelle", "de")
+    (True, False, True, False)
+    """
+    return PLURAL.match(word) is not None or lang in PLURAL_IN.get(word.lower(), ())
 
 
 def _first_chars(pattern: str) -> set[str] | None:

@@ -17,18 +17,20 @@ from typing import Iterable, Iterator
 from adapters.label_grammar import (
     FAMILIES,
     NUM,
-    PLURAL,
+    PLURAL_IN,
     WORD_ALT,
     WORDS,
     WORD_START,
     canonical_label,
     clause_number,
     family_of,
+    is_plural,
     norm_number,
     subpart,
 )
 from adapters.model import Document, Unit
 
+from ..language.detect import detect
 from ..language.lexicon import LANGUAGES, function_words
 from ..language.nlp import FACTS
 from .label_index import LabelIndex, build_label_index, parse_label, unit_keys
@@ -302,6 +304,24 @@ def _part_of_named_work(text: str, start: int) -> bool:
     return _WORK_NAMED.search(text, max(lo, text.rfind("; ", lo, start) + 1), start) is not None
 
 
+_WORD_BEFORE = re.compile(r"([^\W\d_]+['\u2019]?)\s*$")
+
+
+def _plural(word: str, text: str, start: int) -> bool:
+    """Whether the label word at ``text[start:]`` is a plural: for a form two languages read
+    differently ("tabelle"), in the text's language, else in that of the article or preposition
+    before it ("Vedi le tabelle 1 e 2", "nelle tabelle")."""
+    langs = PLURAL_IN.get(word.lower())
+    if langs is None:
+        return is_plural(word)
+    lang = detect(text)
+    before = _WORD_BEFORE.search(text, max(0, start - 24), start) if lang is None else None
+    if before is not None:
+        small = before.group(1).lower().replace("\u2019", "'")
+        lang = next((x for x in sorted(langs) if small in function_words("articles", "prepositions", lang=x)), None)
+    return is_plural(word, lang)
+
+
 def _statute(word: str, text: str, end: int) -> tuple[int, str]:
     """Where a statute citation that starts with ``word`` and whose number ends at ``end`` ends,
     its finer locators and the law's name included ("§ 823 Abs. 1 Satz 2 BGB"), and that name
@@ -499,7 +519,7 @@ def _scan(text: str) -> tuple[Mention, ...]:
         if _LAW_WORD.match(word) and _CODE_PART.match(text, m.start("items")):
             continue  # "article L. 121-1 du Code de la consommation": a code's article, not Article L
         family = family_of(word)
-        plural = bool(PLURAL.match(word))
+        plural = _plural(word, text, start)
         pairs: list[tuple[int, int, str]] = []
         items, literal = _items(m.group("items"), m.start("items"), family, plural, _ITEM_RE, pairs)
         if not items:
@@ -717,7 +737,7 @@ def _weak(unit: Unit, m: Mention, index: LabelIndex) -> bool:
     "§" (it cites a statute the text has named), and a section number in a document that
     numbers no section at all ("the man page from section 7"): nothing here says it is this
     document's."""
-    return ((PLURAL.match(m.word) is not None and len(m.items) == 1) or unit.kind in NOTE_KINDS
+    return ((_plural(m.word, unit.text, m.start) and len(m.items) == 1) or unit.kind in NOTE_KINDS
             or unit.kind == "caption"
             or (m.word.startswith("§") and not index.section_sign)
             or (m.family == "section" and not index.numbered_sections))

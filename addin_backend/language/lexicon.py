@@ -57,8 +57,9 @@ _OTHER = {
            "coordinators": _words("y e o u ni pero")},
     "it": {"possessives": _words("mio mia miei mie tuo tua tuoi tue nostro nostra nostri nostre vostro vostra vostri "
                                   "vostre") | _IT3, "third_possessives": _IT3,
-           "prepositions": _words("a al allo alla ai agli alle con da dal dalla di del dello della dei degli delle "
-                                  "in nel nella per su sul sulla tra fra"),
+           "prepositions": _words("a al allo alla ai agli alle all' con da dal dallo dalla dai dagli dalle dall' di "
+                                  "del dello della dei degli delle dell' in nel nello nella nei negli nelle nell' per "
+                                  "su sul sullo sulla sui sugli sulle sull' tra fra"),
            "coordinators": _words("e ed o od ma né")},
     "nl": {"possessives": _words("mijn jouw uw ons onze jullie") | _NL3, "third_possessives": _NL3,
            "prepositions": _words("aan bij door in met na naar om onder op over tot uit van voor"),

@@ -57,6 +57,16 @@ def test_ranges_expand_and_mark_implied_numbers():
     assert m.text == "Eqs. (1)-(3)" and [i.number for i in m.items] == ["1", "2", "3"]
 
 
+@pytest.mark.parametrize("text, numbers", [
+    ("I valori sono riportati nelle tabelle 1 e 2 e nelle figure 3 e 4 del documento.", [["1", "2"], ["3", "4"]]),
+    ("Vedi le tabelle 1 e 2.", [["1", "2"]]),  # too short to tell its language: the article tells
+    ("Die Werte stehen in der Tabelle 1 und in der Abbildung 2.", [["1"], ["2"]]),  # German: one table
+    ("See Figure 1 and 2 for the values.", [["1"]]),  # English: one figure
+])
+def test_a_form_plural_in_one_language_only_lists_in_that_language(text, numbers):
+    assert [[i.number for i in m.items] for m in find_mentions(text)] == numbers
+
+
 def test_letter_ranges_expand():
     (m,) = find_mentions("Annexes A to C apply.")
     assert [(i.number, i.explicit) for i in m.items] == [("A", True), ("B", False), ("C", True)]
