@@ -119,8 +119,9 @@ WORDS: tuple[LabelWord, ...] = (
     _w("Requirement", "requirement", "en", r"Requirements?", lower=False, statement=True),
     _w("Listing", "listing", "en", r"Listings?", lower=False, caption=True),
     # German, French, Spanish, Italian, Portuguese and Dutch: the words documents in those
-    # languages cite their parts with (a word two languages share is listed once). "Abs." (Absatz) is a locator inside a
-    # statute citation, not a part of this document, so it is not here.
+    # languages cite their parts with (a word two languages share is listed once). "Abs."
+    # (Absatz) is a locator inside a statute citation, not a part of this document, so it is
+    # not here.
     _w("Abschnitt", "section", "de", r"(?:unter)?abschnitte?n?|abschn\.", heading=True),
     _w("Kapitel", "section", "de", r"kapiteln?|kap\.", heading=True),
     _w("Anhang", "section", "de", r"anh(?:a|\u00e4)nge?n?", heading=True),
