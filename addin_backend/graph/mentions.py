@@ -264,7 +264,7 @@ _NAMED_WORK_ML = (
     rf"(?:(?-i:[A-Z][\w\-]*)-{_DOC_NOUN_ML}"  # Debian-Richtlinien, Debian-Policy
     rf"|(?:(?-i:[A-Z][\w\-]*)\s+){{1,3}}{_DOC_NOUN_ML}"  # Debian Policy
     rf"|{_DOC_NOUN_ML}(?:\s+(?-i:[A-Z][\w\-]*)){{1,3}}"  # Charte Debian
-    rf"|(?-i:{_STD})[ \t\-]?\d[\w.:\-]*)"  # ISO 27001
+    rf"|{_DESIGNATION.pattern})"  # ISO 27001
 )
 _NAMED_BEFORE_ML = re.compile(
     rf"{_NAMED_WORK_ML}\s*,\s*(?:(?:in|im|dans|en)\s+(?:seinem|ihrem|son|sa|su)\s+)?$", re.I)
